@@ -1,0 +1,305 @@
+"""Headless commands: `ask`, `doctor`, `sessions list | export | import`.
+
+Nothing here imports Qt, so the commands start fast and work over SSH.
+Exit codes: 0 done, 1 failed (the reason is printed), 2 bad usage, 3 the agent was
+stopped by a guard (the reason is printed), 130 interrupted with Ctrl+C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Sequence, TextIO
+
+from hermes_desktop import __version__
+
+COMMANDS = ("ask", "doctor", "sessions")
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GUARD, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="hermes-desktop", description="Hermes Desktop: an AI agent that does real work.")
+    parser.add_argument("--version", action="version", version=f"hermes-desktop {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    ask = commands.add_parser("ask", help="ask one question headless and print the reply")
+    ask.add_argument("text", help="what to ask")
+    ask.add_argument("--session", help="session id (created if new); continues its history")
+    ask.add_argument("--workspace", type=Path, help="folder the file tools may use (default: settings)")
+    ask.add_argument("--json", action="store_true", help="print every event as a JSON line instead of the reply")
+
+    commands.add_parser("doctor", help="check keyring, database, paths, provider and print what works")
+
+    sessions = commands.add_parser("sessions", help="list, export or import sessions")
+    actions = sessions.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="list sessions, newest first")
+    listing.add_argument("--trash", action="store_true", help="list deleted sessions (kept 30 days)")
+    listing.add_argument("--json", action="store_true")
+    export = actions.add_parser("export", help="print a session as Markdown or JSON")
+    export.add_argument("id")
+    export.add_argument("--format", choices=("md", "json"), default="md")
+    importing = actions.add_parser("import", help="import a session from a JSON file")
+    importing.add_argument("file", type=Path)
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(argv))
+    except SystemExit as exc:  # argparse exits on --help / errors
+        return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_USAGE
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    _setup_logging()
+    if args.command == "ask":
+        return _run_async(_ask(args))
+    if args.command == "doctor":
+        return _run_async(_doctor())
+    return _sessions(args)
+
+
+def _setup_logging() -> None:
+    from hermes_desktop.core.logging_setup import setup_logging
+    from hermes_desktop.core.paths import app_paths
+
+    setup_logging(app_paths().app_log)
+
+
+def _run_async(coroutine: Any) -> int:
+    try:
+        return asyncio.run(coroutine)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+# ---------------------------------------------------------------- ask
+
+class TerminalApprover:
+    """Asks on the terminal; anything but an explicit yes is a denial."""
+
+    def __init__(self, stream: TextIO = sys.stderr) -> None:
+        self.stream = stream
+
+    async def ask(self, request: Any) -> Any:
+        from hermes_desktop.core.tools.approval import Decision
+
+        out = self.stream
+        out.write(f"\nHermes wants to run {request.tool_name} ({request.risk.value}, {request.source})\n")
+        if request.impact:
+            out.write(f"  {request.impact}\n")
+        out.write("  arguments: " + json.dumps(request.arguments, ensure_ascii=False, indent=2).replace("\n", "\n  ") + "\n")
+        out.write("Allow? [y] once, [s] for this session, [a] always, [N] no: ")
+        out.flush()
+        answer = (await asyncio.to_thread(sys.stdin.readline)).strip().lower()
+        return {"y": Decision.ALLOW_ONCE, "yes": Decision.ALLOW_ONCE, "s": Decision.ALLOW_SESSION,
+                "a": Decision.ALLOW_ALWAYS}.get(answer, Decision.DENY)
+
+
+async def _ask(args: argparse.Namespace) -> int:
+    from hermes_desktop.core import events as ev
+    from hermes_desktop.core.runtime import open_runtime
+    from hermes_desktop.core.session_types import InvalidSessionId, validate_session_id
+
+    env = dict(os.environ)
+    if args.workspace:
+        env["HERMES_WORKSPACE"] = str(args.workspace)
+    if args.session:
+        try:
+            validate_session_id(args.session)
+        except InvalidSessionId as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    runtime = open_runtime(env)
+    for problem in runtime.problems:
+        print(f"note: {problem}", file=sys.stderr)
+    approver = TerminalApprover() if sys.stdin.isatty() else None
+    agent = runtime.make_agent(approver)
+    session_id = args.session or _new_session_id()
+    turn = agent.start_turn(session_id, args.text)
+    code = EXIT_OK
+    wrote_text = False
+    try:
+        async for event in turn:
+            if args.json:
+                print(json.dumps(ev.event_to_json(event), ensure_ascii=False), flush=True)
+            elif isinstance(event, ev.TextDelta):
+                sys.stdout.write(event.text)
+                sys.stdout.flush()
+                wrote_text = True
+            elif isinstance(event, (ev.Notice, ev.RetryScheduled)):
+                print(f"\n[{event.message}]", file=sys.stderr)
+            elif isinstance(event, ev.ToolCallFinished):
+                print(f"[tool {event.name}: {event.outcome.value}, {event.duration_s:.2f} s]", file=sys.stderr)
+            elif isinstance(event, ev.TurnError):
+                print(f"\nerror: {event.message}", file=sys.stderr)
+            if isinstance(event, ev.TurnFinished):
+                if event.reason is ev.FinishReason.ERROR:
+                    code = EXIT_FAILED
+                elif event.reason in (ev.FinishReason.MAX_ROUND_TRIPS, ev.FinishReason.REPEATED_CALL,
+                                      ev.FinishReason.REPEATED_FAILURE):
+                    print(f"\n{event.message}", file=sys.stderr)
+                    code = EXIT_GUARD
+                elif event.reason is ev.FinishReason.CANCELLED:
+                    code = EXIT_INTERRUPTED
+    except asyncio.CancelledError:
+        turn.cancel()
+        await turn.wait()
+        raise
+    finally:
+        if agent.model is not None:
+            await agent.model.aclose()
+    if wrote_text and not args.json:
+        sys.stdout.write("\n")
+    if not args.json:
+        print(f"[session {session_id}]", file=sys.stderr)
+    return code
+
+
+def _new_session_id() -> str:
+    import uuid
+
+    return uuid.uuid4().hex
+
+
+# ---------------------------------------------------------------- doctor
+
+async def _doctor() -> int:
+    import platform
+    import sqlite3
+    import time
+
+    from hermes_desktop.core.llm import ModelClient, ModelError
+    from hermes_desktop.core.runtime import open_runtime
+
+    ok = True
+    runtime = open_runtime()
+    out = print
+    out(f"Hermes Desktop {__version__} · Python {platform.python_version()} · {platform.system()} {platform.release()}")
+    out("\nPaths")
+    for label, path in (("data", runtime.paths.data_dir), ("config", runtime.paths.config_dir),
+                        ("logs", runtime.paths.log_dir), ("database", runtime.paths.database),
+                        ("workspace", runtime.workspace.root)):
+        state = "ok" if path.exists() and os.access(path, os.W_OK) else "missing or not writable"
+        out(f"  {label:<10} {path}  [{state}]")
+    out("\nSession database")
+    store = runtime.store
+    fts = getattr(store, "search_available", False)
+    out(f"  SQLite {sqlite3.sqlite_version}; full-text search (FTS5): {'yes' if fts else 'NO - using slower LIKE search'}")
+    if hasattr(store, "count_sessions"):
+        out(f"  {store.count_sessions()} sessions ({store.count_sessions(trash=True)} in the trash)")
+    for problem in runtime.problems:
+        out(f"  note: {problem}")
+    out("\nKeyring")
+    report = runtime.secrets_report
+    if report.secure:
+        out(f"  {report.name}: ok")
+    else:
+        out(f"  {report.name}: NOT SECURE ({report.reason}).")
+        out("  API keys are kept in memory for this run only; set HERMES_API_KEY to supply one on every start.")
+    out("\nProvider")
+    env_overrides = [name for name in ("HERMES_BASE_URL", "HERMES_MODEL", "HERMES_API_KEY", "HERMES_WORKSPACE")
+                     if os.environ.get(name)]
+    if env_overrides:
+        out(f"  environment overrides in effect: {', '.join(env_overrides)}")
+    profile = runtime.profile
+    if profile is None:
+        out("  no provider configured: open the app to set one up, or set HERMES_BASE_URL and HERMES_MODEL")
+        ok = False
+    else:
+        out(f"  {profile.name}: {profile.base_url}  model {profile.model}  tool calling {profile.tool_mode.value}")
+        client = ModelClient(profile, runtime.api_key())
+        started = time.monotonic()
+        try:
+            models = await asyncio.wait_for(client.list_models(), timeout=15)
+            latency = (time.monotonic() - started) * 1000
+            listed = "listed" if profile.model in models else "NOT in the server's list"
+            out(f"  reachable in {latency:.0f} ms; {len(models)} models; {profile.model} {listed}")
+        except ModelError as exc:
+            out(f"  NOT reachable: {exc.message}")
+            ok = False
+        except asyncio.TimeoutError:
+            out("  NOT reachable: no answer within 15 s")
+            ok = False
+        finally:
+            await client.aclose()
+    out("\nMCP servers")
+    mcp = runtime.paths.mcp_config_file
+    out(f"  config {mcp}: {'present' if mcp.exists() else 'none'} (MCP support is not part of this version yet)")
+    return EXIT_OK if ok else EXIT_FAILED
+
+
+# ---------------------------------------------------------------- sessions
+
+def _sessions(args: argparse.Namespace) -> int:
+    from datetime import datetime
+
+    from hermes_desktop.core.paths import app_paths
+    from hermes_desktop.core.secrets import open_secret_store
+    from hermes_desktop.core.storage import transfer
+    from hermes_desktop.core.storage.errors import StorageError
+    from hermes_desktop.core.store import open_store
+
+    opened = open_store(app_paths())
+    store = opened.store
+    for message in opened.messages:
+        print(f"note: {message}", file=sys.stderr)
+    try:
+        if args.action == "list":
+            sessions = store.list_sessions(limit=10_000, trash=args.trash)
+            if args.json:
+                print(json.dumps([{"id": s.id, "title": s.title, "updated_at": s.updated_at, "pinned": s.pinned,
+                                   "model": s.model, "messages": store.message_count(s.id)} for s in sessions],
+                                 ensure_ascii=False, indent=2))
+                return EXIT_OK
+            if not sessions:
+                print("no sessions" + (" in the trash" if args.trash else ""))
+            for s in sessions:
+                when = datetime.fromtimestamp(s.updated_at).strftime("%Y-%m-%d %H:%M")
+                pin = "*" if s.pinned else " "
+                print(f"{pin} {s.id:<34} {when}  {store.message_count(s.id):>5} msgs  {s.title or '(untitled)'}")
+            return EXIT_OK
+        if args.action == "export":
+            secrets = _known_secrets(open_secret_store()[0])
+            exporter = transfer.export_markdown if args.format == "md" else transfer.export_json
+            sys.stdout.write(exporter(store, args.id, known_secrets=secrets))
+            if args.format == "json":
+                sys.stdout.write("\n")
+            return EXIT_OK
+        if args.action == "import":
+            try:
+                text = args.file.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                print(f"error: cannot read {args.file}: {exc}", file=sys.stderr)
+                return EXIT_FAILED
+            result = transfer.import_file(store, text)
+            renamed = f" (id {result.renamed_from!r} was taken)" if result.renamed_from else ""
+            print(f"imported session {result.session_id} with {result.messages} messages{renamed}")
+            return EXIT_OK
+    except StorageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        store.close()
+    return EXIT_USAGE
+
+
+def _known_secrets(secrets: Any) -> list[str]:
+    """Keys of the configured profiles, so an export can scrub them even if a user pasted one into a chat."""
+    from hermes_desktop.core.paths import app_paths
+    from hermes_desktop.core.secrets import SecretStoreError
+    from hermes_desktop.core.settings import SettingsStore
+
+    found = [os.environ.get("HERMES_API_KEY", "")]
+    for profile in SettingsStore(app_paths()).load().settings.profiles:
+        try:
+            found.append(secrets.get(profile.keyring_username) or "")
+        except SecretStoreError:
+            pass
+    return [s for s in found if s]

@@ -1,0 +1,533 @@
+"""One user turn: persist the message, build the context, stream the model, run tools, repeat.
+
+`Agent.start_turn()` returns a `Turn`: iterate it for events (core/events.py),
+call `cancel()` to stop. The turn always ends with exactly one `TurnFinished`,
+whatever happens: a model failure becomes `TurnError` + `TurnFinished(ERROR)`,
+Stop becomes `TurnFinished(CANCELLED)` with the partial reply kept and marked
+interrupted, and a bug in Hermes becomes an INTERNAL error instead of a hang.
+
+Order of persistence (ARCHITECTURE.md, "one user turn"): the user message before
+the model is called; assistant text while it streams (every 250 ms or 2 KB);
+each tool call's result in the model's order; usage and title at the end.
+Store calls run in worker threads and are shielded, so a Stop never loses a
+write that had started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar
+
+from hermes_desktop.core.audit import AuditLog
+from hermes_desktop.core.context import BuiltContext, ContextLayers, build_context
+from hermes_desktop.core.events import (
+    AssistantMessageStarted,
+    ContextPrepared,
+    ErrorAction,
+    ErrorKind,
+    Event,
+    FinishReason,
+    ModelRequestStarted,
+    Notice,
+    RetryScheduled,
+    TextDelta,
+    ToolCallAwaitingApproval,
+    ToolCallDecided,
+    ToolCallFinished,
+    ToolCallProposed,
+    ToolCallStarted,
+    ToolOutcome,
+    TurnError,
+    TurnFinished,
+    TurnStarted,
+    UsageReported,
+)
+from hermes_desktop.core.llm import ChatRequest, ModelClient, ModelError, RawToolCall, RetryNotice, StreamDone, TextPiece, ToolModeSwitched
+from hermes_desktop.core.prompts import system_prompt, tool_rules
+from hermes_desktop.core.session_types import NewMessage, SessionStore
+from hermes_desktop.core.settings import AgentLimits, ApprovalMode
+from hermes_desktop.core.storage.errors import StorageError
+from hermes_desktop.core.tokens import TokenCalibration, estimate_text_tokens
+from hermes_desktop.core.tools.approval import ApprovalPolicy, ApprovalRequest, PolicyDecision
+from hermes_desktop.core.tools.network import NetworkPolicy
+from hermes_desktop.core.tools.registry import PreparedCall, ToolRegistry
+from hermes_desktop.core.tools.runner import ToolResult
+from hermes_desktop.core.tools.spec import Risk, ToolContext
+from hermes_desktop.core.tools.workspace import Workspace
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+DENIED_RESULT = json.dumps({
+    "status": "denied",
+    "message": "The user declined this action, so it was not performed. Do not try it again; tell the user "
+               "what you wanted to do and ask how they want to proceed.",
+})
+CANCELLED_RESULT = json.dumps({"status": "cancelled", "message": "The user stopped the turn before this call finished."})
+SKIPPED_RESULT = json.dumps({"status": "not_run", "message": "Not run: the same call was repeated too many times."})
+TITLE_LENGTH = 48
+
+
+@dataclass
+class AgentServices:
+    """Everything a turn uses besides the model. One per window (or CLI run)."""
+
+    store: SessionStore
+    registry: ToolRegistry
+    policy: ApprovalPolicy
+    workspace: Workspace
+    network: NetworkPolicy = field(default_factory=NetworkPolicy)
+    audit: AuditLog = field(default_factory=lambda: AuditLog(None))
+    limits: AgentLimits = field(default_factory=AgentLimits)
+    disabled_tools: set[str] = field(default_factory=set)
+    skills_layer: Callable[[str], str] = lambda session_id: ""
+    memory_layer: Callable[[str], str] = lambda session_id: ""
+    clock: Callable[[], float] = time.monotonic
+
+    @property
+    def notes_dir(self):  # type: ignore[no-untyped-def]
+        return self.workspace.root / "notes"
+
+
+class Turn:
+    """A running user turn. Iterate for events; the last one is always TurnFinished."""
+
+    def __init__(self, run: Callable[[Callable[[Event], None]], Awaitable[None]]) -> None:
+        self._queue: asyncio.Queue[Event] = asyncio.Queue()
+        self.events: list[Event] = []
+        self._task = asyncio.get_running_loop().create_task(run(self._emit))
+
+    def _emit(self, event: Event) -> None:
+        self.events.append(event)
+        self._queue.put_nowait(event)
+
+    def cancel(self) -> None:
+        """Stop now: the HTTP stream is closed and a running tool is cancelled."""
+        self._task.cancel()
+
+    @property
+    def done(self) -> bool:
+        return self._task.done()
+
+    async def __aiter__(self) -> AsyncIterator[Event]:
+        while True:
+            event = await self._queue.get()
+            yield event
+            if isinstance(event, TurnFinished):
+                return
+
+    async def wait(self) -> list[Event]:
+        """Run to the end; returns every event."""
+        async for _ in self:
+            pass
+        await asyncio.gather(self._task, return_exceptions=True)
+        return self.events
+
+
+class Agent:
+    def __init__(self, model: ModelClient | None, services: AgentServices) -> None:
+        self.model = model
+        self.services = services
+        self.calibration = TokenCalibration()
+
+    def start_turn(self, session_id: str, text: str) -> Turn:
+        """Persist `text` as the user's next message and answer it."""
+        return Turn(lambda emit: _TurnRun(self, session_id, text, emit).run())
+
+    def start_regenerate(self, session_id: str) -> Turn:
+        """Answer the user message at the conversation's head again (after an edit or a rewind)."""
+        return Turn(lambda emit: _TurnRun(self, session_id, None, emit).run())
+
+
+class _StoreIO:
+    """Store calls in a worker thread, shielded from cancellation so a started write always lands."""
+
+    def __init__(self) -> None:
+        self._inflight: set[asyncio.Future[Any]] = set()
+
+    async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        future = asyncio.ensure_future(asyncio.to_thread(fn, *args, **kwargs))
+        self._inflight.add(future)
+        future.add_done_callback(self._inflight.discard)
+        return await asyncio.shield(future)
+
+    async def settle(self) -> None:
+        """Wait for writes that were in flight when the turn was cancelled."""
+        if self._inflight:
+            await asyncio.gather(*list(self._inflight), return_exceptions=True)
+
+
+class _StreamingMessage:
+    """The assistant message being streamed: created at its first text, saved every 250 ms / 2 KB."""
+
+    FLUSH_INTERVAL_S = 0.25
+    FLUSH_BYTES = 2048
+
+    def __init__(self, io: _StoreIO, store: SessionStore, session_id: str, clock: Callable[[], float],
+                 emit: Callable[[Event], None]) -> None:
+        self._io, self._store, self._session_id, self._clock, self._emit = io, store, session_id, clock, emit
+        self.parts: list[str] = []
+        self.message_id: int | None = None
+        self._creating: asyncio.Future[int] | None = None
+        self._saved_chars = 0
+        self._last_flush = clock()
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    async def add(self, piece: str) -> None:
+        self.parts.append(piece)
+        if self.message_id is None and self._creating is None:
+            await self._create(NewMessage("assistant", content=self.text))
+            return
+        unsaved = sum(len(p) for p in self.parts) - self._saved_chars
+        if self.message_id is not None and (unsaved >= self.FLUSH_BYTES or
+                                            self._clock() - self._last_flush >= self.FLUSH_INTERVAL_S):
+            text = self.text
+            await self._io.call(self._store.update_message, self.message_id, content=text)
+            self._saved_chars, self._last_flush = len(text), self._clock()
+
+    async def _create(self, message: NewMessage) -> None:
+        self._creating = asyncio.ensure_future(self._io.call(self._store.append_message, self._session_id, message))
+        self.message_id = await asyncio.shield(self._creating)
+        self._saved_chars, self._last_flush = len(message.content or ""), self._clock()
+        self._emit(AssistantMessageStarted(self.message_id))
+
+    async def _ensure_id(self) -> int | None:
+        if self.message_id is None and self._creating is not None:
+            self.message_id = await self._creating
+        return self.message_id
+
+    async def finish(self, done: StreamDone) -> int:
+        tool_calls = [c.to_openai() for c in done.tool_calls] or None
+        finish_reason = done.finish_reason or "stop"
+        if await self._ensure_id() is None:
+            await self._create(NewMessage("assistant", content=done.text, tool_calls=tool_calls,
+                                          finish_reason=finish_reason, tokens=done.completion_tokens))
+        else:
+            await self._io.call(self._store.update_message, self.message_id, content=done.text, tool_calls=tool_calls,
+                                finish_reason=finish_reason, tokens=done.completion_tokens)
+        assert self.message_id is not None
+        return self.message_id
+
+    async def interrupt(self) -> None:
+        """Keep what streamed, marked interrupted (a Stop, a dropped stream, an error)."""
+        if await self._ensure_id() is not None:
+            await self._io.call(self._store.update_message, self.message_id, content=self.text,
+                                finish_reason="interrupted", interrupted=True)
+
+
+class _TurnRun:
+    def __init__(self, agent: Agent, session_id: str, text: str | None, emit: Callable[[Event], None]) -> None:
+        self.agent = agent
+        self.services = agent.services
+        self.session_id = session_id
+        self.text = text
+        self.emit = emit
+        self.io = _StoreIO()
+        self.round_trips = 0
+        self.history: list[dict[str, Any]] = []
+        self.turn_start = 0
+        self.streaming: _StreamingMessage | None = None
+        self.unanswered: list[PreparedCall] = []  # calls of the current batch without a persisted result
+        self.last_call_key: tuple[str, str] | None = None
+        self.identical_calls = 0
+        self.failing_tool: str | None = None
+        self.failure_streak = 0
+        self.context_shrink = 1.0
+        self.ctx = ToolContext(session_id, self.services.workspace, self.services.network, self.services.notes_dir)
+
+    # ------------------------------------------------------------------ lifecycle
+    async def run(self) -> None:
+        try:
+            reason, message = await self._run()
+            self.emit(TurnFinished(reason, message, self.round_trips))
+        except asyncio.CancelledError:
+            await self._after_cancel()
+            self.emit(TurnFinished(FinishReason.CANCELLED, "Stopped. What arrived so far is kept.", self.round_trips))
+        except ModelError as error:
+            await self._keep_partial()
+            self.emit(TurnError(error.kind, error.message, error.action, error.detail))
+            self.emit(TurnFinished(FinishReason.ERROR, error.message, self.round_trips))
+        except StorageError as error:
+            log.error("storage failed during a turn: %s", error)
+            await self._keep_partial()
+            self.emit(TurnError(ErrorKind.STORAGE, str(error), ErrorAction.RETRY))
+            self.emit(TurnFinished(FinishReason.ERROR, str(error), self.round_trips))
+        except Exception as exc:  # a bug: show it, never hang the UI
+            log.exception("turn failed unexpectedly")
+            await self._keep_partial()
+            self.emit(TurnError(ErrorKind.INTERNAL, f"Something went wrong inside Hermes ({type(exc).__name__}: {exc}). "
+                                "Your message is saved; the details are in the log.", ErrorAction.RETRY, repr(exc)))
+            self.emit(TurnFinished(FinishReason.ERROR, "internal error", self.round_trips))
+
+    async def _keep_partial(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.io.settle()
+            if self.streaming is not None:
+                await self.streaming.interrupt()
+
+    async def _after_cancel(self) -> None:
+        await self._keep_partial()
+        for call in list(self.unanswered):
+            with contextlib.suppress(Exception):
+                await self._persist_result(call, ToolResult(ToolOutcome.CANCELLED, CANCELLED_RESULT))
+                self.emit(ToolCallFinished(call.call_id, call.name, ToolOutcome.CANCELLED, CANCELLED_RESULT, 0.0))
+
+    # ------------------------------------------------------------------ the loop
+    async def _run(self) -> tuple[FinishReason, str]:
+        store = self.services.store
+        model = self.agent.model
+        if await self.io.call(store.get_session, self.session_id) is None:
+            profile = model.profile if model else None
+            await self.io.call(store.create_session, self.session_id, profile_id=profile.id if profile else None,
+                               model=profile.model if profile else None)
+        window = model.profile.context_window if model else 32_768
+        # Only the newest messages can fit the context; a message costs at least ~16 tokens.
+        recent = max(200, window // 16)
+        if self.text is None:  # regenerate: the conversation's head is the user message to answer again
+            stored = await self.io.call(store.recent_messages, self.session_id, recent)
+            if not stored or stored[-1].role != "user":
+                raise ModelError(ErrorKind.BAD_REQUEST, "There is no user message to answer here.")
+            user_id, self.text = stored[-1].id, stored[-1].content or ""
+        else:
+            user_id = await self.io.call(store.append_message, self.session_id, NewMessage("user", content=self.text))
+            stored = await self.io.call(store.recent_messages, self.session_id, recent)
+        self.emit(TurnStarted(self.session_id, user_id, self.text))
+        self.history = [m.to_openai() for m in stored]
+        self.turn_start = next(i for i in range(len(stored) - 1, -1, -1) if stored[i].id == user_id)
+
+        if model is None:
+            raise ModelError(ErrorKind.NOT_CONFIGURED, "No model is set up yet. Add a provider (base URL, model and "
+                             "key) in settings; your message is saved.", ErrorAction.OPEN_PROVIDER_SETTINGS)
+        await self.io.call(store.set_model, self.session_id, model.profile.id, model.profile.model)
+
+        offered_specs = [] if self.agent.services.policy.mode is ApprovalMode.CHAT_ONLY else \
+            self.services.registry.specs(exclude=self.services.disabled_tools)
+        tools = [s.to_openai() for s in offered_specs]
+        offered = {s.name for s in offered_specs}
+        shrunk = False
+
+        while self.round_trips < self.services.limits.max_round_trips:
+            self.round_trips += 1
+            context = self._build_context(tools)
+            self.emit(ContextPrepared(self.round_trips, context.estimated_tokens, context.budget_tokens,
+                                      context.dropped_messages, dict(context.breakdown)))
+            self.emit(ModelRequestStarted(self.round_trips, model.profile.model, model.tool_mode.value if tools else "none"))
+            self.streaming = _StreamingMessage(self.io, store, self.session_id, self.services.clock, self.emit)
+            try:
+                done = await self._stream(model, ChatRequest(context.messages, tools))
+            except ModelError as error:
+                if error.kind is ErrorKind.CONTEXT_TOO_LONG and not shrunk and self.streaming.message_id is None:
+                    shrunk = True
+                    self.context_shrink = 0.5
+                    self.round_trips -= 1
+                    self.emit(Notice("The conversation is too long for the model; retrying with less history.", "warning"))
+                    continue
+                raise
+            await self.streaming.finish(done)
+            self.history.append(_assistant_message(done))
+            self.streaming = None
+            await self._record_usage(context, done)
+            if done.finish_reason == "length":
+                self.emit(Notice("The reply reached the maximum output length and was cut off.", "warning"))
+            if not done.tool_calls:
+                await self._maybe_title()
+                return FinishReason.COMPLETED, ""
+            stop = await self._run_tools(done.tool_calls, offered, reason=done.text)
+            if stop is not None:
+                await self._maybe_title()
+                return stop
+        await self._maybe_title()
+        limit = self.services.limits.max_round_trips
+        return FinishReason.MAX_ROUND_TRIPS, (f"Stopped after {limit} model round trips in one turn. "
+                                              "Send a message to let the agent continue.")
+
+    def _build_context(self, tools: list[dict[str, Any]]) -> BuiltContext:
+        model = self.agent.model
+        assert model is not None
+        profile = model.profile
+        reserved = profile.max_output_tokens or 1024
+        layers = ContextLayers(
+            system=system_prompt(),
+            skills=self.services.skills_layer(self.session_id),
+            tool_rules=tool_rules(self.services.workspace.root) if tools else "",
+            memory=self.services.memory_layer(self.session_id),
+        )
+        return build_context(layers, self.history, current_turn_start=self.turn_start, tools=tools,
+                             context_window=int(profile.context_window * self.context_shrink),
+                             reserved_output=reserved, calibration=self.agent.calibration)
+
+    async def _stream(self, model: ModelClient, request: ChatRequest) -> StreamDone:
+        assert self.streaming is not None
+        async with contextlib.aclosing(model.stream(request)) as items:
+            async for item in items:
+                if isinstance(item, TextPiece):
+                    self.emit(TextDelta(item.text))
+                    await self.streaming.add(item.text)
+                elif isinstance(item, RetryNotice):
+                    delay = f"{item.delay_s:.1f}" if item.delay_s < 10 else f"{item.delay_s:.0f}"
+                    self.emit(RetryScheduled(item.attempt, item.max_attempts, item.delay_s, item.error.kind,
+                                             f"{item.error.message} Retrying in {delay} s "
+                                             f"(attempt {item.attempt} of {item.max_attempts})."))
+                elif isinstance(item, ToolModeSwitched):
+                    self.emit(Notice("This model does not accept native tool calls; Hermes switched to the "
+                                     "text tool-call format for it.", "warning"))
+                elif isinstance(item, StreamDone):
+                    return item
+        raise ModelError(ErrorKind.STREAM_DROPPED, "The reply ended unexpectedly.", ErrorAction.RETRY)
+
+    async def _record_usage(self, context: BuiltContext, done: StreamDone) -> None:
+        if done.prompt_tokens is None:
+            return
+        self.agent.calibration.observe(context.raw_estimate, done.prompt_tokens)
+        completion = done.completion_tokens or estimate_text_tokens(done.text)
+        await self.io.call(self.services.store.add_usage, self.session_id, done.prompt_tokens, completion)
+        self.emit(UsageReported(done.prompt_tokens, completion))
+
+    async def _maybe_title(self) -> None:
+        info = await self.io.call(self.services.store.get_session, self.session_id)
+        if info is not None and not info.title.strip():
+            await self.io.call(self.services.store.set_title, self.session_id, fallback_title(self.text or ""))
+
+    # ------------------------------------------------------------------ tools
+    async def _run_tools(self, calls: list[RawToolCall], offered: set[str], *, reason: str) -> tuple[FinishReason, str] | None:
+        registry = self.services.registry
+        prepared = [await asyncio.to_thread(registry.prepare, call, self.ctx, offered=offered) for call in calls]
+        self.unanswered = list(prepared)
+        for call in prepared:
+            self.emit(ToolCallProposed(call.call_id, call.name, call.arguments, call.raw_arguments, call.source,
+                                       call.risk.value, call.impact))
+        guard_stop: tuple[FinishReason, str] | None = None
+        index = 0
+        while index < len(prepared):
+            call = prepared[index]
+            if guard_stop is None:
+                guard_stop = self._check_repetition(call)
+            if guard_stop is not None:
+                await self._finish_call(call, ToolResult(ToolOutcome.SKIPPED, SKIPPED_RESULT))
+                index += 1
+                continue
+            batch = self._concurrent_reads(prepared, index)
+            if len(batch) > 1:
+                for member, _ in batch[1:]:
+                    guard_stop = guard_stop or self._check_repetition(member)
+                for member, decision in batch:
+                    self.emit(ToolCallDecided(member.call_id, decision.decision.value, decision.decided_by))
+                results = await asyncio.gather(*(self._execute(member, decision) for member, decision in batch))
+                for (member, _), result in zip(batch, results):
+                    await self._finish_call(member, result)
+                index += len(batch)
+                continue
+            await self._finish_call(call, await self._decide_and_execute(call, reason))
+            index += 1
+        if guard_stop is not None:
+            return guard_stop
+        if self.failure_streak >= self.services.limits.max_consecutive_failures:
+            return FinishReason.REPEATED_FAILURE, (
+                f"Stopped: {self.failing_tool} failed {self.failure_streak} times in a row. "
+                "Check the errors above and tell the agent how to proceed.")
+        return None
+
+    def _concurrent_reads(self, prepared: list[PreparedCall], start: int) -> list[tuple[PreparedCall, PolicyDecision]]:
+        """The run of consecutive read-only calls the policy allows without asking, starting at `start`."""
+        batch = []
+        for call in prepared[start:]:
+            decision = self.services.policy.needs_asking(self._approval_request(call, "")) if call.runnable else None
+            if decision is None or call.risk is not Risk.READ:
+                break
+            batch.append((call, decision))
+        return batch
+
+    def _approval_request(self, call: PreparedCall, reason: str) -> ApprovalRequest:
+        return ApprovalRequest(self.session_id, call.call_id, call.name, call.source, call.risk,
+                               call.arguments or {}, call.impact, reason.strip())
+
+    async def _decide_and_execute(self, call: PreparedCall, reason: str) -> ToolResult:
+        if not call.runnable:
+            return ToolResult(ToolOutcome.INVALID, json.dumps({"error": call.problem}, ensure_ascii=False))
+        request = self._approval_request(call, reason)
+        if self.services.policy.needs_asking(request) is None:
+            self.emit(ToolCallAwaitingApproval(call.call_id))
+        decision = await self.services.policy.decide(request)
+        self.emit(ToolCallDecided(call.call_id, decision.decision.value, decision.decided_by))
+        if not decision.allowed:
+            result = ToolResult(ToolOutcome.DENIED, DENIED_RESULT)
+            self._audit(call, decision, result)
+            return result
+        return await self._execute(call, decision)
+
+    async def _execute(self, call: PreparedCall, decision: PolicyDecision) -> ToolResult:
+        self.emit(ToolCallStarted(call.call_id))
+        limits = self.services.limits
+        result = await self.services.registry.execute(call, self.ctx, default_timeout_s=limits.default_tool_timeout_s,
+                                                      char_budget=limits.tool_result_char_budget)
+        self._audit(call, decision, result)
+        return result
+
+    async def _finish_call(self, call: PreparedCall, result: ToolResult) -> None:
+        if result.outcome in (ToolOutcome.INVALID, ToolOutcome.SKIPPED):
+            self._audit(call, None, result)
+        await self._persist_result(call, result)
+        self._track_failures(call, result)
+        self.emit(ToolCallFinished(call.call_id, call.name, result.outcome, result.content, result.duration_s,
+                                   result.truncated_chars))
+
+    async def _persist_result(self, call: PreparedCall, result: ToolResult) -> None:
+        message = NewMessage("tool", content=result.content, tool_call_id=call.call_id, name=call.name)
+        await self.io.call(self.services.store.append_message, self.session_id, message)
+        self.history.append({"role": "tool", "tool_call_id": call.call_id, "name": call.name, "content": result.content})
+        if call in self.unanswered:
+            self.unanswered.remove(call)
+
+    def _audit(self, call: PreparedCall, decision: PolicyDecision | None, result: ToolResult) -> None:
+        self.services.audit.record(
+            session=self.session_id, call_id=call.call_id, tool=call.name, source=call.source, risk=call.risk.value,
+            arguments=call.arguments if call.arguments is not None else call.raw_arguments,
+            decision=decision.decision.value if decision else None, decided_by=decision.decided_by if decision else None,
+            outcome=result.outcome.value, duration_s=round(result.duration_s, 4), result_chars=len(result.content),
+            impact=call.impact,
+        )
+
+    # ------------------------------------------------------------------ guards
+    def _check_repetition(self, call: PreparedCall) -> tuple[FinishReason, str] | None:
+        key = (call.name, _canonical(call.arguments, call.raw_arguments))
+        self.identical_calls = self.identical_calls + 1 if key == self.last_call_key else 1
+        self.last_call_key = key
+        if self.identical_calls >= self.services.limits.max_identical_calls:
+            return FinishReason.REPEATED_CALL, (
+                f"Stopped: the agent asked for {call.name} with the same arguments {self.identical_calls} times in a row. "
+                "Tell it what to do differently.")
+        return None
+
+    def _track_failures(self, call: PreparedCall, result: ToolResult) -> None:
+        failed = result.outcome in (ToolOutcome.ERROR, ToolOutcome.INVALID, ToolOutcome.TIMEOUT)
+        if failed:
+            self.failure_streak = self.failure_streak + 1 if call.name == self.failing_tool else 1
+            self.failing_tool = call.name
+        elif call.name == self.failing_tool and result.outcome is ToolOutcome.OK:
+            self.failure_streak, self.failing_tool = 0, None
+
+
+def _assistant_message(done: StreamDone) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": done.text}
+    if done.tool_calls:
+        message["tool_calls"] = [c.to_openai() for c in done.tool_calls]
+    return message
+
+
+def _canonical(arguments: dict[str, Any] | None, raw: str) -> str:
+    return json.dumps(arguments, sort_keys=True, ensure_ascii=False) if arguments is not None else raw.strip()
+
+
+def fallback_title(text: str) -> str:
+    """The first line of the user's message, trimmed: the title until a better one is made."""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    first = first.lstrip("#>*- ").strip()
+    return first if len(first) <= TITLE_LENGTH else first[: TITLE_LENGTH - 1].rstrip() + "…"

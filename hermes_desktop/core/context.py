@@ -1,0 +1,123 @@
+"""Build the messages for one model request from layers, within a token budget.
+
+Layers, in order: system prompt (role, rules), active skills' instructions,
+tool-use rules, memory slot, history, the new user message. History is dropped
+oldest first, one whole exchange at a time (a user message and everything up to
+the next one), so an assistant `tool_calls` message is never separated from its
+tool results. The current turn is never dropped. What was dropped is reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hermes_desktop.core.tokens import TokenCalibration, estimate_message_tokens, estimate_text_tokens, estimate_tools_tokens
+
+MISSING_RESULT = '{"error": "no result was recorded for this call (the turn was stopped before it ran)"}'
+
+
+@dataclass(frozen=True, slots=True)
+class ContextLayers:
+    system: str
+    skills: str = ""
+    tool_rules: str = ""
+    memory: str = ""
+
+    def system_message(self) -> str:
+        return "\n\n".join(part.strip() for part in (self.system, self.skills, self.tool_rules, self.memory) if part.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltContext:
+    messages: list[dict[str, Any]]
+    estimated_tokens: int  # calibrated
+    raw_estimate: int  # before calibration, for observing the server's count
+    budget_tokens: int
+    dropped_messages: int
+    breakdown: dict[str, int] = field(default_factory=dict)
+
+
+def repair_tool_pairs(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Make the history valid for the API: every tool call answered, no answer without its call.
+
+    A crash or a Stop between a `tool_calls` message and its results leaves calls without
+    results; providers reject such a history, so a neutral "no result" is supplied.
+    """
+    out: list[dict[str, Any]] = []
+    open_calls: dict[str, str] = {}
+
+    def close_open_calls() -> None:
+        for call_id, name in open_calls.items():
+            out.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": MISSING_RESULT})
+        open_calls.clear()
+
+    for message in history:
+        role = message.get("role")
+        if role == "tool":
+            call_id = message.get("tool_call_id")
+            if call_id in open_calls:
+                open_calls.pop(call_id)
+                out.append(message)
+            continue  # an answer to no call (its call was dropped): leave it out
+        close_open_calls()
+        out.append(message)
+        if role == "assistant" and message.get("tool_calls"):
+            open_calls = {c.get("id", ""): c.get("function", {}).get("name", "") for c in message["tool_calls"]}
+    close_open_calls()
+    return out
+
+
+def _exchanges(history: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    groups: list[list[dict[str, Any]]] = []
+    for message in history:
+        if message.get("role") == "user" or not groups:
+            groups.append([])
+        groups[-1].append(message)
+    return groups
+
+
+def build_context(
+    layers: ContextLayers,
+    history: list[dict[str, Any]],
+    *,
+    current_turn_start: int,
+    tools: list[dict[str, Any]],
+    context_window: int,
+    reserved_output: int,
+    calibration: TokenCalibration | None = None,
+) -> BuiltContext:
+    """`history[current_turn_start:]` is this turn (its user message onward) and is always kept."""
+    calibration = calibration or TokenCalibration()
+    system_text = layers.system_message()
+    budget = max(256, context_window - reserved_output)
+    breakdown = {
+        "system": estimate_text_tokens(layers.system),
+        "skills": estimate_text_tokens(layers.skills),
+        "tool_rules": estimate_text_tokens(layers.tool_rules),
+        "memory": estimate_text_tokens(layers.memory),
+        "tool_schemas": estimate_tools_tokens(tools),
+    }
+    fixed = sum(breakdown.values()) + 4
+    current = repair_tool_pairs(history[current_turn_start:])
+    current_tokens = sum(estimate_message_tokens(m) for m in current)
+    earlier = _exchanges(repair_tool_pairs(history[:current_turn_start]))
+    sizes = [sum(estimate_message_tokens(m) for m in group) for group in earlier]
+
+    available = budget - calibration.apply(fixed + current_tokens)
+    kept_from = len(earlier)
+    used = 0
+    for index in range(len(earlier) - 1, -1, -1):
+        cost = calibration.apply(sizes[index])
+        if used + cost > available:
+            break
+        used += cost
+        kept_from = index
+    kept = [m for group in earlier[kept_from:] for m in group]
+    dropped = sum(len(group) for group in earlier[:kept_from])
+
+    breakdown["history"] = sum(sizes[kept_from:])
+    breakdown["current_turn"] = current_tokens
+    raw = fixed + breakdown["history"] + current_tokens
+    messages = [{"role": "system", "content": system_text}, *kept, *current]
+    return BuiltContext(messages, calibration.apply(raw), raw, budget, dropped, breakdown)

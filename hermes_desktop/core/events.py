@@ -1,0 +1,198 @@
+"""The typed events one user turn emits, in the order they happen.
+
+The window and the command line consume the same stream; the UI converts them to
+Qt signals in one adapter. Every event is a frozen dataclass with plain fields, so
+it can cross threads, be printed as JSON (`ask --json`) and be compared in tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any, Union
+
+
+class ErrorKind(StrEnum):
+    AUTH = "auth"  # 401/403: the key is wrong or lacks access
+    RATE_LIMIT = "rate_limit"  # 429 after the retries
+    SERVER = "server"  # 5xx after the retries
+    CONNECTION = "connection"  # refused, DNS, TLS
+    TIMEOUT = "timeout"
+    STREAM_DROPPED = "stream_dropped"  # the reply stopped half-way
+    CONTEXT_TOO_LONG = "context_too_long"
+    MODEL_NOT_FOUND = "model_not_found"
+    MALFORMED_RESPONSE = "malformed_response"
+    BAD_REQUEST = "bad_request"
+    NOT_CONFIGURED = "not_configured"  # no provider profile / no key
+    STORAGE = "storage"  # the session database refused a write (read-only, disk full, busy)
+    INTERNAL = "internal"  # a bug in Hermes; logged with a traceback
+
+
+class ErrorAction(StrEnum):
+    """What the UI offers next to an error."""
+
+    RETRY = "retry"
+    OPEN_PROVIDER_SETTINGS = "open_provider_settings"
+    NEW_SESSION_WITH_SUMMARY = "new_session_with_summary"
+
+
+class FinishReason(StrEnum):
+    COMPLETED = "completed"
+    CANCELLED = "cancelled"
+    ERROR = "error"
+    MAX_ROUND_TRIPS = "max_round_trips"
+    REPEATED_CALL = "repeated_call"
+    REPEATED_FAILURE = "repeated_failure"
+
+
+class ToolOutcome(StrEnum):
+    OK = "ok"
+    ERROR = "error"  # the tool ran and failed, or refused (e.g. a path outside the workspace)
+    INVALID = "invalid"  # unknown tool or arguments that do not parse / validate
+    DENIED = "denied"
+    TIMEOUT = "timeout"
+    CANCELLED = "cancelled"
+    SKIPPED = "skipped"  # not run because a loop guard stopped the turn
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    session_id: str
+    user_message_id: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ContextPrepared:
+    """What went into the request: estimated tokens per layer and how much history was left out."""
+
+    round_trip: int
+    estimated_tokens: int
+    budget_tokens: int
+    dropped_messages: int
+    breakdown: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRequestStarted:
+    round_trip: int
+    model: str
+    tool_mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantMessageStarted:
+    message_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RetryScheduled:
+    """The provider failed in a way worth retrying; the next attempt starts after `delay_s`."""
+
+    attempt: int
+    max_attempts: int
+    delay_s: float
+    kind: ErrorKind
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallProposed:
+    call_id: str
+    name: str
+    arguments: dict[str, Any] | None  # None when they did not parse
+    raw_arguments: str
+    source: str  # builtin | skill:<name> | mcp:<server> | unknown
+    risk: str  # read | write | destructive
+    impact: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallAwaitingApproval:
+    call_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallDecided:
+    call_id: str
+    decision: str  # deny | allow_once | allow_session | allow_always
+    decided_by: str  # "user", "policy:<rule>", "default approver"
+
+    @property
+    def approved(self) -> bool:
+        return self.decision != "deny"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallStarted:
+    call_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallFinished:
+    call_id: str
+    name: str
+    outcome: ToolOutcome
+    result: str  # exactly what the model sees
+    duration_s: float
+    truncated_chars: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class UsageReported:
+    prompt_tokens: int
+    completion_tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the user should know that is not an error (e.g. switched to text tool calls)."""
+
+    message: str
+    level: str = "info"  # info | warning
+
+
+@dataclass(frozen=True, slots=True)
+class TurnError:
+    kind: ErrorKind
+    message: str  # one or two sentences a user understands
+    action: ErrorAction | None = None
+    detail: str = ""  # technical detail for the log / a "details" toggle; never contains a key
+
+
+@dataclass(frozen=True, slots=True)
+class TurnFinished:
+    reason: FinishReason
+    message: str = ""  # why it stopped, in words, when the reason is not COMPLETED
+    round_trips: int = 0
+
+
+Event = Union[
+    TurnStarted,
+    ContextPrepared,
+    ModelRequestStarted,
+    AssistantMessageStarted,
+    TextDelta,
+    RetryScheduled,
+    ToolCallProposed,
+    ToolCallAwaitingApproval,
+    ToolCallDecided,
+    ToolCallStarted,
+    ToolCallFinished,
+    UsageReported,
+    Notice,
+    TurnError,
+    TurnFinished,
+]
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """A JSON-ready dict with a `type` tag (snake_case of the class name)."""
+    name = type(event).__name__
+    tag = "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+    return {"type": tag, **asdict(event)}

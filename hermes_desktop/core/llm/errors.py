@@ -1,0 +1,179 @@
+"""Map every way a model request can fail to one `ModelError` with words a user understands.
+
+`classify()` is pure: it looks at the exception (and where it happened) and never
+does I/O, so each mapping is unit-tested directly as well as end-to-end against
+the scripted server.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import openai
+
+from hermes_desktop.core.events import ErrorAction, ErrorKind
+from hermes_desktop.core.redact import redact_text
+
+_CONTEXT_TOO_LONG = re.compile(
+    r"context[_ ]length|maximum context|context window|too many tokens|prompt is too long|"
+    r"reduce the length|input is too long|exceeds? the (?:model'?s? )?(?:max|limit)|token limit",
+    re.I,
+)
+_TOOLS_UNSUPPORTED = re.compile(
+    r"tools?\b.*(?:not supported|unsupported|not enabled|does not support|doesn't support|not allowed|unknown|unrecognized|invalid|--jinja)|"
+    r"(?:does not|doesn't) support (?:tools|tool|function)|function calling is not|tool_choice",
+    re.I,
+)
+_STREAM_OPTIONS_UNSUPPORTED = re.compile(r"stream_options", re.I)
+_MODEL_NOT_FOUND = re.compile(r"model[^.]*(?:not found|does not exist|not exist|unknown|no such)|model_not_found|invalid model", re.I)
+_QUOTA = re.compile(r"insufficient_quota|quota|billing|credit", re.I)
+
+_SERVER_MESSAGE_LIMIT = 300
+
+
+@dataclass(slots=True)
+class ModelError(Exception):
+    kind: ErrorKind
+    message: str
+    action: ErrorAction | None = None
+    detail: str = ""
+    retryable: bool = False
+    retry_after_s: float | None = None
+    status: int | None = None
+    # Capabilities the server rejected; the client adapts and retries instead of failing.
+    tools_unsupported: bool = False
+    stream_options_unsupported: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.message}"
+
+
+def classify(
+    exc: BaseException,
+    *,
+    base_url: str,
+    model: str,
+    during_stream: bool = False,
+    sent_tools: bool = False,
+    sent_stream_options: bool = False,
+    known_secrets: tuple[str, ...] = (),
+) -> ModelError:
+    """Turn an exception from the openai client (or the stream) into a ModelError."""
+    if isinstance(exc, ModelError):
+        return exc
+    host = urlsplit(base_url).netloc or base_url
+    server_text = redact_text(_server_message(exc), known_secrets)
+    detail = redact_text(f"{type(exc).__name__}: {exc}", known_secrets)[:1000]
+
+    if isinstance(exc, openai.APIStatusError):
+        return _classify_status(exc, host=host, model=model, server_text=server_text, detail=detail,
+                                sent_tools=sent_tools, sent_stream_options=sent_stream_options)
+    if isinstance(exc, openai.APITimeoutError):
+        if during_stream:
+            return ModelError(ErrorKind.TIMEOUT, "The model server stopped sending the reply and timed out. "
+                              "What arrived is kept.", ErrorAction.RETRY, detail, retryable=True)
+        return ModelError(ErrorKind.TIMEOUT, f"The model server at {host} did not answer in time.",
+                          ErrorAction.RETRY, detail, retryable=True)
+    if isinstance(exc, openai.APIConnectionError):
+        if during_stream:
+            return ModelError(ErrorKind.STREAM_DROPPED, "The connection dropped while the reply was streaming. "
+                              "What arrived is kept.", ErrorAction.RETRY, detail, retryable=True)
+        return ModelError(ErrorKind.CONNECTION, f"Can't reach the model server at {host}. Check that it is running "
+                          "and that the base URL is right.", ErrorAction.OPEN_PROVIDER_SETTINGS, detail, retryable=True)
+    if isinstance(exc, (json.JSONDecodeError, openai.APIResponseValidationError, UnicodeDecodeError)):
+        return ModelError(ErrorKind.MALFORMED_RESPONSE, "The model server sent a reply Hermes could not read. "
+                          "What arrived is kept.", ErrorAction.RETRY, detail, retryable=not during_stream)
+    if isinstance(exc, openai.APIError):
+        # Errors sent inside the event stream ({"error": {...}} as an SSE data line).
+        if _CONTEXT_TOO_LONG.search(server_text):
+            return _context_too_long(detail, server_text)
+        message = f"The model server reported an error: {server_text}" if server_text else \
+            "The model server reported an error while streaming."
+        return ModelError(ErrorKind.SERVER, message, ErrorAction.RETRY, detail, retryable=not during_stream)
+    return ModelError(ErrorKind.INTERNAL, f"Unexpected error while talking to the model: {type(exc).__name__}.",
+                      ErrorAction.RETRY, detail)
+
+
+def _classify_status(
+    exc: openai.APIStatusError, *, host: str, model: str, server_text: str, detail: str,
+    sent_tools: bool, sent_stream_options: bool,
+) -> ModelError:
+    status = exc.status_code
+    said = f" The server said: {server_text}" if server_text else ""
+    if status == 401:
+        return ModelError(ErrorKind.AUTH, f"The provider rejected the API key (401).{said} "
+                          "Check the key in provider settings.", ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status)
+    if status == 403:
+        return ModelError(ErrorKind.AUTH, f"The API key has no access to this model or endpoint (403).{said}",
+                          ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status)
+    if status == 429:
+        retry_after = _retry_after(exc)
+        if _QUOTA.search(server_text) and "rate" not in server_text.lower():
+            return ModelError(ErrorKind.RATE_LIMIT, f"The provider says the account is out of quota or credit (429).{said}",
+                              ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status)
+        return ModelError(ErrorKind.RATE_LIMIT, f"The provider is rate limiting requests (429).{said}",
+                          ErrorAction.RETRY, detail, retryable=True, retry_after_s=retry_after, status=status)
+    if status >= 500 or status in (408, 409):
+        return ModelError(ErrorKind.SERVER, f"The model server had an error ({status}).{said}", ErrorAction.RETRY,
+                          detail, retryable=True, retry_after_s=_retry_after(exc), status=status)
+    if sent_stream_options and _STREAM_OPTIONS_UNSUPPORTED.search(server_text):
+        return ModelError(ErrorKind.BAD_REQUEST, server_text, None, detail, status=status, stream_options_unsupported=True)
+    if _CONTEXT_TOO_LONG.search(server_text) or "context_length_exceeded" in detail:
+        error = _context_too_long(detail, server_text)
+        error.status = status
+        return error
+    if sent_tools and _TOOLS_UNSUPPORTED.search(server_text):
+        return ModelError(ErrorKind.BAD_REQUEST, f"The model does not accept native tool calls.{said}", None, detail,
+                          status=status, tools_unsupported=True)
+    if status == 404 or _MODEL_NOT_FOUND.search(server_text):
+        if _MODEL_NOT_FOUND.search(server_text) or model in server_text:
+            return ModelError(ErrorKind.MODEL_NOT_FOUND, f"The server at {host} does not offer the model "
+                              f"“{model}”.{said}", ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status)
+        return ModelError(ErrorKind.BAD_REQUEST, f"The server at {host} has no chat endpoint at this URL (404). "
+                          "Check the base URL (many servers need it to end in /v1).",
+                          ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status)
+    return ModelError(ErrorKind.BAD_REQUEST, f"The model server refused the request ({status}).{said}",
+                      ErrorAction.RETRY, detail, status=status)
+
+
+def _context_too_long(detail: str, server_text: str) -> ModelError:
+    return ModelError(ErrorKind.CONTEXT_TOO_LONG, "The conversation is too long for this model's context window. "
+                      "Start a new session with a summary, or use a model with a larger context.",
+                      ErrorAction.NEW_SESSION_WITH_SUMMARY, detail)
+
+
+def _server_message(exc: BaseException) -> str:
+    body = getattr(exc, "body", None)
+    message = ""
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict):
+            message = str(inner.get("message") or inner.get("code") or "")
+        elif isinstance(inner, str):
+            message = inner
+        if not message and isinstance(body.get("message"), str):
+            message = body["message"]
+    elif isinstance(body, str):
+        message = body
+    if not message and isinstance(exc, openai.APIError):
+        message = getattr(exc, "message", "") or ""
+    message = " ".join(message.split())
+    return message[:_SERVER_MESSAGE_LIMIT] + ("…" if len(message) > _SERVER_MESSAGE_LIMIT else "")
+
+
+def _retry_after(exc: openai.APIStatusError) -> float | None:
+    headers = exc.response.headers
+    for name, divisor in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            seconds = float(value) / divisor
+        except ValueError:
+            continue
+        if seconds >= 0:
+            return seconds
+    return None

@@ -1,0 +1,49 @@
+"""The app log: a rotating file in the log directory, with secrets scrubbed from every record."""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+from pathlib import Path
+
+from hermes_desktop.core.paths import ensure_dir
+from hermes_desktop.core.redact import redact_text
+
+
+class RedactingFilter(logging.Filter):
+    """Rewrites each record's message so a key that slipped into a log call never reaches the file."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.known_secrets: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = redact_text(message, self.known_secrets)
+        if record.exc_info and record.exc_info[1] is not None:
+            # Render the traceback now so it can be scrubbed too.
+            formatted = logging.Formatter().formatException(record.exc_info)
+            cleaned += "\n" + redact_text(formatted, self.known_secrets)
+            record.exc_info = None
+            record.exc_text = None
+        record.msg, record.args = cleaned, None
+        return True
+
+
+REDACTION = RedactingFilter()
+
+
+def setup_logging(log_file: Path, *, level: int = logging.INFO) -> None:
+    ensure_dir(log_file.parent)
+    root = logging.getLogger()
+    if any(getattr(h, "_hermes", False) for h in root.handlers):
+        return
+    handler = logging.handlers.RotatingFileHandler(log_file, maxBytes=2_000_000, backupCount=3, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(REDACTION)
+    handler._hermes = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(min(root.level or level, level))
+    # The HTTP stack logs request headers at DEBUG; keep it quiet whatever the root level.
+    for noisy in ("httpx", "httpx2", "httpcore", "httpcore2", "openai"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)

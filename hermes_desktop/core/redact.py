@@ -1,0 +1,38 @@
+"""Keep secrets out of everything the app writes or shows: logs, audit, errors, exports."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+REDACTED = "[redacted]"
+
+# Names of fields whose values are secrets whatever they look like.
+_SECRET_FIELD = re.compile(r"(api[_-]?key|secret|token|password|passwd|authorization|credential|cookie)", re.I)
+# Values that look like provider keys even in free text ("Incorrect API key provided: sk-ab***yz").
+_KEY_LIKE = re.compile(
+    r"\b(sk-[A-Za-z0-9_\-\*\.]{6,}|sk_[A-Za-z0-9_\-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|xox[abpr]-[A-Za-z0-9\-]{10,}"
+    r"|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_\-]{30,}|Bearer\s+[A-Za-z0-9_\-\.=]{8,})"
+)
+
+
+def redact_text(text: str, known_secrets: Iterable[str] = ()) -> str:
+    for secret in known_secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, REDACTED)
+    return _KEY_LIKE.sub(REDACTED, text)
+
+
+def redact_value(value: Any, known_secrets: Iterable[str] = ()) -> Any:
+    """Redact a JSON-like value: secret-named fields entirely, key-looking strings anywhere."""
+    secrets = tuple(known_secrets)
+    if isinstance(value, dict):
+        return {
+            k: (REDACTED if isinstance(k, str) and _SECRET_FIELD.search(k) and v not in (None, "") else redact_value(v, secrets))
+            for k, v in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [redact_value(v, secrets) for v in value]
+    if isinstance(value, str):
+        return redact_text(value, secrets)
+    return value

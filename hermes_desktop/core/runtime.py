@@ -1,0 +1,112 @@
+"""Assemble the engine from the user's installation: settings, secrets, store, tools, model.
+
+The window and the command line both start here, so they behave the same.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from hermes_desktop.core.agent import Agent, AgentServices
+from hermes_desktop.core.audit import AuditLog
+from hermes_desktop.core.llm import ModelClient
+from hermes_desktop.core.logging_setup import REDACTION
+from hermes_desktop.core.paths import AppPaths, app_paths, ensure_dir
+from hermes_desktop.core.secrets import BackendReport, SecretStore, SecretStoreError, open_secret_store, resolve_api_key
+from hermes_desktop.core.session_types import SessionStore
+from hermes_desktop.core.settings import ProviderProfile, Settings, SettingsStore, effective_profile, effective_workspace
+from hermes_desktop.core.tools.approval import ApprovalPolicy, Approver, DenyAllApprover
+from hermes_desktop.core.tools.builtin import builtin_tools
+from hermes_desktop.core.tools.network import NetworkPolicy
+from hermes_desktop.core.tools.registry import ToolRegistry
+from hermes_desktop.core.tools.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Runtime:
+    paths: AppPaths
+    settings_store: SettingsStore
+    settings: Settings
+    secrets: SecretStore
+    secrets_report: BackendReport
+    store: SessionStore
+    registry: ToolRegistry
+    audit: AuditLog
+    workspace: Workspace
+    profile: ProviderProfile | None
+    problems: list[str] = field(default_factory=list)  # things to tell the user at start-up
+
+    def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
+        if self.profile is None:
+            return None
+        try:
+            key = resolve_api_key(self.profile.keyring_username, self.secrets, env)
+        except SecretStoreError as exc:
+            self.problems.append(str(exc))
+            return None
+        if key:
+            REDACTION.known_secrets.add(key)
+        return key
+
+    def network_policy(self) -> NetworkPolicy:
+        return NetworkPolicy(allowed_private_hosts=frozenset(h.lower() for h in self.settings.fetch_allowed_private_hosts))
+
+    def make_agent(self, approver: Approver | None = None, *, model: ModelClient | None = None) -> Agent:
+        if model is None and self.profile is not None:
+            model = ModelClient(self.profile, self.api_key())
+        policy = ApprovalPolicy(approver=approver or DenyAllApprover(), mode=self.settings.approval_mode)
+        services = AgentServices(
+            store=self.store,
+            registry=self.registry,
+            policy=policy,
+            workspace=self.workspace,
+            network=self.network_policy(),
+            audit=self.audit,
+            limits=self.settings.limits,
+            disabled_tools=set(self.settings.disabled_tools),
+        )
+        return Agent(model, services)
+
+
+def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | None = None,
+                 paths: AppPaths | None = None) -> Runtime:
+    env = os.environ if env is None else env
+    paths = paths or app_paths()
+    for directory in (paths.data_dir, paths.config_dir, paths.log_dir):
+        ensure_dir(directory)
+    settings_store = SettingsStore(paths)
+    loaded = settings_store.load()
+    problems = [loaded.problem] if loaded.problem else []
+    secrets, report = open_secret_store()
+    if store is None:
+        from hermes_desktop.core.store import open_store
+
+        opened = open_store(paths)
+        store = opened.store
+        problems += opened.messages
+    workspace = Workspace(effective_workspace(loaded.settings, paths, env))
+    try:
+        workspace.ensure_exists()
+    except OSError as exc:
+        problems.append(f"The workspace folder {workspace.root} could not be created: {exc}")
+    return Runtime(
+        paths=paths,
+        settings_store=settings_store,
+        settings=loaded.settings,
+        secrets=secrets,
+        secrets_report=report,
+        store=store,
+        registry=ToolRegistry(builtin_tools()),
+        audit=AuditLog(paths.audit_log),
+        workspace=workspace,
+        profile=effective_profile(loaded.settings, env),
+        problems=problems,
+    )
+
+

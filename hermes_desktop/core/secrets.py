@@ -1,0 +1,163 @@
+"""Secrets (API keys) live in the OS keyring and nowhere else.
+
+Service name `hermes-desktop`; usernames `provider:<profile id>` and
+`mcp:<server>:<name>` (ARCHITECTURE.md). When no secure backend exists the app
+keeps keys in memory for the current run only and says so; it never falls back
+to a plaintext file. Keyring calls can block (a Secret Service unlock prompt), so
+callers on the event loop use the `a*` coroutine variants, which run in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from dataclasses import dataclass
+from typing import Mapping, Protocol
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAME = "hermes-desktop"
+
+# keyrings.alt backends that write secrets to disk in the clear or with a key kept next to them.
+_INSECURE_BACKEND_MODULES = ("keyrings.alt.file", "keyrings.alt.Gnome", "keyrings.alt.multi")
+_INSECURE_BACKEND_NAMES = {"PlaintextKeyring", "EncryptedKeyring", "fail", "null"}
+
+
+class SecretStoreError(Exception):
+    """The keyring refused or failed; the message is fit to show the user."""
+
+
+class SecretStore(Protocol):
+    """Where API keys are kept. `get` returns None only when no key is stored."""
+
+    @property
+    def is_persistent(self) -> bool: ...
+
+    def get(self, username: str) -> str | None: ...
+
+    def set(self, username: str, secret: str) -> None: ...
+
+    def delete(self, username: str) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class BackendReport:
+    name: str
+    secure: bool
+    reason: str
+
+
+class MemorySecretStore:
+    """Keys for this run only: used when no secure keyring exists, and in unit tests."""
+
+    def __init__(self) -> None:
+        self._secrets: dict[str, str] = {}
+
+    @property
+    def is_persistent(self) -> bool:
+        return False
+
+    def get(self, username: str) -> str | None:
+        return self._secrets.get(username)
+
+    def set(self, username: str, secret: str) -> None:
+        self._secrets[username] = secret
+
+    def delete(self, username: str) -> None:
+        self._secrets.pop(username, None)
+
+
+class KeyringSecretStore:
+    """The OS keyring through the `keyring` package."""
+
+    def __init__(self, backend: object | None = None) -> None:
+        import keyring
+
+        self._backend = backend or keyring.get_keyring()
+
+    @property
+    def is_persistent(self) -> bool:
+        return True
+
+    def get(self, username: str) -> str | None:
+        try:
+            return self._backend.get_password(SERVICE_NAME, username)  # type: ignore[attr-defined]
+        except Exception as exc:  # keyring backends raise many unrelated types
+            raise SecretStoreError(_describe_keyring_failure("read", exc)) from exc
+
+    def set(self, username: str, secret: str) -> None:
+        try:
+            self._backend.set_password(SERVICE_NAME, username, secret)  # type: ignore[attr-defined]
+        except Exception as exc:
+            raise SecretStoreError(_describe_keyring_failure("save", exc)) from exc
+
+    def delete(self, username: str) -> None:
+        import keyring.errors
+
+        try:
+            self._backend.delete_password(SERVICE_NAME, username)  # type: ignore[attr-defined]
+        except keyring.errors.PasswordDeleteError:
+            return  # already gone: deleting is idempotent
+        except Exception as exc:
+            raise SecretStoreError(_describe_keyring_failure("delete", exc)) from exc
+
+
+def _describe_keyring_failure(action: str, exc: Exception) -> str:
+    text = str(exc) or type(exc).__name__
+    if "locked" in text.lower() or "dismissed" in text.lower():
+        return f"The system keyring is locked, so Hermes could not {action} the key. Unlock it and try again."
+    return f"The system keyring could not {action} the key ({type(exc).__name__}: {text}). Try again."
+
+
+def inspect_backend(backend: object | None = None) -> BackendReport:
+    """Tell whether the keyring backend keeps secrets safely (unwrapping the chainer)."""
+    import keyring
+
+    backend = backend or keyring.get_keyring()
+    candidates = list(getattr(backend, "backends", None) or [backend])
+    for candidate in candidates:
+        report = _judge_backend(candidate)
+        if report.secure:
+            return report
+    return _judge_backend(candidates[0]) if candidates else BackendReport("none", False, "no keyring backend")
+
+
+def _judge_backend(backend: object) -> BackendReport:
+    cls = type(backend)
+    name = f"{cls.__module__}.{cls.__name__}"
+    priority = getattr(backend, "priority", 0)
+    try:
+        priority = float(priority)
+    except (TypeError, ValueError):
+        priority = 0.0
+    if cls.__module__.startswith(_INSECURE_BACKEND_MODULES) or cls.__name__ in _INSECURE_BACKEND_NAMES:
+        return BackendReport(name, False, "this backend does not store secrets securely")
+    if cls.__module__.startswith(("keyring.backends.fail", "keyring.backends.null")):
+        return BackendReport(name, False, "no system keyring is available")
+    if priority < 1:
+        return BackendReport(name, False, f"backend priority {priority} is below 1 (not usable here)")
+    return BackendReport(name, True, "ok")
+
+
+def open_secret_store() -> tuple[SecretStore, BackendReport]:
+    """The keyring when it is secure, otherwise an in-memory store (and the reason)."""
+    report = inspect_backend()
+    if report.secure:
+        return KeyringSecretStore(), report
+    log.warning("no secure keyring (%s): keys are kept in memory for this run only", report.reason)
+    return MemorySecretStore(), report
+
+
+def resolve_api_key(username: str, store: SecretStore, env: Mapping[str, str] | None = None) -> str | None:
+    """HERMES_API_KEY wins; otherwise the stored key. Whitespace is trimmed; empty means none."""
+    env = os.environ if env is None else env
+    from_env = env.get("HERMES_API_KEY", "").strip()
+    if from_env:
+        return from_env
+    stored = store.get(username)
+    return stored.strip() if stored and stored.strip() else None
+
+
+async def aresolve_api_key(username: str, store: SecretStore, env: Mapping[str, str] | None = None) -> str | None:
+    return await asyncio.to_thread(resolve_api_key, username, store, env)

@@ -1,0 +1,214 @@
+"""User settings: provider profiles, workspace, approvals, appearance, agent limits.
+
+Stored as `settings.json` in the config directory, written atomically (temporary
+file + replace) and never containing a secret: API keys live in the OS keyring
+(`core/secrets.py`). Environment overrides (HERMES_BASE_URL, HERMES_MODEL,
+HERMES_API_KEY, HERMES_WORKSPACE) win over saved values at read time and are
+never written back: `effective_profile()` and `effective_workspace()` apply them
+to a copy.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field, fields, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Mapping
+
+from hermes_desktop.core.paths import AppPaths, ensure_dir
+
+log = logging.getLogger(__name__)
+
+SETTINGS_VERSION = 1
+ENV_PROFILE_ID = "env"
+
+
+class ToolMode(StrEnum):
+    """How tools reach the model: the `tools` API parameter, a prompt format, or whichever works."""
+
+    NATIVE = "native"
+    TEXT = "text"
+    AUTO = "auto"
+
+
+class ApprovalMode(StrEnum):
+    ASK_RISKY = "ask_risky"
+    ALWAYS_ASK = "always_ask"
+    TRUSTED = "trusted"
+    CHAT_ONLY = "chat_only"
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderProfile:
+    """One model endpoint the user has configured. Holds no secret."""
+
+    id: str
+    name: str
+    base_url: str
+    model: str
+    temperature: float | None = None
+    max_output_tokens: int | None = 4096
+    context_window: int = 32_768
+    tool_mode: ToolMode = ToolMode.AUTO
+    request_timeout_s: float = 120.0
+    needs_api_key: bool = True
+
+    @property
+    def keyring_username(self) -> str:
+        return f"provider:{self.id}"
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> "ProviderProfile":
+        known = {f.name for f in fields(ProviderProfile)}
+        values = {k: v for k, v in data.items() if k in known}
+        if "tool_mode" in values:
+            values["tool_mode"] = ToolMode(values["tool_mode"])
+        return ProviderProfile(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class AgentLimits:
+    """Guards on one user turn (see core/agent.py)."""
+
+    max_round_trips: int = 12
+    max_identical_calls: int = 3
+    max_consecutive_failures: int = 3
+    tool_result_char_budget: int = 8_000
+    default_tool_timeout_s: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    profiles: tuple[ProviderProfile, ...] = ()
+    active_profile_id: str | None = None
+    workspace: str | None = None
+    approval_mode: ApprovalMode = ApprovalMode.ASK_RISKY
+    theme: str = "system"
+    language: str = "system"
+    limits: AgentLimits = field(default_factory=AgentLimits)
+    disabled_tools: tuple[str, ...] = ()
+    # Hosts (host or host:port) that fetch_url may reach even though they resolve to
+    # loopback or private addresses, e.g. a home server the user named explicitly.
+    fetch_allowed_private_hosts: tuple[str, ...] = ()
+
+    def profile(self, profile_id: str | None) -> ProviderProfile | None:
+        return next((p for p in self.profiles if p.id == profile_id), None)
+
+    @property
+    def active_profile(self) -> ProviderProfile | None:
+        return self.profile(self.active_profile_id) or (self.profiles[0] if self.profiles else None)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["version"] = SETTINGS_VERSION
+        return data
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> "Settings":
+        limits_known = {f.name for f in fields(AgentLimits)}
+        limits = AgentLimits(**{k: v for k, v in dict(data.get("limits") or {}).items() if k in limits_known})
+        return Settings(
+            profiles=tuple(ProviderProfile.from_json(p) for p in data.get("profiles") or ()),
+            active_profile_id=data.get("active_profile_id"),
+            workspace=data.get("workspace"),
+            approval_mode=ApprovalMode(data.get("approval_mode", ApprovalMode.ASK_RISKY)),
+            theme=str(data.get("theme", "system")),
+            language=str(data.get("language", "system")),
+            limits=limits,
+            disabled_tools=tuple(data.get("disabled_tools") or ()),
+            fetch_allowed_private_hosts=tuple(data.get("fetch_allowed_private_hosts") or ()),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedSettings:
+    settings: Settings
+    # A message for the user when the file could not be used (it was moved aside).
+    problem: str | None = None
+
+
+class SettingsStore:
+    """Reads and writes settings.json; a corrupt file is kept aside, never lost."""
+
+    def __init__(self, paths: AppPaths) -> None:
+        self._path = paths.settings_file
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    def load(self) -> LoadedSettings:
+        if not self._path.exists():
+            return LoadedSettings(Settings())
+        try:
+            data = json.loads(self._path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise ValueError("the top level is not an object")
+            return LoadedSettings(Settings.from_json(data))
+        except (OSError, ValueError, TypeError, KeyError) as exc:
+            kept = _move_aside(self._path)
+            log.warning("settings file unusable (%s); moved to %s", exc, kept)
+            return LoadedSettings(
+                Settings(),
+                problem=f"Your settings file could not be read ({exc}). It was kept as {kept} "
+                "and default settings were loaded.",
+            )
+
+    def save(self, settings: Settings) -> None:
+        ensure_dir(self._path.parent)
+        write_atomically(self._path, json.dumps(settings.to_json(), indent=2, ensure_ascii=False))
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write a whole file so that readers see either the old or the new content, never half."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _move_aside(path: Path) -> Path:
+    for n in range(1, 1000):
+        target = path.with_name(f"{path.name}.corrupt-{n}")
+        if not target.exists():
+            path.replace(target)
+            return target
+    raise OSError(f"too many corrupt copies next to {path}")
+
+
+def effective_profile(settings: Settings, env: Mapping[str, str] | None = None) -> ProviderProfile | None:
+    """The profile to talk to, with HERMES_BASE_URL / HERMES_MODEL applied over the saved one.
+
+    With no saved profile, both variables together make a complete profile of their own.
+    """
+    env = os.environ if env is None else env
+    base_url = env.get("HERMES_BASE_URL", "").strip()
+    model = env.get("HERMES_MODEL", "").strip()
+    profile = settings.active_profile
+    if profile is None:
+        if not (base_url and model):
+            return None
+        profile = ProviderProfile(id=ENV_PROFILE_ID, name="Environment", base_url=base_url, model=model)
+        return replace(profile, needs_api_key=False)
+    if base_url:
+        profile = replace(profile, base_url=base_url)
+    if model:
+        profile = replace(profile, model=model)
+    return profile
+
+
+def effective_workspace(settings: Settings, paths: AppPaths, env: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    override = env.get("HERMES_WORKSPACE", "").strip()
+    chosen = override or settings.workspace
+    return Path(chosen).expanduser() if chosen else paths.default_workspace

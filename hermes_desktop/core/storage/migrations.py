@@ -1,0 +1,117 @@
+"""The database schema as an append-only list of numbered migrations.
+
+Never edit a migration that has shipped: add a new one. The version is kept in
+`PRAGMA user_version` and each applied step is recorded in `schema_migrations`.
+Tests keep a database at every earlier version (tests/core/fixtures) to prove a
+populated database migrates without losing a message.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from typing import Callable
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _run(db: sqlite3.Connection, script: str) -> None:
+    """Run `;`-separated statements inside the caller's transaction (executescript would commit it)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _v1_sessions_and_messages(db: sqlite3.Connection) -> None:
+    _run(
+        db,
+        """
+        CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL);
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            title TEXT NOT NULL DEFAULT '',
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            profile_id TEXT,
+            model TEXT,
+            source TEXT NOT NULL DEFAULT 'app',
+            prompt_tokens INTEGER NOT NULL DEFAULT 0,
+            completion_tokens INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE messages (
+            id INTEGER PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            role TEXT NOT NULL,
+            content TEXT,
+            tool_calls TEXT,
+            tool_call_id TEXT,
+            name TEXT,
+            finish_reason TEXT,
+            interrupted INTEGER NOT NULL DEFAULT 0,
+            tokens INTEGER,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE INDEX messages_by_session ON messages(session_id, id);
+        """
+    )
+
+
+def _v2_branches_trash_pins_search(db: sqlite3.Connection) -> None:
+    """Branching (parent/head), pins, trash, title source, active skills, model parameters."""
+    _run(
+        db,
+        """
+        ALTER TABLE sessions ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN deleted_at REAL;
+        ALTER TABLE sessions ADD COLUMN title_source TEXT NOT NULL DEFAULT 'user';
+        ALTER TABLE sessions ADD COLUMN active_skills TEXT NOT NULL DEFAULT '[]';
+        ALTER TABLE sessions ADD COLUMN params TEXT NOT NULL DEFAULT '{}';
+        ALTER TABLE sessions ADD COLUMN head_id INTEGER;
+        ALTER TABLE messages ADD COLUMN parent_id INTEGER REFERENCES messages(id) ON DELETE CASCADE;
+        ALTER TABLE messages ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX messages_by_parent ON messages(parent_id);
+        CREATE INDEX sessions_by_order ON sessions(deleted_at, pinned DESC, updated_at DESC);
+        """
+    )
+    # Version 1 stored each session as one straight line: link every message to the one before.
+    _run(
+        db,
+        """
+        CREATE TEMP TABLE v2_links (id INTEGER PRIMARY KEY, prev INTEGER, pos INTEGER);
+        INSERT INTO v2_links (id, prev, pos)
+            SELECT id, LAG(id) OVER (PARTITION BY session_id ORDER BY id),
+                   ROW_NUMBER() OVER (PARTITION BY session_id ORDER BY id) - 1
+            FROM messages;
+        UPDATE messages SET parent_id = (SELECT prev FROM v2_links WHERE v2_links.id = messages.id),
+                            depth = (SELECT pos FROM v2_links WHERE v2_links.id = messages.id);
+        UPDATE sessions SET head_id = (SELECT MAX(id) FROM messages m WHERE m.session_id = sessions.id);
+        DROP TABLE v2_links
+        """,
+    )
+
+
+MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search]
+LATEST_VERSION = len(MIGRATIONS)
+
+
+def schema_version(db: sqlite3.Connection) -> int:
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(db: sqlite3.Connection, *, up_to: int = LATEST_VERSION) -> list[int]:
+    """Apply the missing migrations, each in its own transaction. Returns the versions applied."""
+    applied = []
+    version = schema_version(db)
+    for number in range(version + 1, up_to + 1):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            MIGRATIONS[number - 1](db)
+            db.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", (number, time.time()))
+            db.execute(f"PRAGMA user_version = {number}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        applied.append(number)
+    return applied

@@ -1,0 +1,699 @@
+"""Sessions in SQLite (`hermes.db` in the data directory): durable, searchable, crash-safe.
+
+Guarantees, and how:
+- A message is one transaction; appending is O(1) in the session's length (an insert
+  and a head-pointer update, never a rewrite).
+- WAL journal, foreign keys on, `synchronous=NORMAL`: a killed process loses nothing
+  committed (a power cut may lose the last transactions; that trade keeps appends
+  well under a millisecond).
+- The window and a CLI command may write at the same time: writes take the lock
+  up-front (`BEGIN IMMEDIATE`), wait up to 5 s for it, then retry a bounded number
+  of times before giving up with a clear StorageError.
+- A session is a tree of messages (edit-and-resend and regenerate make branches;
+  nothing is overwritten); `head_id` names the message the conversation continues
+  from, and the active history is the path from the root to it.
+- An assistant message with no finish reason is still streaming; one left that
+  way for more than STALE_STREAM_S (its writer died) is marked interrupted at open.
+- Deleting a session moves it to the trash for 30 days; it can be restored.
+
+Opening (`open_store`) also handles corruption, migrations and backups; see there.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import sqlite3
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, Callable, Iterator, TypeVar
+
+from hermes_desktop.core.paths import AppPaths, ensure_dir
+from hermes_desktop.core.session_types import NewMessage, SessionInfo, StoredMessage, validate_session_id
+from hermes_desktop.core.storage import search as fts
+from hermes_desktop.core.storage.errors import ReadOnlyStoreError, SessionNotFound, StorageError
+from hermes_desktop.core.storage.migrations import LATEST_VERSION, migrate, schema_version
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+TRASH_DAYS = 30
+STALE_STREAM_S = 120.0
+BUSY_TIMEOUT_S = 5.0
+WRITE_ATTEMPTS = 4
+DAILY_BACKUPS_KEPT = 7
+
+_MESSAGE_COLUMNS = ("id, session_id, role, content, tool_calls, tool_call_id, name, finish_reason, interrupted, "
+                    "tokens, created_at, updated_at, parent_id, depth")
+_SESSION_COLUMNS = ("id, title, created_at, updated_at, profile_id, model, pinned, source, prompt_tokens, "
+                    "completion_tokens, active_skills, deleted_at, title_source, params, head_id")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    session_id: str
+    session_title: str
+    message_id: int | None  # None: the title matched
+    role: str | None
+    snippet: str
+    highlights: tuple[tuple[int, int], ...]
+    position: int | None  # the message's depth (0 = first message), for jumping to it
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SessionDetails:
+    """A session with the fields only some callers need."""
+
+    info: SessionInfo
+    title_source: str
+    params: dict[str, Any]
+    head_id: int | None
+
+
+def _session(row: sqlite3.Row) -> SessionInfo:
+    return SessionInfo(
+        id=row["id"], title=row["title"], created_at=row["created_at"], updated_at=row["updated_at"],
+        profile_id=row["profile_id"], model=row["model"], pinned=bool(row["pinned"]), source=row["source"],
+        prompt_tokens=row["prompt_tokens"], completion_tokens=row["completion_tokens"],
+        active_skills=tuple(json.loads(row["active_skills"] or "[]")), deleted_at=row["deleted_at"],
+    )
+
+
+def _message(row: sqlite3.Row) -> StoredMessage:
+    return StoredMessage(
+        id=row["id"], session_id=row["session_id"], role=row["role"], content=row["content"],
+        tool_calls=json.loads(row["tool_calls"]) if row["tool_calls"] else None,
+        tool_call_id=row["tool_call_id"], name=row["name"], finish_reason=row["finish_reason"],
+        interrupted=bool(row["interrupted"]), tokens=row["tokens"], created_at=row["created_at"],
+        updated_at=row["updated_at"], parent_id=row["parent_id"],
+    )
+
+
+def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
+    if read_only:
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, check_same_thread=False,
+                             isolation_level=None, timeout=BUSY_TIMEOUT_S)
+    else:
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    if not read_only:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+    fts.register_functions(db)
+    return db
+
+
+class SQLiteSessionStore:
+    """Thread-safe (one connection, one lock per process); safe beside other processes (SQLite locking)."""
+
+    def __init__(self, path: Path, *, read_only: bool = False, db: sqlite3.Connection | None = None) -> None:
+        self.path = path
+        self.read_only = read_only
+        self._db = db or connect(path, read_only=read_only)
+        self._lock = threading.RLock()
+        self.search_available = (
+            self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'messages_fts'").fetchone() is not None
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # ------------------------------------------------------------------ plumbing
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        if self.read_only:
+            raise ReadOnlyStoreError("The session database is open read-only (it was made by a newer Hermes "
+                                     "Desktop); nothing can be saved.")
+        last: Exception | None = None
+        for attempt in range(WRITE_ATTEMPTS):
+            with self._lock:
+                try:
+                    self._db.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:  # locked by another process beyond busy_timeout
+                    last = exc
+                else:
+                    try:
+                        result = work(self._db)
+                        self._db.execute("COMMIT")
+                        return result
+                    except BaseException as exc:
+                        self._db.execute("ROLLBACK")
+                        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc).lower():
+                            last = exc
+                        elif isinstance(exc, sqlite3.Error):
+                            raise StorageError(f"Saving to the session database failed: {exc}") from exc
+                        else:
+                            raise
+            time.sleep(0.05 * (attempt + 1))
+        raise StorageError(f"The session database stayed busy (another Hermes window or command is writing): {last}")
+
+    # ------------------------------------------------------------------ sessions
+    def create_session(self, session_id: str | None = None, *, title: str = "", profile_id: str | None = None,
+                       model: str | None = None, source: str = "app") -> SessionInfo:
+        sid = validate_session_id(session_id) if session_id else uuid.uuid4().hex
+        now = time.time()
+
+        def work(db: sqlite3.Connection) -> None:
+            try:
+                db.execute(
+                    "INSERT INTO sessions (id, title, created_at, updated_at, profile_id, model, source, title_source) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (sid, title, now, now, profile_id, model, source, "user" if title else "none"),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise StorageError(f"a session with id {sid!r} already exists") from exc
+
+        self._write(work)
+        info = self.get_session(sid)
+        assert info is not None
+        return info
+
+    def get_session(self, session_id: str) -> SessionInfo | None:
+        rows = self._read(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+        return _session(rows[0]) if rows else None
+
+    def session_details(self, session_id: str) -> SessionDetails | None:
+        rows = self._read(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        return SessionDetails(_session(row), row["title_source"], json.loads(row["params"] or "{}"), row["head_id"])
+
+    def list_sessions(self, *, offset: int = 0, limit: int = 100, trash: bool = False) -> list[SessionInfo]:
+        """Pinned first, then most recently updated. `trash=True` lists deleted sessions instead."""
+        where = "deleted_at IS NOT NULL" if trash else "deleted_at IS NULL"
+        rows = self._read(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE {where} ORDER BY pinned DESC, updated_at DESC, id "
+            "LIMIT ? OFFSET ?", (limit, offset))
+        return [_session(r) for r in rows]
+
+    def count_sessions(self, *, trash: bool = False) -> int:
+        where = "deleted_at IS NOT NULL" if trash else "deleted_at IS NULL"
+        return int(self._read(f"SELECT COUNT(*) FROM sessions WHERE {where}")[0][0])
+
+    def _update_session(self, session_id: str, sql: str, params: tuple[Any, ...]) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            if db.execute(f"UPDATE sessions SET {sql} WHERE id = ?", (*params, session_id)).rowcount == 0:
+                raise SessionNotFound(f"no session {session_id!r}")
+
+        self._write(work)
+
+    def rename(self, session_id: str, title: str) -> None:
+        self._update_session(session_id, "title = ?, title_source = 'user'", (title.strip(),))
+
+    def set_title(self, session_id: str, title: str, *, source: str = "fallback") -> None:
+        """An automatic title; never replaces one the user typed."""
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE sessions SET title = ?, title_source = ? WHERE id = ? AND title_source != 'user'",
+                       (title, source, session_id))
+
+        self._write(work)
+
+    def set_pinned(self, session_id: str, pinned: bool) -> None:
+        self._update_session(session_id, "pinned = ?", (int(pinned),))
+
+    def delete_session(self, session_id: str) -> None:
+        """Move to the trash (restorable for TRASH_DAYS days)."""
+        self._update_session(session_id, "deleted_at = ?", (time.time(),))
+
+    def restore_session(self, session_id: str) -> None:
+        self._update_session(session_id, "deleted_at = NULL", ())
+
+    def purge_session(self, session_id: str) -> None:
+        """Delete for good (the trash's "delete now")."""
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE sessions SET head_id = NULL WHERE id = ?", (session_id,))
+            db.execute("DELETE FROM messages WHERE session_id = ?", (session_id,))
+            db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+
+        self._write(work)
+
+    def purge_trash(self, *, older_than_days: float = TRASH_DAYS, now: float | None = None) -> int:
+        cutoff = (now or time.time()) - older_than_days * 86400
+        expired = [r[0] for r in self._read("SELECT id FROM sessions WHERE deleted_at IS NOT NULL AND deleted_at < ?",
+                                            (cutoff,))]
+        for session_id in expired:
+            self.purge_session(session_id)
+        return len(expired)
+
+    def add_usage(self, session_id: str, prompt_tokens: int, completion_tokens: int) -> None:
+        self._update_session(session_id, "prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?",
+                             (prompt_tokens, completion_tokens))
+
+    def set_model(self, session_id: str, profile_id: str | None, model: str | None,
+                  params: dict[str, Any] | None = None) -> None:
+        if params is None:
+            self._update_session(session_id, "profile_id = ?, model = ?", (profile_id, model))
+        else:
+            self._update_session(session_id, "profile_id = ?, model = ?, params = ?",
+                                 (profile_id, model, json.dumps(params)))
+
+    def set_active_skills(self, session_id: str, skills: list[str]) -> None:
+        self._update_session(session_id, "active_skills = ?", (json.dumps(sorted(set(skills))),))
+
+    # ------------------------------------------------------------------ messages
+    def append_message(self, session_id: str, message: NewMessage) -> int:
+        now = time.time()
+
+        def work(db: sqlite3.Connection) -> int:
+            row = db.execute("SELECT head_id FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            if row is None:
+                raise SessionNotFound(f"no session {session_id!r}")
+            return self._insert_message(db, session_id, message, row["head_id"], now)
+
+        return self._write(work)
+
+    def _insert_message(self, db: sqlite3.Connection, session_id: str, message: NewMessage, parent_id: int | None,
+                        now: float) -> int:
+        depth = 0
+        if parent_id is not None:
+            depth = db.execute("SELECT depth FROM messages WHERE id = ?", (parent_id,)).fetchone()["depth"] + 1
+        cursor = db.execute(
+            "INSERT INTO messages (session_id, parent_id, depth, role, content, tool_calls, tool_call_id, name, "
+            "finish_reason, interrupted, tokens, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (session_id, parent_id, depth, message.role, message.content,
+             json.dumps(message.tool_calls, ensure_ascii=False) if message.tool_calls else None,
+             message.tool_call_id, message.name, message.finish_reason, int(message.interrupted), message.tokens,
+             now, now),
+        )
+        message_id = int(cursor.lastrowid or 0)
+        db.execute("UPDATE sessions SET head_id = ?, updated_at = ? WHERE id = ?", (message_id, now, session_id))
+        return message_id
+
+    def update_message(self, message_id: int, *, content: str | None = None,
+                       tool_calls: list[dict[str, Any]] | None = None, finish_reason: str | None = None,
+                       interrupted: bool | None = None, tokens: int | None = None) -> None:
+        sets, params = ["updated_at = ?"], [time.time()]
+        for column, value in (("content", content),
+                              ("tool_calls", json.dumps(tool_calls, ensure_ascii=False) if tool_calls else None),
+                              ("finish_reason", finish_reason),
+                              ("interrupted", None if interrupted is None else int(interrupted)),
+                              ("tokens", tokens)):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(value)
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(f"UPDATE messages SET {', '.join(sets)} WHERE id = ?", (*params, message_id))
+
+        self._write(work)
+
+    def message(self, message_id: int) -> StoredMessage | None:
+        rows = self._read(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (message_id,))
+        return _message(rows[0]) if rows else None
+
+    def _path_rows(self, start_id: int | None, limit: int | None) -> list[sqlite3.Row]:
+        """Messages from `start_id` up to the root (newest first), at most `limit` of them."""
+        if start_id is None:
+            return []
+        sql = (
+            "WITH RECURSIVE path(id, parent) AS ("
+            "  SELECT id, parent_id FROM messages WHERE id = ?"
+            "  UNION ALL SELECT m.id, m.parent_id FROM messages m JOIN path ON m.id = path.parent"
+            f") SELECT id FROM path {'LIMIT ?' if limit is not None else ''}"
+        )
+        with self._lock:
+            ids = [r[0] for r in self._db.execute(sql, (start_id,) if limit is None else (start_id, limit))]
+            if not ids:
+                return []
+            rows: dict[int, sqlite3.Row] = {}
+            for chunk in _chunks(ids, 500):
+                marks = ",".join("?" * len(chunk))
+                for row in self._db.execute(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ({marks})", chunk):
+                    rows[row["id"]] = row
+        return [rows[i] for i in ids if i in rows]
+
+    def messages(self, session_id: str) -> list[StoredMessage]:
+        """The active history, oldest first."""
+        return self.recent_messages(session_id, None)
+
+    def recent_messages(self, session_id: str, limit: int | None) -> list[StoredMessage]:
+        """The last `limit` messages of the active history, oldest first (all when None)."""
+        head = self._read("SELECT head_id FROM sessions WHERE id = ?", (session_id,))
+        if not head:
+            return []
+        return [_message(r) for r in reversed(self._path_rows(head[0]["head_id"], limit))]
+
+    def message_count(self, session_id: str) -> int:
+        head = self._read("SELECT m.depth FROM sessions s JOIN messages m ON m.id = s.head_id WHERE s.id = ?",
+                          (session_id,))
+        return int(head[0][0]) + 1 if head else 0
+
+    # ------------------------------------------------------------------ branches
+    def rewind_to(self, session_id: str, message_id: int | None) -> None:
+        """Continue the conversation from `message_id` (None: from the start). Later messages stay as a branch."""
+        def work(db: sqlite3.Connection) -> None:
+            if message_id is not None:
+                owner = db.execute("SELECT session_id FROM messages WHERE id = ?", (message_id,)).fetchone()
+                if owner is None or owner[0] != session_id:
+                    raise StorageError(f"message {message_id} is not in session {session_id}")
+            db.execute("UPDATE sessions SET head_id = ?, updated_at = ? WHERE id = ?", (message_id, time.time(), session_id))
+
+        self._write(work)
+
+    def edit_user_message(self, message_id: int, content: str) -> int:
+        """A new version of a user message, as a sibling of the old one; the conversation continues from it."""
+        now = time.time()
+
+        def work(db: sqlite3.Connection) -> int:
+            old = db.execute("SELECT session_id, parent_id, role FROM messages WHERE id = ?", (message_id,)).fetchone()
+            if old is None or old["role"] != "user":
+                raise StorageError("only a user message can be edited")
+            return self._insert_message(db, old["session_id"], NewMessage("user", content=content), old["parent_id"], now)
+
+        return self._write(work)
+
+    def siblings(self, message_id: int) -> list[int]:
+        """Versions of this message (same parent and role), oldest first: the branches to switch between."""
+        rows = self._read(
+            "SELECT s.id FROM messages m JOIN messages s ON s.session_id = m.session_id AND s.role = m.role "
+            "AND s.parent_id IS m.parent_id WHERE m.id = ? ORDER BY s.id", (message_id,))
+        return [r[0] for r in rows]
+
+    def switch_branch(self, message_id: int) -> None:
+        """Make the branch through `message_id` active: head moves to its newest descendant leaf."""
+        def work(db: sqlite3.Connection) -> None:
+            row = db.execute("SELECT session_id FROM messages WHERE id = ?", (message_id,)).fetchone()
+            if row is None:
+                raise StorageError(f"no message {message_id}")
+            current = message_id
+            while True:
+                child = db.execute("SELECT id FROM messages WHERE parent_id = ? ORDER BY id DESC LIMIT 1",
+                                   (current,)).fetchone()
+                if child is None:
+                    break
+                current = child[0]
+            db.execute("UPDATE sessions SET head_id = ? WHERE id = ?", (current, row[0]))
+
+        self._write(work)
+
+    def fork(self, session_id: str, message_id: int, *, title: str | None = None) -> SessionInfo:
+        """A new session holding the active history up to and including `message_id`."""
+        history = self.messages(session_id)
+        ids = [m.id for m in history]
+        if message_id not in ids:
+            raise StorageError(f"message {message_id} is not in the conversation of session {session_id}")
+        original = self.get_session(session_id)
+        assert original is not None
+        new_id = uuid.uuid4().hex
+        now = time.time()
+        copied = history[: ids.index(message_id) + 1]
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO sessions (id, title, created_at, updated_at, profile_id, model, source, title_source, "
+                "active_skills) VALUES (?,?,?,?,?,?,?,?,?)",
+                (new_id, title or f"{original.title or 'Untitled'} (fork)", now, now, original.profile_id,
+                 original.model, "fork", "user", json.dumps(list(original.active_skills))),
+            )
+            parent: int | None = None
+            for m in copied:
+                parent = self._insert_message(db, new_id, NewMessage(
+                    m.role, m.content, m.tool_calls, m.tool_call_id, m.name, m.finish_reason, m.interrupted, m.tokens,
+                ), parent, now)
+
+        self._write(work)
+        info = self.get_session(new_id)
+        assert info is not None
+        return info
+
+    def import_session(self, *, session_id: str, fields: dict[str, Any],
+                       messages: list[tuple[int, int | None, NewMessage, float | None, float | None]],
+                       head: int | None) -> None:
+        """Insert a whole session at once (one transaction): messages are (number, parent number, message,
+        created_at, updated_at), numbers local to the import."""
+        validate_session_id(session_id)
+        now = time.time()
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO sessions (id, title, title_source, created_at, updated_at, profile_id, model, params, "
+                "pinned, source, prompt_tokens, completion_tokens, active_skills) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (session_id, fields.get("title") or "", fields.get("title_source") or "user",
+                 fields.get("created_at") or now, fields.get("updated_at") or now, fields.get("profile_id"),
+                 fields.get("model"), json.dumps(fields.get("params") or {}), int(bool(fields.get("pinned"))),
+                 fields.get("source") or "import", int(fields.get("prompt_tokens") or 0),
+                 int(fields.get("completion_tokens") or 0), json.dumps(list(fields.get("active_skills") or []))),
+            )
+            ids: dict[int, int] = {}
+            depths: dict[int, int] = {}
+            for number, parent, message, created, updated in messages:
+                if parent is not None and parent not in ids:
+                    raise StorageError(f"message {number} refers to parent {parent}, which comes later or is missing")
+                parent_id = ids.get(parent) if parent is not None else None
+                depth = depths[parent] + 1 if parent is not None else 0
+                cursor = db.execute(
+                    "INSERT INTO messages (session_id, parent_id, depth, role, content, tool_calls, tool_call_id, name, "
+                    "finish_reason, interrupted, tokens, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (session_id, parent_id, depth, message.role, message.content,
+                     json.dumps(message.tool_calls, ensure_ascii=False) if message.tool_calls else None,
+                     message.tool_call_id, message.name, message.finish_reason, int(message.interrupted),
+                     message.tokens, created or now, updated or created or now),
+                )
+                ids[number] = int(cursor.lastrowid or 0)
+                depths[number] = depth
+            head_id = ids.get(head) if head is not None else (ids[max(ids)] if ids else None)
+            db.execute("UPDATE sessions SET head_id = ? WHERE id = ?", (head_id, session_id))
+
+        self._write(work)
+
+    # ------------------------------------------------------------------ maintenance
+    def mark_stale_streams_interrupted(self, *, stale_after_s: float = STALE_STREAM_S) -> int:
+        cutoff = time.time() - stale_after_s
+
+        def work(db: sqlite3.Connection) -> int:
+            return db.execute(
+                "UPDATE messages SET interrupted = 1, finish_reason = 'interrupted' "
+                "WHERE role = 'assistant' AND finish_reason IS NULL AND updated_at < ?", (cutoff,)).rowcount
+
+        return self._write(work)
+
+    def all_messages(self, session_id: str) -> list[StoredMessage]:
+        """Every message of the session, all branches, in insertion order (for export)."""
+        rows = self._read(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? ORDER BY id", (session_id,))
+        return [_message(r) for r in rows]
+
+    def head_id(self, session_id: str) -> int | None:
+        rows = self._read("SELECT head_id FROM sessions WHERE id = ?", (session_id,))
+        return rows[0][0] if rows else None
+
+    # ------------------------------------------------------------------ search
+    def search(self, query: str, *, limit: int = 50) -> list[SearchHit]:
+        terms = fts.query_terms(query)
+        if not terms:
+            return []
+        hits = self._search_titles(terms, limit) + self._search_messages(terms, limit)
+        return hits[:limit]
+
+    def _search_titles(self, terms: list[str], limit: int) -> list[SearchHit]:
+        if self.search_available:
+            expression = fts.match_expression(terms)
+            rows = self._read(
+                f"SELECT {_SESSION_COLUMNS} FROM titles_fts JOIN sessions s ON s.id = titles_fts.session_id "
+                "WHERE titles_fts MATCH ? AND s.deleted_at IS NULL ORDER BY s.updated_at DESC LIMIT ?",
+                (expression, limit))
+        else:
+            clause = " AND ".join("title LIKE ? ESCAPE '\\'" for _ in terms)
+            rows = self._read(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE {clause} AND deleted_at IS NULL "
+                              "ORDER BY updated_at DESC LIMIT ?", (*[fts.like_pattern(t) for t in terms], limit))
+        hits = []
+        for row in rows:
+            snippet = fts.make_snippet(row["title"], terms)
+            hits.append(SearchHit(row["id"], row["title"], None, None, snippet.text, snippet.highlights, None,
+                                  row["updated_at"]))
+        return hits
+
+    def _search_messages(self, terms: list[str], limit: int) -> list[SearchHit]:
+        columns = ("m.id, m.session_id, m.role, m.content, m.tool_calls, m.name, m.depth, s.title, s.updated_at")
+        if self.search_available:
+            rows = self._read(
+                f"SELECT {columns} FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
+                "JOIN sessions s ON s.id = m.session_id WHERE messages_fts MATCH ? AND s.deleted_at IS NULL "
+                "ORDER BY messages_fts.rank LIMIT ?", (fts.match_expression(terms), limit))
+        else:
+            clause = " AND ".join("(m.content LIKE ? ESCAPE '\\' OR m.tool_calls LIKE ? ESCAPE '\\' OR m.name LIKE ? ESCAPE '\\')"
+                                  for _ in terms)
+            params: list[Any] = []
+            for term in terms:
+                params += [fts.like_pattern(term)] * 3
+            rows = self._read(f"SELECT {columns} FROM messages m JOIN sessions s ON s.id = m.session_id "
+                              f"WHERE {clause} AND s.deleted_at IS NULL ORDER BY m.id DESC LIMIT ?", (*params, limit))
+        hits = []
+        for row in rows:
+            text = row["content"] or ""
+            if row["tool_calls"] or row["name"]:
+                text = " ".join(p for p in (text, row["name"] or "", _calls_text(row["tool_calls"])) if p)
+            snippet = fts.make_snippet(text, terms)
+            hits.append(SearchHit(row["session_id"], row["title"], row["id"], row["role"], snippet.text,
+                                  snippet.highlights, row["depth"], row["updated_at"]))
+        return hits
+
+    def integrity_ok(self) -> bool:
+        with self._lock:
+            return self._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+    def backup_to(self, target: Path) -> None:
+        ensure_dir(target.parent)
+        with self._lock:
+            destination = sqlite3.connect(target)
+            try:
+                self._db.backup(destination)
+            finally:
+                destination.close()
+
+
+def _calls_text(tool_calls: str | None) -> str:
+    if not tool_calls:
+        return ""
+    try:
+        return " ".join(f"{c['function']['name']} {c['function'].get('arguments', '')}" for c in json.loads(tool_calls))
+    except (ValueError, KeyError, TypeError):
+        return tool_calls
+
+
+def _chunks(items: list[int], size: int) -> Iterator[list[int]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+# ====================================================================== opening
+
+@dataclass
+class OpenedStore:
+    store: SQLiteSessionStore
+    messages: list[str] = field(default_factory=list)  # what to tell the user (corruption, read-only, ...)
+    search_available: bool = True
+
+
+def open_store(paths: AppPaths, *, today: date | None = None) -> OpenedStore:
+    """Open `hermes.db`, recovering from corruption, migrating (with a backup first), backing up daily.
+
+    - An unreadable or corrupt file (failed `PRAGMA quick_check`) is moved aside, never
+      deleted; the newest good daily backup is restored, or a new database started; the
+      user is told where the bad file is.
+    - A database newer than this app is opened read-only, never modified.
+    - Before any migration of an existing database, a copy is made next to it.
+    """
+    ensure_dir(paths.data_dir)
+    path = paths.database
+    messages: list[str] = []
+    backups = paths.data_dir / "backups"
+
+    if path.exists():
+        problem = _health_problem(path)
+        if problem is not None:
+            kept = _move_aside(path)
+            restored = _restore_newest_backup(backups, path)
+            where = f"from the backup of {restored}" if restored else "with an empty history"
+            messages.append(f"The session database could not be read ({problem}). It was kept as {kept}; "
+                            f"Hermes started {where}.")
+            log.error("database unusable (%s); kept as %s; restored=%s", problem, kept, restored)
+
+    db = connect(path)
+    version = schema_version(db)
+    if version > LATEST_VERSION:
+        db.close()
+        messages.append(f"The session database was made by a newer version of Hermes Desktop (schema {version}, this "
+                        f"app knows {LATEST_VERSION}). It is open read-only: update Hermes Desktop to keep chatting.")
+        store = SQLiteSessionStore(path, read_only=True)
+        return OpenedStore(store, messages, store.search_available)
+    if 0 < version < LATEST_VERSION:
+        copy = path.with_name(f"{path.name}.pre-v{LATEST_VERSION}-{datetime.now():%Y%m%d-%H%M%S}.bak")
+        _backup_connection(db, copy)
+        messages_before = db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+        migrate(db)
+        messages_after = db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+        if messages_after != messages_before:  # pragma: no cover - a migration bug; refuse to continue silently
+            raise StorageError(f"migration changed the message count ({messages_before} -> {messages_after}); "
+                               f"the pre-migration copy is {copy}")
+        log.info("migrated %s from v%s to v%s (copy at %s)", path, version, LATEST_VERSION, copy)
+    elif version == 0:
+        migrate(db)
+    search_available = fts.ensure_search_index(db)
+    if not search_available:
+        messages.append("This Python's SQLite has no FTS5; search uses a slower plain-text scan.")
+    store = SQLiteSessionStore(path, db=db)
+    store.search_available = search_available
+    store.mark_stale_streams_interrupted()
+    store.purge_trash()
+    _daily_backup(store, backups, today or date.today())
+    return OpenedStore(store, messages, search_available)
+
+
+def _health_problem(path: Path) -> str | None:
+    try:
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+        try:
+            result = db.execute("PRAGMA quick_check").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return None if result == "ok" else f"quick_check: {result}"
+
+
+def _move_aside(path: Path) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    path.replace(target)
+    for suffix in ("-wal", "-shm"):
+        companion = path.with_name(path.name + suffix)
+        if companion.exists():
+            companion.replace(target.with_name(target.name + suffix))
+    return target
+
+
+def _restore_newest_backup(backups: Path, path: Path) -> str | None:
+    if not backups.is_dir():
+        return None
+    for candidate in sorted(backups.glob("hermes-*.db"), reverse=True):
+        if _health_problem(candidate) is None:
+            shutil.copy2(candidate, path)
+            return candidate.stem.removeprefix("hermes-")
+    return None
+
+
+def _backup_connection(db: sqlite3.Connection, target: Path) -> None:
+    destination = sqlite3.connect(target)
+    try:
+        db.backup(destination)
+    finally:
+        destination.close()
+
+
+def _daily_backup(store: SQLiteSessionStore, backups: Path, today: date) -> None:
+    target = backups / f"hermes-{today.isoformat()}.db"
+    if target.exists():
+        return
+    try:
+        temporary = target.with_suffix(".tmp")
+        store.backup_to(temporary)
+        temporary.replace(target)
+        for old in sorted(backups.glob("hermes-*.db"))[:-DAILY_BACKUPS_KEPT]:
+            old.unlink(missing_ok=True)
+    except (OSError, sqlite3.Error) as exc:
+        log.warning("daily backup failed: %s", exc)
+
+
+def with_session(store: SQLiteSessionStore, session_id: str) -> SessionInfo:
+    info = store.get_session(session_id)
+    if info is None:
+        raise SessionNotFound(f"no session {session_id!r}")
+    return info
+

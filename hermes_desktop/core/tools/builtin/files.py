@@ -1,0 +1,343 @@
+"""File tools, all confined to the workspace (see tools/workspace.py)."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import shutil
+import tempfile
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
+
+MAX_READ_BYTES = 1_000_000
+MAX_LIST_ENTRIES = 500
+MAX_SEARCH_RESULTS = 100
+MAX_SEARCH_FILES = 20_000
+_BINARY_SNIFF = 8192
+
+
+def human_size(size: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} TB"
+
+
+def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+_PATH = {"type": "string", "description": "Path relative to the workspace folder"}
+
+
+# ---------------------------------------------------------------- read
+
+def list_directory(args: dict[str, Any], ctx: ToolContext) -> str:
+    ws = ctx.workspace
+    folder = ws.resolve(args.get("path"))
+    if not folder.is_dir():
+        raise ToolError(f"{ws.relative(folder)} is not a folder" if folder.exists() else f"{args.get('path')} does not exist")
+    entries = sorted(folder.iterdir(), key=lambda p: (not p.is_dir(), p.name.lower()))
+    lines = [f"{ws.relative(folder)}/ ({len(entries)} entries)"]
+    for entry in entries[:MAX_LIST_ENTRIES]:
+        try:
+            stat = entry.lstat()
+        except OSError:
+            continue
+        modified = datetime.fromtimestamp(stat.st_mtime).strftime("%Y-%m-%d %H:%M")
+        if entry.is_symlink():
+            lines.append(f"  {entry.name} -> (link)  {modified}")
+        elif entry.is_dir():
+            lines.append(f"  {entry.name}/  {modified}")
+        else:
+            lines.append(f"  {entry.name}  {human_size(stat.st_size)}  {modified}")
+    if len(entries) > MAX_LIST_ENTRIES:
+        lines.append(f"  … and {len(entries) - MAX_LIST_ENTRIES} more")
+    return "\n".join(lines)
+
+
+def read_text(path: Path, limit: int = MAX_READ_BYTES) -> tuple[str, str]:
+    """(text, encoding) of a text file, or ToolError saying why it is not readable as text."""
+    size = path.stat().st_size
+    if size > limit:
+        raise ToolError(f"{path.name} is {human_size(size)}; read_file only reads files up to {human_size(limit)}. "
+                        "Use search_files with `contains` to find the part you need.")
+    data = path.read_bytes()
+    if b"\x00" in data[:_BINARY_SNIFF]:
+        raise ToolError(f"{path.name} is a binary file, not text")
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return data.decode(encoding), encoding.replace("-sig", "")
+        except UnicodeDecodeError:
+            continue
+    raise ToolError(f"{path.name} is not UTF-8 or GB18030 text")
+
+
+def read_file(args: dict[str, Any], ctx: ToolContext) -> str:
+    ws = ctx.workspace
+    path = ws.resolve(args["path"])
+    if not path.exists():
+        raise ToolError(f"{args['path']} does not exist")
+    if path.is_dir():
+        raise ToolError(f"{ws.relative(path)} is a folder; use list_directory")
+    text, encoding = read_text(path)
+    lines = text.splitlines()
+    start = int(args.get("start_line") or 1)
+    count = int(args.get("max_lines") or 400)
+    chosen = lines[start - 1 : start - 1 + count]
+    end = start + len(chosen) - 1
+    header = f"{ws.relative(path)} (lines {start}-{end} of {len(lines)}" + (f", {encoding}" if encoding != "utf-8" else "") + ")"
+    if end < len(lines):
+        header += f"; continue with start_line={end + 1}"
+    return header + "\n" + "\n".join(chosen)
+
+
+def _glob_matches(relative: str, pattern: str) -> bool:
+    if "/" not in pattern:
+        return fnmatch.fnmatch(relative.rsplit("/", 1)[-1], pattern)
+    if fnmatch.fnmatch(relative, pattern):
+        return True
+    return pattern.startswith("**/") and fnmatch.fnmatch(relative, pattern[3:])
+
+
+def search_files(args: dict[str, Any], ctx: ToolContext) -> str:
+    ws = ctx.workspace
+    base = ws.resolve(args.get("path"))
+    pattern = (args.get("glob") or "*").strip() or "*"
+    needle = (args.get("contains") or "").strip()
+    results: list[str] = []
+    scanned = 0
+    for folder, dirs, files in os.walk(base, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__"))
+        for name in sorted(files):
+            scanned += 1
+            if scanned > MAX_SEARCH_FILES or len(results) >= MAX_SEARCH_RESULTS:
+                break
+            full = Path(folder) / name
+            try:
+                inside = ws.resolve(str(full))
+            except ToolError:
+                continue  # symlinks out of the workspace and credential files are invisible
+            relative = ws.relative(inside) if inside == full else ws.relative(full)
+            if not _glob_matches(relative, pattern):
+                continue
+            if not needle:
+                results.append(relative)
+                continue
+            hits = _grep(inside, needle)
+            if hits:
+                results.append(relative + "\n" + "\n".join(f"    {n}: {line}" for n, line in hits))
+    if not results:
+        return f"no files match glob={pattern!r}" + (f" containing {needle!r}" if needle else "")
+    more = " (stopped at the first results; narrow the search)" if len(results) >= MAX_SEARCH_RESULTS else ""
+    return f"{len(results)} match(es){more}:\n" + "\n".join(results)
+
+
+def _grep(path: Path, needle: str, max_hits: int = 3) -> list[tuple[int, str]]:
+    try:
+        text, _ = read_text(path)
+    except (ToolError, OSError):
+        return []
+    lowered = needle.lower()
+    hits = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if lowered in line.lower():
+            hits.append((number, line.strip()[:200]))
+            if len(hits) >= max_hits:
+                break
+    return hits
+
+
+# ---------------------------------------------------------------- write
+
+def _atomic_write(path: Path, content: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(content)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_file(args: dict[str, Any], ctx: ToolContext) -> str:
+    ws = ctx.workspace
+    path = ws.resolve(args["path"])
+    if path == ws.root or path.is_dir():
+        raise ToolError(f"{ws.relative(path)} is a folder")
+    existed = path.exists()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    content = args["content"]
+    _atomic_write(path, content)
+    size = len(content.encode("utf-8"))
+    return f"{'overwrote' if existed else 'created'} {ws.relative(path)} ({human_size(size)})"
+
+
+def _write_risk(args: dict[str, Any], ctx: ToolContext) -> Risk:
+    try:
+        return Risk.DESTRUCTIVE if ctx.workspace.resolve(args.get("path")).exists() else Risk.WRITE
+    except ToolError:
+        return Risk.WRITE  # the call will be refused when it runs
+
+
+def _write_precheck(args: dict[str, Any], ctx: ToolContext) -> str:
+    ws = ctx.workspace
+    path = ws.resolve(args.get("path"))
+    new_size = human_size(len(str(args.get("content", "")).encode("utf-8")))
+    if path.exists() and path.is_file():
+        return f"will overwrite {ws.relative(path)} ({human_size(path.stat().st_size)}) with {new_size}"
+    return f"will create {ws.relative(path)} ({new_size})"
+
+
+def make_directory(args: dict[str, Any], ctx: ToolContext) -> str:
+    ws = ctx.workspace
+    path = ws.resolve(args["path"])
+    if path.exists() and not path.is_dir():
+        raise ToolError(f"{ws.relative(path)} exists and is a file")
+    existed = path.exists()
+    path.mkdir(parents=True, exist_ok=True)
+    return f"{'folder already existed' if existed else 'created folder'} {ws.relative(path)}"
+
+
+def _move_target(args: dict[str, Any], ctx: ToolContext) -> tuple[Path, Path]:
+    ws = ctx.workspace
+    source = ws.resolve_entry(args["src"])
+    if source == ws.root:
+        raise ToolError("refused: cannot move the workspace folder itself")
+    if not source.exists() and not source.is_symlink():
+        raise ToolError(f"{args['src']} does not exist")
+    target = ws.resolve_entry(args["dst"])
+    if target.is_dir() and not target.is_symlink():
+        target = target / source.name
+        ws.resolve_entry(str(target))
+    return source, target
+
+
+def move_path(args: dict[str, Any], ctx: ToolContext) -> str:
+    ws = ctx.workspace
+    source, target = _move_target(args, ctx)
+    if source == target:
+        return f"{ws.relative(source)} is already there"
+    if source.is_dir() and (target == source or source in target.parents):
+        raise ToolError("refused: cannot move a folder into itself")
+    if target.is_dir() and not target.is_symlink():
+        raise ToolError(f"{ws.relative(target)} already exists and is a folder; delete or rename it first")
+    replaced = target.exists()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if replaced:
+        os.replace(source, target)
+    else:
+        shutil.move(str(source), str(target))
+    return f"moved {ws.relative(source)} to {ws.relative(target)}" + (" (replaced the existing file)" if replaced else "")
+
+
+def _move_risk(args: dict[str, Any], ctx: ToolContext) -> Risk:
+    try:
+        _, target = _move_target(args, ctx)
+    except ToolError:
+        return Risk.WRITE
+    return Risk.DESTRUCTIVE if target.exists() else Risk.WRITE
+
+
+def _move_precheck(args: dict[str, Any], ctx: ToolContext) -> str:
+    ws = ctx.workspace
+    source, target = _move_target(args, ctx)
+    what = describe_tree(source)
+    if target.exists():
+        return f"will move {ws.relative(source)} ({what}) to {ws.relative(target)}, replacing the existing file"
+    return f"will move {ws.relative(source)} ({what}) to {ws.relative(target)}"
+
+
+# ---------------------------------------------------------------- destructive
+
+def tree_size(path: Path) -> tuple[int, int, int]:
+    """(files, folders, bytes) under `path`, not following symlinks."""
+    if path.is_symlink() or path.is_file():
+        return 1, 0, path.lstat().st_size
+    files = folders = size = 0
+    for folder, dirs, names in os.walk(path, followlinks=False):
+        folders += len(dirs)
+        for name in names:
+            files += 1
+            try:
+                size += (Path(folder) / name).lstat().st_size
+            except OSError:
+                pass
+    return files, folders, size
+
+
+def describe_tree(path: Path) -> str:
+    files, folders, size = tree_size(path)
+    if path.is_file() or path.is_symlink():
+        return human_size(size)
+    parts = [f"{files} file{'s' if files != 1 else ''}"]
+    if folders:
+        parts.append(f"{folders} folder{'s' if folders != 1 else ''}")
+    return ", ".join(parts) + f", {human_size(size)}"
+
+
+def _delete_target(args: dict[str, Any], ctx: ToolContext) -> Path:
+    ws = ctx.workspace
+    path = ws.resolve_entry(args["path"])
+    if path == ws.root:
+        raise ToolError("refused: cannot delete the workspace folder itself")
+    if not path.exists() and not path.is_symlink():
+        raise ToolError(f"{args['path']} does not exist")
+    return path
+
+
+def delete_path(args: dict[str, Any], ctx: ToolContext) -> str:
+    ws = ctx.workspace
+    path = _delete_target(args, ctx)
+    what = describe_tree(path)
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+    return f"deleted {ws.relative(path)} ({what})"
+
+
+def _delete_precheck(args: dict[str, Any], ctx: ToolContext) -> str:
+    ws = ctx.workspace
+    path = _delete_target(args, ctx)
+    files, folders, size = tree_size(path)
+    if path.is_dir() and not path.is_symlink():
+        return f"will delete {files} file{'s' if files != 1 else ''}" + (f" in {folders + 1} folders" if folders else "") + \
+            f", {human_size(size)} in {ws.relative(path)}"
+    return f"will delete {ws.relative(path)} ({human_size(size)})"
+
+
+def file_tools() -> list[ToolSpec]:
+    return [
+        ToolSpec("list_directory", "List a folder in the workspace (names, sizes, dates).",
+                 _object({"path": {**_PATH, "description": "Folder relative to the workspace; '.' for the top"}}, []),
+                 list_directory, Risk.READ, timeout_s=15),
+        ToolSpec("read_file", "Read a UTF-8 text file from the workspace, optionally a range of lines.",
+                 _object({"path": _PATH,
+                          "start_line": {"type": "integer", "minimum": 1, "description": "First line (1-based)"},
+                          "max_lines": {"type": "integer", "minimum": 1, "maximum": 2000}}, ["path"]),
+                 read_file, Risk.READ, timeout_s=15),
+        ToolSpec("search_files", "Find files in the workspace by glob pattern and, optionally, text they contain.",
+                 _object({"glob": {"type": "string", "description": "e.g. '*.md' or 'reports/**/*.csv'"},
+                          "contains": {"type": "string", "description": "Case-insensitive text to look for"},
+                          "path": {**_PATH, "description": "Folder to search in (default: whole workspace)"}}, []),
+                 search_files, Risk.READ, timeout_s=30),
+        ToolSpec("write_file", "Create or overwrite a text file in the workspace (folders are created as needed).",
+                 _object({"path": _PATH, "content": {"type": "string"}}, ["path", "content"]),
+                 write_file, Risk.WRITE, timeout_s=30, risk_of=_write_risk, precheck=_write_precheck),
+        ToolSpec("make_directory", "Create a folder (and its parents) in the workspace.",
+                 _object({"path": _PATH}, ["path"]), make_directory, Risk.WRITE, timeout_s=10,
+                 precheck=lambda a, c: f"will create folder {c.workspace.relative(c.workspace.resolve(a.get('path')))}"),
+        ToolSpec("move_path", "Move or rename a file or folder inside the workspace. If dst is an existing folder, "
+                 "the item is moved into it.",
+                 _object({"src": _PATH, "dst": _PATH}, ["src", "dst"]),
+                 move_path, Risk.WRITE, timeout_s=60, risk_of=_move_risk, precheck=_move_precheck),
+        ToolSpec("delete_path", "Permanently delete a file or a folder with everything in it, inside the workspace.",
+                 _object({"path": _PATH}, ["path"]), delete_path, Risk.DESTRUCTIVE, timeout_s=60,
+                 precheck=_delete_precheck),
+    ]

@@ -1,0 +1,106 @@
+"""Notes: Markdown files in the `notes` folder of the workspace, one per title.
+
+They live in the workspace (not the app's data directory) so the user can find,
+open and back them up like any other document. A title becomes a file name by
+removing only what file systems forbid; Chinese and other scripts stay readable.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from hermes_desktop.core.tools.builtin.files import _atomic_write, human_size, read_text
+from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
+
+MAX_TITLE_LENGTH = 120
+_FORBIDDEN = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]')
+_WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[1-9]|lpt[1-9])$", re.I)
+
+
+def sanitize_title(title: str) -> str:
+    text = unicodedata.normalize("NFC", title)
+    text = _FORBIDDEN.sub(" ", text)
+    text = " ".join(text.split()).strip(" .")
+    if not text:
+        raise ToolError("a note needs a title with at least one letter or digit")
+    if _WINDOWS_RESERVED.match(text):
+        text += "_"
+    return text[:MAX_TITLE_LENGTH].rstrip(" .")
+
+
+def _note_path(ctx: ToolContext, title: str) -> Path:
+    return ctx.notes_dir / f"{sanitize_title(title)}.md"
+
+
+def _find_note(ctx: ToolContext, title: str) -> Path:
+    exact = _note_path(ctx, title)
+    if exact.is_file():
+        return exact
+    wanted = sanitize_title(title).casefold()
+    if ctx.notes_dir.is_dir():
+        for candidate in ctx.notes_dir.glob("*.md"):
+            if candidate.stem.casefold() == wanted:
+                return candidate
+    raise ToolError(f"no note titled {title!r}; list_notes shows the titles")
+
+
+def list_notes(args: dict[str, Any], ctx: ToolContext) -> str:
+    if not ctx.notes_dir.is_dir():
+        return "no notes yet"
+    notes = sorted(ctx.notes_dir.glob("*.md"), key=lambda p: p.stat().st_mtime, reverse=True)
+    if not notes:
+        return "no notes yet"
+    lines = [f"{len(notes)} note(s), newest first:"]
+    for note in notes:
+        stat = note.stat()
+        lines.append(f"- {note.stem}  ({human_size(stat.st_size)}, {datetime.fromtimestamp(stat.st_mtime):%Y-%m-%d %H:%M})")
+    return "\n".join(lines)
+
+
+def read_note(args: dict[str, Any], ctx: ToolContext) -> str:
+    path = _find_note(ctx, args["title"])
+    text, _ = read_text(path)
+    return f"# {path.stem}\n\n{text}" if not text.lstrip().startswith("#") else text
+
+
+def save_note(args: dict[str, Any], ctx: ToolContext) -> str:
+    ctx.workspace.resolve(str(ctx.notes_dir))  # the notes folder must be inside the workspace
+    path = _note_path(ctx, args["title"])
+    existed = path.exists()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_write(path, args["content"])
+    return f"{'updated' if existed else 'saved'} note {path.stem!r} ({ctx.workspace.relative(path)})"
+
+
+def _save_risk(args: dict[str, Any], ctx: ToolContext) -> Risk:
+    try:
+        return Risk.DESTRUCTIVE if _note_path(ctx, args.get("title", "")).exists() else Risk.WRITE
+    except ToolError:
+        return Risk.WRITE
+
+
+def _save_precheck(args: dict[str, Any], ctx: ToolContext) -> str:
+    path = _note_path(ctx, args.get("title", ""))
+    size = human_size(len(str(args.get("content", "")).encode("utf-8")))
+    if path.exists():
+        return f"will replace note {path.stem!r} ({human_size(path.stat().st_size)}) with {size}"
+    return f"will save a new note {path.stem!r} ({size}) in {ctx.workspace.relative(path.parent)}"
+
+
+def note_tools() -> list[ToolSpec]:
+    title = {"type": "string", "minLength": 1, "maxLength": 200}
+    return [
+        ToolSpec("list_notes", "List the user's notes (titles, newest first).",
+                 {"type": "object", "properties": {}, "additionalProperties": False}, list_notes, Risk.READ, timeout_s=10),
+        ToolSpec("read_note", "Read one note by its title.",
+                 {"type": "object", "properties": {"title": title}, "required": ["title"], "additionalProperties": False},
+                 read_note, Risk.READ, timeout_s=10),
+        ToolSpec("save_note", "Save a Markdown note under a title (replaces a note with the same title).",
+                 {"type": "object", "properties": {"title": title, "content": {"type": "string"}},
+                  "required": ["title", "content"], "additionalProperties": False},
+                 save_note, Risk.WRITE, timeout_s=10, risk_of=_save_risk, precheck=_save_precheck),
+    ]

@@ -1,0 +1,97 @@
+"""The tools the agent can offer: register, look up, list in OpenAI format, prepare and run calls."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from hermes_desktop.core.llm.assembly import RawToolCall
+from hermes_desktop.core.tools.arguments import ArgumentProblem, parse_arguments, validate_arguments
+from hermes_desktop.core.tools.runner import ToolResult, run_tool
+from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedCall:
+    """A model's call after parsing and validation. `problem` set means it must not run."""
+
+    call_id: str
+    name: str
+    raw_arguments: str
+    spec: ToolSpec | None
+    arguments: dict[str, Any] | None
+    risk: Risk
+    problem: str | None = None
+    impact: str | None = None
+    repaired: bool = False
+
+    @property
+    def source(self) -> str:
+        return self.spec.source if self.spec else "unknown"
+
+    @property
+    def runnable(self) -> bool:
+        return self.problem is None and self.spec is not None and self.arguments is not None
+
+
+class ToolRegistry:
+    def __init__(self, specs: Iterable[ToolSpec] = ()) -> None:
+        self._specs: dict[str, ToolSpec] = {}
+        for spec in specs:
+            self.register(spec)
+
+    def register(self, spec: ToolSpec, *, replace: bool = False) -> None:
+        if spec.name in self._specs and not replace:
+            raise ValueError(f"a tool named {spec.name!r} is already registered")
+        self._specs[spec.name] = spec
+
+    def unregister(self, name: str) -> None:
+        self._specs.pop(name, None)
+
+    def get(self, name: str) -> ToolSpec | None:
+        return self._specs.get(name)
+
+    def specs(self, *, exclude: Iterable[str] = ()) -> list[ToolSpec]:
+        excluded = set(exclude)
+        return [s for s in self._specs.values() if s.name not in excluded]
+
+    def openai_tools(self, *, exclude: Iterable[str] = ()) -> list[dict[str, Any]]:
+        return [s.to_openai() for s in self.specs(exclude=exclude)]
+
+    def prepare(self, call: RawToolCall, ctx: ToolContext, *, offered: set[str] | None = None) -> PreparedCall:
+        """Parse and validate; compute the call's own risk and its impact. Never raises."""
+        spec = self._specs.get(call.name)
+        if spec is None or (offered is not None and call.name not in offered):
+            known = ", ".join(sorted(offered if offered is not None else self._specs))
+            return PreparedCall(call.id, call.name, call.arguments, None, None, Risk.DESTRUCTIVE,
+                                problem=f"unknown tool {call.name!r}. Available tools: {known}")
+        try:
+            parsed = parse_arguments(call.arguments)
+            validate_arguments(parsed.value, spec.parameters)
+        except ArgumentProblem as exc:
+            return PreparedCall(call.id, call.name, call.arguments, spec, None, spec.risk, problem=str(exc))
+        args = parsed.value
+        try:
+            risk = spec.risk_for(args, ctx)
+        except Exception:  # a risk hook that fails must not lower the risk
+            log.exception("risk hook of %s failed", spec.name)
+            risk = Risk.DESTRUCTIVE
+        impact = None
+        if spec.precheck is not None:
+            try:
+                impact = spec.precheck(args, ctx)
+            except ToolError as exc:
+                impact = f"cannot run: {exc}"
+            except Exception as exc:
+                log.exception("precheck of %s failed", spec.name)
+                impact = f"impact unknown (precheck failed: {type(exc).__name__})"
+        return PreparedCall(call.id, call.name, call.arguments, spec, args, risk, impact=impact, repaired=parsed.repaired)
+
+    async def execute(self, call: PreparedCall, ctx: ToolContext, *, default_timeout_s: float,
+                      char_budget: int) -> ToolResult:
+        assert call.spec is not None and call.arguments is not None, "only runnable calls are executed"
+        return await run_tool(call.spec, call.arguments, ctx, default_timeout_s=default_timeout_s,
+                              char_budget=char_budget)

@@ -1,0 +1,79 @@
+"""Run one tool call: its own timeout, exceptions caught, result rendered and cut to a budget."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_desktop.core.events import ToolOutcome
+from hermes_desktop.core.tools.spec import ToolContext, ToolError, ToolSpec
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    outcome: ToolOutcome
+    content: str  # exactly what the model is shown
+    duration_s: float = 0.0
+    truncated_chars: int = 0
+
+
+def error_content(message: str, **extra: Any) -> str:
+    return json.dumps({"error": message, **extra}, ensure_ascii=False)
+
+
+def render(value: Any) -> str:
+    if value is None:
+        return "done"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, indent=1, default=str)
+
+
+def truncate(text: str, budget: int) -> tuple[str, int]:
+    """Cut `text` to about `budget` characters, saying how much was cut (the note counts too)."""
+    if len(text) <= budget:
+        return text, 0
+    note_template = "\n[… output truncated: showing the first {shown:,} of {total:,} characters]"
+    shown = max(0, budget - len(note_template.format(shown=budget, total=len(text))))
+    return text[:shown] + note_template.format(shown=shown, total=len(text)), len(text) - shown
+
+
+async def run_tool(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, *, default_timeout_s: float,
+                   char_budget: int) -> ToolResult:
+    timeout = spec.timeout_s or default_timeout_s
+    started = time.monotonic()
+    try:
+        async with asyncio.timeout(timeout):
+            value = await _invoke(spec, args, ctx)
+        content, outcome = render(value), ToolOutcome.OK
+    except TimeoutError:
+        content = error_content(f"{spec.name} did not finish within {timeout:g} s and was stopped")
+        outcome = ToolOutcome.TIMEOUT
+    except ToolError as exc:
+        content, outcome = error_content(str(exc)), ToolOutcome.ERROR
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        log.exception("tool %s raised", spec.name)
+        content = error_content(f"{spec.name} failed: {type(exc).__name__}: {exc}")
+        outcome = ToolOutcome.ERROR
+    content, cut = truncate(content, char_budget)
+    return ToolResult(outcome, content, time.monotonic() - started, cut)
+
+
+async def _invoke(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext) -> Any:
+    handler = spec.handler
+    if inspect.iscoroutinefunction(handler):
+        return await handler(args, ctx)
+    if spec.blocking:
+        # A thread cannot be killed: on timeout we stop waiting and the thread finishes on its own.
+        return await asyncio.to_thread(handler, args, ctx)
+    result = handler(args, ctx)
+    return await result if inspect.isawaitable(result) else result

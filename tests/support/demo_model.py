@@ -1,0 +1,55 @@
+"""A tiny rule-based "model" for trying the app by hand and for screenshots and benchmarks.
+
+It answers over the scripted server like a real model would: it calls `calculate`
+for arithmetic, `get_current_time` for the time, `list_directory` for files,
+summarises tool results, and otherwise replies with a little Markdown.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.support.model_server import CallScript, RecordedRequest, ScriptedReply, text_reply, tool_call_reply
+
+_ARITHMETIC = re.compile(r"[\d\.\s\(\)\+\-\*/\^%]{3,}")
+
+
+def demo_responder(request: RecordedRequest) -> ScriptedReply:
+    messages = request.messages
+    last = messages[-1] if messages else {"role": "user", "content": ""}
+    if last.get("role") == "tool":
+        return _summarise(last)
+    text = str(last.get("content") or "")
+    tools = set(request.tool_names)
+    expression = max(_ARITHMETIC.findall(text), key=len, default="").strip().rstrip("?=")
+    if "calculate" in tools and re.search(r"\d\s*[\+\-\*/\^]", expression or ""):
+        return tool_call_reply(CallScript("calculate", {"expression": expression}), delay_s=0.01)
+    if "get_current_time" in tools and re.search(r"\btime\b|几点|时间", text, re.I):
+        return tool_call_reply(CallScript("get_current_time", {}), delay_s=0.01)
+    if "list_directory" in tools and re.search(r"\bfiles?\b|folder|文件", text, re.I):
+        return tool_call_reply(CallScript("list_directory", {"path": "."}), delay_s=0.01)
+    if re.search(r"[\u4e00-\u9fff]", text):
+        reply = f"你好！你说的是：\n\n> {text}\n\n我是演示模型，可以**计算**、查看**时间**和列出**文件**。"
+    else:
+        reply = (f"You said:\n\n> {text}\n\nI am the demo model. Try asking me to **calculate** `(12+34)*5`, "
+                 "for the **time**, or to list your **files**.\n\n```python\nprint('hello from Hermes')\n```")
+    return text_reply(reply, chunk_size=3, delay_s=0.005)
+
+
+def _summarise(tool_message: dict) -> ScriptedReply:
+    name = tool_message.get("name", "the tool")
+    content = str(tool_message.get("content") or "")
+    try:
+        data = json.loads(content)
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and "result" in data and "expression" in data:
+        reply = f"**{data['expression']} = {data['result']}**"
+    elif isinstance(data, dict) and data.get("status") == "denied":
+        reply = "You declined that action, so I did not do it. How would you like to proceed?"
+    elif isinstance(data, dict) and "iso" in data:
+        reply = f"It is **{data['iso']}** ({data.get('weekday', '')})."
+    else:
+        reply = f"Here is what `{name}` returned:\n\n```\n{content[:1500]}\n```"
+    return text_reply(reply, chunk_size=3, delay_s=0.005)

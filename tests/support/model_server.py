@@ -1,0 +1,427 @@
+"""A scripted OpenAI-compatible model server over real HTTP on 127.0.0.1.
+
+Tests queue replies (`enqueue`) and talk to it with the real `openai.AsyncOpenAI`
+client. It streams Server-Sent Events with HTTP/1.1 chunked encoding, so it can
+also misbehave the way real servers do: split tool-call arguments at any byte,
+omit `index`/`id`, answer with any status and headers, hang, drop the
+connection half-way, or send a malformed chunk. It records every request and
+notices when a client goes away mid-stream.
+
+It runs in its own thread, so it serves asyncio tests, Qt tests and subprocesses
+(the CLI) alike. `python -m tests.support.model_server --port 8765` starts it
+standalone with the demo responder, for trying the app by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable, Literal
+
+Ending = Literal["done", "drop", "hang", "eof"]
+
+
+@dataclass
+class ScriptedReply:
+    """One HTTP response. Either `json_body` (plain) or `events` (an SSE stream)."""
+
+    status: int = 200
+    json_body: Any = None
+    events: list[str] = field(default_factory=list)  # SSE `data:` payloads, already serialised
+    headers: dict[str, str] = field(default_factory=dict)
+    ending: Ending = "done"  # done: [DONE]; drop: abrupt close; hang: wait forever; eof: clean end, no [DONE]
+    delay_s: float = 0.0  # pause before each event
+    hang_before_headers: bool = False
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        return list((self.body or {}).get("messages") or [])
+
+    @property
+    def tool_names(self) -> list[str]:
+        return [t["function"]["name"] for t in (self.body or {}).get("tools") or []]
+
+    @property
+    def system_prompt(self) -> str:
+        return "\n".join(str(m.get("content") or "") for m in self.messages if m.get("role") == "system")
+
+
+# ---------------------------------------------------------------- reply builders
+
+def _chunk(delta: dict[str, Any], finish_reason: str | None = None, *, model: str = "scripted-model") -> str:
+    return json.dumps(
+        {
+            "id": "chatcmpl-scripted",
+            "object": "chat.completion.chunk",
+            "created": 1_700_000_000,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+        },
+        ensure_ascii=False,
+    )
+
+
+def _usage_chunk(prompt_tokens: int, completion_tokens: int) -> str:
+    return json.dumps(
+        {
+            "id": "chatcmpl-scripted",
+            "object": "chat.completion.chunk",
+            "created": 1_700_000_000,
+            "model": "scripted-model",
+            "choices": [],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+    )
+
+
+def split_text(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
+
+def text_events(text: str, chunk_size: int = 4) -> list[str]:
+    events = [_chunk({"role": "assistant", "content": ""})]
+    events += [_chunk({"content": piece}) for piece in split_text(text, chunk_size) if piece]
+    return events
+
+
+def text_reply(
+    text: str,
+    *,
+    chunk_size: int = 4,
+    finish_reason: str = "stop",
+    usage: tuple[int, int] | None = (20, 10),
+    delay_s: float = 0.0,
+) -> ScriptedReply:
+    events = text_events(text, chunk_size) + [_chunk({}, finish_reason)]
+    if usage:
+        events.append(_usage_chunk(*usage))
+    return ScriptedReply(events=events, delay_s=delay_s)
+
+
+@dataclass(frozen=True)
+class CallScript:
+    name: str
+    arguments: str | dict[str, Any]
+    id: str | None = None
+
+    @property
+    def arguments_text(self) -> str:
+        return self.arguments if isinstance(self.arguments, str) else json.dumps(self.arguments, ensure_ascii=False)
+
+
+def tool_call_reply(
+    *calls: CallScript,
+    text: str = "",
+    pieces: int = 3,
+    omit_index: bool = False,
+    omit_id: bool = False,
+    index_base: int = 0,
+    usage: tuple[int, int] | None = (30, 15),
+    delay_s: float = 0.0,
+) -> ScriptedReply:
+    """Tool calls streamed the OpenAI way, each call's arguments cut into `pieces` parts."""
+    events = text_events(text) if text else [_chunk({"role": "assistant", "content": None})]
+    for n, call in enumerate(calls):
+        args = call.arguments_text
+        size = max(1, -(-len(args) // pieces))
+        parts = split_text(args, size)
+        for p, part in enumerate(parts):
+            fragment: dict[str, Any] = {"function": {"arguments": part}}
+            if p == 0:
+                fragment["type"] = "function"
+                fragment["function"]["name"] = call.name
+                if not omit_id:
+                    fragment["id"] = call.id or f"call_{n}_{call.name}"
+            if not omit_index:
+                fragment["index"] = n + index_base
+            events.append(_chunk({"tool_calls": [fragment]}))
+    events.append(_chunk({}, "tool_calls"))
+    if usage:
+        events.append(_usage_chunk(*usage))
+    return ScriptedReply(events=events, delay_s=delay_s)
+
+
+def error_reply(
+    status: int,
+    message: str,
+    *,
+    code: str | None = None,
+    err_type: str = "invalid_request_error",
+    headers: dict[str, str] | None = None,
+) -> ScriptedReply:
+    return ScriptedReply(
+        status=status,
+        json_body={"error": {"message": message, "type": err_type, "code": code, "param": None}},
+        headers=headers or {},
+    )
+
+
+def hang_reply(after_text: str | None = None) -> ScriptedReply:
+    """Hang before any header, or (with `after_text`) after streaming some text."""
+    if after_text is None:
+        return ScriptedReply(hang_before_headers=True)
+    return ScriptedReply(events=text_events(after_text), ending="hang")
+
+
+def slow_text_reply(text: str, *, chunk_size: int = 2, delay_s: float = 0.05) -> ScriptedReply:
+    """Streams slowly and then hangs: for cancelling mid-stream."""
+    return ScriptedReply(events=text_events(text, chunk_size), ending="hang", delay_s=delay_s)
+
+
+def drop_reply(text: str, *, chunk_size: int = 4) -> ScriptedReply:
+    """Streams `text` and then cuts the connection without finishing the chunked body."""
+    return ScriptedReply(events=text_events(text, chunk_size), ending="drop")
+
+
+def eof_reply(text: str) -> ScriptedReply:
+    """Streams `text` and ends the body cleanly, but the reply never says it is finished."""
+    return ScriptedReply(events=text_events(text), ending="eof")
+
+
+def malformed_reply(text_before: str = "") -> ScriptedReply:
+    events = text_events(text_before) if text_before else []
+    return ScriptedReply(events=events + ['{"id": "broken", "choices": [{"delta": {"content": "x"'])
+
+
+# ---------------------------------------------------------------- the server
+
+Responder = Callable[[RecordedRequest], ScriptedReply]
+
+
+class ScriptedModelServer:
+    def __init__(self, *, models: list[str] | None = None, responder: Responder | None = None, port: int = 0) -> None:
+        self.models = models or ["scripted-model"]
+        self.responder = responder
+        self.reject_tools = False  # answer 400 to any request that carries `tools`
+        self.reject_stream_options = False
+        self.required_key: str | None = None  # answer 401 unless `Authorization: Bearer <key>`
+        self.requests: list[RecordedRequest] = []
+        self.client_disconnected = threading.Event()
+        self.disconnects = 0
+        self._queue: deque[ScriptedReply] = deque()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="scripted-model-server", daemon=True)
+
+    # lifecycle
+    def start(self) -> "ScriptedModelServer":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> "ScriptedModelServer":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        return self._httpd.server_address[1]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    # scripting
+    def enqueue(self, *replies: ScriptedReply) -> None:
+        with self._lock:
+            self._queue.extend(replies)
+
+    @property
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._queue)
+
+    @property
+    def chat_requests(self) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def _next_reply(self, request: RecordedRequest) -> ScriptedReply:
+        with self._lock:
+            if self._queue:
+                return self._queue.popleft()
+        if self.responder is not None:
+            return self.responder(request)
+        return error_reply(500, "the scripted server has no reply queued for this request", err_type="server_error")
+
+    def _note_disconnect(self) -> None:
+        with self._lock:
+            self.disconnects += 1
+        self.client_disconnected.set()
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # quiet
+                return
+
+            def do_GET(self) -> None:
+                recorded = self._record(None)
+                if not self._authorised(recorded):
+                    return
+                if self.path.rstrip("/").endswith("/models"):
+                    self._send_json(200, {"object": "list", "data": [
+                        {"id": m, "object": "model", "created": 0, "owned_by": "scripted"} for m in server.models
+                    ]})
+                else:
+                    self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw) if raw else None
+                except ValueError:
+                    body = raw.decode("utf-8", "replace")
+                recorded = self._record(body)
+                if not self._authorised(recorded):
+                    return
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+                    return
+                if isinstance(body, dict) and server.reject_tools and body.get("tools"):
+                    self._send_json(400, {"error": {"message": "tools is not supported for this model",
+                                                    "type": "invalid_request_error"}})
+                    return
+                if isinstance(body, dict) and server.reject_stream_options and "stream_options" in body:
+                    self._send_json(400, {"error": {"message": "Unrecognized request argument supplied: stream_options",
+                                                    "type": "invalid_request_error"}})
+                    return
+                self._serve(server._next_reply(recorded))
+
+            def _record(self, body: Any) -> RecordedRequest:
+                recorded = RecordedRequest(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                with server._lock:
+                    server.requests.append(recorded)
+                return recorded
+
+            def _authorised(self, recorded: RecordedRequest) -> bool:
+                if server.required_key is None:
+                    return True
+                if recorded.headers.get("authorization") == f"Bearer {server.required_key}":
+                    return True
+                self._send_json(401, {"error": {"message": "Incorrect API key provided: sk-wr***ng.",
+                                                "type": "invalid_request_error", "code": "invalid_api_key"}})
+                return False
+
+            def _send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _serve(self, reply: ScriptedReply) -> None:
+                if reply.hang_before_headers:
+                    self._hang()
+                    return
+                if reply.json_body is not None or not reply.events:
+                    self._send_json(reply.status, reply.json_body or {}, reply.headers)
+                    return
+                self.send_response(reply.status)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Transfer-Encoding", "chunked")
+                for k, v in reply.headers.items():
+                    self.send_header(k, v)
+                self.end_headers()
+                try:
+                    for payload in reply.events:
+                        if reply.delay_s:
+                            if server._stopping.wait(reply.delay_s):
+                                return
+                        if self._client_gone():
+                            server._note_disconnect()
+                            return
+                        self._write_chunk(f"data: {payload}\n\n".encode())
+                    if reply.ending == "done":
+                        self._write_chunk(b"data: [DONE]\n\n")
+                        self.wfile.write(b"0\r\n\r\n")
+                    elif reply.ending == "eof":
+                        self.wfile.write(b"0\r\n\r\n")
+                    elif reply.ending == "drop":
+                        self._drop()
+                    elif reply.ending == "hang":
+                        self._hang()
+                except (BrokenPipeError, ConnectionResetError):
+                    server._note_disconnect()
+                    self.close_connection = True
+
+            def _write_chunk(self, data: bytes) -> None:
+                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                self.wfile.flush()
+
+            def _client_gone(self) -> bool:
+                readable, _, _ = select.select([self.connection], [], [], 0)
+                if not readable:
+                    return False
+                try:
+                    return self.connection.recv(1, socket.MSG_PEEK) == b""
+                except OSError:
+                    return True
+
+            def _hang(self) -> None:
+                self.close_connection = True
+                while not server._stopping.is_set():
+                    if self._client_gone():
+                        server._note_disconnect()
+                        return
+                    time.sleep(0.02)
+
+            def _drop(self) -> None:
+                # Close mid-body (no terminating chunk), as a crashed proxy would. A FIN rather than
+                # a reset, so the client still reads what was sent before the cut.
+                self.close_connection = True
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_RDWR)
+                self.connection.close()
+
+        return Handler
+
+
+def main() -> None:  # pragma: no cover - manual use
+    import argparse
+
+    from tests.support.demo_model import demo_responder
+
+    parser = argparse.ArgumentParser(description="Scripted OpenAI-compatible server with the demo responder")
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args()
+    server = ScriptedModelServer(responder=demo_responder, port=args.port)
+    print(f"demo model server on {server.base_url} (model: scripted-model)", flush=True)
+    server._httpd.serve_forever()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
