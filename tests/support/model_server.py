@@ -221,7 +221,8 @@ class ScriptedModelServer:
         self._stopping = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="scripted-model-server", daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02},
+                                        name="scripted-model-server", daemon=True)
 
     # lifecycle
     def start(self) -> "ScriptedModelServer":

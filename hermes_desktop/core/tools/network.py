@@ -93,13 +93,15 @@ def _non_public_reason(address: str) -> str | None:
         return "not an IP address"
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
+    if ip.is_unspecified or ip.is_multicast:
+        return "not a public address"
     if ip.is_loopback:
         return "a loopback address"
     if ip.is_link_local:
         return "a link-local address"
     if ip.is_private:
         return "a private network address"
-    if ip.is_multicast or ip.is_unspecified or ip.is_reserved or not ip.is_global:
+    if ip.is_reserved or not ip.is_global:
         return "not a public address"
     return None
 

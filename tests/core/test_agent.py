@@ -1,0 +1,390 @@
+"""One user turn, end to end: real openai client, scripted server over HTTP, real tools on a temp workspace."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from hermes_desktop.core import events as ev
+from hermes_desktop.core.settings import AgentLimits, ApprovalMode
+from hermes_desktop.core.tools.approval import Decision
+from hermes_desktop.core.tools.spec import Risk, ToolSpec
+from tests.support.engine import ScriptedApprover, make_engine, of_type
+from tests.support.model_server import (
+    CallScript,
+    drop_reply,
+    error_reply,
+    slow_text_reply,
+    text_reply,
+    tool_call_reply,
+)
+
+
+@pytest.fixture
+async def engine(profile, workspace_dir):
+    built = make_engine(profile, workspace_dir)
+    yield built
+    await built.close()
+
+
+def tool_messages(request) -> list[dict]:
+    return [m for m in request.messages if m["role"] == "tool"]
+
+
+async def test_user_asks_arithmetic_model_calls_calculate_and_the_answer_streams(engine, model_server) -> None:
+    model_server.enqueue(
+        tool_call_reply(CallScript("calculate", {"expression": "(12+34)*5"}, id="call_calc_1")),
+        text_reply("(12+34)*5 = **230**", chunk_size=3),
+    )
+    events = await engine.ask("(12+34)*5?")
+
+    assert [type(e).__name__ for e in events if isinstance(e, (ev.ToolCallProposed, ev.ToolCallDecided,
+            ev.ToolCallStarted, ev.ToolCallFinished))] == ["ToolCallProposed", "ToolCallDecided", "ToolCallStarted",
+                                                           "ToolCallFinished"]
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert finished.outcome is ev.ToolOutcome.OK and json.loads(finished.result)["result"] == "230"
+    second = model_server.chat_requests[1]
+    assistant = [m for m in second.messages if m.get("tool_calls")][0]
+    result = tool_messages(second)[0]
+    assert assistant["tool_calls"][0]["id"] == result["tool_call_id"] == "call_calc_1"
+    assert json.loads(result["content"])["result"] == "230"
+    deltas = of_type(events, ev.TextDelta)
+    assert len(deltas) > 3 and "".join(d.text for d in deltas) == "(12+34)*5 = **230**"
+    assert of_type(events, ev.TurnFinished)[-1].reason is ev.FinishReason.COMPLETED
+    stored = engine.store.messages("s1")
+    assert [m.role for m in stored] == ["user", "assistant", "tool", "assistant"]
+    assert stored[-1].content == "(12+34)*5 = **230**" and stored[-1].finish_reason == "stop"
+    assert engine.store.get_session("s1").title == "(12+34)*5?"
+
+
+async def test_write_file_with_the_default_approver_is_declined_and_the_model_is_told(engine, model_server) -> None:
+    model_server.enqueue(
+        tool_call_reply(CallScript("write_file", {"path": "report.txt", "content": "hello"}), text="I'll save it."),
+        text_reply("You declined, so I did not save the file."),
+    )
+    events = await engine.ask("save hello to report.txt")
+
+    assert not (engine.workspace / "report.txt").exists()
+    decided = of_type(events, ev.ToolCallDecided)[0]
+    assert (decided.decision, decided.decided_by) == ("deny", "default approver")
+    assert of_type(events, ev.ToolCallFinished)[0].outcome is ev.ToolOutcome.DENIED
+    told = tool_messages(model_server.chat_requests[1])[0]
+    assert json.loads(told["content"])["status"] == "denied" and "declined" in told["content"]
+    assert of_type(events, ev.TurnFinished)[-1].reason is ev.FinishReason.COMPLETED
+    audit = engine.audit.read()
+    assert audit[-1]["tool"] == "write_file" and audit[-1]["decision"] == "deny" and audit[-1]["outcome"] == "denied"
+
+
+async def test_an_approved_write_runs_and_the_approver_saw_impact_and_reason(profile, workspace_dir, model_server) -> None:
+    approver = ScriptedApprover([Decision.ALLOW_ONCE])
+    engine = make_engine(profile, workspace_dir, approver=approver)
+    model_server.enqueue(
+        tool_call_reply(CallScript("write_file", {"path": "plan.md", "content": "# Plan"}), text="Saving the plan now."),
+        text_reply("Saved."),
+    )
+    events = await engine.ask("write the plan")
+    await engine.close()
+    assert (workspace_dir / "plan.md").read_text() == "# Plan"
+    request = approver.asked[0]
+    assert (request.tool_name, request.risk, request.impact) == ("write_file", Risk.WRITE, "will create plan.md (6 bytes)")
+    assert request.reason == "Saving the plan now." and request.source == "builtin"
+    assert of_type(events, ev.ToolCallAwaitingApproval)[0].call_id == request.call_id
+    assert of_type(events, ev.ToolCallDecided)[0].decided_by == "user"
+
+
+async def test_allow_for_this_session_covers_later_calls_in_that_session_only(profile, workspace_dir, model_server) -> None:
+    approver = ScriptedApprover([Decision.ALLOW_SESSION])
+    engine = make_engine(profile, workspace_dir, approver=approver)
+    model_server.enqueue(
+        tool_call_reply(CallScript("make_directory", {"path": "a"})), text_reply("done"),
+        tool_call_reply(CallScript("make_directory", {"path": "b"})), text_reply("done"),
+        tool_call_reply(CallScript("make_directory", {"path": "c"})), text_reply("done"),
+    )
+    await engine.ask("make a", "one")
+    await engine.ask("make b", "one")
+    await engine.ask("make c", "two")
+    await engine.close()
+    assert len(approver.asked) == 2 and approver.asked[1].session_id == "two"
+    assert (workspace_dir / "a").is_dir() and (workspace_dir / "b").is_dir() and not (workspace_dir / "c").exists()
+
+
+async def test_the_user_message_is_saved_before_the_model_is_called_even_when_it_fails(engine, model_server) -> None:
+    model_server.required_key = "sk-another-key"
+    events = await engine.ask("remember this question")
+    assert [m.content for m in engine.store.messages("s1")] == ["remember this question"]
+    error = of_type(events, ev.TurnError)[0]
+    assert error.kind is ev.ErrorKind.AUTH and error.action is ev.ErrorAction.OPEN_PROVIDER_SETTINGS
+    assert events[-1] == ev.TurnFinished(ev.FinishReason.ERROR, error.message, 1)
+
+
+async def test_no_model_configured_keeps_the_message_and_says_what_to_do(workspace_dir) -> None:
+    engine = make_engine(None, workspace_dir)
+    events = await engine.ask("hello?")
+    assert engine.store.messages("s1")[0].content == "hello?"
+    assert of_type(events, ev.TurnError)[0].kind is ev.ErrorKind.NOT_CONFIGURED
+
+
+async def test_a_rate_limit_retry_is_visible_then_the_reply_arrives(engine, model_server) -> None:
+    model_server.enqueue(error_reply(429, "Too many requests", headers={"retry-after-ms": "20"}), text_reply("hi!"))
+    events = await engine.ask("hello")
+    retry = of_type(events, ev.RetryScheduled)[0]
+    assert retry.kind is ev.ErrorKind.RATE_LIMIT and "Retrying in 0.0 s (attempt 1 of 2)" in retry.message
+    assert engine.store.messages("s1")[-1].content == "hi!"
+
+
+async def test_a_dropped_stream_keeps_the_partial_reply_marked_interrupted(engine, model_server) -> None:
+    model_server.enqueue(drop_reply("Here is the first part of a long"))
+    events = await engine.ask("tell me a story")
+    assert of_type(events, ev.TurnError)[0].kind is ev.ErrorKind.STREAM_DROPPED
+    user, assistant = engine.store.messages("s1")
+    assert user.content == "tell me a story"
+    assert assistant.content == "Here is the first part of a long" and assistant.interrupted
+
+
+async def test_malformed_arguments_are_repaired_and_run(engine, model_server) -> None:
+    model_server.enqueue(tool_call_reply(CallScript("calculate", "{'expression': '6*7',}")), text_reply("42"))
+    events = await engine.ask("6*7")
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert finished.outcome is ev.ToolOutcome.OK and '"42"' in finished.result
+
+
+async def test_invalid_arguments_go_back_to_the_model_with_the_exact_reason(engine, model_server) -> None:
+    model_server.enqueue(tool_call_reply(CallScript("calculate", {"expr": "1+1"})), text_reply("Sorry, fixing it."))
+    events = await engine.ask("1+1")
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert finished.outcome is ev.ToolOutcome.INVALID
+    told = tool_messages(model_server.chat_requests[1])[0]["content"]
+    assert "'expression' is a required property" in told and "expr" in told
+
+
+async def test_an_unknown_tool_is_answered_with_the_list_of_real_ones(engine, model_server) -> None:
+    model_server.enqueue(tool_call_reply(CallScript("run_shell", {"cmd": "rm -rf /"})), text_reply("ok"))
+    events = await engine.ask("clean up")
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert finished.outcome is ev.ToolOutcome.INVALID and "unknown tool 'run_shell'" in finished.result
+    assert "calculate" in finished.result
+
+
+def _tool(name: str, handler, *, risk: Risk = Risk.READ, timeout: float | None = None, blocking: bool = True) -> ToolSpec:
+    return ToolSpec(name, f"test tool {name}", {"type": "object", "properties": {"n": {"type": "integer"}},
+                                                "additionalProperties": False},
+                    handler, risk, timeout_s=timeout, source="builtin", blocking=blocking)
+
+
+async def test_a_tool_that_raises_is_reported_and_the_loop_continues(profile, workspace_dir, model_server) -> None:
+    def explode(args, ctx):
+        raise RuntimeError("disk on fire")
+
+    engine = make_engine(profile, workspace_dir, extra_tools=[_tool("explode", explode)])
+    model_server.enqueue(tool_call_reply(CallScript("explode", {})), text_reply("It failed: disk on fire."))
+    events = await engine.ask("go")
+    await engine.close()
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert finished.outcome is ev.ToolOutcome.ERROR and "RuntimeError: disk on fire" in finished.result
+    assert of_type(events, ev.TurnFinished)[-1].reason is ev.FinishReason.COMPLETED
+
+
+async def test_a_hung_tool_times_out(profile, workspace_dir, model_server) -> None:
+    async def hang(args, ctx):
+        await asyncio.Event().wait()
+
+    engine = make_engine(profile, workspace_dir, extra_tools=[_tool("hang", hang, timeout=0.2, blocking=False)])
+    model_server.enqueue(tool_call_reply(CallScript("hang", {})), text_reply("It timed out."))
+    events = await engine.ask("go")
+    await engine.close()
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert finished.outcome is ev.ToolOutcome.TIMEOUT and "did not finish within 0.2 s" in finished.result
+
+
+async def test_read_calls_in_one_batch_run_concurrently_and_answer_in_order(profile, workspace_dir, model_server) -> None:
+    started = {"first": asyncio.Event(), "second": asyncio.Event()}
+
+    def waiter(me: str, other: str):
+        async def handler(args, ctx):
+            started[me].set()
+            await asyncio.wait_for(started[other].wait(), 5)  # deadlocks (then times out) if run one after the other
+            return f"{me} done"
+        return handler
+
+    engine = make_engine(profile, workspace_dir, extra_tools=[
+        _tool("first", waiter("first", "second"), blocking=False), _tool("second", waiter("second", "first"), blocking=False)])
+    model_server.enqueue(tool_call_reply(CallScript("first", {}, id="c1"), CallScript("second", {}, id="c2")),
+                         text_reply("both done"))
+    events = await engine.ask("go")
+    await engine.close()
+    assert [f.outcome for f in of_type(events, ev.ToolCallFinished)] == [ev.ToolOutcome.OK, ev.ToolOutcome.OK]
+    results = tool_messages(model_server.chat_requests[1])
+    assert [(r["tool_call_id"], r["content"]) for r in results] == [("c1", "first done"), ("c2", "second done")]
+
+
+async def test_big_results_are_truncated_with_a_note(profile, workspace_dir, model_server) -> None:
+    engine = make_engine(profile, workspace_dir, extra_tools=[_tool("big", lambda a, c: "x" * 20_000)],
+                         limits=AgentLimits(tool_result_char_budget=1000))
+    model_server.enqueue(tool_call_reply(CallScript("big", {})), text_reply("ok"))
+    events = await engine.ask("go")
+    await engine.close()
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert len(finished.result) <= 1000 and "truncated" in finished.result and finished.truncated_chars > 19_000
+
+
+async def test_guard_max_round_trips(profile, workspace_dir, model_server) -> None:
+    engine = make_engine(profile, workspace_dir, limits=AgentLimits(max_round_trips=3))
+    model_server.enqueue(*[tool_call_reply(CallScript("calculate", {"expression": f"{n}+1"})) for n in range(5)])
+    events = await engine.ask("count")
+    await engine.close()
+    finished = events[-1]
+    assert finished.reason is ev.FinishReason.MAX_ROUND_TRIPS and "3 model round trips" in finished.message
+    assert len(model_server.chat_requests) == 3
+
+
+async def test_guard_the_same_call_three_times_in_a_row(engine, model_server) -> None:
+    same = CallScript("calculate", {"expression": "1+1"})
+    model_server.enqueue(*[tool_call_reply(same) for _ in range(5)])
+    events = await engine.ask("loop")
+    assert events[-1].reason is ev.FinishReason.REPEATED_CALL and "3 times in a row" in events[-1].message
+    outcomes = [f.outcome for f in of_type(events, ev.ToolCallFinished)]
+    assert outcomes == [ev.ToolOutcome.OK, ev.ToolOutcome.OK, ev.ToolOutcome.SKIPPED]
+    assert len(model_server.chat_requests) == 3
+
+
+async def test_guard_the_same_tool_failing_three_times(profile, workspace_dir, model_server) -> None:
+    def broken(args, ctx):
+        raise RuntimeError("still broken")
+
+    engine = make_engine(profile, workspace_dir, extra_tools=[_tool("broken", broken)])
+    model_server.enqueue(*[tool_call_reply(CallScript("broken", {"n": n})) for n in range(5)])
+    events = await engine.ask("try")
+    await engine.close()
+    assert events[-1].reason is ev.FinishReason.REPEATED_FAILURE and "broken failed 3 times" in events[-1].message
+    assert len(model_server.chat_requests) == 3
+
+
+async def test_stop_mid_stream_keeps_the_partial_reply_and_closes_the_stream(engine, model_server) -> None:
+    model_server.enqueue(slow_text_reply("word " * 400, delay_s=0.01))
+    turn = engine.agent.start_turn("s1", "write a lot")
+    seen = 0
+    async for event in turn:
+        if isinstance(event, ev.TextDelta):
+            seen += 1
+            if seen == 5:
+                turn.cancel()
+    assert turn.events[-1].reason is ev.FinishReason.CANCELLED
+    assistant = engine.store.messages("s1")[-1]
+    streamed = "".join(e.text for e in of_type(turn.events, ev.TextDelta))
+    assert assistant.role == "assistant" and assistant.interrupted and assistant.content == streamed
+    assert await asyncio.to_thread(model_server.client_disconnected.wait, 5)
+
+
+async def test_stop_while_a_tool_runs_cancels_it_and_records_the_call(profile, workspace_dir, model_server) -> None:
+    cancelled = asyncio.Event()
+    running = asyncio.Event()
+
+    async def slow(args, ctx):
+        running.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+
+    engine = make_engine(profile, workspace_dir, extra_tools=[_tool("slow", slow, timeout=30, blocking=False)])
+    model_server.enqueue(tool_call_reply(CallScript("slow", {}, id="slow_1")))
+    turn = engine.agent.start_turn("s1", "go")
+    await asyncio.wait_for(running.wait(), 5)
+    turn.cancel()
+    events = await turn.wait()
+    await engine.close()
+    assert cancelled.is_set()
+    assert events[-1].reason is ev.FinishReason.CANCELLED
+    last = engine.store.messages("s1")[-1]
+    assert (last.role, last.tool_call_id) == ("tool", "slow_1") and "cancelled" in (last.content or "")
+
+
+async def test_text_format_tool_calls_work_end_to_end(engine, model_server) -> None:
+    model_server.reject_tools = True
+    model_server.enqueue(
+        text_reply('<tool_call>{"name": "calculate", "arguments": {"expression": "(12+34)*5"}}</tool_call>'),
+        text_reply("The answer is 230."),
+    )
+    events = await engine.ask("(12+34)*5?")
+    assert any("text tool-call format" in n.message for n in of_type(events, ev.Notice))
+    assert json.loads(of_type(events, ev.ToolCallFinished)[0].result)["result"] == "230"
+    assert "".join(d.text for d in of_type(events, ev.TextDelta)) == "The answer is 230."
+    last_request = model_server.chat_requests[-1].body
+    assert "tools" not in last_request and "<tool_response>" in last_request["messages"][-1]["content"]
+
+
+async def test_context_too_long_is_retried_once_with_less_history(engine, model_server) -> None:
+    model_server.enqueue(text_reply("first answer"))
+    await engine.ask("first")
+    model_server.enqueue(error_reply(400, "maximum context length exceeded", code="context_length_exceeded"),
+                         text_reply("second answer"))
+    events = await engine.ask("second")
+    assert any("too long" in n.message for n in of_type(events, ev.Notice))
+    assert events[-1].reason is ev.FinishReason.COMPLETED
+
+
+async def test_chat_only_mode_sends_no_tools(profile, workspace_dir, model_server) -> None:
+    engine = make_engine(profile, workspace_dir, mode=ApprovalMode.CHAT_ONLY)
+    model_server.enqueue(text_reply("just chatting"))
+    await engine.ask("hi")
+    await engine.close()
+    assert "tools" not in model_server.chat_requests[0].body
+
+
+async def test_assistant_text_is_saved_while_it_streams(profile, workspace_dir, model_server) -> None:
+    engine = make_engine(profile, workspace_dir)
+    ticks = itertools.count(0, 1.0)  # every clock read is a second later: every piece is flushed
+    engine.agent.services.clock = lambda: next(ticks)
+    model_server.enqueue(text_reply("one two three four five six", chunk_size=4))
+    turn = engine.agent.start_turn("s1", "count")
+    snapshots = []
+    async for event in turn:
+        if isinstance(event, ev.TextDelta):
+            await asyncio.sleep(0.05)  # let the flush land
+            stored = engine.store.messages("s1")
+            snapshots.append(stored[-1].content if stored[-1].role == "assistant" else None)
+    await engine.close()
+    streamed = [e.text for e in of_type(turn.events, ev.TextDelta)]
+    assert snapshots[2] is not None and snapshots[2].startswith("".join(streamed[:2]))
+    assert engine.store.messages("s1")[-1].finish_reason == "stop"
+
+
+async def test_audit_log_redacts_secret_arguments(profile, workspace_dir, model_server) -> None:
+    spec = ToolSpec("login", "log in", {"type": "object", "properties": {"user": {"type": "string"},
+                                                                          "api_key": {"type": "string"}}},
+                    lambda a, c: "ok", Risk.READ)
+    engine = make_engine(profile, workspace_dir, extra_tools=[spec])
+    model_server.enqueue(tool_call_reply(CallScript("login", {"user": "ann", "api_key": "sk-abcdefgh12345678"})),
+                         text_reply("done"))
+    await engine.ask("log in")
+    await engine.close()
+    raw = (workspace_dir.parent / "audit.jsonl").read_text()
+    assert "sk-abcdefgh12345678" not in raw and '"user": "ann"' in raw
+
+
+async def test_regenerate_answers_the_head_user_message_again(engine, model_server) -> None:
+    model_server.enqueue(text_reply("first try"))
+    await engine.ask("question")
+    user = engine.store.messages("s1")[0]
+    engine.store._messages["s1"] = [user]  # the memory store has no branches: rewind by hand
+    model_server.enqueue(text_reply("second try"))
+    events = await engine.agent.start_regenerate("s1").wait()
+    assert of_type(events, ev.TurnStarted)[0].user_message_id == user.id
+    assert [m.content for m in engine.store.messages("s1")] == ["question", "second try"]
+
+
+@pytest.mark.parametrize("path", ["../escape.txt", "/tmp/escape.txt"])
+async def test_writes_outside_the_workspace_are_refused_even_when_approved(profile, workspace_dir, model_server,
+                                                                           path: str, tmp_path: Path) -> None:
+    engine = make_engine(profile, workspace_dir, approver=ScriptedApprover([Decision.ALLOW_ONCE] * 2))
+    model_server.enqueue(tool_call_reply(CallScript("write_file", {"path": path, "content": "x"})), text_reply("no"))
+    events = await engine.ask("escape")
+    await engine.close()
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert finished.outcome is ev.ToolOutcome.ERROR and "outside the workspace" in finished.result
+    assert not (workspace_dir.parent / "escape.txt").exists()
