@@ -23,7 +23,7 @@ class MemorySessionStore:
     def create_session(self, session_id: str | None = None, *, title: str = "", profile_id: str | None = None,
                        model: str | None = None, source: str = "app") -> SessionInfo:
         with self._lock:
-            sid = validate_session_id(session_id) if session_id else uuid.uuid4().hex
+            sid = validate_session_id(session_id) if session_id is not None else uuid.uuid4().hex
             if sid in self._sessions:
                 raise ValueError(f"session {sid} exists")
             now = time.time()

@@ -12,8 +12,9 @@ Guarantees, and how:
 - A session is a tree of messages (edit-and-resend and regenerate make branches;
   nothing is overwritten); `head_id` names the message the conversation continues
   from, and the active history is the path from the root to it.
-- An assistant message with no finish reason is still streaming; one left that
-  way for more than STALE_STREAM_S (its writer died) is marked interrupted at open.
+- An assistant message with no finish reason is still streaming. It records which
+  process writes it (`stream_owner`, see storage/liveness.py); at open, one whose
+  writer process is gone is marked interrupted.
 - Deleting a session moves it to the trash for 30 days; it can be restored.
 
 Opening (`open_store`) also handles corruption, migrations and backups; see there.
@@ -35,7 +36,9 @@ from typing import Any, Callable, Iterator, TypeVar
 
 from hermes_desktop.core.paths import AppPaths, ensure_dir
 from hermes_desktop.core.session_types import NewMessage, SessionInfo, StoredMessage, validate_session_id
+from hermes_desktop.core.storage import liveness
 from hermes_desktop.core.storage import search as fts
+from hermes_desktop.core.storage.liveness import ProcessToken
 from hermes_desktop.core.storage.errors import ReadOnlyStoreError, SessionNotFound, StorageError
 from hermes_desktop.core.storage.migrations import LATEST_VERSION, migrate, schema_version
 
@@ -43,7 +46,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 TRASH_DAYS = 30
-STALE_STREAM_S = 120.0
 BUSY_TIMEOUT_S = 5.0
 WRITE_ATTEMPTS = 4
 DAILY_BACKUPS_KEPT = 7
@@ -114,9 +116,11 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
 class SQLiteSessionStore:
     """Thread-safe (one connection, one lock per process); safe beside other processes (SQLite locking)."""
 
-    def __init__(self, path: Path, *, read_only: bool = False, db: sqlite3.Connection | None = None) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False, db: sqlite3.Connection | None = None,
+                 owner: ProcessToken | None = None) -> None:
         self.path = path
         self.read_only = read_only
+        self._owner = owner
         self._db = db or connect(path, read_only=read_only)
         self._lock = threading.RLock()
         self.search_available = (
@@ -126,6 +130,8 @@ class SQLiteSessionStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+        if self._owner is not None:
+            self._owner.release()
 
     # ------------------------------------------------------------------ plumbing
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
@@ -162,7 +168,7 @@ class SQLiteSessionStore:
     # ------------------------------------------------------------------ sessions
     def create_session(self, session_id: str | None = None, *, title: str = "", profile_id: str | None = None,
                        model: str | None = None, source: str = "app") -> SessionInfo:
-        sid = validate_session_id(session_id) if session_id else uuid.uuid4().hex
+        sid = validate_session_id(session_id) if session_id is not None else uuid.uuid4().hex
         now = time.time()
 
         def work(db: sqlite3.Connection) -> None:
@@ -280,13 +286,14 @@ class SQLiteSessionStore:
         depth = 0
         if parent_id is not None:
             depth = db.execute("SELECT depth FROM messages WHERE id = ?", (parent_id,)).fetchone()["depth"] + 1
+        streaming = message.role == "assistant" and message.finish_reason is None
         cursor = db.execute(
             "INSERT INTO messages (session_id, parent_id, depth, role, content, tool_calls, tool_call_id, name, "
-            "finish_reason, interrupted, tokens, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "finish_reason, interrupted, tokens, created_at, updated_at, stream_owner) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (session_id, parent_id, depth, message.role, message.content,
              json.dumps(message.tool_calls, ensure_ascii=False) if message.tool_calls else None,
              message.tool_call_id, message.name, message.finish_reason, int(message.interrupted), message.tokens,
-             now, now),
+             now, now, self._owner.token if streaming and self._owner else None),
         )
         message_id = int(cursor.lastrowid or 0)
         db.execute("UPDATE sessions SET head_id = ?, updated_at = ? WHERE id = ?", (message_id, now, session_id))
@@ -470,13 +477,21 @@ class SQLiteSessionStore:
         self._write(work)
 
     # ------------------------------------------------------------------ maintenance
-    def mark_stale_streams_interrupted(self, *, stale_after_s: float = STALE_STREAM_S) -> int:
-        cutoff = time.time() - stale_after_s
+    def mark_orphaned_streams_interrupted(self, lock_dir: Path) -> int:
+        """Mark interrupted every still-"streaming" reply whose writing process has ended."""
+        owners = [r[0] for r in self._read(
+            "SELECT DISTINCT stream_owner FROM messages WHERE role = 'assistant' AND finish_reason IS NULL")]
+        dead = [o for o in owners if o is None or not liveness.is_alive(lock_dir, o)]
+        if not dead:
+            return 0
 
         def work(db: sqlite3.Connection) -> int:
-            return db.execute(
-                "UPDATE messages SET interrupted = 1, finish_reason = 'interrupted' "
-                "WHERE role = 'assistant' AND finish_reason IS NULL AND updated_at < ?", (cutoff,)).rowcount
+            count = 0
+            for owner in dead:
+                count += db.execute(
+                    "UPDATE messages SET interrupted = 1, finish_reason = 'interrupted' WHERE role = 'assistant' "
+                    "AND finish_reason IS NULL AND stream_owner IS ?", (owner,)).rowcount
+            return count
 
         return self._write(work)
 
@@ -501,7 +516,7 @@ class SQLiteSessionStore:
         if self.search_available:
             expression = fts.match_expression(terms)
             rows = self._read(
-                f"SELECT {_SESSION_COLUMNS} FROM titles_fts JOIN sessions s ON s.id = titles_fts.session_id "
+                f"SELECT {_prefixed(_SESSION_COLUMNS, 's')} FROM titles_fts JOIN sessions s ON s.id = titles_fts.session_id "
                 "WHERE titles_fts MATCH ? AND s.deleted_at IS NULL ORDER BY s.updated_at DESC LIMIT ?",
                 (expression, limit))
         else:
@@ -552,6 +567,10 @@ class SQLiteSessionStore:
                 self._db.backup(destination)
             finally:
                 destination.close()
+
+
+def _prefixed(columns: str, alias: str) -> str:
+    return ", ".join(f"{alias}.{c.strip()}" for c in columns.split(","))
 
 
 def _calls_text(tool_calls: str | None) -> str:
@@ -624,9 +643,11 @@ def open_store(paths: AppPaths, *, today: date | None = None) -> OpenedStore:
     search_available = fts.ensure_search_index(db)
     if not search_available:
         messages.append("This Python's SQLite has no FTS5; search uses a slower plain-text scan.")
-    store = SQLiteSessionStore(path, db=db)
+    lock_dir = paths.data_dir / "locks"
+    store = SQLiteSessionStore(path, db=db, owner=ProcessToken(lock_dir))
     store.search_available = search_available
-    store.mark_stale_streams_interrupted()
+    store.mark_orphaned_streams_interrupted(lock_dir)
+    liveness.sweep(lock_dir)
     store.purge_trash()
     _daily_backup(store, backups, today or date.today())
     return OpenedStore(store, messages, search_available)

@@ -58,7 +58,7 @@ def _v1_sessions_and_messages(db: sqlite3.Connection) -> None:
 
 
 def _v2_branches_trash_pins_search(db: sqlite3.Connection) -> None:
-    """Branching (parent/head), pins, trash, title source, active skills, model parameters."""
+    """Branching (parent/head), pins, trash, title source, active skills, model parameters, stream owner."""
     _run(
         db,
         """
@@ -70,6 +70,7 @@ def _v2_branches_trash_pins_search(db: sqlite3.Connection) -> None:
         ALTER TABLE sessions ADD COLUMN head_id INTEGER;
         ALTER TABLE messages ADD COLUMN parent_id INTEGER REFERENCES messages(id) ON DELETE CASCADE;
         ALTER TABLE messages ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE messages ADD COLUMN stream_owner TEXT;
         CREATE INDEX messages_by_parent ON messages(parent_id);
         CREATE INDEX sessions_by_order ON sessions(deleted_at, pinned DESC, updated_at DESC);
         """
