@@ -106,6 +106,7 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core import events as ev
     from hermes_desktop.core.runtime import open_runtime
     from hermes_desktop.core.session_types import InvalidSessionId, validate_session_id
+    from hermes_desktop.core.titles import retitle_session
 
     env = dict(os.environ)
     if args.workspace:
@@ -148,6 +149,8 @@ async def _ask(args: argparse.Namespace) -> int:
                     code = EXIT_GUARD
                 elif event.reason is ev.FinishReason.CANCELLED:
                     code = EXIT_INTERRUPTED
+        if code == EXIT_OK:
+            await retitle_session(runtime.store, agent.model, session_id)
     except asyncio.CancelledError:
         turn.cancel()
         await turn.wait()

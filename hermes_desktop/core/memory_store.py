@@ -9,6 +9,7 @@ import uuid
 from dataclasses import replace
 from typing import Any
 
+from hermes_desktop.core.storage.errors import SessionExists
 from hermes_desktop.core.session_types import NewMessage, SessionInfo, StoredMessage, validate_session_id
 
 
@@ -25,7 +26,7 @@ class MemorySessionStore:
         with self._lock:
             sid = validate_session_id(session_id) if session_id is not None else uuid.uuid4().hex
             if sid in self._sessions:
-                raise ValueError(f"session {sid} exists")
+                raise SessionExists(f"session {sid} exists")
             now = time.time()
             info = SessionInfo(sid, title, now, now, profile_id, model, source=source)
             self._sessions[sid] = info

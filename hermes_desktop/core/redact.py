@@ -8,7 +8,9 @@ from typing import Any, Iterable
 REDACTED = "[redacted]"
 
 # Names of fields whose values are secrets whatever they look like.
-_SECRET_FIELD = re.compile(r"(api[_-]?key|secret|token|password|passwd|authorization|credential|cookie)", re.I)
+_SECRET_FIELD = re.compile(
+    r"(api[_-]?key|secret|password|passwd|passphrase|authorization|credential|cookie|private[_-]?key|"
+    r"(access|refresh|auth|bearer|session|id)[_-]?token|^token$)", re.I)
 # Values that look like provider keys even in free text ("Incorrect API key provided: sk-ab***yz").
 _KEY_LIKE = re.compile(
     r"\b(sk-[A-Za-z0-9_\-\*\.]{6,}|sk_[A-Za-z0-9_\-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|xox[abpr]-[A-Za-z0-9\-]{10,}"
@@ -28,7 +30,8 @@ def redact_value(value: Any, known_secrets: Iterable[str] = ()) -> Any:
     secrets = tuple(known_secrets)
     if isinstance(value, dict):
         return {
-            k: (REDACTED if isinstance(k, str) and _SECRET_FIELD.search(k) and v not in (None, "") else redact_value(v, secrets))
+            k: (REDACTED if isinstance(k, str) and isinstance(v, str) and v and _SECRET_FIELD.search(k)
+                else redact_value(v, secrets))
             for k, v in value.items()
         }
     if isinstance(value, (list, tuple)):

@@ -75,7 +75,7 @@ class Runtime:
 
 
 def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | None = None,
-                 paths: AppPaths | None = None) -> Runtime:
+                 paths: AppPaths | None = None, secrets: SecretStore | None = None) -> Runtime:
     env = os.environ if env is None else env
     paths = paths or app_paths()
     for directory in (paths.data_dir, paths.config_dir, paths.log_dir):
@@ -83,7 +83,10 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
     settings_store = SettingsStore(paths)
     loaded = settings_store.load()
     problems = [loaded.problem] if loaded.problem else []
-    secrets, report = open_secret_store()
+    if secrets is None:
+        secrets, report = open_secret_store()
+    else:
+        report = BackendReport(type(secrets).__name__, secrets.is_persistent, "given by the caller")
     if store is None:
         from hermes_desktop.core.store import open_store
 

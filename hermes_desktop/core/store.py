@@ -39,7 +39,7 @@ from hermes_desktop.core.session_types import NewMessage, SessionInfo, StoredMes
 from hermes_desktop.core.storage import liveness
 from hermes_desktop.core.storage import search as fts
 from hermes_desktop.core.storage.liveness import ProcessToken
-from hermes_desktop.core.storage.errors import ReadOnlyStoreError, SessionNotFound, StorageError
+from hermes_desktop.core.storage.errors import ReadOnlyStoreError, SessionExists, SessionNotFound, StorageError
 from hermes_desktop.core.storage.migrations import LATEST_VERSION, migrate, schema_version
 
 log = logging.getLogger(__name__)
@@ -179,7 +179,7 @@ class SQLiteSessionStore:
                     (sid, title, now, now, profile_id, model, source, "user" if title else "none"),
                 )
             except sqlite3.IntegrityError as exc:
-                raise StorageError(f"a session with id {sid!r} already exists") from exc
+                raise SessionExists(f"a session with id {sid!r} already exists") from exc
 
         self._write(work)
         info = self.get_session(sid)
@@ -352,6 +352,24 @@ class SQLiteSessionStore:
         if not head:
             return []
         return [_message(r) for r in reversed(self._path_rows(head[0]["head_id"], limit))]
+
+    def messages_range(self, session_id: str, start: int, count: int) -> list[StoredMessage]:
+        """Messages `start` to `start + count - 1` (0 = the first) of the active history.
+
+        Without branches (the common case) this is an index range scan on depth; with
+        branches it walks the active path."""
+        with self._lock:
+            head = self._db.execute("SELECT m.depth FROM sessions s JOIN messages m ON m.id = s.head_id WHERE s.id = ?",
+                                    (session_id,)).fetchone()
+            if head is None:
+                return []
+            total = self._db.execute("SELECT COUNT(*) FROM messages WHERE session_id = ?", (session_id,)).fetchone()[0]
+            if total == head[0] + 1:  # one straight line: depth is the position
+                rows = self._db.execute(
+                    f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND depth >= ? AND depth < ? "
+                    "ORDER BY depth", (session_id, start, start + count)).fetchall()
+                return [_message(r) for r in rows]
+        return self.messages(session_id)[start : start + count]
 
     def message_count(self, session_id: str) -> int:
         head = self._read("SELECT m.depth FROM sessions s JOIN messages m ON m.id = s.head_id WHERE s.id = ?",
@@ -536,7 +554,7 @@ class SQLiteSessionStore:
             rows = self._read(
                 f"SELECT {columns} FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
                 "JOIN sessions s ON s.id = m.session_id WHERE messages_fts MATCH ? AND s.deleted_at IS NULL "
-                "ORDER BY messages_fts.rank LIMIT ?", (fts.match_expression(terms), limit))
+                "ORDER BY messages_fts.rowid DESC LIMIT ?", (fts.match_expression(terms), limit))
         else:
             clause = " AND ".join("(m.content LIKE ? ESCAPE '\\' OR m.tool_calls LIKE ? ESCAPE '\\' OR m.name LIKE ? ESCAPE '\\')"
                                   for _ in terms)

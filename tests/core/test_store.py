@@ -278,3 +278,13 @@ def test_a_reply_left_streaming_by_a_dead_process_is_marked_interrupted_at_open(
 def test_write_failures_become_storage_errors(store) -> None:
     with pytest.raises(StorageError):
         store.append_message("missing", NewMessage("user", "x"))
+
+
+def test_messages_range_with_and_without_branches(store) -> None:
+    chat(store, "s", *[(f"q{n}", f"a{n}") for n in range(10)])
+    assert [m.content for m in store.messages_range("s", 0, 3)] == ["q0", "a0", "q1"]
+    assert [m.content for m in store.messages_range("s", 18, 5)] == ["q9", "a9"]
+    q5 = store.messages("s")[10]
+    store.edit_user_message(q5.id, "q5 edited")
+    assert [m.content for m in store.messages_range("s", 9, 5)] == ["a4", "q5 edited"]
+    assert store.messages_range("missing", 0, 5) == []

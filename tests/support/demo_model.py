@@ -18,6 +18,9 @@ _ARITHMETIC = re.compile(r"[\d\.\s\(\)\+\-\*/\^%]{3,}")
 def demo_responder(request: RecordedRequest) -> ScriptedReply:
     messages = request.messages
     last = messages[-1] if messages else {"role": "user", "content": ""}
+    if "Write a title" in request.system_prompt:
+        asked = str(last.get("content") or "").split("\n")[1] if "\n" in str(last.get("content")) else ""
+        return text_reply(" ".join(asked.split()[:5]).rstrip("?") or "Conversation")
     if last.get("role") == "tool":
         return _summarise(last)
     text = str(last.get("content") or "")

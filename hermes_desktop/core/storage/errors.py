@@ -11,3 +11,7 @@ class ReadOnlyStoreError(StorageError):
 
 class SessionNotFound(StorageError):
     pass
+
+
+class SessionExists(StorageError):
+    pass

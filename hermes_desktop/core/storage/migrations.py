@@ -72,6 +72,7 @@ def _v2_branches_trash_pins_search(db: sqlite3.Connection) -> None:
         ALTER TABLE messages ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE messages ADD COLUMN stream_owner TEXT;
         CREATE INDEX messages_by_parent ON messages(parent_id);
+        CREATE INDEX messages_by_depth ON messages(session_id, depth);
         CREATE INDEX sessions_by_order ON sessions(deleted_at, pinned DESC, updated_at DESC);
         """
     )

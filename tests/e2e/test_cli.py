@@ -1,0 +1,127 @@
+"""The installed command line, run as a separate process against the scripted model server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hermes_desktop import __version__
+from tests.support.demo_model import demo_responder
+from tests.support.model_server import CallScript, ScriptedModelServer, error_reply, text_reply, tool_call_reply
+
+ROOT = Path(__file__).resolve().parents[2]
+KEY = "sk-cli-test-key-0123456789"
+
+
+@pytest.fixture
+def server():
+    with ScriptedModelServer(responder=demo_responder) as scripted:
+        yield scripted
+
+
+@pytest.fixture
+def env(server, workspace_dir) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT), "HERMES_BASE_URL": server.base_url, "HERMES_MODEL": "scripted-model",
+            "HERMES_API_KEY": KEY, "HERMES_WORKSPACE": str(workspace_dir)}
+
+
+def hermes(*args: str, env: dict[str, str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "hermes_desktop", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120, input=stdin if stdin is not None else "")
+
+
+def test_version(env) -> None:
+    result = hermes("--version", env=env)
+    assert result.returncode == 0 and result.stdout.strip() == f"hermes-desktop {__version__}"
+
+
+def test_ask_twice_in_one_session_sends_the_first_exchange_as_history(server, env) -> None:
+    server.enqueue(text_reply("Nice to meet you, Ann."))
+    first = hermes("ask", "hi, I am Ann", "--session", "demo", env=env)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.strip() == "Nice to meet you, Ann."
+    server.enqueue(text_reply("Your name is Ann."))
+    second = hermes("ask", "what is my name?", "--session", "demo", env=env)
+    assert second.returncode == 0 and "Your name is Ann." in second.stdout
+    sent = [m for m in server.chat_requests if m.body.get("tools")][-1].messages
+    assert [(m["role"], m["content"]) for m in sent[1:]] == [
+        ("user", "hi, I am Ann"), ("assistant", "Nice to meet you, Ann."), ("user", "what is my name?")]
+    exported = hermes("sessions", "export", "demo", "--format", "md", env=env)
+    assert exported.returncode == 0 and "## You\n\nhi, I am Ann" in exported.stdout and "Your name is Ann." in exported.stdout
+    listing = hermes("sessions", "list", env=env)
+    assert "demo" in listing.stdout and "4 msgs" in listing.stdout
+
+
+def test_ask_calculates_with_a_tool_and_prints_the_answer(env) -> None:
+    result = hermes("ask", "(12+34)*5?", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "230" in result.stdout and "[tool calculate: ok" in result.stderr
+
+
+def test_without_a_terminal_risky_calls_are_denied(server, env, workspace_dir) -> None:
+    server.enqueue(tool_call_reply(CallScript("write_file", {"path": "x.txt", "content": "data"})),
+                   text_reply("I was not allowed to write the file."))
+    result = hermes("ask", "write x.txt", env=env)
+    assert result.returncode == 0 and not (workspace_dir / "x.txt").exists()
+    assert "[tool write_file: denied" in result.stderr
+
+
+def test_json_events(server, env) -> None:
+    server.enqueue(text_reply("hello"))
+    result = hermes("ask", "hi", "--json", env=env)
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert events[0]["type"] == "turn_started" and events[-1] == {"type": "turn_finished", "reason": "completed",
+                                                                  "message": "", "round_trips": 1}
+    assert "".join(e["text"] for e in events if e["type"] == "text_delta") == "hello"
+
+
+def test_a_bad_key_fails_clearly_without_printing_the_key(server, env) -> None:
+    server.required_key = "sk-some-other-key"
+    result = hermes("ask", "hi", env=env)
+    assert result.returncode == 1 and "rejected the API key (401)" in result.stderr
+    logs = "".join(p.read_text() for p in Path(env.get("XDG_STATE_HOME", "")).rglob("*.log")) if env.get("XDG_STATE_HOME") else ""
+    assert KEY not in result.stdout + result.stderr + logs
+
+
+def test_a_bad_session_id_is_a_usage_error(env) -> None:
+    result = hermes("ask", "hi", "--session", "../../etc/passwd", env=env)
+    assert result.returncode == 2 and "invalid session id" in result.stderr
+
+
+def test_json_export_imports_into_an_empty_profile(server, env, tmp_path) -> None:
+    server.enqueue(text_reply("exported reply"))
+    assert hermes("ask", "export me", "--session", "exp", env=env).returncode == 0
+    exported = hermes("sessions", "export", "exp", "--format", "json", env=env)
+    file = tmp_path / "exp.json"
+    file.write_text(exported.stdout, encoding="utf-8")
+    other = {**env, **{name: str(tmp_path / "other" / name) for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME")}}
+    imported = hermes("sessions", "import", str(file), env=other)
+    assert imported.returncode == 0 and "imported session exp with 2 messages" in imported.stdout
+    assert hermes("sessions", "export", "exp", "--format", "json", env=other).stdout == exported.stdout
+    assert KEY not in exported.stdout
+
+
+def test_doctor_reports_what_works(env) -> None:
+    result = hermes("doctor", env=env)
+    assert result.returncode == 0, result.stdout
+    assert "full-text search (FTS5): yes" in result.stdout and "reachable in" in result.stdout
+    assert "scripted-model listed" in result.stdout and KEY not in result.stdout
+
+
+def test_doctor_says_when_the_provider_is_down(env) -> None:
+    env = {**env, "HERMES_BASE_URL": "http://127.0.0.1:9/v1"}
+    result = hermes("doctor", env=env)
+    assert result.returncode == 1 and "NOT reachable" in result.stdout
+
+
+def test_a_server_error_exits_1_and_keeps_the_message(server, env) -> None:
+    server.enqueue(*[error_reply(503, "overloaded")] * 3)
+    result = hermes("ask", "still saved?", "--session", "err", env=env)
+    assert result.returncode == 1 and "503" in result.stderr
+    listing = hermes("sessions", "export", "err", "--format", "md", env=env)
+    assert "still saved?" in listing.stdout
