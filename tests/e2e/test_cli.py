@@ -125,3 +125,21 @@ def test_a_server_error_exits_1_and_keeps_the_message(server, env) -> None:
     assert result.returncode == 1 and "503" in result.stderr
     listing = hermes("sessions", "export", "err", "--format", "md", env=env)
     assert "still saved?" in listing.stdout
+
+
+@pytest.mark.parametrize("answer,written", [("y", True), ("n", False), ("", False)])
+def test_in_a_terminal_ask_asks_before_writing(server, env, workspace_dir, answer: str, written: bool) -> None:
+    import pty
+
+    server.enqueue(tool_call_reply(CallScript("write_file", {"path": "notes.txt", "content": "hello"})),
+                   text_reply("done"))
+    master, slave = pty.openpty()
+    os.write(master, f"{answer}\n".encode())  # typed ahead; the terminal holds it until asked
+    process = subprocess.Popen([sys.executable, "-m", "hermes_desktop", "ask", "write notes.txt"], cwd=ROOT, env=env,
+                               stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = process.communicate(timeout=120)
+    os.close(master)
+    os.close(slave)
+    assert process.returncode == 0, err
+    assert "Hermes wants to run write_file (write, builtin)" in err and "will create notes.txt (5 bytes)" in err
+    assert (workspace_dir / "notes.txt").exists() is written
