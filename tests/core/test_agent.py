@@ -87,13 +87,13 @@ async def test_an_approved_write_runs_and_the_approver_saw_impact_and_reason(pro
         text_reply("Saved."),
     )
     events = await engine.ask("write the plan")
-    await engine.close()
     assert (workspace_dir / "plan.md").read_text() == "# Plan"
     request = approver.asked[0]
     assert (request.tool_name, request.risk, request.impact) == ("write_file", Risk.WRITE, "will create plan.md (6 bytes)")
     assert request.reason == "Saving the plan now." and request.source == "builtin"
     assert of_type(events, ev.ToolCallAwaitingApproval)[0].call_id == request.call_id
     assert of_type(events, ev.ToolCallDecided)[0].decided_by == "user"
+    await engine.close()
 
 
 async def test_allow_for_this_session_covers_later_calls_in_that_session_only(profile, workspace_dir, model_server) -> None:
@@ -107,9 +107,9 @@ async def test_allow_for_this_session_covers_later_calls_in_that_session_only(pr
     await engine.ask("make a", "one")
     await engine.ask("make b", "one")
     await engine.ask("make c", "two")
-    await engine.close()
     assert len(approver.asked) == 2 and approver.asked[1].session_id == "two"
     assert (workspace_dir / "a").is_dir() and (workspace_dir / "b").is_dir() and not (workspace_dir / "c").exists()
+    await engine.close()
 
 
 async def test_the_user_message_is_saved_before_the_model_is_called_even_when_it_fails(engine, model_server) -> None:
@@ -126,6 +126,7 @@ async def test_no_model_configured_keeps_the_message_and_says_what_to_do(workspa
     events = await engine.ask("hello?")
     assert engine.store.messages("s1")[0].content == "hello?"
     assert of_type(events, ev.TurnError)[0].kind is ev.ErrorKind.NOT_CONFIGURED
+    await engine.close()
 
 
 async def test_a_rate_limit_retry_is_visible_then_the_reply_arrives(engine, model_server) -> None:
@@ -182,10 +183,10 @@ async def test_a_tool_that_raises_is_reported_and_the_loop_continues(profile, wo
     engine = make_engine(profile, workspace_dir, extra_tools=[_tool("explode", explode)])
     model_server.enqueue(tool_call_reply(CallScript("explode", {})), text_reply("It failed: disk on fire."))
     events = await engine.ask("go")
-    await engine.close()
     finished = of_type(events, ev.ToolCallFinished)[0]
     assert finished.outcome is ev.ToolOutcome.ERROR and "RuntimeError: disk on fire" in finished.result
     assert of_type(events, ev.TurnFinished)[-1].reason is ev.FinishReason.COMPLETED
+    await engine.close()
 
 
 async def test_a_hung_tool_times_out(profile, workspace_dir, model_server) -> None:
@@ -195,9 +196,9 @@ async def test_a_hung_tool_times_out(profile, workspace_dir, model_server) -> No
     engine = make_engine(profile, workspace_dir, extra_tools=[_tool("hang", hang, timeout=0.2, blocking=False)])
     model_server.enqueue(tool_call_reply(CallScript("hang", {})), text_reply("It timed out."))
     events = await engine.ask("go")
-    await engine.close()
     finished = of_type(events, ev.ToolCallFinished)[0]
     assert finished.outcome is ev.ToolOutcome.TIMEOUT and "did not finish within 0.2 s" in finished.result
+    await engine.close()
 
 
 async def test_read_calls_in_one_batch_run_concurrently_and_answer_in_order(profile, workspace_dir, model_server) -> None:
@@ -215,10 +216,10 @@ async def test_read_calls_in_one_batch_run_concurrently_and_answer_in_order(prof
     model_server.enqueue(tool_call_reply(CallScript("first", {}, id="c1"), CallScript("second", {}, id="c2")),
                          text_reply("both done"))
     events = await engine.ask("go")
-    await engine.close()
     assert [f.outcome for f in of_type(events, ev.ToolCallFinished)] == [ev.ToolOutcome.OK, ev.ToolOutcome.OK]
     results = tool_messages(model_server.chat_requests[1])
     assert [(r["tool_call_id"], r["content"]) for r in results] == [("c1", "first done"), ("c2", "second done")]
+    await engine.close()
 
 
 async def test_big_results_are_truncated_with_a_note(profile, workspace_dir, model_server) -> None:
@@ -226,19 +227,19 @@ async def test_big_results_are_truncated_with_a_note(profile, workspace_dir, mod
                          limits=AgentLimits(tool_result_char_budget=1000))
     model_server.enqueue(tool_call_reply(CallScript("big", {})), text_reply("ok"))
     events = await engine.ask("go")
-    await engine.close()
     finished = of_type(events, ev.ToolCallFinished)[0]
     assert len(finished.result) <= 1000 and "truncated" in finished.result and finished.truncated_chars > 19_000
+    await engine.close()
 
 
 async def test_guard_max_round_trips(profile, workspace_dir, model_server) -> None:
     engine = make_engine(profile, workspace_dir, limits=AgentLimits(max_round_trips=3))
     model_server.enqueue(*[tool_call_reply(CallScript("calculate", {"expression": f"{n}+1"})) for n in range(5)])
     events = await engine.ask("count")
-    await engine.close()
     finished = events[-1]
     assert finished.reason is ev.FinishReason.MAX_ROUND_TRIPS and "3 model round trips" in finished.message
     assert len(model_server.chat_requests) == 3
+    await engine.close()
 
 
 async def test_guard_the_same_call_three_times_in_a_row(engine, model_server) -> None:
@@ -258,9 +259,9 @@ async def test_guard_the_same_tool_failing_three_times(profile, workspace_dir, m
     engine = make_engine(profile, workspace_dir, extra_tools=[_tool("broken", broken)])
     model_server.enqueue(*[tool_call_reply(CallScript("broken", {"n": n})) for n in range(5)])
     events = await engine.ask("try")
-    await engine.close()
     assert events[-1].reason is ev.FinishReason.REPEATED_FAILURE and "broken failed 3 times" in events[-1].message
     assert len(model_server.chat_requests) == 3
+    await engine.close()
 
 
 async def test_stop_mid_stream_keeps_the_partial_reply_and_closes_the_stream(engine, model_server) -> None:
@@ -297,11 +298,11 @@ async def test_stop_while_a_tool_runs_cancels_it_and_records_the_call(profile, w
     await asyncio.wait_for(running.wait(), 5)
     turn.cancel()
     events = await turn.wait()
-    await engine.close()
     assert cancelled.is_set()
     assert events[-1].reason is ev.FinishReason.CANCELLED
     last = engine.store.messages("s1")[-1]
     assert (last.role, last.tool_call_id) == ("tool", "slow_1") and "cancelled" in (last.content or "")
+    await engine.close()
 
 
 async def test_text_format_tool_calls_work_end_to_end(engine, model_server) -> None:
@@ -332,8 +333,8 @@ async def test_chat_only_mode_sends_no_tools(profile, workspace_dir, model_serve
     engine = make_engine(profile, workspace_dir, mode=ApprovalMode.CHAT_ONLY)
     model_server.enqueue(text_reply("just chatting"))
     await engine.ask("hi")
-    await engine.close()
     assert "tools" not in model_server.chat_requests[0].body
+    await engine.close()
 
 
 async def test_assistant_text_is_saved_while_it_streams(profile, workspace_dir, model_server) -> None:
@@ -348,10 +349,10 @@ async def test_assistant_text_is_saved_while_it_streams(profile, workspace_dir, 
             await asyncio.sleep(0.05)  # let the flush land
             stored = engine.store.messages("s1")
             snapshots.append(stored[-1].content if stored[-1].role == "assistant" else None)
-    await engine.close()
     streamed = [e.text for e in of_type(turn.events, ev.TextDelta)]
     assert snapshots[2] is not None and snapshots[2].startswith("".join(streamed[:2]))
     assert engine.store.messages("s1")[-1].finish_reason == "stop"
+    await engine.close()
 
 
 async def test_audit_log_redacts_secret_arguments(profile, workspace_dir, model_server) -> None:
@@ -362,16 +363,16 @@ async def test_audit_log_redacts_secret_arguments(profile, workspace_dir, model_
     model_server.enqueue(tool_call_reply(CallScript("login", {"user": "ann", "api_key": "sk-abcdefgh12345678"})),
                          text_reply("done"))
     await engine.ask("log in")
-    await engine.close()
     raw = (workspace_dir.parent / "audit.jsonl").read_text()
     assert "sk-abcdefgh12345678" not in raw and '"user": "ann"' in raw
+    await engine.close()
 
 
 async def test_regenerate_answers_the_head_user_message_again(engine, model_server) -> None:
     model_server.enqueue(text_reply("first try"))
     await engine.ask("question")
     user = engine.store.messages("s1")[0]
-    engine.store._messages["s1"] = [user]  # the memory store has no branches: rewind by hand
+    engine.store.rewind_to("s1", user.id)
     model_server.enqueue(text_reply("second try"))
     events = await engine.agent.start_regenerate("s1").wait()
     assert of_type(events, ev.TurnStarted)[0].user_message_id == user.id
@@ -384,7 +385,7 @@ async def test_writes_outside_the_workspace_are_refused_even_when_approved(profi
     engine = make_engine(profile, workspace_dir, approver=ScriptedApprover([Decision.ALLOW_ONCE] * 2))
     model_server.enqueue(tool_call_reply(CallScript("write_file", {"path": path, "content": "x"})), text_reply("no"))
     events = await engine.ask("escape")
-    await engine.close()
     finished = of_type(events, ev.ToolCallFinished)[0]
     assert finished.outcome is ev.ToolOutcome.ERROR and "outside the workspace" in finished.result
     assert not (workspace_dir.parent / "escape.txt").exists()
+    await engine.close()

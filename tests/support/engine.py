@@ -10,7 +10,6 @@ from hermes_desktop.core.agent import Agent, AgentServices
 from hermes_desktop.core.audit import AuditLog
 from hermes_desktop.core.events import Event
 from hermes_desktop.core.llm import ModelClient, RetryPolicy
-from hermes_desktop.core.memory_store import MemorySessionStore
 from hermes_desktop.core.session_types import SessionStore
 from hermes_desktop.core.settings import AgentLimits, ApprovalMode, ProviderProfile
 from hermes_desktop.core.tools.approval import ApprovalPolicy, ApprovalRequest, Approver, Decision, DenyAllApprover
@@ -19,6 +18,8 @@ from hermes_desktop.core.tools.network import NetworkPolicy
 from hermes_desktop.core.tools.registry import ToolRegistry
 from hermes_desktop.core.tools.spec import ToolSpec
 from hermes_desktop.core.tools.workspace import Workspace
+
+from tests.support.stores import open_test_store
 
 FAST_RETRIES = RetryPolicy(max_retries=2, base_delay_s=0.01, max_delay_s=0.05)
 
@@ -49,6 +50,8 @@ class Engine:
     async def close(self) -> None:
         if self.agent.model is not None:
             await self.agent.model.aclose()
+        if hasattr(self.store, "close"):
+            self.store.close()
 
 
 def make_engine(
@@ -68,7 +71,7 @@ def make_engine(
     registry = ToolRegistry(builtin_tools() + list(extra_tools or []))
     audit = AuditLog(audit_path or workspace.parent / "audit.jsonl")
     services = AgentServices(
-        store=store or MemorySessionStore(),
+        store=store or open_test_store().store,
         registry=registry,
         policy=ApprovalPolicy(approver=approver or DenyAllApprover(), mode=mode),
         workspace=Workspace(workspace),

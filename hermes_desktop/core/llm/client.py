@@ -132,14 +132,13 @@ class ModelClient:
         attempt = 0
         while True:
             text_mode = self._learned_text_mode and bool(request.tools)
-            kwargs = self._request_kwargs(request, text_mode)
             delivered = False
             try:
-                stream = await self._client.chat.completions.create(**kwargs)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                error = self._classify(exc, sent_tools="tools" in kwargs, sent_stream_options="stream_options" in kwargs)
+                async for item in self._attempt(request, text_mode):
+                    delivered = delivered or isinstance(item, TextPiece)
+                    yield item
+                return
+            except ModelError as error:
                 if error.tools_unsupported and self.profile.tool_mode is ToolMode.AUTO and not text_mode:
                     self._learned_text_mode = True
                     yield ToolModeSwitched(ToolMode.TEXT, error.message)
@@ -147,73 +146,76 @@ class ModelClient:
                 if error.stream_options_unsupported and self._send_stream_options:
                     self._send_stream_options = False
                     continue
-                attempt, delay = self._plan_retry(error, attempt)
-                if delay is None:
-                    raise error from exc
-                yield RetryNotice(attempt, self._retry.max_retries, delay, error)
-                await self._sleep(delay)
-                continue
-
-            assembler = ToolCallAssembler()
-            parser = TextToolCallParser() if text_mode else None
-            text_parts: list[str] = []
-            finish_reason: str | None = None
-            usage: dict[str, Any] | None = None
-            try:
-                async for chunk in stream:
-                    data = chunk.to_dict()
-                    if isinstance(data.get("usage"), dict):
-                        usage = data["usage"]
-                    for choice in data.get("choices") or ():
-                        if choice.get("index", 0) not in (0, None):
-                            continue
-                        delta = choice.get("delta") or {}
-                        content = delta.get("content")
-                        if isinstance(content, str) and content:
-                            visible = parser.feed(content) if parser else content
-                            if visible:
-                                delivered = True
-                                text_parts.append(visible)
-                                yield TextPiece(visible)
-                        if delta.get("tool_calls"):
-                            delivered = True
-                            assembler.add(delta["tool_calls"])
-                        if choice.get("finish_reason"):
-                            finish_reason = choice["finish_reason"]
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                error = self._classify(exc, during_stream=delivered)
                 if delivered:
-                    raise error from exc
+                    raise  # never silently repeat a reply the user has partly seen
                 attempt, delay = self._plan_retry(error, attempt)
                 if delay is None:
-                    raise error from exc
+                    raise
                 yield RetryNotice(attempt, self._retry.max_retries, delay, error)
                 await self._sleep(delay)
-                continue
-            finally:
-                with contextlib.suppress(Exception):
-                    await stream.close()
 
-            if parser is not None:
-                tail = parser.finish()
-                if tail:
-                    text_parts.append(tail)
-                    yield TextPiece(tail)
-            calls = parser.calls if parser is not None else assembler.finish()
-            if finish_reason is None and not calls:
-                # The body ended cleanly but the reply never said it was finished.
-                raise ModelError(ErrorKind.STREAM_DROPPED, "The reply ended before the model finished it. "
-                                 "What arrived is kept.", None, "stream ended without finish_reason", retryable=True)
-            yield StreamDone(
-                text="".join(text_parts),
-                tool_calls=calls,
-                finish_reason=finish_reason or ("tool_calls" if calls else None),
-                prompt_tokens=_int_or_none((usage or {}).get("prompt_tokens")),
-                completion_tokens=_int_or_none((usage or {}).get("completion_tokens")),
-            )
-            return
+    async def _attempt(self, request: ChatRequest, text_mode: bool) -> AsyncIterator[TextPiece | StreamDone]:
+        """One HTTP request: text pieces as they arrive, then StreamDone; failures as ModelError."""
+        kwargs = self._request_kwargs(request, text_mode)
+        try:
+            stream = await self._client.chat.completions.create(**kwargs)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            raise self._classify(exc, sent_tools="tools" in kwargs, sent_stream_options="stream_options" in kwargs) from exc
+
+        assembler = ToolCallAssembler()
+        parser = TextToolCallParser() if text_mode else None
+        text_parts: list[str] = []
+        finish_reason: str | None = None
+        usage: dict[str, Any] | None = None
+        delivered = False
+        try:
+            async for chunk in stream:
+                data = chunk.to_dict()
+                if isinstance(data.get("usage"), dict):
+                    usage = data["usage"]
+                for choice in data.get("choices") or ():
+                    if choice.get("index", 0) not in (0, None):
+                        continue
+                    delta = choice.get("delta") or {}
+                    content = delta.get("content")
+                    if isinstance(content, str) and content:
+                        visible = parser.feed(content) if parser else content
+                        if visible:
+                            delivered = True
+                            text_parts.append(visible)
+                            yield TextPiece(visible)
+                    if delta.get("tool_calls"):
+                        delivered = True
+                        assembler.add(delta["tool_calls"])
+                    if choice.get("finish_reason"):
+                        finish_reason = choice["finish_reason"]
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            raise self._classify(exc, during_stream=delivered) from exc
+        finally:
+            with contextlib.suppress(Exception):
+                await stream.close()
+
+        if parser is not None:
+            tail = parser.finish()
+            if tail:
+                text_parts.append(tail)
+                yield TextPiece(tail)
+        calls = parser.calls if parser is not None else assembler.finish()
+        if finish_reason is None and not calls:
+            # The body ended cleanly but the reply never said it was finished.
+            raise ModelError(ErrorKind.STREAM_DROPPED, "The reply ended before the model finished it. "
+                             "What arrived is kept.", None, "stream ended without finish_reason", retryable=True)
+        yield StreamDone(
+            text="".join(text_parts),
+            tool_calls=calls,
+            finish_reason=finish_reason or ("tool_calls" if calls else None),
+            prompt_tokens=_int_or_none((usage or {}).get("prompt_tokens")),
+            completion_tokens=_int_or_none((usage or {}).get("completion_tokens")),
+        )
 
     def _request_kwargs(self, request: ChatRequest, text_mode: bool) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": self.profile.model, "stream": True}
@@ -246,7 +248,7 @@ class ModelClient:
             **kwargs,
         )
         if error.kind is ErrorKind.INTERNAL:
-            log.exception("unexpected model client failure", exc_info=exc)
+            log.error("unexpected model client failure", exc_info=exc)
         return error
 
 

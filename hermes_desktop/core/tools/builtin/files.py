@@ -204,13 +204,20 @@ def make_directory(args: dict[str, Any], ctx: ToolContext) -> str:
     return f"{'folder already existed' if existed else 'created folder'} {ws.relative(path)}"
 
 
+def _existing_entry(ctx: ToolContext, path: str, verb: str) -> Path:
+    """The file, folder or link at `path` (a link itself, not its target); never the workspace root."""
+    ws = ctx.workspace
+    entry = ws.resolve_entry(path)
+    if entry == ws.root:
+        raise ToolError(f"refused: cannot {verb} the workspace folder itself")
+    if not entry.exists() and not entry.is_symlink():
+        raise ToolError(f"{path} does not exist")
+    return entry
+
+
 def _move_target(args: dict[str, Any], ctx: ToolContext) -> tuple[Path, Path]:
     ws = ctx.workspace
-    source = ws.resolve_entry(args["src"])
-    if source == ws.root:
-        raise ToolError("refused: cannot move the workspace folder itself")
-    if not source.exists() and not source.is_symlink():
-        raise ToolError(f"{args['src']} does not exist")
+    source = _existing_entry(ctx, args["src"], "move")
     target = ws.resolve_entry(args["dst"])
     if target.is_dir() and not target.is_symlink():
         target = target / source.name
@@ -281,19 +288,9 @@ def describe_tree(path: Path) -> str:
     return ", ".join(parts) + f", {human_size(size)}"
 
 
-def _delete_target(args: dict[str, Any], ctx: ToolContext) -> Path:
-    ws = ctx.workspace
-    path = ws.resolve_entry(args["path"])
-    if path == ws.root:
-        raise ToolError("refused: cannot delete the workspace folder itself")
-    if not path.exists() and not path.is_symlink():
-        raise ToolError(f"{args['path']} does not exist")
-    return path
-
-
 def delete_path(args: dict[str, Any], ctx: ToolContext) -> str:
     ws = ctx.workspace
-    path = _delete_target(args, ctx)
+    path = _existing_entry(ctx, args["path"], "delete")
     what = describe_tree(path)
     if path.is_dir() and not path.is_symlink():
         shutil.rmtree(path)
@@ -304,7 +301,7 @@ def delete_path(args: dict[str, Any], ctx: ToolContext) -> str:
 
 def _delete_precheck(args: dict[str, Any], ctx: ToolContext) -> str:
     ws = ctx.workspace
-    path = _delete_target(args, ctx)
+    path = _existing_entry(ctx, args["path"], "delete")
     files, folders, size = tree_size(path)
     if path.is_dir() and not path.is_symlink():
         return f"will delete {files} file{'s' if files != 1 else ''}" + (f" in {folders + 1} folders" if folders else "") + \
