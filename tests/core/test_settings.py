@@ -44,7 +44,9 @@ def test_settings_round_trip_and_never_hold_a_key() -> None:
     settings = Settings(profiles=(SAVED,), active_profile_id="main", disabled_tools=("fetch_url",))
     store.save(settings)
     assert store.load().settings == settings
-    assert "key" not in json.dumps(json.loads(store.path.read_text())["profiles"]).lower().replace("keyring", "")
+    saved_fields = set(json.loads(store.path.read_text())["profiles"][0])
+    assert saved_fields == {"id", "name", "base_url", "model", "temperature", "max_output_tokens", "context_window",
+                            "tool_mode", "request_timeout_s", "needs_api_key"}, "a profile has no place for a secret"
 
 
 def test_a_corrupt_settings_file_is_kept_aside_and_defaults_load() -> None:
