@@ -48,7 +48,7 @@ def _summarise(tool_message: dict) -> ScriptedReply:
     except ValueError:
         data = None
     if isinstance(data, dict) and "result" in data and "expression" in data:
-        reply = f"**{data['expression']} = {data['result']}**"
+        reply = f"`{data['expression']}` = **{data['result']}**"
     elif isinstance(data, dict) and data.get("status") == "denied":
         reply = "You declined that action, so I did not do it. How would you like to proceed?"
     elif isinstance(data, dict) and "iso" in data:

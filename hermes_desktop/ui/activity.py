@@ -1,0 +1,142 @@
+"""The Activity tab's data: what each turn did, from its events, with timings. No Qt.
+
+Per turn: each model round trip (tokens in/out, time to first token, duration),
+the context budget and what was left out, each tool call (arguments, decision,
+duration, result size), notices, errors and guard stops.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from hermes_desktop.core import events as ev
+
+
+@dataclass
+class ActivityEntry:
+    kind: str  # round | context | tool | notice | error | stop
+    title: str
+    detail: str = ""
+    message_id: int | None = None  # for "scroll the chat to it"
+    call_id: str | None = None
+
+
+@dataclass
+class TurnActivity:
+    text: str
+    started: float
+    user_message_id: int | None = None
+    entries: list[ActivityEntry] = field(default_factory=list)
+    finished: str | None = None
+
+    @property
+    def title(self) -> str:
+        first = " ".join(self.text.split())
+        return first[:60] + ("…" if len(first) > 60 else "")
+
+
+class ActivityRecorder:
+    """Feed it one session's events; it keeps the turns it saw."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.turns: list[TurnActivity] = []
+        self._clock = clock
+        self._round: ActivityEntry | None = None
+        self._round_started = 0.0
+        self._first_token: float | None = None
+        self._usage: tuple[int, int] | None = None
+        self._tools: dict[str, ActivityEntry] = {}
+        self._decisions: dict[str, str] = {}
+        self._message_id: int | None = None
+
+    @property
+    def current(self) -> TurnActivity | None:
+        return self.turns[-1] if self.turns else None
+
+    def record(self, event: ev.Event) -> ActivityEntry | TurnActivity | None:
+        """Apply one event; returns the entry it created or changed (or the turn), if any."""
+        now = self._clock()
+        if isinstance(event, ev.TurnStarted):
+            self.turns.append(TurnActivity(event.text, now, event.user_message_id))
+            return self.turns[-1]
+        turn = self.current
+        if turn is None:
+            return None
+        if isinstance(event, ev.ContextPrepared):
+            entry = ActivityEntry("context", f"Context {event.estimated_tokens:,} / {event.budget_tokens:,} tokens",
+                                  _breakdown(event) + (f"; {event.dropped_messages} older messages left out"
+                                                       if event.dropped_messages else ""))
+            turn.entries.append(entry)
+            return entry
+        if isinstance(event, ev.ModelRequestStarted):
+            self._close_round(now)
+            self._round = ActivityEntry("round", f"Model round {event.round_trip} · {event.model}",
+                                        f"tool calling: {event.tool_mode}")
+            self._round_started, self._first_token, self._usage, self._message_id = now, None, None, None
+            turn.entries.append(self._round)
+            return self._round
+        if isinstance(event, (ev.TextDelta, ev.ToolCallProposed)) and self._first_token is None and self._round:
+            self._first_token = now - self._round_started
+        if isinstance(event, ev.AssistantMessageStarted):
+            self._message_id = event.message_id
+            if self._round:
+                self._round.message_id = event.message_id
+        if isinstance(event, ev.UsageReported):
+            self._usage = (event.prompt_tokens, event.completion_tokens)
+        if isinstance(event, ev.ToolCallProposed):
+            self._close_round(now)
+            arguments = json.dumps(event.arguments, ensure_ascii=False) if event.arguments is not None else event.raw_arguments
+            entry = ActivityEntry("tool", f"{event.name} ({event.risk})", f"arguments: {arguments[:300]}",
+                                  call_id=event.call_id)
+            self._tools[event.call_id] = entry
+            turn.entries.append(entry)
+            return entry
+        if isinstance(event, ev.ToolCallDecided):
+            self._decisions[event.call_id] = f"{event.decision} by {event.decided_by}"
+            return None
+        if isinstance(event, ev.ToolCallFinished):
+            entry = self._tools.get(event.call_id)
+            if entry is not None:
+                decision = self._decisions.get(event.call_id, "")
+                entry.title = f"{event.name} · {event.outcome.value} · {event.duration_s:.2f} s"
+                entry.detail += f"\ndecision: {decision or 'none'}; result: {len(event.result):,} characters" + \
+                    (f" ({event.truncated_chars:,} cut)" if event.truncated_chars else "")
+            return entry
+        if isinstance(event, (ev.Notice, ev.RetryScheduled)):
+            entry = ActivityEntry("notice", event.message)
+            turn.entries.append(entry)
+            return entry
+        if isinstance(event, ev.TurnError):
+            entry = ActivityEntry("error", f"Error: {event.kind.value}", event.message)
+            turn.entries.append(entry)
+            return entry
+        if isinstance(event, ev.TurnFinished):
+            self._close_round(now)
+            turn.finished = event.reason.value
+            if event.reason not in (ev.FinishReason.COMPLETED, ev.FinishReason.ERROR):
+                entry = ActivityEntry("stop", f"Stopped: {event.reason.value}", event.message)
+                turn.entries.append(entry)
+                return entry
+            return turn
+        return None
+
+    def _close_round(self, now: float) -> None:
+        if self._round is None:
+            return
+        parts = []
+        if self._usage:
+            parts.append(f"{self._usage[0]:,} tokens in, {self._usage[1]:,} out")
+        if self._first_token is not None:
+            parts.append(f"first token after {self._first_token:.2f} s")
+        parts.append(f"{now - self._round_started:.2f} s")
+        self._round.title += " — " + ", ".join(parts)
+        self._round = None
+
+
+def _breakdown(event: ev.ContextPrepared) -> str:
+    labels = {"system": "system prompt", "skills": "skills", "tool_rules": "tool rules", "memory": "memory",
+              "tool_schemas": "tool schemas", "history": "history", "current_turn": "this turn"}
+    return ", ".join(f"{labels.get(k, k)} {v:,}" for k, v in event.breakdown.items() if v)

@@ -1,0 +1,239 @@
+"""Paints transcript rows and turns clicks on them into actions.
+
+Rows that were never painted get a cheap estimated height; a row's exact layout is
+made the first time it is painted (only visible rows are), and if its height
+differs the view is told to lay out again. So opening a long session costs the
+rows on screen, not the rows in the session.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPointF, QRectF, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QBrush, QColor, QDesktopServices, QFont, QGuiApplication, QMouseEvent, QPainter, QPalette, QPen
+from PySide6.QtGui import QAbstractTextDocumentLayout
+from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTextBrowser, QWidget
+
+from hermes_desktop.ui import theme as themes
+from hermes_desktop.ui.chat.items import Item, MessageItem
+from hermes_desktop.ui.chat.layout import RowLayout, RowLayouter, signature
+from hermes_desktop.ui.chat.markdown_render import render_block, split_blocks
+from hermes_desktop.ui.chat.model import ITEM_ROLE
+
+
+class TranscriptDelegate(QStyledItemDelegate):
+    sig_action = Signal(str, object, object)
+    """A click on a row's link: (action, item, payload). Actions: copy, edit, regenerate, fork,
+    toggle_args, toggle_result, show_all, banner:<action>. Links and code copies are handled here."""
+
+    def __init__(self, view: QAbstractItemView) -> None:
+        super().__init__(view)
+        self._view = view
+        self.layouter = RowLayouter(view.font())
+        self._layouts: dict[str, tuple[tuple[Any, ...], int, RowLayout]] = {}
+        self._estimates: dict[str, tuple[tuple[Any, ...], int, float]] = {}
+        self._pending_relayout: set[QPersistentModelIndex] = set()
+
+    # ------------------------------------------------------------------ geometry
+    def _width(self, option: QStyleOptionViewItem) -> int:
+        return max(200, self._view.viewport().width())
+
+    def row_layout(self, item: Item, width: int) -> RowLayout:
+        sig = signature(item)
+        cached = self._layouts.get(item.key)
+        if cached is not None and cached[0] == sig and cached[1] == width:
+            return cached[2]
+        layout = self.layouter.layout(item, width)
+        self._layouts[item.key] = (sig, width, layout)
+        return layout
+
+    def exact_height_known(self, item: Item, width: int) -> bool:
+        cached = self._layouts.get(item.key)
+        return cached is not None and cached[0] == signature(item) and cached[1] == width
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        item: Item = index.data(ITEM_ROLE)
+        width = self._width(option)
+        if item is None:
+            return QSize(width, 0)
+        cached = self._layouts.get(item.key)
+        if cached is not None and cached[1] == width:
+            if cached[0] != signature(item):
+                cached = (signature(item), width, self.layouter.layout(item, width))
+                self._layouts[item.key] = cached
+            return QSize(width, int(cached[2].height + 0.5))
+        if not isinstance(item, MessageItem):
+            return QSize(width, int(self.row_layout(item, width).height + 0.5))
+        sig = signature(item)
+        estimate = self._estimates.get(item.key)
+        if estimate is None or estimate[0] != sig or estimate[1] != width:
+            estimate = (sig, width, self.layouter.estimate(item, width))
+            self._estimates[item.key] = estimate
+        return QSize(width, int(estimate[2] + 0.5))
+
+    def forget(self) -> None:
+        """Drop cached layouts (theme or font changed)."""
+        self._layouts.clear()
+        self._estimates.clear()
+        self.layouter.set_font(self._view.font())
+
+    # ------------------------------------------------------------------ painting
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        item: Item = index.data(ITEM_ROLE)
+        if item is None:
+            return
+        width = self._width(option)
+        estimated = not self.exact_height_known(item, width)
+        previous = self.sizeHint(option, index).height()
+        layout = self.row_layout(item, width)
+        if estimated and abs(layout.height - previous) > 1:
+            self._relayout_later(index)
+        theme = themes.current()
+        hovered = bool(option.state & QStyle.StateFlag.State_MouseOver)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.translate(option.rect.topLeft())
+        painter.setClipRect(QRectF(0, 0, option.rect.width(), option.rect.height()))
+        self._paint_background(painter, layout, theme)
+        for part in layout.docs:
+            painter.save()
+            painter.translate(part.origin)
+            context = QAbstractTextDocumentLayout.PaintContext()
+            context.palette.setColor(QPalette.ColorRole.Text, QColor(theme.text))
+            if layout.background_kind == "notice":
+                context.palette.setColor(QPalette.ColorRole.Text, QColor(theme.muted))
+            part.doc.documentLayout().draw(painter, context)
+            painter.restore()
+        for text in layout.texts + (layout.hover_texts if hovered else []):
+            self._paint_text(painter, text, theme)
+        painter.restore()
+
+    def _paint_background(self, painter: QPainter, layout: RowLayout, theme: themes.Theme) -> None:
+        if layout.background is None:
+            return
+        fill, border = {
+            "bubble": (theme.user_bubble, theme.user_bubble),
+            "card": (theme.card, theme.card_border),
+            "error": (theme.error_bg, theme.error_border),
+            "stopped": (theme.notice_bg, theme.card_border),
+        }.get(layout.background_kind, (theme.notice_bg, theme.notice_bg))
+        painter.setPen(QPen(QColor(border), 1))
+        painter.setBrush(QBrush(QColor(fill)))
+        painter.drawRoundedRect(layout.background, 9, 9)
+
+    def _paint_text(self, painter: QPainter, part: Any, theme: themes.Theme) -> None:
+        layouter = self.layouter
+        if part.role == "badge":
+            painter.setPen(Qt.PenStyle.NoPen)
+            colour = QColor(part.colour)
+            colour.setAlpha(40)
+            painter.setBrush(colour)
+            painter.drawRoundedRect(part.rect, 6, 6)
+            painter.setPen(QColor(part.colour))
+            painter.setFont(layouter.bold_small)
+            painter.drawText(part.rect, Qt.AlignmentFlag.AlignCenter, part.text)
+            return
+        font, colour = {
+            "header": (layouter.bold_small, theme.muted),
+            "muted": (layouter.small, theme.muted),
+            "name": (layouter.bold_small, theme.text),
+            "link": (layouter.small, theme.accent),
+            "tag": (_italic(layouter.small), theme.muted),
+            "status": (layouter.small, part.colour or theme.muted),
+        }.get(part.role, (layouter.small, theme.text))
+        painter.setFont(font)
+        painter.setPen(QColor(colour))
+        painter.drawText(part.rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, part.text)
+
+    def _relayout_later(self, index: QModelIndex | QPersistentModelIndex) -> None:
+        persistent = QPersistentModelIndex(index)
+        if persistent in self._pending_relayout:
+            return
+        self._pending_relayout.add(persistent)
+
+        def emit() -> None:
+            self._pending_relayout.discard(persistent)
+            if persistent.isValid():
+                self.sizeHintChanged.emit(QModelIndex(persistent))
+
+        QTimer.singleShot(0, emit)
+
+    # ------------------------------------------------------------------ clicks
+    def editorEvent(self, event: QEvent, model: Any, option: QStyleOptionViewItem,
+                    index: QModelIndex | QPersistentModelIndex) -> bool:
+        if event.type() not in (QEvent.Type.MouseButtonRelease, QEvent.Type.MouseMove):
+            return super().editorEvent(event, model, option, index)
+        item: Item = index.data(ITEM_ROLE)
+        if item is None or not isinstance(event, QMouseEvent):
+            return False
+        layout = self.row_layout(item, self._width(option))
+        point = event.position() - QPointF(option.rect.topLeft())
+        target = self._target_at(layout, point)
+        if event.type() == QEvent.Type.MouseMove:
+            cursor = Qt.CursorShape.PointingHandCursor if target is not None else Qt.CursorShape.ArrowCursor
+            self._view.viewport().setCursor(cursor)
+            return False
+        if target is None or event.button() != Qt.MouseButton.LeftButton:
+            return False
+        action, payload = target
+        if action == "link":
+            url = QUrl(payload)
+            if url.scheme() in ("http", "https", "mailto"):
+                QDesktopServices.openUrl(url)
+            return True
+        if action == "copy_code":
+            QGuiApplication.clipboard().setText(payload or "")
+            self.sig_action.emit("copied", item, payload)
+            return True
+        self.sig_action.emit(action, item, payload)
+        return True
+
+    def _target_at(self, layout: RowLayout, point: QPointF) -> tuple[str, Any] | None:
+        for hit in layout.hits:
+            if hit.rect.contains(point):
+                return hit.action, hit.payload
+        for part in layout.docs:
+            local = point - part.origin
+            size = part.doc.size()
+            if 0 <= local.x() <= size.width() and 0 <= local.y() <= size.height():
+                anchor = part.doc.documentLayout().anchorAt(local)
+                if anchor == "copy:":
+                    return "copy_code", part.code
+                if anchor:
+                    return "link", anchor
+        return None
+
+    # ------------------------------------------------------------------ selecting text
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
+                     index: QModelIndex | QPersistentModelIndex) -> QWidget | None:
+        """Double-click a message: a read-only view of it where text can be selected and copied."""
+        item = index.data(ITEM_ROLE)
+        if not isinstance(item, MessageItem):
+            return None
+        browser = QTextBrowser(parent)
+        browser.setObjectName("messageTextView")
+        browser.setOpenExternalLinks(True)
+        browser.setReadOnly(True)
+        browser.setFont(self._view.font())
+        if item.role == "user":
+            browser.setPlainText(item.text)
+        else:
+            palette = themes.current().markdown
+            browser.setHtml("".join(render_block(b, palette).html for b in split_blocks(item.text)))
+        return browser
+
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,
+                             index: QModelIndex | QPersistentModelIndex) -> None:
+        editor.setGeometry(option.rect.adjusted(12, 2, -12, -2))
+
+    def setModelData(self, editor: QWidget, model: Any, index: QModelIndex | QPersistentModelIndex) -> None:
+        return  # read-only: nothing to write back
+
+
+def _italic(font: QFont) -> QFont:
+    italic = QFont(font)
+    italic.setItalic(True)
+    return italic
+
+

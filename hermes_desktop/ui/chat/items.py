@@ -1,0 +1,155 @@
+"""What the transcript shows, row by row: messages, tool-call cards, banners and notices.
+
+Pure Python (no Qt): built from stored messages when a session opens, and updated
+from the engine's events while a turn runs. The Qt model (chat/model.py) only
+holds a list of these and tells the view which rows changed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Union
+
+from hermes_desktop.core.session_types import StoredMessage
+
+
+@dataclass(eq=False)
+class MessageItem:
+    role: str  # user | assistant
+    text: str
+    message_id: int | None = None
+    interrupted: bool = False
+    streaming: bool = False
+    created_at: float = field(default_factory=time.time)
+
+    @property
+    def key(self) -> str:
+        return f"m{self.message_id}" if self.message_id is not None else f"tmp{id(self)}"
+
+
+# Card states, in the words the card shows.
+WAITING = "waiting"  # waiting for the user's approval
+PENDING = "pending"  # proposed, about to run
+RUNNING = "running"
+DONE = "done"
+FAILED = "failed"
+DENIED = "denied"
+CANCELLED = "cancelled"
+SKIPPED = "skipped"
+
+
+@dataclass(eq=False)
+class ToolCardItem:
+    call_id: str
+    name: str
+    arguments: str  # pretty JSON (or the raw text when it did not parse)
+    source: str = "builtin"
+    risk: str = "read"
+    status: str = PENDING
+    result: str | None = None
+    impact: str | None = None
+    decided_by: str | None = None
+    started_at: float | None = None
+    duration_s: float | None = None
+    message_id: int | None = None  # the assistant message that asked for it
+    args_open: bool = False
+    result_open: bool = False
+    show_all: bool = False
+
+    @property
+    def key(self) -> str:
+        return f"c{self.call_id}"
+
+    def elapsed(self, now: float | None = None) -> float | None:
+        if self.duration_s is not None:
+            return self.duration_s
+        if self.started_at is not None:
+            return (now or time.monotonic()) - self.started_at
+        return None
+
+
+@dataclass(eq=False)
+class BannerItem:
+    """An error on a turn, with what the user can do about it."""
+
+    message: str
+    actions: tuple[str, ...] = ()  # retry | open_provider_settings | new_session_with_summary
+    level: str = "error"  # error | stopped
+
+    @property
+    def key(self) -> str:
+        return f"b{id(self)}"
+
+
+@dataclass(eq=False)
+class NoticeItem:
+    """A one-line note: a retry in progress, a switch to text tool calls, a cut-off reply."""
+
+    text: str
+
+    @property
+    def key(self) -> str:
+        return f"n{id(self)}"
+
+
+Item = Union[MessageItem, ToolCardItem, BannerItem, NoticeItem]
+ToolInfo = Callable[[str], tuple[str, str]]  # tool name -> (source, risk)
+
+
+def pretty_arguments(raw: str) -> str:
+    try:
+        return json.dumps(json.loads(raw or "{}"), ensure_ascii=False, indent=2)
+    except ValueError:
+        return raw
+
+
+def status_of_result(content: str | None) -> str:
+    """A stored tool result's card state (the engine's result shapes, see core/agent.py)."""
+    if content is None:
+        return CANCELLED
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return DONE
+    if isinstance(data, dict):
+        status = data.get("status")
+        if status == "denied":
+            return DENIED
+        if status == "cancelled":
+            return CANCELLED
+        if status == "not_run":
+            return SKIPPED
+        if "error" in data and len(data) <= 3:
+            return FAILED
+    return DONE
+
+
+def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo) -> list[Item]:
+    """The rows for stored messages: tool results fold into the card of the call they answer."""
+    rows: list[Item] = []
+    cards: dict[str, ToolCardItem] = {}
+    for message in messages:
+        if message.role == "user":
+            rows.append(MessageItem("user", message.content or "", message.id, created_at=message.created_at))
+        elif message.role == "assistant":
+            if message.content or not message.tool_calls:
+                rows.append(MessageItem("assistant", message.content or "", message.id, message.interrupted,
+                                        created_at=message.created_at))
+            for call in message.tool_calls or []:
+                function: dict[str, Any] = call.get("function", {})
+                name = str(function.get("name", "?"))
+                source, risk = tool_info(name)
+                card = ToolCardItem(str(call.get("id", "")), name, pretty_arguments(str(function.get("arguments", ""))),
+                                    source, risk, status=CANCELLED, message_id=message.id)
+                cards[card.call_id] = card
+                rows.append(card)
+        elif message.role == "system":
+            rows.append(NoticeItem(message.content or ""))
+        elif message.role == "tool":
+            card = cards.get(message.tool_call_id or "")
+            if card is not None:
+                card.result = message.content
+                card.status = status_of_result(message.content)
+    return rows

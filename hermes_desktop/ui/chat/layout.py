@@ -1,0 +1,344 @@
+"""Geometry of one transcript row: where each document, label and clickable link goes.
+
+A row's layout depends only on its item's visible state and the width, so it is
+computed once and cached (see delegate.py). Message text is laid out as one
+QTextDocument per Markdown block; documents are cached by (block, width, font), so
+while a reply streams only its last block is laid out again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF
+from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextOption
+
+from hermes_desktop.ui import theme as themes
+from hermes_desktop.ui.chat.items import (
+    DENIED,
+    DONE,
+    FAILED,
+    PENDING,
+    RUNNING,
+    WAITING,
+    BannerItem,
+    Item,
+    MessageItem,
+    NoticeItem,
+    ToolCardItem,
+)
+from hermes_desktop.ui.chat.markdown_render import render_block, split_blocks
+
+MARGIN_X = 18.0
+PAD_Y = 8.0
+BLOCK_GAP = 6.0
+BUBBLE_PAD = 10.0
+FOOTER_H = 22.0
+CARD_PAD = 10.0
+RESULT_PREVIEW_LINES = 24
+USER_BUBBLE_RATIO = 0.78
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("Transcript", text)
+
+
+@dataclass
+class DocPart:
+    origin: QPointF
+    doc: QTextDocument
+    code: str | None = None  # for a code block: what its Copy link copies
+
+
+@dataclass
+class TextPart:
+    rect: QRectF
+    text: str
+    role: str  # header | muted | status | link | badge | name | tag
+    colour: str = ""
+
+
+@dataclass
+class Hit:
+    rect: QRectF
+    action: str
+    payload: Any = None
+    hover_only: bool = False
+
+
+@dataclass
+class RowLayout:
+    height: float
+    docs: list[DocPart] = field(default_factory=list)
+    texts: list[TextPart] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
+    background: QRectF | None = None
+    background_kind: str = ""  # bubble | card | error | stopped | notice
+    hover_texts: list[TextPart] = field(default_factory=list)  # drawn only under the mouse
+
+
+class DocumentCache:
+    """QTextDocuments by (html, width, font): a finished block is laid out once per width."""
+
+    def __init__(self, capacity: int = 3000) -> None:
+        self._docs: OrderedDict[tuple[str, int, str, bool], QTextDocument] = OrderedDict()
+        self._capacity = capacity
+
+    def get(self, html: str, width: float, font: QFont, *, plain: bool = False) -> QTextDocument:
+        key = (html, int(width), font.key(), plain)
+        doc = self._docs.get(key)
+        if doc is not None:
+            self._docs.move_to_end(key)
+            return doc
+        doc = QTextDocument()
+        doc.setDefaultFont(font)
+        doc.setDocumentMargin(0)
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        doc.setDefaultTextOption(option)
+        if plain:
+            doc.setPlainText(html)
+        else:
+            doc.setHtml(html)
+        doc.setTextWidth(max(40.0, width))
+        self._docs[key] = doc
+        if len(self._docs) > self._capacity:
+            self._docs.popitem(last=False)
+        return doc
+
+    def clear(self) -> None:
+        self._docs.clear()
+
+
+def signature(item: Item) -> tuple[Any, ...]:
+    """Everything about an item that changes its layout."""
+    if isinstance(item, MessageItem):
+        return ("m", item.role, len(item.text), item.text[-64:], item.streaming, item.interrupted)
+    if isinstance(item, ToolCardItem):
+        elapsed = item.elapsed()
+        return ("c", item.status, item.args_open, item.result_open, item.show_all, len(item.result or ""),
+                item.impact, item.decided_by, None if elapsed is None else round(elapsed, 1))
+    if isinstance(item, BannerItem):
+        return ("b", item.message, item.actions, item.level)
+    return ("n", item.text)
+
+
+class RowLayouter:
+    def __init__(self, font: QFont) -> None:
+        self.docs = DocumentCache()
+        self.set_font(font)
+
+    def set_font(self, font: QFont) -> None:
+        self.font = QFont(font)
+        self.small = QFont(font)
+        self.small.setPointSizeF(max(7.0, font.pointSizeF() * 0.86))
+        self.bold_small = QFont(self.small)
+        self.bold_small.setBold(True)
+        self.mono = QFont("monospace")
+        self.mono.setStyleHint(QFont.StyleHint.Monospace)
+        self.mono.setPointSizeF(self.small.pointSizeF())
+        self.metrics = QFontMetricsF(self.font)
+        self.small_metrics = QFontMetricsF(self.small)
+        self.docs.clear()
+
+    # ------------------------------------------------------------------ estimates
+    def estimate(self, item: Item, width: float) -> float:
+        """A cheap height for rows not laid out yet (never painted): no documents are built."""
+        if not isinstance(item, MessageItem):
+            return self.layout(item, width).height
+        inner = max(80.0, width - 2 * MARGIN_X - (2 * BUBBLE_PAD if item.role == "user" else 0))
+        per_line = max(8.0, inner / max(1.0, self.metrics.averageCharWidth()))
+        lines = 0
+        for line in item.text.split("\n"):
+            wide = sum(1 for ch in line if ord(ch) > 0x2E80)
+            lines += max(1, math.ceil((len(line) + wide) / per_line))
+        header = 0.0 if item.role == "user" else self.small_metrics.height() + 4
+        return PAD_Y * 2 + header + lines * self.metrics.lineSpacing() + FOOTER_H + (2 * BUBBLE_PAD if item.role == "user" else 0)
+
+    # ------------------------------------------------------------------ layouts
+    def layout(self, item: Item, width: float) -> RowLayout:
+        if isinstance(item, MessageItem):
+            return self._user(item, width) if item.role == "user" else self._assistant(item, width)
+        if isinstance(item, ToolCardItem):
+            return self._card(item, width)
+        if isinstance(item, BannerItem):
+            return self._banner(item, width)
+        return self._notice(item, width)
+
+    def _footer(self, layout: RowLayout, y: float, actions: list[tuple[str, str]], *, right: float | None, left: float) -> None:
+        x = left
+        spans = []
+        for label, action in actions:
+            w = self.small_metrics.horizontalAdvance(label)
+            spans.append((label, action, w))
+        total = sum(w for _, _, w in spans) + 14 * (len(spans) - 1)
+        if right is not None:
+            x = right - total
+        for label, action, w in spans:
+            rect = QRectF(x, y + 3, w, self.small_metrics.height())
+            layout.hover_texts.append(TextPart(rect, label, "link"))
+            layout.hits.append(Hit(rect, action, hover_only=True))
+            x += w + 14
+
+    def _user(self, item: MessageItem, width: float) -> RowLayout:
+        available = max(120.0, (width - 2 * MARGIN_X) * USER_BUBBLE_RATIO) - 2 * BUBBLE_PAD
+        doc = self.docs.get(item.text, available, self.font, plain=True)
+        text_w = min(available, doc.idealWidth() + 1)
+        if text_w < available:
+            doc = self.docs.get(item.text, text_w, self.font, plain=True)
+        bubble_w = text_w + 2 * BUBBLE_PAD
+        bubble_h = doc.size().height() + 2 * BUBBLE_PAD
+        left = width - MARGIN_X - bubble_w
+        layout = RowLayout(height=PAD_Y + bubble_h + FOOTER_H + PAD_Y / 2)
+        layout.background = QRectF(left, PAD_Y, bubble_w, bubble_h)
+        layout.background_kind = "bubble"
+        layout.docs.append(DocPart(QPointF(left + BUBBLE_PAD, PAD_Y + BUBBLE_PAD), doc))
+        self._footer(layout, PAD_Y + bubble_h, [(tr("Copy"), "copy"), (tr("Edit"), "edit"), (tr("Fork"), "fork")],
+                     right=width - MARGIN_X, left=left)
+        return layout
+
+    def _assistant(self, item: MessageItem, width: float) -> RowLayout:
+        inner = max(80.0, width - 2 * MARGIN_X)
+        layout = RowLayout(height=0)
+        y = PAD_Y
+        header = tr("Hermes") + ("  ·  " + tr("writing…") if item.streaming else "")
+        layout.texts.append(TextPart(QRectF(MARGIN_X, y, inner, self.small_metrics.height()), header, "header"))
+        y += self.small_metrics.height() + 4
+        palette = themes.current().markdown
+        for block in split_blocks(item.text) or ([""] if item.streaming else []):
+            rendered = render_block(block, palette)
+            doc = self.docs.get(rendered.html, inner, self.font)
+            layout.docs.append(DocPart(QPointF(MARGIN_X, y), doc, rendered.code))
+            y += doc.size().height() + BLOCK_GAP
+        if item.interrupted:
+            label = tr("interrupted — the reply stopped here")
+            layout.texts.append(TextPart(QRectF(MARGIN_X, y, inner, self.small_metrics.height()), label, "tag"))
+            y += self.small_metrics.height() + 2
+        if not item.streaming:
+            self._footer(layout, y, [(tr("Copy"), "copy"), (tr("Regenerate"), "regenerate"), (tr("Fork"), "fork")],
+                         right=None, left=MARGIN_X)
+        layout.height = y + FOOTER_H + PAD_Y / 2
+        return layout
+
+    def _card(self, card: ToolCardItem, width: float) -> RowLayout:
+        theme = themes.current()
+        left, inner = MARGIN_X, max(120.0, width - 2 * MARGIN_X)
+        layout = RowLayout(height=0)
+        y = PAD_Y / 2 + CARD_PAD
+        x = left + CARD_PAD
+        line_h = self.small_metrics.height()
+        badge = tr(card.risk)
+        badge_w = self.small_metrics.horizontalAdvance(badge) + 12
+        layout.texts.append(TextPart(QRectF(x, y, badge_w, line_h + 2), badge, "badge", theme.risk_colour(card.risk)))
+        x += badge_w + 8
+        name_w = QFontMetricsF(self.bold_small).horizontalAdvance(card.name)
+        layout.texts.append(TextPart(QRectF(x, y, name_w + 2, line_h + 2), card.name, "name"))
+        x += name_w + 10
+        source = _source_label(card.source)
+        layout.texts.append(TextPart(QRectF(x, y, self.small_metrics.horizontalAdvance(source) + 2, line_h + 2), source, "muted"))
+        status, colour = self._status(card)
+        status_w = self.small_metrics.horizontalAdvance(status) + 2
+        layout.texts.append(TextPart(QRectF(left + inner - CARD_PAD - status_w, y, status_w, line_h + 2), status, "status", colour))
+        y += line_h + 8
+        if card.impact:
+            doc = self.docs.get(card.impact, inner - 2 * CARD_PAD, self.small, plain=True)
+            layout.docs.append(DocPart(QPointF(left + CARD_PAD, y), doc))
+            y += doc.size().height() + 6
+        y = self._toggle(layout, y, ("▾ " if card.args_open else "▸ ") + tr("Arguments"), "toggle_args", left)
+        if card.args_open:
+            doc = self.docs.get(card.arguments, inner - 3 * CARD_PAD, self.mono, plain=True)
+            layout.docs.append(DocPart(QPointF(left + 2 * CARD_PAD, y), doc))
+            y += doc.size().height() + 6
+        if card.result is not None:
+            size = len(card.result)
+            label = tr("Result") + f" ({size:,} " + tr("characters") + ")"
+            y = self._toggle(layout, y, ("▾ " if card.result_open else "▸ ") + label, "toggle_result", left)
+            if card.result_open:
+                lines = card.result.split("\n")
+                shown = card.result if card.show_all or len(lines) <= RESULT_PREVIEW_LINES else \
+                    "\n".join(lines[:RESULT_PREVIEW_LINES])
+                doc = self.docs.get(shown, inner - 3 * CARD_PAD, self.mono, plain=True)
+                layout.docs.append(DocPart(QPointF(left + 2 * CARD_PAD, y), doc))
+                y += doc.size().height() + 6
+                if shown is not card.result and shown != card.result:
+                    y = self._toggle(layout, y, tr("Show all") + f" ({len(lines):,} " + tr("lines") + ")", "show_all",
+                                     left + CARD_PAD)
+        y += CARD_PAD - 4
+        layout.background = QRectF(left, PAD_Y / 2, inner, y - PAD_Y / 2)
+        layout.background_kind = "card"
+        layout.height = y + PAD_Y / 2
+        return layout
+
+    def _toggle(self, layout: RowLayout, y: float, label: str, action: str, left: float) -> float:
+        rect = QRectF(left + CARD_PAD, y, self.small_metrics.horizontalAdvance(label) + 4, self.small_metrics.height())
+        layout.texts.append(TextPart(rect, label, "link"))
+        layout.hits.append(Hit(rect, action))
+        return y + self.small_metrics.height() + 6
+
+    def _status(self, card: ToolCardItem) -> tuple[str, str]:
+        theme = themes.current()
+        elapsed = card.elapsed()
+        if card.status == WAITING:
+            return tr("waiting for your approval"), theme.risk_write
+        if card.status == PENDING:
+            return tr("queued"), theme.muted
+        if card.status == RUNNING:
+            return tr("running") + (f" {elapsed:.1f} s" if elapsed is not None else ""), theme.accent
+        if card.status == DONE:
+            return tr("done") + (f" in {elapsed:.2f} s" if elapsed is not None else ""), theme.risk_read
+        if card.status == FAILED:
+            return tr("failed"), theme.risk_destructive
+        if card.status == DENIED:
+            return tr("denied") + (f" ({card.decided_by})" if card.decided_by else ""), theme.risk_destructive
+        return tr(card.status), theme.muted
+
+    def _banner(self, banner: BannerItem, width: float) -> RowLayout:
+        left, inner = MARGIN_X, max(120.0, width - 2 * MARGIN_X)
+        doc = self.docs.get(banner.message, inner - 2 * CARD_PAD, self.font, plain=True)
+        layout = RowLayout(height=0)
+        y = PAD_Y / 2 + CARD_PAD
+        layout.docs.append(DocPart(QPointF(left + CARD_PAD, y), doc))
+        y += doc.size().height() + 8
+        x = left + CARD_PAD
+        for action in banner.actions:
+            label = _ACTION_LABELS.get(action, action)
+            w = self.small_metrics.horizontalAdvance(tr(label)) + 4
+            rect = QRectF(x, y, w, self.small_metrics.height())
+            layout.texts.append(TextPart(rect, tr(label), "link"))
+            layout.hits.append(Hit(rect, f"banner:{action}"))
+            x += w + 18
+        if banner.actions:
+            y += self.small_metrics.height() + 4
+        y += CARD_PAD - 4
+        layout.background = QRectF(left, PAD_Y / 2, inner, y - PAD_Y / 2)
+        layout.background_kind = "error" if banner.level == "error" else "stopped"
+        layout.height = y + PAD_Y / 2
+        return layout
+
+    def _notice(self, notice: NoticeItem, width: float) -> RowLayout:
+        inner = max(120.0, width - 2 * MARGIN_X)
+        doc = self.docs.get(notice.text, inner - 2 * CARD_PAD, self.small, plain=True)
+        layout = RowLayout(height=doc.size().height() + 2 * PAD_Y)
+        layout.docs.append(DocPart(QPointF(MARGIN_X + CARD_PAD, PAD_Y), doc))
+        layout.background_kind = "notice"
+        return layout
+
+
+_ACTION_LABELS = {
+    "retry": "Retry",
+    "open_provider_settings": "Open provider settings",
+    "new_session_with_summary": "Start a new session with a summary",
+}
+
+
+def _source_label(source: str) -> str:
+    if source == "builtin":
+        return tr("built-in")
+    if source.startswith("skill:"):
+        return tr("skill") + " " + source[6:]
+    if source.startswith("mcp:"):
+        return "MCP " + source[4:]
+    return source

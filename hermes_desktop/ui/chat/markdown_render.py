@@ -1,0 +1,169 @@
+"""Markdown -> the HTML subset Qt's rich text engine renders, one block at a time.
+
+A message is split into blocks (paragraphs, lists, tables, fenced code) at blank
+lines outside code fences. Each block renders on its own and is cached by its
+text, so while a reply streams only the last, growing block is re-rendered, and
+a finished message is never rendered twice. Code blocks are highlighted with
+Pygments (inline styles, which Qt understands) under a header with the language
+and a `Copy` link (`copy:` anchor).
+
+This module imports no Qt: it is pure text in, text out, and tested headless.
+markdown-it and Pygments are imported on first use, after the window is shown.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([\w+#.-]*)")
+_LIST_ITEM = re.compile(r"^ {0,3}([-*+]|\d{1,9}[.)])[ \t]")
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """Colours the rendered HTML uses; one per theme."""
+
+    text: str
+    muted: str
+    link: str
+    code_background: str
+    code_border: str
+    inline_code_background: str
+    table_border: str
+    quote: str
+    pygments_style: str
+    dark: bool
+
+
+LIGHT = Palette("#1f2328", "#656d76", "#0969da", "#f6f8fa", "#d0d7de", "#eff1f3", "#d0d7de", "#57606a", "friendly", False)
+DARK = Palette("#e6edf3", "#8d96a0", "#4493f8", "#161b22", "#30363d", "#2d333b", "#3d444d", "#9198a1", "github-dark", True)
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedBlock:
+    html: str
+    code: str | None = None  # the raw code of a fenced block (what Copy copies)
+
+
+def split_blocks(text: str) -> list[str]:
+    """Blocks separated by blank lines; a fenced code block (even an unclosed one) is one block.
+
+    A block that continues a list (an indented paragraph, or the next item of a loose
+    list) stays with that list, so numbering and nesting render as written.
+    """
+    merged: list[str] = []
+    for block in _raw_blocks(text):
+        if merged and _continues(merged[-1], block):
+            merged[-1] = merged[-1] + "\n\n" + block
+        else:
+            merged.append(block)
+    return merged
+
+
+def _continues(previous: str, block: str) -> bool:
+    if _FENCE.match(previous) or _FENCE.match(block):
+        return False
+    previous_is_list = bool(_LIST_ITEM.match(previous))
+    return previous_is_list and (bool(_LIST_ITEM.match(block)) or block[:1] in (" ", "\t"))
+
+
+def _raw_blocks(text: str) -> list[str]:
+    blocks: list[str] = []
+    current: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        if fence is not None:
+            current.append(line)
+            stripped = line.strip()
+            if stripped.startswith(fence[0] * len(fence)) and set(stripped) <= {fence[0]}:
+                blocks.append("\n".join(current))
+                current, fence = [], None
+            continue
+        opening = _FENCE.match(line)
+        if opening:
+            if current:
+                blocks.append("\n".join(current))
+            current, fence = [line], opening.group(1)
+            continue
+        if not line.strip():
+            if current:
+                blocks.append("\n".join(current))
+                current = []
+            continue
+        current.append(line)
+    if current:
+        blocks.append("\n".join(current))
+    return blocks
+
+
+@lru_cache(maxsize=1)
+def _markdown() -> Any:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False, "linkify": False, "breaks": True}).enable(["table", "strikethrough"])
+
+
+def render_block(block: str, palette: Palette) -> RenderedBlock:
+    return _render_block_cached(block, palette)
+
+
+@lru_cache(maxsize=4096)
+def _render_block_cached(block: str, palette: Palette) -> RenderedBlock:
+    opening = _FENCE.match(block)
+    if opening:
+        return _render_code(block, opening.group(1), opening.group(2), palette)
+    return RenderedBlock(_style_html(_markdown().render(block), palette))
+
+
+def _render_code(block: str, fence: str, language: str, palette: Palette) -> RenderedBlock:
+    lines = block.split("\n")[1:]
+    if lines and lines[-1].strip().startswith(fence[0] * len(fence)) and set(lines[-1].strip()) <= {fence[0]}:
+        lines = lines[:-1]
+    code = "\n".join(lines)
+    highlighted = _highlight(code, language, palette.pygments_style)
+    label = html.escape(language or "text")
+    return RenderedBlock(
+        f'<table width="100%" border="0" cellspacing="0" cellpadding="6" bgcolor="{palette.code_background}">'
+        f'<tr><td bgcolor="{palette.code_border}"><span style="color:{palette.text}; font-size:small;">{label}</span></td>'
+        f'<td bgcolor="{palette.code_border}" align="right"><a href="copy:" style="color:{palette.link}; '
+        f'font-size:small; text-decoration:none;">Copy</a></td></tr>'
+        f'<tr><td colspan="2"><pre style="font-family: monospace; margin:0;">{highlighted}</pre></td></tr></table>',
+        code,
+    )
+
+
+def _highlight(code: str, language: str, style: str) -> str:
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import TextLexer, get_lexer_by_name
+    from pygments.util import ClassNotFound
+
+    try:
+        lexer = get_lexer_by_name(language) if language else TextLexer()
+    except ClassNotFound:
+        lexer = TextLexer()
+    formatter = HtmlFormatter(noclasses=True, nowrap=True, style=style)
+    return highlight(code, lexer, formatter).rstrip("\n")
+
+
+def _style_html(rendered: str, palette: Palette) -> str:
+    """Add the inline styles Qt needs (it ignores most CSS in <style>)."""
+    out = rendered.replace(
+        "<table>",
+        f'<table border="1" cellspacing="0" cellpadding="5" style="border-collapse: collapse; '
+        f'border-color: {palette.table_border};">',
+    )
+    out = out.replace("<code>", f'<code style="background-color:{palette.inline_code_background};">&#8202;')
+    out = out.replace("</code>", "&#8202;</code>")
+    out = out.replace("<a href=", f'<a style="color:{palette.link};" href=')
+    out = out.replace("<blockquote>", f'<blockquote style="color:{palette.quote};">')
+    return out
+
+
+def plain_text(markdown: str) -> str:
+    """What Copy puts on the clipboard for a whole message: the Markdown source, as written."""
+    return markdown.strip()

@@ -1,0 +1,293 @@
+"""The transcript as a Qt list model: rows of chat items, updated from engine events.
+
+This is the one place where core events become row changes (inserts and
+`dataChanged`), the way napari bridges its lists to Qt's model/view. Streamed text
+is buffered and applied at most every STREAM_INTERVAL_MS, and only the row being
+streamed changes; finished rows are never touched again. Running tool cards tick
+once a second so their elapsed time stays current.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Iterable
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
+
+from hermes_desktop.core import events as ev
+from hermes_desktop.ui.chat.items import (
+    CANCELLED,
+    DENIED,
+    DONE,
+    FAILED,
+    PENDING,
+    RUNNING,
+    SKIPPED,
+    WAITING,
+    BannerItem,
+    Item,
+    MessageItem,
+    NoticeItem,
+    ToolCardItem,
+    pretty_arguments,
+)
+
+ITEM_ROLE = Qt.ItemDataRole.UserRole + 1
+STREAM_INTERVAL_MS = 40
+TICK_INTERVAL_MS = 1000
+
+_OUTCOME_STATUS = {
+    ev.ToolOutcome.OK: DONE, ev.ToolOutcome.ERROR: FAILED, ev.ToolOutcome.INVALID: FAILED,
+    ev.ToolOutcome.TIMEOUT: FAILED, ev.ToolOutcome.DENIED: DENIED, ev.ToolOutcome.CANCELLED: CANCELLED,
+    ev.ToolOutcome.SKIPPED: SKIPPED,
+}
+_GUARD_REASONS = (ev.FinishReason.MAX_ROUND_TRIPS, ev.FinishReason.REPEATED_CALL, ev.FinishReason.REPEATED_FAILURE)
+
+
+class TranscriptModel(QAbstractListModel):
+    sig_rows_appended = Signal()
+    """Fires after rows were added at the end or the streaming row grew: the view may follow."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[Item] = []
+        self._streaming: MessageItem | None = None
+        self._pending_text: list[str] = []
+        self._cards: dict[str, ToolCardItem] = {}
+        self._retry_notice: NoticeItem | None = None
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(STREAM_INTERVAL_MS)
+        self._flush_timer.timeout.connect(self.flush_stream)
+        self._tick_timer = QTimer(self)
+        self._tick_timer.setInterval(TICK_INTERVAL_MS)
+        self._tick_timer.timeout.connect(self._tick_running_cards)
+        self.first_loaded = 0  # active-history positions of the loaded slice: [first_loaded, end_loaded)
+        self.end_loaded = 0
+        self.total = 0
+
+    # ------------------------------------------------------------------ Qt API
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        item = self._rows[index.row()]
+        if role == ITEM_ROLE:
+            return item
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return _accessible_text(item)
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.isValid() and isinstance(self._rows[index.row()], MessageItem):
+            base |= Qt.ItemFlag.ItemIsEditable  # "editing" opens a read-only text view for selecting text
+        return base
+
+    # ------------------------------------------------------------------ loading
+    def items(self) -> list[Item]:
+        return list(self._rows)
+
+    def item(self, row: int) -> Item:
+        return self._rows[row]
+
+    def row_of(self, item: Item) -> int:
+        for row in range(len(self._rows) - 1, -1, -1):
+            if self._rows[row] is item:
+                return row
+        return -1
+
+    @property
+    def has_earlier(self) -> bool:
+        return self.first_loaded > 0
+
+    @property
+    def has_later(self) -> bool:
+        return self.end_loaded < self.total
+
+    def reset(self, items: Iterable[Item], *, first: int = 0, end: int = 0, total: int = 0) -> None:
+        self.beginResetModel()
+        self._rows = list(items)
+        self._streaming = None
+        self._pending_text.clear()
+        self._cards = {i.call_id: i for i in self._rows if isinstance(i, ToolCardItem)}
+        self._retry_notice = None
+        self.first_loaded, self.end_loaded, self.total = first, end, total
+        self.endResetModel()
+        self._update_tick()
+
+    def prepend(self, items: list[Item], *, first: int) -> None:
+        """Earlier messages (scrolling up)."""
+        if items:
+            self.beginInsertRows(QModelIndex(), 0, len(items) - 1)
+            self._rows[0:0] = items
+            for item in items:
+                if isinstance(item, ToolCardItem):
+                    self._cards.setdefault(item.call_id, item)
+            self.endInsertRows()
+        self.first_loaded = first
+
+    def append_page(self, items: list[Item], *, end: int) -> None:
+        """Later messages (scrolling down after jumping to an older search hit)."""
+        if items:
+            self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows) + len(items) - 1)
+            self._rows.extend(items)
+            for item in items:
+                if isinstance(item, ToolCardItem):
+                    self._cards.setdefault(item.call_id, item)
+            self.endInsertRows()
+        self.end_loaded = end
+
+    def append(self, item: Item) -> None:
+        self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows))
+        self._rows.append(item)
+        self.endInsertRows()
+        self.sig_rows_appended.emit()
+
+    def remove(self, item: Item) -> None:
+        row = self.row_of(item)
+        if row >= 0:
+            self.beginRemoveRows(QModelIndex(), row, row)
+            del self._rows[row]
+            self.endRemoveRows()
+
+    def changed(self, item: Item) -> None:
+        row = self.row_of(item)
+        if row >= 0:
+            index = self.index(row)
+            self.dataChanged.emit(index, index, [ITEM_ROLE])
+
+    def find_message(self, message_id: int) -> int:
+        for row, item in enumerate(self._rows):
+            if getattr(item, "message_id", None) == message_id:
+                return row
+        return -1
+
+    @property
+    def streaming_item(self) -> MessageItem | None:
+        return self._streaming
+
+    # ------------------------------------------------------------------ live events
+    def apply(self, event: ev.Event) -> None:
+        """Show one engine event of the session this transcript displays."""
+        if isinstance(event, ev.TextDelta):
+            self._stream(event.text)
+            return
+        if not isinstance(event, (ev.UsageReported, ev.ContextPrepared, ev.ModelRequestStarted)):
+            self.flush_stream()
+        if isinstance(event, ev.TurnStarted):
+            self.append(MessageItem("user", event.text, event.user_message_id))
+        elif isinstance(event, ev.AssistantMessageStarted):
+            if self._streaming is not None and self._streaming.message_id is None:
+                self._streaming.message_id = event.message_id
+        elif isinstance(event, ev.ToolCallProposed):
+            self._end_stream(interrupted=False)
+            card = ToolCardItem(event.call_id, event.name, pretty_arguments(event.raw_arguments), event.source,
+                                event.risk, PENDING, impact=event.impact)
+            self._cards[event.call_id] = card
+            self.append(card)
+        elif isinstance(event, ev.ToolCallAwaitingApproval):
+            self._update_card(event.call_id, status=WAITING)
+        elif isinstance(event, ev.ToolCallDecided):
+            self._update_card(event.call_id, decided_by=event.decided_by,
+                              **({} if event.approved else {"status": DENIED}))
+        elif isinstance(event, ev.ToolCallStarted):
+            self._update_card(event.call_id, status=RUNNING, started_at=time.monotonic())
+        elif isinstance(event, ev.ToolCallFinished):
+            self._update_card(event.call_id, status=_OUTCOME_STATUS.get(event.outcome, DONE), result=event.result,
+                              duration_s=event.duration_s)
+        elif isinstance(event, ev.RetryScheduled):
+            self._show_retry(event.message)
+        elif isinstance(event, ev.Notice):
+            self.append(NoticeItem(event.message))
+        elif isinstance(event, ev.TurnError):
+            self._end_stream(interrupted=True)
+            self._clear_retry()
+            self.append(BannerItem(event.message, _actions_for(event)))
+        elif isinstance(event, ev.TurnFinished):
+            self._clear_retry()
+            self._end_stream(interrupted=event.reason is ev.FinishReason.CANCELLED)
+            if event.reason in _GUARD_REASONS:
+                self.append(BannerItem(event.message, ("retry",), level="stopped"))
+        self._update_tick()
+
+    def _stream(self, text: str) -> None:
+        self._clear_retry()
+        if self._streaming is None:
+            self._streaming = MessageItem("assistant", "", streaming=True)
+            self.append(self._streaming)
+        self._pending_text.append(text)
+        if not self._flush_timer.isActive():
+            self._flush_timer.start()
+
+    def flush_stream(self) -> None:
+        """Apply buffered text to the streaming row (one repaint for many tokens)."""
+        self._flush_timer.stop()
+        if self._streaming is not None and self._pending_text:
+            self._streaming.text += "".join(self._pending_text)
+            self._pending_text.clear()
+            self.changed(self._streaming)
+            self.sig_rows_appended.emit()
+
+    def _end_stream(self, *, interrupted: bool) -> None:
+        self.flush_stream()
+        if self._streaming is not None:
+            self._streaming.streaming = False
+            self._streaming.interrupted = self._streaming.interrupted or interrupted
+            self.changed(self._streaming)
+            self._streaming = None
+
+    def _update_card(self, call_id: str, **changes: Any) -> None:
+        card = self._cards.get(call_id)
+        if card is None:
+            return
+        for name, value in changes.items():
+            setattr(card, name, value)
+        self.changed(card)
+
+    def _show_retry(self, text: str) -> None:
+        if self._retry_notice is None:
+            self._retry_notice = NoticeItem(text)
+            self.append(self._retry_notice)
+        else:
+            self._retry_notice.text = text
+            self.changed(self._retry_notice)
+
+    def _clear_retry(self) -> None:
+        if self._retry_notice is not None:
+            self.remove(self._retry_notice)
+            self._retry_notice = None
+
+    def _tick_running_cards(self) -> None:
+        for card in self._cards.values():
+            if card.status == RUNNING:
+                self.changed(card)
+
+    def _update_tick(self) -> None:
+        running = any(card.status == RUNNING for card in self._cards.values())
+        if running and not self._tick_timer.isActive():
+            self._tick_timer.start()
+        elif not running:
+            self._tick_timer.stop()
+
+
+def _actions_for(error: ev.TurnError) -> tuple[str, ...]:
+    actions = ["retry"]
+    if error.action is ev.ErrorAction.OPEN_PROVIDER_SETTINGS:
+        actions.append("open_provider_settings")
+    if error.action is ev.ErrorAction.NEW_SESSION_WITH_SUMMARY:
+        actions.append("new_session_with_summary")
+    return tuple(actions)
+
+
+def _accessible_text(item: Item) -> str:
+    if isinstance(item, MessageItem):
+        who = "You" if item.role == "user" else "Hermes"
+        return f"{who}: {item.text}"
+    if isinstance(item, ToolCardItem):
+        return f"Tool {item.name}, {item.status}"
+    if isinstance(item, BannerItem):
+        return f"Error: {item.message}"
+    return item.text

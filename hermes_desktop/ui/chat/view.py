@@ -1,0 +1,96 @@
+"""The transcript view: a virtualised list that follows new text unless the user scrolled away."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtWidgets import QAbstractItemView, QFrame, QListView, QWidget
+
+from hermes_desktop.ui.chat.delegate import TranscriptDelegate
+from hermes_desktop.ui.chat.model import TranscriptModel
+
+EARLIER_THRESHOLD_PX = 400
+
+
+class ChatView(QListView):
+    sig_need_earlier = Signal()
+    """Fires when the user scrolled near the top and earlier messages exist: load the previous page."""
+    sig_need_later = Signal()
+    """Fires when the user scrolled near the bottom of a slice that does not reach the newest message."""
+
+    def __init__(self, model: TranscriptModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chatView")
+        self.setAccessibleName(self.tr("Conversation"))
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setResizeMode(QListView.ResizeMode.Adjust)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked)
+        self.setMouseTracking(True)
+        self.setUniformItemSizes(False)
+        self.verticalScrollBar().setSingleStep(24)
+        self.transcript = model
+        self.setModel(model)
+        self.delegate = TranscriptDelegate(self)
+        self.setItemDelegate(self.delegate)
+        self._follow = True
+        self._keep_from_bottom: int | None = None
+        model.dataChanged.connect(self._row_changed)
+        model.sig_rows_appended.connect(self._maybe_follow)
+        model.modelReset.connect(self.follow_bottom)
+        model.rowsAboutToBeInserted.connect(self._before_insert)
+        bar = self.verticalScrollBar()
+        bar.valueChanged.connect(self._scrolled)
+        bar.rangeChanged.connect(self._range_changed)
+
+    def _row_changed(self, top_left: QModelIndex, *_: object) -> None:
+        # A row that grew (streamed text, an opened card) needs the list laid out again.
+        self.delegate.sizeHintChanged.emit(top_left)
+
+    def _before_insert(self, parent: QModelIndex, first: int, last: int) -> None:
+        if first == 0 and self.transcript.rowCount() > 0:  # earlier messages go above: keep the view still
+            bar = self.verticalScrollBar()
+            self._keep_from_bottom = bar.maximum() - bar.value()
+
+    def _scrolled(self, value: int) -> None:
+        bar = self.verticalScrollBar()
+        self._follow = value >= bar.maximum() - 4 and not self.transcript.has_later
+        if value < EARLIER_THRESHOLD_PX and self.transcript.has_earlier and self._keep_from_bottom is None:
+            self.sig_need_earlier.emit()
+        if value > bar.maximum() - EARLIER_THRESHOLD_PX and self.transcript.has_later:
+            self.sig_need_later.emit()
+
+    def _range_changed(self, _minimum: int, maximum: int) -> None:
+        bar = self.verticalScrollBar()
+        if self._keep_from_bottom is not None:
+            bar.setValue(maximum - self._keep_from_bottom)
+            self._keep_from_bottom = None
+        elif self._follow:
+            bar.setValue(maximum)
+
+    def _maybe_follow(self) -> None:
+        if self._follow:
+            QTimer.singleShot(0, self._to_bottom)
+
+    def follow_bottom(self) -> None:
+        self._follow = True
+        QTimer.singleShot(0, self._to_bottom)
+
+    def _to_bottom(self) -> None:
+        if self._follow:
+            self.scrollToBottom()
+
+    @property
+    def following(self) -> bool:
+        return self._follow
+
+    def scroll_to_row(self, row: int) -> None:
+        if 0 <= row < self.transcript.rowCount():
+            self._follow = False
+            self.scrollTo(self.transcript.index(row), QAbstractItemView.ScrollHint.PositionAtTop)
+
+    def refresh_layouts(self) -> None:
+        self.delegate.forget()
+        self.scheduleDelayedItemsLayout()
+        self.viewport().update()

@@ -1,0 +1,308 @@
+"""The window's link to the engine: loads it, runs turns, and re-emits their events as Qt signals.
+
+Heavy modules (openai, the agent) are imported in `start()`, after the window is
+painted. Each session can have one running turn; events of every running turn are
+emitted with their session id, so the chat pane shows only its own session's and
+switching sessions mid-stream never mixes them. Store calls run in worker threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import uuid
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Mapping
+
+from PySide6.QtCore import QObject, Signal
+
+from hermes_desktop.core import events as ev
+from hermes_desktop.core.session_types import SessionInfo, StoredMessage
+from hermes_desktop.ui.activity import ActivityRecorder
+from hermes_desktop.ui.tasks import spawn
+
+if TYPE_CHECKING:
+    from hermes_desktop.core.agent import Agent, Turn
+    from hermes_desktop.core.runtime import Runtime
+    from hermes_desktop.core.store import SearchHit, SQLiteSessionStore
+    from hermes_desktop.core.tools.approval import Approver
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A contiguous slice of a session's active history (positions first_position ..)."""
+
+    session_id: str
+    messages: list[StoredMessage]
+    first_position: int
+    total: int  # messages in the active history, not counting a running turn's
+    live_events: list[ev.Event]  # a running turn's events so far, replayed after the last page
+
+    @property
+    def has_earlier(self) -> bool:
+        return self.first_position > 0
+
+    @property
+    def end_position(self) -> int:
+        return self.first_position + len(self.messages)
+
+    @property
+    def has_later(self) -> bool:
+        return self.end_position < self.total
+
+
+class AppController(QObject):
+    sig_ready = Signal()
+    """The engine is loaded (settings, store, tools, model): sessions can be listed and sent to."""
+    sig_problem = Signal(str)
+    """Something the user must know at start-up or later (corrupt file moved aside, no keyring, ...)."""
+    sig_sessions_changed = Signal()
+    """The session list changed (created, renamed, pinned, deleted, new activity)."""
+    sig_session_event = Signal(str, object)
+    """An engine event of a running turn: (session id, event)."""
+    sig_busy_changed = Signal(str, bool)
+    """A session's turn started (True) or ended (False)."""
+    sig_open_session = Signal(str, object)
+    """Show this session, optionally at a position (a search hit or a fork)."""
+    sig_settings_changed = Signal()
+    """Settings were saved (tools enabled/disabled, theme, provider)."""
+
+    def __init__(self, env: Mapping[str, str] | None = None, approver: "Approver | None" = None) -> None:
+        super().__init__()
+        self._env = dict(os.environ if env is None else env)
+        self._approver = approver
+        self.runtime: "Runtime | None" = None
+        self.agent: "Agent | None" = None
+        self._turns: dict[str, "Turn"] = {}
+        self.activity: dict[str, ActivityRecorder] = {}
+
+    # ------------------------------------------------------------------ start / stop
+    async def start(self) -> None:
+        from hermes_desktop.core.runtime import open_runtime
+
+        self.runtime = await asyncio.to_thread(open_runtime, self._env)
+        self.agent = self.runtime.make_agent(self._approver)
+        for problem in self.runtime.problems:
+            self.sig_problem.emit(problem)
+        self.sig_ready.emit()
+
+    async def shutdown(self) -> None:
+        for turn in list(self._turns.values()):
+            turn.cancel()
+        for turn in list(self._turns.values()):
+            await turn.wait()
+        if self.agent is not None and self.agent.model is not None:
+            await self.agent.model.aclose()
+        if self.runtime is not None and hasattr(self.runtime.store, "close"):
+            self.runtime.store.close()
+
+    @property
+    def ready(self) -> bool:
+        return self.runtime is not None
+
+    @property
+    def store(self) -> "SQLiteSessionStore":
+        assert self.runtime is not None, "the engine is not loaded yet"
+        return self.runtime.store  # type: ignore[return-value]
+
+    def tool_info(self, name: str) -> tuple[str, str]:
+        spec = self.runtime.registry.get(name) if self.runtime else None
+        return (spec.source, spec.risk.value) if spec else ("unknown", "destructive")
+
+    # ------------------------------------------------------------------ sessions
+    async def list_sessions(self, limit: int = 2000) -> list[SessionInfo]:
+        return await asyncio.to_thread(self.store.list_sessions, limit=limit)
+
+    async def search(self, text: str) -> list["SearchHit"]:
+        return await asyncio.to_thread(self.store.search, text, limit=60)
+
+    async def load_page(self, session_id: str, *, start: int | None = None, end: int | None = None,
+                        around: int | None = None) -> Page:
+        """A page of the active history: the newest (default), positions [start, end) when scrolling, or
+        the page centred on position `around` (a search hit). A running turn's messages are not read from
+        the store: its events come with the page to replay, so it shows exactly what streamed."""
+        store = self.store
+        turn = self._turns.get(session_id)
+        live = list(turn.events) if turn is not None else []
+        total = await asyncio.to_thread(store.message_count, session_id)
+        started = next((e for e in live if isinstance(e, ev.TurnStarted)), None)
+        if started is not None:
+            tail = await asyncio.to_thread(store.recent_messages, session_id, 500)
+            total -= sum(1 for m in tail if m.id >= started.user_message_id)
+            around = None  # a running turn is always shown at the end
+        if start is not None:
+            first, last = max(0, start), min(total, end if end is not None else start + PAGE_SIZE)
+        elif around is not None:
+            first = max(0, min(around - PAGE_SIZE // 2, total - PAGE_SIZE))
+            last = min(total, first + PAGE_SIZE)
+        else:
+            first, last = max(0, total - PAGE_SIZE), total
+        messages = await asyncio.to_thread(store.messages_range, session_id, first, last - first) if last > first else []
+        first, messages = await asyncio.to_thread(self._align, session_id, first, messages, total,
+                                                  end is None or start is None)
+        page = Page(session_id, messages, first, total, [])
+        return replace(page, live_events=live) if not page.has_later else page
+
+    def _align(self, session_id: str, start: int, messages: list[StoredMessage], total: int,
+               forward: bool = True) -> tuple[int, list[StoredMessage]]:
+        """Widen a page so it never splits a tool call from its results (cards need both)."""
+        store = self.store
+        while start > 0 and messages and messages[0].role == "tool":
+            start -= 1
+            messages = store.messages_range(session_id, start, 1) + messages
+        end = start + len(messages)
+        while forward and end < total and messages and (messages[-1].role == "tool" or messages[-1].tool_calls):
+            following = store.messages_range(session_id, end, 1)
+            if not following or following[0].role != "tool":
+                break
+            messages.append(following[0])
+            end += 1
+        return start, messages
+
+    async def rename(self, session_id: str, title: str) -> None:
+        await asyncio.to_thread(self.store.rename, session_id, title)
+        self.sig_sessions_changed.emit()
+
+    async def set_pinned(self, session_id: str, pinned: bool) -> None:
+        await asyncio.to_thread(self.store.set_pinned, session_id, pinned)
+        self.sig_sessions_changed.emit()
+
+    async def delete(self, session_id: str) -> None:
+        self.stop(session_id)
+        await asyncio.to_thread(self.store.delete_session, session_id)
+        self.sig_sessions_changed.emit()
+
+    async def restore(self, session_id: str) -> None:
+        await asyncio.to_thread(self.store.restore_session, session_id)
+        self.sig_sessions_changed.emit()
+
+    async def fork(self, session_id: str, message_id: int | None = None) -> str:
+        store = self.store
+        if message_id is None:
+            message_id = await asyncio.to_thread(store.head_id, session_id)
+        if message_id is None:
+            info = await asyncio.to_thread(store.create_session, title="Fork")
+            new_id = info.id
+        else:
+            new_id = (await asyncio.to_thread(store.fork, session_id, message_id)).id
+        self.sig_sessions_changed.emit()
+        self.sig_open_session.emit(new_id, None)
+        return new_id
+
+    async def export(self, session_id: str, fmt: str) -> str:
+        from hermes_desktop.core.storage import transfer
+
+        exporter = transfer.export_markdown if fmt == "md" else transfer.export_json
+        secrets = [s for s in (self.runtime.api_key(self._env) if self.runtime else None,) if s]
+        return await asyncio.to_thread(exporter, self.store, session_id, known_secrets=secrets)
+
+    # ------------------------------------------------------------------ turns
+    def is_busy(self, session_id: str) -> bool:
+        return session_id in self._turns
+
+    def send(self, session_id: str | None, text: str) -> str:
+        """Answer `text` in `session_id` (a new session when None). Returns the session id."""
+        session_id = session_id or uuid.uuid4().hex
+        assert self.agent is not None
+        self._run(session_id, self.agent.start_turn(session_id, text))
+        return session_id
+
+    async def regenerate(self, session_id: str, assistant_message_id: int) -> None:
+        """Answer the user message before this reply again; the old reply stays as a branch."""
+        history = await asyncio.to_thread(self.store.messages, session_id)
+        ids = [m.id for m in history]
+        if assistant_message_id not in ids:
+            return
+        user = next((m for m in reversed(history[: ids.index(assistant_message_id)]) if m.role == "user"), None)
+        if user is not None:
+            await self._rerun_from(session_id, user.id)
+
+    async def retry(self, session_id: str) -> None:
+        """Run the last user message again (after an error); a partial reply stays as a branch."""
+        history = await asyncio.to_thread(self.store.messages, session_id)
+        user = next((m for m in reversed(history) if m.role == "user"), None)
+        if user is not None:
+            await self._rerun_from(session_id, user.id)
+
+    async def edit_and_resend(self, session_id: str, user_message_id: int, text: str) -> None:
+        await asyncio.to_thread(self.store.edit_user_message, user_message_id, text)
+        assert self.agent is not None
+        self._run(session_id, self.agent.start_regenerate(session_id))
+        self.sig_open_session.emit(session_id, None)
+
+    async def _rerun_from(self, session_id: str, user_message_id: int) -> None:
+        await asyncio.to_thread(self.store.rewind_to, session_id, user_message_id)
+        assert self.agent is not None
+        self._run(session_id, self.agent.start_regenerate(session_id))
+        self.sig_open_session.emit(session_id, None)
+
+    def stop(self, session_id: str) -> None:
+        turn = self._turns.get(session_id)
+        if turn is not None:
+            turn.cancel()
+
+    def _run(self, session_id: str, turn: "Turn") -> None:
+        if session_id in self._turns:
+            raise RuntimeError("this session already has a running turn")
+        self._turns[session_id] = turn
+        self.sig_busy_changed.emit(session_id, True)
+        spawn(self._consume(session_id, turn))
+
+    async def _consume(self, session_id: str, turn: "Turn") -> None:
+        recorder = self.activity.setdefault(session_id, ActivityRecorder())
+        first = True
+        finished: ev.TurnFinished | None = None
+        try:
+            async for event in turn:
+                recorder.record(event)
+                self.sig_session_event.emit(session_id, event)
+                if first and isinstance(event, ev.TurnStarted):
+                    first = False
+                    self.sig_sessions_changed.emit()  # a new session appears, or moves to the top
+                if isinstance(event, ev.TurnFinished):
+                    finished = event
+        finally:
+            self._turns.pop(session_id, None)
+            self.sig_busy_changed.emit(session_id, False)
+            self.sig_sessions_changed.emit()
+        if finished is not None and finished.reason is ev.FinishReason.COMPLETED:
+            spawn(self._retitle(session_id))
+
+    async def _retitle(self, session_id: str) -> None:
+        from hermes_desktop.core.titles import retitle_session
+
+        if self.agent is not None and await retitle_session(self.store, self.agent.model, session_id):
+            self.sig_sessions_changed.emit()
+
+    async def new_session_with_summary(self, session_id: str) -> str:
+        """A new session that starts from a model-written summary of this one (after "context too long")."""
+        from hermes_desktop.core.summaries import summarise_session
+
+        assert self.agent is not None
+        new_id = await summarise_session(self.store, self.agent.model, session_id)
+        self.sig_sessions_changed.emit()
+        self.sig_open_session.emit(new_id, None)
+        return new_id
+
+    # ------------------------------------------------------------------ settings
+    def set_tool_enabled(self, name: str, enabled: bool) -> None:
+        assert self.runtime is not None and self.agent is not None
+        disabled = set(self.runtime.settings.disabled_tools)
+        (disabled.discard if enabled else disabled.add)(name)
+        self._save_settings(replace(self.runtime.settings, disabled_tools=tuple(sorted(disabled))))
+        self.agent.services.disabled_tools = disabled
+
+    def set_theme(self, theme: str) -> None:
+        assert self.runtime is not None
+        self._save_settings(replace(self.runtime.settings, theme=theme))
+
+    def _save_settings(self, settings: Any) -> None:
+        assert self.runtime is not None
+        self.runtime.settings = settings
+        self.runtime.settings_store.save(settings)
+        self.sig_settings_changed.emit()

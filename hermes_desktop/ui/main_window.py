@@ -1,0 +1,491 @@
+"""The main window: sidebar | chat | inspector, the menus, shortcuts, status bar and saved layout."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStatusBar,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from hermes_desktop.core import events as ev
+from hermes_desktop.ui import theme as themes
+from hermes_desktop.ui.async_dialog import run_dialog
+from hermes_desktop.ui.chat.items import MessageItem, ToolCardItem, items_from_messages
+from hermes_desktop.ui.chat.pane import ChatPane
+from hermes_desktop.ui.controller import AppController, Page
+from hermes_desktop.ui.inspector import Inspector
+from hermes_desktop.ui.sidebar import SessionSidebar
+from hermes_desktop.ui.tasks import spawn
+
+log = logging.getLogger(__name__)
+
+SHORTCUTS = [
+    ("Ctrl+N", "New session"),
+    ("Ctrl+K / Ctrl+F", "Search all sessions"),
+    ("Ctrl+L", "Focus the message box"),
+    ("Enter / Shift+Enter", "Send / new line"),
+    ("Esc", "Stop the reply (or cancel editing)"),
+    ("Ctrl+Shift+C", "Copy the last reply"),
+    ("Ctrl+,", "Settings"),
+    ("Double-click a message", "Select and copy its text"),
+]
+
+
+class ErrorBar(QWidget):
+    """A dismissible strip at the top of the window for problems that are not part of a turn."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("errorBar")
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        close = QPushButton(QCoreApplication.translate("ErrorBar", "Dismiss"))
+        close.clicked.connect(self.hide)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(10, 6, 10, 6)
+        row.addWidget(self.label, 1)
+        row.addWidget(close)
+        self.hide()
+
+    def show_message(self, text: str) -> None:
+        previous = self.label.text()
+        self.label.setText(text if not self.isVisible() or not previous else f"{previous}\n{text}")
+        theme = themes.current()
+        self.setStyleSheet(f"#errorBar {{ background: {theme.error_bg}; border-bottom: 1px solid {theme.error_border}; }}")
+        self.show()
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, controller: AppController, theme_manager: themes.ThemeManager, state_file: Path) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("Hermes Desktop")
+        self.controller = controller
+        self.theme_manager = theme_manager
+        self.state_file = state_file
+        self.current_session: str | None = None
+        self._loading_page = False
+        self._restored_session: str | None = None
+
+        self.sidebar = SessionSidebar()
+        self.chat = ChatPane()
+        self.inspector = Inspector()
+        self.errors = ErrorBar()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(self.chat)
+        self.splitter.addWidget(self.inspector)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([260, 760, 320])
+        central = QWidget()
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.errors)
+        column.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+        self._build_status_bar()
+        self._build_menus()
+        self._connect()
+        self.chat.setEnabled(False)
+        self.chat.input.setPlaceholderText(self.tr("Loading…"))
+        self.resize(1340, 840)
+        self._restore_state()
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(80)
+        self._refresh_timer.timeout.connect(lambda: spawn(self.refresh_sessions()))
+
+    # ------------------------------------------------------------------ building
+    def _build_status_bar(self) -> None:
+        bar = QStatusBar()
+        bar.setObjectName("statusBar")
+        self.setStatusBar(bar)
+        self.model_label = QLabel(self.tr("No model"))
+        self.model_label.setObjectName("modelLabel")
+        self.usage_label = QLabel("")
+        self.usage_label.setObjectName("usageLabel")
+        self.context_meter = QProgressBar()
+        self.context_meter.setObjectName("contextMeter")
+        self.context_meter.setMaximumWidth(160)
+        self.context_meter.setTextVisible(True)
+        self.context_meter.setFormat(self.tr("context %p%"))
+        self.context_meter.setValue(0)
+        self.context_meter.setToolTip(self.tr("Context budget used by the last request"))
+        bar.addPermanentWidget(self.model_label)
+        bar.addPermanentWidget(self.usage_label)
+        bar.addPermanentWidget(self.context_meter)
+
+    def _build_menus(self) -> None:
+        menu = self.menuBar()
+        file = menu.addMenu(self.tr("&File"))
+        self.new_action = file.addAction(self.tr("New session"), QKeySequence("Ctrl+N"), self.new_session)
+        file.addAction(self.tr("Export session as Markdown…"), lambda: self._export_current("md"))
+        file.addAction(self.tr("Export session as JSON…"), lambda: self._export_current("json"))
+        file.addSeparator()
+        file.addAction(self.tr("Quit"), QKeySequence.StandardKey.Quit, self.close)
+        edit = menu.addMenu(self.tr("&Edit"))
+        edit.addAction(self.tr("Copy last reply"), QKeySequence("Ctrl+Shift+C"), self.copy_last_reply)
+        edit.addAction(self.tr("Focus message box"), QKeySequence("Ctrl+L"), self.chat.input.setFocus)
+        search = edit.addAction(self.tr("Search sessions"), self.focus_search)
+        search.setShortcuts([QKeySequence("Ctrl+K"), QKeySequence("Ctrl+F")])
+        self.settings_action = edit.addAction(self.tr("Settings…"), QKeySequence("Ctrl+,"), self.open_settings)
+        view = menu.addMenu(self.tr("&View"))
+        theme_menu = view.addMenu(self.tr("Theme"))
+        group = QActionGroup(self)
+        self.theme_actions: dict[str, QAction] = {}
+        for key, label in (("system", self.tr("Follow system")), ("light", self.tr("Light")), ("dark", self.tr("Dark"))):
+            action = theme_menu.addAction(label)
+            action.setCheckable(True)
+            action.setChecked(key == self.theme_manager.preference)
+            action.triggered.connect(lambda _checked=False, k=key: self.set_theme(k))
+            group.addAction(action)
+            self.theme_actions[key] = action
+        toggle = view.addAction(self.tr("Show inspector"))
+        toggle.setCheckable(True)
+        toggle.setChecked(True)
+        toggle.toggled.connect(self.inspector.setVisible)
+        help_menu = menu.addMenu(self.tr("&Help"))
+        help_menu.addAction(self.tr("Keyboard shortcuts"), lambda: spawn(self.show_shortcuts()))
+        stop = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        stop.setContext(Qt.ShortcutContext.WindowShortcut)
+        stop.activated.connect(self.escape)
+
+    def _connect(self) -> None:
+        c = self.controller
+        c.sig_ready.connect(self._on_ready)
+        c.sig_problem.connect(self.errors.show_message)
+        c.sig_sessions_changed.connect(lambda: self._refresh_timer.start())
+        c.sig_session_event.connect(self._on_event)
+        c.sig_busy_changed.connect(self._on_busy)
+        c.sig_open_session.connect(lambda sid, pos: spawn(self.open_session(sid, pos)))
+        c.sig_settings_changed.connect(self._update_model_label)
+        s = self.sidebar
+        s.sig_open.connect(lambda sid, pos: spawn(self.open_session(sid, pos)))
+        s.sig_new.connect(self.new_session)
+        s.sig_search.connect(lambda text: spawn(self._search(text)))
+        s.sig_rename.connect(lambda sid, title: spawn(c.rename(sid, title)))
+        s.sig_pin.connect(lambda sid, pinned: spawn(c.set_pinned(sid, pinned)))
+        s.sig_fork.connect(lambda sid: spawn(c.fork(sid)))
+        s.sig_delete.connect(lambda sid: spawn(self.delete_session(sid)))
+        s.sig_export.connect(lambda sid, fmt: spawn(self.export_session(sid, fmt)))
+        p = self.chat
+        p.sig_send.connect(self.send)
+        p.sig_stop.connect(self.stop)
+        p.sig_resend_edited.connect(lambda mid, text: spawn(c.edit_and_resend(self.current_session or "", mid, text)))
+        p.sig_message_action.connect(self._message_action)
+        p.sig_banner_action.connect(self._banner_action)
+        p.view.sig_need_earlier.connect(lambda: spawn(self._load_more(earlier=True)))
+        p.view.sig_need_later.connect(lambda: spawn(self._load_more(earlier=False)))
+        i = self.inspector
+        i.sig_tool_toggled.connect(c.set_tool_enabled)
+        i.sig_show_in_chat.connect(self._show_in_chat)
+        self.theme_manager.sig_theme_changed.connect(self._theme_changed)
+
+    # ------------------------------------------------------------------ engine ready
+    def _on_ready(self) -> None:
+        runtime = self.controller.runtime
+        assert runtime is not None
+        self.chat.setEnabled(True)
+        self.chat.set_busy(False)
+        self.chat.input.setPlaceholderText(self.chat.tr("Message Hermes…  (Enter to send, Shift+Enter for a new line)"))
+        self.inspector.show_tools(runtime.registry.specs(), set(runtime.settings.disabled_tools))
+        self._update_model_label()
+        spawn(self._after_ready())
+
+    async def _after_ready(self) -> None:
+        await self.refresh_sessions()
+        if self._restored_session and await asyncio.to_thread(self.controller.store.get_session, self._restored_session):
+            await self.open_session(self._restored_session, None)
+        self.chat.input.setFocus()
+
+    def _update_model_label(self) -> None:
+        runtime = self.controller.runtime
+        profile = runtime.profile if runtime else None
+        self.model_label.setText(f"{profile.name} · {profile.model}" if profile else self.tr("No model set up"))
+
+    # ------------------------------------------------------------------ sessions
+    async def refresh_sessions(self) -> None:
+        if not self.controller.ready:
+            return
+        sessions = await self.controller.list_sessions()
+        self.sidebar.show_sessions(sessions, self.current_session)
+        info = next((s for s in sessions if s.id == self.current_session), None)
+        if info is not None:
+            self.usage_label.setText(self.tr("{0:,} tokens").format(info.prompt_tokens + info.completion_tokens)
+                                     if info.prompt_tokens + info.completion_tokens else "")
+            self.setWindowTitle(f"{info.title or self.tr('New conversation')} — Hermes Desktop")
+
+    async def _search(self, text: str) -> None:
+        if not text:
+            await self.refresh_sessions()
+            return
+        if self.controller.ready:
+            self.sidebar.show_results(await self.controller.search(text))
+
+    def new_session(self) -> None:
+        self.current_session = None
+        self.chat.cancel_editing()
+        self.chat.model.reset([])
+        self.chat.set_busy(False)
+        self.sidebar.set_current(None)
+        self.inspector.show_activity(None)
+        self.usage_label.setText("")
+        self.context_meter.setValue(0)
+        self.setWindowTitle("Hermes Desktop")
+        self.chat.input.setFocus()
+
+    async def open_session(self, session_id: str, position: int | None) -> None:
+        if not self.controller.ready:
+            return
+        page = await self.controller.load_page(session_id, around=position)
+        self.current_session = session_id
+        self.chat.cancel_editing()
+        self._show_page(page)
+        self.sidebar.set_current(session_id)
+        self.chat.set_busy(self.controller.is_busy(session_id))
+        self.inspector.show_activity(self.controller.activity.get(session_id))
+        self.context_meter.setValue(0)
+        if position is not None and page.first_position <= position < page.end_position:
+            target = page.messages[position - page.first_position]
+            row = self.chat.model.find_message(target.id)
+            QTimer.singleShot(0, lambda: self.chat.view.scroll_to_row(row))
+        await self.refresh_sessions()
+
+    def _show_page(self, page: Page) -> None:
+        items = items_from_messages(page.messages, self.controller.tool_info)
+        self.chat.model.reset(items, first=page.first_position, end=page.end_position, total=page.total)
+        for event in page.live_events:
+            self.chat.model.apply(event)
+        self.chat.model.flush_stream()
+
+    async def _load_more(self, *, earlier: bool) -> None:
+        model = self.chat.model
+        if self._loading_page or self.current_session is None:
+            return
+        self._loading_page = True
+        session_id = self.current_session
+        try:
+            if earlier and model.has_earlier:
+                page = await self.controller.load_page(session_id, start=max(0, model.first_loaded - 60),
+                                                       end=model.first_loaded)
+                if session_id == self.current_session:
+                    model.prepend(items_from_messages(page.messages, self.controller.tool_info), first=page.first_position)
+            elif not earlier and model.has_later:
+                page = await self.controller.load_page(session_id, start=model.end_loaded, end=model.end_loaded + 60)
+                if session_id == self.current_session:
+                    model.append_page(items_from_messages(page.messages, self.controller.tool_info), end=page.end_position)
+                    model.total = page.total
+                    for event in page.live_events:
+                        model.apply(event)
+        finally:
+            self._loading_page = False
+
+    async def delete_session(self, session_id: str) -> None:
+        info = await asyncio.to_thread(self.controller.store.get_session, session_id)
+        await self.controller.delete(session_id)
+        if session_id == self.current_session:
+            self.new_session()
+        title = info.title if info and info.title else self.tr("New conversation")
+        self.sidebar.offer_undo(self.tr("Deleted “{0}”").format(title))
+        try:
+            self.sidebar.undo_button.clicked.disconnect()
+        except (RuntimeError, TypeError):
+            pass
+        self.sidebar.undo_button.clicked.connect(lambda: spawn(self._undo_delete(session_id)))
+
+    async def _undo_delete(self, session_id: str) -> None:
+        self.sidebar.undo_bar.hide()
+        await self.controller.restore(session_id)
+        await self.open_session(session_id, None)
+
+    async def export_session(self, session_id: str, fmt: str) -> None:
+        info = await asyncio.to_thread(self.controller.store.get_session, session_id)
+        text = await self.controller.export(session_id, fmt)
+        name = "".join(c if c.isalnum() or c in " -_" else "_" for c in (info.title if info else "") or "session").strip()
+        dialog = QFileDialog(self, self.tr("Export session"), str(Path.home() / f"{name[:60] or 'session'}.{fmt}"))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilter(self.tr("Markdown (*.md)") if fmt == "md" else self.tr("JSON (*.json)"))
+        if await run_dialog(dialog) != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
+            return
+        target = Path(dialog.selectedFiles()[0])
+        await asyncio.to_thread(target.write_text, text, encoding="utf-8")
+        self.statusBar().showMessage(self.tr("Exported to {0}").format(target), 6000)
+
+    def _export_current(self, fmt: str) -> None:
+        if self.current_session:
+            spawn(self.export_session(self.current_session, fmt))
+
+    # ------------------------------------------------------------------ turns
+    def send(self, text: str) -> None:
+        if not self.controller.ready or self.controller.agent is None:
+            return
+        if self.current_session is not None and self.controller.is_busy(self.current_session):
+            return
+        if self.current_session is None:
+            self.chat.model.reset([])
+        self.chat.view.follow_bottom()
+        self.current_session = self.controller.send(self.current_session, text)
+        self.sidebar.set_current(self.current_session)
+
+    def stop(self) -> None:
+        if self.current_session:
+            self.controller.stop(self.current_session)
+
+    def escape(self) -> None:
+        if self.chat.cancel_editing():
+            return
+        self.stop()
+
+    def _on_event(self, session_id: str, event: ev.Event) -> None:
+        if session_id != self.current_session:
+            return
+        self.chat.model.apply(event)
+        if isinstance(event, ev.ContextPrepared) and event.budget_tokens:
+            self.context_meter.setValue(min(100, round(100 * event.estimated_tokens / event.budget_tokens)))
+            self.context_meter.setToolTip(self.tr("{0:,} of {1:,} tokens; {2} older messages left out").format(
+                event.estimated_tokens, event.budget_tokens, event.dropped_messages))
+        if not isinstance(event, ev.TextDelta):
+            self.inspector.show_activity(self.controller.activity.get(session_id))
+
+    def _on_busy(self, session_id: str, busy: bool) -> None:
+        if session_id == self.current_session:
+            self.chat.set_busy(busy)
+
+    def _message_action(self, action: str, item: Any) -> None:
+        if self.current_session is None or not isinstance(item, MessageItem) or item.message_id is None:
+            return
+        if action == "regenerate" and not self.controller.is_busy(self.current_session):
+            spawn(self.controller.regenerate(self.current_session, item.message_id))
+        elif action == "fork":
+            spawn(self.controller.fork(self.current_session, item.message_id))
+
+    def _banner_action(self, action: str) -> None:
+        if self.current_session is None:
+            return
+        if action == "retry" and not self.controller.is_busy(self.current_session):
+            spawn(self.controller.retry(self.current_session))
+        elif action == "open_provider_settings":
+            self.open_settings()
+        elif action == "new_session_with_summary":
+            spawn(self._summarise(self.current_session))
+
+    async def _summarise(self, session_id: str) -> None:
+        self.statusBar().showMessage(self.tr("Writing a summary for the new session…"))
+        try:
+            await self.controller.new_session_with_summary(session_id)
+            self.statusBar().clearMessage()
+        except Exception as exc:  # a model failure here is shown, not raised into the loop
+            self.statusBar().clearMessage()
+            self.errors.show_message(self.tr("Could not write the summary: {0}").format(getattr(exc, "message", exc)))
+
+    def _show_in_chat(self, message_id: Any, call_id: Any) -> None:
+        model = self.chat.model
+        row = -1
+        if call_id:
+            row = next((r for r, item in enumerate(model.items())
+                        if isinstance(item, ToolCardItem) and item.call_id == call_id), -1)
+        if row < 0 and message_id is not None:
+            row = model.find_message(int(message_id))
+        if row >= 0:
+            self.chat.view.scroll_to_row(row)
+
+    def copy_last_reply(self) -> None:
+        reply = self.chat.last_reply()
+        if reply:
+            QGuiApplication.clipboard().setText(reply)
+            self.statusBar().showMessage(self.tr("Copied the last reply"), 3000)
+
+    def focus_search(self) -> None:
+        self.sidebar.search.setFocus()
+        self.sidebar.search.selectAll()
+
+    # ------------------------------------------------------------------ settings and theme
+    def open_settings(self) -> None:
+        opener = getattr(self, "settings_opener", None)
+        if opener is not None:
+            opener()
+
+    def set_theme(self, preference: str) -> None:
+        self.theme_manager.set_preference(preference)
+        if self.controller.ready:
+            self.controller.set_theme(preference)
+
+    def _theme_changed(self, theme: themes.Theme) -> None:
+        self.chat.view.refresh_layouts()
+        if self.errors.isVisible():
+            self.errors.show_message("")
+
+    async def show_shortcuts(self) -> None:
+        dialog = QDialog(self)
+        dialog.setObjectName("shortcutsDialog")
+        dialog.setWindowTitle(self.tr("Keyboard shortcuts"))
+        table = QTableWidget(len(SHORTCUTS), 2)
+        table.setHorizontalHeaderLabels([self.tr("Keys"), self.tr("Action")])
+        table.verticalHeader().hide()
+        for row, (keys, action) in enumerate(SHORTCUTS):
+            table.setItem(row, 0, QTableWidgetItem(keys))
+            table.setItem(row, 1, QTableWidgetItem(self.tr(action)))
+        table.resizeColumnsToContents()
+        table.horizontalHeader().setStretchLastSection(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(dialog.reject)
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(table)
+        layout.addWidget(buttons)
+        dialog.resize(460, 340)
+        await run_dialog(dialog)
+
+    # ------------------------------------------------------------------ saved layout
+    def _restore_state(self) -> None:
+        try:
+            state = json.loads(self.state_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if isinstance(state.get("geometry"), str):
+            self.restoreGeometry(QByteArray(base64.b64decode(state["geometry"])))
+        if isinstance(state.get("splitter"), list) and len(state["splitter"]) == 3:
+            self.splitter.setSizes([int(v) for v in state["splitter"]])
+        if isinstance(state.get("inspector_tab"), int):
+            self.inspector.setCurrentIndex(state["inspector_tab"])
+        self._restored_session = state.get("session") if isinstance(state.get("session"), str) else None
+
+    def save_state(self) -> None:
+        state = {
+            "geometry": base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii"),
+            "splitter": self.splitter.sizes(),
+            "inspector_tab": self.inspector.currentIndex(),
+            "session": self.current_session,
+        }
+        try:
+            self.state_file.parent.mkdir(parents=True, exist_ok=True)
+            self.state_file.write_text(json.dumps(state), encoding="utf-8")
+        except OSError:
+            log.exception("could not save the window layout")
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_state()
+        super().closeEvent(event)

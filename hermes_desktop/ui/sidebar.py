@@ -1,0 +1,258 @@
+"""The session sidebar: grouped list, full-text search with snippets, and session actions.
+
+Sessions are grouped Pinned / Today / Yesterday / Previous 7 days / Older. Typing in
+the search box switches the list to search results (title and snippet, the hit
+highlighted); Enter or a click opens the session at the hit.
+"""
+
+from __future__ import annotations
+
+import html
+from datetime import date, datetime, timedelta
+from typing import Any, Sequence
+
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from hermes_desktop.core.session_types import SessionInfo
+
+SESSION_ROLE = Qt.ItemDataRole.UserRole + 1
+POSITION_ROLE = Qt.ItemDataRole.UserRole + 2
+KIND_ROLE = Qt.ItemDataRole.UserRole + 3
+SEARCH_DEBOUNCE_MS = 180
+
+
+def group_of(info: SessionInfo, today: date) -> str:
+    if info.pinned:
+        return "Pinned"
+    day = datetime.fromtimestamp(info.updated_at).date()
+    if day == today:
+        return "Today"
+    if day == today - timedelta(days=1):
+        return "Yesterday"
+    if day > today - timedelta(days=7):
+        return "Previous 7 days"
+    return "Older"
+
+
+GROUPS = ("Pinned", "Today", "Yesterday", "Previous 7 days", "Older")
+
+
+class SessionSidebar(QWidget):
+    sig_open = Signal(str, object)
+    """Open a session: (session id, position of a search hit or None)."""
+    sig_new = Signal()
+    """The user wants a new, empty session."""
+    sig_search = Signal(str)
+    """Search for this text (debounced); answer with `show_results`. Empty text: back to the list."""
+    sig_rename = Signal(str, str)
+    sig_pin = Signal(str, bool)
+    sig_delete = Signal(str)
+    sig_fork = Signal(str)
+    sig_export = Signal(str, str)
+    """(session id, "md" | "json")."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.search = QLineEdit()
+        self.search.setObjectName("sessionSearch")
+        self.search.setPlaceholderText(self.tr("Search all sessions (Ctrl+K)"))
+        self.search.setAccessibleName(self.tr("Search sessions"))
+        self.search.setClearButtonEnabled(True)
+        self.new_button = QPushButton(self.tr("New"))
+        self.new_button.setObjectName("newSessionButton")
+        self.new_button.setAccessibleName(self.tr("New session"))
+        self.new_button.setToolTip(self.tr("New session (Ctrl+N)"))
+        self.new_button.clicked.connect(self.sig_new.emit)
+        self.list = QListWidget()
+        self.list.setObjectName("sessionList")
+        self.list.setAccessibleName(self.tr("Sessions"))
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._menu)
+        self.list.itemActivated.connect(self._activated)
+        self.list.itemClicked.connect(self._activated)
+        self.list.itemChanged.connect(self._renamed)
+        self.undo_bar = QWidget()
+        self.undo_label = QLabel()
+        self.undo_button = QPushButton(self.tr("Undo"))
+        self.undo_button.setObjectName("undoDeleteButton")
+        undo_row = QHBoxLayout(self.undo_bar)
+        undo_row.setContentsMargins(6, 2, 6, 2)
+        undo_row.addWidget(self.undo_label, 1)
+        undo_row.addWidget(self.undo_button)
+        self.undo_bar.hide()
+        self._undo_timer = QTimer(self)
+        self._undo_timer.setSingleShot(True)
+        self._undo_timer.timeout.connect(self.undo_bar.hide)
+
+        top = QHBoxLayout()
+        top.addWidget(self.search, 1)
+        top.addWidget(self.new_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 4, 8)
+        layout.addLayout(top)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.undo_bar)
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(SEARCH_DEBOUNCE_MS)
+        self._debounce.timeout.connect(lambda: self.sig_search.emit(self.search.text().strip()))
+        self.search.textChanged.connect(lambda _text: self._debounce.start())
+        self.search.returnPressed.connect(self._open_first_result)
+        self._sessions: list[SessionInfo] = []
+        self._current: str | None = None
+        self._filling = False
+
+    # ------------------------------------------------------------------ filling
+    @property
+    def searching(self) -> bool:
+        return bool(self.search.text().strip())
+
+    def show_sessions(self, sessions: Sequence[SessionInfo], current: str | None = None) -> None:
+        self._sessions = list(sessions)
+        if current is not None:
+            self._current = current
+        if self.searching:
+            return
+        self._filling = True
+        self.list.clear()
+        today = date.today()
+        grouped: dict[str, list[SessionInfo]] = {}
+        for info in self._sessions:
+            grouped.setdefault(group_of(info, today), []).append(info)
+        for group in GROUPS:
+            if group not in grouped:
+                continue
+            header = QListWidgetItem(self.tr(group))
+            header.setFlags(Qt.ItemFlag.NoItemFlags)
+            header.setData(KIND_ROLE, "header")
+            font = header.font()
+            font.setBold(True)
+            font.setPointSizeF(font.pointSizeF() * 0.9)
+            header.setFont(font)
+            self.list.addItem(header)
+            for info in grouped[group]:
+                item = QListWidgetItem(("📌 " if info.pinned else "") + (info.title or self.tr("New conversation")))
+                item.setData(SESSION_ROLE, info.id)
+                item.setData(KIND_ROLE, "session")
+                item.setToolTip(f"{info.title}\n{datetime.fromtimestamp(info.updated_at):%Y-%m-%d %H:%M}"
+                                + (f" · {info.model}" if info.model else ""))
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable)
+                self.list.addItem(item)
+                if info.id == self._current:
+                    item.setSelected(True)
+                    self.list.setCurrentItem(item)
+        self._filling = False
+
+    def set_current(self, session_id: str | None) -> None:
+        self._current = session_id
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            if item.data(SESSION_ROLE) == session_id and item.data(KIND_ROLE) == "session":
+                self.list.setCurrentItem(item)
+                return
+        self.list.clearSelection()
+
+    def show_results(self, hits: Sequence[Any]) -> None:
+        """Search hits: title, snippet with the matches in bold; each opens its session at the hit."""
+        if not self.searching:
+            return
+        self._filling = True
+        self.list.clear()
+        if not hits:
+            empty = QListWidgetItem(self.tr("No matches"))
+            empty.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.list.addItem(empty)
+        for hit in hits:
+            item = QListWidgetItem()
+            item.setData(SESSION_ROLE, hit.session_id)
+            item.setData(POSITION_ROLE, hit.position)
+            item.setData(KIND_ROLE, "hit")
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+            label = QLabel(_hit_html(hit, self.tr("Untitled")))
+            label.setWordWrap(True)
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setContentsMargins(4, 3, 4, 3)
+            item.setSizeHint(label.sizeHint())
+            item.setText(f"{hit.session_title}: {hit.snippet}")  # for accessibility and tests
+            self.list.addItem(item)
+            self.list.setItemWidget(item, label)
+        self._filling = False
+
+    def _open_first_result(self) -> None:
+        item = self.list.currentItem()
+        if item is None or item.data(KIND_ROLE) not in ("hit", "session"):
+            item = next((self.list.item(r) for r in range(self.list.count())
+                         if self.list.item(r).data(KIND_ROLE) in ("hit", "session")), None)
+        if item is not None:
+            self._activated(item)
+
+    # ------------------------------------------------------------------ actions
+    def _activated(self, item: QListWidgetItem) -> None:
+        session_id = item.data(SESSION_ROLE)
+        if session_id:
+            self._current = session_id
+            self.sig_open.emit(session_id, item.data(POSITION_ROLE) if item.data(KIND_ROLE) == "hit" else None)
+
+    def _renamed(self, item: QListWidgetItem) -> None:
+        if self._filling or item.data(KIND_ROLE) != "session":
+            return
+        title = item.text().removeprefix("📌 ").strip()
+        if title:
+            self.sig_rename.emit(item.data(SESSION_ROLE), title)
+
+    def _info(self, session_id: str) -> SessionInfo | None:
+        return next((s for s in self._sessions if s.id == session_id), None)
+
+    def _menu(self, point: QPoint) -> None:
+        item = self.list.itemAt(point)
+        if item is None or item.data(KIND_ROLE) not in ("session", "hit"):
+            return
+        session_id = item.data(SESSION_ROLE)
+        info = self._info(session_id)
+        menu = QMenu(self)
+        if item.data(KIND_ROLE) == "session":
+            menu.addAction(self.tr("Rename"), lambda: self.list.editItem(item))
+        pinned = bool(info and info.pinned)
+        menu.addAction(self.tr("Unpin") if pinned else self.tr("Pin"), lambda: self.sig_pin.emit(session_id, not pinned))
+        menu.addAction(self.tr("Fork"), lambda: self.sig_fork.emit(session_id))
+        export = menu.addMenu(self.tr("Export"))
+        export.addAction(self.tr("Markdown…"), lambda: self.sig_export.emit(session_id, "md"))
+        export.addAction(self.tr("JSON…"), lambda: self.sig_export.emit(session_id, "json"))
+        menu.addSeparator()
+        delete = QAction(self.tr("Delete"), menu)
+        delete.triggered.connect(lambda: self.sig_delete.emit(session_id))
+        menu.addAction(delete)
+        menu.popup(self.list.viewport().mapToGlobal(point))
+
+    def offer_undo(self, text: str, seconds: float = 10.0) -> None:
+        self.undo_label.setText(text)
+        self.undo_bar.show()
+        self._undo_timer.start(int(seconds * 1000))
+
+
+def _hit_html(hit: Any, untitled: str) -> str:
+    snippet = hit.snippet
+    marked, last = [], 0
+    for start, end in hit.highlights:
+        marked.append(html.escape(snippet[last:start]))
+        marked.append(f"<b>{html.escape(snippet[start:end])}</b>")
+        last = end
+    marked.append(html.escape(snippet[last:]))
+    title = html.escape(hit.session_title or untitled)
+    where = "" if hit.message_id is None else f" <span style='color:gray'>· {hit.role}</span>"
+    return f"<div><b>{title}</b>{where}<br><span>{''.join(marked)}</span></div>"

@@ -1,0 +1,36 @@
+"""Start coroutines from Qt slots without losing their errors."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from typing import Any, Coroutine
+
+log = logging.getLogger(__name__)
+_running: set[asyncio.Task[Any]] = set()
+
+
+def spawn(coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    """Run `coroutine` on the qasync loop; an exception goes to sys.excepthook (shown in the window)."""
+    task = asyncio.get_event_loop().create_task(coroutine)
+    _running.add(task)
+
+    def done(finished: asyncio.Task[Any]) -> None:
+        _running.discard(finished)
+        if finished.cancelled():
+            return
+        error = finished.exception()
+        if error is not None:
+            sys.excepthook(type(error), error, error.__traceback__)
+
+    task.add_done_callback(done)
+    return task
+
+
+async def drain() -> None:
+    """Cancel and await everything still running (at shutdown)."""
+    for task in list(_running):
+        task.cancel()
+    if _running:
+        await asyncio.gather(*list(_running), return_exceptions=True)
