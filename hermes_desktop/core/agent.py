@@ -122,9 +122,7 @@ class Turn:
                 return
 
     async def wait(self) -> list[Event]:
-        """Run to the end; returns every event."""
-        async for _ in self:
-            pass
+        """Wait for the end; returns every event. (Does not consume the iterator: both can be used.)"""
         await asyncio.gather(self._task, return_exceptions=True)
         return self.events
 
@@ -268,10 +266,12 @@ class _TurnRun:
             self.emit(TurnFinished(FinishReason.ERROR, "internal error", self.round_trips))
 
     async def _keep_partial(self) -> None:
-        with contextlib.suppress(Exception):
+        try:
             await self.io.settle()
             if self.streaming is not None:
                 await self.streaming.interrupt()
+        except Exception:  # the turn is ending anyway; what streamed is already saved up to the last flush
+            log.exception("could not mark the partial reply as interrupted")
 
     async def _after_cancel(self) -> None:
         await self._keep_partial()

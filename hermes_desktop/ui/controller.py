@@ -80,6 +80,8 @@ class AppController(QObject):
         self.agent: "Agent | None" = None
         self._turns: dict[str, "Turn"] = {}
         self.activity: dict[str, ActivityRecorder] = {}
+        self._closed = False
+        self._tasks: set[asyncio.Task[Any]] = set()  # consumers and titlers: finished before the store closes
 
     # ------------------------------------------------------------------ start / stop
     async def start(self) -> None:
@@ -91,11 +93,22 @@ class AppController(QObject):
             self.sig_problem.emit(problem)
         self.sig_ready.emit()
 
+    def _background(self, coroutine: Any) -> None:
+        task = spawn(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     async def shutdown(self) -> None:
+        """Stop every turn and background task, then close the model client and the store."""
+        self._closed = True
         for turn in list(self._turns.values()):
             turn.cancel()
         for turn in list(self._turns.values()):
             await turn.wait()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
         if self.agent is not None and self.agent.model is not None:
             await self.agent.model.aclose()
         if self.runtime is not None and hasattr(self.runtime.store, "close"):
@@ -103,7 +116,7 @@ class AppController(QObject):
 
     @property
     def ready(self) -> bool:
-        return self.runtime is not None
+        return self.runtime is not None and not self._closed
 
     @property
     def store(self) -> "SQLiteSessionStore":
@@ -251,7 +264,7 @@ class AppController(QObject):
             raise RuntimeError("this session already has a running turn")
         self._turns[session_id] = turn
         self.sig_busy_changed.emit(session_id, True)
-        spawn(self._consume(session_id, turn))
+        self._background(self._consume(session_id, turn))
 
     async def _consume(self, session_id: str, turn: "Turn") -> None:
         recorder = self.activity.setdefault(session_id, ActivityRecorder())
@@ -270,8 +283,8 @@ class AppController(QObject):
             self._turns.pop(session_id, None)
             self.sig_busy_changed.emit(session_id, False)
             self.sig_sessions_changed.emit()
-        if finished is not None and finished.reason is ev.FinishReason.COMPLETED:
-            spawn(self._retitle(session_id))
+        if finished is not None and finished.reason is ev.FinishReason.COMPLETED and not self._closed:
+            self._background(self._retitle(session_id))
 
     async def _retitle(self, session_id: str) -> None:
         from hermes_desktop.core.titles import retitle_session

@@ -6,6 +6,7 @@ import asyncio
 import base64
 import json
 import logging
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -347,8 +348,10 @@ class MainWindow(QMainWindow):
             return
         if self.current_session is None:
             self.chat.model.reset([])
+            self.current_session = uuid.uuid4().hex
         self.chat.view.follow_bottom()
-        self.current_session = self.controller.send(self.current_session, text)
+        self.controller.send(self.current_session, text)
+        self.chat.set_busy(True)
         self.sidebar.set_current(self.current_session)
 
     def stop(self) -> None:

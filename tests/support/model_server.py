@@ -203,6 +203,17 @@ def malformed_reply(text_before: str = "") -> ScriptedReply:
 
 # ---------------------------------------------------------------- the server
 
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # Clients hang up mid-stream on purpose (Stop, timeouts): not worth a traceback.
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
+
 Responder = Callable[[RecordedRequest], ScriptedReply]
 
 
@@ -219,8 +230,7 @@ class ScriptedModelServer:
         self._queue: deque[ScriptedReply] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
-        self._httpd.daemon_threads = True
+        self._httpd = _QuietServer(("127.0.0.1", port), self._handler_class())
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02},
                                         name="scripted-model-server", daemon=True)
 

@@ -134,9 +134,12 @@ class ModelClient:
             text_mode = self._learned_text_mode and bool(request.tools)
             delivered = False
             try:
-                async for item in self._attempt(request, text_mode):
-                    delivered = delivered or isinstance(item, TextPiece)
-                    yield item
+                # aclosing: when our consumer stops early, the attempt (and its HTTP stream) closes now,
+                # in this task, not later in the garbage collector.
+                async with contextlib.aclosing(self._attempt(request, text_mode)) as items:
+                    async for item in items:
+                        delivered = delivered or isinstance(item, TextPiece)
+                        yield item
                 return
             except ModelError as error:
                 if error.tools_unsupported and self.profile.tool_mode is ToolMode.AUTO and not text_mode:
@@ -196,6 +199,12 @@ class ModelClient:
         except Exception as exc:
             raise self._classify(exc, during_stream=delivered) from exc
         finally:
+            # Close the SDK's inner generator too: left to the garbage collector it would try to
+            # close the HTTP stream later, possibly when no event loop is running.
+            with contextlib.suppress(Exception):
+                iterator = getattr(stream, "_iterator", None)
+                if iterator is not None:
+                    await iterator.aclose()
             with contextlib.suppress(Exception):
                 await stream.close()
 

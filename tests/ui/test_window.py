@@ -1,0 +1,278 @@
+"""The window as a user meets it: send, stream, stop, tool cards, sessions, search, restart, errors."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLineEdit, QListWidget, QPlainTextEdit, QPushButton, QStatusBar, QTabWidget, QTreeWidget
+
+from hermes_desktop.core.session_types import NewMessage
+from hermes_desktop.ui.chat.items import BannerItem, MessageItem, NoticeItem, ToolCardItem
+from tests.support.model_server import CallScript, error_reply, slow_text_reply, text_reply, tool_call_reply
+
+
+def type_and_send(h, text: str) -> None:
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+
+    def typing() -> None:
+        box.setFocus()
+        QTest.keyClicks(box, text)
+        QTest.keyClick(box, Qt.Key.Key_Return)
+
+    h.do(typing)
+
+
+def rows(window) -> list:
+    return window.chat.model.items()
+
+
+def replies(window) -> list[MessageItem]:
+    return [i for i in rows(window) if isinstance(i, MessageItem) and i.role == "assistant"]
+
+
+def test_the_contract_object_names_exist(make_window) -> None:
+    window = make_window().window
+    assert window.objectName() == "mainWindow"
+    for kind, name in ((QListWidget, "sessionList"), (QPushButton, "newSessionButton"), (QLineEdit, "sessionSearch"),
+                       (QPlainTextEdit, "chatInput"), (QPushButton, "sendButton"), (QPushButton, "stopButton"),
+                       (QTabWidget, "inspector"), (QListWidget, "skillList"), (QTreeWidget, "toolList"),
+                       (QTreeWidget, "activityLog"), (QStatusBar, "statusBar")):
+        assert window.findChild(kind, name) is not None, name
+    assert window.findChild(object, "chatView") is not None
+    assert window.findChild(QPushButton, "sendButton").accessibleName()
+
+
+def test_a_message_streams_in_and_the_session_appears(make_window, model_server) -> None:
+    h = make_window()
+    model_server.enqueue(slow_text_reply("Hello! Streaming this reply word by word, 你好。", chunk_size=3, delay_s=0.02))
+    model_server.chat_requests  # noqa: B018 - recorded for the assertions below
+    type_and_send(h, "hi there")
+    assert h.window.findChild(QPlainTextEdit, "chatInput").toPlainText() == ""
+    partial = h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].streaming and replies(h.window)[-1].text,
+                           what="the first streamed text")
+    assert 0 < len(partial) < len("Hello! Streaming this reply word by word, 你好。")
+    assert h.window.chat.stop_button.isEnabled()
+    h.do(h.window.stop)
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the turn to stop")
+    user, reply = rows(h.window)[0], replies(h.window)[-1]
+    assert user.text == "hi there" and reply.interrupted and not reply.streaming
+    stored = h.controller.store.messages(h.window.current_session)
+    assert stored[-1].interrupted and stored[-1].content == reply.text
+    assert h.wait_until(lambda: h.window.sidebar.list.count() >= 2, what="the session in the sidebar")
+
+
+def test_a_full_reply_renders_markdown_and_finishes(make_window, model_server) -> None:
+    h = make_window()
+    model_server.enqueue(text_reply("# Title\n\n- one\n- two\n\n```python\nprint(1)\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |",
+                                    chunk_size=5))
+    type_and_send(h, "markdown please")
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session or "") and replies(h.window)
+                 and not replies(h.window)[-1].streaming, what="the reply")
+    reply = replies(h.window)[-1]
+    assert reply.text.startswith("# Title") and not reply.interrupted
+    layout = h.window.chat.view.delegate.row_layout(reply, h.window.chat.view.viewport().width())
+    assert len(layout.docs) == 4 and layout.docs[2].code == "print(1)"
+    html = "".join(d.doc.toHtml() for d in layout.docs)
+    assert "one" in html and "Copy" in html
+
+
+def test_a_tool_call_shows_a_card_with_its_result(make_window, model_server) -> None:
+    h = make_window()
+    model_server.enqueue(tool_call_reply(CallScript("calculate", {"expression": "(12+34)*5"})), text_reply("It is 230."))
+    type_and_send(h, "(12+34)*5?")
+    card = h.wait_until(lambda: next((i for i in rows(h.window) if isinstance(i, ToolCardItem) and i.status == "done"),
+                                     None), what="the finished tool card")
+    assert (card.name, card.source, card.risk) == ("calculate", "builtin", "read")
+    assert '"230"' in card.result and '"expression": "(12+34)*5"' in card.arguments
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "It is 230.", what="the answer")
+    h.window.chat._on_action("toggle_result", card, None)
+    layout = h.window.chat.view.delegate.row_layout(card, 800)
+    assert any("230" in d.doc.toPlainText() for d in layout.docs)
+    activity = h.window.findChild(QTreeWidget, "activityLog")
+    texts = [activity.topLevelItem(0).child(i).text(0) for i in range(activity.topLevelItem(0).childCount())]
+    assert any(t.startswith("calculate · ok") for t in texts) and any(t.startswith("Model round 1") for t in texts)
+
+
+def test_a_denied_write_shows_on_the_card_and_nothing_is_written(make_window, model_server, workspace_dir) -> None:
+    h = make_window()
+    model_server.enqueue(tool_call_reply(CallScript("write_file", {"path": "a.txt", "content": "x"})),
+                         text_reply("I could not write it."))
+    type_and_send(h, "write a.txt")
+    card = h.wait_until(lambda: next((i for i in rows(h.window) if isinstance(i, ToolCardItem) and i.status == "denied"),
+                                     None), what="the denied card")
+    assert card.risk == "write" and card.impact == "will create a.txt (1 bytes)"
+    assert not (workspace_dir / "a.txt").exists()
+
+
+def test_switching_sessions_mid_stream_never_mixes_messages(make_window, model_server) -> None:
+    h = make_window()
+    other = h.controller.store.create_session(title="Other session")
+    h.controller.store.append_message(other.id, NewMessage("user", "message of the other session"))
+    model_server.enqueue(slow_text_reply("streaming into the first session " * 6, chunk_size=4, delay_s=0.01))
+    type_and_send(h, "first session question")
+    first = h.wait_until(lambda: h.window.current_session, what="a session id")
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text, what="streaming to start")
+    h.run(h.window.open_session(other.id, None))
+    h.settle(0.3)
+    assert [i.text for i in rows(h.window) if isinstance(i, MessageItem)] == ["message of the other session"]
+    h.run(h.window.open_session(first, None))
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text.count("streaming") >= 2, what="live text")
+    h.do(h.window.stop)
+    h.wait_until(lambda: not h.controller.is_busy(first), what="the stop")
+    texts = [i.text for i in rows(h.window) if isinstance(i, MessageItem)]
+    assert texts[0] == "first session question" and "other session" not in " ".join(texts)
+    assert h.controller.store.messages(first)[-1].content == replies(h.window)[-1].text
+
+
+def test_search_opens_the_session_scrolled_to_the_hit(make_window) -> None:
+    h = make_window()
+    store = h.controller.store
+    target = store.create_session(title="Long history")
+    for n in range(300):
+        store.append_message(target.id, NewMessage("user", f"question number {n}"))
+        store.append_message(target.id, NewMessage("assistant", f"answer number {n}", finish_reason="stop"))
+    store.append_message(target.id, NewMessage("user", "the word xylophone appears once"))
+    for n in range(200):
+        store.append_message(target.id, NewMessage("assistant", f"later filler {n}", finish_reason="stop"))
+    search = h.window.findChild(QLineEdit, "sessionSearch")
+    h.do(lambda: (search.setFocus(), QTest.keyClicks(search, "xylophone")))
+    h.wait_until(lambda: h.window.sidebar.list.count() and "xylophone" in h.window.sidebar.list.item(0).text(),
+                 what="the search result")
+    h.do(lambda: QTest.keyClick(search, Qt.Key.Key_Return))
+    h.wait_until(lambda: h.window.current_session == target.id, what="the session to open")
+    model = h.window.chat.model
+    row = h.wait_until(lambda: next((r for r, i in enumerate(model.items())
+                                     if isinstance(i, MessageItem) and "xylophone" in i.text), None), what="hit row")
+    h.settle(0.3)
+    view = h.window.chat.view
+    assert view.visualRect(model.index(row)).intersects(view.viewport().rect()), "the hit is on screen"
+    assert model.first_loaded > 0 and model.has_later, "only a page around the hit was loaded"
+
+
+def test_a_long_session_opens_at_the_newest_message_and_loads_earlier_pages(make_window) -> None:
+    h = make_window()
+    store = h.controller.store
+    session = store.create_session(title="Ten thousand")
+    rows_ = [(n + 1, n or None, NewMessage("user" if n % 2 == 0 else "assistant", f"message {n}",
+                                           finish_reason=None if n % 2 == 0 else "stop"), None, None) for n in range(10_000)]
+    store.purge_session(session.id)
+    store.import_session(session_id=session.id, fields={"title": "Ten thousand"}, messages=rows_, head=None)
+    h.run(h.window.open_session(session.id, None))
+    model = h.window.chat.model
+    assert model.rowCount() <= 80 and model.items()[-1].text == "message 9999"
+    h.settle(0.2)
+    view = h.window.chat.view
+    assert view.visualRect(model.index(model.rowCount() - 1)).intersects(view.viewport().rect())
+    before = model.rowCount()
+    h.do(lambda: view.verticalScrollBar().setValue(0))
+    h.wait_until(lambda: model.rowCount() > before, what="an earlier page")
+    assert model.items()[0].text != "message 9940" or model.rowCount() > before
+
+
+def test_restart_restores_the_last_session(make_window, model_server) -> None:
+    h = make_window()
+    model_server.enqueue(text_reply("remember me"))
+    type_and_send(h, "first run")
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "remember me", what="the reply")
+    session = h.window.current_session
+    h.do(h.window.close)
+    again = make_window()
+    again.wait_until(lambda: again.window.current_session == session, what="the restored session")
+    assert [i.text for i in rows(again.window) if isinstance(i, MessageItem)] == ["first run", "remember me"]
+
+
+def test_an_error_banner_offers_working_actions(make_window, model_server) -> None:
+    h = make_window()
+    opened = []
+    h.window.settings_opener = lambda: opened.append(True)
+    model_server.required_key = "sk-something-else"
+    type_and_send(h, "hello?")
+    banner = h.wait_until(lambda: next((i for i in rows(h.window) if isinstance(i, BannerItem)), None), what="banner")
+    assert "401" in banner.message and banner.actions == ("retry", "open_provider_settings")
+    h.do(lambda: h.window.chat._on_action("banner:open_provider_settings", banner, None))
+    assert opened == [True]
+    model_server.required_key = None
+    model_server.enqueue(text_reply("now it works"))
+    h.do(lambda: h.window.chat._on_action("banner:retry", banner, None))
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "now it works", what="the retried reply")
+    users = [m for m in h.controller.store.messages(h.window.current_session) if m.role == "user"]
+    assert [u.content for u in users] == ["hello?"], "the retry answered the saved message, nothing was lost"
+
+
+def test_context_too_long_offers_a_new_session_from_a_summary(make_window, model_server) -> None:
+    h = make_window()
+    model_server.enqueue(text_reply("first"))
+    type_and_send(h, "one")
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "first", what="first reply")
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
+    h.settle(0.3)
+    old = h.window.current_session
+    too_long = error_reply(400, "maximum context length exceeded", code="context_length_exceeded")
+    model_server.enqueue(too_long, too_long)
+    type_and_send(h, "two")
+    banner = h.wait_until(lambda: next((i for i in rows(h.window) if isinstance(i, BannerItem)), None), what="banner")
+    assert "new_session_with_summary" in banner.actions
+    model_server.enqueue(text_reply("- we said one and two"))
+    h.do(lambda: h.window.chat._on_action("banner:new_session_with_summary", banner, None))
+    h.wait_until(lambda: h.window.current_session not in (None, old), what="the new session")
+    notices = [i for i in rows(h.window) if isinstance(i, NoticeItem)]
+    assert notices and "we said one and two" in notices[0].text
+
+
+def test_disabled_tools_are_not_sent_to_the_model(make_window, model_server) -> None:
+    h = make_window()
+    item = h.window.inspector.tool_item("fetch_url")
+    h.do(lambda: item.setCheckState(0, Qt.CheckState.Unchecked))
+    model_server.enqueue(text_reply("ok"))
+    type_and_send(h, "hello")
+    h.wait_until(lambda: model_server.chat_requests, what="the request")
+    sent = model_server.chat_requests[0].tool_names
+    assert "fetch_url" not in sent and "calculate" in sent
+    assert "fetch_url" in h.controller.runtime.settings_store.load().settings.disabled_tools
+
+
+def test_edit_and_resend_makes_a_branch_and_keeps_the_old_one(make_window, model_server) -> None:
+    h = make_window()
+    model_server.enqueue(text_reply("answer one"))
+    type_and_send(h, "question one")
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "answer one", what="reply")
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
+    user = rows(h.window)[0]
+    h.window.chat._on_action("edit", user, None)
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+    assert box.toPlainText() == "question one"
+    box.selectAll()
+    QTest.keyClicks(box, "question one, edited")
+    model_server.enqueue(text_reply("answer to the edit"))
+    h.do(lambda: QTest.keyClick(box, Qt.Key.Key_Return))
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "answer to the edit", what="new reply")
+    store = h.controller.store
+    assert [m.content for m in store.messages(h.window.current_session)] == ["question one, edited", "answer to the edit"]
+    assert len(store.siblings(user.message_id)) == 2, "the old question is kept as a branch"
+
+
+def test_escape_stops_and_the_input_stays_usable(make_window, model_server) -> None:
+    h = make_window()
+    model_server.enqueue(slow_text_reply("slow " * 200, delay_s=0.02))
+    type_and_send(h, "go")
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text, what="streaming")
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+    QTest.keyClicks(box, "my next message")
+    assert box.toPlainText() == "my next message", "typing works while a reply streams"
+    h.do(lambda: QTest.keyClick(box, Qt.Key.Key_Escape))
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the stop")
+    assert replies(h.window)[-1].interrupted and box.toPlainText() == "my next message"
+
+
+def test_theme_switch_repaints(make_window, model_server) -> None:
+    h = make_window()
+    model_server.enqueue(text_reply("`code` and text"))
+    type_and_send(h, "x")
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "`code` and text", what="reply")
+    h.do(lambda: h.window.set_theme("dark"))
+    h.settle(0.1)
+    assert h.window.theme_manager.theme.dark
+    assert json.loads(h.controller.runtime.settings_store.path.read_text())["theme"] == "dark"
+    h.do(lambda: h.window.set_theme("light"))
