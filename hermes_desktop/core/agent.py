@@ -170,6 +170,7 @@ class _StreamingMessage:
                  emit: Callable[[Event], None]) -> None:
         self._io, self._store, self._session_id, self._clock, self._emit = io, store, session_id, clock, emit
         self.parts: list[str] = []
+        self._length = 0
         self.message_id: int | None = None
         self._creating: asyncio.Future[int] | None = None
         self._saved_chars = 0
@@ -181,10 +182,11 @@ class _StreamingMessage:
 
     async def add(self, piece: str) -> None:
         self.parts.append(piece)
+        self._length += len(piece)
         if self.message_id is None and self._creating is None:
             await self._create(NewMessage("assistant", content=self.text))
             return
-        unsaved = sum(len(p) for p in self.parts) - self._saved_chars
+        unsaved = self._length - self._saved_chars
         if self.message_id is not None and (unsaved >= self.FLUSH_BYTES or
                                             self._clock() - self._last_flush >= self.FLUSH_INTERVAL_S):
             text = self.text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ["bench_store"]
+BENCHMARKS = ["bench_store", "bench_window"]
 
 
 def main(names: list[str]) -> int:

@@ -32,6 +32,11 @@ def demo_responder(request: RecordedRequest) -> ScriptedReply:
         return tool_call_reply(CallScript("get_current_time", {}), delay_s=0.01)
     if "list_directory" in tools and re.search(r"\bfiles?\b|folder|文件", text, re.I):
         return tool_call_reply(CallScript("list_directory", {"path": "."}), delay_s=0.01)
+    if re.search(r"\btable\b|表格", text, re.I):
+        reply = ("## Quarterly summary\n\n| Quarter | Revenue | Change |\n|---|---:|---:|\n| Q1 | 1,200 | — |\n"
+                 "| Q2 | 1,450 | +20.8% |\n| Q3 | 1,390 | −4.1% |\n\n- Revenue peaked in **Q2**\n- Q3 dipped slightly\n\n"
+                 "> Numbers are illustrative.")
+        return text_reply(reply, chunk_size=4, delay_s=0.005)
     if re.search(r"[\u4e00-\u9fff]", text):
         reply = f"你好！你说的是：\n\n> {text}\n\n我是演示模型，可以**计算**、查看**时间**和列出**文件**。"
     else:

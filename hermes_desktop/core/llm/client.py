@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Awaitable, Callable, Union
 
@@ -32,6 +33,8 @@ log = logging.getLogger(__name__)
 
 # The SDK insists on a key; local servers (Ollama, LM Studio) ignore whatever is sent.
 NO_KEY_PLACEHOLDER = "no-key-needed"
+# Longest stretch of stream parsing before letting the event loop run (paints, input, timers).
+YIELD_EVERY_S = 0.008
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,8 +176,14 @@ class ModelClient:
         finish_reason: str | None = None
         usage: dict[str, Any] | None = None
         delivered = False
+        yielded_at = time.monotonic()
         try:
             async for chunk in stream:
+                # When the server is faster than we are, the socket buffer always has data and this loop
+                # would never give the event loop a turn: the window would freeze until the reply ends.
+                if time.monotonic() - yielded_at > YIELD_EVERY_S:
+                    await asyncio.sleep(0)
+                    yielded_at = time.monotonic()
                 data = chunk.to_dict()
                 if isinstance(data.get("usage"), dict):
                     usage = data["usage"]

@@ -1,29 +1,5 @@
-"""Tools: specs, the registry, argument checking, the workspace sandbox, approvals, built-ins."""
+"""Tools: specs, the registry, argument checking, the workspace sandbox, approvals, built-ins.
 
-from hermes_desktop.core.tools.approval import (
-    ApprovalPolicy,
-    ApprovalRequest,
-    Approver,
-    Decision,
-    DenyAllApprover,
-    PolicyDecision,
-)
-from hermes_desktop.core.tools.registry import PreparedCall, ToolRegistry
-from hermes_desktop.core.tools.runner import ToolResult
-from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
-
-__all__ = [
-    "ApprovalPolicy",
-    "ApprovalRequest",
-    "Approver",
-    "Decision",
-    "DenyAllApprover",
-    "PolicyDecision",
-    "PreparedCall",
-    "Risk",
-    "ToolContext",
-    "ToolError",
-    "ToolRegistry",
-    "ToolResult",
-    "ToolSpec",
-]
+Import the submodules directly (`core.tools.spec`, `core.tools.registry`, ...); this package
+file stays empty so that importing a light module (a spec) never pulls in a heavy one.
+"""

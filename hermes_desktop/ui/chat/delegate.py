@@ -96,7 +96,12 @@ class TranscriptDelegate(QStyledItemDelegate):
         painter.translate(option.rect.topLeft())
         painter.setClipRect(QRectF(0, 0, option.rect.width(), option.rect.height()))
         self._paint_background(painter, layout, theme)
+        # A long reply is taller than the window: draw only the blocks that are on screen.
+        visible_top = -option.rect.top()
+        visible_bottom = visible_top + self._view.viewport().height()
         for part in layout.docs:
+            if part.origin.y() > visible_bottom or part.origin.y() + part.doc.size().height() < visible_top:
+                continue
             painter.save()
             painter.translate(part.origin)
             context = QAbstractTextDocumentLayout.PaintContext()

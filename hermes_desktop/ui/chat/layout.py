@@ -30,7 +30,7 @@ from hermes_desktop.ui.chat.items import (
     NoticeItem,
     ToolCardItem,
 )
-from hermes_desktop.ui.chat.markdown_render import render_block, split_blocks
+from hermes_desktop.ui.chat.markdown_render import is_list_block, render_block, split_blocks_at
 
 MARGIN_X = 18.0
 PAD_Y = 8.0
@@ -126,9 +126,22 @@ def signature(item: Item) -> tuple[Any, ...]:
     return ("n", item.text)
 
 
+@dataclass
+class _StablePrefix:
+    """The laid-out start of a streaming reply that can no longer change (all but its last blocks)."""
+
+    width: float
+    palette: Any
+    chars: int  # text[:chars] is laid out
+    tail: str  # its last characters, to notice a text that did not just grow
+    parts: list[DocPart]
+    y: float
+
+
 class RowLayouter:
     def __init__(self, font: QFont) -> None:
         self.docs = DocumentCache()
+        self._prefixes: dict[str, _StablePrefix] = {}
         self.set_font(font)
 
     def set_font(self, font: QFont) -> None:
@@ -143,6 +156,7 @@ class RowLayouter:
         self.metrics = QFontMetricsF(self.font)
         self.small_metrics = QFontMetricsF(self.small)
         self.docs.clear()
+        self._prefixes.clear()
 
     # ------------------------------------------------------------------ estimates
     def estimate(self, item: Item, width: float) -> float:
@@ -207,12 +221,7 @@ class RowLayouter:
         header = tr("Hermes") + ("  ·  " + tr("writing…") if item.streaming else "")
         layout.texts.append(TextPart(QRectF(MARGIN_X, y, inner, self.small_metrics.height()), header, "header"))
         y += self.small_metrics.height() + 4
-        palette = themes.current().markdown
-        for block in split_blocks(item.text) or ([""] if item.streaming else []):
-            rendered = render_block(block, palette)
-            doc = self.docs.get(rendered.html, inner, self.font)
-            layout.docs.append(DocPart(QPointF(MARGIN_X, y), doc, rendered.code))
-            y += doc.size().height() + BLOCK_GAP
+        y = self._blocks(item, layout, y, inner, width)
         if item.interrupted:
             label = tr("interrupted — the reply stopped here")
             layout.texts.append(TextPart(QRectF(MARGIN_X, y, inner, self.small_metrics.height()), label, "tag"))
@@ -222,6 +231,35 @@ class RowLayouter:
                          right=None, left=MARGIN_X)
         layout.height = y + FOOTER_H + PAD_Y / 2
         return layout
+
+    def _blocks(self, item: MessageItem, layout: RowLayout, y: float, inner: float, width: float) -> float:
+        """Lay out the message's Markdown blocks. While it streams, the blocks before the last two are
+        kept from the previous layout, so each update costs the new text, not the whole reply."""
+        palette = themes.current().markdown
+        text = item.text
+        prefix = self._prefixes.get(item.key)
+        if prefix is not None and not (prefix.width == width and prefix.palette is palette and len(text) >= prefix.chars
+                                       and text[prefix.chars - len(prefix.tail):prefix.chars] == prefix.tail):
+            prefix = None
+        start = prefix.chars if prefix else 0
+        if prefix:
+            layout.docs.extend(prefix.parts)
+            y = prefix.y
+        blocks = split_blocks_at(text[start:]) or ([(0, "")] if item.streaming else [])
+        stable_chars, stable_parts, stable_y = start, list(prefix.parts) if prefix else [], y
+        for index, (offset, block) in enumerate(blocks):
+            if item.streaming and index == len(blocks) - 2 and index > 0 and not is_list_block(blocks[index - 1][1]):
+                stable_chars, stable_parts, stable_y = start + offset, list(layout.docs), y
+            rendered = render_block(block, palette)
+            doc = self.docs.get(rendered.html, inner, self.font)
+            layout.docs.append(DocPart(QPointF(MARGIN_X, y), doc, rendered.code))
+            y += doc.size().height() + BLOCK_GAP
+        if item.streaming:
+            self._prefixes[item.key] = _StablePrefix(width, palette, stable_chars, text[max(0, stable_chars - 32):stable_chars],
+                                                     stable_parts, stable_y)
+        else:
+            self._prefixes.pop(item.key, None)
+        return y
 
     def _card(self, card: ToolCardItem, width: float) -> RowLayout:
         theme = themes.current()

@@ -55,13 +55,22 @@ def split_blocks(text: str) -> list[str]:
     A block that continues a list (an indented paragraph, or the next item of a loose
     list) stays with that list, so numbering and nesting render as written.
     """
-    merged: list[str] = []
-    for block in _raw_blocks(text):
-        if merged and _continues(merged[-1], block):
-            merged[-1] = merged[-1] + "\n\n" + block
+    return [block for _, block in split_blocks_at(text)]
+
+
+def split_blocks_at(text: str) -> list[tuple[int, str]]:
+    """Like split_blocks, with each block's start offset in `text`."""
+    merged: list[tuple[int, str]] = []
+    for start, block in _raw_blocks(text):
+        if merged and _continues(merged[-1][1], block):
+            merged[-1] = (merged[-1][0], merged[-1][1] + "\n\n" + block)
         else:
-            merged.append(block)
+            merged.append((start, block))
     return merged
+
+
+def is_list_block(block: str) -> bool:
+    return bool(_LIST_ITEM.match(block))
 
 
 def _continues(previous: str, block: str) -> bool:
@@ -71,32 +80,37 @@ def _continues(previous: str, block: str) -> bool:
     return previous_is_list and (bool(_LIST_ITEM.match(block)) or block[:1] in (" ", "\t"))
 
 
-def _raw_blocks(text: str) -> list[str]:
-    blocks: list[str] = []
+def _raw_blocks(text: str) -> list[tuple[int, str]]:
+    blocks: list[tuple[int, str]] = []
     current: list[str] = []
+    current_start = 0
     fence: str | None = None
+    offset = 0
     for line in text.split("\n"):
+        line_start, offset = offset, offset + len(line) + 1
         if fence is not None:
             current.append(line)
             stripped = line.strip()
             if stripped.startswith(fence[0] * len(fence)) and set(stripped) <= {fence[0]}:
-                blocks.append("\n".join(current))
+                blocks.append((current_start, "\n".join(current)))
                 current, fence = [], None
             continue
         opening = _FENCE.match(line)
         if opening:
             if current:
-                blocks.append("\n".join(current))
-            current, fence = [line], opening.group(1)
+                blocks.append((current_start, "\n".join(current)))
+            current, fence, current_start = [line], opening.group(1), line_start
             continue
         if not line.strip():
             if current:
-                blocks.append("\n".join(current))
+                blocks.append((current_start, "\n".join(current)))
                 current = []
             continue
+        if not current:
+            current_start = line_start
         current.append(line)
     if current:
-        blocks.append("\n".join(current))
+        blocks.append((current_start, "\n".join(current)))
     return blocks
 
 
@@ -162,6 +176,13 @@ def _style_html(rendered: str, palette: Palette) -> str:
     out = out.replace("<a href=", f'<a style="color:{palette.link};" href=')
     out = out.replace("<blockquote>", f'<blockquote style="color:{palette.quote};">')
     return out
+
+
+def warm_up() -> None:
+    """Import and exercise markdown-it and Pygments (~0.2 s) off the GUI thread, before the first reply."""
+    for palette in (LIGHT, DARK):
+        render_block("# t\n\n**b** `c` [l](https://x) | a |\n|---|\n| 1 |", palette)
+        render_block("```python\nprint(1)\n```", palette)
 
 
 def plain_text(markdown: str) -> str:
