@@ -124,6 +124,23 @@ class Settings:
         )
 
 
+def with_profile(settings: Settings, profile: ProviderProfile, *, make_active: bool = False) -> Settings:
+    """Add `profile`, or replace the one with its id."""
+    profiles = [p for p in settings.profiles if p.id != profile.id]
+    index = next((i for i, p in enumerate(settings.profiles) if p.id == profile.id), len(profiles))
+    profiles.insert(index, profile)
+    active = profile.id if make_active or settings.active_profile_id is None else settings.active_profile_id
+    return replace(settings, profiles=tuple(profiles), active_profile_id=active)
+
+
+def without_profile(settings: Settings, profile_id: str) -> Settings:
+    profiles = tuple(p for p in settings.profiles if p.id != profile_id)
+    active = settings.active_profile_id
+    if active == profile_id:
+        active = profiles[0].id if profiles else None
+    return replace(settings, profiles=profiles, active_profile_id=active)
+
+
 @dataclass(frozen=True, slots=True)
 class LoadedSettings:
     settings: Settings

@@ -294,16 +294,20 @@ class MainWindow(QMainWindow):
                 page = await self.controller.load_page(session_id, start=max(0, model.first_loaded - 60),
                                                        end=model.first_loaded)
                 if session_id == self.current_session:
-                    model.prepend(items_from_messages(page.messages, self.controller.tool_info), first=page.first_position)
+                    model.prepend(items_from_messages(page.messages, self.controller.tool_info),
+                                  first=page.first_position, end=page.end_position)
             elif not earlier and model.has_later:
                 page = await self.controller.load_page(session_id, start=model.end_loaded, end=model.end_loaded + 60)
                 if session_id == self.current_session:
-                    model.append_page(items_from_messages(page.messages, self.controller.tool_info), end=page.end_position)
+                    model.append_page(items_from_messages(page.messages, self.controller.tool_info),
+                                      first=page.first_position, end=page.end_position)
                     model.total = page.total
                     for event in page.live_events:
                         model.apply(event)
         finally:
             self._loading_page = False
+        if session_id == self.current_session:
+            QTimer.singleShot(0, self.chat.view.check_edges)  # still at an edge: keep loading
 
     async def delete_session(self, session_id: str) -> None:
         info = await asyncio.to_thread(self.controller.store.get_session, session_id)

@@ -301,16 +301,18 @@ def bench_long_session(env: dict[str, str]) -> list[tuple[str, str, str, str]]:
         steps = 0
         for direction in (-1, 1):
             unchanged = 0
-            while unchanged < 30:
-                before = (bar.value(), window.chat.model.rowCount())
+            while unchanged < 60:
+                model = window.chat.model
+                before = (bar.value(), model.first_loaded, model.end_loaded)
                 bar.setValue(bar.value() + direction * 240)
                 await asyncio.sleep(1 / 60)
                 steps += 1
-                unchanged = unchanged + 1 if (bar.value(), window.chat.model.rowCount()) == before else 0
+                unchanged = unchanged + 1 if (bar.value(), model.first_loaded, model.end_loaded) == before else 0
             if direction == -1:
                 results["rows_loaded"] = window.chat.model.rowCount()
                 first = window.chat.model.items()[0]
-                assert getattr(first, "text", "").startswith("Question 0"), "scrolled up to the first message"
+                assert getattr(first, "text", "").startswith("Question 0"), \
+                    f"scrolled up to the first message, not {getattr(first, 'text', first)!r}"
         heartbeat.stop()
         results["frame"] = worst
         results["frames"] = steps

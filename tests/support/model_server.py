@@ -298,7 +298,7 @@ class ScriptedModelServer:
                 recorded = self._record(None)
                 if not self._authorised(recorded):
                     return
-                if self.path.rstrip("/").endswith("/models"):
+                if self.path.split("?")[0].rstrip("/") == "/v1/models":
                     self._send_json(200, {"object": "list", "data": [
                         {"id": m, "object": "model", "created": 0, "owned_by": "scripted"} for m in server.models
                     ]})
@@ -315,7 +315,7 @@ class ScriptedModelServer:
                 recorded = self._record(body)
                 if not self._authorised(recorded):
                     return
-                if not self.path.rstrip("/").endswith("/chat/completions"):
+                if self.path.split("?")[0].rstrip("/") != "/v1/chat/completions":
                     self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
                     return
                 if isinstance(body, dict) and server.reject_tools and body.get("tools"):

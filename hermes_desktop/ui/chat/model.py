@@ -12,6 +12,9 @@ from __future__ import annotations
 import time
 from typing import Any, Iterable
 
+from collections import deque
+from dataclasses import dataclass
+
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 
 from hermes_desktop.core import events as ev
@@ -33,6 +36,7 @@ from hermes_desktop.ui.chat.items import (
 )
 
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 1
+MAX_PAGES = 4  # loaded pages kept while scrolling through a long session (the rest is dropped and reloaded)
 STREAM_INTERVAL_MS = 40
 TICK_INTERVAL_MS = 1000
 
@@ -42,6 +46,13 @@ _OUTCOME_STATUS = {
     ev.ToolOutcome.SKIPPED: SKIPPED,
 }
 _GUARD_REASONS = (ev.FinishReason.MAX_ROUND_TRIPS, ev.FinishReason.REPEATED_CALL, ev.FinishReason.REPEATED_FAILURE)
+
+
+@dataclass(frozen=True, slots=True)
+class _Page:
+    first: int  # active-history positions [first, end)
+    end: int
+    rows: int  # how many rows it shows
 
 
 class TranscriptModel(QAbstractListModel):
@@ -62,8 +73,7 @@ class TranscriptModel(QAbstractListModel):
         self._tick_timer = QTimer(self)
         self._tick_timer.setInterval(TICK_INTERVAL_MS)
         self._tick_timer.timeout.connect(self._tick_running_cards)
-        self.first_loaded = 0  # active-history positions of the loaded slice: [first_loaded, end_loaded)
-        self.end_loaded = 0
+        self._pages: deque[_Page] = deque()  # the loaded slices, top to bottom; live rows follow the last
         self.total = 0
 
     # ------------------------------------------------------------------ Qt API
@@ -100,6 +110,14 @@ class TranscriptModel(QAbstractListModel):
         return -1
 
     @property
+    def first_loaded(self) -> int:
+        return self._pages[0].first if self._pages else 0
+
+    @property
+    def end_loaded(self) -> int:
+        return self._pages[-1].end if self._pages else 0
+
+    @property
     def has_earlier(self) -> bool:
         return self.first_loaded > 0
 
@@ -114,31 +132,51 @@ class TranscriptModel(QAbstractListModel):
         self._pending_text.clear()
         self._cards = {i.call_id: i for i in self._rows if isinstance(i, ToolCardItem)}
         self._retry_notice = None
-        self.first_loaded, self.end_loaded, self.total = first, end, total
+        self._pages = deque([_Page(first, end, len(self._rows))])
+        self.total = total
         self.endResetModel()
         self._update_tick()
 
-    def prepend(self, items: list[Item], *, first: int) -> None:
-        """Earlier messages (scrolling up)."""
+    def prepend(self, items: list[Item], *, first: int, end: int) -> None:
+        """Earlier messages (scrolling up). The farthest page below is dropped when too many are loaded."""
+        if len(self._pages) >= MAX_PAGES and not self._has_live_rows():
+            self._drop(self._pages.pop(), at_end=True)
         if items:
             self.beginInsertRows(QModelIndex(), 0, len(items) - 1)
             self._rows[0:0] = items
-            for item in items:
-                if isinstance(item, ToolCardItem):
-                    self._cards.setdefault(item.call_id, item)
+            self._index_cards(items)
             self.endInsertRows()
-        self.first_loaded = first
+        self._pages.appendleft(_Page(first, end, len(items)))
 
-    def append_page(self, items: list[Item], *, end: int) -> None:
-        """Later messages (scrolling down after jumping to an older search hit)."""
+    def append_page(self, items: list[Item], *, first: int, end: int) -> None:
+        """Later messages (scrolling down). The farthest page above is dropped when too many are loaded."""
+        if len(self._pages) >= MAX_PAGES:
+            self._drop(self._pages.popleft(), at_end=False)
         if items:
             self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows) + len(items) - 1)
             self._rows.extend(items)
-            for item in items:
-                if isinstance(item, ToolCardItem):
-                    self._cards.setdefault(item.call_id, item)
+            self._index_cards(items)
             self.endInsertRows()
-        self.end_loaded = end
+        self._pages.append(_Page(first, end, len(items)))
+
+    def _has_live_rows(self) -> bool:
+        return sum(page.rows for page in self._pages) != len(self._rows)
+
+    def _drop(self, page: _Page, *, at_end: bool) -> None:
+        if not page.rows:
+            return
+        first = len(self._rows) - page.rows if at_end else 0
+        self.beginRemoveRows(QModelIndex(), first, first + page.rows - 1)
+        for item in self._rows[first : first + page.rows]:
+            if isinstance(item, ToolCardItem):
+                self._cards.pop(item.call_id, None)
+        del self._rows[first : first + page.rows]
+        self.endRemoveRows()
+
+    def _index_cards(self, items: list[Item]) -> None:
+        for item in items:
+            if isinstance(item, ToolCardItem):
+                self._cards.setdefault(item.call_id, item)
 
     def append(self, item: Item) -> None:
         self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows))

@@ -40,6 +40,7 @@ class ChatView(QListView):
         model.sig_rows_appended.connect(self._maybe_follow)
         model.modelReset.connect(self.follow_bottom)
         model.rowsAboutToBeInserted.connect(self._before_insert)
+        model.rowsAboutToBeRemoved.connect(self._before_insert)
         bar = self.verticalScrollBar()
         bar.valueChanged.connect(self._scrolled)
         bar.rangeChanged.connect(self._range_changed)
@@ -49,25 +50,39 @@ class ChatView(QListView):
         self.delegate.sizeHintChanged.emit(top_left)
 
     def _before_insert(self, parent: QModelIndex, first: int, last: int) -> None:
-        if first == 0 and self.transcript.rowCount() > 0:  # earlier messages go above: keep the view still
+        if first == 0 and self.transcript.rowCount() > 0 and self._keep_from_bottom is None:
+            # Rows come or go above what is on screen: keep the view still (distance from the end).
             bar = self.verticalScrollBar()
             self._keep_from_bottom = bar.maximum() - bar.value()
+            QTimer.singleShot(0, self._restore_position)  # in case the range does not change at all
 
     def _scrolled(self, value: int) -> None:
         bar = self.verticalScrollBar()
         self._follow = value >= bar.maximum() - 4 and not self.transcript.has_later
-        if value < EARLIER_THRESHOLD_PX and self.transcript.has_earlier and self._keep_from_bottom is None:
+        self.check_edges()
+
+    def check_edges(self) -> None:
+        """Ask for the next page when the view is near the top or bottom of what is loaded."""
+        if self._keep_from_bottom is not None:
+            return
+        bar = self.verticalScrollBar()
+        if bar.value() < EARLIER_THRESHOLD_PX and self.transcript.has_earlier:
             self.sig_need_earlier.emit()
-        if value > bar.maximum() - EARLIER_THRESHOLD_PX and self.transcript.has_later:
+        elif bar.value() > bar.maximum() - EARLIER_THRESHOLD_PX and self.transcript.has_later:
             self.sig_need_later.emit()
 
     def _range_changed(self, _minimum: int, maximum: int) -> None:
-        bar = self.verticalScrollBar()
         if self._keep_from_bottom is not None:
-            bar.setValue(maximum - self._keep_from_bottom)
-            self._keep_from_bottom = None
+            self._restore_position()
         elif self._follow:
-            bar.setValue(maximum)
+            self.verticalScrollBar().setValue(maximum)
+
+    def _restore_position(self) -> None:
+        if self._keep_from_bottom is None:
+            return
+        bar = self.verticalScrollBar()
+        keep, self._keep_from_bottom = self._keep_from_bottom, None
+        bar.setValue(bar.maximum() - keep)
 
     def _maybe_follow(self) -> None:
         if self._follow:

@@ -1,0 +1,63 @@
+"""Provider presets: a base URL and a sensible default model for the services users ask for most.
+
+Everything a preset fills in stays editable. Local servers need no key. Defaults were
+checked against each provider's OpenAI-compatible documentation; models change often,
+which is why the setup dialog also lists what the server itself offers (`/models`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    id: str
+    name: str
+    base_url: str
+    model: str
+    needs_key: bool = True
+    key_hint: str = ""  # where to get a key
+    context_window: int = 128_000
+
+
+PRESETS: tuple[Preset, ...] = (
+    Preset("openai", "OpenAI", "https://api.openai.com/v1", "gpt-4o-mini", key_hint="platform.openai.com/api-keys"),
+    Preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", "deepseek-chat", key_hint="platform.deepseek.com",
+           context_window=64_000),
+    Preset("qwen", "Qwen (DashScope)", "https://dashscope.aliyuncs.com/compatible-mode/v1", "qwen-plus",
+           key_hint="dashscope.console.aliyun.com", context_window=128_000),
+    Preset("moonshot", "Moonshot / Kimi", "https://api.moonshot.cn/v1", "moonshot-v1-32k",
+           key_hint="platform.moonshot.cn", context_window=32_000),
+    Preset("zhipu", "Zhipu GLM", "https://open.bigmodel.cn/api/paas/v4", "glm-4-flash", key_hint="open.bigmodel.cn"),
+    Preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", "openai/gpt-4o-mini",
+           key_hint="openrouter.ai/keys"),
+    Preset("ollama", "Ollama (local)", "http://localhost:11434/v1", "qwen2.5:7b", needs_key=False, context_window=32_768),
+    Preset("lmstudio", "LM Studio (local)", "http://localhost:1234/v1", "", needs_key=False, context_window=32_768),
+    Preset("custom", "vLLM / other OpenAI-compatible", "", "", needs_key=False, context_window=32_768),
+)
+
+
+def preset(preset_id: str) -> Preset | None:
+    return next((p for p in PRESETS if p.id == preset_id), None)
+
+
+def preset_for_url(base_url: str) -> Preset:
+    """The preset whose URL this is (to show the right entry when editing), else "custom"."""
+    normalised = base_url.rstrip("/")
+    for candidate in PRESETS:
+        if candidate.base_url and candidate.base_url.rstrip("/") == normalised:
+            return candidate
+    return PRESETS[-1]
+
+
+def profile_id_for(name: str, taken: set[str]) -> str:
+    """A stable, keyring-safe id from a display name: lowercase ASCII, digits and hyphens, unique."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    base = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")[:40] or "provider"
+    candidate, n = base, 2
+    while candidate in taken:
+        candidate, n = f"{base}-{n}", n + 1
+    return candidate

@@ -1,0 +1,320 @@
+"""Connect a model: the first-run dialog, also used to add and edit provider profiles.
+
+The key field is a password field with a Show toggle; pasted keys are trimmed. Test
+connection makes a real, cheap request (core/connection_check.py) and says what to do
+about what it finds. The dialog never stores anything itself: Save hands the profile
+and the key to the controller, which puts the key in the keyring and the rest in
+settings.json.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from hermes_desktop.core.providers import PRESETS, Preset, preset, preset_for_url, profile_id_for
+from hermes_desktop.core.settings import ProviderProfile, ToolMode
+from hermes_desktop.ui import theme as themes
+from hermes_desktop.ui.tasks import spawn
+
+if TYPE_CHECKING:
+    from hermes_desktop.core.connection_check import CheckResult
+
+
+class SetupDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None, *, profile: ProviderProfile | None = None,
+                 key_stored: bool = False, keyring_secure: bool = True, keyring_reason: str = "",
+                 taken_ids: set[str] | None = None, first_run: bool = False) -> None:
+        super().__init__(parent)
+        self.setObjectName("setupDialog")
+        self.setWindowTitle(self.tr("Connect a model") if profile is None else self.tr("Edit provider"))
+        self.setModal(True)
+        self._editing = profile
+        self._key_stored = key_stored
+        self._taken = set(taken_ids or ()) - ({profile.id} if profile else set())
+        self.last_check: CheckResult | None = None
+
+        intro = QLabel(self.tr("Hermes works with any OpenAI-compatible service, in the cloud or on this computer. "
+                               "Pick one, paste a key if it needs one, and test the connection.")
+                       if first_run else self.tr("Provider settings."))
+        intro.setWordWrap(True)
+        self.provider = QComboBox()
+        self.provider.setObjectName("providerCombo")
+        self.provider.setAccessibleName(self.tr("Provider"))
+        for item in PRESETS:
+            self.provider.addItem(self.tr(item.name), item.id)
+        self.name_edit = QLineEdit()
+        self.name_edit.setObjectName("profileNameEdit")
+        self.base_url = QLineEdit()
+        self.base_url.setObjectName("baseUrlEdit")
+        self.base_url.setAccessibleName(self.tr("Base URL"))
+        self.base_url.setPlaceholderText("https://…/v1")
+        self.model = QComboBox()
+        self.model.setObjectName("modelEdit")
+        self.model.setAccessibleName(self.tr("Model"))
+        self.model.setEditable(True)
+        self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.api_key = QLineEdit()
+        self.api_key.setObjectName("apiKeyEdit")
+        self.api_key.setAccessibleName(self.tr("API key"))
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.api_key.setPlaceholderText(self.tr("Stored in the keyring — leave empty to keep it") if key_stored
+                                        else self.tr("Paste your API key"))
+        self.show_key = QAction(self.tr("Show"), self.api_key)
+        self.show_key.setCheckable(True)
+        self.show_key.toggled.connect(self._toggle_key)
+        self.api_key.addAction(self.show_key, QLineEdit.ActionPosition.TrailingPosition)
+        self.key_hint = QLabel()
+        self.key_hint.setObjectName("keyHint")
+        self.key_hint.setWordWrap(True)
+        self.keyring_note = QLabel(self.tr("No secure keyring was found on this computer ({0}). The key will be kept "
+                                           "in memory for this run only and never written to a file. To supply it on "
+                                           "every start, set the HERMES_API_KEY environment variable.")
+                                   .format(keyring_reason or self.tr("no backend")))
+        self.keyring_note.setObjectName("keyringWarning")
+        self.keyring_note.setWordWrap(True)
+        self.keyring_note.setVisible(not keyring_secure)
+        self.keyring_note.setStyleSheet(f"color: {themes.current().risk_write};")
+
+        self.tool_mode = QComboBox()
+        self.tool_mode.setObjectName("toolModeCombo")
+        for mode, label in ((ToolMode.AUTO, self.tr("Automatic")), (ToolMode.NATIVE, self.tr("Native tool calls")),
+                            (ToolMode.TEXT, self.tr("Text tool calls (for models without native support)"))):
+            self.tool_mode.addItem(label, mode.value)
+        self.temperature = QDoubleSpinBox()
+        self.temperature.setRange(-0.01, 2.0)
+        self.temperature.setSingleStep(0.1)
+        self.temperature.setSpecialValueText(self.tr("provider default"))
+        self.temperature.setValue(-0.01)
+        self.max_tokens = QSpinBox()
+        self.max_tokens.setRange(0, 1_000_000)
+        self.max_tokens.setSingleStep(256)
+        self.max_tokens.setSpecialValueText(self.tr("provider default"))
+        self.context_window = QSpinBox()
+        self.context_window.setRange(1_024, 10_000_000)
+        self.context_window.setSingleStep(1_024)
+        advanced = QGroupBox(self.tr("Advanced"))
+        advanced.setCheckable(True)
+        advanced.setChecked(profile is not None)
+        advanced_form = QFormLayout(advanced)
+        advanced_form.addRow(self.tr("Name"), self.name_edit)
+        advanced_form.addRow(self.tr("Tool calling"), self.tool_mode)
+        advanced_form.addRow(self.tr("Temperature"), self.temperature)
+        advanced_form.addRow(self.tr("Max output tokens"), self.max_tokens)
+        advanced_form.addRow(self.tr("Context window (tokens)"), self.context_window)
+        self.advanced = advanced
+
+        self.test_button = QPushButton(self.tr("Test connection"))
+        self.test_button.setObjectName("testConnectionButton")
+        self.test_button.clicked.connect(lambda: spawn(self.test_connection()))
+        self.status = QLabel()
+        self.status.setObjectName("connectionStatus")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.fix_button = QPushButton()
+        self.fix_button.setObjectName("applySuggestionButton")
+        self.fix_button.hide()
+        self.fix_button.clicked.connect(self._apply_suggestion)
+        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button.setObjectName("saveButton")
+        self.save_button.setDefault(True)
+        self.save_button.clicked.connect(self._save)
+        cancel = QPushButton(self.tr("Cancel") if not first_run else self.tr("Not now"))
+        cancel.setObjectName("cancelButton")
+        cancel.clicked.connect(self.reject)
+
+        form = QFormLayout()
+        form.addRow(self.tr("Provider"), self.provider)
+        form.addRow(self.tr("Base URL"), self.base_url)
+        form.addRow(self.tr("Model"), self.model)
+        form.addRow(self.tr("API key"), self.api_key)
+        form.addRow("", self.key_hint)
+        test_row = QHBoxLayout()
+        test_row.addWidget(self.test_button)
+        test_row.addWidget(self.fix_button)
+        test_row.addStretch(1)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(cancel)
+        buttons.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(form)
+        layout.addWidget(self.keyring_note)
+        layout.addWidget(advanced)
+        layout.addLayout(test_row)
+        layout.addWidget(self.status)
+        layout.addStretch(1)
+        layout.addLayout(buttons)
+        self.resize(560, 0)
+
+        self._models_timer = QTimer(self)
+        self._models_timer.setSingleShot(True)
+        self._models_timer.setInterval(600)
+        self._models_timer.timeout.connect(lambda: spawn(self.refresh_models()))
+        self.provider.currentIndexChanged.connect(self._preset_chosen)
+        self.base_url.textEdited.connect(lambda _t: self._models_timer.start())
+        self.api_key.textEdited.connect(lambda _t: self._models_timer.start())
+        self._suggestion: tuple[str, str] | None = None
+        if profile is not None:
+            self._load(profile)
+        else:
+            self._preset_chosen(0)
+
+    # ------------------------------------------------------------------ filling
+    def _load(self, profile: ProviderProfile) -> None:
+        matching = preset_for_url(profile.base_url)
+        self.provider.blockSignals(True)
+        self.provider.setCurrentIndex(max(0, self.provider.findData(matching.id)))
+        self.provider.blockSignals(False)
+        self.name_edit.setText(profile.name)
+        self.base_url.setText(profile.base_url)
+        self.model.setEditText(profile.model)
+        self.tool_mode.setCurrentIndex(max(0, self.tool_mode.findData(profile.tool_mode.value)))
+        self.temperature.setValue(profile.temperature if profile.temperature is not None else -0.01)
+        self.max_tokens.setValue(profile.max_output_tokens or 0)
+        self.context_window.setValue(profile.context_window)
+        self._show_hint(matching, profile.needs_api_key)
+
+    def _preset_chosen(self, index: int) -> None:
+        chosen = preset(self.provider.itemData(index)) or PRESETS[-1]
+        self.base_url.setText(chosen.base_url)
+        self.model.clear()
+        self.model.setEditText(chosen.model)
+        self.name_edit.setText(chosen.name)
+        self.context_window.setValue(chosen.context_window)
+        self._show_hint(chosen, chosen.needs_key)
+        self.status.clear()
+        self.fix_button.hide()
+        if chosen.base_url:
+            self._models_timer.start()
+
+    def _show_hint(self, chosen: Preset, needs_key: bool) -> None:
+        if chosen.key_hint:
+            self.key_hint.setText(self.tr("Get a key at {0}").format(chosen.key_hint))
+        elif not needs_key:
+            self.key_hint.setText(self.tr("A local server usually needs no key; leave it empty."))
+        else:
+            self.key_hint.clear()
+
+    def _toggle_key(self, shown: bool) -> None:
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password)
+        self.show_key.setText(self.tr("Hide") if shown else self.tr("Show"))
+
+    # ------------------------------------------------------------------ values
+    def entered_key(self) -> str:
+        return "".join(self.api_key.text().split())  # pasted keys often carry spaces or a newline
+
+    def key_to_use(self, stored: str | None = None) -> str | None:
+        return self.entered_key() or stored
+
+    def profile(self) -> ProviderProfile:
+        chosen = preset(self.provider.currentData()) or PRESETS[-1]
+        name = self.name_edit.text().strip() or chosen.name
+        profile_id = self._editing.id if self._editing else profile_id_for(name, self._taken)
+        temperature = self.temperature.value()
+        return ProviderProfile(
+            id=profile_id,
+            name=name,
+            base_url=self.base_url.text().strip().rstrip("/"),
+            model=self.model.currentText().strip(),
+            temperature=None if temperature < 0 else round(temperature, 2),
+            max_output_tokens=self.max_tokens.value() or None,
+            context_window=self.context_window.value(),
+            tool_mode=ToolMode(self.tool_mode.currentData()),
+            needs_api_key=chosen.needs_key if not self._editing else (self._editing.needs_api_key or bool(self.entered_key())),
+        )
+
+    # ------------------------------------------------------------------ checking
+    async def refresh_models(self) -> None:
+        from hermes_desktop.core.connection_check import list_models_quietly
+
+        url = self.base_url.text().strip().rstrip("/")
+        if not url:
+            return
+        models = await list_models_quietly(url, self.entered_key() or None)
+        if models and url == self.base_url.text().strip().rstrip("/"):
+            current = self.model.currentText()
+            self.model.clear()
+            self.model.addItems(models)
+            self.model.setEditText(current or models[0])
+
+    async def test_connection(self, stored_key: str | None = None) -> "CheckResult":
+        from hermes_desktop.core.connection_check import CheckStatus, check_connection
+
+        self.test_button.setEnabled(False)
+        self.fix_button.hide()
+        self.status.setStyleSheet("")
+        self.status.setText(self.tr("Testing…"))
+        profile = self.profile()
+        try:
+            result = await check_connection(profile.base_url, profile.model, self.key_to_use(stored_key))
+        finally:
+            self.test_button.setEnabled(True)
+        self.last_check = result
+        theme = themes.current()
+        self.status.setStyleSheet(f"color: {theme.risk_read if result.ok else theme.risk_destructive};")
+        self.status.setText(result.message)
+        if result.models:
+            current = self.model.currentText()
+            self.model.clear()
+            self.model.addItems(result.models)
+            self.model.setEditText(current)
+        if result.status is CheckStatus.WRONG_URL and result.suggested_url:
+            self._offer(self.tr("Use {0}").format(result.suggested_url), ("url", result.suggested_url))
+        elif result.status is CheckStatus.MODEL_NOT_FOUND and result.models:
+            self._offer(self.tr("Use {0}").format(result.models[0]), ("model", result.models[0]))
+            self.model.showPopup() if self.isVisible() else None
+        elif result.status is CheckStatus.TOOLS_UNSUPPORTED:
+            self._offer(self.tr("Use text tool calls"), ("tool_mode", ToolMode.TEXT.value))
+        return result
+
+    def _offer(self, label: str, suggestion: tuple[str, str]) -> None:
+        self._suggestion = suggestion
+        self.fix_button.setText(label)
+        self.fix_button.show()
+
+    def _apply_suggestion(self) -> None:
+        if self._suggestion is None:
+            return
+        kind, value = self._suggestion
+        if kind == "url":
+            self.base_url.setText(value)
+        elif kind == "model":
+            self.model.setEditText(value)
+        elif kind == "tool_mode":
+            self.advanced.setChecked(True)
+            self.tool_mode.setCurrentIndex(self.tool_mode.findData(value))
+        self.fix_button.hide()
+        self.status.setText(self.tr("Changed. Test again to be sure, or save."))
+
+    def _save(self) -> None:
+        profile = self.profile()
+        problems = []
+        if not profile.base_url.startswith(("http://", "https://")):
+            problems.append(self.tr("The base URL must start with http:// or https://."))
+        if not profile.model:
+            problems.append(self.tr("Choose a model."))
+        if problems:
+            self.status.setStyleSheet(f"color: {themes.current().risk_destructive};")
+            self.status.setText(" ".join(problems))
+            return
+        self.accept()
+
+
