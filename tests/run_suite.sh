@@ -7,9 +7,10 @@ cd "$(dirname "$0")/.."
 python="${PYTHON:-.venv/bin/python}"
 export QT_QPA_PLATFORM=offscreen
 if command -v dbus-run-session >/dev/null 2>&1 && command -v gnome-keyring-daemon >/dev/null 2>&1; then
+  export HERMES_TEST_KEYRING_PASSWORD=ci-pass
   dbus-run-session -- sh -c '
     export XDG_DATA_HOME=$(mktemp -d)
-    eval "$(printf %s ci-pass | gnome-keyring-daemon --unlock --components=secrets)"
+    eval "$(printf %s "$HERMES_TEST_KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets)"
     export HERMES_TEST_SECRET_SERVICE=1
     exec "$0" -m pytest "$@"' "$python" "$@"
   rc=$?

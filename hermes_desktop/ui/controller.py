@@ -25,6 +25,7 @@ from hermes_desktop.ui.tasks import spawn
 
 if TYPE_CHECKING:
     from hermes_desktop.core.agent import Agent, Turn
+    from hermes_desktop.core.settings import ProviderProfile
     from hermes_desktop.core.runtime import Runtime
     from hermes_desktop.core.store import SearchHit, SQLiteSessionStore
     from hermes_desktop.core.tools.approval import Approver
@@ -91,7 +92,8 @@ class AppController(QObject):
         from hermes_desktop.ui.chat.markdown_render import warm_up
 
         self.runtime = await asyncio.to_thread(open_runtime, self._env)
-        self.agent = self.runtime.make_agent(self._approver)
+        # The key comes from the keyring, which can block (an unlock prompt): not on the GUI thread.
+        self.agent = await asyncio.to_thread(self.runtime.make_agent, self._approver)
         await asyncio.to_thread(warm_up)
         # Everything loaded so far lives for the whole run: keep it out of the garbage collector's full
         # passes, which otherwise stall the window for 100-200 ms while a long reply streams.
@@ -308,6 +310,86 @@ class AppController(QObject):
         self.sig_sessions_changed.emit()
         self.sig_open_session.emit(new_id, None)
         return new_id
+
+    # ------------------------------------------------------------------ providers and keys
+    @property
+    def needs_setup(self) -> bool:
+        """No usable model: no profile, or one that needs a key nobody has given."""
+        runtime = self.runtime
+        if runtime is None or runtime.profile is None:
+            return True
+        model = self.agent.model if self.agent else None
+        return runtime.profile.needs_api_key and (model is None or not model.has_key)
+
+    async def stored_key(self, profile_id: str) -> str | None:
+        """The key kept for a profile (None when there is none). Raises SecretStoreError if the keyring fails."""
+        from hermes_desktop.core.secrets import SecretStore
+
+        assert self.runtime is not None
+        secrets: SecretStore = self.runtime.secrets
+        return await asyncio.to_thread(secrets.get, f"provider:{profile_id}")
+
+    async def save_provider(self, profile: "ProviderProfile", api_key: str | None, *, make_active: bool = True) -> None:
+        """Keep the key in the keyring (or in memory, when there is no secure keyring) and the rest in
+        settings.json; then talk to the active profile. Raises SecretStoreError if the keyring refuses."""
+        from hermes_desktop.core.settings import with_profile
+
+        assert self.runtime is not None
+        if api_key:
+            await asyncio.to_thread(self.runtime.secrets.set, profile.keyring_username, api_key)
+        self._save_settings(with_profile(self.runtime.settings, profile, make_active=make_active))
+        await self._reconnect()
+
+    async def delete_provider(self, profile_id: str) -> None:
+        """Remove a profile and its key from the keyring."""
+        from hermes_desktop.core.settings import without_profile
+
+        assert self.runtime is not None
+        await asyncio.to_thread(self.runtime.secrets.delete, f"provider:{profile_id}")
+        self._save_settings(without_profile(self.runtime.settings, profile_id))
+        await self._reconnect()
+
+    async def activate_provider(self, profile_id: str) -> None:
+        assert self.runtime is not None
+        self._save_settings(replace(self.runtime.settings, active_profile_id=profile_id))
+        await self._reconnect()
+
+    async def _reconnect(self) -> None:
+        """Point the agent at the (possibly new) active profile, with its key."""
+        from hermes_desktop.core.llm import ModelClient
+        from hermes_desktop.core.settings import effective_profile
+
+        assert self.runtime is not None and self.agent is not None
+        self.runtime.profile = effective_profile(self.runtime.settings, self._env)
+        old = self.agent.model
+        key = await asyncio.to_thread(self.runtime.api_key, self._env) if self.runtime.profile else None
+        self.agent.model = ModelClient(self.runtime.profile, key) if self.runtime.profile else None
+        if old is not None:
+            await old.aclose()
+        self.sig_settings_changed.emit()
+
+    def set_approval_mode(self, mode: str) -> None:
+        from hermes_desktop.core.settings import ApprovalMode
+
+        assert self.runtime is not None and self.agent is not None
+        self._save_settings(replace(self.runtime.settings, approval_mode=ApprovalMode(mode)))
+        self.agent.services.policy.mode = ApprovalMode(mode)
+
+    def set_workspace(self, folder: str) -> None:
+        """Save the workspace folder; it takes effect at once unless HERMES_WORKSPACE overrides it."""
+        from hermes_desktop.core.settings import effective_workspace
+        from hermes_desktop.core.tools.workspace import Workspace
+
+        assert self.runtime is not None and self.agent is not None
+        self._save_settings(replace(self.runtime.settings, workspace=folder or None))
+        workspace = Workspace(effective_workspace(self.runtime.settings, self.runtime.paths, self._env))
+        workspace.ensure_exists()
+        self.runtime.workspace = workspace
+        self.agent.services.workspace = workspace
+
+    @property
+    def environment(self) -> Mapping[str, str]:
+        return self._env
 
     # ------------------------------------------------------------------ settings
     def set_tool_enabled(self, name: str, enabled: bool) -> None:

@@ -78,6 +78,24 @@ class ErrorBar(QWidget):
         self.show()
 
 
+class SetupBar(QWidget):
+    """Shown while no model is set up: the app still works for reading old sessions."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("setupBanner")
+        self.label = QLabel(QCoreApplication.translate("SetupBar", "No model is set up yet. You can read your sessions; "
+                                                       "set up a provider to chat."))
+        self.label.setWordWrap(True)
+        self.button = QPushButton(QCoreApplication.translate("SetupBar", "Set up a model…"))
+        self.button.setObjectName("setupNowButton")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(10, 6, 10, 6)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.button)
+        self.hide()
+
+
 class MainWindow(QMainWindow):
     def __init__(self, controller: AppController, theme_manager: themes.ThemeManager, state_file: Path) -> None:
         super().__init__()
@@ -94,6 +112,8 @@ class MainWindow(QMainWindow):
         self.chat = ChatPane()
         self.inspector = Inspector()
         self.errors = ErrorBar()
+        self.setup_bar = SetupBar()
+        self.setup_bar.button.clicked.connect(lambda: spawn(self.run_setup(first_run=False)))
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
         self.splitter.addWidget(self.sidebar)
@@ -106,6 +126,7 @@ class MainWindow(QMainWindow):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.errors)
+        column.addWidget(self.setup_bar)
         column.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
         self._build_status_bar()
@@ -222,6 +243,40 @@ class MainWindow(QMainWindow):
         if self._restored_session and await asyncio.to_thread(self.controller.store.get_session, self._restored_session):
             await self.open_session(self._restored_session, None)
         self.chat.input.setFocus()
+        if self.controller.needs_setup:
+            await self.run_setup(first_run=True)
+
+    async def run_setup(self, *, first_run: bool) -> bool:
+        """The provider dialog: the first-run one, or editing the active provider. True when saved."""
+        from hermes_desktop.core.secrets import SecretStoreError
+        from hermes_desktop.ui.dialogs.setup import SetupDialog
+
+        runtime = self.controller.runtime
+        assert runtime is not None
+        profile = runtime.settings.active_profile
+        stored = None
+        if profile is not None:
+            try:
+                stored = await self.controller.stored_key(profile.id)
+            except SecretStoreError as exc:
+                self.errors.show_message(str(exc))
+        dialog = SetupDialog(self, profile=profile, key_stored=bool(stored), keyring_secure=runtime.secrets_report.secure,
+                             keyring_reason=runtime.secrets_report.reason,
+                             taken_ids={p.id for p in runtime.settings.profiles}, first_run=first_run,
+                             prefill=runtime.profile if profile is None else None)
+        self.setup_dialog = dialog  # for tests and automation
+        accepted = await run_dialog(dialog) == QDialog.DialogCode.Accepted
+        if accepted:
+            try:
+                await self.controller.save_provider(dialog.profile(), dialog.entered_key() or None)
+            except SecretStoreError as exc:
+                self.errors.show_message(self.tr("The key could not be saved: {0}").format(exc))
+                accepted = False
+        self.setup_bar.setVisible(self.controller.needs_setup)
+        if accepted:
+            self.statusBar().showMessage(self.tr("Connected to {0}. Ready to chat.").format(dialog.profile().name), 6000)
+            self.chat.input.setFocus()
+        return accepted
 
     def _update_model_label(self) -> None:
         runtime = self.controller.runtime
@@ -396,7 +451,7 @@ class MainWindow(QMainWindow):
         if action == "retry" and not self.controller.is_busy(self.current_session):
             spawn(self.controller.retry(self.current_session))
         elif action == "open_provider_settings":
-            self.open_settings()
+            spawn(self.run_setup(first_run=False))
         elif action == "new_session_with_summary":
             spawn(self._summarise(self.current_session))
 
@@ -435,6 +490,16 @@ class MainWindow(QMainWindow):
         opener = getattr(self, "settings_opener", None)
         if opener is not None:
             opener()
+        elif self.controller.ready:
+            spawn(self._show_settings())
+
+    async def _show_settings(self) -> None:
+        from hermes_desktop.ui.dialogs.settings import SettingsDialog
+
+        dialog = SettingsDialog(self.controller, self)
+        self.settings_dialog = dialog  # for tests and automation
+        await run_dialog(dialog)
+        self.setup_bar.setVisible(self.controller.needs_setup)
 
     def set_theme(self, preference: str) -> None:
         self.theme_manager.set_preference(preference)

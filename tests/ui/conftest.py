@@ -89,9 +89,11 @@ class Harness:
 def make_window(qapp, loop, model_server, workspace_dir):
     made: list[Harness] = []
 
-    def make(**extra_env: str) -> Harness:
+    def make(*, configured: bool = True, **extra_env: str) -> Harness:
+        """A started window; `configured=False` starts it like a first run (no provider in the environment)."""
         env = {"HERMES_BASE_URL": model_server.base_url, "HERMES_MODEL": "scripted-model",
-               "HERMES_API_KEY": "sk-ui-test-key", "HERMES_WORKSPACE": str(workspace_dir), **extra_env}
+               "HERMES_API_KEY": "sk-ui-test-key"} if configured else {}
+        env = {**env, "HERMES_WORKSPACE": str(workspace_dir), **extra_env}
         _app, window, controller = build_window(env)
         window.resize(1200, 800)
         window.show()

@@ -185,14 +185,14 @@ def test_restart_restores_the_last_session(make_window, model_server) -> None:
 
 def test_an_error_banner_offers_working_actions(make_window, model_server) -> None:
     h = make_window()
-    opened = []
-    h.window.settings_opener = lambda: opened.append(True)
     model_server.required_key = "sk-something-else"
     type_and_send(h, "hello?")
     banner = h.wait_until(lambda: next((i for i in rows(h.window) if isinstance(i, BannerItem)), None), what="banner")
     assert "401" in banner.message and banner.actions == ("retry", "open_provider_settings")
     h.do(lambda: h.window.chat._on_action("banner:open_provider_settings", banner, None))
-    assert opened == [True]
+    dialog = h.wait_until(lambda: getattr(h.window, "setup_dialog", None), what="the provider dialog")
+    assert dialog.isVisible() and dialog.findChild(QLineEdit, "baseUrlEdit").text() == model_server.base_url
+    h.do(dialog.reject)
     model_server.required_key = None
     model_server.enqueue(text_reply("now it works"))
     h.do(lambda: h.window.chat._on_action("banner:retry", banner, None))

@@ -113,6 +113,10 @@ class ModelClient:
         )
 
     @property
+    def has_key(self) -> bool:
+        return bool(self._api_key)
+
+    @property
     def tool_mode(self) -> ToolMode:
         """The mode the next request will use (never AUTO)."""
         return ToolMode.TEXT if self._learned_text_mode else ToolMode.NATIVE

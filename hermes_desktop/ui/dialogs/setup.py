@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 class SetupDialog(QDialog):
     def __init__(self, parent: QWidget | None = None, *, profile: ProviderProfile | None = None,
                  key_stored: bool = False, keyring_secure: bool = True, keyring_reason: str = "",
-                 taken_ids: set[str] | None = None, first_run: bool = False) -> None:
+                 taken_ids: set[str] | None = None, first_run: bool = False,
+                 prefill: ProviderProfile | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("setupDialog")
         self.setWindowTitle(self.tr("Connect a model") if profile is None else self.tr("Edit provider"))
@@ -172,8 +173,8 @@ class SetupDialog(QDialog):
         self.base_url.textEdited.connect(lambda _t: self._models_timer.start())
         self.api_key.textEdited.connect(lambda _t: self._models_timer.start())
         self._suggestion: tuple[str, str] | None = None
-        if profile is not None:
-            self._load(profile)
+        if profile is not None or prefill is not None:
+            self._load(profile or prefill)  # type: ignore[arg-type]
         else:
             self._preset_chosen(0)
 

@@ -1,0 +1,267 @@
+"""Settings (Ctrl+,): provider profiles, workspace, approvals, appearance, and where the data lives."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from hermes_desktop.core.secrets import SecretStoreError
+from hermes_desktop.ui.async_dialog import run_dialog
+from hermes_desktop.ui.dialogs.setup import SetupDialog
+from hermes_desktop.ui.tasks import spawn
+
+if TYPE_CHECKING:
+    from hermes_desktop.ui.controller import AppController
+
+PROFILE_ROLE = Qt.ItemDataRole.UserRole + 1
+APPROVAL_MODES = (
+    ("ask_risky", "Ask before changing anything (recommended)"),
+    ("always_ask", "Always ask, even before reading"),
+    ("trusted", "Trusted: only ask before deleting or overwriting"),
+    ("chat_only", "Chat only: no tools at all"),
+)
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, controller: "AppController", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("settingsDialog")
+        self.setWindowTitle(self.tr("Settings"))
+        self.controller = controller
+        tabs = QTabWidget()
+        tabs.addTab(self._providers_tab(), self.tr("Providers"))
+        tabs.addTab(self._general_tab(), self.tr("General"))
+        tabs.addTab(self._data_tab(), self.tr("Your data"))
+        self.tabs = tabs
+        self.message = QLabel()
+        self.message.setObjectName("settingsMessage")
+        self.message.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.accept)
+        layout = QVBoxLayout(self)
+        layout.addWidget(tabs)
+        layout.addWidget(self.message)
+        layout.addWidget(buttons)
+        self.resize(640, 480)
+        self._fill_profiles()
+
+    # ------------------------------------------------------------------ providers
+    def _providers_tab(self) -> QWidget:
+        page = QWidget()
+        self.profiles = QListWidget()
+        self.profiles.setObjectName("profileList")
+        self.profiles.itemDoubleClicked.connect(lambda _i: spawn(self.edit_profile()))
+        buttons = QVBoxLayout()
+        for label, name, handler in (
+            (self.tr("Add…"), "addProfileButton", lambda: spawn(self.add_profile())),
+            (self.tr("Edit…"), "editProfileButton", lambda: spawn(self.edit_profile())),
+            (self.tr("Duplicate"), "duplicateProfileButton", lambda: spawn(self.duplicate_profile())),
+            (self.tr("Use this one"), "activateProfileButton", lambda: spawn(self.activate_profile())),
+            (self.tr("Delete"), "deleteProfileButton", lambda: spawn(self.delete_profile())),
+        ):
+            button = QPushButton(label)
+            button.setObjectName(name)
+            button.clicked.connect(handler)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        row = QHBoxLayout(page)
+        row.addWidget(self.profiles, 1)
+        row.addLayout(buttons)
+        return page
+
+    def _fill_profiles(self) -> None:
+        runtime = self.controller.runtime
+        assert runtime is not None
+        self.profiles.clear()
+        active = runtime.settings.active_profile
+        for profile in runtime.settings.profiles:
+            marker = "● " if active and profile.id == active.id else "   "
+            item = QListWidgetItem(f"{marker}{profile.name} — {profile.model}  ({profile.base_url})")
+            item.setData(PROFILE_ROLE, profile.id)
+            self.profiles.addItem(item)
+        if not runtime.settings.profiles:
+            empty = QListWidgetItem(self.tr("No providers yet: add one."))
+            empty.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.profiles.addItem(empty)
+        if self.controller.environment.get("HERMES_BASE_URL") or self.controller.environment.get("HERMES_MODEL"):
+            self.message.setText(self.tr("HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the "
+                                         "active profile while they are."))
+
+    def _selected(self):  # type: ignore[no-untyped-def]
+        item = self.profiles.currentItem()
+        runtime = self.controller.runtime
+        if item is None or runtime is None:
+            return None
+        return runtime.settings.profile(item.data(PROFILE_ROLE))
+
+    async def _open_editor(self, profile=None, *, key_stored: bool = False):  # type: ignore[no-untyped-def]
+        runtime = self.controller.runtime
+        assert runtime is not None
+        dialog = SetupDialog(self, profile=profile, key_stored=key_stored, keyring_secure=runtime.secrets_report.secure,
+                             keyring_reason=runtime.secrets_report.reason,
+                             taken_ids={p.id for p in runtime.settings.profiles})
+        if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
+            return None
+        return dialog
+
+    async def add_profile(self) -> None:
+        dialog = await self._open_editor()
+        if dialog is not None:
+            await self._save(dialog.profile(), dialog.entered_key() or None, make_active=True)
+
+    async def edit_profile(self) -> None:
+        profile = self._selected()
+        if profile is None:
+            return
+        stored = await self._stored_key(profile.id)
+        dialog = await self._open_editor(profile, key_stored=bool(stored))
+        if dialog is not None:
+            runtime = self.controller.runtime
+            active = runtime is not None and runtime.settings.active_profile_id == profile.id
+            await self._save(dialog.profile(), dialog.entered_key() or None, make_active=active)
+
+    async def duplicate_profile(self) -> None:
+        from hermes_desktop.core.providers import profile_id_for
+
+        profile = self._selected()
+        runtime = self.controller.runtime
+        if profile is None or runtime is None:
+            return
+        name = self.tr("{0} (copy)").format(profile.name)
+        copy = replace(profile, id=profile_id_for(name, {p.id for p in runtime.settings.profiles}), name=name)
+        await self._save(copy, await self._stored_key(profile.id), make_active=False)
+
+    async def activate_profile(self) -> None:
+        profile = self._selected()
+        if profile is not None:
+            await self.controller.activate_provider(profile.id)
+            self._fill_profiles()
+
+    async def delete_profile(self) -> None:
+        profile = self._selected()
+        if profile is None:
+            return
+        try:
+            await self.controller.delete_provider(profile.id)
+        except SecretStoreError as exc:
+            self.message.setText(str(exc))
+            return
+        self.message.setText(self.tr("Deleted {0} and its key.").format(profile.name))
+        self._fill_profiles()
+
+    async def _stored_key(self, profile_id: str) -> str | None:
+        try:
+            return await self.controller.stored_key(profile_id)
+        except SecretStoreError as exc:
+            self.message.setText(str(exc))
+            return None
+
+    async def _save(self, profile, key: str | None, *, make_active: bool) -> None:  # type: ignore[no-untyped-def]
+        try:
+            await self.controller.save_provider(profile, key, make_active=make_active)
+        except SecretStoreError as exc:
+            self.message.setText(self.tr("The key was not saved: {0}").format(exc))
+            return
+        self._fill_profiles()
+
+    # ------------------------------------------------------------------ general
+    def _general_tab(self) -> QWidget:
+        runtime = self.controller.runtime
+        assert runtime is not None
+        page = QWidget()
+        form = QFormLayout(page)
+        self.workspace = QLineEdit(str(runtime.workspace.root))
+        self.workspace.setObjectName("workspaceEdit")
+        self.workspace.editingFinished.connect(lambda: self.controller.set_workspace(self.workspace.text().strip()))
+        browse = QPushButton(self.tr("Choose…"))
+        browse.clicked.connect(lambda: spawn(self._choose_workspace()))
+        row = QHBoxLayout()
+        row.addWidget(self.workspace, 1)
+        row.addWidget(browse)
+        form.addRow(self.tr("Workspace folder"), row)
+        if self.controller.environment.get("HERMES_WORKSPACE"):
+            form.addRow("", QLabel(self.tr("HERMES_WORKSPACE is set and wins while it is.")))
+        self.approval = QComboBox()
+        self.approval.setObjectName("approvalModeCombo")
+        for value, label in APPROVAL_MODES:
+            self.approval.addItem(self.tr(label), value)
+        self.approval.setCurrentIndex(max(0, self.approval.findData(runtime.settings.approval_mode.value)))
+        self.approval.currentIndexChanged.connect(lambda _i: self.controller.set_approval_mode(self.approval.currentData()))
+        form.addRow(self.tr("Tools and approvals"), self.approval)
+        self.theme = QComboBox()
+        self.theme.setObjectName("themeCombo")
+        for value, label in (("system", self.tr("Follow system")), ("light", self.tr("Light")), ("dark", self.tr("Dark"))):
+            self.theme.addItem(label, value)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(runtime.settings.theme)))
+        self.theme.currentIndexChanged.connect(lambda _i: self._theme_chosen())
+        form.addRow(self.tr("Theme"), self.theme)
+        return page
+
+    def _theme_chosen(self) -> None:
+        window = self.parent()
+        if hasattr(window, "set_theme"):
+            window.set_theme(self.theme.currentData())  # type: ignore[union-attr]
+
+    async def _choose_workspace(self) -> None:
+        dialog = QFileDialog(self, self.tr("Workspace folder"), self.workspace.text())
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        if await run_dialog(dialog) == QDialog.DialogCode.Accepted and dialog.selectedFiles():
+            self.workspace.setText(dialog.selectedFiles()[0])
+            self.controller.set_workspace(dialog.selectedFiles()[0])
+
+    # ------------------------------------------------------------------ data
+    def _data_tab(self) -> QWidget:
+        runtime = self.controller.runtime
+        assert runtime is not None
+        page = QWidget()
+        grid = QGridLayout(page)
+        rows = (
+            (self.tr("Sessions (hermes.db) and backups"), runtime.paths.data_dir),
+            (self.tr("Settings"), runtime.paths.config_dir),
+            (self.tr("Logs and the audit log of every tool call"), runtime.paths.log_dir),
+            (self.tr("Workspace (files the agent may use, notes)"), runtime.workspace.root),
+        )
+        for row, (label, path) in enumerate(rows):
+            grid.addWidget(QLabel(label), row, 0)
+            shown = QLineEdit(str(path))
+            shown.setReadOnly(True)
+            grid.addWidget(shown, row, 1)
+            button = QPushButton(self.tr("Open"))
+            button.clicked.connect(lambda _c=False, p=path: self._open_folder(Path(p)))
+            grid.addWidget(button, row, 2)
+        report = runtime.secrets_report
+        keys = (self.tr("API keys are kept in the system keyring ({0}).").format(report.name) if report.secure else
+                self.tr("No secure keyring was found ({0}): API keys are kept in memory for this run only. Set "
+                        "HERMES_API_KEY to supply one on every start.").format(report.reason))
+        note = QLabel(keys)
+        note.setWordWrap(True)
+        note.setObjectName("keyringStatus")
+        grid.addWidget(note, len(rows), 0, 1, 3)
+        grid.setRowStretch(len(rows) + 1, 1)
+        return page
+
+    def _open_folder(self, path: Path) -> None:
+        path.mkdir(parents=True, exist_ok=True)
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))

@@ -1,0 +1,172 @@
+"""First run and provider settings: the setup dialog against the scripted server, keys, the settings dialog."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import keyring
+import keyring.backends.fail
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPlainTextEdit, QPushButton
+
+from tests.support.model_server import text_reply
+
+KEY = "sk-setup-test-0123456789abcdef"
+
+
+@pytest.fixture(autouse=True)
+def no_secure_keyring():
+    """Unless a test asks for the real Secret Service, there is no secure keyring (keys stay in memory)."""
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    yield
+    keyring.set_keyring(previous)
+
+
+def first_run(make_window):
+    h = make_window(configured=False)
+    dialog = h.wait_until(lambda: getattr(h.window, "setup_dialog", None), what="the setup dialog")
+    h.wait_until(dialog.isVisible, what="the dialog on screen")
+    return h, dialog
+
+
+def fill(h, dialog, base_url: str, model: str, key: str = "") -> None:
+    def typing() -> None:
+        dialog.findChild(QLineEdit, "baseUrlEdit").setText(base_url)
+        dialog.findChild(QComboBox, "modelEdit").setEditText(model)
+        dialog.findChild(QLineEdit, "apiKeyEdit").setText(key)
+
+    h.do(typing)
+
+
+def run_check(h, dialog) -> str:
+    h.do(lambda: dialog.findChild(QPushButton, "testConnectionButton").click())
+    status = dialog.findChild(QLabel, "connectionStatus")
+    h.wait_until(lambda: status.text() and status.text() != dialog.tr("Testing…"), what="the check result")
+    return status.text()
+
+
+def test_first_start_shows_the_setup_dialog_and_presets_fill_the_url(make_window) -> None:
+    h, dialog = first_run(make_window)
+    assert dialog.objectName() == "setupDialog"
+    for kind, name in ((QComboBox, "providerCombo"), (QLineEdit, "baseUrlEdit"), (QComboBox, "modelEdit"),
+                       (QLineEdit, "apiKeyEdit"), (QPushButton, "testConnectionButton"), (QPushButton, "saveButton")):
+        assert dialog.findChild(kind, name) is not None, name
+    combo = dialog.findChild(QComboBox, "providerCombo")
+    h.do(lambda: combo.setCurrentIndex(combo.findData("deepseek")))
+    assert dialog.findChild(QLineEdit, "baseUrlEdit").text() == "https://api.deepseek.com/v1"
+    assert dialog.findChild(QComboBox, "modelEdit").currentText() == "deepseek-chat"
+    h.do(lambda: combo.setCurrentIndex(combo.findData("ollama")))
+    assert dialog.findChild(QLineEdit, "baseUrlEdit").text() == "http://localhost:11434/v1"
+    key = dialog.findChild(QLineEdit, "apiKeyEdit")
+    assert key.echoMode() == QLineEdit.EchoMode.Password
+    h.do(lambda: dialog.show_key.trigger())
+    assert key.echoMode() == QLineEdit.EchoMode.Normal
+    warning = dialog.findChild(QLabel, "keyringWarning")
+    assert warning.isVisible() and "memory for this run only" in warning.text() and "HERMES_API_KEY" in warning.text()
+    h.do(dialog.reject)
+    h.wait_until(lambda: h.window.setup_bar.isVisible(), what="the set-up banner after Not now")
+
+
+def test_connection_check_reports_ok_invalid_key_unreachable_wrong_url_and_model(make_window, model_server) -> None:
+    h, dialog = first_run(make_window)
+    model_server.required_key = KEY
+    model_server.models = ["scripted-model", "other-model"]
+    model_server.enqueue(*[text_reply("x")] * 3)
+
+    fill(h, dialog, model_server.base_url, "scripted-model", "  " + KEY + "\n")
+    ok = run_check(h, dialog)
+    assert ok.startswith("Connected: scripted-model answered in") and model_server.chat_requests[-1].body["max_tokens"] == 1
+    assert model_server.requests[-1].headers["authorization"] == f"Bearer {KEY}", "the pasted key was trimmed"
+
+    fill(h, dialog, model_server.base_url, "scripted-model", "sk-wrong-key-000000")
+    assert "rejected the API key (401)" in run_check(h, dialog)
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    fill(h, dialog, f"http://127.0.0.1:{closed_port}/v1", "scripted-model", KEY)
+    assert "Can't reach" in run_check(h, dialog)
+
+    fill(h, dialog, model_server.base_url.removesuffix("/v1"), "scripted-model", KEY)
+    assert "/v1 works" in run_check(h, dialog)
+    fix = dialog.findChild(QPushButton, "applySuggestionButton")
+    assert fix.isVisible()
+    h.do(fix.click)
+    assert dialog.findChild(QLineEdit, "baseUrlEdit").text() == model_server.base_url
+
+    fill(h, dialog, model_server.base_url, "no-such-model", KEY)
+    assert "does not list the model “no-such-model”" in run_check(h, dialog)
+    models = dialog.findChild(QComboBox, "modelEdit")
+    assert [models.itemText(i) for i in range(models.count())] == ["other-model", "scripted-model"]
+    h.do(dialog.reject)
+
+
+def test_tool_calling_not_supported_offers_the_text_fallback(make_window, model_server) -> None:
+    h, dialog = first_run(make_window)
+    model_server.reject_tools = True
+    fill(h, dialog, model_server.base_url, "scripted-model")
+    assert "does not accept native tool calls" in run_check(h, dialog)
+    h.do(lambda: dialog.findChild(QPushButton, "applySuggestionButton").click())
+    assert dialog.profile().tool_mode.value == "text"
+    h.do(dialog.reject)
+
+
+def test_save_then_chat_sends_the_key_and_nothing_writes_it_to_disk(make_window, model_server, isolated_home) -> None:
+    h, dialog = first_run(make_window)
+    model_server.required_key = KEY
+    fill(h, dialog, model_server.base_url, "scripted-model", KEY)
+    h.do(lambda: dialog.findChild(QPushButton, "saveButton").click())
+    h.wait_until(lambda: not dialog.isVisible() and not h.controller.needs_setup, what="saved and connected")
+    assert not h.window.setup_bar.isVisible()
+    model_server.enqueue(text_reply("hello with a key"))
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+    h.do(lambda: (box.setFocus(), QTest.keyClicks(box, "hi"), QTest.keyClick(box, Qt.Key.Key_Return)))
+    h.wait_until(lambda: model_server.chat_requests and not h.controller.is_busy(h.window.current_session),
+                 what="the reply")
+    assert model_server.chat_requests[-1].headers["authorization"] == f"Bearer {KEY}"
+    settings = h.controller.runtime.settings_store.path.read_text()
+    assert '"model": "scripted-model"' in settings
+    h.run(h.controller.shutdown())
+    leaks = [str(p) for p in isolated_home.rglob("*") if p.is_file() and KEY.encode() in p.read_bytes()]
+    assert leaks == [], f"the key was written to {leaks}"
+
+
+def test_settings_dialog_lists_profiles_and_data_paths(make_window, model_server) -> None:
+    h = make_window()
+    h.do(h.window.open_settings)
+    settings = h.wait_until(lambda: getattr(h.window, "settings_dialog", None), what="the settings dialog")
+    h.wait_until(settings.isVisible, what="it on screen")
+    status = settings.findChild(QLabel, "keyringStatus")
+    assert "in memory for this run only" in status.text()
+    approval = settings.findChild(QComboBox, "approvalModeCombo")
+    h.do(lambda: approval.setCurrentIndex(approval.findData("chat_only")))
+    assert h.controller.agent.services.policy.mode.value == "chat_only"
+    assert h.controller.runtime.settings_store.load().settings.approval_mode.value == "chat_only"
+    h.do(settings.accept)
+
+
+@pytest.mark.keyring
+@pytest.mark.skipif(not os.environ.get("HERMES_TEST_SECRET_SERVICE"), reason="needs a real Secret Service "
+                    "(make test runs the suite under dbus-run-session with gnome-keyring)")
+def test_with_a_real_keyring_the_second_start_needs_no_setup(make_window, model_server, isolated_home) -> None:
+    keyring.set_keyring(keyring.core.load_keyring("keyring.backends.SecretService.Keyring"))
+    h, dialog = first_run(make_window)
+    assert not dialog.findChild(QLabel, "keyringWarning").isVisible()
+    fill(h, dialog, model_server.base_url, "scripted-model", KEY)
+    h.do(lambda: dialog.findChild(QPushButton, "saveButton").click())
+    h.wait_until(lambda: not h.controller.needs_setup, what="saved")
+    profile_id = h.controller.runtime.settings.active_profile.id
+    assert keyring.get_password("hermes-desktop", f"provider:{profile_id}") == KEY
+    h.do(h.window.close)
+    h.run(h.controller.shutdown())
+    again = make_window(configured=False)
+    again.settle(0.5)
+    assert getattr(again.window, "setup_dialog", None) is None and not again.controller.needs_setup
+    again.run(again.controller.delete_provider(profile_id))
+    assert keyring.get_password("hermes-desktop", f"provider:{profile_id}") is None
+    leaks = [str(p) for p in isolated_home.rglob("*") if p.is_file() and KEY.encode() in p.read_bytes()]
+    assert leaks == []
