@@ -9,11 +9,9 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
-from hermes_desktop.core.agent import Agent, AgentServices
 from hermes_desktop.core.audit import AuditLog
-from hermes_desktop.core.llm import ModelClient
 from hermes_desktop.core.logging_setup import REDACTION
 from hermes_desktop.core.paths import AppPaths, app_paths, ensure_dir
 from hermes_desktop.core.secrets import BackendReport, SecretStore, SecretStoreError, open_secret_store, resolve_api_key
@@ -24,6 +22,10 @@ from hermes_desktop.core.tools.builtin import builtin_tools
 from hermes_desktop.core.tools.network import NetworkPolicy
 from hermes_desktop.core.tools.registry import ToolRegistry
 from hermes_desktop.core.tools.workspace import Workspace
+
+if TYPE_CHECKING:  # the agent and the model client pull in openai (~0.5 s): loaded in make_agent()
+    from hermes_desktop.core.agent import Agent
+    from hermes_desktop.core.llm import ModelClient
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +59,10 @@ class Runtime:
     def network_policy(self) -> NetworkPolicy:
         return NetworkPolicy(allowed_private_hosts=frozenset(h.lower() for h in self.settings.fetch_allowed_private_hosts))
 
-    def make_agent(self, approver: Approver | None = None, *, model: ModelClient | None = None) -> Agent:
+    def make_agent(self, approver: Approver | None = None, *, model: "ModelClient | None" = None) -> "Agent":
+        from hermes_desktop.core.agent import Agent, AgentServices
+        from hermes_desktop.core.llm import ModelClient
+
         if model is None and self.profile is not None:
             model = ModelClient(self.profile, self.api_key())
         policy = ApprovalPolicy(approver=approver or DenyAllApprover(), mode=self.settings.approval_mode)

@@ -59,8 +59,10 @@ class Page:
 
 
 class AppController(QObject):
+    sig_store_ready = Signal()
+    """Settings and the session database are open: sessions can be listed, searched and read."""
     sig_ready = Signal()
-    """The engine is loaded (settings, store, tools, model): sessions can be listed and sent to."""
+    """The whole engine is loaded (model client, tools): messages can be sent."""
     sig_problem = Signal(str)
     """Something the user must know at start-up or later (corrupt file moved aside, no keyring, ...)."""
     sig_sessions_changed = Signal()
@@ -92,6 +94,7 @@ class AppController(QObject):
         from hermes_desktop.ui.chat.markdown_render import warm_up
 
         self.runtime = await asyncio.to_thread(open_runtime, self._env)
+        self.sig_store_ready.emit()  # the sidebar can fill while the model client (openai: ~0.5 s) loads
         # The key comes from the keyring, which can block (an unlock prompt): not on the GUI thread.
         self.agent = await asyncio.to_thread(self.runtime.make_agent, self._approver)
         await asyncio.to_thread(warm_up)

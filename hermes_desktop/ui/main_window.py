@@ -198,6 +198,7 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         c = self.controller
+        c.sig_store_ready.connect(lambda: spawn(self._on_store_ready()))
         c.sig_ready.connect(self._on_ready)
         c.sig_problem.connect(self.errors.show_message)
         c.sig_sessions_changed.connect(lambda: self._refresh_timer.start())
@@ -238,10 +239,12 @@ class MainWindow(QMainWindow):
         self._update_model_label()
         spawn(self._after_ready())
 
-    async def _after_ready(self) -> None:
+    async def _on_store_ready(self) -> None:
         await self.refresh_sessions()
         if self._restored_session and await asyncio.to_thread(self.controller.store.get_session, self._restored_session):
             await self.open_session(self._restored_session, None)
+
+    async def _after_ready(self) -> None:
         self.chat.input.setFocus()
         if self.controller.needs_setup:
             await self.run_setup(first_run=True)

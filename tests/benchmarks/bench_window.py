@@ -54,9 +54,11 @@ async def main():
     window.show()
     await painted
     print(f"painted {time.time() - started:.4f}", flush=True)
-    await controller.start()
-    await window.refresh_sessions()
+    start = asyncio.ensure_future(controller.start())
+    while window.sidebar.list.count() < 1000:
+        await asyncio.sleep(0.005)
     print(f"sessions {time.time() - started:.4f} {window.sidebar.list.count()}", flush=True)
+    await start
     await controller.shutdown()
 launch.application()
 qasync.run(main())
