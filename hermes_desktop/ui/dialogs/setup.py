@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDoubleSpinBox,
@@ -110,10 +111,14 @@ class SetupDialog(QDialog):
         self.context_window = QSpinBox()
         self.context_window.setRange(1_024, 10_000_000)
         self.context_window.setSingleStep(1_024)
-        advanced = QGroupBox(self.tr("Advanced"))
-        advanced.setCheckable(True)
-        advanced.setChecked(profile is not None)
+        self.advanced_toggle = QCheckBox(self.tr("Advanced settings"))
+        self.advanced_toggle.setObjectName("advancedToggle")
+        self.advanced_toggle.setChecked(profile is not None)
+        advanced = QGroupBox()
         advanced_form = QFormLayout(advanced)
+        advanced.setVisible(self.advanced_toggle.isChecked())
+        self.advanced_toggle.toggled.connect(advanced.setVisible)
+        self.advanced_toggle.toggled.connect(lambda _on: QTimer.singleShot(0, self.adjustSize))
         advanced_form.addRow(self.tr("Name"), self.name_edit)
         advanced_form.addRow(self.tr("Tool calling"), self.tool_mode)
         advanced_form.addRow(self.tr("Temperature"), self.temperature)
@@ -158,12 +163,13 @@ class SetupDialog(QDialog):
         layout.addWidget(intro)
         layout.addLayout(form)
         layout.addWidget(self.keyring_note)
+        layout.addWidget(self.advanced_toggle)
         layout.addWidget(advanced)
         layout.addLayout(test_row)
         layout.addWidget(self.status)
-        layout.addStretch(1)
         layout.addLayout(buttons)
-        self.resize(560, 0)
+        self.setMinimumWidth(560)
+        self.adjustSize()
 
         self._models_timer = QTimer(self)
         self._models_timer.setSingleShot(True)
@@ -300,7 +306,7 @@ class SetupDialog(QDialog):
         elif kind == "model":
             self.model.setEditText(value)
         elif kind == "tool_mode":
-            self.advanced.setChecked(True)
+            self.advanced_toggle.setChecked(True)
             self.tool_mode.setCurrentIndex(self.tool_mode.findData(value))
         self.fix_button.hide()
         self.status.setText(self.tr("Changed. Test again to be sure, or save."))
