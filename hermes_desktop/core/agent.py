@@ -53,7 +53,7 @@ from hermes_desktop.core.session_types import NewMessage, SessionStore
 from hermes_desktop.core.settings import AgentLimits, ApprovalMode
 from hermes_desktop.core.storage.errors import SessionExists, StorageError
 from hermes_desktop.core.tokens import TokenCalibration, estimate_text_tokens
-from hermes_desktop.core.tools.approval import ApprovalPolicy, ApprovalRequest, PolicyDecision
+from hermes_desktop.core.tools.approval import ApprovalPolicy, ApprovalRequest, Decision, PolicyDecision
 from hermes_desktop.core.tools.network import NetworkPolicy
 from hermes_desktop.core.tools.registry import PreparedCall, ToolRegistry
 from hermes_desktop.core.tools.runner import ToolResult
@@ -70,6 +70,8 @@ DENIED_RESULT = json.dumps({
 })
 CANCELLED_RESULT = json.dumps({"status": "cancelled", "message": "The user stopped the turn before this call finished."})
 SKIPPED_RESULT = json.dumps({"status": "not_run", "message": "Not run: the same call was repeated too many times."})
+DRY_RUN_MESSAGE = ("Dry run: this was not performed. The user is reviewing the plan; describe what you would do "
+                   "and continue with the plan as if it had succeeded only if it does not depend on this result.")
 TITLE_LENGTH = 48
 
 
@@ -85,6 +87,7 @@ class AgentServices:
     audit: AuditLog = field(default_factory=lambda: AuditLog(None))
     limits: AgentLimits = field(default_factory=AgentLimits)
     disabled_tools: set[str] = field(default_factory=set)
+    dry_run: bool = False
     skills_layer: Callable[[str], str] = lambda session_id: ""
     memory_layer: Callable[[str], str] = lambda session_id: ""
     clock: Callable[[], float] = time.monotonic
@@ -443,21 +446,30 @@ class _TurnRun:
         batch = []
         for call in prepared[start:]:
             decision = self.services.policy.needs_asking(self._approval_request(call, "")) if call.runnable else None
-            if decision is None or call.risk is not Risk.READ:
+            if decision is None or not decision.allowed or call.risk is not Risk.READ:
                 break
             batch.append((call, decision))
         return batch
 
     def _approval_request(self, call: PreparedCall, reason: str) -> ApprovalRequest:
-        return ApprovalRequest(self.session_id, call.call_id, call.name, call.source, call.risk,
-                               call.arguments or {}, call.impact, reason.strip())
+        request = ApprovalRequest(self.session_id, call.call_id, call.name, call.source, call.risk,
+                                  call.arguments or {}, call.impact, reason.strip(), call.impact_files,
+                                  call.impact_bytes)
+        return self.services.policy.prepare(request)
 
     async def _decide_and_execute(self, call: PreparedCall, reason: str) -> ToolResult:
         if not call.runnable:
             return ToolResult(ToolOutcome.INVALID, json.dumps({"error": call.problem}, ensure_ascii=False))
+        if self.services.dry_run and call.risk is not Risk.READ:
+            content = json.dumps({"status": "dry_run", "would": call.impact or f"run {call.name}",
+                                  "message": DRY_RUN_MESSAGE}, ensure_ascii=False)
+            result = ToolResult(ToolOutcome.DRY_RUN, content)
+            self.emit(ToolCallDecided(call.call_id, "deny", "dry run"))
+            self._audit(call, PolicyDecision(Decision.DENY, "dry run"), result)
+            return result
         request = self._approval_request(call, reason)
         if self.services.policy.needs_asking(request) is None:
-            self.emit(ToolCallAwaitingApproval(call.call_id))
+            self.emit(ToolCallAwaitingApproval(call.call_id, request.over_threshold))
         decision = await self.services.policy.decide(request)
         self.emit(ToolCallDecided(call.call_id, decision.decision.value, decision.decided_by))
         if not decision.allowed:

@@ -53,6 +53,7 @@ class ToolOutcome(StrEnum):
     TIMEOUT = "timeout"
     CANCELLED = "cancelled"
     SKIPPED = "skipped"  # not run because a loop guard stopped the turn
+    DRY_RUN = "dry_run"  # not run: dry-run mode reported what it would have done
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +116,7 @@ class ToolCallProposed:
 @dataclass(frozen=True, slots=True)
 class ToolCallAwaitingApproval:
     call_id: str
+    over_threshold: bool = False  # a large destructive call: "always allow" is not offered
 
 
 @dataclass(frozen=True, slots=True)

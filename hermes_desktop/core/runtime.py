@@ -17,7 +17,7 @@ from hermes_desktop.core.paths import AppPaths, app_paths, ensure_dir
 from hermes_desktop.core.secrets import BackendReport, SecretStore, SecretStoreError, open_secret_store, resolve_api_key
 from hermes_desktop.core.session_types import SessionStore
 from hermes_desktop.core.settings import ProviderProfile, Settings, SettingsStore, effective_profile, effective_workspace
-from hermes_desktop.core.tools.approval import ApprovalPolicy, Approver, DenyAllApprover
+from hermes_desktop.core.tools.approval import ApprovalPolicy, Approver, DenyAllApprover, Rule
 from hermes_desktop.core.tools.builtin import builtin_tools
 from hermes_desktop.core.tools.network import NetworkPolicy
 from hermes_desktop.core.tools.registry import ToolRegistry
@@ -65,7 +65,9 @@ class Runtime:
 
         if model is None and self.profile is not None:
             model = ModelClient(self.profile, self.api_key())
-        policy = ApprovalPolicy(approver=approver or DenyAllApprover(), mode=self.settings.approval_mode)
+        policy = ApprovalPolicy(approver=approver or DenyAllApprover(), mode=self.settings.approval_mode,
+                                rules={key: Rule(value) for key, value in self.settings.tool_rules.items()},
+                                on_rules_changed=self.save_rules)
         services = AgentServices(
             store=self.store,
             registry=self.registry,
@@ -75,8 +77,16 @@ class Runtime:
             audit=self.audit,
             limits=self.settings.limits,
             disabled_tools=set(self.settings.disabled_tools),
+            dry_run=self.settings.dry_run,
         )
         return Agent(model, services)
+
+    def save_rules(self, rules: dict[str, Rule]) -> None:
+        """Persist the per-tool approval rules (called by the policy when one changes)."""
+        from dataclasses import replace
+
+        self.settings = replace(self.settings, tool_rules={key: rule.value for key, rule in rules.items()})
+        self.settings_store.save(self.settings)
 
 
 def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | None = None,

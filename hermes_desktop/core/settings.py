@@ -94,6 +94,10 @@ class Settings:
     # Hosts (host or host:port) that fetch_url may reach even though they resolve to
     # loopback or private addresses, e.g. a home server the user named explicitly.
     fetch_allowed_private_hosts: tuple[str, ...] = ()
+    # Per-tool approval rules ("always_allow" | "ask" | "never_allow"), keyed as core/tools/approval.rule_key.
+    tool_rules: dict[str, str] = field(default_factory=dict)
+    # Write and destructive tools report what they would do instead of doing it.
+    dry_run: bool = False
 
     def profile(self, profile_id: str | None) -> ProviderProfile | None:
         return next((p for p in self.profiles if p.id == profile_id), None)
@@ -121,6 +125,9 @@ class Settings:
             limits=limits,
             disabled_tools=tuple(data.get("disabled_tools") or ()),
             fetch_allowed_private_hosts=tuple(data.get("fetch_allowed_private_hosts") or ()),
+            tool_rules={str(k): str(v) for k, v in dict(data.get("tool_rules") or {}).items()
+                        if v in ("always_allow", "ask", "never_allow")},
+            dry_run=bool(data.get("dry_run", False)),
         )
 
 

@@ -97,6 +97,9 @@ class AppController(QObject):
         self.sig_store_ready.emit()  # the sidebar can fill while the model client (openai: ~0.5 s) loads
         # The key comes from the keyring, which can block (an unlock prompt): not on the GUI thread.
         self.agent = await asyncio.to_thread(self.runtime.make_agent, self._approver)
+        runtime = self.runtime
+        self.agent.services.policy.on_rules_changed = lambda rules: (runtime.save_rules(rules),
+                                                                     self.sig_settings_changed.emit())
         await asyncio.to_thread(warm_up)
         # Everything loaded so far lives for the whole run: keep it out of the garbage collector's full
         # passes, which otherwise stall the window for 100-200 ms while a long reply streams.
@@ -371,12 +374,36 @@ class AppController(QObject):
             await old.aclose()
         self.sig_settings_changed.emit()
 
+    def set_approver(self, approver: "Approver") -> None:
+        """Who to ask before risky calls (the window's dialog). Set before `start()`."""
+        self._approver = approver
+        if self.agent is not None:
+            self.agent.services.policy.approver = approver
+
+    def set_rule(self, key: str, rule: str | None) -> None:
+        """A per-tool approval rule (always_allow / ask / never_allow), or None for the mode's default."""
+        from hermes_desktop.core.tools.approval import Rule
+
+        assert self.agent is not None
+        self.agent.services.policy.set_rule(key, Rule(rule) if rule else None)
+        self.sig_settings_changed.emit()
+
+    @property
+    def rules(self) -> dict[str, str]:
+        return {key: rule.value for key, rule in self.agent.services.policy.rules.items()} if self.agent else {}
+
+    def set_dry_run(self, enabled: bool) -> None:
+        assert self.runtime is not None and self.agent is not None
+        self._save_settings(replace(self.runtime.settings, dry_run=enabled))
+        self.agent.services.dry_run = enabled
+
     def set_approval_mode(self, mode: str) -> None:
         from hermes_desktop.core.settings import ApprovalMode
 
         assert self.runtime is not None and self.agent is not None
         self._save_settings(replace(self.runtime.settings, approval_mode=ApprovalMode(mode)))
         self.agent.services.policy.mode = ApprovalMode(mode)
+        self.sig_settings_changed.emit()
 
     def set_workspace(self, folder: str) -> None:
         """Save the workspace folder; it takes effect at once unless HERMES_WORKSPACE overrides it."""

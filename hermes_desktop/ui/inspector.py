@@ -7,8 +7,9 @@ from typing import Iterable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QTabWidget, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import QComboBox, QListWidget, QListWidgetItem, QTabWidget, QTreeWidget, QTreeWidgetItem, QWidget
 
+from hermes_desktop.core.tools.approval import rule_key
 from hermes_desktop.core.tools.spec import ToolSpec
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.activity import ActivityRecorder, TurnActivity
@@ -31,6 +32,8 @@ def _source_title(source: str) -> str:
 class Inspector(QTabWidget):
     sig_tool_toggled = Signal(str, bool)
     """A tool was enabled (True) or disabled (False): disabled tools are not sent to the model."""
+    sig_rule_changed = Signal(str, object)
+    """An approval rule for a tool: (rule key, "always_allow" | "ask" | "never_allow" | None for the default)."""
     sig_show_in_chat = Signal(object, object)
     """Scroll the chat to (message id, tool call id) of the selected activity entry."""
 
@@ -41,8 +44,9 @@ class Inspector(QTabWidget):
         self.tools = QTreeWidget()
         self.tools.setObjectName("toolList")
         self.tools.setAccessibleName(self.tr("Tools"))
-        self.tools.setHeaderLabels([self.tr("Tool"), self.tr("Risk")])
-        self.tools.setColumnWidth(0, 190)
+        self.tools.setHeaderLabels([self.tr("Tool"), self.tr("Risk"), self.tr("Approval")])
+        self.tools.setColumnWidth(0, 170)
+        self.tools.setColumnWidth(1, 80)
         self.tools.setWordWrap(True)
         self.tools.itemChanged.connect(self._tool_changed)
         self.skills = QListWidget()
@@ -61,7 +65,8 @@ class Inspector(QTabWidget):
         self.show_skills([])
 
     # ------------------------------------------------------------------ tools
-    def show_tools(self, specs: Iterable[ToolSpec], disabled: set[str]) -> None:
+    def show_tools(self, specs: Iterable[ToolSpec], disabled: set[str], rules: dict[str, str] | None = None) -> None:
+        rules = rules or {}
         self._filling = True
         self.tools.clear()
         theme = themes.current()
@@ -83,6 +88,7 @@ class Inspector(QTabWidget):
             item.setForeground(1, QColor(theme.risk_colour(spec.risk.value)))
             item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable)
             item.setCheckState(0, Qt.CheckState.Unchecked if spec.name in disabled else Qt.CheckState.Checked)
+            self.tools.setItemWidget(item, 2, self._rule_combo(rule_key(spec.name, spec.source), rules))
             description = QTreeWidgetItem(item, [spec.description])
             description.setFirstColumnSpanned(True)
             description.setFlags(Qt.ItemFlag.ItemIsEnabled)
@@ -93,6 +99,26 @@ class Inspector(QTabWidget):
             text.setFont(0, QFont("monospace"))
             text.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
         self._filling = False
+
+    def _rule_combo(self, key: str, rules: dict[str, str]) -> QComboBox:
+        combo = QComboBox()
+        combo.setObjectName(f"rule:{key}")
+        for value, label in ((None, self.tr("Default")), ("always_allow", self.tr("Always allow")),
+                             ("ask", self.tr("Ask")), ("never_allow", self.tr("Never allow"))):
+            combo.addItem(label, value)
+        combo.setCurrentIndex(max(0, combo.findData(rules.get(key))))
+        combo.currentIndexChanged.connect(lambda _i: self.sig_rule_changed.emit(key, combo.currentData()))
+        return combo
+
+    def update_rules(self, rules: dict[str, str]) -> None:
+        """Show rules changed elsewhere (the approval dialog, the settings) without re-emitting them."""
+        for combo in self.tools.findChildren(QComboBox):
+            key = combo.objectName().removeprefix("rule:")
+            index = max(0, combo.findData(rules.get(key)))
+            if combo.currentIndex() != index:
+                combo.blockSignals(True)
+                combo.setCurrentIndex(index)
+                combo.blockSignals(False)
 
     def _tool_changed(self, item: QTreeWidgetItem, column: int) -> None:
         name = item.data(0, NAME_ROLE)

@@ -13,6 +13,8 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -30,6 +32,8 @@ from PySide6.QtWidgets import (
 )
 
 from hermes_desktop.core import events as ev
+from hermes_desktop.core.tools.approval import Decision
+from hermes_desktop.ui.approver import GuiApprover
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.async_dialog import run_dialog
 from hermes_desktop.ui.chat.items import MessageItem, ToolCardItem, items_from_messages
@@ -129,6 +133,9 @@ class MainWindow(QMainWindow):
         column.addWidget(self.setup_bar)
         column.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
+        self.approver = GuiApprover(self, workspace=lambda: self.controller.runtime.workspace if self.controller.runtime
+                                    else None, session_title=self._session_title)
+        controller.set_approver(self.approver)
         self._build_status_bar()
         self._build_menus()
         self._connect()
@@ -157,6 +164,19 @@ class MainWindow(QMainWindow):
         self.context_meter.setFormat(self.tr("context %p%"))
         self.context_meter.setValue(0)
         self.context_meter.setToolTip(self.tr("Context budget used by the last request"))
+        self.mode_switch = QComboBox()
+        self.mode_switch.setObjectName("approvalModeSwitch")
+        self.mode_switch.setToolTip(self.tr("When Hermes asks before using a tool"))
+        for value, label in (("ask_risky", self.tr("Ask before changes")), ("always_ask", self.tr("Always ask")),
+                             ("trusted", self.tr("Trusted")), ("chat_only", self.tr("Chat only"))):
+            self.mode_switch.addItem(label, value)
+        self.mode_switch.currentIndexChanged.connect(self._mode_switched)
+        self.dry_run = QCheckBox(self.tr("Dry run"))
+        self.dry_run.setObjectName("dryRunToggle")
+        self.dry_run.setToolTip(self.tr("Write and delete tools report what they would do, and do nothing"))
+        self.dry_run.toggled.connect(self._dry_run_toggled)
+        bar.addPermanentWidget(self.mode_switch)
+        bar.addPermanentWidget(self.dry_run)
         bar.addPermanentWidget(self.model_label)
         bar.addPermanentWidget(self.usage_label)
         bar.addPermanentWidget(self.context_meter)
@@ -206,6 +226,8 @@ class MainWindow(QMainWindow):
         c.sig_busy_changed.connect(self._on_busy)
         c.sig_open_session.connect(lambda sid, pos: spawn(self.open_session(sid, pos)))
         c.sig_settings_changed.connect(self._update_model_label)
+        c.sig_settings_changed.connect(self._sync_approval_controls)
+        c.sig_settings_changed.connect(self._sync_rules)
         s = self.sidebar
         s.sig_open.connect(lambda sid, pos: spawn(self.open_session(sid, pos)))
         s.sig_new.connect(self.new_session)
@@ -221,10 +243,12 @@ class MainWindow(QMainWindow):
         p.sig_resend_edited.connect(lambda mid, text: spawn(c.edit_and_resend(self.current_session or "", mid, text)))
         p.sig_message_action.connect(self._message_action)
         p.sig_banner_action.connect(self._banner_action)
+        p.sig_approval.connect(lambda call_id, decision: self.approver.answer(call_id, Decision(decision)))
         p.view.sig_need_earlier.connect(lambda: spawn(self._load_more(earlier=True)))
         p.view.sig_need_later.connect(lambda: spawn(self._load_more(earlier=False)))
         i = self.inspector
         i.sig_tool_toggled.connect(c.set_tool_enabled)
+        i.sig_rule_changed.connect(c.set_rule)
         i.sig_show_in_chat.connect(self._show_in_chat)
         self.theme_manager.sig_theme_changed.connect(self._theme_changed)
 
@@ -235,7 +259,8 @@ class MainWindow(QMainWindow):
         self.chat.setEnabled(True)
         self.chat.set_busy(False)
         self.chat.input.setPlaceholderText(self.chat.tr("Message Hermes…  (Enter to send, Shift+Enter for a new line)"))
-        self.inspector.show_tools(runtime.registry.specs(), set(runtime.settings.disabled_tools))
+        self.inspector.show_tools(runtime.registry.specs(), set(runtime.settings.disabled_tools), self.controller.rules)
+        self._sync_approval_controls()
         self._update_model_label()
         spawn(self._after_ready())
 
@@ -280,6 +305,37 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Connected to {0}. Ready to chat.").format(dialog.profile().name), 6000)
             self.chat.input.setFocus()
         return accepted
+
+    def _sync_approval_controls(self) -> None:
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        for widget, apply in ((self.mode_switch, lambda: self.mode_switch.setCurrentIndex(
+                max(0, self.mode_switch.findData(runtime.settings.approval_mode.value)))),
+                              (self.dry_run, lambda: self.dry_run.setChecked(runtime.settings.dry_run))):
+            widget.blockSignals(True)
+            apply()
+            widget.blockSignals(False)
+
+    def _sync_rules(self) -> None:
+        self.inspector.update_rules(self.controller.rules)
+
+    def _mode_switched(self, _index: int) -> None:
+        if self.controller.agent is not None:
+            self.controller.set_approval_mode(self.mode_switch.currentData())
+
+    def _dry_run_toggled(self, enabled: bool) -> None:
+        if self.controller.agent is not None:
+            self.controller.set_dry_run(enabled)
+
+    def _session_title(self, session_id: str) -> str:
+        if session_id == self.current_session:
+            return ""
+        for row in range(self.sidebar.list.count()):
+            item = self.sidebar.list.item(row)
+            if item.data(Qt.ItemDataRole.UserRole + 1) == session_id:
+                return item.text()
+        return session_id
 
     def _update_model_label(self) -> None:
         runtime = self.controller.runtime

@@ -92,7 +92,7 @@ async def test_an_approved_write_runs_and_the_approver_saw_impact_and_reason(pro
     assert (request.tool_name, request.risk, request.impact) == ("write_file", Risk.WRITE, "will create plan.md (6 bytes)")
     assert request.reason == "Saving the plan now." and request.source == "builtin"
     assert of_type(events, ev.ToolCallAwaitingApproval)[0].call_id == request.call_id
-    assert of_type(events, ev.ToolCallDecided)[0].decided_by == "user"
+    assert of_type(events, ev.ToolCallDecided)[0].decided_by == "you"
     await engine.close()
 
 

@@ -134,10 +134,10 @@ def test_write_file_creates_and_overwriting_raises_the_risk(ctx: ToolContext) ->
     spec = TOOLS["write_file"]
     args = {"path": "docs/plan.md", "content": "v1"}
     assert spec.risk_for(args, ctx) is Risk.WRITE
-    assert spec.precheck(args, ctx) == "will create docs/plan.md (2 bytes)"
+    assert str(spec.precheck(args, ctx)) == "will create docs/plan.md (2 bytes)"
     assert run(ctx, "write_file", **args).startswith("created docs/plan.md")
     assert spec.risk_for(args, ctx) is Risk.DESTRUCTIVE
-    assert "will overwrite docs/plan.md" in spec.precheck({"path": "docs/plan.md", "content": "v2"}, ctx)
+    assert "will overwrite docs/plan.md" in str(spec.precheck({"path": "docs/plan.md", "content": "v2"}, ctx))
     run(ctx, "write_file", path="docs/plan.md", content="v2")
     assert (ctx.workspace.root / "docs/plan.md").read_text() == "v2"
 
@@ -163,6 +163,8 @@ def test_delete_path_precheck_counts_files_and_bytes_and_never_deletes_the_root(
     for n in range(3):
         (folder / f"r{n}.txt").write_bytes(b"x" * 1024)
     impact = TOOLS["delete_path"].precheck({"path": "reports/2025"}, ctx)
+    assert (impact.files, impact.bytes) == (3, 3072)
+    impact = str(impact)
     assert impact == "will delete 3 files, 3.0 KB in reports/2025"
     assert run(ctx, "delete_path", path="reports/2025") == "deleted reports/2025 (3 files, 3.0 KB)"
     assert not folder.exists()

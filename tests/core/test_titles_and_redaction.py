@@ -32,6 +32,7 @@ def first_exchange(store, user: str, reply: str) -> None:
 
 async def test_the_model_titles_a_session_in_the_users_language(store, profile, model_server) -> None:
     first_exchange(store, "帮我规划一下杭州周末两日游的行程", "好的，第一天去西湖……")
+    model_server.auto_titles = False
     model_server.enqueue(text_reply("标题：杭州周末两日游。"))
     model = ModelClient(profile, "k", retry=FAST_RETRIES)
     assert await retitle_session(store, model, "s") == "杭州周末两日游"
@@ -43,6 +44,7 @@ async def test_the_model_titles_a_session_in_the_users_language(store, profile, 
 
 async def test_a_failed_title_request_keeps_the_first_line_title(store, profile, model_server) -> None:
     first_exchange(store, "plan my weekend", "sure")
+    model_server.auto_titles = False
     model_server.enqueue(error_reply(400, "nope"))
     model = ModelClient(profile, "k", retry=FAST_RETRIES)
     assert await retitle_session(store, model, "s") is None

@@ -224,6 +224,9 @@ class ScriptedModelServer:
         self.reject_tools = False  # answer 400 to any request that carries `tools`
         self.reject_stream_options = False
         self.required_key: str | None = None  # answer 401 unless `Authorization: Bearer <key>`
+        # The app asks for a session title after a first exchange; answer that here so it never takes a
+        # reply a test queued for its next turn. Tests of titles turn this off.
+        self.auto_titles = True
         self.requests: list[RecordedRequest] = []
         self.client_disconnected = threading.Event()
         self.disconnects = 0
@@ -273,6 +276,8 @@ class ScriptedModelServer:
         return [r for r in self.requests if r.path.endswith("/chat/completions")]
 
     def _next_reply(self, request: RecordedRequest) -> ScriptedReply:
+        if self.auto_titles and not request.tool_names and request.system_prompt.startswith("Write a title"):
+            return text_reply("Scripted title")
         with self._lock:
             if self._queue:
                 return self._queue.popleft()

@@ -100,9 +100,13 @@ def test_a_denied_write_shows_on_the_card_and_nothing_is_written(make_window, mo
     model_server.enqueue(tool_call_reply(CallScript("write_file", {"path": "a.txt", "content": "x"})),
                          text_reply("I could not write it."))
     type_and_send(h, "write a.txt")
+    dialog = h.wait_until(lambda: h.window.approver.dialog, what="the approval dialog")
+    waiting = next(i for i in rows(h.window) if isinstance(i, ToolCardItem))
+    assert waiting.status == "waiting"
+    h.do(lambda: dialog.findChild(QPushButton, "denyButton").click())
     card = h.wait_until(lambda: next((i for i in rows(h.window) if isinstance(i, ToolCardItem) and i.status == "denied"),
                                      None), what="the denied card")
-    assert card.risk == "write" and card.impact == "will create a.txt (1 bytes)"
+    assert card.risk == "write" and card.impact == "will create a.txt (1 bytes)" and card.decided_by == "you"
     assert not (workspace_dir / "a.txt").exists()
 
 

@@ -1,10 +1,22 @@
-"""Who decides whether a risky call runs: the policy first, then the injected Approver.
+"""Who decides whether a tool call runs: per-tool rules, the approval mode, then the user.
 
-The engine never runs a non-read call without a decision. The Approver is
-whatever can ask the user (the dialog in the window, the terminal for `ask`);
-with no one to ask, `DenyAllApprover` denies. Anything that goes wrong while
-asking (an exception, no answer within the timeout, a dismissed dialog) is a
-denial: fail closed.
+Order of evaluation for one call (first match wins):
+1. a "never allow" rule for the tool: denied;
+2. "chat only" mode: denied (no tools are offered in that mode; this catches a model that calls one anyway);
+3. an "always allow" rule: allowed, except a destructive call whose impact crosses the threshold
+   (default 20 files or 50 MB), which asks again;
+4. an "ask" rule: asks, whatever the risk;
+5. "allow for this session" given earlier in this session: allowed (a destructive call over the
+   threshold asks again);
+6. the mode: read runs (asks in "always ask"), write asks (runs in "trusted"), destructive asks.
+
+Asking means the injected Approver (the dialog in the window, the terminal for `ask`, a denial when
+there is neither). Anything that goes wrong while asking (an exception, no answer within five
+minutes, a dismissed dialog) is a denial: fail closed. Hard limits (the workspace, credential
+files) are enforced by the tools themselves, so no rule or answer can lift them.
+
+Rules are keyed by the tool's name and the identity of its source (`builtin`, `skill:<name>`,
+`mcp:<server>@<command or URL digest>`), so a changed MCP server asks again.
 """
 
 from __future__ import annotations
@@ -30,16 +42,47 @@ class Decision(StrEnum):
     ALLOW_ALWAYS = "allow_always"
 
 
+class Rule(StrEnum):
+    ALWAYS_ALLOW = "always_allow"
+    ASK = "ask"
+    NEVER_ALLOW = "never_allow"
+
+
+@dataclass(frozen=True, slots=True)
+class Threshold:
+    """A destructive call bigger than this asks even when its tool is always allowed."""
+
+    files: int = 20
+    bytes: int = 50 * 1024 * 1024
+
+
 @dataclass(frozen=True, slots=True)
 class ApprovalRequest:
     session_id: str
     call_id: str
     tool_name: str
-    source: str
+    source: str  # builtin | skill:<name> | mcp:<server>
     risk: Risk
     arguments: dict[str, Any]
     impact: str | None = None
     reason: str = ""  # what the model said before asking, if anything
+    impact_files: int = 0
+    impact_bytes: int = 0
+    source_detail: str = ""  # an MCP server's command or URL; a skill's folder
+    over_threshold: bool = False  # set by the policy: "Always allow" is not offered then
+
+    @property
+    def rule_key(self) -> str:
+        return rule_key(self.tool_name, self.source, self.source_detail)
+
+
+def rule_key(tool_name: str, source: str, source_detail: str = "") -> str:
+    if source.startswith("mcp:") and source_detail:
+        import hashlib
+
+        digest = hashlib.sha256(source_detail.encode("utf-8")).hexdigest()[:12]
+        return f"{source}@{digest}/{tool_name}"
+    return f"{source}/{tool_name}"
 
 
 class Approver(Protocol):
@@ -56,7 +99,7 @@ class DenyAllApprover:
 @dataclass(frozen=True, slots=True)
 class PolicyDecision:
     decision: Decision
-    decided_by: str  # "user", "policy:<why>", "default approver", "timeout", "error"
+    decided_by: str  # "you", "rule: …", "policy: …", "default approver", "timeout", "error"
 
     @property
     def allowed(self) -> bool:
@@ -67,28 +110,48 @@ class PolicyDecision:
 class ApprovalPolicy:
     approver: Approver = field(default_factory=DenyAllApprover)
     mode: ApprovalMode = ApprovalMode.ASK_RISKY
-    always_allowed: set[str] = field(default_factory=set)  # tool names the user allowed for good
+    rules: dict[str, Rule] = field(default_factory=dict)
+    threshold: Threshold = field(default_factory=Threshold)
     timeout_s: float = APPROVAL_TIMEOUT_S
-    on_always_allowed: Callable[[str], None] | None = None  # persists a new "always allow"
+    on_rules_changed: Callable[[dict[str, Rule]], None] | None = None  # persists the rules
     _session_grants: set[tuple[str, str]] = field(default_factory=set)
 
+    def over_threshold(self, request: ApprovalRequest) -> bool:
+        return request.risk is Risk.DESTRUCTIVE and (
+            request.impact_files > self.threshold.files or request.impact_bytes > self.threshold.bytes)
+
     def needs_asking(self, request: ApprovalRequest) -> PolicyDecision | None:
-        """A decision the rules make alone, or None when the user must be asked."""
-        if request.risk is Risk.READ and self.mode is not ApprovalMode.ALWAYS_ASK:
-            return PolicyDecision(Decision.ALLOW_ONCE, "policy:read-only")
-        if (request.session_id, request.tool_name) in self._session_grants:
-            return PolicyDecision(Decision.ALLOW_SESSION, "policy:allowed for this session")
-        if request.tool_name in self.always_allowed and request.risk is not Risk.DESTRUCTIVE:
-            return PolicyDecision(Decision.ALLOW_ALWAYS, "policy:always allowed")
-        if self.mode is ApprovalMode.TRUSTED and request.risk is Risk.WRITE:
-            return PolicyDecision(Decision.ALLOW_ONCE, "policy:trusted mode")
+        """The decision the rules and the mode make alone, or None when the user must be asked."""
+        rule = self.rules.get(request.rule_key)
+        big = self.over_threshold(request)
+        if rule is Rule.NEVER_ALLOW:
+            return PolicyDecision(Decision.DENY, "rule: never allow")
+        if self.mode is ApprovalMode.CHAT_ONLY:
+            return PolicyDecision(Decision.DENY, "policy: chat only")
+        if rule is Rule.ALWAYS_ALLOW:
+            return None if big else PolicyDecision(Decision.ALLOW_ALWAYS, "rule: always allow")
+        if rule is Rule.ASK:
+            return None
+        if (request.session_id, request.rule_key) in self._session_grants and not big:
+            return PolicyDecision(Decision.ALLOW_SESSION, "allowed for this session")
+        if request.risk is Risk.READ:
+            return None if self.mode is ApprovalMode.ALWAYS_ASK else PolicyDecision(Decision.ALLOW_ONCE, "policy: read-only")
+        if request.risk is Risk.WRITE and self.mode is ApprovalMode.TRUSTED:
+            return PolicyDecision(Decision.ALLOW_ONCE, "policy: trusted mode")
         return None
 
+    def prepare(self, request: ApprovalRequest) -> ApprovalRequest:
+        """The request as the user sees it (with `over_threshold` filled in)."""
+        from dataclasses import replace
+
+        return replace(request, over_threshold=self.over_threshold(request))
+
     async def decide(self, request: ApprovalRequest) -> PolicyDecision:
+        request = self.prepare(request)
         automatic = self.needs_asking(request)
         if automatic is not None:
             return automatic
-        by = "default approver" if isinstance(self.approver, DenyAllApprover) else "user"
+        by = "default approver" if isinstance(self.approver, DenyAllApprover) else "you"
         try:
             async with asyncio.timeout(self.timeout_s):
                 decision = Decision(await self.approver.ask(request))
@@ -99,10 +162,22 @@ class ApprovalPolicy:
         except Exception:
             log.exception("approver failed; denying")
             return PolicyDecision(Decision.DENY, "error while asking")
+        if decision is Decision.ALLOW_ALWAYS and request.over_threshold:
+            decision = Decision.ALLOW_ONCE  # "always" is not on offer for a call this big
         if decision is Decision.ALLOW_SESSION:
-            self._session_grants.add((request.session_id, request.tool_name))
+            self._session_grants.add((request.session_id, request.rule_key))
         elif decision is Decision.ALLOW_ALWAYS:
-            self.always_allowed.add(request.tool_name)
-            if self.on_always_allowed is not None:
-                self.on_always_allowed(request.tool_name)
+            self.set_rule(request.rule_key, Rule.ALWAYS_ALLOW)
         return PolicyDecision(decision, by)
+
+    def set_rule(self, key: str, rule: Rule | None) -> None:
+        """Set (or, with None, remove) a per-tool rule, and persist the rules."""
+        if rule is None:
+            self.rules.pop(key, None)
+        else:
+            self.rules[key] = rule
+        if self.on_rules_changed is not None:
+            self.on_rules_changed(dict(self.rules))
+
+    def forget_session(self, session_id: str) -> None:
+        self._session_grants = {grant for grant in self._session_grants if grant[0] != session_id}

@@ -9,7 +9,7 @@ from typing import Any, Iterable
 from hermes_desktop.core.llm.assembly import RawToolCall
 from hermes_desktop.core.tools.arguments import ArgumentProblem, parse_arguments, validate_arguments
 from hermes_desktop.core.tools.runner import ToolResult, run_tool
-from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
+from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,8 @@ class PreparedCall:
     risk: Risk
     problem: str | None = None
     impact: str | None = None
+    impact_files: int = 0
+    impact_bytes: int = 0
     repaired: bool = False
 
     @property
@@ -79,16 +81,21 @@ class ToolRegistry:
         except Exception:  # a risk hook that fails must not lower the risk
             log.exception("risk hook of %s failed", spec.name)
             risk = Risk.DESTRUCTIVE
-        impact = None
+        impact: str | None = None
+        files = size = 0
         if spec.precheck is not None:
             try:
-                impact = spec.precheck(args, ctx)
+                measured = spec.precheck(args, ctx)
+                impact = str(measured)
+                if isinstance(measured, Impact):
+                    files, size = measured.files, measured.bytes
             except ToolError as exc:
                 impact = f"cannot run: {exc}"
             except Exception as exc:
                 log.exception("precheck of %s failed", spec.name)
                 impact = f"impact unknown (precheck failed: {type(exc).__name__})"
-        return PreparedCall(call.id, call.name, call.arguments, spec, args, risk, impact=impact, repaired=parsed.repaired)
+        return PreparedCall(call.id, call.name, call.arguments, spec, args, risk, impact=impact, impact_files=files,
+                            impact_bytes=size, repaired=parsed.repaired)
 
     async def execute(self, call: PreparedCall, ctx: ToolContext, *, default_timeout_s: float,
                       char_budget: int) -> ToolResult:

@@ -44,10 +44,22 @@ class ToolContext:
     notes_dir: Path
 
 
+@dataclass(frozen=True, slots=True)
+class Impact:
+    """What a call will do, measured before it runs: shown to the user, and compared to the approval threshold."""
+
+    text: str
+    files: int = 0
+    bytes: int = 0
+
+    def __str__(self) -> str:
+        return self.text
+
+
 ToolResultValue = Union[str, Mapping[str, Any], list[Any], int, float, None]
 Handler = Callable[[dict[str, Any], ToolContext], Union[ToolResultValue, Awaitable[ToolResultValue]]]
 RiskOf = Callable[[dict[str, Any], ToolContext], Risk]
-Precheck = Callable[[dict[str, Any], ToolContext], str]
+Precheck = Callable[[dict[str, Any], ToolContext], "str | Impact"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,6 +139,14 @@ class TranscriptDelegate(QStyledItemDelegate):
             painter.setFont(layouter.bold_small)
             painter.drawText(part.rect, Qt.AlignmentFlag.AlignCenter, part.text)
             return
+        if part.role == "button":
+            painter.setPen(QPen(QColor(theme.accent), 1))
+            painter.setBrush(QBrush(QColor(theme.base)))
+            painter.drawRoundedRect(part.rect, 5, 5)
+            painter.setFont(layouter.small)
+            painter.setPen(QColor(theme.accent))
+            painter.drawText(part.rect, Qt.AlignmentFlag.AlignCenter, part.text)
+            return
         font, colour = {
             "header": (layouter.bold_small, theme.muted),
             "muted": (layouter.small, theme.muted),

@@ -51,6 +51,8 @@ class ToolCardItem:
     result: str | None = None
     impact: str | None = None
     decided_by: str | None = None
+    decision: str | None = None  # deny | allow_once | allow_session | allow_always
+    over_threshold: bool = False
     started_at: float | None = None
     duration_s: float | None = None
     message_id: int | None = None  # the assistant message that asked for it

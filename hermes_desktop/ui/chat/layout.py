@@ -285,6 +285,8 @@ class RowLayouter:
             doc = self.docs.get(card.impact, inner - 2 * CARD_PAD, self.small, plain=True)
             layout.docs.append(DocPart(QPointF(left + CARD_PAD, y), doc))
             y += doc.size().height() + 6
+        if card.status == WAITING:
+            y = self._approval_buttons(layout, card, y, left)
         y = self._toggle(layout, y, ("▾ " if card.args_open else "▸ ") + tr("Arguments"), "toggle_args", left)
         if card.args_open:
             doc = self.docs.get(card.arguments, inner - 3 * CARD_PAD, self.mono, plain=True)
@@ -310,6 +312,21 @@ class RowLayouter:
         layout.height = y + PAD_Y / 2
         return layout
 
+    def _approval_buttons(self, layout: RowLayout, card: ToolCardItem, y: float, left: float) -> float:
+        """The dialog's choices on the card too, so a call can be decided from the transcript."""
+        x = left + CARD_PAD
+        choices = [("deny", tr("Deny")), ("allow_once", tr("Allow once")), ("allow_session", tr("Allow for this session"))]
+        if not card.over_threshold:
+            choices.append(("allow_always", tr("Always allow")))
+        height = self.small_metrics.height() + 6
+        for decision, label in choices:
+            width = self.small_metrics.horizontalAdvance(label) + 16
+            rect = QRectF(x, y, width, height)
+            layout.texts.append(TextPart(rect, label, "button"))
+            layout.hits.append(Hit(rect, f"approve:{decision}", card.call_id))
+            x += width + 8
+        return y + height + 8
+
     def _toggle(self, layout: RowLayout, y: float, label: str, action: str, left: float) -> float:
         rect = QRectF(left + CARD_PAD, y, self.small_metrics.horizontalAdvance(label) + 4, self.small_metrics.height())
         layout.texts.append(TextPart(rect, label, "link"))
@@ -326,7 +343,9 @@ class RowLayouter:
         if card.status == RUNNING:
             return tr("running") + (f" {elapsed:.1f} s" if elapsed is not None else ""), theme.accent
         if card.status == DONE:
-            return tr("done") + (f" in {elapsed:.2f} s" if elapsed is not None else ""), theme.risk_read
+            how = _decision_words(card)
+            return tr("done") + (f" in {elapsed:.2f} s" if elapsed is not None else "") + (f" · {how}" if how else ""), \
+                theme.risk_read
         if card.status == FAILED:
             return tr("failed"), theme.risk_destructive
         if card.status == DENIED:
@@ -370,6 +389,15 @@ _ACTION_LABELS = {
     "open_provider_settings": "Open provider settings",
     "new_session_with_summary": "Start a new session with a summary",
 }
+
+
+def _decision_words(card: ToolCardItem) -> str:
+    """How a call that ran was allowed, when it took more than its risk level (reads just run)."""
+    if not card.decided_by or card.decided_by == "policy: read-only":
+        return ""
+    what = {"allow_once": tr("allowed once"), "allow_session": tr("allowed for this session"),
+            "allow_always": tr("always allowed")}.get(card.decision or "", tr("allowed"))
+    return f"{what} ({card.decided_by})"
 
 
 def _source_label(source: str) -> str:

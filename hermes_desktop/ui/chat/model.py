@@ -43,7 +43,7 @@ TICK_INTERVAL_MS = 1000
 _OUTCOME_STATUS = {
     ev.ToolOutcome.OK: DONE, ev.ToolOutcome.ERROR: FAILED, ev.ToolOutcome.INVALID: FAILED,
     ev.ToolOutcome.TIMEOUT: FAILED, ev.ToolOutcome.DENIED: DENIED, ev.ToolOutcome.CANCELLED: CANCELLED,
-    ev.ToolOutcome.SKIPPED: SKIPPED,
+    ev.ToolOutcome.SKIPPED: SKIPPED, ev.ToolOutcome.DRY_RUN: "dry run",
 }
 _GUARD_REASONS = (ev.FinishReason.MAX_ROUND_TRIPS, ev.FinishReason.REPEATED_CALL, ev.FinishReason.REPEATED_FAILURE)
 
@@ -227,10 +227,10 @@ class TranscriptModel(QAbstractListModel):
             self._cards[event.call_id] = card
             self.append(card)
         elif isinstance(event, ev.ToolCallAwaitingApproval):
-            self._update_card(event.call_id, status=WAITING)
+            self._update_card(event.call_id, status=WAITING, over_threshold=event.over_threshold)
         elif isinstance(event, ev.ToolCallDecided):
-            self._update_card(event.call_id, decided_by=event.decided_by,
-                              **({} if event.approved else {"status": DENIED}))
+            self._update_card(event.call_id, decided_by=event.decided_by, decision=event.decision,
+                              **({"status": PENDING} if event.approved else {"status": DENIED}))
         elif isinstance(event, ev.ToolCallStarted):
             self._update_card(event.call_id, status=RUNNING, started_at=time.monotonic())
         elif isinstance(event, ev.ToolCallFinished):

@@ -23,6 +23,8 @@ class ChatPane(QWidget):
     """regenerate / fork on a message item (the window asks the controller)."""
     sig_banner_action = Signal(str)
     """retry / open_provider_settings / new_session_with_summary from an error banner."""
+    sig_approval = Signal(str, str)
+    """A decision from a waiting tool card's buttons: (call id, deny | allow_once | allow_session | allow_always)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -137,6 +139,8 @@ class ChatPane(QWidget):
             self.model.changed(item)
         elif action.startswith("banner:"):
             self.sig_banner_action.emit(action.split(":", 1)[1])
+        elif action.startswith("approve:") and isinstance(item, ToolCardItem):
+            self.sig_approval.emit(item.call_id, action.split(":", 1)[1])
 
     def last_reply(self) -> str | None:
         for item in reversed(self.model.items()):

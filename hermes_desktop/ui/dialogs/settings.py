@@ -52,6 +52,7 @@ class SettingsDialog(QDialog):
         tabs = QTabWidget()
         tabs.addTab(self._providers_tab(), self.tr("Providers"))
         tabs.addTab(self._general_tab(), self.tr("General"))
+        tabs.addTab(self._permissions_tab(), self.tr("Permissions"))
         tabs.addTab(self._data_tab(), self.tr("Your data"))
         self.tabs = tabs
         self.message = QLabel()
@@ -230,6 +231,57 @@ class SettingsDialog(QDialog):
         if await run_dialog(dialog) == QDialog.DialogCode.Accepted and dialog.selectedFiles():
             self.workspace.setText(dialog.selectedFiles()[0])
             self.controller.set_workspace(dialog.selectedFiles()[0])
+
+    # ------------------------------------------------------------------ permissions
+    def _permissions_tab(self) -> QWidget:
+        page = QWidget()
+        explain = QLabel(self.tr("Rules you set for single tools. They override the approval mode; a destructive call "
+                                 "that touches more than 20 files or 50 MB asks even when its tool is always allowed."))
+        explain.setWordWrap(True)
+        self.rules_list = QListWidget()
+        self.rules_list.setObjectName("ruleList")
+        revoke = QPushButton(self.tr("Revoke"))
+        revoke.setObjectName("revokeRuleButton")
+        revoke.clicked.connect(self._revoke_selected)
+        revoke_all = QPushButton(self.tr("Revoke all"))
+        revoke_all.setObjectName("revokeAllRulesButton")
+        revoke_all.clicked.connect(self._revoke_all)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(revoke)
+        buttons.addWidget(revoke_all)
+        layout = QVBoxLayout(page)
+        layout.addWidget(explain)
+        layout.addWidget(self.rules_list, 1)
+        layout.addLayout(buttons)
+        self._fill_rules()
+        return page
+
+    def _fill_rules(self) -> None:
+        words = {"always_allow": self.tr("always allowed"), "ask": self.tr("always asks"),
+                 "never_allow": self.tr("never allowed")}
+        self.rules_list.clear()
+        rules = self.controller.rules
+        for key, rule in sorted(rules.items()):
+            source, _, tool = key.rpartition("/")
+            item = QListWidgetItem(f"{tool}  —  {words.get(rule, rule)}   ({source})")
+            item.setData(PROFILE_ROLE, key)
+            self.rules_list.addItem(item)
+        if not rules:
+            empty = QListWidgetItem(self.tr("No rules: every tool follows the approval mode."))
+            empty.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.rules_list.addItem(empty)
+
+    def _revoke_selected(self) -> None:
+        item = self.rules_list.currentItem()
+        if item is not None and item.data(PROFILE_ROLE):
+            self.controller.set_rule(item.data(PROFILE_ROLE), None)
+            self._fill_rules()
+
+    def _revoke_all(self) -> None:
+        for key in list(self.controller.rules):
+            self.controller.set_rule(key, None)
+        self._fill_rules()
 
     # ------------------------------------------------------------------ data
     def _data_tab(self) -> QWidget:

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
+from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
 
 MAX_READ_BYTES = 1_000_000
 MAX_LIST_ENTRIES = 500
@@ -185,13 +185,14 @@ def _write_risk(args: dict[str, Any], ctx: ToolContext) -> Risk:
         return Risk.WRITE  # the call will be refused when it runs
 
 
-def _write_precheck(args: dict[str, Any], ctx: ToolContext) -> str:
+def _write_precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
     ws = ctx.workspace
     path = ws.resolve(args.get("path"))
     new_size = human_size(len(str(args.get("content", "")).encode("utf-8")))
     if path.exists() and path.is_file():
-        return f"will overwrite {ws.relative(path)} ({human_size(path.stat().st_size)}) with {new_size}"
-    return f"will create {ws.relative(path)} ({new_size})"
+        old = path.stat().st_size
+        return Impact(f"will overwrite {ws.relative(path)} ({human_size(old)}) with {new_size}", 1, old)
+    return Impact(f"will create {ws.relative(path)} ({new_size})")
 
 
 def make_directory(args: dict[str, Any], ctx: ToolContext) -> str:
@@ -251,13 +252,15 @@ def _move_risk(args: dict[str, Any], ctx: ToolContext) -> Risk:
     return Risk.DESTRUCTIVE if target.exists() else Risk.WRITE
 
 
-def _move_precheck(args: dict[str, Any], ctx: ToolContext) -> str:
+def _move_precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
     ws = ctx.workspace
     source, target = _move_target(args, ctx)
     what = describe_tree(source)
     if target.exists():
-        return f"will move {ws.relative(source)} ({what}) to {ws.relative(target)}, replacing the existing file"
-    return f"will move {ws.relative(source)} ({what}) to {ws.relative(target)}"
+        replaced = target.lstat().st_size
+        return Impact(f"will move {ws.relative(source)} ({what}) to {ws.relative(target)}, replacing the existing file "
+                      f"({human_size(replaced)})", 1, replaced)
+    return Impact(f"will move {ws.relative(source)} ({what}) to {ws.relative(target)}")
 
 
 # ---------------------------------------------------------------- destructive
@@ -299,14 +302,15 @@ def delete_path(args: dict[str, Any], ctx: ToolContext) -> str:
     return f"deleted {ws.relative(path)} ({what})"
 
 
-def _delete_precheck(args: dict[str, Any], ctx: ToolContext) -> str:
+def _delete_precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
     ws = ctx.workspace
     path = _existing_entry(ctx, args["path"], "delete")
     files, folders, size = tree_size(path)
     if path.is_dir() and not path.is_symlink():
-        return f"will delete {files} file{'s' if files != 1 else ''}" + (f" in {folders + 1} folders" if folders else "") + \
+        text = f"will delete {files} file{'s' if files != 1 else ''}" + (f" in {folders + 1} folders" if folders else "") + \
             f", {human_size(size)} in {ws.relative(path)}"
-    return f"will delete {ws.relative(path)} ({human_size(size)})"
+        return Impact(text, files, size)
+    return Impact(f"will delete {ws.relative(path)} ({human_size(size)})", 1, size)
 
 
 def file_tools() -> list[ToolSpec]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_desktop.core.tools.builtin.files import _atomic_write, human_size, read_text
-from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
+from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
 
 MAX_TITLE_LENGTH = 120
 _FORBIDDEN = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]')
@@ -83,12 +83,13 @@ def _save_risk(args: dict[str, Any], ctx: ToolContext) -> Risk:
         return Risk.WRITE
 
 
-def _save_precheck(args: dict[str, Any], ctx: ToolContext) -> str:
+def _save_precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
     path = _note_path(ctx, args.get("title", ""))
     size = human_size(len(str(args.get("content", "")).encode("utf-8")))
     if path.exists():
-        return f"will replace note {path.stem!r} ({human_size(path.stat().st_size)}) with {size}"
-    return f"will save a new note {path.stem!r} ({size}) in {ctx.workspace.relative(path.parent)}"
+        old = path.stat().st_size
+        return Impact(f"will replace note {path.stem!r} ({human_size(old)}) with {size}", 1, old)
+    return Impact(f"will save a new note {path.stem!r} ({size}) in {ctx.workspace.relative(path.parent)}")
 
 
 def note_tools() -> list[ToolSpec]:

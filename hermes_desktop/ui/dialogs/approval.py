@@ -1,0 +1,133 @@
+"""The approval dialog: the tool, its source, the risk, the model's reason, every argument, and the impact.
+
+Deny is the default button, so a stray Enter denies; closing the dialog any other way is
+a denial too. "Always allow" is not offered when a destructive call is bigger than the
+threshold. File paths in the arguments are shown resolved inside the workspace.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+
+from hermes_desktop.core.tools.approval import ApprovalRequest, Decision
+from hermes_desktop.ui import theme as themes
+
+_PATH_KEYS = ("path", "src", "dst")
+_RISK_WORDS = {
+    "read": "reads only",
+    "write": "creates or changes files",
+    "destructive": "can delete or overwrite data",
+}
+
+
+def source_words(source: str, detail: str = "") -> str:
+    if source == "builtin":
+        return "built-in tool"
+    if source.startswith("skill:"):
+        return f"skill “{source[6:]}”"
+    if source.startswith("mcp:"):
+        return f"MCP server “{source[4:]}”" + (f" ({detail})" if detail else "")
+    return source
+
+
+class ApprovalDialog(QDialog):
+    def __init__(self, request: ApprovalRequest, parent: QWidget | None = None, *, workspace: Any = None,
+                 session_title: str = "") -> None:
+        super().__init__(parent)
+        self.setObjectName("approvalDialog")
+        self.setWindowTitle(self.tr("Allow this action?"))
+        self.setWindowModality(Qt.WindowModality.WindowModal)
+        self.request = request
+        self.decision = Decision.DENY
+        theme = themes.current()
+        risk_colour = theme.risk_colour(request.risk.value)
+
+        heading = QLabel(self.tr("Hermes wants to run:"))
+        self.tool_label = QLabel(f"<b style='font-size:large'>{request.tool_name}</b>")
+        self.tool_label.setObjectName("toolNameLabel")
+        self.tool_label.setTextFormat(Qt.TextFormat.RichText)
+        source = QLabel(self.tr("from the {0}").format(source_words(request.source, request.source_detail)))
+        source.setObjectName("sourceLabel")
+        risk = QLabel(f"<span style='color:{risk_colour}; font-weight:bold'>{request.risk.value.upper()}</span> — "
+                      f"{self.tr(_RISK_WORDS.get(request.risk.value, 'unknown risk: treated as destructive'))}")
+        risk.setObjectName("riskLabel")
+        risk.setTextFormat(Qt.TextFormat.RichText)
+        self.impact_label = QLabel(request.impact or self.tr("No impact estimate for this tool."))
+        self.impact_label.setObjectName("impactLabel")
+        self.impact_label.setWordWrap(True)
+        font = self.impact_label.font()
+        font.setBold(True)
+        self.impact_label.setFont(font)
+        if request.over_threshold:
+            self.impact_label.setText(self.impact_label.text() + "\n" + self.tr(
+                "This is a large change, so Hermes asks even if you allowed this tool before."))
+        reason = QLabel(self.tr("The model said: “{0}”").format(request.reason) if request.reason else "")
+        reason.setObjectName("reasonLabel")
+        reason.setWordWrap(True)
+        reason.setVisible(bool(request.reason))
+        where = QLabel(self.tr("Session: {0}").format(session_title) if session_title else "")
+        where.setVisible(bool(session_title))
+        self.args_view = QPlainTextEdit(self.arguments_text(workspace))
+        self.args_view.setObjectName("argsView")
+        self.args_view.setReadOnly(True)
+        self.args_view.setFont(QFont("monospace"))
+        self.args_view.setMinimumHeight(140)
+
+        self.deny_button = self._button(self.tr("Deny"), "denyButton", Decision.DENY)
+        self.allow_once_button = self._button(self.tr("Allow once"), "allowOnceButton", Decision.ALLOW_ONCE)
+        self.allow_session_button = self._button(self.tr("Allow for this session"), "allowSessionButton",
+                                                 Decision.ALLOW_SESSION)
+        self.always_button = self._button(self.tr("Always allow this tool"), "alwaysAllowButton", Decision.ALLOW_ALWAYS)
+        self.always_button.setVisible(not request.over_threshold)
+        self.deny_button.setDefault(True)
+        self.deny_button.setAutoDefault(True)
+        for other in (self.allow_once_button, self.allow_session_button, self.always_button):
+            other.setAutoDefault(False)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.always_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.allow_session_button)
+        buttons.addWidget(self.allow_once_button)
+        buttons.addWidget(self.deny_button)
+        layout = QVBoxLayout(self)
+        for widget in (heading, self.tool_label, source, risk, where, reason, self.impact_label):
+            layout.addWidget(widget)
+        layout.addWidget(QLabel(self.tr("Arguments:")))
+        layout.addWidget(self.args_view, 1)
+        layout.addLayout(buttons)
+        self.resize(620, 460)
+        self.deny_button.setFocus()
+
+    def _button(self, text: str, name: str, decision: Decision) -> QPushButton:
+        button = QPushButton(text)
+        button.setObjectName(name)
+        button.clicked.connect(lambda: self.choose(decision))
+        return button
+
+    def choose(self, decision: Decision) -> None:
+        self.decision = decision
+        if decision is Decision.DENY:
+            self.reject()
+        else:
+            self.accept()
+
+    def reject(self) -> None:
+        self.decision = Decision.DENY  # Esc, the close button, a cancelled turn: all deny
+        super().reject()
+
+    def arguments_text(self, workspace: Any) -> str:
+        arguments = dict(self.request.arguments)
+        if workspace is not None:
+            for key in _PATH_KEYS:
+                value = arguments.get(key)
+                if isinstance(value, str):
+                    try:
+                        arguments[key] = f"{value}  →  {workspace.resolve_entry(value)}"
+                    except Exception as exc:  # refused paths are shown as refused
+                        arguments[key] = f"{value}  →  refused: {exc}"
+        return json.dumps(arguments, ensure_ascii=False, indent=2)
