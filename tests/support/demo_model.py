@@ -30,6 +30,10 @@ def demo_responder(request: RecordedRequest) -> ScriptedReply:
         return tool_call_reply(CallScript("calculate", {"expression": expression}), delay_s=0.01)
     if "get_current_time" in tools and re.search(r"\btime\b|几点|时间", text, re.I):
         return tool_call_reply(CallScript("get_current_time", {}), delay_s=0.01)
+    deleting = re.search(r"\bdelete (?:the )?([\w./-]+)", text, re.I)
+    if "delete_path" in tools and deleting:
+        return tool_call_reply(CallScript("delete_path", {"path": deleting.group(1)}),
+                               text=f"I'll delete `{deleting.group(1)}` as you asked.", delay_s=0.01)
     if "list_directory" in tools and re.search(r"\bfiles?\b|folder|文件", text, re.I):
         return tool_call_reply(CallScript("list_directory", {"path": "."}), delay_s=0.01)
     if re.search(r"\btable\b|表格", text, re.I):
