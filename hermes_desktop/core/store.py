@@ -407,6 +407,15 @@ class SQLiteSessionStore:
             "AND s.parent_id IS m.parent_id WHERE m.id = ? ORDER BY s.id", (message_id,))
         return [r[0] for r in rows]
 
+    def versions_of(self, message_ids: list[int]) -> dict[int, tuple[int, ...]]:
+        """For each message with more than one version (same parent and role), all versions' ids."""
+        found: dict[int, tuple[int, ...]] = {}
+        for message_id in message_ids:
+            siblings = self.siblings(message_id)
+            if len(siblings) > 1:
+                found[message_id] = tuple(siblings)
+        return found
+
     def switch_branch(self, message_id: int) -> None:
         """Make the branch through `message_id` active: head moves to its newest descendant leaf."""
         def work(db: sqlite3.Connection) -> None:

@@ -13,7 +13,7 @@ import gc
 import logging
 import os
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from PySide6.QtCore import QObject, Signal
@@ -43,7 +43,13 @@ class Page:
     messages: list[StoredMessage]
     first_position: int
     total: int  # messages in the active history, not counting a running turn's
-    live_events: list[ev.Event]  # a running turn's events so far, replayed after the last page
+    live_turn: Any = None  # the turn running in this session (its messages come from its events, not the store)
+    versions: dict[int, tuple[int, ...]] = field(default_factory=dict)  # messages with edits/regenerations
+
+    @property
+    def live_events(self) -> list[ev.Event]:
+        """The running turn's events up to now: read when the page is shown, so none are missed."""
+        return list(self.live_turn.events) if self.live_turn is not None else []
 
     @property
     def has_earlier(self) -> bool:
@@ -156,9 +162,8 @@ class AppController(QObject):
         the store: its events come with the page to replay, so it shows exactly what streamed."""
         store = self.store
         turn = self._turns.get(session_id)
-        live = list(turn.events) if turn is not None else []
         total = await asyncio.to_thread(store.message_count, session_id)
-        started = next((e for e in live if isinstance(e, ev.TurnStarted)), None)
+        started = next((e for e in (turn.events if turn is not None else []) if isinstance(e, ev.TurnStarted)), None)
         if started is not None:
             tail = await asyncio.to_thread(store.recent_messages, session_id, 500)
             total -= sum(1 for m in tail if m.id >= started.user_message_id)
@@ -173,8 +178,9 @@ class AppController(QObject):
         messages = await asyncio.to_thread(store.messages_range, session_id, first, last - first) if last > first else []
         first, messages = await asyncio.to_thread(self._align, session_id, first, messages, total,
                                                   end is None or start is None)
-        page = Page(session_id, messages, first, total, [])
-        return replace(page, live_events=live) if not page.has_later else page
+        versions = await asyncio.to_thread(store.versions_of, [m.id for m in messages if m.role in ("user", "assistant")])
+        page = Page(session_id, messages, first, total, None, versions)
+        return replace(page, live_turn=turn) if not page.has_later else page
 
     def _align(self, session_id: str, start: int, messages: list[StoredMessage], total: int,
                forward: bool = True) -> tuple[int, list[StoredMessage]]:
@@ -261,6 +267,13 @@ class AppController(QObject):
         await asyncio.to_thread(self.store.edit_user_message, user_message_id, text)
         assert self.agent is not None
         self._run(session_id, self.agent.start_regenerate(session_id))
+        self.sig_open_session.emit(session_id, None)
+
+    async def show_version(self, session_id: str, message_id: int) -> None:
+        """Make the branch through this version of a message the active one (older edits stay reachable)."""
+        if self.is_busy(session_id):
+            return
+        await asyncio.to_thread(self.store.switch_branch, message_id)
         self.sig_open_session.emit(session_id, None)
 
     async def _rerun_from(self, session_id: str, user_message_id: int) -> None:

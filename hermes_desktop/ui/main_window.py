@@ -391,7 +391,7 @@ class MainWindow(QMainWindow):
         await self.refresh_sessions()
 
     def _show_page(self, page: Page) -> None:
-        items = items_from_messages(page.messages, self.controller.tool_info)
+        items = items_from_messages(page.messages, self.controller.tool_info, page.versions)
         self.chat.model.reset(items, first=page.first_position, end=page.end_position, total=page.total)
         for event in page.live_events:
             self.chat.model.apply(event)
@@ -408,12 +408,12 @@ class MainWindow(QMainWindow):
                 page = await self.controller.load_page(session_id, start=max(0, model.first_loaded - 60),
                                                        end=model.first_loaded)
                 if session_id == self.current_session:
-                    model.prepend(items_from_messages(page.messages, self.controller.tool_info),
+                    model.prepend(items_from_messages(page.messages, self.controller.tool_info, page.versions),
                                   first=page.first_position, end=page.end_position)
             elif not earlier and model.has_later:
                 page = await self.controller.load_page(session_id, start=model.end_loaded, end=model.end_loaded + 60)
                 if session_id == self.current_session:
-                    model.append_page(items_from_messages(page.messages, self.controller.tool_info),
+                    model.append_page(items_from_messages(page.messages, self.controller.tool_info, page.versions),
                                       first=page.first_position, end=page.end_position)
                     model.total = page.total
                     for event in page.live_events:
@@ -496,8 +496,11 @@ class MainWindow(QMainWindow):
         if session_id == self.current_session:
             self.chat.set_busy(busy)
 
-    def _message_action(self, action: str, item: Any) -> None:
+    def _message_action(self, action: str, item: Any, payload: Any = None) -> None:
         if self.current_session is None or not isinstance(item, MessageItem) or item.message_id is None:
+            return
+        if action == "version" and isinstance(payload, int):
+            spawn(self.controller.show_version(self.current_session, payload))
             return
         if action == "regenerate" and not self.controller.is_busy(self.current_session):
             spawn(self.controller.regenerate(self.current_session, item.message_id))

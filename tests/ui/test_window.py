@@ -280,3 +280,25 @@ def test_theme_switch_repaints(make_window, model_server) -> None:
     assert h.window.theme_manager.theme.dark
     assert json.loads(h.controller.runtime.settings_store.path.read_text())["theme"] == "dark"
     h.do(lambda: h.window.set_theme("light"))
+
+
+def test_an_edited_message_offers_its_versions_and_each_leads_to_its_branch(make_window, model_server) -> None:
+    h = make_window()
+    model_server.enqueue(text_reply("answer one"))
+    type_and_send(h, "question one")
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "answer one", what="reply")
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
+    first = rows(h.window)[0]
+    model_server.enqueue(text_reply("answer two"))
+    h.run(h.controller.edit_and_resend(h.window.current_session, first.message_id, "question two"))
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session) and replies(h.window)
+                 and replies(h.window)[-1].text == "answer two", what="the new branch")
+    h.run(h.window.open_session(h.window.current_session, None))
+    edited = rows(h.window)[0]
+    assert edited.text == "question two" and edited.versions == (first.message_id, edited.message_id)
+    layout = h.window.chat.view.delegate.row_layout(edited, h.window.chat.view.viewport().width())
+    assert "2/2" in [t.text for t in layout.texts]
+    previous = next(hit for hit in layout.hits if hit.action == "version")
+    h.do(lambda: h.window.chat._on_action("version", edited, previous.payload))
+    h.wait_until(lambda: rows(h.window) and rows(h.window)[0].text == "question one", what="the old branch")
+    assert [i.text for i in rows(h.window) if isinstance(i, MessageItem)] == ["question one", "answer one"]

@@ -23,10 +23,15 @@ class MessageItem:
     interrupted: bool = False
     streaming: bool = False
     created_at: float = field(default_factory=time.time)
+    versions: tuple[int, ...] = ()  # ids of this message's versions (edits, regenerations), oldest first
 
     @property
     def key(self) -> str:
         return f"m{self.message_id}" if self.message_id is not None else f"tmp{id(self)}"
+
+    @property
+    def version_index(self) -> int:
+        return self.versions.index(self.message_id) if self.message_id in self.versions else 0
 
 
 # Card states, in the words the card shows.
@@ -128,17 +133,22 @@ def status_of_result(content: str | None) -> str:
     return DONE
 
 
-def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo) -> list[Item]:
-    """The rows for stored messages: tool results fold into the card of the call they answer."""
+def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
+                        versions: dict[int, tuple[int, ...]] | None = None) -> list[Item]:
+    """The rows for stored messages: tool results fold into the card of the call they answer.
+
+    `versions` maps a message id to the ids of all its versions, for messages that have more than one."""
+    versions = versions or {}
     rows: list[Item] = []
     cards: dict[str, ToolCardItem] = {}
     for message in messages:
         if message.role == "user":
-            rows.append(MessageItem("user", message.content or "", message.id, created_at=message.created_at))
+            rows.append(MessageItem("user", message.content or "", message.id, created_at=message.created_at,
+                                    versions=versions.get(message.id, ())))
         elif message.role == "assistant":
             if message.content or not message.tool_calls:
                 rows.append(MessageItem("assistant", message.content or "", message.id, message.interrupted,
-                                        created_at=message.created_at))
+                                        created_at=message.created_at, versions=versions.get(message.id, ())))
             for call in message.tool_calls or []:
                 function: dict[str, Any] = call.get("function", {})
                 name = str(function.get("name", "?"))

@@ -116,7 +116,7 @@ class DocumentCache:
 def signature(item: Item) -> tuple[Any, ...]:
     """Everything about an item that changes its layout."""
     if isinstance(item, MessageItem):
-        return ("m", item.role, len(item.text), item.text[-64:], item.streaming, item.interrupted)
+        return ("m", item.role, len(item.text), item.text[-64:], item.streaming, item.interrupted, item.versions)
     if isinstance(item, ToolCardItem):
         elapsed = item.elapsed()
         return ("c", item.status, item.args_open, item.result_open, item.show_all, len(item.result or ""),
@@ -212,7 +212,27 @@ class RowLayouter:
         layout.docs.append(DocPart(QPointF(left + BUBBLE_PAD, PAD_Y + BUBBLE_PAD), doc))
         self._footer(layout, PAD_Y + bubble_h, [(tr("Copy"), "copy"), (tr("Edit"), "edit"), (tr("Fork"), "fork")],
                      right=width - MARGIN_X, left=left)
+        self._versions(layout, item, PAD_Y + bubble_h, left)
         return layout
+
+    def _versions(self, layout: RowLayout, item: MessageItem, y: float, x: float) -> None:
+        """"‹ 2/3 ›" under a message that was edited or regenerated: each version leads to its own branch."""
+        if len(item.versions) < 2:
+            return
+        index = item.version_index
+        h = self.small_metrics.height()
+        label = f"{index + 1}/{len(item.versions)}"
+        for text, target in (("‹", index - 1), (label, None), ("›", index + 1)):
+            w = self.small_metrics.horizontalAdvance(text) + 8
+            rect = QRectF(x, y + 3, w, h)
+            if target is None:
+                layout.texts.append(TextPart(rect, text, "muted"))
+            elif 0 <= target < len(item.versions):
+                layout.texts.append(TextPart(rect, text, "link"))
+                layout.hits.append(Hit(rect, "version", item.versions[target]))
+            else:
+                layout.texts.append(TextPart(rect, text, "muted"))
+            x += w
 
     def _assistant(self, item: MessageItem, width: float) -> RowLayout:
         inner = max(80.0, width - 2 * MARGIN_X)
@@ -227,8 +247,12 @@ class RowLayouter:
             layout.texts.append(TextPart(QRectF(MARGIN_X, y, inner, self.small_metrics.height()), label, "tag"))
             y += self.small_metrics.height() + 2
         if not item.streaming:
+            versions_width = 0.0
+            if len(item.versions) > 1:
+                self._versions(layout, item, y, MARGIN_X)
+                versions_width = 90.0
             self._footer(layout, y, [(tr("Copy"), "copy"), (tr("Regenerate"), "regenerate"), (tr("Fork"), "fork")],
-                         right=None, left=MARGIN_X)
+                         right=None, left=MARGIN_X + versions_width)
         layout.height = y + FOOTER_H + PAD_Y / 2
         return layout
 

@@ -19,8 +19,8 @@ class ChatPane(QWidget):
     """The user edited one of their messages and sent it again: (message id, new text)."""
     sig_stop = Signal()
     """The user pressed Stop (or Esc)."""
-    sig_message_action = Signal(str, object)
-    """regenerate / fork on a message item (the window asks the controller)."""
+    sig_message_action = Signal(str, object, object)
+    """regenerate / fork / version on a message item, with a payload (the version's message id)."""
     sig_banner_action = Signal(str)
     """retry / open_provider_settings / new_session_with_summary from an error banner."""
     sig_approval = Signal(str, str)
@@ -127,8 +127,8 @@ class ChatPane(QWidget):
             QGuiApplication.clipboard().setText(item.text)
         elif action == "edit" and isinstance(item, MessageItem):
             self.start_editing(item)
-        elif action in ("regenerate", "fork"):
-            self.sig_message_action.emit(action, item)
+        elif action in ("regenerate", "fork", "version"):
+            self.sig_message_action.emit(action, item, payload)
         elif isinstance(item, ToolCardItem) and action in ("toggle_args", "toggle_result", "show_all"):
             if action == "toggle_args":
                 item.args_open = not item.args_open
