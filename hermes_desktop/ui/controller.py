@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, Signal
 from hermes_desktop.core import events as ev
 from hermes_desktop.core.session_types import SessionInfo, StoredMessage
 from hermes_desktop.ui.activity import ActivityRecorder
-from hermes_desktop.ui.tasks import spawn
+from hermes_desktop.ui.tasks import drain, spawn
 
 if TYPE_CHECKING:
     from hermes_desktop.core.agent import Agent, Turn
@@ -130,6 +130,7 @@ class AppController(QObject):
             task.cancel()
         if self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await drain()  # the window's own tasks (page loads, searches) also use the store: finish them first
         if self.agent is not None and self.agent.model is not None:
             await self.agent.model.aclose()
         if self.runtime is not None and hasattr(self.runtime.store, "close"):

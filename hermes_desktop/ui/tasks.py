@@ -29,8 +29,10 @@ def spawn(coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
 
 
 async def drain() -> None:
-    """Cancel and await everything still running (at shutdown)."""
-    for task in list(_running):
+    """Cancel and await everything still running (at shutdown), except the task calling this."""
+    current = asyncio.current_task()
+    pending = [task for task in _running if task is not current]
+    for task in pending:
         task.cancel()
-    if _running:
-        await asyncio.gather(*list(_running), return_exceptions=True)
+    if pending:
+        await asyncio.gather(*pending, return_exceptions=True)
