@@ -57,7 +57,7 @@ from hermes_desktop.core.tools.approval import ApprovalPolicy, ApprovalRequest, 
 from hermes_desktop.core.tools.network import NetworkPolicy
 from hermes_desktop.core.tools.registry import PreparedCall, ToolRegistry
 from hermes_desktop.core.tools.runner import ToolResult
-from hermes_desktop.core.tools.spec import Risk, ToolContext
+from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolSpec
 from hermes_desktop.core.tools.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -89,6 +89,11 @@ class AgentServices:
     disabled_tools: set[str] = field(default_factory=set)
     dry_run: bool = False
     skills_layer: Callable[[str], str] = lambda session_id: ""
+    skill_catalog: Callable[[], str] = lambda: ""
+    # Narrows the tools a request offers (skills: only active skills' own tools); called every round.
+    offer_tools: Callable[[str, list[ToolSpec]], list[ToolSpec]] = lambda session_id, specs: specs
+    # Runs in a worker thread once the user's message is saved (skills: `/skill-name` activation).
+    before_turn: Callable[[str, str], object] = lambda session_id, text: None
     memory_layer: Callable[[str], str] = lambda session_id: ""
     clock: Callable[[], float] = time.monotonic
 
@@ -314,14 +319,16 @@ class _TurnRun:
                              "key) in settings; your message is saved.", ErrorAction.OPEN_PROVIDER_SETTINGS)
         await self.io.call(store.set_model, self.session_id, model.profile.id, model.profile.model)
 
-        offered_specs = [] if self.agent.services.policy.mode is ApprovalMode.CHAT_ONLY else \
-            self.services.registry.specs(exclude=self.services.disabled_tools)
-        tools = [s.to_openai() for s in offered_specs]
-        offered = {s.name for s in offered_specs}
+        await self.io.call(self.services.before_turn, self.session_id, self.text)
         shrunk = False
 
         while self.round_trips < self.services.limits.max_round_trips:
             self.round_trips += 1
+            offered_specs = [] if self.services.policy.mode is ApprovalMode.CHAT_ONLY else \
+                await self.io.call(self.services.offer_tools, self.session_id,
+                                   self.services.registry.specs(exclude=self.services.disabled_tools))
+            tools = [s.to_openai() for s in offered_specs]
+            offered = {s.name for s in offered_specs}
             context = self._build_context(tools)
             self.emit(ContextPrepared(self.round_trips, context.estimated_tokens, context.budget_tokens,
                                       context.dropped_messages, dict(context.breakdown)))
@@ -362,6 +369,7 @@ class _TurnRun:
         reserved = profile.max_output_tokens or 1024
         layers = ContextLayers(
             system=system_prompt(),
+            catalog=self.services.skill_catalog() if tools else "",
             skills=self.services.skills_layer(self.session_id),
             tool_rules=tool_rules(self.services.workspace.root) if tools else "",
             memory=self.services.memory_layer(self.session_id),

@@ -20,12 +20,14 @@ MISSING_RESULT = '{"error": "no result was recorded for this call (the turn was 
 @dataclass(frozen=True, slots=True)
 class ContextLayers:
     system: str
-    skills: str = ""
+    skills: str = ""  # the active skills' instructions
     tool_rules: str = ""
     memory: str = ""
+    catalog: str = ""  # one line per installed skill (part of the system prompt)
 
     def system_message(self) -> str:
-        return "\n\n".join(part.strip() for part in (self.system, self.skills, self.tool_rules, self.memory) if part.strip())
+        parts = (self.system, self.catalog, self.skills, self.tool_rules, self.memory)
+        return "\n\n".join(part.strip() for part in parts if part.strip())
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +95,8 @@ def build_context(
     budget = max(256, context_window - reserved_output)
     breakdown = {
         "system": estimate_text_tokens(layers.system),
-        "skills": estimate_text_tokens(layers.skills),
+        "skill_catalog": estimate_text_tokens(layers.catalog),
+        "active_skills": estimate_text_tokens(layers.skills),
         "tool_rules": estimate_text_tokens(layers.tool_rules),
         "memory": estimate_text_tokens(layers.memory),
         "tool_schemas": estimate_tools_tokens(tools),

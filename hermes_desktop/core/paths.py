@@ -54,6 +54,10 @@ class AppPaths:
         return self.log_dir / "mcp"
 
     @property
+    def trusted_skills_file(self) -> Path:
+        return self.config_dir / "trusted_skills.json"
+
+    @property
     def default_workspace(self) -> Path:
         return self.documents_dir / "Hermes Workspace"
 
@@ -66,6 +70,17 @@ def app_paths() -> AppPaths:
         log_dir=platformdirs.user_log_path(APP_NAME, APP_AUTHOR),
         documents_dir=platformdirs.user_documents_path(),
     )
+
+
+def bundled_skills_dir() -> Path:
+    """The skills shipped with the app: the repository's top-level `skills/` folder (a bundle built by
+    packaging/ places it next to the package the same way)."""
+    return Path(__file__).resolve().parents[2] / "skills"
+
+
+def agents_skills_dir() -> Path:
+    """~/.agents/skills: where Agent Skills–compatible clients share skills."""
+    return Path.home() / ".agents" / "skills"
 
 
 def ensure_dir(path: Path) -> Path:

@@ -13,10 +13,13 @@ from typing import TYPE_CHECKING, Mapping
 
 from hermes_desktop.core.audit import AuditLog
 from hermes_desktop.core.logging_setup import REDACTION
-from hermes_desktop.core.paths import AppPaths, app_paths, ensure_dir
+from hermes_desktop.core.paths import AppPaths, agents_skills_dir, app_paths, bundled_skills_dir, ensure_dir
 from hermes_desktop.core.secrets import BackendReport, SecretStore, SecretStoreError, open_secret_store, resolve_api_key
 from hermes_desktop.core.session_types import SessionStore
 from hermes_desktop.core.settings import ProviderProfile, Settings, SettingsStore, effective_profile, effective_workspace
+from hermes_desktop.core.skills.manager import SkillManager
+from hermes_desktop.core.skills.model import Origin
+from hermes_desktop.core.skills.trust import TrustStore
 from hermes_desktop.core.tools.approval import ApprovalPolicy, Approver, DenyAllApprover, Rule
 from hermes_desktop.core.tools.builtin import builtin_tools
 from hermes_desktop.core.tools.network import NetworkPolicy
@@ -42,6 +45,7 @@ class Runtime:
     audit: AuditLog
     workspace: Workspace
     profile: ProviderProfile | None
+    skills: SkillManager
     problems: list[str] = field(default_factory=list)  # things to tell the user at start-up
 
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
@@ -78,8 +82,20 @@ class Runtime:
             limits=self.settings.limits,
             disabled_tools=set(self.settings.disabled_tools),
             dry_run=self.settings.dry_run,
+            skills_layer=self.skills.skill_layer,
+            skill_catalog=self.skills.catalog,
+            offer_tools=self.skills.offered,
+            before_turn=self.skills.apply_slash,
         )
         return Agent(model, services)
+
+    def skill_roots(self) -> list[tuple[Path, Origin]]:
+        """Bundled first, then ~/.agents/skills (if enabled), then the user's folder: later ones override."""
+        roots = [(bundled_skills_dir(), Origin.BUNDLED)]
+        if self.settings.agents_skills:
+            roots.append((agents_skills_dir(), Origin.AGENTS))
+        roots.append((self.paths.user_skills_dir, Origin.USER))
+        return roots
 
     def save_rules(self, rules: dict[str, Rule]) -> None:
         """Persist the per-tool approval rules (called by the policy when one changes)."""
@@ -113,18 +129,25 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
         workspace.ensure_exists()
     except OSError as exc:
         problems.append(f"The workspace folder {workspace.root} could not be created: {exc}")
-    return Runtime(
+    ensure_dir(paths.user_skills_dir)
+    registry = ToolRegistry(builtin_tools())
+    runtime: Runtime
+    skills = SkillManager(lambda: runtime.skill_roots(), TrustStore(paths.trusted_skills_file), registry, store)
+    runtime = Runtime(
         paths=paths,
         settings_store=settings_store,
         settings=loaded.settings,
         secrets=secrets,
         secrets_report=report,
         store=store,
-        registry=ToolRegistry(builtin_tools()),
+        registry=registry,
         audit=AuditLog(paths.audit_log),
         workspace=workspace,
         profile=effective_profile(loaded.settings, env),
+        skills=skills,
         problems=problems,
     )
+    skills.reload()
+    return runtime
 
 

@@ -98,6 +98,8 @@ class Settings:
     tool_rules: dict[str, str] = field(default_factory=dict)
     # Write and destructive tools report what they would do instead of doing it.
     dry_run: bool = False
+    # Also load skills from ~/.agents/skills (the Agent Skills standard's folder shared between clients).
+    agents_skills: bool = False
 
     def profile(self, profile_id: str | None) -> ProviderProfile | None:
         return next((p for p in self.profiles if p.id == profile_id), None)
@@ -128,6 +130,7 @@ class Settings:
             tool_rules={str(k): str(v) for k, v in dict(data.get("tool_rules") or {}).items()
                         if v in ("always_allow", "ask", "never_allow")},
             dry_run=bool(data.get("dry_run", False)),
+            agents_skills=bool(data.get("agents_skills", False)),
         )
 
 

@@ -137,6 +137,7 @@ class ActivityRecorder:
 
 
 def _breakdown(event: ev.ContextPrepared) -> str:
-    labels = {"system": "system prompt", "skills": "skills", "tool_rules": "tool rules", "memory": "memory",
-              "tool_schemas": "tool schemas", "history": "history", "current_turn": "this turn"}
+    labels = {"system": "system prompt", "skill_catalog": "skill catalog", "active_skills": "active skills",
+              "tool_rules": "tool rules", "memory": "memory", "tool_schemas": "tool schemas", "history": "history",
+              "current_turn": "this turn"}
     return ", ".join(f"{labels.get(k, k)} {v:,}" for k, v in event.breakdown.items() if v)

@@ -1,0 +1,129 @@
+"""Read one skill folder, leniently: a bad name or an over-long description is a warning; a missing
+description or unreadable front matter skips the skill. Every problem names its file and reason."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from hermes_desktop.core.skills.model import Origin, Skill, SkillFormat, SkillProblem
+
+NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+MAX_NAME = 64
+MAX_DESCRIPTION = 1024
+RESOURCE_FOLDERS = ("references", "assets")
+MAX_RESOURCES_LISTED = 200
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
+
+
+def load_skill(folder: Path, origin: Origin) -> tuple[Skill | None, list[SkillProblem]]:
+    if (folder / "SKILL.md").is_file():
+        return _load_skill_md(folder, origin)
+    if (folder / "skill.yaml").is_file():
+        return _load_yaml(folder, origin)
+    return None, []  # not a skill folder: nothing to say
+
+
+def _check_name(name: Any, folder: Path, file: str, problems: list[SkillProblem], *, must_match_folder: bool) -> str:
+    text = str(name or "").strip()
+    if not text:
+        problems.append(SkillProblem(file, f"no name; using the folder name {folder.name!r}"))
+        return folder.name
+    if len(text) > MAX_NAME or not NAME.match(text):
+        problems.append(SkillProblem(file, f"name {text!r} should be 1-{MAX_NAME} lowercase letters, digits and "
+                                           "single hyphens"))
+    if must_match_folder and text != folder.name:
+        problems.append(SkillProblem(file, f"name {text!r} does not match its folder {folder.name!r}"))
+    return text
+
+
+def _check_description(value: Any, file: str, problems: list[SkillProblem]) -> str | None:
+    text = " ".join(str(value or "").split())
+    if not text:
+        problems.append(SkillProblem(file, "no description: the model could not know when to use it", "error"))
+        return None
+    if len(text) > MAX_DESCRIPTION:
+        problems.append(SkillProblem(file, f"description is {len(text)} characters; the standard allows "
+                                           f"{MAX_DESCRIPTION}"))
+    return text
+
+
+def _tool_list(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(t for t in re.split(r"[\s,]+", value) if t)
+    if isinstance(value, (list, tuple)):
+        return tuple(str(t).strip() for t in value if str(t).strip())
+    return ()
+
+
+def _resources(folder: Path) -> tuple[str, ...]:
+    found: list[str] = []
+    for sub in RESOURCE_FOLDERS:
+        root = folder / sub
+        if root.is_dir():
+            for path in sorted(root.rglob("*")):
+                if path.is_file() and not path.is_symlink():
+                    found.append(path.relative_to(folder).as_posix())
+                    if len(found) >= MAX_RESOURCES_LISTED:
+                        return tuple(found)
+    return tuple(found)
+
+
+def _common(folder: Path) -> dict[str, Any]:
+    return {"has_tools_py": (folder / "tools.py").is_file(), "has_scripts": (folder / "scripts").is_dir(),
+            "resources": _resources(folder)}
+
+
+def _load_skill_md(folder: Path, origin: Origin) -> tuple[Skill | None, list[SkillProblem]]:
+    problems: list[SkillProblem] = []
+    try:
+        text = (folder / "SKILL.md").read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [SkillProblem("SKILL.md", f"cannot be read: {exc}", "error")]
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return None, [SkillProblem("SKILL.md", "no YAML front matter (--- … ---) at the top", "error")]
+    try:
+        meta = yaml.safe_load(match.group(1)) or {}
+    except yaml.YAMLError as exc:
+        return None, [SkillProblem("SKILL.md", f"front matter is not valid YAML: {exc}", "error")]
+    if not isinstance(meta, dict):
+        return None, [SkillProblem("SKILL.md", "front matter is not a mapping of fields", "error")]
+    name = _check_name(meta.get("name"), folder, "SKILL.md", problems, must_match_folder=True)
+    description = _check_description(meta.get("description"), "SKILL.md", problems)
+    if description is None:
+        return None, problems
+    body = match.group(2).strip()
+    if not body:
+        problems.append(SkillProblem("SKILL.md", "no instructions after the front matter"))
+    return Skill(name, description, body, folder, SkillFormat.SKILL_MD, origin,
+                 tools=_tool_list(meta.get("allowed-tools")), license=str(meta.get("license") or ""),
+                 compatibility=str(meta.get("compatibility") or ""), problems=tuple(problems),
+                 **_common(folder)), problems
+
+
+def _load_yaml(folder: Path, origin: Origin) -> tuple[Skill | None, list[SkillProblem]]:
+    problems: list[SkillProblem] = []
+    try:
+        meta = yaml.safe_load((folder / "skill.yaml").read_text(encoding="utf-8-sig")) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        return None, [SkillProblem("skill.yaml", f"cannot be read as YAML: {exc}", "error")]
+    if not isinstance(meta, dict):
+        return None, [SkillProblem("skill.yaml", "is not a mapping of fields", "error")]
+    name = _check_name(meta.get("name"), folder, "skill.yaml", problems, must_match_folder=False)
+    description = _check_description(meta.get("description"), "skill.yaml", problems)
+    if description is None:
+        return None, problems
+    instructions = str(meta.get("prompt") or "").strip()
+    if not instructions and (folder / "instructions.md").is_file():
+        try:
+            instructions = (folder / "instructions.md").read_text(encoding="utf-8-sig").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(SkillProblem("instructions.md", f"cannot be read: {exc}"))
+    if not instructions:
+        problems.append(SkillProblem("skill.yaml", "no `prompt` and no instructions.md: the skill has no instructions"))
+    return Skill(name, description, instructions, folder, SkillFormat.YAML, origin, tools=_tool_list(meta.get("tools")),
+                 license=str(meta.get("license") or ""), problems=tuple(problems), **_common(folder)), problems

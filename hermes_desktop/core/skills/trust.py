@@ -1,0 +1,54 @@
+"""Trust for skill code: a skill that is not bundled runs its `tools.py` or `scripts/` only after the
+user trusts it, and trust is for one exact content (a hash of every file); any change asks again.
+Trust records live in the config directory (`trusted_skills.json`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from hermes_desktop.core.settings import write_atomically
+from hermes_desktop.core.skills.model import Origin, Skill
+
+
+def content_hash(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(folder).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+class TrustStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _load(self) -> dict[str, str]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            return {}
+
+    def trusted(self, skill: Skill) -> bool:
+        if skill.origin is Origin.BUNDLED:
+            return True  # shipped with the app, reviewed with it
+        recorded = self._load().get(str(skill.folder))
+        return recorded is not None and recorded == content_hash(skill.folder)
+
+    def needs_trust(self, skill: Skill) -> bool:
+        return skill.has_code and not self.trusted(skill)
+
+    def trust(self, skill: Skill) -> None:
+        records = self._load()
+        records[str(skill.folder)] = content_hash(skill.folder)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(self.path, json.dumps(records, indent=2))
+
+    def revoke(self, skill: Skill) -> None:
+        records = self._load()
+        if records.pop(str(skill.folder), None) is not None:
+            write_atomically(self.path, json.dumps(records, indent=2))
