@@ -435,6 +435,51 @@ class AppController(QObject):
     def environment(self) -> Mapping[str, str]:
         return self._env
 
+    # ------------------------------------------------------------------ skills
+    sig_skills_changed = Signal()
+    """Skills were reloaded, trusted, or activated/deactivated in a session."""
+
+    def skill_rows(self, session_id: str | None) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+        """What the Skills tab shows: each skill's state in words, and the folders that failed to load."""
+        assert self.runtime is not None
+        manager = self.runtime.skills
+        active = set(manager.active(session_id)) if session_id else set()
+        rows = []
+        for skill in manager.skills:
+            needs_trust = manager.trust.needs_trust(skill)
+            state = "active in this session" if skill.name in active else "available"
+            if needs_trust:
+                state += " · code not trusted"
+            if skill.overrides is not None:
+                state += f" · replaces the {skill.overrides.value} skill of the same name"
+            state += f" · {skill.origin.value}, {skill.format.value}"
+            rows.append({"name": skill.name, "description": skill.description, "state": state,
+                         "active": skill.name in active, "needs_trust": needs_trust, "folder": str(skill.folder),
+                         "problems": [f"{p.file}: {p.reason}" for p in manager.problems(skill) if p.level != "trust"]})
+        rejected = [(folder, "; ".join(f"{p.file}: {p.reason}" for p in problems))
+                    for folder, problems in manager.discovery.rejected]
+        return rows, rejected
+
+    async def reload_skills(self) -> None:
+        assert self.runtime is not None
+        await asyncio.to_thread(self.runtime.skills.reload)
+        self.sig_skills_changed.emit()
+
+    async def trust_skill(self, name: str) -> None:
+        assert self.runtime is not None
+        await asyncio.to_thread(self.runtime.skills.trust_skill, name)
+        self.sig_skills_changed.emit()
+
+    async def toggle_skill(self, session_id: str, name: str) -> None:
+        """Use a skill in this session from now on (its instructions and tools), or stop using it."""
+        assert self.runtime is not None
+        manager = self.runtime.skills
+        if name in await asyncio.to_thread(manager.active, session_id):
+            await asyncio.to_thread(manager.deactivate, session_id, name)
+        else:
+            await asyncio.to_thread(manager.activate, session_id, name)
+        self.sig_skills_changed.emit()
+
     # ------------------------------------------------------------------ settings
     def set_tool_enabled(self, name: str, enabled: bool) -> None:
         assert self.runtime is not None and self.agent is not None

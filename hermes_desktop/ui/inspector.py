@@ -7,7 +7,18 @@ from typing import Iterable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import QComboBox, QListWidget, QListWidgetItem, QTabWidget, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QTabWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from hermes_desktop.core.tools.approval import rule_key
 from hermes_desktop.core.tools.spec import ToolSpec
@@ -36,6 +47,9 @@ class Inspector(QTabWidget):
     """An approval rule for a tool: (rule key, "always_allow" | "ask" | "never_allow" | None for the default)."""
     sig_show_in_chat = Signal(object, object)
     """Scroll the chat to (message id, tool call id) of the selected activity entry."""
+    sig_skill_action = Signal(str, str)
+    """A Skills-tab button: (action, skill name). Actions: toggle (use in this session or stop), trust, reload,
+    open_folder (the name is empty for reload and open_folder)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -52,6 +66,33 @@ class Inspector(QTabWidget):
         self.skills = QListWidget()
         self.skills.setObjectName("skillList")
         self.skills.setAccessibleName(self.tr("Skills"))
+        self.skills.setWordWrap(True)
+        self.skills.itemSelectionChanged.connect(self._skill_selected)
+        self.skill_toggle = QPushButton(self.tr("Use in this session"))
+        self.skill_toggle.setObjectName("pinSkillButton")
+        self.skill_toggle.clicked.connect(lambda: self._skill_button("toggle"))
+        self.skill_trust = QPushButton(self.tr("Trust its code…"))
+        self.skill_trust.setObjectName("trustSkillButton")
+        self.skill_trust.clicked.connect(lambda: self._skill_button("trust"))
+        reload_button = QPushButton(self.tr("Reload"))
+        reload_button.setObjectName("reloadSkillsButton")
+        reload_button.clicked.connect(lambda: self.sig_skill_action.emit("reload", ""))
+        folder_button = QPushButton(self.tr("Open skills folder"))
+        folder_button.setObjectName("openSkillsFolderButton")
+        folder_button.clicked.connect(lambda: self.sig_skill_action.emit("open_folder", ""))
+        skills_page = QWidget()
+        skills_layout = QVBoxLayout(skills_page)
+        skills_layout.setContentsMargins(0, 0, 0, 0)
+        skills_layout.addWidget(self.skills, 1)
+        row = QHBoxLayout()
+        row.addWidget(self.skill_toggle)
+        row.addWidget(self.skill_trust)
+        skills_layout.addLayout(row)
+        row2 = QHBoxLayout()
+        row2.addWidget(reload_button)
+        row2.addWidget(folder_button)
+        skills_layout.addLayout(row2)
+        self._skill_states: dict[str, dict[str, object]] = {}
         self.activity = QTreeWidget()
         self.activity.setObjectName("activityLog")
         self.activity.setAccessibleName(self.tr("Activity"))
@@ -59,10 +100,10 @@ class Inspector(QTabWidget):
         self.activity.setWordWrap(True)
         self.activity.itemSelectionChanged.connect(self._activity_selected)
         self.addTab(self.tools, self.tr("Tools"))
-        self.addTab(self.skills, self.tr("Skills"))
+        self.addTab(skills_page, self.tr("Skills"))
         self.addTab(self.activity, self.tr("Activity"))
         self._filling = False
-        self.show_skills([])
+        self.show_skills([], [])
 
     # ------------------------------------------------------------------ tools
     def show_tools(self, specs: Iterable[ToolSpec], disabled: set[str], rules: dict[str, str] | None = None) -> None:
@@ -135,15 +176,54 @@ class Inspector(QTabWidget):
         return None
 
     # ------------------------------------------------------------------ skills
-    def show_skills(self, skills: list[tuple[str, str]]) -> None:
+    def show_skills(self, rows: list[dict[str, object]], rejected: list[tuple[str, str]]) -> None:
+        """One entry per skill (name, description, state words, problems) and one per folder that failed."""
+        selected = self.selected_skill()
         self.skills.clear()
-        if not skills:
-            empty = QListWidgetItem(self.tr("No skills installed."))
+        self._skill_states = {str(row["name"]): row for row in rows}
+        theme = themes.current()
+        for row in rows:
+            lines = [f"{row['name']}  ·  {row['state']}", str(row["description"])]
+            lines += [f"⚠ {problem}" for problem in row["problems"]]  # type: ignore[union-attr]
+            item = QListWidgetItem("\n".join(lines))
+            item.setData(NAME_ROLE, row["name"])
+            item.setToolTip(str(row.get("folder", "")))
+            if row["problems"]:
+                item.setForeground(QColor(theme.risk_write))
+            if row["active"]:
+                font = item.font()
+                font.setBold(True)
+                item.setFont(font)
+            self.skills.addItem(item)
+            if row["name"] == selected:
+                item.setSelected(True)
+        for folder, reason in rejected:
+            item = QListWidgetItem(self.tr("Not loaded: {0}").format(folder) + f"\n⚠ {reason}")
+            item.setForeground(QColor(theme.risk_destructive))
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.skills.addItem(item)
+        if not rows and not rejected:
+            empty = QListWidgetItem(self.tr("No skills installed. Put skill folders (SKILL.md or skill.yaml) in the "
+                                            "skills folder and press Reload."))
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
             self.skills.addItem(empty)
-        for name, description in skills:
-            item = QListWidgetItem(f"{name}\n{description}")
-            self.skills.addItem(item)
+        self._skill_selected()
+
+    def selected_skill(self) -> str | None:
+        items = self.skills.selectedItems()
+        return items[0].data(NAME_ROLE) if items and items[0].data(NAME_ROLE) else None
+
+    def _skill_selected(self) -> None:
+        state = self._skill_states.get(self.selected_skill() or "")
+        self.skill_toggle.setEnabled(state is not None)
+        self.skill_toggle.setText(self.tr("Stop using in this session") if state and state["active"]
+                                  else self.tr("Use in this session"))
+        self.skill_trust.setEnabled(bool(state and state["needs_trust"]))
+
+    def _skill_button(self, action: str) -> None:
+        name = self.selected_skill()
+        if name:
+            self.sig_skill_action.emit(action, name)
 
     # ------------------------------------------------------------------ activity
     def show_activity(self, recorder: ActivityRecorder | None) -> None:

@@ -10,8 +10,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtCore import QByteArray, QCoreApplication, QFileSystemWatcher, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -249,6 +250,8 @@ class MainWindow(QMainWindow):
         i = self.inspector
         i.sig_tool_toggled.connect(c.set_tool_enabled)
         i.sig_rule_changed.connect(c.set_rule)
+        i.sig_skill_action.connect(self._skill_action)
+        c.sig_skills_changed.connect(self._skills_changed)
         i.sig_show_in_chat.connect(self._show_in_chat)
         self.theme_manager.sig_theme_changed.connect(self._theme_changed)
 
@@ -260,6 +263,8 @@ class MainWindow(QMainWindow):
         self.chat.set_busy(False)
         self.chat.input.setPlaceholderText(self.chat.tr("Message Hermes…  (Enter to send, Shift+Enter for a new line)"))
         self.inspector.show_tools(runtime.registry.specs(), set(runtime.settings.disabled_tools), self.controller.rules)
+        self.show_skills()
+        self._watch_skill_folders()
         self._sync_approval_controls()
         self._update_model_label()
         spawn(self._after_ready())
@@ -316,6 +321,78 @@ class MainWindow(QMainWindow):
             widget.blockSignals(True)
             apply()
             widget.blockSignals(False)
+
+    # ------------------------------------------------------------------ skills
+    def show_skills(self) -> None:
+        if self.controller.runtime is not None:
+            rows, rejected = self.controller.skill_rows(self.current_session)
+            self.inspector.show_skills(rows, rejected)
+
+    def _skills_changed(self) -> None:
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        self.show_skills()
+        self.inspector.show_tools(runtime.registry.specs(), set(runtime.settings.disabled_tools), self.controller.rules)
+        self._watch_skill_folders()
+
+    def _skill_action(self, action: str, name: str) -> None:
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        if action == "reload":
+            spawn(self.controller.reload_skills())
+        elif action == "open_folder":
+            runtime.paths.user_skills_dir.mkdir(parents=True, exist_ok=True)
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(runtime.paths.user_skills_dir)))
+        elif action == "trust":
+            spawn(self._confirm_trust(name))
+        elif action == "toggle":
+            if self.current_session is None:
+                self.current_session = uuid.uuid4().hex
+            spawn(self.controller.toggle_skill(self.current_session, name))
+
+    async def _confirm_trust(self, name: str) -> None:
+        runtime = self.controller.runtime
+        skill = runtime.skills.get(name) if runtime else None
+        if skill is None:
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Trust this skill's code?"),
+                          self.tr("The skill “{0}” contains code ({1}) that will run on this computer with your "
+                                  "permissions. Trust it only if you trust where it came from. Any later change to "
+                                  "its files asks again.\n\nFolder: {2}").format(
+                              name, "tools.py" if skill.has_tools_py else "scripts/", skill.folder),
+                          QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("trustSkillDialog")
+        trust = box.addButton(self.tr("Trust and load"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        self.trust_dialog = box  # for tests and automation
+        await run_dialog(box)
+        if box.clickedButton() is trust:
+            await self.controller.trust_skill(name)
+
+    def _watch_skill_folders(self) -> None:
+        """Reload when skill folders change (a skill copied in, edited or removed)."""
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        if not hasattr(self, "_skill_watcher"):
+            self._skill_watcher = QFileSystemWatcher(self)
+            self._skill_reload = QTimer(self)
+            self._skill_reload.setSingleShot(True)
+            self._skill_reload.setInterval(700)
+            self._skill_reload.timeout.connect(lambda: spawn(self.controller.reload_skills()))
+            self._skill_watcher.directoryChanged.connect(lambda _p: self._skill_reload.start())
+            self._skill_watcher.fileChanged.connect(lambda _p: self._skill_reload.start())
+        paths = []
+        for root, _origin in runtime.skill_roots():
+            if root.is_dir():
+                paths.append(str(root))
+                paths += [str(p) for p in root.iterdir() if p.is_dir()]
+        watched = set(self._skill_watcher.directories())
+        new = [p for p in paths if p not in watched]
+        if new:
+            self._skill_watcher.addPaths(new)
 
     def _sync_rules(self) -> None:
         self.inspector.update_rules(self.controller.rules)
@@ -383,6 +460,7 @@ class MainWindow(QMainWindow):
         self.sidebar.set_current(session_id)
         self.chat.set_busy(self.controller.is_busy(session_id))
         self.inspector.show_activity(self.controller.activity.get(session_id))
+        self.show_skills()
         self.context_meter.setValue(0)
         if position is not None and page.first_position <= position < page.end_position:
             target = page.messages[position - page.first_position]
@@ -485,6 +563,9 @@ class MainWindow(QMainWindow):
         if session_id != self.current_session:
             return
         self.chat.model.apply(event)
+        if isinstance(event, (ev.TurnStarted, ev.ToolCallFinished)) and (
+                isinstance(event, ev.TurnStarted) or event.name == "activate_skill"):
+            self.show_skills()  # a /skill-name message or the model activated a skill
         if isinstance(event, ev.ContextPrepared) and event.budget_tokens:
             self.context_meter.setValue(min(100, round(100 * event.estimated_tokens / event.budget_tokens)))
             self.context_meter.setToolTip(self.tr("{0:,} of {1:,} tokens; {2} older messages left out").format(

@@ -24,7 +24,7 @@ async def main():
                                         "hermes_desktop.core.llm") if m in sys.modules)
     await controller.start()
     seen["after"] = sorted(m for m in ("openai", "markdown_it", "pygments") if m in sys.modules)
-    seen["tools"] = window.inspector.tools.topLevelItemCount()
+    seen["tools"] = [window.inspector.tools.topLevelItem(i).text(0) for i in range(window.inspector.tools.topLevelItemCount())]
     await controller.shutdown()
 launch.application()
 qasync.run(main())
@@ -39,7 +39,7 @@ def test_the_window_paints_before_openai_and_markdown_are_imported(tmp_path: Pat
     assert result.returncode == 0, result.stderr
     seen = json.loads(result.stdout.strip().splitlines()[-1])
     assert seen["before"] == [], f"imported before the first paint: {seen['before']}"
-    assert seen["after"] == ["markdown_it", "openai", "pygments"] and seen["tools"] == 1
+    assert seen["after"] == ["markdown_it", "openai", "pygments"] and seen["tools"][0] == "Built-in"
 
 
 def test_main_reuses_an_existing_qapplication(qapp) -> None:
