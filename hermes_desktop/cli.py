@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import Any, Callable, Sequence, TextIO
 
 from hermes_desktop import __version__
 
@@ -232,10 +232,34 @@ async def _doctor() -> int:
             ok = False
         finally:
             await client.aclose()
+    _report_skills(runtime, out)
     out("\nMCP servers")
     mcp = runtime.paths.mcp_config_file
     out(f"  config {mcp}: {'present' if mcp.exists() else 'none'} (MCP support is not part of this version yet)")
     return EXIT_OK if ok else EXIT_FAILED
+
+
+def _report_skills(runtime: Any, out: Callable[[str], None]) -> None:
+    """Every skill with its origin and problems, and every folder that was skipped with the reason."""
+    manager = runtime.skills
+    out("\nSkills")
+    for root, origin in runtime.skill_roots():
+        out(f"  folder ({origin.value}) {root}  [{'present' if root.is_dir() else 'none'}]")
+    for skill in manager.skills:
+        notes = [f"{skill.origin.value}, {skill.format.value}"]
+        if skill.overrides is not None:
+            notes.append(f"replaces the {skill.overrides.value} skill of the same name")
+        out(f"  {skill.name}  ({'; '.join(notes)})")
+        for problem in manager.problems(skill):
+            out(f"      {problem.level}: {problem.file}: {problem.reason}")
+    for folder, problems in manager.discovery.rejected:
+        out(f"  SKIPPED {folder}")
+        for problem in problems:
+            out(f"      {problem.level}: {problem.file}: {problem.reason}")
+    from hermes_desktop.core.tokens import estimate_text_tokens
+
+    out(f"  {len(manager.skills)} loaded, {len(manager.discovery.rejected)} skipped; "
+        f"the catalog adds about {estimate_text_tokens(manager.catalog())} tokens to every request")
 
 
 # ---------------------------------------------------------------- sessions

@@ -111,6 +111,20 @@ def test_doctor_reports_what_works(env) -> None:
     assert result.returncode == 0, result.stdout
     assert "full-text search (FTS5): yes" in result.stdout and "reachable in" in result.stdout
     assert "scripted-model listed" in result.stdout and KEY not in result.stdout
+    assert "meeting-notes  (bundled, skill.yaml)" in result.stdout and "4 loaded, 0 skipped" in result.stdout
+
+
+def test_doctor_lists_skill_problems_and_skipped_folders(env, tmp_path) -> None:
+    from hermes_desktop.core.paths import app_paths
+
+    user_skills = app_paths().user_skills_dir  # the same XDG folders the subprocess sees
+    (user_skills / "Bad_Name").mkdir(parents=True)
+    (user_skills / "Bad_Name" / "SKILL.md").write_text("---\nname: Bad_Name\ndescription: Works anyway.\n---\nDo it.\n")
+    (user_skills / "no-description").mkdir()
+    (user_skills / "no-description" / "SKILL.md").write_text("---\nname: no-description\n---\nBody.\n")
+    result = hermes("doctor", env=env)
+    assert "Bad_Name  (user, SKILL.md)" in result.stdout
+    assert "warning: SKILL.md:" in result.stdout and "SKIPPED" in result.stdout and "no-description" in result.stdout
 
 
 def test_doctor_says_when_the_provider_is_down(env) -> None:
