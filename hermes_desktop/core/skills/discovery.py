@@ -3,6 +3,7 @@ bundled < ~/.agents/skills < the user's skills folder. Blocking (file I/O): run 
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
@@ -16,9 +17,12 @@ def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
     overridden: list[Skill] = []
     rejected: list[tuple[str, tuple[SkillProblem, ...]]] = []
     for root, origin in roots:
-        if not root.is_dir():
-            continue
-        for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        try:
+            with os.scandir(root) as listing:
+                folders = sorted(Path(e.path) for e in listing if e.is_dir() and not e.name.startswith("."))
+        except OSError:
+            continue  # a missing root is normal (no user skills yet, ~/.agents/skills absent)
+        for folder in folders:
             skill, problems = load_skill(folder, origin)
             if skill is None:
                 if problems:

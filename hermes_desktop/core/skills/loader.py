@@ -3,6 +3,7 @@ description or unreadable front matter skips the skill. Every problem names its 
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -16,14 +17,26 @@ MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 RESOURCE_FOLDERS = ("references", "assets")
 MAX_RESOURCES_LISTED = 200
+# libyaml's C parser is about 10x faster than the pure-Python one; discovery of 1,000 skills depends on it.
+_SAFE_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
 
 
+def _parse_yaml(text: str) -> Any:
+    return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader, C or Python
+
+
 def load_skill(folder: Path, origin: Origin) -> tuple[Skill | None, list[SkillProblem]]:
-    if (folder / "SKILL.md").is_file():
-        return _load_skill_md(folder, origin)
-    if (folder / "skill.yaml").is_file():
-        return _load_yaml(folder, origin)
+    # One directory listing answers every "is there a …" question below (stat calls dominate at 1,000 skills).
+    try:
+        with os.scandir(folder) as listing:
+            entries = {entry.name: entry for entry in listing}
+    except OSError as exc:
+        return None, [SkillProblem(folder.name, f"cannot be listed: {exc}", "error")]
+    if "SKILL.md" in entries and entries["SKILL.md"].is_file():
+        return _load_skill_md(folder, origin, entries)
+    if "skill.yaml" in entries and entries["skill.yaml"].is_file():
+        return _load_yaml(folder, origin, entries)
     return None, []  # not a skill folder: nothing to say
 
 
@@ -59,25 +72,32 @@ def _tool_list(value: Any) -> tuple[str, ...]:
     return ()
 
 
-def _resources(folder: Path) -> tuple[str, ...]:
+def _resources(folder: Path, present: set[str]) -> tuple[str, ...]:
     found: list[str] = []
     for sub in RESOURCE_FOLDERS:
-        root = folder / sub
-        if root.is_dir():
-            for path in sorted(root.rglob("*")):
-                if path.is_file() and not path.is_symlink():
-                    found.append(path.relative_to(folder).as_posix())
-                    if len(found) >= MAX_RESOURCES_LISTED:
-                        return tuple(found)
+        if sub not in present:
+            continue
+        listed: list[str] = []
+        for base, dirs, files in os.walk(folder / sub):  # os.walk does not follow symlinked folders
+            dirs.sort()
+            relative = Path(base).relative_to(folder)
+            listed.extend((relative / name).as_posix() for name in files
+                          if not os.path.islink(os.path.join(base, name)))
+        found.extend(sorted(listed))
+        if len(found) >= MAX_RESOURCES_LISTED:
+            return tuple(found[:MAX_RESOURCES_LISTED])
     return tuple(found)
 
 
-def _common(folder: Path) -> dict[str, Any]:
-    return {"has_tools_py": (folder / "tools.py").is_file(), "has_scripts": (folder / "scripts").is_dir(),
-            "resources": _resources(folder)}
+def _common(folder: Path, entries: dict[str, os.DirEntry[str]]) -> dict[str, Any]:
+    def is_dir(name: str) -> bool:
+        return name in entries and entries[name].is_dir()
+
+    return {"has_tools_py": "tools.py" in entries and entries["tools.py"].is_file(), "has_scripts": is_dir("scripts"),
+            "resources": _resources(folder, {sub for sub in RESOURCE_FOLDERS if is_dir(sub)})}
 
 
-def _load_skill_md(folder: Path, origin: Origin) -> tuple[Skill | None, list[SkillProblem]]:
+def _load_skill_md(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]]) -> tuple[Skill | None, list[SkillProblem]]:
     problems: list[SkillProblem] = []
     try:
         text = (folder / "SKILL.md").read_text(encoding="utf-8-sig")
@@ -87,7 +107,7 @@ def _load_skill_md(folder: Path, origin: Origin) -> tuple[Skill | None, list[Ski
     if not match:
         return None, [SkillProblem("SKILL.md", "no YAML front matter (--- … ---) at the top", "error")]
     try:
-        meta = yaml.safe_load(match.group(1)) or {}
+        meta = _parse_yaml(match.group(1)) or {}
     except yaml.YAMLError as exc:
         return None, [SkillProblem("SKILL.md", f"front matter is not valid YAML: {exc}", "error")]
     if not isinstance(meta, dict):
@@ -102,13 +122,13 @@ def _load_skill_md(folder: Path, origin: Origin) -> tuple[Skill | None, list[Ski
     return Skill(name, description, body, folder, SkillFormat.SKILL_MD, origin,
                  tools=_tool_list(meta.get("allowed-tools")), license=str(meta.get("license") or ""),
                  compatibility=str(meta.get("compatibility") or ""), problems=tuple(problems),
-                 **_common(folder)), problems
+                 **_common(folder, entries)), problems
 
 
-def _load_yaml(folder: Path, origin: Origin) -> tuple[Skill | None, list[SkillProblem]]:
+def _load_yaml(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]]) -> tuple[Skill | None, list[SkillProblem]]:
     problems: list[SkillProblem] = []
     try:
-        meta = yaml.safe_load((folder / "skill.yaml").read_text(encoding="utf-8-sig")) or {}
+        meta = _parse_yaml((folder / "skill.yaml").read_text(encoding="utf-8-sig")) or {}
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         return None, [SkillProblem("skill.yaml", f"cannot be read as YAML: {exc}", "error")]
     if not isinstance(meta, dict):
@@ -118,7 +138,7 @@ def _load_yaml(folder: Path, origin: Origin) -> tuple[Skill | None, list[SkillPr
     if description is None:
         return None, problems
     instructions = str(meta.get("prompt") or "").strip()
-    if not instructions and (folder / "instructions.md").is_file():
+    if not instructions and "instructions.md" in entries:
         try:
             instructions = (folder / "instructions.md").read_text(encoding="utf-8-sig").strip()
         except (OSError, UnicodeDecodeError) as exc:
@@ -126,4 +146,4 @@ def _load_yaml(folder: Path, origin: Origin) -> tuple[Skill | None, list[SkillPr
     if not instructions:
         problems.append(SkillProblem("skill.yaml", "no `prompt` and no instructions.md: the skill has no instructions"))
     return Skill(name, description, instructions, folder, SkillFormat.YAML, origin, tools=_tool_list(meta.get("tools")),
-                 license=str(meta.get("license") or ""), problems=tuple(problems), **_common(folder)), problems
+                 license=str(meta.get("license") or ""), problems=tuple(problems), **_common(folder, entries)), problems

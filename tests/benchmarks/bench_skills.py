@@ -1,0 +1,101 @@
+"""Skills: discovery time at 1,000 folders, and how much a reload stalls the event loop.
+
+Measured in one run on this machine, in a temporary folder of 1,000 generated SKILL.md skills:
+- baseline: reading the same 1,000 SKILL.md files with no parsing (the floor set by the filesystem);
+- `discover()` over them (front matter parsed, validated) and the ratio to the baseline;
+- a full `SkillManager.reload()` run the way the app runs it (`asyncio.to_thread`), while a ticker on the
+  event loop records its largest gap; the same ticker's largest gap with the loop idle is the baseline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from hermes_desktop.core.runtime import open_runtime
+from hermes_desktop.core.secrets import MemorySecretStore
+from hermes_desktop.core.skills.discovery import discover
+from hermes_desktop.core.skills.model import Origin
+from hermes_desktop.core.tokens import estimate_text_tokens
+from tests.benchmarks.timing import median, table, timed
+
+FOLDERS = 1000
+TICK_S = 0.002
+
+
+def _write_skills(root: Path) -> None:
+    for n in range(FOLDERS):
+        folder = root / f"skill-{n:04d}"
+        (folder / "references").mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: skill-{n:04d}\ndescription: Skill number {n}, generated to measure discovery at scale.\n"
+            f"license: MIT\nmetadata:\n  author: bench\n---\n\n# Skill {n}\n\n" + "Step by step.\n" * 40,
+            encoding="utf-8")
+        (folder / "references" / "notes.md").write_text("reference\n", encoding="utf-8")
+
+
+def _read_only(root: Path) -> None:
+    for folder in sorted(root.iterdir()):
+        (folder / "SKILL.md").read_text(encoding="utf-8")
+
+
+async def _largest_gap_ms(work: "asyncio.Future[object] | None", idle_s: float = 0.0) -> float:
+    """The event loop's largest gap between 2 ms ticks while `work` runs (or for `idle_s` seconds)."""
+    largest = 0.0
+    last = time.perf_counter()
+    deadline = last + idle_s
+    while (work is not None and not work.done()) or (work is None and time.perf_counter() < deadline):
+        await asyncio.sleep(TICK_S)
+        now = time.perf_counter()
+        largest = max(largest, now - last - TICK_S)
+        last = now
+    if work is not None:
+        await work
+    return largest * 1000
+
+
+async def _reload_stall(runtime) -> tuple[float, float, float]:  # type: ignore[no-untyped-def]
+    idle = await _largest_gap_ms(None, idle_s=1.0)
+    started = time.perf_counter()
+    reload = asyncio.ensure_future(asyncio.to_thread(runtime.skills.reload))
+    during = await _largest_gap_ms(reload)
+    return idle, during, (time.perf_counter() - started) * 1000
+
+
+def run() -> None:
+    with tempfile.TemporaryDirectory() as home:
+        for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+            os.environ[name] = str(Path(home) / name)
+        runtime = open_runtime({"HERMES_WORKSPACE": str(Path(home) / "workspace")}, secrets=MemorySecretStore())
+        root = runtime.paths.user_skills_dir
+        _write_skills(root)
+        _read_only(root)  # warm the page cache so both sides read from memory
+        baseline = timed(lambda: _read_only(root), 5)
+        found = discover([(root, Origin.USER)])
+        assert len(found.skills) == FOLDERS and not found.rejected
+        parsing = timed(lambda: discover([(root, Origin.USER)]), 5)
+        idle, during, reload_ms = asyncio.run(_reload_stall(runtime))
+        catalog_tokens = estimate_text_tokens(runtime.skills.catalog())
+        runtime.store.close()
+
+    print(f"\n{FOLDERS:,} skill folders; times in milliseconds\n")
+    table([
+        ("read 1,000 SKILL.md (baseline)", f"{median(baseline):.1f}", "", ""),
+        ("discover 1,000 skills", f"{median(parsing):.1f}", "< 1000", _ok(median(parsing) < 1000)),
+        ("discover / read", f"{median(parsing) / median(baseline):.1f}x", "", ""),
+        ("reload in a worker, wall time", f"{reload_ms:.0f}", "", ""),
+        ("event-loop largest gap, idle", f"{idle:.1f}", "", ""),
+        ("event-loop largest gap, reloading", f"{during:.1f}", "< 50", _ok(during < 50)),
+        ("catalog tokens, 1,004 skills", f"{catalog_tokens:,}", "", ""),
+    ])
+
+
+def _ok(condition: bool) -> str:
+    return "yes" if condition else "NO"
+
+
+if __name__ == "__main__":
+    run()
