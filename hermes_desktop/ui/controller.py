@@ -465,6 +465,12 @@ class AppController(QObject):
         await asyncio.to_thread(self.runtime.skills.reload)
         self.sig_skills_changed.emit()
 
+    async def set_agents_skills(self, enabled: bool) -> None:
+        """Also load skills from ~/.agents/skills (the Agent Skills standard's folder shared with other clients)."""
+        assert self.runtime is not None
+        self._save_settings(replace(self.runtime.settings, agents_skills=enabled))
+        await self.reload_skills()
+
     async def trust_skill(self, name: str) -> None:
         assert self.runtime is not None
         await asyncio.to_thread(self.runtime.skills.trust_skill, name)

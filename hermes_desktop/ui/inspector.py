@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from html import escape
 from typing import Iterable
 
 from PySide6.QtCore import Qt, Signal
@@ -24,15 +25,28 @@ from hermes_desktop.core.tools.approval import rule_key
 from hermes_desktop.core.tools.spec import ToolSpec
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.activity import ActivityRecorder, TurnActivity
+from hermes_desktop.ui.rich_list import HTML_ROLE, RichTextDelegate
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
 MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 2
 CALL_ROLE = Qt.ItemDataRole.UserRole + 3
 
 
+def _skill_html(row: dict[str, object], problems: list[str], theme: themes.Theme) -> str:
+    """Name in bold (with a dot when active in this session), state muted, description, problems coloured."""
+    marker = f"<span style='color:{theme.accent}'>● </span>" if row["active"] else ""
+    html = (f"{marker}<b>{escape(str(row['name']))}</b>&nbsp;&nbsp;"
+            f"<span style='color:{theme.muted}'>{escape(str(row['state']))}</span><br>{escape(str(row['description']))}")
+    for problem in problems:
+        html += f"<br><span style='color:{theme.risk_write}'>⚠ {escape(problem)}</span>"
+    return html
+
+
 def _source_title(source: str) -> str:
     if source == "builtin":
         return "Built-in"
+    if source == "skills":
+        return "Skills (load on demand)"
     if source.startswith("skill:"):
         return f"Skill: {source[6:]}"
     if source.startswith("mcp:"):
@@ -67,6 +81,10 @@ class Inspector(QTabWidget):
         self.skills.setObjectName("skillList")
         self.skills.setAccessibleName(self.tr("Skills"))
         self.skills.setWordWrap(True)
+        self.skills.setItemDelegate(RichTextDelegate(self.skills))
+        self.skills.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.skills.setSpacing(2)
+        self.skills.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # items wrap to the width
         self.skills.itemSelectionChanged.connect(self._skill_selected)
         self.skill_toggle = QPushButton(self.tr("Use in this session"))
         self.skill_toggle.setObjectName("pinSkillButton")
@@ -121,6 +139,7 @@ class Inspector(QTabWidget):
                 group.setFont(0, font)
                 group.setFlags(Qt.ItemFlag.ItemIsEnabled)
                 self.tools.addTopLevelItem(group)
+                group.setFirstColumnSpanned(True)  # a group title is not cut at the Tool column's width
                 group.setExpanded(True)
                 groups[spec.source] = group
             item = QTreeWidgetItem(group, [spec.name, spec.risk.value])
@@ -183,23 +202,20 @@ class Inspector(QTabWidget):
         self._skill_states = {str(row["name"]): row for row in rows}
         theme = themes.current()
         for row in rows:
-            lines = [f"{row['name']}  ·  {row['state']}", str(row["description"])]
-            lines += [f"⚠ {problem}" for problem in row["problems"]]  # type: ignore[union-attr]
+            problems = [str(p) for p in row["problems"]]  # type: ignore[union-attr]
+            lines = [f"{row['name']}  ·  {row['state']}", str(row["description"])] + [f"⚠ {p}" for p in problems]
             item = QListWidgetItem("\n".join(lines))
             item.setData(NAME_ROLE, row["name"])
+            item.setData(HTML_ROLE, _skill_html(row, problems, theme))
             item.setToolTip(str(row.get("folder", "")))
-            if row["problems"]:
-                item.setForeground(QColor(theme.risk_write))
-            if row["active"]:
-                font = item.font()
-                font.setBold(True)
-                item.setFont(font)
             self.skills.addItem(item)
             if row["name"] == selected:
                 item.setSelected(True)
         for folder, reason in rejected:
             item = QListWidgetItem(self.tr("Not loaded: {0}").format(folder) + f"\n⚠ {reason}")
-            item.setForeground(QColor(theme.risk_destructive))
+            item.setData(HTML_ROLE, f"<b>{escape(self.tr('Not loaded'))}</b> "
+                                    f"<span style='color:{theme.muted}'>{escape(folder)}</span><br>"
+                                    f"<span style='color:{theme.risk_destructive}'>⚠ {escape(reason)}</span>")
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.skills.addItem(item)
         if not rows and not rejected:

@@ -563,9 +563,11 @@ class MainWindow(QMainWindow):
         if session_id != self.current_session:
             return
         self.chat.model.apply(event)
-        if isinstance(event, (ev.TurnStarted, ev.ToolCallFinished)) and (
-                isinstance(event, ev.TurnStarted) or event.name == "activate_skill"):
-            self.show_skills()  # a /skill-name message or the model activated a skill
+        # A /skill-name message is applied before the first request (ContextPrepared round 1); the model can
+        # activate one with a tool call.
+        if (isinstance(event, ev.ContextPrepared) and event.round_trip == 1) or (
+                isinstance(event, ev.ToolCallFinished) and event.name == "activate_skill"):
+            self.show_skills()
         if isinstance(event, ev.ContextPrepared) and event.budget_tokens:
             self.context_meter.setValue(min(100, round(100 * event.estimated_tokens / event.budget_tokens)))
             self.context_meter.setToolTip(self.tr("{0:,} of {1:,} tokens; {2} older messages left out").format(

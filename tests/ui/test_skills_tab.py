@@ -129,3 +129,31 @@ def test_use_in_this_session_pins_a_skill(make_window, model_server) -> None:
     h.do(lambda: (box.setFocus(), QTest.keyClicks(box, "notes please"), QTest.keyClick(box, Qt.Key.Key_Return)))
     h.wait_until(lambda: model_server.chat_requests, what="the request")
     assert "## Skill: meeting-notes (active)" in model_server.chat_requests[0].system_prompt
+
+
+def test_a_slash_message_shows_the_skill_active(make_window, model_server) -> None:
+    h = make_window()
+    model_server.enqueue(text_reply("Paste the transcript."))
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+    h.do(lambda: (box.setFocus(), QTest.keyClicks(box, "/meeting-notes standup"), QTest.keyClick(box, Qt.Key.Key_Return)))
+    h.wait_until(lambda: any(t.startswith("meeting-notes  ·  active in this session") for t in skill_texts(h)),
+                 what="the skill shown active")
+
+
+def test_the_shared_agents_folder_is_a_setting(make_window, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    shared = tmp_path / "home" / ".agents" / "skills" / "shared-skill"
+    shared.mkdir(parents=True)
+    (shared / "SKILL.md").write_text("---\nname: shared-skill\ndescription: Installed by another app.\n---\nDo it.\n",
+                                     encoding="utf-8")
+    h = make_window()
+    assert not any(t.startswith("shared-skill") for t in skill_texts(h)), "off by default"
+    h.do(h.window.open_settings)
+    settings = h.wait_until(lambda: getattr(h.window, "settings_dialog", None), what="settings")
+    h.do(lambda: settings.agents_skills.setChecked(True))
+    h.wait_until(lambda: any(t.startswith("shared-skill  ·  available") and "agents" in t for t in skill_texts(h)),
+                 what="the shared skill")
+    assert h.controller.runtime.settings_store.load().settings.agents_skills is True
+    h.do(lambda: settings.agents_skills.setChecked(False))
+    h.wait_until(lambda: not any(t.startswith("shared-skill") for t in skill_texts(h)), what="the shared skill gone")
+    h.do(settings.accept)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from hermes_desktop.core.paths import agents_skills_dir
 from hermes_desktop.core.secrets import SecretStoreError
 from hermes_desktop.ui.async_dialog import run_dialog
 from hermes_desktop.ui.dialogs.setup import SetupDialog
@@ -217,6 +219,12 @@ class SettingsDialog(QDialog):
         self.theme.setCurrentIndex(max(0, self.theme.findData(runtime.settings.theme)))
         self.theme.currentIndexChanged.connect(lambda _i: self._theme_chosen())
         form.addRow(self.tr("Theme"), self.theme)
+        self.agents_skills = QCheckBox(self.tr("Also load skills from {0} (shared with other apps)").format(
+            agents_skills_dir()))
+        self.agents_skills.setObjectName("agentsSkillsCheck")
+        self.agents_skills.setChecked(runtime.settings.agents_skills)
+        self.agents_skills.toggled.connect(lambda on: spawn(self.controller.set_agents_skills(on)))
+        form.addRow(self.tr("Skills"), self.agents_skills)
         return page
 
     def _theme_chosen(self) -> None:
