@@ -189,21 +189,37 @@ async def test_a_slash_command_activates_a_skill_and_it_is_restored_with_the_ses
     again.store.close()
 
 
-async def test_read_skill_resource_is_confined_to_references_and_assets(runtime, profile, model_server) -> None:
+async def test_read_skill_resource_reads_the_skills_own_files_and_nothing_else(
+        runtime, profile, model_server, tmp_path: Path) -> None:
+    # Laid out like public skills: guides in examples/, a top-level reference, code in scripts/.
+    folder = skill_md(user_dir(runtime) / "internal-comms", "internal-comms", body="Load the guide from examples/.")
+    (folder / "examples").mkdir()
+    (folder / "examples" / "3p-updates.md").write_text("# 3P updates\nProgress, plans, problems.\n", encoding="utf-8")
+    (folder / "reference.md").write_text("# Reference\n", encoding="utf-8")
+    (folder / "scripts").mkdir()
+    (folder / "scripts" / "run.py").write_text("print('x')\n", encoding="utf-8")
+    (folder / "logo.bin").write_bytes(b"\x00\x01binary")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not for the model", encoding="utf-8")
+    (folder / "examples" / "link.md").symlink_to(secret)
+    runtime.skills.reload()
+    assert runtime.skills.get("internal-comms").resources == ("examples/3p-updates.md", "logo.bin", "reference.md")
+    asks = {"guide": "examples/3p-updates.md", "top": "reference.md", "web": "references/source-checklist.md",
+            "outside": "../web-research/SKILL.md", "definition": "SKILL.md", "code": "scripts/run.py",
+            "link": "examples/link.md", "binary": "logo.bin", "missing": "examples/none.md"}
+    calls = [CallScript("read_skill_resource", {"name": "web-research" if key == "web" else "internal-comms",
+                                                "path": path}, id=key) for key, path in asks.items()]
+    model_server.enqueue(tool_call_reply(*calls), text_reply("ok"))
     agent = agent_for(runtime, profile)
-    model_server.enqueue(tool_call_reply(CallScript("read_skill_resource", {"name": "web-research",
-                                                                          "path": "references/source-checklist.md"}, id="a"),
-                                         CallScript("read_skill_resource", {"name": "web-research",
-                                                                          "path": "../project-doctor/tools.py"}, id="b"),
-                                         CallScript("read_skill_resource", {"name": "web-research",
-                                                                          "path": "SKILL.md"}, id="c")),
-                         text_reply("ok"))
-    events = await agent.start_turn("r", "check the checklist").wait()
+    events = await agent.start_turn("r", "write a 3P update").wait()
     await agent.model.aclose()
     results = {f.call_id: f for f in of_type(events, ev.ToolCallFinished)}
-    assert results["a"].result.startswith("# Source checklist")
-    assert results["b"].outcome is ev.ToolOutcome.ERROR and "refused" in results["b"].result
-    assert results["c"].outcome is ev.ToolOutcome.ERROR
+    assert results["guide"].result.startswith("# 3P updates") and results["top"].result == "# Reference\n"
+    assert results["web"].result.startswith("# Source checklist")
+    for refused in ("outside", "definition", "code", "link"):
+        assert results[refused].outcome is ev.ToolOutcome.ERROR and "refused" in results[refused].result, refused
+    assert "binary" in results["binary"].result and "does not exist" in results["missing"].result
+    assert "not for the model" not in json.dumps([f.result for f in results.values()])
 
 
 # ------------------------------------------------------------------ token budgets

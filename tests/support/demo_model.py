@@ -2,6 +2,7 @@
 
 It answers over the scripted server like a real model would: it calls `calculate`
 for arithmetic, `get_current_time` for the time, `list_directory` for files,
+`activate_skill` when the message names a skill in the catalog (then reads its first resource),
 summarises tool results, and otherwise replies with a little Markdown.
 """
 
@@ -13,6 +14,7 @@ import re
 from tests.support.model_server import CallScript, RecordedRequest, ScriptedReply, text_reply, tool_call_reply
 
 _ARITHMETIC = re.compile(r"[\d\.\s\(\)\+\-\*/\^%]{3,}")
+_CATALOG_LINE = re.compile(r"^- ([a-z0-9][a-z0-9-]*): ", re.M)
 
 
 def demo_responder(request: RecordedRequest) -> ScriptedReply:
@@ -21,10 +23,14 @@ def demo_responder(request: RecordedRequest) -> ScriptedReply:
     if "Write a title" in request.system_prompt:
         asked = str(last.get("content") or "").split("\n")[1] if "\n" in str(last.get("content")) else ""
         return text_reply(" ".join(asked.split()[:5]).rstrip("?") or "Conversation")
-    if last.get("role") == "tool":
-        return _summarise(last)
-    text = str(last.get("content") or "")
     tools = set(request.tool_names)
+    if last.get("role") == "tool":
+        return _after_skill_tool(last, tools) or _summarise(last)
+    text = str(last.get("content") or "")
+    named = [n for n in _CATALOG_LINE.findall(request.system_prompt)
+             if n in text.lower() or n.replace("-", " ") in text.lower()]
+    if "activate_skill" in tools and named and f"## Skill: {named[0]} (active)" not in request.system_prompt:
+        return tool_call_reply(CallScript("activate_skill", {"name": named[0]}), delay_s=0.01)
     expression = max(_ARITHMETIC.findall(text), key=len, default="").strip().rstrip("?=")
     if "calculate" in tools and re.search(r"\d\s*[\+\-\*/\^]", expression or ""):
         return tool_call_reply(CallScript("calculate", {"expression": expression}), delay_s=0.01)
@@ -47,6 +53,26 @@ def demo_responder(request: RecordedRequest) -> ScriptedReply:
         reply = (f"You said:\n\n> {text}\n\nI am the demo model. Try asking me to **calculate** `(12+34)*5`, "
                  "for the **time**, or to list your **files**.\n\n```python\nprint('hello from Hermes')\n```")
     return text_reply(reply, chunk_size=3, delay_s=0.005)
+
+
+def _after_skill_tool(tool_message: dict, tools: set[str]) -> ScriptedReply | None:
+    """After activate_skill: read the skill's first resource (if any); after that, say what the skill asks for."""
+    try:
+        data = json.loads(str(tool_message.get("content") or ""))
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and "skill" in data and "instructions" in data:
+        if data.get("resources") and "read_skill_resource" in tools:
+            return tool_call_reply(CallScript("read_skill_resource", {"name": data["skill"],
+                                                                      "path": data["resources"][0]}), delay_s=0.01)
+        steps = "\n".join(f"> {line}" for line in str(data["instructions"]).splitlines()[:8])
+        return text_reply(f"I am using the **{data['skill']}** skill. Its instructions begin:\n\n{steps}",
+                          chunk_size=3, delay_s=0.005)
+    if tool_message.get("name") == "read_skill_resource":
+        lines = "\n".join(f"> {line}" for line in str(tool_message.get("content") or "").splitlines()[:10])
+        return text_reply(f"Following the skill's guide:\n\n{lines}\n\nPaste your notes and I will write it in "
+                          "this format.", chunk_size=3, delay_s=0.005)
+    return None
 
 
 def _summarise(tool_message: dict) -> ScriptedReply:

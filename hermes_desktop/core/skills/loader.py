@@ -16,6 +16,7 @@ NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 RESOURCE_FOLDERS = ("references", "assets")
+DEFINITION_FILES = ("SKILL.md", "skill.yaml", "instructions.md", "tools.py")
 MAX_RESOURCES_LISTED = 200
 # libyaml's C parser is about 10x faster than the pure-Python one; discovery of 1,000 skills depends on it.
 _SAFE_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -72,29 +73,36 @@ def _tool_list(value: Any) -> tuple[str, ...]:
     return ()
 
 
-def _resources(folder: Path, present: set[str]) -> tuple[str, ...]:
+def is_resource(relative: Path) -> bool:
+    """Whether a path inside a skill folder is a resource the model may read: any file except the skill's
+    definition (already in its instructions), its code (tools.py, scripts/), and hidden or cache files.
+
+    The standard names references/ and assets/, but public skills also point at files elsewhere in their folder
+    (examples/…, a top-level reference.md), so those are readable too; they are listed after the two folders."""
+    parts = relative.parts
+    if not parts or any(p.startswith(".") or p == "__pycache__" for p in parts) or parts[0] == "scripts":
+        return False
+    return not (len(parts) == 1 and parts[0] in DEFINITION_FILES)
+
+
+def _resources(folder: Path) -> tuple[str, ...]:
     found: list[str] = []
-    for sub in RESOURCE_FOLDERS:
-        if sub not in present:
-            continue
-        listed: list[str] = []
-        for base, dirs, files in os.walk(folder / sub):  # os.walk does not follow symlinked folders
-            dirs.sort()
-            relative = Path(base).relative_to(folder)
-            listed.extend((relative / name).as_posix() for name in files
-                          if not os.path.islink(os.path.join(base, name)))
-        found.extend(sorted(listed))
-        if len(found) >= MAX_RESOURCES_LISTED:
-            return tuple(found[:MAX_RESOURCES_LISTED])
-    return tuple(found)
+    for base, dirs, files in os.walk(folder):  # os.walk does not follow symlinked folders
+        relative_base = Path(base).relative_to(folder)
+        dirs[:] = sorted(d for d in dirs if is_resource(relative_base / d))
+        for name in files:
+            relative = relative_base / name
+            if is_resource(relative) and not os.path.islink(os.path.join(base, name)):
+                found.append(relative.as_posix())
+        if len(found) > 4 * MAX_RESOURCES_LISTED:
+            break  # a huge folder: enough to choose from
+    found.sort(key=lambda p: (p.split("/", 1)[0] not in RESOURCE_FOLDERS, p))
+    return tuple(found[:MAX_RESOURCES_LISTED])
 
 
 def _common(folder: Path, entries: dict[str, os.DirEntry[str]]) -> dict[str, Any]:
-    def is_dir(name: str) -> bool:
-        return name in entries and entries[name].is_dir()
-
-    return {"has_tools_py": "tools.py" in entries and entries["tools.py"].is_file(), "has_scripts": is_dir("scripts"),
-            "resources": _resources(folder, {sub for sub in RESOURCE_FOLDERS if is_dir(sub)})}
+    return {"has_tools_py": "tools.py" in entries and entries["tools.py"].is_file(),
+            "has_scripts": "scripts" in entries and entries["scripts"].is_dir(), "resources": _resources(folder)}
 
 
 def _load_skill_md(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]]) -> tuple[Skill | None, list[SkillProblem]]:

@@ -7,7 +7,9 @@ Progressive disclosure:
 2. `activate_skill(name)` returns the skill's instructions and resources and makes it active for the
    session: from then on its instructions are in the skill layer of the context and its own tools
    (from tools.py) are offered; tools of inactive skills are not;
-3. `read_skill_resource(name, path)` returns one text file from its references/ or assets/.
+3. `read_skill_resource(name, path)` returns one text file of the skill: from references/ or assets/, or
+   another non-code file its instructions point to (public skills use examples/ or a top-level reference.md;
+   see loader.is_resource). Never a path outside the folder, never tools.py or scripts/.
 The user activates a skill by pinning it (Skills tab) or starting a message with `/skill-name`.
 Active skills are saved with the session (the store's active_skills), so reopening restores them.
 """
@@ -22,6 +24,7 @@ from typing import Any, Callable, Iterable
 
 from hermes_desktop.core.skills import code
 from hermes_desktop.core.skills.discovery import discover
+from hermes_desktop.core.skills.loader import is_resource
 from hermes_desktop.core.skills.model import Discovery, Origin, Skill, SkillProblem
 from hermes_desktop.core.skills.trust import TrustStore
 from hermes_desktop.core.tools.registry import ToolRegistry
@@ -97,8 +100,8 @@ class SkillManager:
              "additionalProperties": False},
             self._activate_tool, Risk.READ, timeout_s=10, source="skills"))
         self._registry.register(ToolSpec(
-            READ_RESOURCE, "Read one resource file of an active skill (a path listed by activate_skill, under "
-            "references/ or assets/).",
+            READ_RESOURCE, "Read one resource file of an active skill (a path listed by activate_skill, "
+            "relative to the skill's folder).",
             {"type": "object", "properties": {"name": {"type": "string", "enum": names}, "path": {"type": "string"}},
              "required": ["name", "path"], "additionalProperties": False},
             self._read_resource_tool, Risk.READ, timeout_s=10, source="skills"))
@@ -197,10 +200,11 @@ class SkillManager:
         if skill is None:
             raise ToolError(f"no skill named {args['name']!r}")
         relative = str(args["path"]).strip().lstrip("/")
+        root = skill.folder.resolve()
         target = (skill.folder / relative).resolve()
-        allowed = [(skill.folder / sub).resolve() for sub in ("references", "assets")]
-        if not any(target == root or root in target.parents for root in allowed):
-            raise ToolError(f"refused: {relative!r} is not under the skill's references/ or assets/")
+        if root not in target.parents or not is_resource(target.relative_to(root)):
+            raise ToolError(f"refused: {relative!r} is not one of the skill's resource files (its instructions and "
+                            "code are not resources; paths outside the skill's folder are never read)")
         if not target.is_file():
             raise ToolError(f"{relative!r} does not exist in skill {skill.name}")
         if target.stat().st_size > MAX_RESOURCE_BYTES:
