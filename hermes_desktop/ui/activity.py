@@ -67,8 +67,7 @@ class ActivityRecorder:
             return None
         if isinstance(event, ev.ContextPrepared):
             entry = ActivityEntry("context", f"Context {event.estimated_tokens:,} / {event.budget_tokens:,} tokens",
-                                  _breakdown(event) + (f"; {event.dropped_messages} older messages left out"
-                                                       if event.dropped_messages else ""))
+                                  _breakdown(event))
             turn.entries.append(entry)
             return entry
         if isinstance(event, ev.ModelRequestStarted):
@@ -136,8 +135,22 @@ class ActivityRecorder:
         self._round = None
 
 
+_LAYER_LABELS = {"system": "system prompt", "tool_schemas": "tool schemas", "skill_catalog": "skill catalog",
+                 "active_skills": "active skills", "tool_rules": "tool rules", "memory": "memory",
+                 "history": "history", "current_turn": "this turn"}
+
+
 def _breakdown(event: ev.ContextPrepared) -> str:
-    labels = {"system": "system prompt", "skill_catalog": "skill catalog", "active_skills": "active skills",
-              "tool_rules": "tool rules", "memory": "memory", "tool_schemas": "tool schemas", "history": "history",
-              "current_turn": "this turn"}
-    return ", ".join(f"{labels.get(k, k)} {v:,}" for k, v in event.breakdown.items() if v)
+    """One line per context layer, in request order, then what was left out.
+
+    The layers are our own estimates; the total in the title is scaled to the token
+    counts the server reported on earlier rounds, so the two can differ, and we say so.
+    """
+    order = list(_LAYER_LABELS) + [k for k in event.breakdown if k not in _LAYER_LABELS]
+    lines = [f"{_LAYER_LABELS.get(k, k)}: {event.breakdown[k]:,}" for k in order if event.breakdown.get(k)]
+    raw = sum(event.breakdown.values())
+    if raw and abs(event.estimated_tokens - raw) > max(16, raw // 20):
+        lines.append(f"layers sum to {raw:,}; total scaled to the server's count")
+    if event.dropped_messages:
+        lines.append(f"{event.dropped_messages} older messages left out")
+    return "\n".join(lines)

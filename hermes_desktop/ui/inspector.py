@@ -265,8 +265,8 @@ class Inspector(QTabWidget):
             child.setToolTip(0, entry.detail)
             child.setData(0, MESSAGE_ROLE, entry.message_id)
             child.setData(0, CALL_ROLE, entry.call_id)
-            if entry.detail:
-                detail = QTreeWidgetItem(child, [entry.detail])
+            for line in entry.detail.splitlines():
+                detail = QTreeWidgetItem(child, [line])
                 detail.setFlags(Qt.ItemFlag.ItemIsEnabled)
         return top
 

@@ -68,7 +68,18 @@ def test_a_copied_in_skill_appears_after_reload_and_the_model_can_activate_it(ma
     assert "## Skill: pdf-summary (active)" in model_server.chat_requests[1].system_prompt
     activity = h.window.inspector.activity
     turn = activity.topLevelItem(activity.topLevelItemCount() - 1)
-    assert any("activate_skill" in turn.child(i).text(0) for i in range(turn.childCount()))
+    h.wait_until(lambda: sum(turn.child(i).text(0).startswith("Context ") for i in range(turn.childCount())) >= 2,
+                 what="the second round's context entry")
+    entries = [turn.child(i) for i in range(turn.childCount())]
+    assert any("activate_skill" in entry.text(0) for entry in entries)
+    contexts = [entry for entry in entries if entry.text(0).startswith("Context ")]
+    first_layers = [contexts[0].child(i).text(0) for i in range(contexts[0].childCount())]
+    second_layers = [contexts[1].child(i).text(0) for i in range(contexts[1].childCount())]
+    # One row per layer: the catalog is there from the start, the skill's instructions once it is active.
+    assert any(row.startswith("skill catalog: ") for row in first_layers)
+    assert any(row.startswith("tool schemas: ") for row in first_layers)
+    assert not any(row.startswith("active skills: ") for row in first_layers)
+    assert any(row.startswith("active skills: ") for row in second_layers)
 
 
 def test_the_folder_watcher_reloads_by_itself(make_window) -> None:
