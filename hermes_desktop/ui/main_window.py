@@ -361,7 +361,7 @@ class MainWindow(QMainWindow):
                           self.tr("The skill “{0}” contains code ({1}) that will run on this computer with your "
                                   "permissions. Trust it only if you trust where it came from. Any later change to "
                                   "its files asks again.\n\nFolder: {2}").format(
-                              name, "tools.py" if skill.has_tools_py else "scripts/", skill.folder),
+                              name, skill.code_files, skill.folder),
                           QMessageBox.StandardButton.Cancel, self)
         box.setObjectName("trustSkillDialog")
         trust = box.addButton(self.tr("Trust and load"), QMessageBox.ButtonRole.AcceptRole)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from hermes_desktop.core.secrets import MemorySecretStore
 from hermes_desktop.core.skills.discovery import discover
 from hermes_desktop.core.skills.model import Origin
 from hermes_desktop.core.tokens import estimate_text_tokens
+from hermes_desktop.core.tools.approval import Decision
 from tests.support.engine import FAST_RETRIES, ScriptedApprover, of_type
 from tests.support.model_server import CallScript, text_reply, tool_call_reply
 
@@ -150,6 +153,13 @@ def agent_for(runtime, profile, approver=None):
     return runtime.make_agent(approver or ScriptedApprover(), model=ModelClient(profile, "k", retry=FAST_RETRIES))
 
 
+async def run_turn(runtime, profile, session_id: str, text: str, approver=None) -> list:
+    agent = agent_for(runtime, profile, approver)
+    events = await agent.start_turn(session_id, text).wait()
+    await agent.model.aclose()
+    return events
+
+
 async def test_the_catalog_first_then_instructions_and_tools_after_activate_skill(runtime, profile, model_server) -> None:
     agent = agent_for(runtime, profile)
     model_server.enqueue(tool_call_reply(CallScript("activate_skill", {"name": "project-doctor"})),
@@ -220,6 +230,96 @@ async def test_read_skill_resource_reads_the_skills_own_files_and_nothing_else(
         assert results[refused].outcome is ev.ToolOutcome.ERROR and "refused" in results[refused].result, refused
     assert "binary" in results["binary"].result and "does not exist" in results["missing"].result
     assert "not for the model" not in json.dumps([f.result for f in results.values()])
+
+
+# ------------------------------------------------------------------ scripts/
+
+SCRIPT = """\
+import os, pathlib, sys
+pathlib.Path("report.txt").write_text("made by " + " ".join(sys.argv[1:]))
+print("cwd", os.getcwd())
+print("skill", os.environ["HERMES_SKILL_DIR"])
+print("key", os.environ.get("OPENAI_API_KEY", "absent"), os.environ.get("GITHUB_TOKEN", "absent"))
+print("oops", file=sys.stderr)
+sys.exit(3)
+"""
+
+
+def script_skill(root: Path) -> Path:
+    folder = skill_md(root / "report-maker", "report-maker", body="Run scripts/make_report.py with a title.")
+    (folder / "scripts").mkdir()
+    (folder / "scripts" / "make_report.py").write_text(SCRIPT, encoding="utf-8")
+    return folder
+
+
+async def test_a_skill_script_runs_only_when_trusted_active_and_approved(
+        runtime, profile, model_server, workspace_dir, monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-should-not-leak-1234")
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_should_not_leak")
+    folder = script_skill(user_dir(runtime))
+    runtime.skills.reload()
+    assert runtime.registry.get("report_maker_run_script") is None, "untrusted: no tool"
+    model_server.enqueue(tool_call_reply(CallScript("activate_skill", {"name": "report-maker"})), text_reply("ok"))
+    events = await run_turn(runtime, profile, "s", "make a report")
+    assert "not trusted this skill" in of_type(events, ev.ToolCallFinished)[0].result
+    assert "report_maker_run_script" not in model_server.chat_requests[-1].tool_names
+
+    runtime.skills.trust_skill("report-maker")
+    spec = runtime.registry.get("report_maker_run_script")
+    assert spec.source == "skill:report-maker" and spec.parameters["properties"]["script"]["enum"] == ["make_report.py"]
+    assert spec.name not in [s.name for s in runtime.skills.offered("other-session", runtime.registry.specs())]
+
+    call = CallScript("report_maker_run_script", {"script": "make_report.py", "args": ["Q3", "mobile"]})
+    model_server.enqueue(tool_call_reply(call), text_reply("declined"), tool_call_reply(call), text_reply("done"))
+    denied = ScriptedApprover([Decision.DENY])
+    await run_turn(runtime, profile, "s", "again", denied)
+    assert denied.asked and "runs scripts/make_report.py Q3 mobile" in str(denied.asked[0].impact)
+    assert not (workspace_dir / "report.txt").exists(), "denied: the script did not run"
+
+    events = await run_turn(runtime, profile, "s", "go", ScriptedApprover([Decision.ALLOW_ONCE]))
+    result = json.loads(of_type(events, ev.ToolCallFinished)[-1].result)
+    assert result["exit_code"] == 3 and result["stderr"].strip() == "oops"
+    assert f"cwd {workspace_dir.resolve()}" in result["stdout"] and f"skill {folder}" in result["stdout"]
+    assert "key absent absent" in result["stdout"], "secret-looking variables are not passed on"
+    assert (workspace_dir / "report.txt").read_text() == "made by Q3 mobile"
+
+    (folder / "scripts" / "make_report.py").write_text(SCRIPT + "\n# changed\n", encoding="utf-8")
+    model_server.enqueue(tool_call_reply(call), text_reply("blocked"))
+    (workspace_dir / "report.txt").unlink()
+    events = await run_turn(runtime, profile, "s", "once more", ScriptedApprover([Decision.ALLOW_ONCE]))
+    finished = of_type(events, ev.ToolCallFinished)[-1]
+    assert finished.outcome is ev.ToolOutcome.ERROR and "trust it again" in finished.result
+    assert not (workspace_dir / "report.txt").exists(), "edited after trust: the script did not run"
+
+
+async def test_stopping_a_running_skill_script_kills_it(runtime, profile, model_server, workspace_dir, tmp_path) -> None:
+    pid_file = tmp_path / "pid"
+    folder = skill_md(user_dir(runtime) / "sleeper", "sleeper")
+    (folder / "scripts").mkdir()
+    (folder / "scripts" / "wait.sh").write_text(f"echo $$ > {pid_file}\nsleep 300\n", encoding="utf-8")
+    runtime.skills.reload()
+    runtime.skills.trust_skill("sleeper")
+    runtime.skills.activate("s", "sleeper")
+    model_server.enqueue(tool_call_reply(CallScript("sleeper_run_script", {"script": "wait.sh"})))
+    agent = agent_for(runtime, profile, ScriptedApprover([Decision.ALLOW_ONCE]))
+    turn = agent.start_turn("s", "wait")
+    for _ in range(200):
+        if pid_file.exists() and pid_file.read_text().strip():
+            break
+        await asyncio.sleep(0.05)
+    pid = int(pid_file.read_text())
+    turn.cancel()
+    events = await turn.wait()
+    await agent.model.aclose()
+    assert events[-1].reason is ev.FinishReason.CANCELLED
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the script is still running after Stop")
 
 
 # ------------------------------------------------------------------ token budgets

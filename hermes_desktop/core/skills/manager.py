@@ -6,7 +6,8 @@ Progressive disclosure:
    prompt; none at all when no skill is installed;
 2. `activate_skill(name)` returns the skill's instructions and resources and makes it active for the
    session: from then on its instructions are in the skill layer of the context and its own tools
-   (from tools.py) are offered; tools of inactive skills are not;
+   (from tools.py, and `<skill>_run_script` for its scripts/: core/skills/scripts.py) are offered; tools of
+   inactive skills are not;
 3. `read_skill_resource(name, path)` returns one text file of the skill: from references/ or assets/, or
    another non-code file its instructions point to (public skills use examples/ or a top-level reference.md;
    see loader.is_resource). Never a path outside the folder, never tools.py or scripts/.
@@ -26,6 +27,7 @@ from hermes_desktop.core.skills import code
 from hermes_desktop.core.skills.discovery import discover
 from hermes_desktop.core.skills.loader import is_resource
 from hermes_desktop.core.skills.model import Discovery, Origin, Skill, SkillProblem
+from hermes_desktop.core.skills.scripts import script_tool
 from hermes_desktop.core.skills.trust import TrustStore
 from hermes_desktop.core.tools.registry import ToolRegistry
 from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
@@ -62,21 +64,26 @@ class SkillManager:
             self._skill_tools.clear()
             self.code_problems.clear()
             for skill in found.skills:
-                if skill.has_tools_py and self.trust.trusted(skill):
+                if skill.has_code and self.trust.trusted(skill):
                     self._register_code(skill)
             self.discovery = found
             self._register_skill_tools()
         return found
 
     def _register_code(self, skill: Skill) -> None:
-        code.forget(skill.name)
-        try:
-            specs = code.load_tools(skill)
-        except Exception as exc:  # a broken tools.py disables its tools, not the skill's instructions
-            log.warning("tools.py of skill %s failed: %s", skill.name, exc)
-            self.code_problems.setdefault(skill.name, []).append(
-                SkillProblem("tools.py", f"could not be loaded: {type(exc).__name__}: {exc}", "error"))
-            return
+        specs: list[ToolSpec] = []
+        if skill.has_tools_py:
+            code.forget(skill.name)
+            try:
+                specs = code.load_tools(skill)
+            except Exception as exc:  # a broken tools.py disables its tools, not the skill's instructions
+                log.warning("tools.py of skill %s failed: %s", skill.name, exc)
+                self.code_problems.setdefault(skill.name, []).append(
+                    SkillProblem("tools.py", f"could not be loaded: {type(exc).__name__}: {exc}", "error"))
+        if skill.has_scripts:
+            runner = script_tool(skill, self.trust.trusted)
+            if runner is not None:
+                specs.append(runner)
         names = []
         for spec in specs:
             if self._registry.get(spec.name) is not None:
@@ -119,8 +126,7 @@ class SkillManager:
     def problems(self, skill: Skill) -> list[SkillProblem]:
         listed = list(skill.problems) + self.code_problems.get(skill.name, [])
         if self.trust.needs_trust(skill):
-            listed.append(SkillProblem("tools.py" if skill.has_tools_py else "scripts/",
-                                       "contains code that runs only after you trust this skill", "trust"))
+            listed.append(SkillProblem(skill.code_files, "contains code that runs only after you trust this skill", "trust"))
         return listed
 
     # ------------------------------------------------------------------ trust
@@ -192,7 +198,9 @@ class SkillManager:
             "instructions": skill.instructions,
             "tools": list(skill.tools) + self._skill_tools.get(skill.name, []),
             "resources": list(skill.resources),
-            "note": "The skill is now active: its instructions stay in your context for this session.",
+            "note": "The skill is now active: its instructions stay in your context for this session." + (
+                " Its scripts cannot run yet: the user has not trusted this skill's code (Skills tab > Trust "
+                "code…). Tell the user if the task needs them." if self.trust.needs_trust(skill) else ""),
         }
 
     def _read_resource_tool(self, args: dict[str, Any], ctx: ToolContext) -> str:

@@ -47,6 +47,12 @@ class Skill:
         return self.has_tools_py or self.has_scripts
 
     @property
+    def code_files(self) -> str:
+        """What code the skill carries, for messages: "tools.py", "scripts/" or both."""
+        return " and ".join(part for part, present in (("tools.py", self.has_tools_py), ("scripts/", self.has_scripts))
+                            if present)
+
+    @property
     def source(self) -> str:
         return f"skill:{self.name}"
 

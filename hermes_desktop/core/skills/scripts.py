@@ -1,0 +1,150 @@
+"""Run a script from a skill's `scripts/` folder, as the Agent Skills standard lets a skill ship them.
+
+Each skill with scripts that may run (bundled, or trusted by the user: core/skills/trust.py) gets one
+tool, `<skill>_run_script`, with source `skill:<name>`, so it is offered only while that skill is active
+and an "always allow" rule covers one skill's scripts, never every skill's. Decisions:
+
+- Risk is destructive: a script can do anything the user can, so it asks in every approval mode.
+- Trust is checked again just before running (a hash of the skill's files), not only when the tool was
+  registered: a script edited after trust does not run until the user trusts the skill again.
+- The working directory is the workspace, as for the file tools; the skill's own folder is in
+  `HERMES_SKILL_DIR`. Environment variables that look like secrets (keys, tokens, passwords) are not
+  passed on, so a script cannot read the provider key the app was started with.
+- Interpreter by extension: `.py` runs with the user's `python3` (where they install the packages a
+  skill needs), falling back to the app's own Python; `.sh` with bash; `.js`/`.mjs` with node; any other
+  executable file directly. Anything else is refused with the reason.
+- Stop, the tool timeout and app exit kill the script's whole process group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from hermes_desktop.core.skills.model import Skill
+from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
+
+SCRIPTS = "scripts"
+TIMEOUT_S = 120.0
+MAX_OUTPUT_CHARS = 16_000
+MAX_ARGS = 64
+_SECRET_ENV = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE|SESSION", re.I)
+_TOOL_NAME_MAX = 64
+
+
+def tool_name(skill_name: str) -> str:
+    suffix = "_run_script"
+    return skill_name.replace("-", "_")[: _TOOL_NAME_MAX - len(suffix)] + suffix
+
+
+def list_scripts(skill: Skill) -> list[str]:
+    """Runnable files under scripts/, relative to it (no hidden files, caches or symlinks)."""
+    root = skill.folder / SCRIPTS
+    found: list[str] = []
+    for base, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        for name in sorted(files):
+            path = Path(base) / name
+            if not name.startswith(".") and not path.is_symlink() and not name.endswith((".pyc", ".md")):
+                found.append(path.relative_to(root).as_posix())
+    return found
+
+
+def command_for(script: Path) -> list[str]:
+    suffix = script.suffix.lower()
+    if suffix == ".py":
+        python = shutil.which("python3") or shutil.which("python") or sys.executable
+        return [python, str(script)]
+    if suffix == ".sh":
+        shell = shutil.which("bash") or shutil.which("sh")
+        if shell:
+            return [shell, str(script)]
+    if suffix in (".js", ".mjs", ".cjs"):
+        node = shutil.which("node")
+        if node is None:
+            raise ToolError(f"{script.name} needs Node.js, which is not installed on this computer")
+        return [node, str(script)]
+    if os.access(script, os.X_OK) and os.name != "nt":
+        return [str(script)]
+    raise ToolError(f"cannot tell how to run {script.name}: not a .py, .sh or .js file and not executable")
+
+
+def script_environment(skill: Skill) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not _SECRET_ENV.search(k)}
+    env["HERMES_SKILL_DIR"] = str(skill.folder)
+    env["PYTHONIOENCODING"] = "utf-8"
+    return env
+
+
+def _cut(text: str) -> str:
+    if len(text) <= MAX_OUTPUT_CHARS:
+        return text
+    return text[: MAX_OUTPUT_CHARS // 2] + f"\n… [{len(text) - MAX_OUTPUT_CHARS:,} characters cut] …\n" + \
+        text[-MAX_OUTPUT_CHARS // 2:]
+
+
+def _kill(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is not None:
+        return
+    try:
+        if os.name == "nt":
+            process.kill()
+        else:
+            os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+async def run_script(skill: Skill, relative: str, args: list[str], ctx: ToolContext) -> dict[str, Any]:
+    root = (skill.folder / SCRIPTS).resolve()
+    script = (root / relative.strip().lstrip("/")).resolve()
+    if root not in script.parents or relative not in list_scripts(skill):
+        raise ToolError(f"{relative!r} is not one of {skill.name}'s scripts")
+    command = command_for(script) + [str(a) for a in args]
+    ctx.workspace.ensure_exists()
+    process = await asyncio.create_subprocess_exec(
+        *command, cwd=str(ctx.workspace.root), env=script_environment(skill), stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=os.name != "nt")
+    try:
+        stdout, stderr = await process.communicate()
+    finally:  # cancelled (Stop, timeout): the script and anything it started go too
+        _kill(process)
+    return {"script": f"{SCRIPTS}/{relative}", "exit_code": process.returncode,
+            "stdout": _cut(stdout.decode("utf-8", "replace")), "stderr": _cut(stderr.decode("utf-8", "replace"))}
+
+
+def script_tool(skill: Skill, still_trusted: Callable[[Skill], bool]) -> ToolSpec | None:
+    """The run-script tool for one skill, or None when it has no scripts."""
+    scripts = list_scripts(skill)
+    if not scripts:
+        return None
+
+    async def handler(args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
+        if not still_trusted(skill):
+            raise ToolError(f"the files of skill {skill.name} changed since you trusted it; trust it again in the "
+                            "Skills tab before its scripts can run")
+        arguments = args.get("args") or []
+        if len(arguments) > MAX_ARGS:
+            raise ToolError(f"at most {MAX_ARGS} arguments")
+        return await run_script(skill, str(args["script"]), [str(a) for a in arguments], ctx)
+
+    def precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
+        arguments = " ".join(str(a) for a in args.get("args") or [])
+        return Impact(f"runs {SCRIPTS}/{args.get('script')} {arguments}".rstrip() +
+                      f" from skill {skill.name}, in {ctx.workspace.root}, with your permissions")
+
+    return ToolSpec(
+        tool_name(skill.name),
+        f"Run one of the {skill.name} skill's scripts (as its instructions describe) in the workspace folder. "
+        "Returns exit code, stdout and stderr.",
+        {"type": "object", "properties": {
+            "script": {"type": "string", "enum": scripts, "description": f"path under the skill's {SCRIPTS}/"},
+            "args": {"type": "array", "items": {"type": "string"}, "description": "command-line arguments"}},
+         "required": ["script"], "additionalProperties": False},
+        handler, Risk.DESTRUCTIVE, timeout_s=TIMEOUT_S, source=skill.source, precheck=precheck, blocking=False)
