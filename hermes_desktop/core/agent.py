@@ -462,7 +462,7 @@ class _TurnRun:
     def _approval_request(self, call: PreparedCall, reason: str) -> ApprovalRequest:
         request = ApprovalRequest(self.session_id, call.call_id, call.name, call.source, call.risk,
                                   call.arguments or {}, call.impact, reason.strip(), call.impact_files,
-                                  call.impact_bytes)
+                                  call.impact_bytes, call.spec.source_detail if call.spec else "")
         return self.services.policy.prepare(request)
 
     async def _decide_and_execute(self, call: PreparedCall, reason: str) -> ToolResult:

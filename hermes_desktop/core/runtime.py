@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Mapping
 
 from hermes_desktop.core.audit import AuditLog
 from hermes_desktop.core.logging_setup import REDACTION
+from hermes_desktop.core.mcp.manager import MCPManager
 from hermes_desktop.core.paths import AppPaths, agents_skills_dir, app_paths, bundled_skills_dir, ensure_dir
 from hermes_desktop.core.secrets import BackendReport, SecretStore, SecretStoreError, open_secret_store, resolve_api_key
 from hermes_desktop.core.session_types import SessionStore
@@ -46,6 +47,7 @@ class Runtime:
     workspace: Workspace
     profile: ProviderProfile | None
     skills: SkillManager
+    mcp: MCPManager
     problems: list[str] = field(default_factory=list)  # things to tell the user at start-up
 
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
@@ -145,6 +147,7 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
         workspace=workspace,
         profile=effective_profile(loaded.settings, env),
         skills=skills,
+        mcp=MCPManager(paths.mcp_config_file, registry, secrets, paths.mcp_log_dir, REDACTION.known_secrets),
         problems=problems,
     )
     skills.reload()

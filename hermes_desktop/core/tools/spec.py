@@ -78,6 +78,8 @@ class ToolSpec:
     # Handlers that block (file I/O, hashing) run in a worker thread; async handlers run on the loop.
     blocking: bool = True
     tags: tuple[str, ...] = field(default=())
+    # What stands behind the source (an MCP server's command or URL): approval rules are tied to it.
+    source_detail: str = ""
 
     def risk_for(self, args: dict[str, Any], ctx: ToolContext) -> Risk:
         if self.risk_of is None:

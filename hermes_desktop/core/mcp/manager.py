@@ -1,0 +1,89 @@
+"""All configured MCP servers: start them from `mcp.json`, reload it, report their status, stop them.
+
+`mcp` (the SDK) is imported only when a server actually starts, so an installation without MCP servers
+pays nothing for it at start-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Callable
+
+from hermes_desktop.core.mcp.config import MCPConfig, ServerConfig, load_config
+from hermes_desktop.core.mcp.supervisor import ServerState, ServerStatus, ServerSupervisor
+from hermes_desktop.core.secrets import SecretStore
+from hermes_desktop.core.tools.registry import ToolRegistry
+
+log = logging.getLogger(__name__)
+
+StatusListener = Callable[[ServerStatus], None]
+
+
+class MCPManager:
+    def __init__(self, config_path: Path, registry: ToolRegistry, secrets: SecretStore | None, log_dir: Path,
+                 known_secrets: set[str]) -> None:
+        self.config_path = config_path
+        self._registry = registry
+        self._secrets = secrets
+        self._log_dir = log_dir
+        self._known_secrets = known_secrets
+        self.config = MCPConfig()
+        self.supervisors: dict[str, ServerSupervisor] = {}
+        self._listeners: list[StatusListener] = []
+
+    def add_listener(self, listener: StatusListener) -> None:
+        self._listeners.append(listener)
+
+    def _notify(self, status: ServerStatus) -> None:
+        for listener in list(self._listeners):
+            listener(status)
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return self.config.problems
+
+    def statuses(self) -> list[ServerStatus]:
+        return [s.status for s in self.supervisors.values()]
+
+    async def reload(self) -> MCPConfig:
+        """Read mcp.json again: start new servers, restart changed ones, stop removed ones. Needs a running loop."""
+        config = load_config(self.config_path)
+        wanted = {server.name: server for server in config.servers}
+        if config.problems and any("not valid JSON" in p or "cannot be read" in p for p in config.problems):
+            wanted = {name: s.config for name, s in self.supervisors.items()}  # a broken edit keeps what runs
+        for name in list(self.supervisors):
+            if name not in wanted or wanted[name] != self.supervisors[name].config:
+                await self.supervisors.pop(name).stop()
+        for name, server in wanted.items():
+            if name not in self.supervisors:
+                self.supervisors[name] = self._supervisor(server)
+                if server.disabled:
+                    self._notify(self.supervisors[name].status)
+                else:
+                    self.supervisors[name].start()
+        self.config = config
+        return config
+
+    def _supervisor(self, server: ServerConfig) -> ServerSupervisor:
+        return ServerSupervisor(server, self._registry, self._secrets, self._log_dir, self._notify, self._known_secrets)
+
+    def restart(self, name: str) -> None:
+        if name in self.supervisors:
+            self.supervisors[name].restart()
+
+    async def wait_until_settled(self, timeout_s: float) -> None:
+        """Wait (up to timeout_s) until every enabled server is connected or has failed: for `ask` and `doctor`."""
+        async def settled(supervisor: ServerSupervisor) -> None:
+            while supervisor.status.state in (ServerState.STARTING, ServerState.STOPPED):
+                await asyncio.sleep(0.05)
+        pending = [settled(s) for s in self.supervisors.values() if not s.config.disabled]
+        if pending:
+            try:
+                await asyncio.wait_for(asyncio.gather(*pending), timeout_s)
+            except asyncio.TimeoutError:
+                log.warning("MCP servers still starting after %.0f s", timeout_s)
+
+    async def stop_all(self) -> None:
+        await asyncio.gather(*(s.stop() for s in self.supervisors.values()), return_exceptions=True)

@@ -1,0 +1,339 @@
+"""One supervisor task per MCP server: it starts the server, owns the client, and restarts it when it dies.
+
+The MCP SDK's client must be entered and exited in the same task (ARCHITECTURE.md), so each server has
+one long-lived owner task; tool calls reach it through a queue and each runs in its own task, so a slow
+call does not hold up the next. What a user sees:
+
+- status per server: starting, connected (with its tools), restarting (with the reason and the delay),
+  failed (with the reason, after repeated failures or when the command does not exist), disabled, stopped;
+- a server that crashes mid-call fails that call with a clear error (the model sees it, nothing hangs),
+  then comes back by itself; its tools stay registered meanwhile and answer "restarting" at once;
+- the server's stderr goes to `mcp/<server>.log` in the log directory, and its last lines explain a crash;
+- a hung call ends at the server's `timeout` (the tool runner cancels it and the SDK tells the server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Callable
+
+from hermes_desktop.core.mcp.bridge import parameters_of, render_result, risk_of, tool_name
+from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, resolve_secrets
+from hermes_desktop.core.redact import redact_text
+from hermes_desktop.core.secrets import SecretStore
+from hermes_desktop.core.tools.registry import ToolRegistry
+from hermes_desktop.core.tools.spec import ToolContext, ToolError, ToolSpec
+
+log = logging.getLogger(__name__)
+
+CONNECT_TIMEOUT_S = 30.0
+PING_INTERVAL_S = 20.0
+STABLE_AFTER_S = 30.0
+RESTART_DELAYS_S = (0.5, 2.0, 5.0, 15.0)  # then the server is marked failed until the user restarts it
+_FATAL = (FileNotFoundError, PermissionError, MCPConfigError)  # restarting cannot fix these
+
+
+class ServerState(StrEnum):
+    STARTING = "starting"
+    CONNECTED = "connected"
+    RESTARTING = "restarting"
+    FAILED = "failed"
+    DISABLED = "disabled"
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerStatus:
+    name: str
+    state: ServerState
+    detail: str = ""
+    tools: tuple[str, ...] = ()  # the Hermes names of its tools
+    transport: str = "stdio"
+    target: str = ""  # command line or URL
+    since: float = field(default_factory=time.time)
+
+
+@dataclass
+class _Call:
+    tool: str
+    arguments: dict[str, Any]
+    future: asyncio.Future[Any]
+
+
+class ServerUnavailable(ToolError):
+    pass
+
+
+def describe_error(exc: BaseException) -> str:
+    """The innermost useful message of an exception (anyio wraps transport errors in groups)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, FileNotFoundError):
+        return f"the command was not found ({exc.filename or exc})"
+    if isinstance(exc, (TimeoutError, asyncio.TimeoutError)):
+        return "it did not answer in time"
+    text = str(exc).strip() or type(exc).__name__
+    return text if len(text) < 300 else text[:297] + "…"
+
+
+class ServerSupervisor:
+    def __init__(self, config: ServerConfig, registry: ToolRegistry, secrets: SecretStore | None, log_dir: Path,
+                 on_status: Callable[[ServerStatus], None], known_secrets: set[str]) -> None:
+        self.config = config
+        self._registry = registry
+        self._secrets = secrets
+        self._log_path = log_dir / f"{config.name}.log"
+        self._on_status = on_status
+        self._known_secrets = known_secrets
+        self._queue: asyncio.Queue[_Call | None] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._restart_now = asyncio.Event()
+        self._stopping = False
+        self._tool_names: dict[str, str] = {}  # Hermes name -> server's tool name
+        self._connected_at = 0.0
+        self.status = ServerStatus(config.name, ServerState.DISABLED if config.disabled else ServerState.STOPPED,
+                                   transport=config.transport, target=config.describe())
+        self.connected = asyncio.Event()
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        if self.config.disabled or (self._task is not None and not self._task.done()):
+            return
+        self._stopping = False
+        self._task = asyncio.get_running_loop().create_task(self._own(), name=f"mcp:{self.config.name}")
+
+    def restart(self) -> None:
+        """Try again now (after a failure, or to pick up a changed server)."""
+        if self._task is None or self._task.done():
+            self.start()
+        else:
+            self._restart_now.set()
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._queue.put_nowait(None)
+        self._restart_now.set()
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), 5)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                self._task.cancel()
+                await asyncio.gather(self._task, return_exceptions=True)
+            except Exception:  # the owner already reported its own failure
+                pass
+        self._unregister()
+        self._set(ServerState.DISABLED if self.config.disabled else ServerState.STOPPED)
+
+    def _set(self, state: ServerState, detail: str = "") -> None:
+        self.status = ServerStatus(self.config.name, state, redact_text(detail, self._known_secrets),
+                                   tuple(self._tool_names), self.config.transport, self.config.describe())
+        if state is ServerState.CONNECTED:
+            self.connected.set()
+        else:
+            self.connected.clear()
+        try:
+            self._on_status(self.status)
+        except Exception:  # a listener's bug must not take the server down
+            log.exception("MCP status listener failed")
+
+    # ------------------------------------------------------------------ the owner task
+    async def _own(self) -> None:
+        failures = 0
+        while not self._stopping:
+            self._set(ServerState.STARTING)
+            try:
+                await self._session()
+                failures = 0
+                reason = "the connection closed"
+            except asyncio.CancelledError:
+                raise
+            except BaseException as exc:  # noqa: BLE001 - every failure becomes a visible status
+                reason = describe_error(exc) + self._stderr_tail()
+                log.warning("MCP server %s: %s", self.config.name, redact_text(reason, self._known_secrets))
+                if self._connected_at and time.monotonic() - self._connected_at > STABLE_AFTER_S:
+                    failures = 0  # it ran well for a while: this crash starts a fresh count
+                failures += 1
+                fatal = isinstance(exc, _FATAL) or (isinstance(exc, BaseExceptionGroup)
+                                                     and exc.subgroup(_FATAL) is not None)
+                if fatal or failures > len(RESTART_DELAYS_S):
+                    self._fail_pending(reason)
+                    self._set(ServerState.FAILED, reason)
+                    self._restart_now.clear()
+                    await self._restart_now.wait()
+                    failures = 0
+                    continue
+            if self._stopping:
+                break
+            self._fail_pending(reason)
+            delay = RESTART_DELAYS_S[min(failures, len(RESTART_DELAYS_S)) - 1] if failures else RESTART_DELAYS_S[0]
+            self._set(ServerState.RESTARTING, f"{reason}; restarting in {delay:g} s")
+            self._restart_now.clear()
+            try:
+                await asyncio.wait_for(self._restart_now.wait(), delay)
+            except asyncio.TimeoutError:
+                pass
+
+    async def _session(self) -> None:
+        from mcp import Client
+
+        self._connected_at = 0.0
+        async with AsyncExitStack() as stack:
+            async with asyncio.timeout(CONNECT_TIMEOUT_S):
+                transport = await self._transport(stack)
+                client = await stack.enter_async_context(Client(transport, mode="legacy"))
+                listing = await client.list_tools()
+            self._register(listing.tools)
+            self._connected_at = time.monotonic()
+            self._set(ServerState.CONNECTED, f"{len(self._tool_names)} tools")
+            await self._serve(client)
+
+    async def _transport(self, stack: AsyncExitStack) -> Any:
+        env, headers, secret_values = resolve_secrets(self.config, self._secrets)
+        self._known_secrets.update(secret_values)
+        if self.config.url:
+            import httpx2
+            from mcp.client.streamable_http import streamable_http_client
+
+            http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(
+                self.config.timeout_s, read=self.config.timeout_s + 30)))
+            return streamable_http_client(self.config.url, http_client=http)
+        from mcp import StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        self._log_path.parent.mkdir(parents=True, exist_ok=True)
+        errlog = stack.enter_context(self._log_path.open("a", encoding="utf-8", errors="replace"))
+        errlog.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} starting {self.config.describe()}\n")
+        errlog.flush()
+        params = StdioServerParameters(command=self.config.command, args=list(self.config.args), env=env or None,
+                                       cwd=self.config.cwd)
+        return stdio_client(params, errlog=errlog)
+
+    async def _serve(self, client: Any) -> None:
+        """Hand calls to the client until stopped, or until the server stops answering."""
+        running: set[asyncio.Task[None]] = set()
+        broken: asyncio.Future[BaseException] = asyncio.get_running_loop().create_future()
+
+        def finished(task: asyncio.Task[None]) -> None:
+            running.discard(task)
+
+        try:
+            while True:
+                get = asyncio.ensure_future(self._queue.get())
+                waiters: set[asyncio.Future[Any]] = {get, broken}
+                done, _ = await asyncio.wait(waiters, timeout=PING_INTERVAL_S, return_when=asyncio.FIRST_COMPLETED)
+                if broken in done:
+                    get.cancel()
+                    raise broken.result()
+                if not done:
+                    get.cancel()
+                    await asyncio.wait_for(client.send_ping(), 10)  # raises when the server is gone
+                    continue
+                call = get.result()
+                if call is None or self._stopping:
+                    return
+                task = asyncio.ensure_future(self._run(client, call, broken))
+                running.add(task)
+                task.add_done_callback(finished)
+        finally:
+            for task in list(running):
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+
+    async def _run(self, client: Any, call: _Call, broken: asyncio.Future[BaseException]) -> None:
+        if call.future.done():  # the caller gave up (Stop, timeout) before the call started
+            return
+        request = asyncio.ensure_future(client.call_tool(call.tool, call.arguments))
+        call.future.add_done_callback(lambda f: request.cancel() if f.cancelled() else None)
+        try:
+            result = await request
+        except asyncio.CancelledError:
+            if not call.future.done():
+                call.future.cancel()
+            return
+        except BaseException as exc:  # noqa: BLE001 - the transport failing is the server failing
+            reason = describe_error(exc)
+            if not call.future.done():
+                call.future.set_exception(ServerUnavailable(
+                    f"MCP server “{self.config.name}” failed during the call: {reason}"))
+            if _transport_failure(exc) and not broken.done():
+                broken.set_result(exc)
+            return
+        if not call.future.done():
+            call.future.set_result(result)
+
+    def _fail_pending(self, reason: str) -> None:
+        while not self._queue.empty():
+            call = self._queue.get_nowait()
+            if call is not None and not call.future.done():
+                call.future.set_exception(ServerUnavailable(f"MCP server “{self.config.name}” is not running: {reason}"))
+
+    def _stderr_tail(self, lines: int = 3) -> str:
+        if self.config.url:
+            return ""
+        try:
+            with self._log_path.open("rb") as handle:
+                handle.seek(0, 2)
+                handle.seek(max(0, handle.tell() - 2000))
+                tail = handle.read().decode("utf-8", "replace").splitlines()
+        except OSError:
+            return ""
+        starts = [i for i, line in enumerate(tail) if line.startswith("--- ")]
+        since_start = tail[starts[-1] + 1:] if starts else tail
+        last = [line for line in since_start if line.strip()][-lines:]
+        return (" — server said: " + " | ".join(last)) if last else ""
+
+    # ------------------------------------------------------------------ tools
+    def _register(self, tools: list[Any]) -> None:
+        self._unregister()
+        identity = self.config.identity
+        for tool in tools:
+            name = tool_name(self.config.name, tool.name)
+            if self._registry.get(name) is not None:
+                log.warning("MCP tool %s clashes with an existing tool; skipped", name)
+                continue
+            description = (tool.description or getattr(tool, "title", None) or tool.name).strip()
+            self._registry.register(ToolSpec(
+                name, f"[MCP server {self.config.name}] {description}", parameters_of(tool.input_schema),
+                self._handler(tool.name), risk_of(tool.annotations), timeout_s=self.config.timeout_s,
+                source=f"mcp:{self.config.name}", source_detail=identity, blocking=False))
+            self._tool_names[name] = tool.name
+
+    def _unregister(self) -> None:
+        for name in self._tool_names:
+            self._registry.unregister(name)
+        self._tool_names.clear()
+
+    def _handler(self, remote_name: str) -> Callable[[dict[str, Any], ToolContext], Any]:
+        async def call(args: dict[str, Any], ctx: ToolContext) -> str:
+            if self.status.state is not ServerState.CONNECTED:
+                raise ServerUnavailable(f"MCP server “{self.config.name}” is {self.status.state.value}"
+                                        + (f": {self.status.detail}" if self.status.detail else ""))
+            future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            self._queue.put_nowait(_Call(remote_name, args, future))
+            try:
+                result = await future
+            except asyncio.CancelledError:
+                future.cancel()
+                raise
+            text = render_result(result)
+            if getattr(result, "is_error", False):
+                raise ToolError(text or f"{remote_name} reported an error")
+            return text
+        return call
+
+
+def _transport_failure(exc: BaseException) -> bool:
+    """Whether an exception from a call means the connection is gone (rather than one call failing)."""
+    from mcp import MCPError
+
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, MCPError):
+        return "closed" in str(exc).lower() or "connection" in str(exc).lower()
+    return isinstance(exc, (OSError, EOFError, ConnectionError)) or "Closed" in type(exc).__name__

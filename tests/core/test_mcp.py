@@ -1,0 +1,274 @@
+"""MCP servers as real processes: the project's test server over stdio and Streamable HTTP, and
+`mcp-server-time` from PyPI. Each fault the user can meet is injected: a server that crashes mid-call,
+a hung tool, a command that does not exist, a missing secret, a broken mcp.json."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from hermes_desktop.core import events as ev
+from hermes_desktop.core.llm import ModelClient
+from hermes_desktop.core.mcp.bridge import risk_of, tool_name
+from hermes_desktop.core.mcp.config import load_config
+from hermes_desktop.core.mcp.supervisor import ServerState
+from hermes_desktop.core.runtime import open_runtime
+from hermes_desktop.core.secrets import MemorySecretStore
+from hermes_desktop.core.tools.approval import Decision
+from hermes_desktop.core.tools.spec import Risk
+from tests.support.engine import FAST_RETRIES, ScriptedApprover, of_type
+from tests.support.model_server import CallScript, text_reply, tool_call_reply
+
+REPO = Path(__file__).resolve().parents[2]
+SETTLE_S = 30
+
+
+def stdio_entry(cwd: Path, **extra: Any) -> dict[str, Any]:
+    return {"command": sys.executable, "args": ["-m", "tests.support.mcp_server"], "cwd": str(cwd),
+            "env": {"PYTHONPATH": str(REPO), **extra.pop("env", {})}, **extra}
+
+
+@pytest.fixture
+def secrets() -> MemorySecretStore:
+    return MemorySecretStore()
+
+
+@pytest.fixture
+def runtime(workspace_dir: Path, secrets: MemorySecretStore):
+    made = open_runtime({"HERMES_WORKSPACE": str(workspace_dir)}, secrets=secrets)
+    yield made
+    made.store.close()
+
+
+async def start(runtime, servers: dict[str, Any]) -> None:
+    runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    await runtime.mcp.reload()
+    await runtime.mcp.wait_until_settled(SETTLE_S)
+
+
+async def until(condition, what: str, timeout: float = SETTLE_S) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.05)
+
+
+async def run_turn(runtime, profile, session_id: str, text: str, approver=None) -> list:
+    agent = runtime.make_agent(approver or ScriptedApprover(), model=ModelClient(profile, "k", retry=FAST_RETRIES))
+    try:
+        return await agent.start_turn(session_id, text).wait()
+    finally:
+        await agent.model.aclose()
+
+
+def state(runtime, name: str) -> ServerState:
+    return runtime.mcp.supervisors[name].status.state
+
+
+# ------------------------------------------------------------------ naming and risk
+
+def test_tool_names_are_sanitised_and_short_and_risk_fails_closed() -> None:
+    from mcp.types import ToolAnnotations
+
+    assert tool_name("my server", "read.file") == "mcp_my_server_read_file"
+    long = tool_name("a" * 40, "b" * 40)
+    assert len(long) == 64 and long != tool_name("a" * 40, "b" * 39 + "c")
+    assert risk_of(None) is Risk.DESTRUCTIVE
+    assert risk_of(ToolAnnotations()) is Risk.DESTRUCTIVE
+    assert risk_of(ToolAnnotations(read_only_hint=True)) is Risk.READ
+    assert risk_of(ToolAnnotations(destructive_hint=False)) is Risk.WRITE
+
+
+# ------------------------------------------------------------------ a working server
+
+async def test_a_stdio_server_s_tools_are_offered_and_called_by_the_model(runtime, profile, model_server, tmp_path) -> None:
+    await start(runtime, {"test": stdio_entry(tmp_path)})
+    status = runtime.mcp.supervisors["test"].status
+    assert status.state is ServerState.CONNECTED and "mcp_test_add" in status.tools
+    spec = runtime.registry.get("mcp_test_add")
+    assert spec.source == "mcp:test" and spec.risk is Risk.READ and sys.executable in spec.source_detail
+    assert runtime.registry.get("mcp_test_wipe").risk is Risk.DESTRUCTIVE
+    assert runtime.registry.get("mcp_test_write_marker").risk is Risk.WRITE
+
+    model_server.enqueue(tool_call_reply(CallScript("mcp_test_add", {"a": 20, "b": 22})), text_reply("It is 42."))
+    events = await run_turn(runtime, profile, "m", "what is 20 + 22?")
+    assert "mcp_test_add" in model_server.chat_requests[0].tool_names
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert finished.outcome is ev.ToolOutcome.OK and finished.result.strip() == "42"
+    assert runtime.store.messages("m")[-1].content == "It is 42."
+    await runtime.mcp.stop_all()
+    assert runtime.registry.get("mcp_test_add") is None
+
+
+async def test_a_write_tool_asks_first_and_a_denial_keeps_the_server_from_acting(
+        runtime, profile, model_server, tmp_path) -> None:
+    await start(runtime, {"test": stdio_entry(tmp_path)})
+    call = CallScript("mcp_test_write_marker", {"name": "marker.txt"})
+    model_server.enqueue(tool_call_reply(call), text_reply("Not written."), tool_call_reply(call), text_reply("Done."))
+    denied = ScriptedApprover([Decision.DENY])
+    await run_turn(runtime, profile, "w", "write it", denied)
+    request = denied.asked[0]
+    assert request.source == "mcp:test" and request.risk is Risk.WRITE and sys.executable in request.source_detail
+    assert not (tmp_path / "marker.txt").exists()
+    await run_turn(runtime, profile, "w", "write it now", ScriptedApprover([Decision.ALLOW_ONCE]))
+    assert (tmp_path / "marker.txt").read_text() == "written by the MCP server"
+    await runtime.mcp.stop_all()
+
+
+async def test_a_tool_error_reaches_the_model_with_its_reason(runtime, profile, model_server, tmp_path) -> None:
+    await start(runtime, {"test": stdio_entry(tmp_path)})
+    model_server.enqueue(tool_call_reply(CallScript("mcp_test_fail", {"reason": "quota exceeded"})), text_reply("Sorry."))
+    events = await run_turn(runtime, profile, "e", "try")
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert finished.outcome is ev.ToolOutcome.ERROR and "quota exceeded" in finished.result
+    assert state(runtime, "test") is ServerState.CONNECTED
+    await runtime.mcp.stop_all()
+
+
+# ------------------------------------------------------------------ faults
+
+async def test_a_server_that_crashes_mid_call_fails_that_call_clearly_and_comes_back(
+        runtime, profile, model_server, tmp_path) -> None:
+    await start(runtime, {"test": stdio_entry(tmp_path)})
+    seen: list[ServerState] = []
+    runtime.mcp.add_listener(lambda status: seen.append(status.state))
+    model_server.enqueue(tool_call_reply(CallScript("mcp_test_crash", {})), text_reply("The server crashed."))
+    events = await run_turn(runtime, profile, "c", "crash it")
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert finished.outcome is ev.ToolOutcome.ERROR and "MCP server “test” failed during the call" in finished.result
+    assert events[-1].reason is ev.FinishReason.COMPLETED, "the turn goes on: the model is told"
+    stored = runtime.store.messages("c")
+    assert [m.role for m in stored] == ["user", "assistant", "tool", "assistant"] and stored[-1].content == "The server crashed."
+    await until(lambda: state(runtime, "test") is ServerState.CONNECTED and ServerState.RESTARTING in seen,
+                "the server to restart")
+    restarting = runtime.mcp.supervisors["test"]
+    log_text = (runtime.paths.mcp_log_dir / "test.log").read_text()
+    assert "test server: crashing on purpose" in log_text
+    model_server.enqueue(tool_call_reply(CallScript("mcp_test_echo", {"text": "back"})), text_reply("ok"))
+    events = await run_turn(runtime, profile, "c", "again")
+    assert of_type(events, ev.ToolCallFinished)[0].result == "echo: back"
+    await restarting.stop()
+
+
+async def test_a_hung_tool_times_out_and_the_server_keeps_working(runtime, profile, model_server, tmp_path) -> None:
+    await start(runtime, {"test": stdio_entry(tmp_path, timeout=2)})
+    model_server.enqueue(tool_call_reply(CallScript("mcp_test_hang", {})), text_reply("It hung."),
+                         tool_call_reply(CallScript("mcp_test_echo", {"text": "still here"})), text_reply("ok"))
+    events = await run_turn(runtime, profile, "h", "wait")
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert finished.outcome is ev.ToolOutcome.TIMEOUT and "did not finish within 2 s" in finished.result
+    events = await run_turn(runtime, profile, "h", "echo")
+    assert of_type(events, ev.ToolCallFinished)[0].result == "echo: still here"
+    assert state(runtime, "test") is ServerState.CONNECTED
+    await runtime.mcp.stop_all()
+
+
+async def test_a_missing_command_fails_with_the_reason_and_other_servers_still_start(runtime, tmp_path) -> None:
+    await start(runtime, {"ghost": {"command": "no-such-mcp-server-binary"}, "test": stdio_entry(tmp_path)})
+    ghost = runtime.mcp.supervisors["ghost"].status
+    assert ghost.state is ServerState.FAILED and "not found" in ghost.detail
+    assert state(runtime, "test") is ServerState.CONNECTED
+    await runtime.mcp.stop_all()
+
+
+async def test_a_broken_mcp_json_is_reported_left_untouched_and_keeps_running_servers(runtime, tmp_path) -> None:
+    await start(runtime, {"test": stdio_entry(tmp_path), "bad": {"url": "ftp://x"}, "worse": {"args": ["x"]}})
+    assert any("“bad”" in p and "http://" in p for p in runtime.mcp.problems)
+    assert any("“worse”" in p and "exactly one of" in p for p in runtime.mcp.problems)
+    assert set(runtime.mcp.supervisors) == {"test"}
+    broken = '{"mcpServers": {"test": '
+    runtime.paths.mcp_config_file.write_text(broken, encoding="utf-8")
+    await runtime.mcp.reload()
+    assert any("not valid JSON" in p for p in runtime.mcp.problems)
+    assert runtime.paths.mcp_config_file.read_text(encoding="utf-8") == broken
+    assert state(runtime, "test") is ServerState.CONNECTED, "a half-saved edit does not stop what runs"
+    await runtime.mcp.stop_all()
+
+
+async def test_secrets_come_from_the_keyring_and_a_missing_one_is_named(runtime, secrets, tmp_path) -> None:
+    entry = stdio_entry(tmp_path, env={"SERVICE_TOKEN": "${secret:token}"})
+    await start(runtime, {"test": entry})
+    status = runtime.mcp.supervisors["test"].status
+    assert status.state is ServerState.FAILED and "mcp:test:token" in status.detail
+    secrets.set("mcp:test:token", "tok-1234567890")
+    runtime.mcp.restart("test")
+    await until(lambda: state(runtime, "test") is ServerState.CONNECTED, "the server with its secret")
+    value = await runtime.registry.get("mcp_test_env_value").handler({"name": "SERVICE_TOKEN"}, None)
+    assert value == "tok-1234567890"
+    assert await runtime.registry.get("mcp_test_env_value").handler({"name": "OPENAI_API_KEY"}, None) == "(unset)"
+    assert "tok-1234567890" not in runtime.paths.mcp_config_file.read_text()
+    await runtime.mcp.stop_all()
+
+
+def test_config_parsing_reports_each_problem() -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "mcp.json"
+        assert load_config(path).servers == ()
+        path.write_text(json.dumps({"mcpServers": {"ok": {"command": "x", "timeout": 5},
+                                                   "slow": {"command": "x", "timeout": "soon"},
+                                                   "bad name!": {"command": "x"}}}))
+        config = load_config(path)
+        assert [s.name for s in config.servers] == ["ok"] and config.servers[0].timeout_s == 5
+        assert len(config.problems) == 2
+
+
+# ------------------------------------------------------------------ other transports and servers
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def http_server(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "tests.support.mcp_server", "--http", str(port)], cwd=REPO,
+                               stdout=subprocess.DEVNULL, stderr=(tmp_path / "http.log").open("w"))
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.1).close()
+                break
+            except OSError:
+                if process.poll() is not None:
+                    raise RuntimeError((tmp_path / "http.log").read_text())
+                import time
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+async def test_a_streamable_http_server_works_like_a_stdio_one(runtime, profile, model_server, http_server) -> None:
+    await start(runtime, {"remote": {"url": http_server}})
+    assert state(runtime, "remote") is ServerState.CONNECTED
+    spec = runtime.registry.get("mcp_remote_echo")
+    assert spec.source_detail == http_server
+    model_server.enqueue(tool_call_reply(CallScript("mcp_remote_echo", {"text": "over http"})), text_reply("ok"))
+    events = await run_turn(runtime, profile, "h", "echo")
+    assert of_type(events, ev.ToolCallFinished)[0].result == "echo: over http"
+    await runtime.mcp.stop_all()
+
+
+async def test_mcp_server_time_from_pypi(runtime, profile, model_server) -> None:
+    await start(runtime, {"time": {"command": sys.executable, "args": ["-m", "mcp_server_time",
+                                                                        "--local-timezone", "UTC"]}})
+    status = runtime.mcp.supervisors["time"].status
+    assert status.state is ServerState.CONNECTED, status.detail
+    assert "mcp_time_get_current_time" in status.tools
+    model_server.enqueue(tool_call_reply(CallScript("mcp_time_get_current_time", {"timezone": "Asia/Shanghai"})),
+                         text_reply("ok"))
+    events = await run_turn(runtime, profile, "t", "time in Shanghai?")
+    result = of_type(events, ev.ToolCallFinished)[0]
+    assert result.outcome is ev.ToolOutcome.OK and "Asia/Shanghai" in result.result
+    await runtime.mcp.stop_all()
