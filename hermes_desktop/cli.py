@@ -17,7 +17,8 @@ from typing import Any, Callable, Sequence, TextIO
 
 from hermes_desktop import __version__
 
-COMMANDS = ("ask", "doctor", "sessions")
+COMMANDS = ("ask", "doctor", "sessions", "mcp")
+MCP_START_WAIT_S = 20.0
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GUARD, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
@@ -44,6 +45,13 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=("md", "json"), default="md")
     importing = actions.add_parser("import", help="import a session from a JSON file")
     importing.add_argument("file", type=Path)
+
+    mcp = commands.add_parser("mcp", help="MCP servers from mcp.json: status, and secrets in the keyring")
+    mcp_actions = mcp.add_subparsers(dest="action", metavar="ACTION", required=True)
+    mcp_actions.add_parser("list", help="start each server, print its state and tools, stop it")
+    secret = mcp_actions.add_parser("set-secret", help="store a ${secret:NAME} value in the keyring (read from stdin)")
+    secret.add_argument("server")
+    secret.add_argument("name")
     return parser
 
 
@@ -61,6 +69,8 @@ def main(argv: Sequence[str]) -> int:
         return _run_async(_ask(args))
     if args.command == "doctor":
         return _run_async(_doctor())
+    if args.command == "mcp":
+        return _run_async(_mcp_list()) if args.action == "list" else _mcp_set_secret(args)
     return _sessions(args)
 
 
@@ -121,6 +131,7 @@ async def _ask(args: argparse.Namespace) -> int:
     for problem in runtime.problems:
         print(f"note: {problem}", file=sys.stderr)
     approver = TerminalApprover() if sys.stdin.isatty() else None
+    await _start_mcp(runtime, quiet=args.json)
     agent = runtime.make_agent(approver)
     session_id = args.session or _new_session_id()
     turn = agent.start_turn(session_id, args.text)
@@ -158,6 +169,7 @@ async def _ask(args: argparse.Namespace) -> int:
     finally:
         if agent.model is not None:
             await agent.model.aclose()
+        await runtime.mcp.stop_all()
     if wrote_text and not args.json:
         sys.stdout.write("\n")
     if not args.json:
@@ -233,10 +245,75 @@ async def _doctor() -> int:
         finally:
             await client.aclose()
     _report_skills(runtime, out)
-    out("\nMCP servers")
-    mcp = runtime.paths.mcp_config_file
-    out(f"  config {mcp}: {'present' if mcp.exists() else 'none'} (MCP support is not part of this version yet)")
+    ok = await _report_mcp(runtime, out) and ok
     return EXIT_OK if ok else EXIT_FAILED
+
+
+async def _start_mcp(runtime: Any, *, quiet: bool) -> None:
+    """Start the configured MCP servers and wait (briefly) until each is connected or has failed."""
+    await runtime.mcp.reload()
+    await runtime.mcp.wait_until_settled(MCP_START_WAIT_S)
+    if quiet:
+        return
+    for problem in runtime.mcp.problems:
+        print(f"note: {problem}", file=sys.stderr)
+    for status in runtime.mcp.statuses():
+        if status.state.value not in ("connected", "disabled"):
+            print(f"note: MCP server {status.name} is {status.state.value}: {status.detail}", file=sys.stderr)
+
+
+async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
+    """Start every server in mcp.json, print its state and tools, stop it. False when one failed."""
+    out("\nMCP servers")
+    out(f"  config {runtime.paths.mcp_config_file}"
+        f"{'' if runtime.paths.mcp_config_file.exists() else ' (none yet)'}; logs in {runtime.paths.mcp_log_dir}")
+    await runtime.mcp.reload()
+    await runtime.mcp.wait_until_settled(MCP_START_WAIT_S)
+    ok = not runtime.mcp.problems
+    for problem in runtime.mcp.problems:
+        out(f"  PROBLEM {problem}")
+    for status in runtime.mcp.statuses():
+        out(f"  {status.name} ({status.transport}: {status.target}): {status.state.value}"
+            + (f" — {status.detail}" if status.detail else ""))
+        if status.tools:
+            out("    tools: " + ", ".join(status.tools))
+        ok = ok and status.state.value in ("connected", "disabled")
+    await runtime.mcp.stop_all()
+    return ok
+
+
+async def _mcp_list() -> int:
+    from hermes_desktop.core.runtime import open_runtime
+
+    runtime = open_runtime()
+    try:
+        return EXIT_OK if await _report_mcp(runtime, print) else EXIT_FAILED
+    finally:
+        runtime.store.close()
+
+
+def _mcp_set_secret(args: argparse.Namespace) -> int:
+    import getpass
+
+    from hermes_desktop.core.mcp.config import secret_username
+    from hermes_desktop.core.secrets import SecretStoreError, open_secret_store
+
+    value = getpass.getpass(f"{args.name} for MCP server {args.server}: ") if sys.stdin.isatty() \
+        else sys.stdin.readline().strip()
+    if not value:
+        print("error: an empty value was not stored", file=sys.stderr)
+        return EXIT_USAGE
+    store, report = open_secret_store()
+    if not store.is_persistent:
+        print(f"error: no secure keyring ({report.reason}); the secret was not stored", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        store.set(secret_username(args.server, args.name), value)
+    except SecretStoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"stored {secret_username(args.server, args.name)} in the keyring")
+    return EXIT_OK
 
 
 def _report_skills(runtime: Any, out: Callable[[str], None]) -> None:

@@ -157,3 +157,61 @@ def test_in_a_terminal_ask_asks_before_writing(server, env, workspace_dir, answe
     assert process.returncode == 0, err
     assert "Hermes wants to run write_file (write, builtin)" in err and "will create notes.txt (5 bytes)" in err
     assert (workspace_dir / "notes.txt").exists() is written
+
+
+def write_mcp_config(servers: dict) -> None:
+    from hermes_desktop.core.paths import app_paths
+
+    config = app_paths().mcp_config_file
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+
+
+def test_with_mcp_servers_doctor_reports_each_and_ask_uses_their_tools(server, env, tmp_path) -> None:
+    write_mcp_config({"test": {"command": sys.executable, "args": ["-m", "tests.support.mcp_server"],
+                               "env": {"PYTHONPATH": str(ROOT)}, "cwd": str(tmp_path)},
+                      "ghost": {"command": "no-such-mcp-binary"}})
+    doctor = hermes("doctor", env=env)
+    assert doctor.returncode == 1, "a failed server fails the check"
+    assert "test (stdio: " in doctor.stdout and ": connected — 8 tools" in doctor.stdout
+    assert "tools: mcp_test_echo, mcp_test_add" in doctor.stdout
+    assert "ghost (stdio: no-such-mcp-binary): failed — the command was not found" in doctor.stdout
+    server.enqueue(tool_call_reply(CallScript("mcp_test_add", {"a": 1, "b": 2})), text_reply("It is 3."))
+    asked = hermes("ask", "1+2 with the MCP tool", env=env)
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stdout.strip() == "It is 3." and "[tool mcp_test_add: ok" in asked.stderr
+    assert "note: MCP server ghost is failed: the command was not found" in asked.stderr
+
+
+def test_mcp_set_secret_without_a_keyring_refuses_and_stores_nothing(env) -> None:
+    result = hermes("mcp", "set-secret", "search", "token", env={**env, "PYTHON_KEYRING_BACKEND":
+                                                                   "keyring.backends.fail.Keyring"}, stdin="tok-1\n")
+    assert result.returncode == 1 and "no secure keyring" in result.stderr and "tok-1" not in result.stdout
+
+
+@pytest.mark.keyring
+@pytest.mark.skipif(not os.environ.get("HERMES_TEST_SECRET_SERVICE"), reason="needs a real Secret Service (make test "
+                    "runs the suite under dbus-run-session with gnome-keyring)")
+def test_an_mcp_secret_set_from_the_command_line_reaches_the_server_through_the_keyring(server, env, tmp_path) -> None:
+    import keyring
+
+    secret = f"tok-{os.getpid()}-0123456789"
+    write_mcp_config({"vault": {"command": sys.executable, "args": ["-m", "tests.support.mcp_server"],
+                                "env": {"PYTHONPATH": str(ROOT), "VAULT_TOKEN": "${secret:token}"}}})
+    real = {**env, "PYTHON_KEYRING_BACKEND": "keyring.backends.SecretService.Keyring"}
+    stored = hermes("mcp", "set-secret", "vault", "token", env=real, stdin=secret + "\n")
+    assert stored.returncode == 0, stored.stderr
+    assert keyring.get_password("hermes-desktop", "mcp:vault:token") == secret
+    try:
+        server.enqueue(tool_call_reply(CallScript("mcp_vault_env_value", {"name": "VAULT_TOKEN"})), text_reply("ok"))
+        asked = hermes("ask", "show the token", "--json", env=real)
+        finished = [json.loads(line) for line in asked.stdout.splitlines() if '"tool_call_finished"' in line]
+        # The server got the secret; what it echoed back is redacted before the model or the database sees it.
+        assert finished and finished[0]["outcome"] == "ok" and finished[0]["result"] == "[redacted]", asked.stdout
+        from hermes_desktop.core.paths import app_paths
+
+        paths = app_paths()
+        assert secret not in paths.mcp_config_file.read_text()
+        assert secret.encode() not in paths.database.read_bytes()
+    finally:
+        keyring.delete_password("hermes-desktop", "mcp:vault:token")

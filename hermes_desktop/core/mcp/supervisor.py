@@ -321,7 +321,8 @@ class ServerSupervisor:
             except asyncio.CancelledError:
                 future.cancel()
                 raise
-            text = render_result(result)
+            # A server's own credentials never reach the model or the session database, even if it echoes them.
+            text = redact_text(render_result(result), self._known_secrets)
             if getattr(result, "is_error", False):
                 raise ToolError(text or f"{remote_name} reported an error")
             return text
