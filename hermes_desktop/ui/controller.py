@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import logging
 import os
 import uuid
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from PySide6.QtCore import QObject, Signal
 
 from hermes_desktop.core import events as ev
 from hermes_desktop.core.session_types import SessionInfo, StoredMessage
+from hermes_desktop.core.settings import write_atomically
 from hermes_desktop.ui.activity import ActivityRecorder
 from hermes_desktop.ui.tasks import drain, spawn
 
@@ -112,7 +115,9 @@ class AppController(QObject):
         gc.freeze()
         for problem in self.runtime.problems:
             self.sig_problem.emit(problem)
+        self.runtime.mcp.add_listener(lambda _status: self.sig_mcp_changed.emit())
         self.sig_ready.emit()
+        self._background(self.reload_mcp())
 
     def _background(self, coroutine: Any) -> None:
         task = spawn(coroutine)
@@ -131,6 +136,8 @@ class AppController(QObject):
         if self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
         await drain()  # the window's own tasks (page loads, searches) also use the store: finish them first
+        if self.runtime is not None:
+            await self.runtime.mcp.stop_all()  # MCP server processes end with the window
         if self.agent is not None and self.agent.model is not None:
             await self.agent.model.aclose()
         if self.runtime is not None and hasattr(self.runtime.store, "close"):
@@ -436,6 +443,30 @@ class AppController(QObject):
         return self._env
 
     # ------------------------------------------------------------------ skills
+    # ------------------------------------------------------------------ MCP servers
+    sig_mcp_changed = Signal()
+    """An MCP server's state changed, or mcp.json was reloaded: tools may have come or gone."""
+
+    async def reload_mcp(self) -> None:
+        """Read mcp.json again and start, restart or stop servers to match it."""
+        if self.runtime is None or self._closed:
+            return
+        await self.runtime.mcp.reload()
+        self.sig_mcp_changed.emit()
+
+    def restart_mcp(self, name: str) -> None:
+        if self.runtime is not None:
+            self.runtime.mcp.restart(name)
+
+    def mcp_config_for_editing(self) -> Path:
+        """mcp.json, created with an empty server list (and an example in the README) if there is none yet."""
+        assert self.runtime is not None
+        path = self.runtime.paths.mcp_config_file
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, json.dumps({"mcpServers": {}}, indent=2) + "\n")
+        return path
+
     sig_skills_changed = Signal()
     """Skills were reloaded, trusted, or activated/deactivated in a session."""
 

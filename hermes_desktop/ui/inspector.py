@@ -1,4 +1,4 @@
-"""The right-hand inspector: Tools (enable/disable, schemas), Skills, and the Activity trace."""
+"""The right-hand inspector: Tools (enable/disable, schemas), Skills, MCP servers, and the Activity trace."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from hermes_desktop.core.tools.approval import rule_key
 from hermes_desktop.core.tools.spec import ToolSpec
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.activity import ActivityRecorder, TurnActivity
+from hermes_desktop.ui.mcp_panel import McpPanel
 from hermes_desktop.ui.rich_list import HTML_ROLE, RichTextDelegate
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -117,8 +118,10 @@ class Inspector(QTabWidget):
         self.activity.setHeaderHidden(True)
         self.activity.setWordWrap(True)
         self.activity.itemSelectionChanged.connect(self._activity_selected)
+        self.mcp = McpPanel()
         self.addTab(self.tools, self.tr("Tools"))
         self.addTab(skills_page, self.tr("Skills"))
+        self.addTab(self.mcp, self.tr("MCP"))
         self.addTab(self.activity, self.tr("Activity"))
         self._filling = False
         self.show_skills([], [])
@@ -148,7 +151,8 @@ class Inspector(QTabWidget):
             item.setForeground(1, QColor(theme.risk_colour(spec.risk.value)))
             item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable)
             item.setCheckState(0, Qt.CheckState.Unchecked if spec.name in disabled else Qt.CheckState.Checked)
-            self.tools.setItemWidget(item, 2, self._rule_combo(rule_key(spec.name, spec.source), rules))
+            self.tools.setItemWidget(item, 2, self._rule_combo(rule_key(spec.name, spec.source, spec.source_detail),
+                                                               rules))
             description = QTreeWidgetItem(item, [spec.description])
             description.setFirstColumnSpanned(True)
             description.setFlags(Qt.ItemFlag.ItemIsEnabled)

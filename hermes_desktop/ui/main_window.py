@@ -252,6 +252,8 @@ class MainWindow(QMainWindow):
         i.sig_rule_changed.connect(c.set_rule)
         i.sig_skill_action.connect(self._skill_action)
         c.sig_skills_changed.connect(self._skills_changed)
+        c.sig_mcp_changed.connect(self._mcp_changed)
+        i.mcp.sig_action.connect(self._mcp_action)
         i.sig_show_in_chat.connect(self._show_in_chat)
         self.theme_manager.sig_theme_changed.connect(self._theme_changed)
 
@@ -321,6 +323,28 @@ class MainWindow(QMainWindow):
             widget.blockSignals(True)
             apply()
             widget.blockSignals(False)
+
+    # ------------------------------------------------------------------ MCP servers
+    def _mcp_changed(self) -> None:
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        self.inspector.mcp.show_servers(runtime.mcp.statuses(), list(runtime.mcp.problems))
+        self.inspector.show_tools(runtime.registry.specs(), set(runtime.settings.disabled_tools), self.controller.rules)
+
+    def _mcp_action(self, action: str, name: str) -> None:
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        if action == "restart" and name:
+            self.controller.restart_mcp(name)
+        elif action == "reload":
+            spawn(self.controller.reload_mcp())
+        elif action == "edit_config":
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.controller.mcp_config_for_editing())))
+        elif action == "open_logs":
+            runtime.paths.mcp_log_dir.mkdir(parents=True, exist_ok=True)
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(runtime.paths.mcp_log_dir)))
 
     # ------------------------------------------------------------------ skills
     def show_skills(self) -> None:
@@ -653,6 +677,8 @@ class MainWindow(QMainWindow):
 
     def _theme_changed(self, theme: themes.Theme) -> None:
         self.chat.view.refresh_layouts()
+        self.show_skills()  # the lists' colours are part of their HTML
+        self._mcp_changed()
         if self.errors.isVisible():
             self.errors.show_message("")
 

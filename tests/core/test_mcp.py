@@ -18,7 +18,7 @@ from hermes_desktop.core import events as ev
 from hermes_desktop.core.llm import ModelClient
 from hermes_desktop.core.mcp.bridge import risk_of, tool_name
 from hermes_desktop.core.mcp.config import load_config
-from hermes_desktop.core.mcp.supervisor import ServerState
+from hermes_desktop.core.mcp.status import ServerState
 from hermes_desktop.core.runtime import open_runtime
 from hermes_desktop.core.secrets import MemorySecretStore
 from hermes_desktop.core.tools.approval import Decision

@@ -84,6 +84,21 @@ class Harness:
     def settle(self, seconds: float = 0.1) -> None:
         self.run(asyncio.sleep(seconds))
 
+    def send(self, text: str) -> None:
+        """Type a message into the chat box and press Enter, as the user would."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
+        from PySide6.QtWidgets import QPlainTextEdit
+
+        box = self.window.findChild(QPlainTextEdit, "chatInput")
+
+        def typing() -> None:
+            box.setFocus()
+            QTest.keyClicks(box, text)
+            QTest.keyClick(box, Qt.Key.Key_Return)
+
+        self.do(typing)
+
 
 @pytest.fixture
 def make_window(qapp, loop, model_server, workspace_dir):

@@ -14,14 +14,7 @@ from tests.support.model_server import CallScript, error_reply, slow_text_reply,
 
 
 def type_and_send(h, text: str) -> None:
-    box = h.window.findChild(QPlainTextEdit, "chatInput")
-
-    def typing() -> None:
-        box.setFocus()
-        QTest.keyClicks(box, text)
-        QTest.keyClick(box, Qt.Key.Key_Return)
-
-    h.do(typing)
+    h.send(text)
 
 
 def rows(window) -> list:

@@ -7,12 +7,14 @@ pays nothing for it at start-up.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 from pathlib import Path
 from typing import Callable
 
 from hermes_desktop.core.mcp.config import MCPConfig, ServerConfig, load_config
-from hermes_desktop.core.mcp.supervisor import ServerState, ServerStatus, ServerSupervisor
+from hermes_desktop.core.mcp.status import ServerState, ServerStatus
+from hermes_desktop.core.mcp.supervisor import ServerSupervisor
 from hermes_desktop.core.secrets import SecretStore
 from hermes_desktop.core.tools.registry import ToolRegistry
 
@@ -56,6 +58,8 @@ class MCPManager:
         for name in list(self.supervisors):
             if name not in wanted or wanted[name] != self.supervisors[name].config:
                 await self.supervisors.pop(name).stop()
+        if any(not server.disabled for server in wanted.values()):
+            await asyncio.to_thread(_import_sdk)  # ~1.5 s of imports: never on the event loop (the window's)
         for name, server in wanted.items():
             if name not in self.supervisors:
                 self.supervisors[name] = self._supervisor(server)
@@ -87,3 +91,8 @@ class MCPManager:
 
     async def stop_all(self) -> None:
         await asyncio.gather(*(s.stop() for s in self.supervisors.values()), return_exceptions=True)
+
+
+def _import_sdk() -> None:
+    for module in ("mcp", "mcp.client.stdio", "mcp.client.streamable_http", "httpx2"):
+        importlib.import_module(module)

@@ -18,13 +18,13 @@ import asyncio
 import logging
 import time
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from hermes_desktop.core.mcp.bridge import parameters_of, render_result, risk_of, tool_name
 from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, resolve_secrets
+from hermes_desktop.core.mcp.status import ServerState, ServerStatus
 from hermes_desktop.core.redact import redact_text
 from hermes_desktop.core.secrets import SecretStore
 from hermes_desktop.core.tools.registry import ToolRegistry
@@ -37,26 +37,6 @@ PING_INTERVAL_S = 20.0
 STABLE_AFTER_S = 30.0
 RESTART_DELAYS_S = (0.5, 2.0, 5.0, 15.0)  # then the server is marked failed until the user restarts it
 _FATAL = (FileNotFoundError, PermissionError, MCPConfigError)  # restarting cannot fix these
-
-
-class ServerState(StrEnum):
-    STARTING = "starting"
-    CONNECTED = "connected"
-    RESTARTING = "restarting"
-    FAILED = "failed"
-    DISABLED = "disabled"
-    STOPPED = "stopped"
-
-
-@dataclass(frozen=True, slots=True)
-class ServerStatus:
-    name: str
-    state: ServerState
-    detail: str = ""
-    tools: tuple[str, ...] = ()  # the Hermes names of its tools
-    transport: str = "stdio"
-    target: str = ""  # command line or URL
-    since: float = field(default_factory=time.time)
 
 
 @dataclass

@@ -1,0 +1,28 @@
+"""What the window shows about an MCP server. Kept apart from the supervisor so the UI can import it
+before its first paint without pulling in the tool machinery."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class ServerState(StrEnum):
+    STARTING = "starting"
+    CONNECTED = "connected"
+    RESTARTING = "restarting"
+    FAILED = "failed"
+    DISABLED = "disabled"
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerStatus:
+    name: str
+    state: ServerState
+    detail: str = ""
+    tools: tuple[str, ...] = ()  # the Hermes names of its tools
+    transport: str = "stdio"
+    target: str = ""  # command line or URL
+    since: float = field(default_factory=time.time)

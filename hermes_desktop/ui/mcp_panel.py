@@ -1,0 +1,107 @@
+"""The inspector's MCP tab: each server from mcp.json with its state, reason and tools; restart, reload, edit."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+
+from hermes_desktop.core.mcp.status import ServerState, ServerStatus
+from hermes_desktop.ui import theme as themes
+from hermes_desktop.ui.rich_list import HTML_ROLE, RichTextDelegate
+
+NAME_ROLE = Qt.ItemDataRole.UserRole + 1
+MAX_TOOLS_LISTED = 8
+
+
+def _state_colour(state: ServerState, theme: themes.Theme) -> str:
+    if state is ServerState.CONNECTED:
+        return theme.risk_read
+    if state is ServerState.FAILED:
+        return theme.risk_destructive
+    if state in (ServerState.STARTING, ServerState.RESTARTING):
+        return theme.risk_write
+    return theme.muted
+
+
+def _server_html(status: ServerStatus, theme: themes.Theme) -> str:
+    html = (f"<b>{escape(status.name)}</b>&nbsp;&nbsp;<span style='color:{_state_colour(status.state, theme)}'>"
+            f"{escape(status.state.value)}</span>&nbsp;<span style='color:{theme.muted}'>· {escape(status.transport)}"
+            f"</span><br><span style='color:{theme.muted}'>{escape(status.target)}</span>")
+    if status.detail and status.state is not ServerState.CONNECTED:
+        html += f"<br><span style='color:{_state_colour(status.state, theme)}'>⚠ {escape(status.detail)}</span>"
+    if status.tools:
+        shown = ", ".join(status.tools[:MAX_TOOLS_LISTED]) + (" …" if len(status.tools) > MAX_TOOLS_LISTED else "")
+        html += f"<br>{len(status.tools)} tools: {escape(shown)}"
+    return html
+
+
+class McpPanel(QWidget):
+    sig_action = Signal(str, str)
+    """(action, server name): restart (a name), reload, edit_config, open_logs (no name)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.servers = QListWidget()
+        self.servers.setObjectName("mcpServerList")
+        self.servers.setAccessibleName(self.tr("MCP servers"))
+        self.servers.setWordWrap(True)
+        self.servers.setItemDelegate(RichTextDelegate(self.servers))
+        self.servers.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.servers.setSpacing(2)
+        self.servers.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.servers.itemSelectionChanged.connect(self._selection_changed)
+        self.restart_button = QPushButton(self.tr("Restart"))
+        self.restart_button.setObjectName("restartMcpButton")
+        self.restart_button.clicked.connect(lambda: self.sig_action.emit("restart", self.selected() or ""))
+        buttons = [(self.restart_button, None)]
+        for label, name, action in ((self.tr("Reload mcp.json"), "reloadMcpButton", "reload"),
+                                    (self.tr("Edit mcp.json"), "editMcpConfigButton", "edit_config"),
+                                    (self.tr("Open logs"), "openMcpLogsButton", "open_logs")):
+            button = QPushButton(label)
+            button.setObjectName(name)
+            button.clicked.connect(lambda _checked=False, a=action: self.sig_action.emit(a, ""))
+            buttons.append((button, action))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.servers, 1)
+        for pair in (buttons[:2], buttons[2:]):
+            row = QHBoxLayout()
+            for button, _action in pair:
+                row.addWidget(button)
+            layout.addLayout(row)
+        self.show_servers([], [])
+
+    def show_servers(self, statuses: list[ServerStatus], problems: list[str]) -> None:
+        selected = self.selected()
+        self.servers.clear()
+        theme = themes.current()
+        for problem in problems:
+            item = QListWidgetItem(f"⚠ {problem}")
+            item.setData(HTML_ROLE, f"<span style='color:{theme.risk_destructive}'>⚠ {escape(problem)}</span>")
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.servers.addItem(item)
+        for status in statuses:
+            text = f"{status.name}  ·  {status.state.value}  ·  {status.target}" + \
+                (f"\n⚠ {status.detail}" if status.detail and status.state is not ServerState.CONNECTED else "") + \
+                (f"\n{len(status.tools)} tools" if status.tools else "")
+            item = QListWidgetItem(text)
+            item.setData(NAME_ROLE, status.name)
+            item.setData(HTML_ROLE, _server_html(status, theme))
+            self.servers.addItem(item)
+            if status.name == selected:
+                item.setSelected(True)
+        if not statuses and not problems:
+            empty = QListWidgetItem(self.tr("No MCP servers. Press “Edit mcp.json” and add servers in the "
+                                            "“mcpServers” format other clients use, then “Reload mcp.json”."))
+            empty.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.servers.addItem(empty)
+        self._selection_changed()
+
+    def selected(self) -> str | None:
+        items = self.servers.selectedItems()
+        return items[0].data(NAME_ROLE) if items and items[0].data(NAME_ROLE) else None
+
+    def _selection_changed(self) -> None:
+        self.restart_button.setEnabled(self.selected() is not None)

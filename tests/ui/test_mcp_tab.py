@@ -1,0 +1,65 @@
+"""The MCP tab: each server from mcp.json with its state and tools, Reload after an edit, Restart, and
+the server's tools in the Tools tab (with approval rules tied to the server)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QComboBox, QListWidget, QPushButton
+
+from tests.support.model_server import CallScript, text_reply, tool_call_reply
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def server_texts(h) -> list[str]:
+    items = h.window.findChild(QListWidget, "mcpServerList")
+    return [items.item(i).text() for i in range(items.count())]
+
+
+def write_config(path: Path, servers: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+
+
+def test_servers_appear_with_state_and_tools_and_follow_edits_of_mcp_json(make_window, tmp_path, model_server) -> None:
+    from hermes_desktop.core.paths import app_paths
+
+    config = app_paths().mcp_config_file
+    test_server = {"command": sys.executable, "args": ["-m", "tests.support.mcp_server"],
+                   "env": {"PYTHONPATH": str(REPO)}, "cwd": str(tmp_path)}
+    write_config(config, {"test": test_server, "ghost": {"command": "no-such-mcp-binary"}})
+    h = make_window()
+    h.wait_until(lambda: any(t.startswith("test  ·  connected") for t in server_texts(h)), timeout=30,
+                 what="the test server to connect")
+    h.wait_until(lambda: any(t.startswith("ghost  ·  failed") and "not found" in t for t in server_texts(h)),
+                 timeout=30, what="the missing command to be reported")
+    assert any("8 tools" in t for t in server_texts(h))
+    assert h.window.inspector.tool_item("mcp_test_echo") is not None
+    rule = h.window.inspector.tools.findChild(QComboBox, next(
+        c.objectName() for c in h.window.inspector.tools.findChildren(QComboBox) if "mcp_test_wipe" in c.objectName()))
+    assert rule.objectName().startswith("rule:mcp:test@"), "rules for MCP tools are tied to the server's identity"
+
+    model_server.enqueue(tool_call_reply(CallScript("mcp_test_echo", {"text": "from the window"})), text_reply("ok"))
+    h.send("echo it")
+    h.wait_until(lambda: any(r.tool_names and "mcp_test_echo" in r.tool_names for r in model_server.chat_requests)
+                 and len(model_server.chat_requests) >= 2, what="the MCP tool result to go back to the model")
+    assert model_server.chat_requests[-1].messages[-1]["content"] == "echo: from the window"
+
+    write_config(config, {"test": test_server})
+    h.do(lambda: h.window.findChild(QPushButton, "reloadMcpButton").click())
+    h.wait_until(lambda: not any(t.startswith("ghost") for t in server_texts(h)), what="the removed server to go")
+    assert any(t.startswith("test  ·  connected") for t in server_texts(h)), "an unchanged server keeps running"
+
+    config.write_text("{ not json", encoding="utf-8")
+    h.do(lambda: h.window.findChild(QPushButton, "reloadMcpButton").click())
+    h.wait_until(lambda: any("not valid JSON" in t for t in server_texts(h)), what="the broken file to be reported")
+    assert config.read_text(encoding="utf-8") == "{ not json"
+
+
+def test_without_servers_the_tab_says_how_to_add_one(make_window) -> None:
+    h = make_window()
+    h.wait_until(lambda: any("No MCP servers" in t for t in server_texts(h)), what="the empty state")
+    assert not h.window.findChild(QPushButton, "restartMcpButton").isEnabled()
