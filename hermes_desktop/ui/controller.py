@@ -458,6 +458,17 @@ class AppController(QObject):
         if self.runtime is not None:
             self.runtime.mcp.restart(name)
 
+    async def set_mcp_secret(self, server: str, name: str, value: str) -> None:
+        """Store a secret the server's mcp.json entry refers to (keyring: may block, so a worker thread), then
+        start the server again with it."""
+        from hermes_desktop.core.logging_setup import REDACTION
+        from hermes_desktop.core.mcp.config import secret_username
+
+        assert self.runtime is not None
+        REDACTION.known_secrets.add(value)
+        await asyncio.to_thread(self.runtime.secrets.set, secret_username(server, name), value)
+        self.runtime.mcp.restart(server)
+
     def mcp_config_for_editing(self) -> Path:
         """mcp.json, created with an empty server list (and an example in the README) if there is none yet."""
         assert self.runtime is not None

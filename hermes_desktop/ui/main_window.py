@@ -338,6 +338,8 @@ class MainWindow(QMainWindow):
             return
         if action == "restart" and name:
             self.controller.restart_mcp(name)
+        elif action == "set_secret" and name:
+            spawn(self._ask_mcp_secret(name))
         elif action == "reload":
             spawn(self.controller.reload_mcp())
         elif action == "edit_config":
@@ -345,6 +347,24 @@ class MainWindow(QMainWindow):
         elif action == "open_logs":
             runtime.paths.mcp_log_dir.mkdir(parents=True, exist_ok=True)
             QDesktopServices.openUrl(QUrl.fromLocalFile(str(runtime.paths.mcp_log_dir)))
+
+    async def _ask_mcp_secret(self, server: str) -> None:
+        from hermes_desktop.core.secrets import SecretStoreError
+        from hermes_desktop.ui.dialogs.mcp_secret import McpSecretDialog
+
+        runtime = self.controller.runtime
+        names = self.inspector.mcp.secrets_needed(server)
+        if runtime is None or not names:
+            return
+        dialog = McpSecretDialog(self, server, names, keyring_secure=runtime.secrets_report.secure,
+                                 keyring_reason=runtime.secrets_report.reason)
+        self.mcp_secret_dialog = dialog  # for tests and automation
+        if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
+            return
+        try:
+            await self.controller.set_mcp_secret(server, *dialog.entered())
+        except SecretStoreError as exc:
+            self.errors.show_message(self.tr("The secret could not be saved: {0}").format(exc))
 
     # ------------------------------------------------------------------ skills
     def show_skills(self) -> None:

@@ -39,10 +39,11 @@ def _server_html(status: ServerStatus, theme: themes.Theme) -> str:
 
 class McpPanel(QWidget):
     sig_action = Signal(str, str)
-    """(action, server name): restart (a name), reload, edit_config, open_logs (no name)."""
+    """(action, server name): restart and set_secret (a name), reload, edit_config, open_logs (no name)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._statuses: dict[str, ServerStatus] = {}
         self.servers = QListWidget()
         self.servers.setObjectName("mcpServerList")
         self.servers.setAccessibleName(self.tr("MCP servers"))
@@ -55,7 +56,11 @@ class McpPanel(QWidget):
         self.restart_button = QPushButton(self.tr("Restart"))
         self.restart_button.setObjectName("restartMcpButton")
         self.restart_button.clicked.connect(lambda: self.sig_action.emit("restart", self.selected() or ""))
-        buttons = [(self.restart_button, None)]
+        self.secret_button = QPushButton(self.tr("Set secret…"))
+        self.secret_button.setObjectName("setMcpSecretButton")
+        self.secret_button.setToolTip(self.tr("Store a ${secret:NAME} value this server needs in the system keyring"))
+        self.secret_button.clicked.connect(lambda: self.sig_action.emit("set_secret", self.selected() or ""))
+        buttons = [(self.restart_button, None), (self.secret_button, None)]
         for label, name, action in ((self.tr("Reload mcp.json"), "reloadMcpButton", "reload"),
                                     (self.tr("Edit mcp.json"), "editMcpConfigButton", "edit_config"),
                                     (self.tr("Open logs"), "openMcpLogsButton", "open_logs")):
@@ -66,7 +71,7 @@ class McpPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.servers, 1)
-        for pair in (buttons[:2], buttons[2:]):
+        for pair in (buttons[:3], buttons[3:]):
             row = QHBoxLayout()
             for button, _action in pair:
                 row.addWidget(button)
@@ -76,6 +81,7 @@ class McpPanel(QWidget):
     def show_servers(self, statuses: list[ServerStatus], problems: list[str]) -> None:
         selected = self.selected()
         self.servers.clear()
+        self._statuses = {status.name: status for status in statuses}
         theme = themes.current()
         for problem in problems:
             item = QListWidgetItem(f"⚠ {problem}")
@@ -103,5 +109,11 @@ class McpPanel(QWidget):
         items = self.servers.selectedItems()
         return items[0].data(NAME_ROLE) if items and items[0].data(NAME_ROLE) else None
 
+    def secrets_needed(self, name: str) -> tuple[str, ...]:
+        status = self._statuses.get(name)
+        return status.secrets if status else ()
+
     def _selection_changed(self) -> None:
-        self.restart_button.setEnabled(self.selected() is not None)
+        name = self.selected()
+        self.restart_button.setEnabled(name is not None)
+        self.secret_button.setEnabled(bool(name and self.secrets_needed(name)))

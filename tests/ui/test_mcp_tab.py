@@ -63,3 +63,31 @@ def test_without_servers_the_tab_says_how_to_add_one(make_window) -> None:
     h = make_window()
     h.wait_until(lambda: any("No MCP servers" in t for t in server_texts(h)), what="the empty state")
     assert not h.window.findChild(QPushButton, "restartMcpButton").isEnabled()
+
+
+def test_a_server_missing_a_secret_says_so_and_set_secret_brings_it_up(make_window, tmp_path) -> None:
+    from PySide6.QtWidgets import QDialogButtonBox, QLineEdit
+
+    from hermes_desktop.core.paths import app_paths
+
+    write_config(app_paths().mcp_config_file, {"vault": {
+        "command": sys.executable, "args": ["-m", "tests.support.mcp_server"],
+        "env": {"PYTHONPATH": str(REPO), "VAULT_TOKEN": "${secret:token}"}}})
+    h = make_window()
+    h.wait_until(lambda: any(t.startswith("vault  ·  failed") and "Set secret" in t for t in server_texts(h)),
+                 timeout=30, what="the missing secret to be reported")
+    items = h.window.findChild(QListWidget, "mcpServerList")
+    row = next(i for i in range(items.count()) if items.item(i).text().startswith("vault"))
+    h.do(lambda: items.setCurrentRow(row))
+    button = h.window.findChild(QPushButton, "setMcpSecretButton")
+    assert button.isEnabled()
+    h.do(button.click)
+    dialog = h.wait_until(lambda: getattr(h.window, "mcp_secret_dialog", None), what="the secret dialog")
+    value = dialog.findChild(QLineEdit, "mcpSecretValue")
+    assert value.echoMode() is QLineEdit.EchoMode.Password
+    h.do(lambda: value.setText("vault-token-123456"))
+    h.do(lambda: dialog.findChild(QDialogButtonBox, "mcpSecretButtons").button(
+        QDialogButtonBox.StandardButton.Save).click())
+    h.wait_until(lambda: any(t.startswith("vault  ·  connected") for t in server_texts(h)), timeout=30,
+                 what="the server to start with its secret")
+    assert "vault-token-123456" not in app_paths().mcp_config_file.read_text()

@@ -60,6 +60,12 @@ class ServerConfig:
     def describe(self) -> str:
         return self.url or " ".join((self.command, *self.args))
 
+    @property
+    def secret_names(self) -> tuple[str, ...]:
+        """The `${secret:NAME}` names its env and headers refer to, in order, once each."""
+        found = [m.group(1) for value in (*self.env.values(), *self.headers.values()) for m in _SECRET_REF.finditer(value)]
+        return tuple(dict.fromkeys(found))
+
 
 @dataclass(frozen=True, slots=True)
 class MCPConfig:
@@ -149,8 +155,9 @@ def resolve_secrets(config: ServerConfig, secrets: SecretStore | None) -> tuple[
             except SecretStoreError as exc:
                 raise MCPConfigError(f"the keyring could not be read for {username}: {exc}") from exc
             if not secret:
-                raise MCPConfigError(f"no secret {match.group(1)!r} in the keyring (username {username!r}); "
-                                     "add it in the MCP servers settings")
+                raise MCPConfigError(f"no secret {match.group(1)!r} in the keyring (username {username!r}): select "
+                                     "the server in the MCP tab and press “Set secret…”, or run `hermes-desktop "
+                                     f"mcp set-secret {config.name} {match.group(1)}`")
             found.append(secret)
             return secret
         return _SECRET_REF.sub(one, value)

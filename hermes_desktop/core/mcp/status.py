@@ -25,4 +25,5 @@ class ServerStatus:
     tools: tuple[str, ...] = ()  # the Hermes names of its tools
     transport: str = "stdio"
     target: str = ""  # command line or URL
+    secrets: tuple[str, ...] = ()  # the ${secret:NAME} names it needs from the keyring
     since: float = field(default_factory=time.time)

@@ -78,7 +78,7 @@ class ServerSupervisor:
         self._tool_names: dict[str, str] = {}  # Hermes name -> server's tool name
         self._connected_at = 0.0
         self.status = ServerStatus(config.name, ServerState.DISABLED if config.disabled else ServerState.STOPPED,
-                                   transport=config.transport, target=config.describe())
+                                   transport=config.transport, target=config.describe(), secrets=config.secret_names)
         self.connected = asyncio.Event()
 
     # ------------------------------------------------------------------ lifecycle
@@ -112,7 +112,8 @@ class ServerSupervisor:
 
     def _set(self, state: ServerState, detail: str = "") -> None:
         self.status = ServerStatus(self.config.name, state, redact_text(detail, self._known_secrets),
-                                   tuple(self._tool_names), self.config.transport, self.config.describe())
+                                   tuple(self._tool_names), self.config.transport, self.config.describe(),
+                                   self.config.secret_names)
         if state is ServerState.CONNECTED:
             self.connected.set()
         else:
