@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import socket
 import subprocess
 import sys
@@ -271,4 +272,21 @@ async def test_mcp_server_time_from_pypi(runtime, profile, model_server) -> None
     events = await run_turn(runtime, profile, "t", "time in Shanghai?")
     result = of_type(events, ev.ToolCallFinished)[0]
     assert result.outcome is ev.ToolOutcome.OK and "Asia/Shanghai" in result.result
+    await runtime.mcp.stop_all()
+
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="Node.js (npx) is not installed: the reference "
+                    "@modelcontextprotocol/server-everything server needs it")
+async def test_the_reference_everything_server_from_npm(runtime, monkeypatch) -> None:
+    monkeypatch.setenv("HERMES_API_KEY", "sk-must-not-reach-servers-0123")
+    await start(runtime, {"everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"],
+                                         "timeout": 60}})
+    status = runtime.mcp.supervisors["everything"].status
+    assert status.state is ServerState.CONNECTED, status.detail
+    call = lambda tool, args: runtime.registry.get(f"mcp_everything_{tool}").handler(args, None)  # noqa: E731
+    assert await call("echo", {"message": "hello"}) == "Echo: hello"
+    assert "5" in await call("get-sum", {"a": 2, "b": 3})
+    assert "[image content image/png not shown]" in await call("get-tiny-image", {})
+    environment = await call("get-env", {})
+    assert "sk-must-not-reach-servers" not in environment, "a server gets a minimal environment, not the app's"
     await runtime.mcp.stop_all()
