@@ -31,6 +31,8 @@ class McpSecretDialog(QDialog):
         form.addRow(self.tr("Value"), self.value)
         form.addRow(note)
         form.addRow(buttons)
+        self.setMinimumWidth(460)
+        self.value.setFocus()
 
     def _accept_if_filled(self) -> None:
         if self.value.text().strip():
