@@ -10,7 +10,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QFileSystemWatcher, Qt, QTimer, QUrl
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -37,6 +37,7 @@ from hermes_desktop.core.tools.approval import Decision
 from hermes_desktop.ui.approver import GuiApprover
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.async_dialog import run_dialog
+from hermes_desktop.ui.watcher import SettledWatcher
 from hermes_desktop.ui.chat.items import MessageItem, ToolCardItem, items_from_messages
 from hermes_desktop.ui.chat.pane import ChatPane
 from hermes_desktop.ui.controller import AppController, Page
@@ -267,6 +268,7 @@ class MainWindow(QMainWindow):
         self.inspector.show_tools(runtime.registry.specs(), set(runtime.settings.disabled_tools), self.controller.rules)
         self.show_skills()
         self._watch_skill_folders()
+        self._watch_mcp_config()
         self._sync_approval_controls()
         self._update_model_label()
         spawn(self._after_ready())
@@ -343,10 +345,15 @@ class MainWindow(QMainWindow):
         elif action == "reload":
             spawn(self.controller.reload_mcp())
         elif action == "edit_config":
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.controller.mcp_config_for_editing())))
+            self._open_path(self.controller.mcp_config_for_editing())
         elif action == "open_logs":
             runtime.paths.mcp_log_dir.mkdir(parents=True, exist_ok=True)
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(runtime.paths.mcp_log_dir)))
+            self._open_path(runtime.paths.mcp_log_dir)
+
+    def _open_path(self, path: Path) -> None:
+        """Open a file or folder in the system's application for it; say where it is when there is none."""
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+            self.errors.show_message(self.tr("No application could open it. It is at: {0}").format(path))
 
     async def _ask_mcp_secret(self, server: str) -> None:
         from hermes_desktop.core.secrets import SecretStoreError
@@ -388,7 +395,7 @@ class MainWindow(QMainWindow):
             spawn(self.controller.reload_skills())
         elif action == "open_folder":
             runtime.paths.user_skills_dir.mkdir(parents=True, exist_ok=True)
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(runtime.paths.user_skills_dir)))
+            self._open_path(runtime.paths.user_skills_dir)
         elif action == "trust":
             spawn(self._confirm_trust(name))
         elif action == "toggle":
@@ -421,22 +428,40 @@ class MainWindow(QMainWindow):
         if runtime is None:
             return
         if not hasattr(self, "_skill_watcher"):
-            self._skill_watcher = QFileSystemWatcher(self)
-            self._skill_reload = QTimer(self)
-            self._skill_reload.setSingleShot(True)
-            self._skill_reload.setInterval(700)
-            self._skill_reload.timeout.connect(lambda: spawn(self.controller.reload_skills()))
-            self._skill_watcher.directoryChanged.connect(lambda _p: self._skill_reload.start())
-            self._skill_watcher.fileChanged.connect(lambda _p: self._skill_reload.start())
+            self._skill_watcher = SettledWatcher(self, lambda: spawn(self.controller.reload_skills()))
         paths = []
         for root, _origin in runtime.skill_roots():
             if root.is_dir():
                 paths.append(str(root))
                 paths += [str(p) for p in root.iterdir() if p.is_dir()]
-        watched = set(self._skill_watcher.directories())
-        new = [p for p in paths if p not in watched]
-        if new:
-            self._skill_watcher.addPaths(new)
+        self._skill_watcher.watch(paths)
+
+    def _watch_mcp_config(self) -> None:
+        """Reload MCP servers when mcp.json is saved. The folder is watched, not the file: editors that save by
+        replacing the file would end a watch on the file itself. Other files there (settings.json) do not count."""
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        config = runtime.paths.mcp_config_file
+
+        def signature() -> tuple[float, int] | None:
+            try:
+                stat = config.stat()
+            except OSError:
+                return None
+            return stat.st_mtime, stat.st_size
+
+        seen = signature()
+
+        def settled() -> None:
+            nonlocal seen
+            now = signature()
+            if now != seen:
+                seen = now
+                spawn(self.controller.reload_mcp())
+
+        self._mcp_watcher = SettledWatcher(self, settled)
+        self._mcp_watcher.watch([str(config.parent)])
 
     def _sync_rules(self) -> None:
         self.inspector.update_rules(self.controller.rules)

@@ -91,3 +91,14 @@ def test_a_server_missing_a_secret_says_so_and_set_secret_brings_it_up(make_wind
     h.wait_until(lambda: any(t.startswith("vault  ·  connected") for t in server_texts(h)), timeout=30,
                  what="the server to start with its secret")
     assert "vault-token-123456" not in app_paths().mcp_config_file.read_text()
+
+
+def test_saving_mcp_json_reloads_the_servers_by_itself(make_window, tmp_path) -> None:
+    from hermes_desktop.core.paths import app_paths
+
+    h = make_window()
+    h.wait_until(lambda: any("No MCP servers" in t for t in server_texts(h)), what="the empty state")
+    write_config(app_paths().mcp_config_file, {"test": {
+        "command": sys.executable, "args": ["-m", "tests.support.mcp_server"], "env": {"PYTHONPATH": str(REPO)}}})
+    h.wait_until(lambda: any(t.startswith("test  ·  connected") for t in server_texts(h)), timeout=30,
+                 what="the saved server to start without pressing Reload")
