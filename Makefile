@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench translations clean
 
 run: $(STAMP)
 	@packaging/linux/system-deps.sh
@@ -16,6 +16,12 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.benchmarks
+
+# After changing UI strings: collect them into the .ts (translate the new ones, e.g. in pyside6-linguist),
+# then compile the .qm the app loads. tests/ui/test_translations.py fails while a string is untranslated.
+translations: $(STAMP)
+	$(BIN)/pyside6-lupdate $$(find hermes_desktop/ui -name '*.py' | sort) -no-obsolete -ts resources/translations/hermes_zh_CN.ts
+	$(BIN)/pyside6-lrelease resources/translations/hermes_zh_CN.ts -qm resources/translations/hermes_zh_CN.qm
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

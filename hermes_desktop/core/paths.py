@@ -78,6 +78,12 @@ def bundled_skills_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "skills"
 
 
+def resources_dir() -> Path:
+    """Icons, translations and screenshots: the repository's top-level `resources/` (placed the same way in a
+    bundle)."""
+    return Path(__file__).resolve().parents[2] / "resources"
+
+
 def agents_skills_dir() -> Path:
     """~/.agents/skills: where Agent Skills–compatible clients share skills."""
     return Path.home() / ".agents" / "skills"

@@ -489,12 +489,13 @@ class AppController(QObject):
         rows = []
         for skill in manager.skills:
             needs_trust = manager.trust.needs_trust(skill)
-            state = "active in this session" if skill.name in active else "available"
+            state = self.tr("active in this session") if skill.name in active else self.tr("available")
             if needs_trust:
-                state += " · code not trusted"
+                state += " · " + self.tr("code not trusted")
             if skill.overrides is not None:
-                state += f" · replaces the {skill.overrides.value} skill of the same name"
-            state += f" · {skill.origin.value}, {skill.format.value}"
+                state += " · " + self.tr("replaces the {0} skill of the same name").format(
+                    self._origin_words(skill.overrides.value))
+            state += f" · {self._origin_words(skill.origin.value)}, {skill.format.value}"
             rows.append({"name": skill.name, "description": skill.description, "state": state,
                          "active": skill.name in active, "needs_trust": needs_trust, "folder": str(skill.folder),
                          "problems": [f"{p.file}: {p.reason}" for p in manager.problems(skill) if p.level != "trust"]})
@@ -502,10 +503,18 @@ class AppController(QObject):
                     for folder, problems in manager.discovery.rejected]
         return rows, rejected
 
+    def _origin_words(self, origin: str) -> str:
+        return {"bundled": self.tr("bundled"), "user": self.tr("user"), "agents": self.tr("~/.agents")}.get(origin, origin)
+
     async def reload_skills(self) -> None:
         assert self.runtime is not None
         await asyncio.to_thread(self.runtime.skills.reload)
         self.sig_skills_changed.emit()
+
+    def set_language(self, language: str) -> None:
+        """"system", "en" or "zh_CN"; used from the next start (see ui/i18n.py)."""
+        assert self.runtime is not None
+        self._save_settings(replace(self.runtime.settings, language=language))
 
     async def set_agents_skills(self, enabled: bool) -> None:
         """Also load skills from ~/.agents/skills (the Agent Skills standard's folder shared with other clients)."""

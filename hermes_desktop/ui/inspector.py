@@ -43,18 +43,6 @@ def _skill_html(row: dict[str, object], problems: list[str], theme: themes.Theme
     return html
 
 
-def _source_title(source: str) -> str:
-    if source == "builtin":
-        return "Built-in"
-    if source == "skills":
-        return "Skills (load on demand)"
-    if source.startswith("skill:"):
-        return f"Skill: {source[6:]}"
-    if source.startswith("mcp:"):
-        return f"MCP: {source[4:]}"
-    return source
-
-
 class Inspector(QTabWidget):
     sig_tool_toggled = Signal(str, bool)
     """A tool was enabled (True) or disabled (False): disabled tools are not sent to the model."""
@@ -136,7 +124,7 @@ class Inspector(QTabWidget):
         for spec in sorted(specs, key=lambda s: (s.source != "builtin", s.source, s.name)):
             group = groups.get(spec.source)
             if group is None:
-                group = QTreeWidgetItem([_source_title(spec.source)])
+                group = QTreeWidgetItem([self._source_title(spec.source)])
                 font = group.font(0)
                 font.setBold(True)
                 group.setFont(0, font)
@@ -145,7 +133,7 @@ class Inspector(QTabWidget):
                 group.setFirstColumnSpanned(True)  # a group title is not cut at the Tool column's width
                 group.setExpanded(True)
                 groups[spec.source] = group
-            item = QTreeWidgetItem(group, [spec.name, spec.risk.value])
+            item = QTreeWidgetItem(group, [spec.name, self._risk_words(spec.risk.value)])
             item.setData(0, NAME_ROLE, spec.name)
             item.setToolTip(0, spec.description)
             item.setForeground(1, QColor(theme.risk_colour(spec.risk.value)))
@@ -163,6 +151,20 @@ class Inspector(QTabWidget):
             text.setFont(0, QFont("monospace"))
             text.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
         self._filling = False
+
+    def _source_title(self, source: str) -> str:
+        if source == "builtin":
+            return self.tr("Built-in")
+        if source == "skills":
+            return self.tr("Skills (load on demand)")
+        if source.startswith("skill:"):
+            return self.tr("Skill: {0}").format(source[6:])
+        if source.startswith("mcp:"):
+            return self.tr("MCP: {0}").format(source[4:])
+        return source
+
+    def _risk_words(self, risk: str) -> str:
+        return {"read": self.tr("read"), "write": self.tr("write"), "destructive": self.tr("destructive")}.get(risk, risk)
 
     def _rule_combo(self, key: str, rules: dict[str, str]) -> QComboBox:
         combo = QComboBox()

@@ -71,10 +71,13 @@ def build_window(env: Mapping[str, str] | None = None):  # type: ignore[no-untyp
     from hermes_desktop.ui.controller import AppController
     from hermes_desktop.ui.main_window import MainWindow
 
+    from hermes_desktop.ui.i18n import install_translations
+
     paths = app_paths()
     app = application()
-    preference = SettingsStore(paths).load().settings.theme
-    manager = themes.ThemeManager(app, preference)
+    settings = SettingsStore(paths).load().settings
+    install_translations(app, settings.language)
+    manager = themes.ThemeManager(app, settings.theme)
     controller = AppController(env)
     window = MainWindow(controller, manager, paths.config_dir / "window.json")
     return app, window, controller

@@ -264,7 +264,7 @@ class MainWindow(QMainWindow):
         assert runtime is not None
         self.chat.setEnabled(True)
         self.chat.set_busy(False)
-        self.chat.input.setPlaceholderText(self.chat.tr("Message Hermes…  (Enter to send, Shift+Enter for a new line)"))
+        self.chat.input.show_default_placeholder()
         self.inspector.show_tools(runtime.registry.specs(), set(runtime.settings.disabled_tools), self.controller.rules)
         self.show_skills()
         self._watch_skill_folders()

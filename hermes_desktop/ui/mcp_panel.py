@@ -25,15 +25,15 @@ def _state_colour(state: ServerState, theme: themes.Theme) -> str:
     return theme.muted
 
 
-def _server_html(status: ServerStatus, theme: themes.Theme) -> str:
+def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme: themes.Theme) -> str:
     html = (f"<b>{escape(status.name)}</b>&nbsp;&nbsp;<span style='color:{_state_colour(status.state, theme)}'>"
-            f"{escape(status.state.value)}</span>&nbsp;<span style='color:{theme.muted}'>· {escape(status.transport)}"
+            f"{escape(state_words)}</span>&nbsp;<span style='color:{theme.muted}'>· {escape(status.transport)}"
             f"</span><br><span style='color:{theme.muted}'>{escape(status.target)}</span>")
     if status.detail and status.state is not ServerState.CONNECTED:
         html += f"<br><span style='color:{_state_colour(status.state, theme)}'>⚠ {escape(status.detail)}</span>"
     if status.tools:
         shown = ", ".join(status.tools[:MAX_TOOLS_LISTED]) + (" …" if len(status.tools) > MAX_TOOLS_LISTED else "")
-        html += f"<br>{len(status.tools)} tools: {escape(shown)}"
+        html += f"<br>{escape(tools_words)}: {escape(shown)}"
     return html
 
 
@@ -89,12 +89,14 @@ class McpPanel(QWidget):
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.servers.addItem(item)
         for status in statuses:
-            text = f"{status.name}  ·  {status.state.value}  ·  {status.target}" + \
+            words = self._state_words(status.state)
+            tools = self.tr("{0} tools").format(len(status.tools))
+            text = f"{status.name}  ·  {words}  ·  {status.target}" + \
                 (f"\n⚠ {status.detail}" if status.detail and status.state is not ServerState.CONNECTED else "") + \
-                (f"\n{len(status.tools)} tools" if status.tools else "")
+                (f"\n{tools}" if status.tools else "")
             item = QListWidgetItem(text)
             item.setData(NAME_ROLE, status.name)
-            item.setData(HTML_ROLE, _server_html(status, theme))
+            item.setData(HTML_ROLE, _server_html(status, words, tools, theme))
             self.servers.addItem(item)
             if status.name == selected:
                 item.setSelected(True)
@@ -104,6 +106,11 @@ class McpPanel(QWidget):
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
             self.servers.addItem(empty)
         self._selection_changed()
+
+    def _state_words(self, state: ServerState) -> str:
+        return {ServerState.STARTING: self.tr("starting"), ServerState.CONNECTED: self.tr("connected"),
+                ServerState.RESTARTING: self.tr("restarting"), ServerState.FAILED: self.tr("failed"),
+                ServerState.DISABLED: self.tr("disabled"), ServerState.STOPPED: self.tr("stopped")}[state]
 
     def selected(self) -> str | None:
         items = self.servers.selectedItems()

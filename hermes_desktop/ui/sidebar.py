@@ -137,7 +137,7 @@ class SessionSidebar(QWidget):
         for group in GROUPS:
             if group not in grouped:
                 continue
-            header = QListWidgetItem(self.tr(group))
+            header = QListWidgetItem(self._group_title(group))
             header.setFlags(Qt.ItemFlag.NoItemFlags)
             header.setData(KIND_ROLE, "header")
             font = header.font()
@@ -166,6 +166,10 @@ class SessionSidebar(QWidget):
                 self.list.setCurrentItem(item)
                 return
         self.list.clearSelection()
+
+    def _group_title(self, group: str) -> str:
+        return {"Pinned": self.tr("Pinned"), "Today": self.tr("Today"), "Yesterday": self.tr("Yesterday"),
+                "Previous 7 days": self.tr("Previous 7 days"), "Older": self.tr("Older")}.get(group, group)
 
     def show_results(self, hits: Sequence[Any]) -> None:
         """Search hits: title, snippet with the matches in bold; each opens its session at the hit."""

@@ -17,11 +17,14 @@ class ChatInput(QPlainTextEdit):
         super().__init__(parent)
         self.setObjectName("chatInput")
         self.setAccessibleName(self.tr("Message"))
-        self.setPlaceholderText(self.tr("Message Hermes…  (Enter to send, Shift+Enter for a new line)"))
+        self.show_default_placeholder()
         self.setTabChangesFocus(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.document().documentLayout().documentSizeChanged.connect(lambda _size: self._fit())
         self._fit()
+
+    def show_default_placeholder(self) -> None:
+        self.setPlaceholderText(self.tr("Message Hermes…  (Enter to send, Shift+Enter for a new line)"))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (

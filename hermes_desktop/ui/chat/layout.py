@@ -13,7 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QPointF, QRectF
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextOption
 
 from hermes_desktop.ui import theme as themes
@@ -43,7 +43,17 @@ USER_BUBBLE_RATIO = 0.78
 
 
 def tr(text: str) -> str:
+    """For words that arrive in variables (risk levels, statuses, banner actions): listed below for lupdate."""
     return QCoreApplication.translate("Transcript", text)
+
+
+_DYNAMIC_WORDS = (  # collected by lupdate; looked up through tr() at run time
+    QT_TRANSLATE_NOOP("Transcript", "read"), QT_TRANSLATE_NOOP("Transcript", "write"),
+    QT_TRANSLATE_NOOP("Transcript", "destructive"), QT_TRANSLATE_NOOP("Transcript", "cancelled"),
+    QT_TRANSLATE_NOOP("Transcript", "skipped"), QT_TRANSLATE_NOOP("Transcript", "Retry"),
+    QT_TRANSLATE_NOOP("Transcript", "Open provider settings"),
+    QT_TRANSLATE_NOOP("Transcript", "Start a new session with a summary"),
+)
 
 
 @dataclass
@@ -210,7 +220,7 @@ class RowLayouter:
         layout.background = QRectF(left, PAD_Y, bubble_w, bubble_h)
         layout.background_kind = "bubble"
         layout.docs.append(DocPart(QPointF(left + BUBBLE_PAD, PAD_Y + BUBBLE_PAD), doc))
-        self._footer(layout, PAD_Y + bubble_h, [(tr("Copy"), "copy"), (tr("Edit"), "edit"), (tr("Fork"), "fork")],
+        self._footer(layout, PAD_Y + bubble_h, [(QCoreApplication.translate("Transcript", "Copy"), "copy"), (QCoreApplication.translate("Transcript", "Edit"), "edit"), (QCoreApplication.translate("Transcript", "Fork"), "fork")],
                      right=width - MARGIN_X, left=left)
         self._versions(layout, item, PAD_Y + bubble_h, left)
         return layout
@@ -238,12 +248,12 @@ class RowLayouter:
         inner = max(80.0, width - 2 * MARGIN_X)
         layout = RowLayout(height=0)
         y = PAD_Y
-        header = tr("Hermes") + ("  ·  " + tr("writing…") if item.streaming else "")
+        header = QCoreApplication.translate("Transcript", "Hermes") + ("  ·  " + QCoreApplication.translate("Transcript", "writing…") if item.streaming else "")
         layout.texts.append(TextPart(QRectF(MARGIN_X, y, inner, self.small_metrics.height()), header, "header"))
         y += self.small_metrics.height() + 4
         y = self._blocks(item, layout, y, inner, width)
         if item.interrupted:
-            label = tr("interrupted — the reply stopped here")
+            label = QCoreApplication.translate("Transcript", "interrupted — the reply stopped here")
             layout.texts.append(TextPart(QRectF(MARGIN_X, y, inner, self.small_metrics.height()), label, "tag"))
             y += self.small_metrics.height() + 2
         if not item.streaming:
@@ -251,7 +261,7 @@ class RowLayouter:
             if len(item.versions) > 1:
                 self._versions(layout, item, y, MARGIN_X)
                 versions_width = 90.0
-            self._footer(layout, y, [(tr("Copy"), "copy"), (tr("Regenerate"), "regenerate"), (tr("Fork"), "fork")],
+            self._footer(layout, y, [(QCoreApplication.translate("Transcript", "Copy"), "copy"), (QCoreApplication.translate("Transcript", "Regenerate"), "regenerate"), (QCoreApplication.translate("Transcript", "Fork"), "fork")],
                          right=None, left=MARGIN_X + versions_width)
         layout.height = y + FOOTER_H + PAD_Y / 2
         return layout
@@ -311,14 +321,14 @@ class RowLayouter:
             y += doc.size().height() + 6
         if card.status == WAITING:
             y = self._approval_buttons(layout, card, y, left)
-        y = self._toggle(layout, y, ("▾ " if card.args_open else "▸ ") + tr("Arguments"), "toggle_args", left)
+        y = self._toggle(layout, y, ("▾ " if card.args_open else "▸ ") + QCoreApplication.translate("Transcript", "Arguments"), "toggle_args", left)
         if card.args_open:
             doc = self.docs.get(card.arguments, inner - 3 * CARD_PAD, self.mono, plain=True)
             layout.docs.append(DocPart(QPointF(left + 2 * CARD_PAD, y), doc))
             y += doc.size().height() + 6
         if card.result is not None:
             size = len(card.result)
-            label = tr("Result") + f" ({size:,} " + tr("characters") + ")"
+            label = QCoreApplication.translate("Transcript", "Result") + f" ({size:,} " + QCoreApplication.translate("Transcript", "characters") + ")"
             y = self._toggle(layout, y, ("▾ " if card.result_open else "▸ ") + label, "toggle_result", left)
             if card.result_open:
                 lines = card.result.split("\n")
@@ -328,7 +338,7 @@ class RowLayouter:
                 layout.docs.append(DocPart(QPointF(left + 2 * CARD_PAD, y), doc))
                 y += doc.size().height() + 6
                 if shown is not card.result and shown != card.result:
-                    y = self._toggle(layout, y, tr("Show all") + f" ({len(lines):,} " + tr("lines") + ")", "show_all",
+                    y = self._toggle(layout, y, QCoreApplication.translate("Transcript", "Show all") + f" ({len(lines):,} " + QCoreApplication.translate("Transcript", "lines") + ")", "show_all",
                                      left + CARD_PAD)
         y += CARD_PAD - 4
         layout.background = QRectF(left, PAD_Y / 2, inner, y - PAD_Y / 2)
@@ -339,9 +349,9 @@ class RowLayouter:
     def _approval_buttons(self, layout: RowLayout, card: ToolCardItem, y: float, left: float) -> float:
         """The dialog's choices on the card too, so a call can be decided from the transcript."""
         x = left + CARD_PAD
-        choices = [("deny", tr("Deny")), ("allow_once", tr("Allow once")), ("allow_session", tr("Allow for this session"))]
+        choices = [("deny", QCoreApplication.translate("Transcript", "Deny")), ("allow_once", QCoreApplication.translate("Transcript", "Allow once")), ("allow_session", QCoreApplication.translate("Transcript", "Allow for this session"))]
         if not card.over_threshold:
-            choices.append(("allow_always", tr("Always allow")))
+            choices.append(("allow_always", QCoreApplication.translate("Transcript", "Always allow")))
         height = self.small_metrics.height() + 6
         for decision, label in choices:
             width = self.small_metrics.horizontalAdvance(label) + 16
@@ -361,19 +371,21 @@ class RowLayouter:
         theme = themes.current()
         elapsed = card.elapsed()
         if card.status == WAITING:
-            return tr("waiting for your approval"), theme.risk_write
+            return QCoreApplication.translate("Transcript", "waiting for your approval"), theme.risk_write
         if card.status == PENDING:
-            return tr("queued"), theme.muted
+            return QCoreApplication.translate("Transcript", "queued"), theme.muted
         if card.status == RUNNING:
-            return tr("running") + (f" {elapsed:.1f} s" if elapsed is not None else ""), theme.accent
+            return (QCoreApplication.translate("Transcript", "running") if elapsed is None else QCoreApplication.translate("Transcript", "running {0:.1f} s")
+                    .format(elapsed)), theme.accent
         if card.status == DONE:
             how = _decision_words(card)
-            return tr("done") + (f" in {elapsed:.2f} s" if elapsed is not None else "") + (f" · {how}" if how else ""), \
-                theme.risk_read
+            done = QCoreApplication.translate("Transcript", "done") if elapsed is None else QCoreApplication.translate("Transcript", "done in {0:.2f} s") \
+                .format(elapsed)
+            return done + (f" · {how}" if how else ""), theme.risk_read
         if card.status == FAILED:
-            return tr("failed"), theme.risk_destructive
+            return QCoreApplication.translate("Transcript", "failed"), theme.risk_destructive
         if card.status == DENIED:
-            return tr("denied") + (f" ({card.decided_by})" if card.decided_by else ""), theme.risk_destructive
+            return QCoreApplication.translate("Transcript", "denied") + (f" ({card.decided_by})" if card.decided_by else ""), theme.risk_destructive
         return tr(card.status), theme.muted
 
     def _banner(self, banner: BannerItem, width: float) -> RowLayout:
@@ -419,16 +431,16 @@ def _decision_words(card: ToolCardItem) -> str:
     """How a call that ran was allowed, when it took more than its risk level (reads just run)."""
     if not card.decided_by or card.decided_by == "policy: read-only":
         return ""
-    what = {"allow_once": tr("allowed once"), "allow_session": tr("allowed for this session"),
-            "allow_always": tr("always allowed")}.get(card.decision or "", tr("allowed"))
+    what = {"allow_once": QCoreApplication.translate("Transcript", "allowed once"), "allow_session": QCoreApplication.translate("Transcript", "allowed for this session"),
+            "allow_always": QCoreApplication.translate("Transcript", "always allowed")}.get(card.decision or "", QCoreApplication.translate("Transcript", "allowed"))
     return f"{what} ({card.decided_by})"
 
 
 def _source_label(source: str) -> str:
     if source == "builtin":
-        return tr("built-in")
+        return QCoreApplication.translate("Transcript", "built-in")
     if source.startswith("skill:"):
-        return tr("skill") + " " + source[6:]
+        return QCoreApplication.translate("Transcript", "skill") + " " + source[6:]
     if source.startswith("mcp:"):
         return "MCP " + source[4:]
     return source

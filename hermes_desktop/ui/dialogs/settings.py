@@ -219,6 +219,14 @@ class SettingsDialog(QDialog):
         self.theme.setCurrentIndex(max(0, self.theme.findData(runtime.settings.theme)))
         self.theme.currentIndexChanged.connect(lambda _i: self._theme_chosen())
         form.addRow(self.tr("Theme"), self.theme)
+        self.language = QComboBox()
+        self.language.setObjectName("languageCombo")
+        for value, label in (("system", self.tr("Follow system")), ("en", "English"), ("zh_CN", "简体中文")):
+            self.language.addItem(label, value)
+        self.language.setCurrentIndex(max(0, self.language.findData(runtime.settings.language)))
+        self.language.currentIndexChanged.connect(lambda _i: self.controller.set_language(self.language.currentData()))
+        form.addRow(self.tr("Language"), self.language)
+        form.addRow("", QLabel(self.tr("A new language applies when Hermes starts again.")))
         self.agents_skills = QCheckBox(self.tr("Also load skills from {0} (shared with other apps)").format(
             agents_skills_dir()))
         self.agents_skills.setObjectName("agentsSkillsCheck")

@@ -1,0 +1,43 @@
+"""Which language the window speaks: English (the source strings) or Simplified Chinese.
+
+The `language` setting is "system" (follow the OS locale), "en" or "zh_CN"; it applies at the next start,
+because Qt widgets take their text when they are built. Our strings come from
+`resources/translations/hermes_zh_CN.qm` (source: the .ts next to it, `make translations` refreshes both);
+Qt's own (standard buttons, file dialogs) from the Qt installation. Model replies, error messages from the
+engine and the Activity trace stay in English.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
+from PySide6.QtWidgets import QApplication
+
+from hermes_desktop.core.paths import resources_dir
+
+LANGUAGES = ("system", "en", "zh_CN")
+_INSTALLED: list[QTranslator] = []
+
+
+def effective_language(setting: str, system_locale: str | None = None) -> str:
+    """"en" or "zh_CN" for a setting; any Chinese locale gets Simplified Chinese, the only translation so far."""
+    wanted = (system_locale or QLocale.system().name()) if setting not in ("en", "zh_CN") else setting
+    return "zh_CN" if wanted.lower().startswith("zh") else "en"
+
+
+def install_translations(app: QApplication, setting: str) -> str:
+    """Install (or remove) the translators for the setting; returns the language now in use."""
+    for translator in _INSTALLED:
+        app.removeTranslator(translator)
+    _INSTALLED.clear()
+    language = effective_language(setting)
+    if language == "en":
+        return language
+    ours = QTranslator(app)
+    if ours.load(str(resources_dir() / "translations" / f"hermes_{language}.qm")):
+        app.installTranslator(ours)
+        _INSTALLED.append(ours)
+    qt = QTranslator(app)
+    if qt.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt)
+        _INSTALLED.append(qt)
+    return language if _INSTALLED else "en"

@@ -1,0 +1,1410 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>AppController</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="492"/>
+        <source>active in this session</source>
+        <translation>本会话中已启用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="492"/>
+        <source>available</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="494"/>
+        <source>code not trusted</source>
+        <translation>代码未受信任</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="496"/>
+        <source>replaces the {0} skill of the same name</source>
+        <translation>替换了同名的{0}技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="507"/>
+        <source>bundled</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="507"/>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="507"/>
+        <source>~/.agents</source>
+        <translation>~/.agents</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="43"/>
+        <source>Allow this action?</source>
+        <translation>允许此操作吗？</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="50"/>
+        <source>Hermes wants to run:</source>
+        <translation>Hermes 想要运行：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="54"/>
+        <source>from the {0}</source>
+        <translation>来自{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="60"/>
+        <source>No impact estimate for this tool.</source>
+        <translation>此工具没有影响评估。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="68"/>
+        <source>This is a large change, so Hermes asks even if you allowed this tool before.</source>
+        <translation>这是一次较大的改动，所以即使你之前允许过此工具，Hermes 仍会询问。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="69"/>
+        <source>The model said: “{0}”</source>
+        <translation>模型说：“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="73"/>
+        <source>Session: {0}</source>
+        <translation>会话：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="81"/>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82"/>
+        <source>Allow once</source>
+        <translation>允许一次</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
+        <source>Allow for this session</source>
+        <translation>本会话内允许</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="85"/>
+        <source>Always allow this tool</source>
+        <translation>始终允许此工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="100"/>
+        <source>Arguments:</source>
+        <translation>参数：</translation>
+    </message>
+</context>
+<context>
+    <name>ChatInput</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/input.py" line="19"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/input.py" line="27"/>
+        <source>Message Hermes…  (Enter to send, Shift+Enter for a new line)</source>
+        <translation>给 Hermes 发消息…（Enter 发送，Shift+Enter 换行）</translation>
+    </message>
+</context>
+<context>
+    <name>ChatPane</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="34"/>
+        <source>Ask anything. Hermes can calculate, read and organise files in your workspace, keep notes and read web pages — and asks before it changes anything.</source>
+        <translation>尽管问。Hermes 可以计算、读取和整理工作区中的文件、记笔记、阅读网页——并且在做任何改动之前先征求你的同意。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="45"/>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="47"/>
+        <source>Send message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="50"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="52"/>
+        <source>Stop the reply</source>
+        <translation>停止回复</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="53"/>
+        <source>Stop (Esc)</source>
+        <translation>停止（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="111"/>
+        <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
+        <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/view.py" line="23"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorBar</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="60"/>
+        <source>Inspector</source>
+        <translation>检查器</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="110"/>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <source>Risk</source>
+        <translation>风险</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <source>Approval</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="111"/>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="242"/>
+        <source>Use in this session</source>
+        <translation>在本会话中使用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="81"/>
+        <source>Trust its code…</source>
+        <translation>信任其代码…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="84"/>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="87"/>
+        <source>Open skills folder</source>
+        <translation>打开技能文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="105"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="113"/>
+        <source>Activity</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
+        <source>MCP</source>
+        <translation>MCP</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="147"/>
+        <source>JSON schema</source>
+        <translation>JSON 模式</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="157"/>
+        <source>Built-in</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="159"/>
+        <source>Skills (load on demand)</source>
+        <translation>技能（按需加载）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="161"/>
+        <source>Skill: {0}</source>
+        <translation>技能：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="163"/>
+        <source>MCP: {0}</source>
+        <translation>MCP：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <source>read</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <source>write</source>
+        <translation>写入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <source>destructive</source>
+        <translation>破坏性</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
+        <source>Always allow</source>
+        <translation>始终允许</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <source>Ask</source>
+        <translation>询问</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <source>Never allow</source>
+        <translation>从不允许</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="221"/>
+        <source>Not loaded: {0}</source>
+        <translation>未加载：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="228"/>
+        <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
+        <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="241"/>
+        <source>Stop using in this session</source>
+        <translation>在本会话中停用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="254"/>
+        <source>Nothing yet: each turn&apos;s model calls, tool calls and context budget appear here.</source>
+        <translation>暂无内容：每一轮的模型调用、工具调用和上下文预算会显示在这里。</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="145"/>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="158"/>
+        <source>No model</source>
+        <translation>没有模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="166"/>
+        <source>context %p%</source>
+        <translation>上下文 %p%</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="168"/>
+        <source>Context budget used by the last request</source>
+        <translation>上一次请求使用的上下文预算</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="171"/>
+        <source>When Hermes asks before using a tool</source>
+        <translation>Hermes 在使用工具前何时询问</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="172"/>
+        <source>Ask before changes</source>
+        <translation>改动前询问</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="172"/>
+        <source>Always ask</source>
+        <translation>总是询问</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="173"/>
+        <source>Trusted</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="173"/>
+        <source>Chat only</source>
+        <translation>仅聊天</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="176"/>
+        <source>Dry run</source>
+        <translation>演练</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="178"/>
+        <source>Write and delete tools report what they would do, and do nothing</source>
+        <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="188"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="189"/>
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="190"/>
+        <source>Export session as Markdown…</source>
+        <translation>将会话导出为 Markdown…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="191"/>
+        <source>Export session as JSON…</source>
+        <translation>将会话导出为 JSON…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="193"/>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="195"/>
+        <source>Copy last reply</source>
+        <translation>复制最后一条回复</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="196"/>
+        <source>Focus message box</source>
+        <translation>聚焦输入框</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="197"/>
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="200"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
+        <source>Follow system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="211"/>
+        <source>Show inspector</source>
+        <translation>显示检查器</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="733"/>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="310"/>
+        <source>The key could not be saved: {0}</source>
+        <translation>无法保存密钥：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="314"/>
+        <source>Connected to {0}. Ready to chat.</source>
+        <translation>已连接到 {0}，可以开始聊天了。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="356"/>
+        <source>No application could open it. It is at: {0}</source>
+        <translation>没有应用可以打开它。它位于：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="374"/>
+        <source>The secret could not be saved: {0}</source>
+        <translation>无法保存该密钥：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="411"/>
+        <source>Trust this skill&apos;s code?</source>
+        <translation>信任此技能的代码吗？</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="412"/>
+        <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
+
+Folder: {2}</source>
+        <translation>技能“{0}”包含代码（{1}），它会以你的权限在这台电脑上运行。只有在你信任其来源时才信任它。之后其文件的任何改动都会再次询问。
+
+文件夹：{2}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="418"/>
+        <source>Trust and load</source>
+        <translation>信任并加载</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="489"/>
+        <source>No model set up</source>
+        <translation>尚未设置模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="499"/>
+        <source>{0:,} tokens</source>
+        <translation>{0:,} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="578"/>
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="579"/>
+        <source>Deleted “{0}”</source>
+        <translation>已删除“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="595"/>
+        <source>Export session</source>
+        <translation>导出会话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="597"/>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="597"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="602"/>
+        <source>Exported to {0}</source>
+        <translation>已导出到 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="642"/>
+        <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
+        <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="673"/>
+        <source>Writing a summary for the new session…</source>
+        <translation>正在为新会话撰写摘要…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="679"/>
+        <source>Could not write the summary: {0}</source>
+        <translation>无法撰写摘要：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="696"/>
+        <source>Copied the last reply</source>
+        <translation>已复制最后一条回复</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="735"/>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="735"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+</context>
+<context>
+    <name>McpPanel</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="49"/>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="56"/>
+        <source>Restart</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="59"/>
+        <source>Set secret…</source>
+        <translation>设置密钥…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="61"/>
+        <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
+        <translation>把此服务器需要的 ${secret:NAME} 值保存到系统钥匙串</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
+        <source>Reload mcp.json</source>
+        <translation>重新加载 mcp.json</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="65"/>
+        <source>Edit mcp.json</source>
+        <translation>编辑 mcp.json</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
+        <source>Open logs</source>
+        <translation>打开日志</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="93"/>
+        <source>{0} tools</source>
+        <translation>{0} 个工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="104"/>
+        <source>No MCP servers. Press “Edit mcp.json” and add servers in the “mcpServers” format other clients use, then “Reload mcp.json”.</source>
+        <translation>没有 MCP 服务器。点“编辑 mcp.json”，按其他客户端通用的“mcpServers”格式添加服务器，然后点“重新加载 mcp.json”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="111"/>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="111"/>
+        <source>connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="112"/>
+        <source>restarting</source>
+        <translation>重启中</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="112"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="113"/>
+        <source>disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="113"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+</context>
+<context>
+    <name>McpSecretDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="13"/>
+        <source>Secret for MCP server “{0}”</source>
+        <translation>MCP 服务器“{0}”的密钥</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="20"/>
+        <source>paste the value</source>
+        <translation>粘贴值</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="21"/>
+        <source>It is stored in the system keyring, never in mcp.json.</source>
+        <translation>它保存在系统钥匙串中，绝不会写入 mcp.json。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="22"/>
+        <source>No secure keyring ({0}): the value is kept in memory until Hermes closes.</source>
+        <translation>没有安全的钥匙串（{0}）：该值只保存在内存中，直到 Hermes 关闭。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="30"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="31"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+</context>
+<context>
+    <name>SessionSidebar</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="71"/>
+        <source>Search all sessions (Ctrl+K)</source>
+        <translation>搜索所有会话（Ctrl+K）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="72"/>
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="74"/>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="76"/>
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="77"/>
+        <source>New session (Ctrl+N)</source>
+        <translation>新建会话（Ctrl+N）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="81"/>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="91"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="149"/>
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="171"/>
+        <source>Pinned</source>
+        <translation>已置顶</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="171"/>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="171"/>
+        <source>Yesterday</source>
+        <translation>昨天</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="172"/>
+        <source>Previous 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="172"/>
+        <source>Older</source>
+        <translation>更早</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="181"/>
+        <source>No matches</source>
+        <translation>没有匹配项</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="190"/>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="233"/>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="235"/>
+        <source>Unpin</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="235"/>
+        <source>Pin</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="236"/>
+        <source>Fork</source>
+        <translation>分叉</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="237"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="238"/>
+        <source>Markdown…</source>
+        <translation>Markdown…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="239"/>
+        <source>JSON…</source>
+        <translation>JSON…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="241"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="55"/>
+        <source>Providers</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="56"/>
+        <source>General</source>
+        <translation>通用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="57"/>
+        <source>Permissions</source>
+        <translation>权限</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="58"/>
+        <source>Your data</source>
+        <translation>你的数据</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="80"/>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="81"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="82"/>
+        <source>Duplicate</source>
+        <translation>复制一份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="83"/>
+        <source>Use this one</source>
+        <translation>使用这个</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="84"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="107"/>
+        <source>No providers yet: add one.</source>
+        <translation>还没有服务商：添加一个吧。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="111"/>
+        <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
+        <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="154"/>
+        <source>{0} (copy)</source>
+        <translation>{0}（副本）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="173"/>
+        <source>Deleted {0} and its key.</source>
+        <translation>已删除 {0} 及其密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="187"/>
+        <source>The key was not saved: {0}</source>
+        <translation>密钥未保存：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="200"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="244"/>
+        <source>Workspace folder</source>
+        <translation>工作区文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="207"/>
+        <source>HERMES_WORKSPACE is set and wins while it is.</source>
+        <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="214"/>
+        <source>Tools and approvals</source>
+        <translation>工具与批准</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="224"/>
+        <source>Follow system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="217"/>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="217"/>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="221"/>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="228"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
+        <source>A new language applies when Hermes starts again.</source>
+        <translation>新的语言会在 Hermes 下次启动时生效。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="230"/>
+        <source>Also load skills from {0} (shared with other apps)</source>
+        <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="235"/>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="254"/>
+        <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
+        <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的破坏性调用，即使该工具被设为始终允许，也会询问。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="259"/>
+        <source>Revoke</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="262"/>
+        <source>Revoke all</source>
+        <translation>全部撤销</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="277"/>
+        <source>always allowed</source>
+        <translation>始终允许</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="277"/>
+        <source>always asks</source>
+        <translation>总是询问</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="278"/>
+        <source>never allowed</source>
+        <translation>从不允许</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="287"/>
+        <source>No rules: every tool follows the approval mode.</source>
+        <translation>没有规则：所有工具都遵循批准模式。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="309"/>
+        <source>Sessions (hermes.db) and backups</source>
+        <translation>会话（hermes.db）和备份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
+        <source>Logs and the audit log of every tool call</source>
+        <translation>日志以及每次工具调用的审计日志</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="312"/>
+        <source>Workspace (files the agent may use, notes)</source>
+        <translation>工作区（智能体可以使用的文件、笔记）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="319"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="323"/>
+        <source>API keys are kept in the system keyring ({0}).</source>
+        <translation>API 密钥保存在系统钥匙串中（{0}）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="324"/>
+        <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
+        <translation>没有找到安全的钥匙串（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
+    </message>
+</context>
+<context>
+    <name>SetupBar</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="93"/>
+        <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
+        <translation>尚未设置模型。你可以查看会话；设置服务商后即可聊天。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="96"/>
+        <source>Set up a model…</source>
+        <translation>设置模型…</translation>
+    </message>
+</context>
+<context>
+    <name>SetupDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="48"/>
+        <source>Connect a model</source>
+        <translation>连接模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="48"/>
+        <source>Edit provider</source>
+        <translation>编辑服务商</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="55"/>
+        <source>Hermes works with any OpenAI-compatible service, in the cloud or on this computer. Pick one, paste a key if it needs one, and test the connection.</source>
+        <translation>Hermes 可以使用任何兼容 OpenAI 的服务，无论在云端还是在这台电脑上。选择一个，如需要就粘贴密钥，然后测试连接。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="57"/>
+        <source>Provider settings.</source>
+        <translation>服务商设置。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="149"/>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="150"/>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="151"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="152"/>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="79"/>
+        <source>Stored in the keyring — leave empty to keep it</source>
+        <translation>已保存在钥匙串中 — 留空则保持不变</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="80"/>
+        <source>Paste your API key</source>
+        <translation>粘贴你的 API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="225"/>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="88"/>
+        <source>No secure keyring was found on this computer ({0}). The key will be kept in memory for this run only and never written to a file. To supply it on every start, set the HERMES_API_KEY environment variable.</source>
+        <translation>这台电脑上没有找到安全的钥匙串（{0}）。密钥只会在本次运行期间保存在内存中，绝不会写入文件。若要每次启动都提供密钥，请设置环境变量 HERMES_API_KEY。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="91"/>
+        <source>no backend</source>
+        <translation>无后端</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="99"/>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="99"/>
+        <source>Native tool calls</source>
+        <translation>原生工具调用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="100"/>
+        <source>Text tool calls (for models without native support)</source>
+        <translation>文本工具调用（用于不支持原生工具调用的模型）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="105"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="110"/>
+        <source>provider default</source>
+        <translation>服务商默认值</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="114"/>
+        <source>Advanced settings</source>
+        <translation>高级设置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="122"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="123"/>
+        <source>Tool calling</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="124"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="125"/>
+        <source>Max output tokens</source>
+        <translation>最大输出 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="126"/>
+        <source>Context window (tokens)</source>
+        <translation>上下文窗口（token）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="129"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="140"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="144"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="144"/>
+        <source>Not now</source>
+        <translation>以后再说</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="217"/>
+        <source>Get a key at {0}</source>
+        <translation>在 {0} 获取密钥</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="219"/>
+        <source>A local server usually needs no key; leave it empty.</source>
+        <translation>本地服务器通常不需要密钥，留空即可。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="225"/>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="271"/>
+        <source>Testing…</source>
+        <translation>测试中…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="289"/>
+        <source>Use {0}</source>
+        <translation>使用 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
+        <source>Use text tool calls</source>
+        <translation>使用文本工具调用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="312"/>
+        <source>Changed. Test again to be sure, or save.</source>
+        <translation>已更改。再测试一次以确认，或直接保存。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="318"/>
+        <source>The base URL must start with http:// or https://.</source>
+        <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="320"/>
+        <source>Choose a model.</source>
+        <translation>请选择一个模型。</translation>
+    </message>
+</context>
+<context>
+    <name>Transcript</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="51"/>
+        <source>read</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="51"/>
+        <source>write</source>
+        <translation>写入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="52"/>
+        <source>destructive</source>
+        <translation>破坏性</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="52"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="53"/>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="53"/>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="54"/>
+        <source>Open provider settings</source>
+        <translation>打开服务商设置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="55"/>
+        <source>Start a new session with a summary</source>
+        <translation>带着摘要开始新会话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="264"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="223"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="264"/>
+        <source>Fork</source>
+        <translation>分叉</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="251"/>
+        <source>Hermes</source>
+        <translation>Hermes</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="251"/>
+        <source>writing…</source>
+        <translation>正在写…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="256"/>
+        <source>interrupted — the reply stopped here</source>
+        <translation>已中断 — 回复停在这里</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="264"/>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="324"/>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
+        <source>characters</source>
+        <translation>个字符</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="341"/>
+        <source>Show all</source>
+        <translation>显示全部</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="341"/>
+        <source>lines</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="352"/>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="352"/>
+        <source>Allow once</source>
+        <translation>允许一次</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="352"/>
+        <source>Allow for this session</source>
+        <translation>本会话内允许</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="354"/>
+        <source>Always allow</source>
+        <translation>始终允许</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="374"/>
+        <source>waiting for your approval</source>
+        <translation>等待你的批准</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="376"/>
+        <source>queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="378"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="378"/>
+        <source>running {0:.1f} s</source>
+        <translation>运行中 {0:.1f} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="382"/>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="382"/>
+        <source>done in {0:.2f} s</source>
+        <translation>{0:.2f} 秒内完成</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="386"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="388"/>
+        <source>denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="434"/>
+        <source>allowed once</source>
+        <translation>已允许一次</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="434"/>
+        <source>allowed for this session</source>
+        <translation>本会话内已允许</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="435"/>
+        <source>always allowed</source>
+        <translation>始终允许</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="435"/>
+        <source>allowed</source>
+        <translation>已允许</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="441"/>
+        <source>built-in</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="443"/>
+        <source>skill</source>
+        <translation>技能</translation>
+    </message>
+</context>
+</TS>
