@@ -10,7 +10,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer, QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -48,14 +48,14 @@ from hermes_desktop.ui.tasks import spawn
 log = logging.getLogger(__name__)
 
 SHORTCUTS = [
-    ("Ctrl+N", "New session"),
-    ("Ctrl+K / Ctrl+F", "Search all sessions"),
-    ("Ctrl+L", "Focus the message box"),
-    ("Enter / Shift+Enter", "Send / new line"),
-    ("Esc", "Stop the reply (or cancel editing)"),
-    ("Ctrl+Shift+C", "Copy the last reply"),
-    ("Ctrl+,", "Settings"),
-    ("Double-click a message", "Select and copy its text"),
+    ("Ctrl+N", QT_TRANSLATE_NOOP("MainWindow", "New session")),
+    ("Ctrl+K / Ctrl+F", QT_TRANSLATE_NOOP("MainWindow", "Search all sessions")),
+    ("Ctrl+L", QT_TRANSLATE_NOOP("MainWindow", "Focus the message box")),
+    ("Enter / Shift+Enter", QT_TRANSLATE_NOOP("MainWindow", "Send / new line")),
+    ("Esc", QT_TRANSLATE_NOOP("MainWindow", "Stop the reply (or cancel editing)")),
+    ("Ctrl+Shift+C", QT_TRANSLATE_NOOP("MainWindow", "Copy the last reply")),
+    ("Ctrl+,", QT_TRANSLATE_NOOP("MainWindow", "Settings")),
+    (QT_TRANSLATE_NOOP("MainWindow", "Double-click a message"), QT_TRANSLATE_NOOP("MainWindow", "Select and copy its text")),
 ]
 
 
@@ -735,7 +735,7 @@ class MainWindow(QMainWindow):
         table.setHorizontalHeaderLabels([self.tr("Keys"), self.tr("Action")])
         table.verticalHeader().hide()
         for row, (keys, action) in enumerate(SHORTCUTS):
-            table.setItem(row, 0, QTableWidgetItem(keys))
+            table.setItem(row, 0, QTableWidgetItem(self.tr(keys)))
             table.setItem(row, 1, QTableWidgetItem(self.tr(action)))
         table.resizeColumnsToContents()
         table.horizontalHeader().setStretchLastSection(True)

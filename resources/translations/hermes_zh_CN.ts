@@ -379,9 +379,50 @@
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="51"/>
         <location filename="../../hermes_desktop/ui/main_window.py" line="189"/>
         <source>New session</source>
         <translation>新建会话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="52"/>
+        <source>Search all sessions</source>
+        <translation>搜索所有会话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="53"/>
+        <source>Focus the message box</source>
+        <translation>聚焦输入框</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="54"/>
+        <source>Send / new line</source>
+        <translation>发送 / 换行</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="55"/>
+        <source>Stop the reply (or cancel editing)</source>
+        <translation>停止回复（或取消编辑）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
+        <source>Copy the last reply</source>
+        <translation>复制最后一条回复</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
+        <source>Double-click a message</source>
+        <translation>双击消息</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
+        <source>Select and copy its text</source>
+        <translation>选择并复制其文本</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="190"/>
@@ -805,6 +846,26 @@ Folder: {2}</source>
 </context>
 <context>
     <name>SettingsDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="41"/>
+        <source>Ask before changing anything (recommended)</source>
+        <translation>任何改动前都询问（推荐）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="42"/>
+        <source>Always ask, even before reading</source>
+        <translation>总是询问，读取前也问</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="43"/>
+        <source>Trusted: only ask before deleting or overwriting</source>
+        <translation>信任：只在删除或覆盖前询问</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="44"/>
+        <source>Chat only: no tools at all</source>
+        <translation>仅聊天：不使用任何工具</translation>
+    </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="52"/>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
@@ -1403,6 +1464,11 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="443"/>
+        <source>skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="445"/>
         <source>skill</source>
         <translation>技能</translation>
     </message>

@@ -439,6 +439,8 @@ def _decision_words(card: ToolCardItem) -> str:
 def _source_label(source: str) -> str:
     if source == "builtin":
         return QCoreApplication.translate("Transcript", "built-in")
+    if source == "skills":
+        return QCoreApplication.translate("Transcript", "skills")
     if source.startswith("skill:"):
         return QCoreApplication.translate("Transcript", "skill") + " " + source[6:]
     if source.startswith("mcp:"):

@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -38,10 +38,10 @@ if TYPE_CHECKING:
 
 PROFILE_ROLE = Qt.ItemDataRole.UserRole + 1
 APPROVAL_MODES = (
-    ("ask_risky", "Ask before changing anything (recommended)"),
-    ("always_ask", "Always ask, even before reading"),
-    ("trusted", "Trusted: only ask before deleting or overwriting"),
-    ("chat_only", "Chat only: no tools at all"),
+    ("ask_risky", QT_TRANSLATE_NOOP("SettingsDialog", "Ask before changing anything (recommended)")),
+    ("always_ask", QT_TRANSLATE_NOOP("SettingsDialog", "Always ask, even before reading")),
+    ("trusted", QT_TRANSLATE_NOOP("SettingsDialog", "Trusted: only ask before deleting or overwriting")),
+    ("chat_only", QT_TRANSLATE_NOOP("SettingsDialog", "Chat only: no tools at all")),
 )
 
 
