@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench translations clean
+.PHONY: run test bench translations bundle clean
 
 run: $(STAMP)
 	@packaging/linux/system-deps.sh
@@ -28,5 +28,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	@touch $(STAMP)
 
+# A one-folder app in dist/hermes-desktop/ (PyInstaller), checked by running it; then
+# packaging/linux/install-desktop-entry.sh puts it in the applications menu.
+bundle: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[bundle]'
+	$(BIN)/pyinstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/pyinstaller/hermes-desktop.spec
+	dist/hermes-desktop/hermes-desktop --version
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info

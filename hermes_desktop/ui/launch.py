@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from hermes_desktop import __version__
 from hermes_desktop.core.logging_setup import setup_logging
-from hermes_desktop.core.paths import app_paths
+from hermes_desktop.core.paths import app_paths, resources_dir
 from hermes_desktop.core.settings import SettingsStore
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,9 @@ def application() -> QApplication:
     app.setOrganizationName("Hermes")
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("hermes-desktop")
+    from PySide6.QtGui import QIcon
+
+    app.setWindowIcon(QIcon(str(resources_dir() / "icons" / "hermes-desktop.svg")))
     return app
 
 

@@ -59,7 +59,11 @@ def list_scripts(skill: Skill) -> list[str]:
 def command_for(script: Path) -> list[str]:
     suffix = script.suffix.lower()
     if suffix == ".py":
-        python = shutil.which("python3") or shutil.which("python") or sys.executable
+        # In a bundled app sys.executable is Hermes itself, not a Python: the user's Python is then required.
+        python = shutil.which("python3") or shutil.which("python") or (None if getattr(sys, "frozen", False)
+                                                                        else sys.executable)
+        if python is None:
+            raise ToolError(f"{script.name} needs Python 3, which is not installed on this computer")
         return [python, str(script)]
     if suffix == ".sh":
         shell = shutil.which("bash") or shutil.which("sh")
