@@ -132,6 +132,25 @@ async def test_a_tool_error_reaches_the_model_with_its_reason(runtime, profile, 
     await runtime.mcp.stop_all()
 
 
+async def test_resources_can_be_listed_and_read_by_the_model(runtime, profile, model_server, tmp_path) -> None:
+    await start(runtime, {"test": stdio_entry(tmp_path)})
+    assert runtime.registry.get("mcp_test_read_resource").risk is Risk.READ
+    model_server.enqueue(tool_call_reply(CallScript("mcp_test_list_resources", {})),
+                         tool_call_reply(CallScript("mcp_test_read_resource", {"uri": "notes://handbook"})),
+                         text_reply("The handbook says: ship small changes."))
+    events = await run_turn(runtime, profile, "r", "what does the handbook say?")
+    listed, read = of_type(events, ev.ToolCallFinished)
+    assert json.loads(listed.result) == [{"uri": "notes://handbook", "name": "handbook",
+                                          "description": "The team handbook", "mime_type": "text/markdown"}]
+    assert read.outcome is ev.ToolOutcome.OK and read.result.startswith("# Handbook")
+    model_server.enqueue(tool_call_reply(CallScript("mcp_test_read_resource", {"uri": "notes://missing"})),
+                         text_reply("Not there."))
+    events = await run_turn(runtime, profile, "r", "and the missing one?")
+    assert of_type(events, ev.ToolCallFinished)[0].outcome is ev.ToolOutcome.ERROR
+    assert state(runtime, "test") is ServerState.CONNECTED
+    await runtime.mcp.stop_all()
+
+
 # ------------------------------------------------------------------ faults
 
 async def test_a_server_that_crashes_mid_call_fails_that_call_clearly_and_comes_back(

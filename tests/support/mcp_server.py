@@ -77,6 +77,11 @@ def env_value(name: str) -> str:
     return os.environ.get(name, "(unset)")
 
 
+@server.resource("notes://handbook", name="handbook", description="The team handbook", mime_type="text/markdown")
+def handbook() -> str:
+    return "# Handbook\nShip small changes; ask before deleting."
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--http", type=int, default=None)

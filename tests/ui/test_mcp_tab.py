@@ -36,7 +36,7 @@ def test_servers_appear_with_state_and_tools_and_follow_edits_of_mcp_json(make_w
                  what="the test server to connect")
     h.wait_until(lambda: any(t.startswith("ghost  ·  failed") and "not found" in t for t in server_texts(h)),
                  timeout=30, what="the missing command to be reported")
-    assert any("8 tools" in t for t in server_texts(h))
+    assert any("10 tools" in t for t in server_texts(h)), "8 tools and the 2 resource tools"
     assert h.window.inspector.tool_item("mcp_test_echo") is not None
     rule = h.window.inspector.tools.findChild(QComboBox, next(
         c.objectName() for c in h.window.inspector.tools.findChildren(QComboBox) if "mcp_test_wipe" in c.objectName()))

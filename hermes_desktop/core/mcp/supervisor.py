@@ -9,7 +9,9 @@ call does not hold up the next. What a user sees:
 - a server that crashes mid-call fails that call with a clear error (the model sees it, nothing hangs),
   then comes back by itself; its tools stay registered meanwhile and answer "restarting" at once;
 - the server's stderr goes to `mcp/<server>.log` in the log directory, and its last lines explain a crash;
-- a hung call ends at the server's `timeout` (the tool runner cancels it and the SDK tells the server).
+- a hung call ends at the server's `timeout` (the tool runner cancels it and the SDK tells the server);
+- a server that offers resources also gets `mcp_<server>_list_resources` and `mcp_<server>_read_resource`
+  (read-only tools), so the model can find and read its documents. Prompts are not bridged.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import time
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from hermes_desktop.core.mcp.bridge import parameters_of, render_result, risk_of, tool_name
 from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, resolve_secrets
@@ -28,21 +30,21 @@ from hermes_desktop.core.mcp.status import ServerState, ServerStatus
 from hermes_desktop.core.redact import redact_text
 from hermes_desktop.core.secrets import SecretStore
 from hermes_desktop.core.tools.registry import ToolRegistry
-from hermes_desktop.core.tools.spec import ToolContext, ToolError, ToolSpec
+from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
 
 log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT_S = 30.0
 PING_INTERVAL_S = 20.0
 STABLE_AFTER_S = 30.0
+MAX_RESOURCES = 200  # listed to the model at once
 RESTART_DELAYS_S = (0.5, 2.0, 5.0, 15.0)  # then the server is marked failed until the user restarts it
 _FATAL = (FileNotFoundError, PermissionError, MCPConfigError)  # restarting cannot fix these
 
 
 @dataclass
 class _Call:
-    tool: str
-    arguments: dict[str, Any]
+    run: Callable[[Any], Awaitable[Any]]  # given the connected client, makes the request
     future: asyncio.Future[Any]
 
 
@@ -75,7 +77,7 @@ class ServerSupervisor:
         self._task: asyncio.Task[None] | None = None
         self._restart_now = asyncio.Event()
         self._stopping = False
-        self._tool_names: dict[str, str] = {}  # Hermes name -> server's tool name
+        self._tool_names: dict[str, str] = {}  # the Hermes tools registered for this server
         self._connected_at = 0.0
         self.status = ServerStatus(config.name, ServerState.DISABLED if config.disabled else ServerState.STOPPED,
                                    transport=config.transport, target=config.describe(), secrets=config.secret_names)
@@ -169,7 +171,7 @@ class ServerSupervisor:
                 transport = await self._transport(stack)
                 client = await stack.enter_async_context(Client(transport, mode="legacy"))
                 listing = await client.list_tools()
-            self._register(listing.tools)
+            self._register(listing.tools, resources=client.server_capabilities.resources is not None)
             self._connected_at = time.monotonic()
             self._set(ServerState.CONNECTED, f"{len(self._tool_names)} tools")
             await self._serve(client)
@@ -229,7 +231,7 @@ class ServerSupervisor:
     async def _run(self, client: Any, call: _Call, broken: asyncio.Future[BaseException]) -> None:
         if call.future.done():  # the caller gave up (Stop, timeout) before the call started
             return
-        request = asyncio.ensure_future(client.call_tool(call.tool, call.arguments))
+        request = asyncio.ensure_future(call.run(client))
         call.future.add_done_callback(lambda f: request.cancel() if f.cancelled() else None)
         try:
             result = await request
@@ -270,44 +272,78 @@ class ServerSupervisor:
         return (" — server said: " + " | ".join(last)) if last else ""
 
     # ------------------------------------------------------------------ tools
-    def _register(self, tools: list[Any]) -> None:
+    def _register(self, tools: list[Any], *, resources: bool) -> None:
         self._unregister()
-        identity = self.config.identity
-        for tool in tools:
-            name = tool_name(self.config.name, tool.name)
-            if self._registry.get(name) is not None:
-                log.warning("MCP tool %s clashes with an existing tool; skipped", name)
+        specs = [ToolSpec(
+            tool_name(self.config.name, tool.name),
+            f"[MCP server {self.config.name}] "
+            + (tool.description or getattr(tool, "title", None) or tool.name).strip(),
+            parameters_of(tool.input_schema), self._tool_handler(tool.name), risk_of(tool.annotations),
+            timeout_s=self.config.timeout_s, source=f"mcp:{self.config.name}", source_detail=self.config.identity,
+            blocking=False) for tool in tools]
+        if resources:
+            specs += self._resource_specs()
+        for spec in specs:
+            if self._registry.get(spec.name) is not None:
+                log.warning("MCP tool %s clashes with an existing tool; skipped", spec.name)
                 continue
-            description = (tool.description or getattr(tool, "title", None) or tool.name).strip()
-            self._registry.register(ToolSpec(
-                name, f"[MCP server {self.config.name}] {description}", parameters_of(tool.input_schema),
-                self._handler(tool.name), risk_of(tool.annotations), timeout_s=self.config.timeout_s,
-                source=f"mcp:{self.config.name}", source_detail=identity, blocking=False))
-            self._tool_names[name] = tool.name
+            self._registry.register(spec)
+            self._tool_names[spec.name] = spec.name
+
+    def _resource_specs(self) -> list[ToolSpec]:
+        """A server that offers resources (documents, records, files) gets two read tools to list and read them."""
+        common = {"risk": Risk.READ, "timeout_s": self.config.timeout_s, "source": f"mcp:{self.config.name}",
+                  "source_detail": self.config.identity, "blocking": False}
+        return [
+            ToolSpec(tool_name(self.config.name, "list_resources"),
+                     f"[MCP server {self.config.name}] List the resources (documents, data) this server offers, "
+                     "with their URIs.", {"type": "object", "properties": {}, "additionalProperties": False},
+                     self._list_resources, **common),
+            ToolSpec(tool_name(self.config.name, "read_resource"),
+                     f"[MCP server {self.config.name}] Read one resource by its URI (from the list).",
+                     {"type": "object", "properties": {"uri": {"type": "string"}}, "required": ["uri"],
+                      "additionalProperties": False}, self._read_resource, **common),
+        ]
 
     def _unregister(self) -> None:
         for name in self._tool_names:
             self._registry.unregister(name)
         self._tool_names.clear()
 
-    def _handler(self, remote_name: str) -> Callable[[dict[str, Any], ToolContext], Any]:
+    async def _submit(self, run: Callable[[Any], Awaitable[Any]]) -> Any:
+        """Hand one request to the owner task and wait for its answer."""
+        if self.status.state is not ServerState.CONNECTED:
+            raise ServerUnavailable(f"MCP server “{self.config.name}” is {self.status.state.value}"
+                                    + (f": {self.status.detail}" if self.status.detail else ""))
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Call(run, future))
+        try:
+            return await future
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+
+    def _tool_handler(self, remote_name: str) -> Callable[[dict[str, Any], ToolContext], Awaitable[str]]:
         async def call(args: dict[str, Any], ctx: ToolContext) -> str:
-            if self.status.state is not ServerState.CONNECTED:
-                raise ServerUnavailable(f"MCP server “{self.config.name}” is {self.status.state.value}"
-                                        + (f": {self.status.detail}" if self.status.detail else ""))
-            future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-            self._queue.put_nowait(_Call(remote_name, args, future))
-            try:
-                result = await future
-            except asyncio.CancelledError:
-                future.cancel()
-                raise
+            result = await self._submit(lambda client: client.call_tool(remote_name, args))
             # A server's own credentials never reach the model or the session database, even if it echoes them.
             text = redact_text(render_result(result), self._known_secrets)
             if getattr(result, "is_error", False):
                 raise ToolError(text or f"{remote_name} reported an error")
             return text
         return call
+
+    async def _list_resources(self, args: dict[str, Any], ctx: ToolContext) -> list[dict[str, Any]]:
+        result = await self._submit(lambda client: client.list_resources())
+        return [{"uri": str(r.uri), "name": r.name, **({"description": r.description} if r.description else {}),
+                 **({"mime_type": r.mime_type} if r.mime_type else {})} for r in result.resources[:MAX_RESOURCES]]
+
+    async def _read_resource(self, args: dict[str, Any], ctx: ToolContext) -> str:
+        uri = str(args["uri"])
+        result = await self._submit(lambda client: client.read_resource(uri))
+        parts = [getattr(c, "text", None) or f"[binary content {getattr(c, 'mime_type', '') or ''} not shown]".replace(
+            "  ", " ") for c in result.contents]
+        return redact_text("\n".join(parts), self._known_secrets)
 
 
 def _transport_failure(exc: BaseException) -> bool:
