@@ -454,6 +454,20 @@ class AppController(QObject):
         await self.runtime.mcp.reload()
         self.sig_mcp_changed.emit()
 
+    async def save_mcp_server(self, name: str, entry: dict[str, Any], replacing: str | None) -> None:
+        from hermes_desktop.core.mcp.config import save_server
+
+        assert self.runtime is not None
+        await asyncio.to_thread(save_server, self.runtime.paths.mcp_config_file, name, entry, replacing)
+        await self.reload_mcp()
+
+    async def remove_mcp_server(self, name: str) -> None:
+        from hermes_desktop.core.mcp.config import remove_server
+
+        assert self.runtime is not None
+        await asyncio.to_thread(remove_server, self.runtime.paths.mcp_config_file, name)
+        await self.reload_mcp()
+
     def restart_mcp(self, name: str) -> None:
         if self.runtime is not None:
             self.runtime.mcp.restart(name)

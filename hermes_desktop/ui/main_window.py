@@ -340,6 +340,10 @@ class MainWindow(QMainWindow):
             return
         if action == "restart" and name:
             self.controller.restart_mcp(name)
+        elif action in ("add", "edit"):
+            spawn(self._edit_mcp_server(name or None))
+        elif action == "remove" and name:
+            spawn(self._remove_mcp_server(name))
         elif action == "set_secret" and name:
             spawn(self._ask_mcp_secret(name))
         elif action == "reload":
@@ -354,6 +358,40 @@ class MainWindow(QMainWindow):
         """Open a file or folder in the system's application for it; say where it is when there is none."""
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
             self.errors.show_message(self.tr("No application could open it. It is at: {0}").format(path))
+
+    async def _edit_mcp_server(self, name: str | None) -> None:
+        """The server form; saving writes mcp.json (everything else in it kept) and reloads the servers."""
+        from hermes_desktop.core.mcp.config import MCPConfigError
+        from hermes_desktop.ui.dialogs.mcp_server import McpServerDialog
+
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        existing = runtime.mcp.supervisors[name].config if name and name in runtime.mcp.supervisors else None
+        dialog = McpServerDialog(self, existing)
+        self.mcp_server_dialog = dialog  # for tests and automation
+        while await run_dialog(dialog) == QDialog.DialogCode.Accepted:
+            try:
+                await self.controller.save_mcp_server(dialog.server_name(), dialog.entry(), name)
+                return
+            except MCPConfigError as exc:  # e.g. a name taken, or mcp.json broken meanwhile: keep what was typed
+                dialog.problem.setText(str(exc))
+
+    async def _remove_mcp_server(self, name: str) -> None:
+        from hermes_desktop.core.mcp.config import MCPConfigError
+
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Remove MCP server?"),
+                          self.tr("Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.")
+                          .format(name), QMessageBox.StandardButton.Cancel, self)
+        remove = box.addButton(self.tr("Remove"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        self.mcp_remove_dialog = box  # for tests and automation
+        await run_dialog(box)
+        if box.clickedButton() is remove:
+            try:
+                await self.controller.remove_mcp_server(name)
+            except MCPConfigError as exc:
+                self.errors.show_message(str(exc))
 
     async def _ask_mcp_secret(self, server: str) -> None:
         from hermes_desktop.core.secrets import SecretStoreError

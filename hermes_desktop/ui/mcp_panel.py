@@ -39,7 +39,8 @@ def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme
 
 class McpPanel(QWidget):
     sig_action = Signal(str, str)
-    """(action, server name): restart and set_secret (a name), reload, edit_config, open_logs (no name)."""
+    """(action, server name): edit, remove, restart, set_secret (a name); add, reload, edit_config, open_logs
+    (no name)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -60,7 +61,17 @@ class McpPanel(QWidget):
         self.secret_button.setObjectName("setMcpSecretButton")
         self.secret_button.setToolTip(self.tr("Store a ${secret:NAME} value this server needs in the system keyring"))
         self.secret_button.clicked.connect(lambda: self.sig_action.emit("set_secret", self.selected() or ""))
-        buttons = [(self.restart_button, None), (self.secret_button, None)]
+        self.edit_button = QPushButton(self.tr("Edit…"))
+        self.edit_button.setObjectName("editMcpServerButton")
+        self.edit_button.clicked.connect(lambda: self.sig_action.emit("edit", self.selected() or ""))
+        self.remove_button = QPushButton(self.tr("Remove"))
+        self.remove_button.setObjectName("removeMcpServerButton")
+        self.remove_button.clicked.connect(lambda: self.sig_action.emit("remove", self.selected() or ""))
+        add_button = QPushButton(self.tr("Add…"))
+        add_button.setObjectName("addMcpServerButton")
+        add_button.clicked.connect(lambda: self.sig_action.emit("add", ""))
+        buttons = [(add_button, None), (self.edit_button, None), (self.remove_button, None),
+                   (self.restart_button, None), (self.secret_button, None)]
         for label, name, action in ((self.tr("Reload mcp.json"), "reloadMcpButton", "reload"),
                                     (self.tr("Edit mcp.json"), "editMcpConfigButton", "edit_config"),
                                     (self.tr("Open logs"), "openMcpLogsButton", "open_logs")):
@@ -71,7 +82,7 @@ class McpPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.servers, 1)
-        for pair in (buttons[:3], buttons[3:]):
+        for pair in (buttons[:3], buttons[3:5], buttons[5:]):
             row = QHBoxLayout()
             for button, _action in pair:
                 row.addWidget(button)
@@ -101,8 +112,8 @@ class McpPanel(QWidget):
             if status.name == selected:
                 item.setSelected(True)
         if not statuses and not problems:
-            empty = QListWidgetItem(self.tr("No MCP servers. Press “Edit mcp.json” and add servers in the "
-                                            "“mcpServers” format other clients use, then “Reload mcp.json”."))
+            empty = QListWidgetItem(self.tr("No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers "
+                                            "in the “mcpServers” format other clients use."))
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
             self.servers.addItem(empty)
         self._selection_changed()
@@ -122,5 +133,6 @@ class McpPanel(QWidget):
 
     def _selection_changed(self) -> None:
         name = self.selected()
-        self.restart_button.setEnabled(name is not None)
+        for button in (self.restart_button, self.edit_button, self.remove_button):
+            button.setEnabled(name is not None)
         self.secret_button.setEnabled(bool(name and self.secrets_needed(name)))

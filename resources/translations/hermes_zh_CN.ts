@@ -4,37 +4,37 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="492"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="506"/>
         <source>active in this session</source>
         <translation>本会话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="492"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="506"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="494"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="508"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="496"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="510"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="507"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="521"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="507"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="521"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="507"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="521"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
@@ -501,7 +501,7 @@
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="733"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="771"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -516,22 +516,37 @@
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="356"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="360"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="374"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="383"/>
+        <source>Remove MCP server?</source>
+        <translation>移除 MCP 服务器吗？</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="384"/>
+        <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
+        <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在钥匙串中。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="386"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="412"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="411"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="449"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="412"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="450"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -540,77 +555,77 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="418"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="456"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="489"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="527"/>
         <source>No model set up</source>
         <translation>尚未设置模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="499"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="537"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="578"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="616"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="579"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="617"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="595"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="633"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="597"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="635"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="597"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="635"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="602"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="640"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="642"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="680"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="673"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="711"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="679"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="717"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="696"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="734"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="735"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="773"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="735"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="773"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -618,77 +633,92 @@ Folder: {2}</source>
 <context>
     <name>McpPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="49"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="50"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="57"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="60"/>
         <source>Set secret…</source>
         <translation>设置密钥…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="62"/>
         <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
         <translation>把此服务器需要的 ${secret:NAME} 值保存到系统钥匙串</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="67"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="70"/>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="75"/>
         <source>Reload mcp.json</source>
         <translation>重新加载 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="76"/>
         <source>Edit mcp.json</source>
         <translation>编辑 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="77"/>
         <source>Open logs</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="104"/>
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="104"/>
-        <source>No MCP servers. Press “Edit mcp.json” and add servers in the “mcpServers” format other clients use, then “Reload mcp.json”.</source>
-        <translation>没有 MCP 服务器。点“编辑 mcp.json”，按其他客户端通用的“mcpServers”格式添加服务器，然后点“重新加载 mcp.json”。</translation>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="115"/>
+        <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
+        <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="122"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="122"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
@@ -724,6 +754,89 @@ Folder: {2}</source>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="31"/>
         <source>Value</source>
         <translation>值</translation>
+    </message>
+</context>
+<context>
+    <name>McpServerDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="45"/>
+        <source>Edit MCP server</source>
+        <translation>编辑 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="45"/>
+        <source>Add MCP server</source>
+        <translation>添加 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="49"/>
+        <source>e.g. files</source>
+        <translation>例如 files</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="52"/>
+        <source>Program on this computer (stdio)</source>
+        <translation>这台电脑上的程序（stdio）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="53"/>
+        <source>Web address (Streamable HTTP)</source>
+        <translation>网址（Streamable HTTP）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="76"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="78"/>
+        <source>Disabled (keep it here, but do not start it)</source>
+        <translation>停用（保留在这里，但不启动）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="90"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="91"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="92"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="93"/>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="94"/>
+        <source>Environment</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="95"/>
+        <source>Working folder</source>
+        <translation>工作文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="96"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="97"/>
+        <source>Headers</source>
+        <translation>请求头</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="98"/>
+        <source>Timeout per call</source>
+        <translation>每次调用的超时</translation>
     </message>
 </context>
 <context>

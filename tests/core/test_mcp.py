@@ -309,3 +309,26 @@ async def test_the_reference_everything_server_from_npm(runtime, monkeypatch) ->
     environment = await call("get-env", {})
     assert "sk-must-not-reach-servers" not in environment, "a server gets a minimal environment, not the app's"
     await runtime.mcp.stop_all()
+
+
+def test_saving_one_server_keeps_the_rest_of_mcp_json_and_never_overwrites_a_broken_file(tmp_path: Path) -> None:
+    from hermes_desktop.core.mcp.config import MCPConfigError, remove_server, save_server
+
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps({"mcpServers": {"keep": {"command": "a", "x-note": "mine"},
+                                               "edit": {"command": "b", "icon": "b.png"}}, "other": 1}))
+    save_server(path, "renamed", {"command": "c", "args": ["--flag"], "timeout": 30}, replacing="edit")
+    data = json.loads(path.read_text())
+    assert data["other"] == 1 and data["mcpServers"]["keep"] == {"command": "a", "x-note": "mine"}
+    assert data["mcpServers"]["renamed"] == {"icon": "b.png", "command": "c", "args": ["--flag"], "timeout": 30}
+    assert "edit" not in data["mcpServers"]
+    with pytest.raises(MCPConfigError, match="already a server"):
+        save_server(path, "keep", {"command": "d"})
+    with pytest.raises(MCPConfigError, match="exactly one of"):
+        save_server(path, "bad", {"args": ["x"]})
+    remove_server(path, "keep")
+    assert set(json.loads(path.read_text())["mcpServers"]) == {"renamed"}
+    path.write_text('{"mcpServers": {"half": ')
+    with pytest.raises(MCPConfigError, match="not valid JSON"):
+        save_server(path, "new", {"command": "e"})
+    assert path.read_text() == '{"mcpServers": {"half": ', "a file it cannot parse is never rewritten"

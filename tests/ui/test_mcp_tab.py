@@ -102,3 +102,45 @@ def test_saving_mcp_json_reloads_the_servers_by_itself(make_window, tmp_path) ->
         "command": sys.executable, "args": ["-m", "tests.support.mcp_server"], "env": {"PYTHONPATH": str(REPO)}}})
     h.wait_until(lambda: any(t.startswith("test  ·  connected") for t in server_texts(h)), timeout=30,
                  what="the saved server to start without pressing Reload")
+
+
+def test_a_server_added_edited_and_removed_through_the_form(make_window, tmp_path) -> None:
+    from PySide6.QtWidgets import QDialogButtonBox, QLineEdit, QMessageBox, QPlainTextEdit
+
+    from hermes_desktop.core.paths import app_paths
+
+    h = make_window()
+    h.do(lambda: h.window.findChild(QPushButton, "addMcpServerButton").click())
+    form = h.wait_until(lambda: getattr(h.window, "mcp_server_dialog", None), what="the server form")
+    save = form.findChild(QDialogButtonBox, "mcpServerButtons").button(QDialogButtonBox.StandardButton.Save)
+    h.do(save.click)
+    assert "name" in form.problem.text() and form.isVisible(), "an empty form is refused with the reason"
+    h.do(lambda: (form.findChild(QLineEdit, "mcpNameEdit").setText("helper"),
+                  form.findChild(QLineEdit, "mcpCommandEdit").setText(sys.executable),
+                  form.findChild(QLineEdit, "mcpArgsEdit").setText("-m tests.support.mcp_server"),
+                  form.findChild(QPlainTextEdit, "mcpEnvEdit").setPlainText(f"PYTHONPATH={REPO}")))
+    h.do(save.click)
+    h.wait_until(lambda: any(t.startswith("helper  ·  connected") for t in server_texts(h)), timeout=30,
+                 what="the added server to start")
+    saved = json.loads(app_paths().mcp_config_file.read_text())["mcpServers"]["helper"]
+    assert saved["args"] == ["-m", "tests.support.mcp_server"] and saved["env"] == {"PYTHONPATH": str(REPO)}
+
+    items = h.window.findChild(QListWidget, "mcpServerList")
+    h.do(lambda: items.setCurrentRow(next(i for i in range(items.count()) if items.item(i).text().startswith("helper"))))
+    h.window.mcp_server_dialog = None
+    h.do(lambda: h.window.findChild(QPushButton, "editMcpServerButton").click())
+    form = h.wait_until(lambda: h.window.mcp_server_dialog, what="the form with the server")
+    assert form.findChild(QLineEdit, "mcpArgsEdit").text() == "-m tests.support.mcp_server"
+    h.do(lambda: form.findChild(QLineEdit, "mcpNameEdit").setText("helper2"))
+    h.do(form.findChild(QDialogButtonBox, "mcpServerButtons").button(QDialogButtonBox.StandardButton.Save).click)
+    h.wait_until(lambda: any(t.startswith("helper2  ·  connected") for t in server_texts(h))
+                 and not any(t.startswith("helper  ") for t in server_texts(h)), timeout=30, what="the rename")
+
+    h.do(lambda: items.setCurrentRow(next(i for i in range(items.count()) if items.item(i).text().startswith("helper2"))))
+    h.do(lambda: h.window.findChild(QPushButton, "removeMcpServerButton").click())
+    box = h.wait_until(lambda: getattr(h.window, "mcp_remove_dialog", None), what="the confirmation")
+    assert box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel)
+    remove = next(b for b in box.buttons() if b.text() == "Remove")
+    h.do(remove.click)
+    h.wait_until(lambda: any("No MCP servers" in t for t in server_texts(h)), what="the server to be removed")
+    assert json.loads(app_paths().mcp_config_file.read_text())["mcpServers"] == {}

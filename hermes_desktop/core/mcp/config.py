@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from hermes_desktop.core.secrets import SecretStore, SecretStoreError
+from hermes_desktop.core.settings import write_atomically
 
 DEFAULT_TIMEOUT_S = 60.0
 _SECRET_REF = re.compile(r"\$\{secret:([A-Za-z0-9_.-]+)\}")
@@ -165,3 +166,48 @@ def resolve_secrets(config: ServerConfig, secrets: SecretStore | None) -> tuple[
     env = {k: fill(v) for k, v in config.env.items()}
     headers = {k: fill(v) for k, v in config.headers.items()}
     return env, headers, found
+
+
+def _editable(path: Path) -> dict[str, Any]:
+    """The whole file as JSON, for changing one server; refuses a file it could not write back unchanged."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return {"mcpServers": {}}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MCPConfigError(f"{path} cannot be read: {exc}") from exc
+    if not text.strip():
+        return {"mcpServers": {}}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MCPConfigError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it in a text editor "
+                             "first, so nothing in it is lost") from exc
+    if not isinstance(data, dict) or not isinstance(data.setdefault("mcpServers", {}), dict):
+        raise MCPConfigError(f"{path} does not hold an \"mcpServers\" object; fix it in a text editor first")
+    return data
+
+
+def save_server(path: Path, name: str, entry: dict[str, Any], replacing: str | None = None) -> ServerConfig:
+    """Add or change one server in mcp.json, keeping every other server and any field this app does not
+    know. `replacing` is the server's old name when it is renamed. Raises MCPConfigError for a bad entry."""
+    config = parse_server(name, entry)
+    data = _editable(path)
+    servers: dict[str, Any] = data["mcpServers"]
+    if name != replacing and name in servers:
+        raise MCPConfigError(f"there is already a server named “{name}”")
+    previous = servers.pop(replacing, {}) if replacing else {}
+    kept = {k: v for k, v in previous.items() if k not in _FIELDS} if isinstance(previous, dict) else {}
+    servers[name] = {**kept, **{k: v for k, v in entry.items() if v not in (None, "", [], {})}}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return config
+
+
+def remove_server(path: Path, name: str) -> None:
+    data = _editable(path)
+    if data["mcpServers"].pop(name, None) is not None:
+        write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+_FIELDS = ("command", "args", "env", "cwd", "url", "serverUrl", "headers", "disabled", "timeout")
