@@ -286,6 +286,7 @@ async def test_mcp_server_time_from_pypi(runtime, profile, model_server) -> None
     status = runtime.mcp.supervisors["time"].status
     assert status.state is ServerState.CONNECTED, status.detail
     assert "mcp_time_get_current_time" in status.tools
+    assert "mcp_time_read_resource" not in status.tools, "no resource tools for a server without resources"
     model_server.enqueue(tool_call_reply(CallScript("mcp_time_get_current_time", {"timezone": "Asia/Shanghai"})),
                          text_reply("ok"))
     events = await run_turn(runtime, profile, "t", "time in Shanghai?")

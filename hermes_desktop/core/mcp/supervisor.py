@@ -171,10 +171,22 @@ class ServerSupervisor:
                 transport = await self._transport(stack)
                 client = await stack.enter_async_context(Client(transport, mode="legacy"))
                 listing = await client.list_tools()
-            self._register(listing.tools, resources=client.server_capabilities.resources is not None)
+                resources = await self._has_resources(client)
+            self._register(listing.tools, resources=resources)
             self._connected_at = time.monotonic()
             self._set(ServerState.CONNECTED, f"{len(self._tool_names)} tools")
             await self._serve(client)
+
+    async def _has_resources(self, client: Any) -> bool:
+        """Whether to offer the resource tools: only when the server lists at least one resource, because many
+        servers declare the capability with nothing behind it, and two idle tool schemas cost tokens per request."""
+        if client.server_capabilities.resources is None:
+            return False
+        try:
+            return bool((await client.list_resources()).resources)
+        except Exception as exc:  # noqa: BLE001 - a server whose listing fails just gets no resource tools
+            log.info("MCP server %s: listing resources failed: %s", self.config.name, describe_error(exc))
+            return False
 
     async def _transport(self, stack: AsyncExitStack) -> Any:
         env, headers, secret_values = resolve_secrets(self.config, self._secrets)
