@@ -277,6 +277,7 @@ async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
             + (f" — {status.detail}" if status.detail else ""))
         if status.tools:
             out("    tools: " + ", ".join(status.tools))
+            out(f"    their schemas add about {status.schema_tokens:,} tokens to every request")
         ok = ok and status.state.value in ("connected", "disabled")
     await runtime.mcp.stop_all()
     return ok

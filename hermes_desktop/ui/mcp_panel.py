@@ -33,7 +33,7 @@ def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme
         html += f"<br><span style='color:{_state_colour(status.state, theme)}'>⚠ {escape(status.detail)}</span>"
     if status.tools:
         shown = ", ".join(status.tools[:MAX_TOOLS_LISTED]) + (" …" if len(status.tools) > MAX_TOOLS_LISTED else "")
-        html += f"<br>{escape(tools_words)}: {escape(shown)}"
+        html += f"<br>{escape(tools_words)}<br><span style='color:{theme.muted}'>{escape(shown)}</span>"
     return html
 
 
@@ -102,6 +102,8 @@ class McpPanel(QWidget):
         for status in statuses:
             words = self._state_words(status.state)
             tools = self.tr("{0} tools").format(len(status.tools))
+            if status.schema_tokens:
+                tools += " · " + self.tr("~{0} tokens per request").format(f"{status.schema_tokens:,}")
             text = f"{status.name}  ·  {words}  ·  {status.target}" + \
                 (f"\n⚠ {status.detail}" if status.detail and status.state is not ServerState.CONNECTED else "") + \
                 (f"\n{tools}" if status.tools else "")

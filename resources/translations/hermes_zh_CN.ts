@@ -688,37 +688,42 @@ Folder: {2}</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="106"/>
+        <source>~{0} tokens per request</source>
+        <translation>每次请求约 {0} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="117"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>

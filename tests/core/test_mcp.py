@@ -92,6 +92,7 @@ async def test_a_stdio_server_s_tools_are_offered_and_called_by_the_model(runtim
     await start(runtime, {"test": stdio_entry(tmp_path)})
     status = runtime.mcp.supervisors["test"].status
     assert status.state is ServerState.CONNECTED and "mcp_test_add" in status.tools
+    assert 300 < status.schema_tokens < 3000, "the per-request cost of its tool schemas is shown"
     spec = runtime.registry.get("mcp_test_add")
     assert spec.source == "mcp:test" and spec.risk is Risk.READ and sys.executable in spec.source_detail
     assert runtime.registry.get("mcp_test_wipe").risk is Risk.DESTRUCTIVE

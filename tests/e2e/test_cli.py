@@ -175,6 +175,7 @@ def test_with_mcp_servers_doctor_reports_each_and_ask_uses_their_tools(server, e
     assert doctor.returncode == 1, "a failed server fails the check"
     assert "test (stdio: " in doctor.stdout and ": connected — 10 tools" in doctor.stdout
     assert "tools: mcp_test_echo, mcp_test_add" in doctor.stdout
+    assert "their schemas add about" in doctor.stdout
     assert "ghost (stdio: no-such-mcp-binary): failed — the command was not found" in doctor.stdout
     server.enqueue(tool_call_reply(CallScript("mcp_test_add", {"a": 1, "b": 2})), text_reply("It is 3."))
     asked = hermes("ask", "1+2 with the MCP tool", env=env)

@@ -26,4 +26,5 @@ class ServerStatus:
     transport: str = "stdio"
     target: str = ""  # command line or URL
     secrets: tuple[str, ...] = ()  # the ${secret:NAME} names it needs from the keyring
+    schema_tokens: int = 0  # what its tool schemas add to every request (estimated)
     since: float = field(default_factory=time.time)

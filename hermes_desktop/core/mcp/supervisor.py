@@ -29,6 +29,7 @@ from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, resolve
 from hermes_desktop.core.mcp.status import ServerState, ServerStatus
 from hermes_desktop.core.redact import redact_text
 from hermes_desktop.core.secrets import SecretStore
+from hermes_desktop.core.tokens import estimate_tools_tokens
 from hermes_desktop.core.tools.registry import ToolRegistry
 from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
 
@@ -113,9 +114,10 @@ class ServerSupervisor:
         self._set(ServerState.DISABLED if self.config.disabled else ServerState.STOPPED)
 
     def _set(self, state: ServerState, detail: str = "") -> None:
+        schemas = [spec.to_openai() for name in self._tool_names if (spec := self._registry.get(name)) is not None]
         self.status = ServerStatus(self.config.name, state, redact_text(detail, self._known_secrets),
                                    tuple(self._tool_names), self.config.transport, self.config.describe(),
-                                   self.config.secret_names)
+                                   self.config.secret_names, estimate_tools_tokens(schemas) if schemas else 0)
         if state is ServerState.CONNECTED:
             self.connected.set()
         else:
