@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, Qt, QTimer, QUrl
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -344,6 +344,8 @@ class MainWindow(QMainWindow):
             spawn(self._edit_mcp_server(name or None))
         elif action == "remove" and name:
             spawn(self._remove_mcp_server(name))
+        elif action == "prompt" and name:
+            spawn(self._use_mcp_prompt(name))
         elif action == "set_secret" and name:
             spawn(self._ask_mcp_secret(name))
         elif action == "reload":
@@ -376,6 +378,29 @@ class MainWindow(QMainWindow):
                 return
             except MCPConfigError as exc:  # e.g. a name taken, or mcp.json broken meanwhile: keep what was typed
                 dialog.problem.setText(str(exc))
+
+    async def _use_mcp_prompt(self, server: str) -> None:
+        """A server's prompt template, filled by the server, into the message box (the user sends it)."""
+        from hermes_desktop.ui.dialogs.mcp_prompt import McpPromptDialog
+
+        runtime = self.controller.runtime
+        prompts = self.inspector.mcp.prompts_of(server)
+        if runtime is None or not prompts:
+            return
+        dialog = McpPromptDialog(self, server, prompts)
+        self.mcp_prompt_dialog = dialog  # for tests and automation
+        if await run_dialog(dialog) != QDialog.DialogCode.Accepted or dialog.prompt() is None:
+            return
+        try:
+            text = await runtime.mcp.get_prompt(server, dialog.prompt().name, dialog.arguments())
+        except Exception as exc:  # noqa: BLE001 - the server's reason, shown; nothing else changes
+            self.errors.show_message(self.tr("The prompt could not be fetched: {0}").format(exc))
+            return
+        box = self.chat.input
+        current = box.toPlainText().rstrip()
+        box.setPlainText(f"{current}\n\n{text}" if current else text)
+        box.moveCursor(QTextCursor.MoveOperation.End)
+        box.setFocus()
 
     async def _remove_mcp_server(self, name: str) -> None:
         from hermes_desktop.core.mcp.config import MCPConfigError

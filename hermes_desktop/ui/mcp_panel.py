@@ -7,7 +7,7 @@ from html import escape
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
-from hermes_desktop.core.mcp.status import ServerState, ServerStatus
+from hermes_desktop.core.mcp.status import PromptInfo, ServerState, ServerStatus
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.rich_list import HTML_ROLE, RichTextDelegate
 
@@ -39,8 +39,8 @@ def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme
 
 class McpPanel(QWidget):
     sig_action = Signal(str, str)
-    """(action, server name): edit, remove, restart, set_secret (a name); add, reload, edit_config, open_logs
-    (no name)."""
+    """(action, server name): edit, remove, restart, set_secret, prompt (a name); add, reload, edit_config,
+    open_logs (no name)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -70,8 +70,12 @@ class McpPanel(QWidget):
         add_button = QPushButton(self.tr("Add…"))
         add_button.setObjectName("addMcpServerButton")
         add_button.clicked.connect(lambda: self.sig_action.emit("add", ""))
+        self.prompt_button = QPushButton(self.tr("Use a prompt…"))
+        self.prompt_button.setObjectName("useMcpPromptButton")
+        self.prompt_button.setToolTip(self.tr("Fill one of this server's prompt templates into the message box"))
+        self.prompt_button.clicked.connect(lambda: self.sig_action.emit("prompt", self.selected() or ""))
         buttons = [(add_button, None), (self.edit_button, None), (self.remove_button, None),
-                   (self.restart_button, None), (self.secret_button, None)]
+                   (self.restart_button, None), (self.secret_button, None), (self.prompt_button, None)]
         for label, name, action in ((self.tr("Reload mcp.json"), "reloadMcpButton", "reload"),
                                     (self.tr("Edit mcp.json"), "editMcpConfigButton", "edit_config"),
                                     (self.tr("Open logs"), "openMcpLogsButton", "open_logs")):
@@ -82,7 +86,7 @@ class McpPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.servers, 1)
-        for pair in (buttons[:3], buttons[3:5], buttons[5:]):
+        for pair in (buttons[:3], buttons[3:6], buttons[6:]):
             row = QHBoxLayout()
             for button, _action in pair:
                 row.addWidget(button)
@@ -129,6 +133,10 @@ class McpPanel(QWidget):
         items = self.servers.selectedItems()
         return items[0].data(NAME_ROLE) if items and items[0].data(NAME_ROLE) else None
 
+    def prompts_of(self, name: str) -> tuple[PromptInfo, ...]:
+        status = self._statuses.get(name)
+        return status.prompts if status else ()
+
     def secrets_needed(self, name: str) -> tuple[str, ...]:
         status = self._statuses.get(name)
         return status.secrets if status else ()
@@ -138,3 +146,4 @@ class McpPanel(QWidget):
         for button in (self.restart_button, self.edit_button, self.remove_button):
             button.setEnabled(name is not None)
         self.secret_button.setEnabled(bool(name and self.secrets_needed(name)))
+        self.prompt_button.setEnabled(bool(name and self.prompts_of(name)))

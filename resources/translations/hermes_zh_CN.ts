@@ -501,7 +501,7 @@
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="771"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="796"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -516,37 +516,42 @@
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="360"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="362"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="397"/>
+        <source>The prompt could not be fetched: {0}</source>
+        <translation>无法获取提示词：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="408"/>
         <source>Remove MCP server?</source>
         <translation>移除 MCP 服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="384"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="409"/>
         <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
         <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在钥匙串中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="411"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="412"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="437"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="474"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="450"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="475"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -555,77 +560,77 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="456"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="481"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="527"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="552"/>
         <source>No model set up</source>
         <translation>尚未设置模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="537"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="562"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="616"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="641"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="617"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="642"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="633"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="658"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="635"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="660"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="635"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="660"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="640"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="665"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="680"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="705"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="711"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="736"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="717"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="742"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="734"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="759"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="773"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="798"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="773"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="798"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -668,64 +673,107 @@ Folder: {2}</source>
         <translation>添加…</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73"/>
+        <source>Use a prompt…</source>
+        <translation>使用提示词…</translation>
+    </message>
+    <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="75"/>
+        <source>Fill one of this server&apos;s prompt templates into the message box</source>
+        <translation>把此服务器的一个提示词模板填入输入框</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="79"/>
         <source>Reload mcp.json</source>
         <translation>重新加载 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="80"/>
         <source>Edit mcp.json</source>
         <translation>编辑 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="81"/>
         <source>Open logs</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="108"/>
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="110"/>
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="128"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="128"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="129"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="129"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="130"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="130"/>
         <source>stopped</source>
         <translation>已停止</translation>
+    </message>
+</context>
+<context>
+    <name>McpPromptDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_prompt.py" line="15"/>
+        <source>Prompt from MCP server “{0}”</source>
+        <translation>来自 MCP 服务器“{0}”的提示词</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_prompt.py" line="30"/>
+        <source>Put in the message box</source>
+        <translation>放入输入框</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_prompt.py" line="44"/>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_prompt.py" line="50"/>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_prompt.py" line="51"/>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_prompt.py" line="68"/>
+        <source>Fill in: {0}</source>
+        <translation>请填写：{0}</translation>
     </message>
 </context>
 <context>

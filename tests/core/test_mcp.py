@@ -152,6 +152,24 @@ async def test_resources_can_be_listed_and_read_by_the_model(runtime, profile, m
     await runtime.mcp.stop_all()
 
 
+async def test_prompts_are_listed_with_their_arguments_and_filled_by_the_server(runtime, tmp_path) -> None:
+    from hermes_desktop.core.mcp.status import PromptArgument, PromptInfo
+    from hermes_desktop.core.mcp.supervisor import ServerUnavailable
+
+    await start(runtime, {"test": stdio_entry(tmp_path)})
+    prompts = runtime.mcp.supervisors["test"].status.prompts
+    assert prompts == (PromptInfo("review", "Ask for a careful review of a change", (
+        PromptArgument("change", "", True), PromptArgument("focus", "", False))),)
+    text = await runtime.mcp.get_prompt("test", "review", {"change": "rename x to y", "focus": "naming"})
+    assert text == "Please review this change for naming:\n\nrename x to y"
+    with pytest.raises(Exception) as missing:
+        await runtime.mcp.get_prompt("test", "review", {})
+    assert "change" in str(missing.value).lower()
+    await runtime.mcp.stop_all()
+    with pytest.raises(ServerUnavailable):
+        await runtime.mcp.supervisors["test"].get_prompt("review", {"change": "x"})
+
+
 # ------------------------------------------------------------------ faults
 
 async def test_a_server_that_crashes_mid_call_fails_that_call_clearly_and_comes_back(

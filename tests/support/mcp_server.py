@@ -82,6 +82,11 @@ def handbook() -> str:
     return "# Handbook\nShip small changes; ask before deleting."
 
 
+@server.prompt(description="Ask for a careful review of a change")
+def review(change: str, focus: str = "correctness") -> str:
+    return f"Please review this change for {focus}:\n\n{change}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--http", type=int, default=None)

@@ -144,3 +144,28 @@ def test_a_server_added_edited_and_removed_through_the_form(make_window, tmp_pat
     h.do(remove.click)
     h.wait_until(lambda: any("No MCP servers" in t for t in server_texts(h)), what="the server to be removed")
     assert json.loads(app_paths().mcp_config_file.read_text())["mcpServers"] == {}
+
+
+def test_a_server_prompt_fills_the_message_box_and_is_not_sent(make_window, model_server) -> None:
+    from PySide6.QtWidgets import QDialogButtonBox, QLineEdit, QPlainTextEdit
+
+    from hermes_desktop.core.paths import app_paths
+
+    write_config(app_paths().mcp_config_file, {"test": {
+        "command": sys.executable, "args": ["-m", "tests.support.mcp_server"], "env": {"PYTHONPATH": str(REPO)}}})
+    h = make_window()
+    h.wait_until(lambda: any(t.startswith("test  ·  connected") for t in server_texts(h)), timeout=30,
+                 what="the server to connect")
+    items = h.window.findChild(QListWidget, "mcpServerList")
+    h.do(lambda: items.setCurrentRow(next(i for i in range(items.count()) if items.item(i).text().startswith("test"))))
+    h.do(lambda: h.window.findChild(QPushButton, "useMcpPromptButton").click())
+    dialog = h.wait_until(lambda: getattr(h.window, "mcp_prompt_dialog", None), what="the prompt dialog")
+    ok = dialog.findChild(QDialogButtonBox, "mcpPromptButtons").button(QDialogButtonBox.StandardButton.Ok)
+    h.do(ok.click)
+    assert "change" in dialog.problem.text() and dialog.isVisible(), "a required argument is asked for"
+    h.do(lambda: dialog.findChild(QLineEdit, "mcpPromptArg:change").setText("rename x to y"))
+    h.do(ok.click)
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+    h.wait_until(lambda: box.toPlainText().startswith("Please review this change for correctness"),
+                 what="the prompt text in the message box")
+    assert "rename x to y" in box.toPlainText() and not model_server.chat_requests, "filled in, not sent"

@@ -47,10 +47,10 @@ def parameters_of(input_schema: Any) -> dict[str, Any]:
     return schema
 
 
-def render_result(result: Any) -> str:
-    """A CallToolResult as text: text blocks joined, structured content as JSON, other blocks described."""
+def render_blocks(blocks: list[Any]) -> list[str]:
+    """Content blocks as text: text as it is, embedded text resources by their text, anything else described."""
     parts: list[str] = []
-    for block in getattr(result, "content", None) or []:
+    for block in blocks:
         kind = getattr(block, "type", "")
         if kind == "text":
             parts.append(block.text)
@@ -62,6 +62,12 @@ def render_result(result: Any) -> str:
         else:
             mime = getattr(block, "mime_type", "") or ""
             parts.append(f"[{kind or 'unknown'} content{(' ' + mime) if mime else ''} not shown]")
+    return parts
+
+
+def render_result(result: Any) -> str:
+    """A CallToolResult as text: its blocks joined, or its structured content as JSON when it has no blocks."""
+    parts = render_blocks(getattr(result, "content", None) or [])
     structured = getattr(result, "structured_content", None)
     if structured is not None and not parts:
         parts.append(json.dumps(structured, ensure_ascii=False))

@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 from typing import Callable
 
-from hermes_desktop.core.mcp.config import MCPConfig, ServerConfig, load_config
+from hermes_desktop.core.mcp.config import MCPConfig, MCPConfigError, ServerConfig, load_config
 from hermes_desktop.core.mcp.status import ServerState, ServerStatus
 from hermes_desktop.core.mcp.supervisor import ServerSupervisor
 from hermes_desktop.core.secrets import SecretStore
@@ -72,6 +72,12 @@ class MCPManager:
 
     def _supervisor(self, server: ServerConfig) -> ServerSupervisor:
         return ServerSupervisor(server, self._registry, self._secrets, self._log_dir, self._notify, self._known_secrets)
+
+    async def get_prompt(self, server: str, name: str, arguments: dict[str, str]) -> str:
+        supervisor = self.supervisors.get(server)
+        if supervisor is None:
+            raise MCPConfigError(f"no MCP server named “{server}”")
+        return await supervisor.get_prompt(name, arguments)
 
     def restart(self, name: str) -> None:
         if name in self.supervisors:

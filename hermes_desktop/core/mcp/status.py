@@ -8,6 +8,22 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 
+@dataclass(frozen=True, slots=True)
+class PromptArgument:
+    name: str
+    description: str = ""
+    required: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PromptInfo:
+    """A prompt template a server offers; the user fills its arguments and gets text for the message box."""
+
+    name: str
+    description: str = ""
+    arguments: tuple[PromptArgument, ...] = ()
+
+
 class ServerState(StrEnum):
     STARTING = "starting"
     CONNECTED = "connected"
@@ -27,4 +43,5 @@ class ServerStatus:
     target: str = ""  # command line or URL
     secrets: tuple[str, ...] = ()  # the ${secret:NAME} names it needs from the keyring
     schema_tokens: int = 0  # what its tool schemas add to every request (estimated)
+    prompts: tuple[PromptInfo, ...] = ()
     since: float = field(default_factory=time.time)

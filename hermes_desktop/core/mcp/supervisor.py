@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from hermes_desktop.core.mcp.bridge import parameters_of, render_result, risk_of, tool_name
+from hermes_desktop.core.mcp.bridge import parameters_of, render_blocks, render_result, risk_of, tool_name
 from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, resolve_secrets
-from hermes_desktop.core.mcp.status import ServerState, ServerStatus
+from hermes_desktop.core.mcp.status import PromptArgument, PromptInfo, ServerState, ServerStatus
 from hermes_desktop.core.redact import redact_text
 from hermes_desktop.core.secrets import SecretStore
 from hermes_desktop.core.tokens import estimate_tools_tokens
@@ -80,6 +80,7 @@ class ServerSupervisor:
         self._stopping = False
         self._tool_names: dict[str, str] = {}  # the Hermes tools registered for this server
         self._connected_at = 0.0
+        self._prompts: tuple[PromptInfo, ...] = ()
         self.status = ServerStatus(config.name, ServerState.DISABLED if config.disabled else ServerState.STOPPED,
                                    transport=config.transport, target=config.describe(), secrets=config.secret_names)
         self.connected = asyncio.Event()
@@ -117,7 +118,8 @@ class ServerSupervisor:
         schemas = [spec.to_openai() for name in self._tool_names if (spec := self._registry.get(name)) is not None]
         self.status = ServerStatus(self.config.name, state, redact_text(detail, self._known_secrets),
                                    tuple(self._tool_names), self.config.transport, self.config.describe(),
-                                   self.config.secret_names, estimate_tools_tokens(schemas) if schemas else 0)
+                                   self.config.secret_names, estimate_tools_tokens(schemas) if schemas else 0,
+                                   self._prompts if state is ServerState.CONNECTED else ())
         if state is ServerState.CONNECTED:
             self.connected.set()
         else:
@@ -174,6 +176,7 @@ class ServerSupervisor:
                 client = await stack.enter_async_context(Client(transport, mode="legacy"))
                 listing = await client.list_tools()
                 resources = await self._has_resources(client)
+                self._prompts = await self._list_prompts(client)
             self._register(listing.tools, resources=resources)
             self._connected_at = time.monotonic()
             self._set(ServerState.CONNECTED, f"{len(self._tool_names)} tools")
@@ -189,6 +192,24 @@ class ServerSupervisor:
         except Exception as exc:  # noqa: BLE001 - a server whose listing fails just gets no resource tools
             log.info("MCP server %s: listing resources failed: %s", self.config.name, describe_error(exc))
             return False
+
+    async def _list_prompts(self, client: Any) -> tuple[PromptInfo, ...]:
+        if client.server_capabilities.prompts is None:
+            return ()
+        try:
+            listing = await client.list_prompts()
+        except Exception as exc:  # noqa: BLE001 - prompts are optional: a failing listing leaves none
+            log.info("MCP server %s: listing prompts failed: %s", self.config.name, describe_error(exc))
+            return ()
+        return tuple(PromptInfo(p.name, p.description or "", tuple(
+            PromptArgument(a.name, a.description or "", bool(a.required)) for a in (p.arguments or ())))
+            for p in listing.prompts)
+
+    async def get_prompt(self, name: str, arguments: dict[str, str]) -> str:
+        """A prompt's messages as text for the message box (text parts joined; other content described)."""
+        result = await self._submit(lambda client: client.get_prompt(name, arguments))
+        parts = render_blocks([message.content for message in result.messages])
+        return redact_text("\n\n".join(p for p in parts if p), self._known_secrets)
 
     async def _transport(self, stack: AsyncExitStack) -> Any:
         env, headers, secret_values = resolve_secrets(self.config, self._secrets)
