@@ -105,9 +105,12 @@ class McpPanel(QWidget):
             self.servers.addItem(item)
         for status in statuses:
             words = self._state_words(status.state)
-            tools = self.tr("{0} tools").format(len(status.tools))
+            tools = self.tr("1 tool") if len(status.tools) == 1 else self.tr("{0} tools").format(len(status.tools))
             if status.schema_tokens:
                 tools += " · " + self.tr("~{0} tokens per request").format(f"{status.schema_tokens:,}")
+            if status.prompts:
+                tools += " · " + (self.tr("1 prompt") if len(status.prompts) == 1
+                                  else self.tr("{0} prompts").format(len(status.prompts)))
             text = f"{status.name}  ·  {words}  ·  {status.target}" + \
                 (f"\n⚠ {status.detail}" if status.detail and status.state is not ServerState.CONNECTED else "") + \
                 (f"\n{tools}" if status.tools else "")

@@ -703,42 +703,57 @@ Folder: {2}</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="108"/>
+        <source>1 tool</source>
+        <translation>1 个工具</translation>
+    </message>
+    <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="110"/>
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="112"/>
+        <source>1 prompt</source>
+        <translation>1 个提示词</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="113"/>
+        <source>{0} prompts</source>
+        <translation>{0} 个提示词</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="131"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="131"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="132"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="132"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="133"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="133"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
@@ -771,7 +786,7 @@ Folder: {2}</source>
         <translation>可选</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_prompt.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_prompt.py" line="70"/>
         <source>Fill in: {0}</source>
         <translation>请填写：{0}</translation>
     </message>

@@ -53,6 +53,8 @@ class McpPromptDialog(QDialog):
             self.form.addRow(argument.name + (" *" if argument.required else ""), field)
         self.form.addRow(self.problem)
         self.form.addRow(self.buttons)
+        if self.fields:
+            next(iter(self.fields.values())).setFocus()
 
     def prompt(self) -> PromptInfo | None:
         return next((p for p in self._prompts if p.name == self.choice.currentData()), None)
