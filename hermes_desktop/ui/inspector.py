@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from hermes_desktop.core.mcp.bridge import tool_name
 from hermes_desktop.core.tools.approval import rule_key
 from hermes_desktop.core.tools.spec import ToolSpec
 from hermes_desktop.ui import theme as themes
@@ -133,9 +134,13 @@ class Inspector(QTabWidget):
                 group.setFirstColumnSpanned(True)  # a group title is not cut at the Tool column's width
                 group.setExpanded(True)
                 groups[spec.source] = group
-            item = QTreeWidgetItem(group, [spec.name, self._risk_words(spec.risk.value)])
+            # Under its server's heading an MCP tool shows its own name; the full one (what the model and the
+            # chat cards use) is in the tooltip.
+            prefix = tool_name(spec.source[4:], "") if spec.source.startswith("mcp:") else ""
+            shown = spec.name[len(prefix):] if prefix and spec.name.startswith(prefix) else spec.name
+            item = QTreeWidgetItem(group, [shown, self._risk_words(spec.risk.value)])
             item.setData(0, NAME_ROLE, spec.name)
-            item.setToolTip(0, spec.description)
+            item.setToolTip(0, spec.description if shown == spec.name else f"{spec.name}\n{spec.description}")
             item.setForeground(1, QColor(theme.risk_colour(spec.risk.value)))
             item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable)
             item.setCheckState(0, Qt.CheckState.Unchecked if spec.name in disabled else Qt.CheckState.Checked)
