@@ -321,6 +321,10 @@ async def test_the_reference_everything_server_from_npm(runtime, monkeypatch) ->
     await start(runtime, {"everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"],
                                          "timeout": 60}})
     status = runtime.mcp.supervisors["everything"].status
+    if status.state is not ServerState.CONNECTED and any(
+            code in status.detail for code in ("ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNREFUSED", "ECONNRESET")):
+        await runtime.mcp.stop_all()
+        pytest.skip(f"the npm registry is out of reach, so npx cannot fetch the server: {status.detail}")
     assert status.state is ServerState.CONNECTED, status.detail
     call = lambda tool, args: runtime.registry.get(f"mcp_everything_{tool}").handler(args, None)  # noqa: E731
     assert await call("echo", {"message": "hello"}) == "Echo: hello"
