@@ -389,10 +389,11 @@ class MainWindow(QMainWindow):
             return
         dialog = McpPromptDialog(self, server, prompts)
         self.mcp_prompt_dialog = dialog  # for tests and automation
-        if await run_dialog(dialog) != QDialog.DialogCode.Accepted or dialog.prompt() is None:
+        chosen = dialog.prompt() if await run_dialog(dialog) == QDialog.DialogCode.Accepted else None
+        if chosen is None:
             return
         try:
-            text = await runtime.mcp.get_prompt(server, dialog.prompt().name, dialog.arguments())
+            text = await runtime.mcp.get_prompt(server, chosen.name, dialog.arguments())
         except Exception as exc:  # noqa: BLE001 - the server's reason, shown; nothing else changes
             self.errors.show_message(self.tr("The prompt could not be fetched: {0}").format(exc))
             return
@@ -798,8 +799,8 @@ class MainWindow(QMainWindow):
         table.setHorizontalHeaderLabels([self.tr("Keys"), self.tr("Action")])
         table.verticalHeader().hide()
         for row, (keys, action) in enumerate(SHORTCUTS):
-            table.setItem(row, 0, QTableWidgetItem(self.tr(keys)))
-            table.setItem(row, 1, QTableWidgetItem(self.tr(action)))
+            table.setItem(row, 0, QTableWidgetItem(self.tr(str(keys))))
+            table.setItem(row, 1, QTableWidgetItem(self.tr(str(action))))
         table.resizeColumnsToContents()
         table.horizontalHeader().setStretchLastSection(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

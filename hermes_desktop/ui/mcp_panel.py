@@ -74,21 +74,21 @@ class McpPanel(QWidget):
         self.prompt_button.setObjectName("useMcpPromptButton")
         self.prompt_button.setToolTip(self.tr("Fill one of this server's prompt templates into the message box"))
         self.prompt_button.clicked.connect(lambda: self.sig_action.emit("prompt", self.selected() or ""))
-        buttons = [(add_button, None), (self.edit_button, None), (self.remove_button, None),
-                   (self.restart_button, None), (self.secret_button, None), (self.prompt_button, None)]
+        buttons = [add_button, self.edit_button, self.remove_button, self.restart_button, self.secret_button,
+                   self.prompt_button]
         for label, name, action in ((self.tr("Reload mcp.json"), "reloadMcpButton", "reload"),
                                     (self.tr("Edit mcp.json"), "editMcpConfigButton", "edit_config"),
                                     (self.tr("Open logs"), "openMcpLogsButton", "open_logs")):
             button = QPushButton(label)
             button.setObjectName(name)
             button.clicked.connect(lambda _checked=False, a=action: self.sig_action.emit(a, ""))
-            buttons.append((button, action))
+            buttons.append(button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.servers, 1)
         for pair in (buttons[:3], buttons[3:6], buttons[6:]):
             row = QHBoxLayout()
-            for button, _action in pair:
+            for button in pair:
                 row.addWidget(button)
             layout.addLayout(row)
         self.show_servers([], [])

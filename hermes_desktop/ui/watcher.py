@@ -8,7 +8,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
 
 
 class SettledWatcher(QObject):
-    def __init__(self, parent: QObject, on_settled: Callable[[], None], delay_ms: int = 700) -> None:
+    def __init__(self, parent: QObject, on_settled: Callable[[], object], delay_ms: int = 700) -> None:
         super().__init__(parent)
         self._watcher = QFileSystemWatcher(self)
         self._timer = QTimer(self)

@@ -309,15 +309,16 @@ class ServerSupervisor:
     # ------------------------------------------------------------------ tools
     def _register(self, tools: list[Any], *, resources: bool) -> None:
         self._unregister()
-        specs = [ToolSpec(
-            tool_name(self.config.name, tool.name),
-            f"[MCP server {self.config.name}] "
-            + (tool.description or getattr(tool, "title", None) or tool.name).strip(),
-            parameters_of(tool.input_schema), self._tool_handler(tool.name), risk_of(tool.annotations),
-            timeout_s=self.config.timeout_s, source=f"mcp:{self.config.name}", source_detail=self.config.identity,
-            blocking=False) for tool in tools]
-        if resources:
-            specs += self._resource_specs()
+        specs = [self._spec(tool.name, (tool.description or getattr(tool, "title", None) or tool.name).strip(),
+                            parameters_of(tool.input_schema), self._tool_handler(tool.name), risk_of(tool.annotations))
+                 for tool in tools]
+        if resources:  # a server that lists documents or records gets two read tools to find and read them
+            specs.append(self._spec("list_resources", "List the resources (documents, data) this server offers, with "
+                                    "their URIs.", {"type": "object", "properties": {}, "additionalProperties": False},
+                                    self._list_resources, Risk.READ))
+            specs.append(self._spec("read_resource", "Read one resource by its URI (from the list).",
+                                    {"type": "object", "properties": {"uri": {"type": "string"}}, "required": ["uri"],
+                                     "additionalProperties": False}, self._read_resource, Risk.READ))
         for spec in specs:
             if self._registry.get(spec.name) is not None:
                 log.warning("MCP tool %s clashes with an existing tool; skipped", spec.name)
@@ -325,20 +326,11 @@ class ServerSupervisor:
             self._registry.register(spec)
             self._tool_names[spec.name] = spec.name
 
-    def _resource_specs(self) -> list[ToolSpec]:
-        """A server that offers resources (documents, records, files) gets two read tools to list and read them."""
-        common = {"risk": Risk.READ, "timeout_s": self.config.timeout_s, "source": f"mcp:{self.config.name}",
-                  "source_detail": self.config.identity, "blocking": False}
-        return [
-            ToolSpec(tool_name(self.config.name, "list_resources"),
-                     f"[MCP server {self.config.name}] List the resources (documents, data) this server offers, "
-                     "with their URIs.", {"type": "object", "properties": {}, "additionalProperties": False},
-                     self._list_resources, **common),
-            ToolSpec(tool_name(self.config.name, "read_resource"),
-                     f"[MCP server {self.config.name}] Read one resource by its URI (from the list).",
-                     {"type": "object", "properties": {"uri": {"type": "string"}}, "required": ["uri"],
-                      "additionalProperties": False}, self._read_resource, **common),
-        ]
+    def _spec(self, remote: str, description: str, parameters: dict[str, Any],
+              handler: Callable[[dict[str, Any], ToolContext], Awaitable[Any]], risk: Risk) -> ToolSpec:
+        return ToolSpec(tool_name(self.config.name, remote), f"[MCP server {self.config.name}] {description}",
+                        parameters, handler, risk, timeout_s=self.config.timeout_s, source=f"mcp:{self.config.name}",
+                        source_detail=self.config.identity, blocking=False)
 
     def _unregister(self) -> None:
         for name in self._tool_names:

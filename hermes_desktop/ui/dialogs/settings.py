@@ -208,7 +208,7 @@ class SettingsDialog(QDialog):
         self.approval = QComboBox()
         self.approval.setObjectName("approvalModeCombo")
         for value, label in APPROVAL_MODES:
-            self.approval.addItem(self.tr(label), value)
+            self.approval.addItem(self.tr(str(label)), value)
         self.approval.setCurrentIndex(max(0, self.approval.findData(runtime.settings.approval_mode.value)))
         self.approval.currentIndexChanged.connect(lambda _i: self.controller.set_approval_mode(self.approval.currentData()))
         form.addRow(self.tr("Tools and approvals"), self.approval)
