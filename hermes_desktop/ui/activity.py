@@ -3,6 +3,11 @@
 Per turn: each model round trip (tokens in/out, time to first token, duration),
 the context budget and what was left out, each tool call (arguments, decision,
 duration, result size), notices, errors and guard stops.
+
+Turns run before the window opened are rebuilt from the saved conversation
+(`recorder_from_history`): their replies and tool calls with outcomes and sizes. Timings,
+context sizes and approval decisions live only in the events, so those turns do not have
+them, and the tab says so.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from hermes_desktop.core import events as ev
+from hermes_desktop.core.session_types import StoredMessage
+from hermes_desktop.ui.chat.items import status_of_result
 
 
 @dataclass
@@ -43,6 +50,7 @@ class ActivityRecorder:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.turns: list[TurnActivity] = []
+        self.rebuilt_turns = 0  # how many of `turns` (the first ones) come from the saved conversation
         self._clock = clock
         self._round: ActivityEntry | None = None
         self._round_started = 0.0
@@ -154,3 +162,37 @@ def _breakdown(event: ev.ContextPrepared) -> str:
     if event.dropped_messages:
         lines.append(f"{event.dropped_messages} older messages left out")
     return "\n".join(lines)
+
+
+def recorder_from_history(messages: list[StoredMessage]) -> ActivityRecorder:
+    """The turns of a saved conversation as Activity entries: replies, tool calls and their outcomes."""
+    recorder = ActivityRecorder()
+    turn: TurnActivity | None = None
+    calls: dict[str, ActivityEntry] = {}
+    replies = 0
+    for message in messages:
+        if message.role == "user":
+            turn = TurnActivity(message.content or "", message.created_at, message.id, finished="completed")
+            recorder.turns.append(turn)
+            replies = 0
+        elif turn is None:
+            continue
+        elif message.role == "assistant":
+            replies += 1
+            size = f"{message.tokens:,} tokens" if message.tokens else f"{len(message.content or ''):,} characters"
+            state = " (interrupted)" if message.interrupted else ""
+            turn.entries.append(ActivityEntry("round", f"Model reply {replies} — {size}{state}", message_id=message.id))
+            for call in message.tool_calls or []:
+                function = call.get("function") or {}
+                entry = ActivityEntry("tool", str(function.get("name") or "?"),
+                                      f"arguments: {str(function.get('arguments') or '')[:300]}",
+                                      message_id=message.id, call_id=call.get("id"))
+                calls[str(call.get("id"))] = entry
+                turn.entries.append(entry)
+        elif message.role == "tool":
+            entry = calls.get(str(message.tool_call_id))
+            if entry is not None:
+                entry.title += f" · {status_of_result(message.content)}"
+                entry.detail += f"\nresult: {len(message.content or ''):,} characters"
+    recorder.rebuilt_turns = len(recorder.turns)
+    return recorder

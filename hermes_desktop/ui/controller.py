@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, Signal
 from hermes_desktop.core import events as ev
 from hermes_desktop.core.session_types import SessionInfo, StoredMessage
 from hermes_desktop.core.settings import write_atomically
-from hermes_desktop.ui.activity import ActivityRecorder
+from hermes_desktop.ui.activity import ActivityRecorder, recorder_from_history
 from hermes_desktop.ui.tasks import drain, spawn
 
 if TYPE_CHECKING:
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from hermes_desktop.core.tools.approval import Approver
 
 log = logging.getLogger(__name__)
+
+ACTIVITY_HISTORY = 400  # messages of a saved session rebuilt into its Activity trace (the newest ones)
 
 PAGE_SIZE = 60
 
@@ -301,6 +303,14 @@ class AppController(QObject):
         self._turns[session_id] = turn
         self.sig_busy_changed.emit(session_id, True)
         self._background(self._consume(session_id, turn))
+
+    async def activity_for(self, session_id: str) -> ActivityRecorder | None:
+        """The Activity trace of a session: what this window saw, or the saved conversation's last turns rebuilt."""
+        if session_id not in self.activity and self.runtime is not None and session_id not in self._turns:
+            messages = await asyncio.to_thread(self.runtime.store.recent_messages, session_id, ACTIVITY_HISTORY)
+            if messages and session_id not in self.activity:
+                self.activity[session_id] = recorder_from_history(messages)
+        return self.activity.get(session_id)
 
     async def _consume(self, session_id: str, turn: "Turn") -> None:
         recorder = self.activity.setdefault(session_id, ActivityRecorder())

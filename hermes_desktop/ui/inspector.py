@@ -261,6 +261,12 @@ class Inspector(QTabWidget):
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
             self.activity.addTopLevelItem(empty)
             return
+        if recorder.rebuilt_turns:
+            note = QTreeWidgetItem([self.tr("Earlier turns are rebuilt from the saved conversation: their timings, "
+                                            "context sizes and approval decisions were not kept.")])
+            note.setFlags(Qt.ItemFlag.NoItemFlags)
+            note.setToolTip(0, note.text(0))
+            self.activity.addTopLevelItem(note)
         for turn in recorder.turns:
             self.activity.addTopLevelItem(self._turn_item(turn))
         last = self.activity.topLevelItem(self.activity.topLevelItemCount() - 1)

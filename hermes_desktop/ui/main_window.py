@@ -592,7 +592,7 @@ class MainWindow(QMainWindow):
         self._show_page(page)
         self.sidebar.set_current(session_id)
         self.chat.set_busy(self.controller.is_busy(session_id))
-        self.inspector.show_activity(self.controller.activity.get(session_id))
+        self.inspector.show_activity(await self.controller.activity_for(session_id))
         self.show_skills()
         self.context_meter.setValue(0)
         if position is not None and page.first_position <= position < page.end_position:

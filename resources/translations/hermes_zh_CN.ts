@@ -4,37 +4,37 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="506"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="516"/>
         <source>active in this session</source>
         <translation>本会话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="506"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="516"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="508"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="518"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="510"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="520"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="521"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="531"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="521"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="531"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="521"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="531"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
@@ -172,148 +172,153 @@
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="61"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="63"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="111"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="65"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="65"/>
         <source>Risk</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="65"/>
         <source>Approval</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="71"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="78"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="247"/>
         <source>Use in this session</source>
         <translation>在本会话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="82"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="85"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="88"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="105"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="114"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="113"/>
         <source>MCP</source>
         <translation>MCP</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="152"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="162"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="168"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
         <source>destructive</source>
         <translation>破坏性</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="178"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="178"/>
         <source>Never allow</source>
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="226"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="233"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="246"/>
         <source>Stop using in this session</source>
         <translation>在本会话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="259"/>
         <source>Nothing yet: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>暂无内容：每一轮的模型调用、工具调用和上下文预算会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="265"/>
+        <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
+        <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
 </context>
 <context>
@@ -501,7 +506,7 @@
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="796"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="797"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -521,37 +526,37 @@
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="398"/>
         <source>The prompt could not be fetched: {0}</source>
         <translation>无法获取提示词：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="408"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="409"/>
         <source>Remove MCP server?</source>
         <translation>移除 MCP 服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="410"/>
         <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
         <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在钥匙串中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="411"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="412"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="437"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="438"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="474"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="475"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="476"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -560,77 +565,77 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="481"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="482"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="552"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="553"/>
         <source>No model set up</source>
         <translation>尚未设置模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="562"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="563"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="641"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="642"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="642"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="643"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="658"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="659"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="660"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="661"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="660"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="661"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="665"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="666"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="705"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="706"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="736"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="737"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="742"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="743"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="759"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="760"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="798"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="799"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="798"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="799"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>

@@ -180,6 +180,28 @@ def test_restart_restores_the_last_session(make_window, model_server) -> None:
     assert [i.text for i in rows(again.window) if isinstance(i, MessageItem)] == ["first run", "remember me"]
 
 
+def test_after_a_restart_the_activity_tab_shows_the_saved_turns(make_window, model_server) -> None:
+    h = make_window()
+    model_server.enqueue(tool_call_reply(CallScript("calculate", {"expression": "6*7"})), text_reply("42"))
+    type_and_send(h, "six times seven")
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "42", what="the reply")
+    session = h.window.current_session
+    h.do(h.window.close)
+    again = make_window()
+    again.wait_until(lambda: again.window.current_session == session, what="the restored session")
+    activity = again.window.findChild(QTreeWidget, "activityLog")
+    again.wait_until(lambda: activity.topLevelItemCount() == 2, what="the rebuilt trace")
+    assert "rebuilt from the saved conversation" in activity.topLevelItem(0).text(0)
+    turn = activity.topLevelItem(1)
+    entries = [turn.child(i).text(0) for i in range(turn.childCount())]
+    assert turn.text(0) == "six times seven"
+    assert entries[0].startswith("Model reply 1") and entries[1] == "calculate · done"
+    assert entries[2].startswith("Model reply 2")
+    model_server.enqueue(text_reply("and 43 is one more"))
+    type_and_send(again, "plus one?")
+    again.wait_until(lambda: activity.topLevelItemCount() == 3, what="the live turn after the rebuilt one")
+
+
 def test_an_error_banner_offers_working_actions(make_window, model_server) -> None:
     h = make_window()
     model_server.required_key = "sk-something-else"
