@@ -114,6 +114,7 @@ class Inspector(QTabWidget):
         self.addTab(self.activity, self.tr("Activity"))
         self._filling = False
         self.show_skills([], [])
+        self.show_activity(None)
 
     # ------------------------------------------------------------------ tools
     def show_tools(self, specs: Iterable[ToolSpec], disabled: set[str], rules: dict[str, str] | None = None) -> None:
@@ -262,10 +263,10 @@ class Inspector(QTabWidget):
             self.activity.addTopLevelItem(empty)
             return
         if recorder.rebuilt_turns:
-            note = QTreeWidgetItem([self.tr("Earlier turns are rebuilt from the saved conversation: their timings, "
-                                            "context sizes and approval decisions were not kept.")])
+            note = QTreeWidgetItem([self.tr("Earlier turns: rebuilt from the saved conversation")])
             note.setFlags(Qt.ItemFlag.NoItemFlags)
-            note.setToolTip(0, note.text(0))
+            note.setToolTip(0, self.tr("Earlier turns are rebuilt from the saved conversation: their timings, "
+                                       "context sizes and approval decisions were not kept."))
             self.activity.addTopLevelItem(note)
         for turn in recorder.turns:
             self.activity.addTopLevelItem(self._turn_item(turn))

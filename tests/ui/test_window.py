@@ -192,6 +192,7 @@ def test_after_a_restart_the_activity_tab_shows_the_saved_turns(make_window, mod
     activity = again.window.findChild(QTreeWidget, "activityLog")
     again.wait_until(lambda: activity.topLevelItemCount() == 2, what="the rebuilt trace")
     assert "rebuilt from the saved conversation" in activity.topLevelItem(0).text(0)
+    assert "timings" in activity.topLevelItem(0).toolTip(0)
     turn = activity.topLevelItem(1)
     entries = [turn.child(i).text(0) for i in range(turn.childCount())]
     assert turn.text(0) == "six times seven"
