@@ -21,7 +21,7 @@ import json
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar
+from typing import Any, AsyncIterator, Awaitable, Callable, Collection, TypeVar
 
 from hermes_desktop.core.audit import AuditLog
 from hermes_desktop.core.context import BuiltContext, ContextLayers, build_context
@@ -96,6 +96,9 @@ class AgentServices:
     before_turn: Callable[[str, str], object] = lambda session_id, text: None
     memory_layer: Callable[[str], str] = lambda session_id: ""
     clock: Callable[[], float] = time.monotonic
+    # The app's own secrets (API keys, MCP secrets; a live set): removed from every tool result before the model,
+    # the session database or the audit log sees it.
+    known_secrets: Collection[str] = ()
 
     @property
     def notes_dir(self):  # type: ignore[no-untyped-def]
@@ -490,7 +493,8 @@ class _TurnRun:
         self.emit(ToolCallStarted(call.call_id))
         limits = self.services.limits
         result = await self.services.registry.execute(call, self.ctx, default_timeout_s=limits.default_tool_timeout_s,
-                                                      char_budget=limits.tool_result_char_budget)
+                                                      char_budget=limits.tool_result_char_budget,
+                                                      known_secrets=self.services.known_secrets)
         self._audit(call, decision, result)
         return result
 

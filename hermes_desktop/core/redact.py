@@ -18,11 +18,17 @@ _KEY_LIKE = re.compile(
 )
 
 
-def redact_text(text: str, known_secrets: Iterable[str] = ()) -> str:
-    for secret in known_secrets:
+def redact_known(text: str, known_secrets: Iterable[str]) -> str:
+    """Only the secrets this app holds (its API keys, MCP secrets), wherever they appear."""
+    for secret in list(known_secrets):  # a copy: the live set can grow while a turn runs
         if secret and len(secret) >= 4:
             text = text.replace(secret, REDACTED)
-    return _KEY_LIKE.sub(REDACTED, text)
+    return text
+
+
+def redact_text(text: str, known_secrets: Iterable[str] = ()) -> str:
+    """For logs and errors: the known secrets, and anything that looks like a provider key."""
+    return _KEY_LIKE.sub(REDACTED, redact_known(text, known_secrets))
 
 
 def redact_value(value: Any, known_secrets: Iterable[str] = ()) -> Any:

@@ -88,6 +88,7 @@ class Runtime:
             skill_catalog=self.skills.catalog,
             offer_tools=self.skills.offered,
             before_turn=self.skills.apply_slash,
+            known_secrets=REDACTION.known_secrets,
         )
         return Agent(model, services)
 

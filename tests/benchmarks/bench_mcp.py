@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from hermes_desktop.core.runtime import open_runtime
 from hermes_desktop.core.secrets import MemorySecretStore
-from tests.benchmarks.timing import median, percentile, table
+from tests.benchmarks.timing import median, ok, percentile, table, temporary_home
 
 ROOT = Path(__file__).resolve().parents[2]
 CALLS = 300
@@ -68,9 +66,7 @@ def _interpreter_start_ms() -> float:
 
 
 def run() -> None:
-    with tempfile.TemporaryDirectory() as home:
-        for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
-            os.environ[name] = str(Path(home) / name)
+    with temporary_home() as home:
         runtime = open_runtime({"HERMES_WORKSPACE": str(Path(home) / "workspace")}, secrets=MemorySecretStore())
         runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": {"bench": {
             "command": sys.executable, "args": ["-m", "tests.support.mcp_server"],
@@ -84,16 +80,13 @@ def run() -> None:
     table([
         ("SDK call_tool p50 (baseline)", f"{median(sdk):.2f}", "", ""),
         ("Hermes tool call p50", f"{median(ours):.2f}", "", ""),
-        ("Hermes / SDK, p50", f"{median(ours) / median(sdk):.2f}x", "< 1.5x", _ok(median(ours) < 1.5 * median(sdk))),
+        ("Hermes / SDK, p50", f"{median(ours) / median(sdk):.2f}x", "< 1.5x", ok(median(ours) < 1.5 * median(sdk))),
         ("SDK call_tool p99", f"{percentile(sdk, 99):.2f}", "", ""),
         ("Hermes tool call p99", f"{percentile(ours, 99):.2f}", "", ""),
         ("python -c pass (floor)", f"{floor:.0f}", "", ""),
         ("server start to connected", f"{startup_ms:.0f}", "", ""),
     ])
 
-
-def _ok(condition: bool) -> str:
-    return "yes" if condition else "NO"
 
 
 if __name__ == "__main__":

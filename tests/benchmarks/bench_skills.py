@@ -10,8 +10,6 @@ Measured in one run on this machine, in a temporary folder of 1,000 generated SK
 from __future__ import annotations
 
 import asyncio
-import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -20,7 +18,7 @@ from hermes_desktop.core.secrets import MemorySecretStore
 from hermes_desktop.core.skills.discovery import discover
 from hermes_desktop.core.skills.model import Origin
 from hermes_desktop.core.tokens import estimate_text_tokens
-from tests.benchmarks.timing import median, table, timed
+from tests.benchmarks.timing import median, ok, table, temporary_home, timed
 
 FOLDERS = 1000
 TICK_S = 0.002
@@ -66,9 +64,7 @@ async def _reload_stall(runtime) -> tuple[float, float, float]:  # type: ignore[
 
 
 def run() -> None:
-    with tempfile.TemporaryDirectory() as home:
-        for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
-            os.environ[name] = str(Path(home) / name)
+    with temporary_home() as home:
         runtime = open_runtime({"HERMES_WORKSPACE": str(Path(home) / "workspace")}, secrets=MemorySecretStore())
         root = runtime.paths.user_skills_dir
         _write_skills(root)
@@ -84,17 +80,14 @@ def run() -> None:
     print(f"\n{FOLDERS:,} skill folders; times in milliseconds\n")
     table([
         ("read 1,000 SKILL.md (baseline)", f"{median(baseline):.1f}", "", ""),
-        ("discover 1,000 skills", f"{median(parsing):.1f}", "< 1000", _ok(median(parsing) < 1000)),
+        ("discover 1,000 skills", f"{median(parsing):.1f}", "< 1000", ok(median(parsing) < 1000)),
         ("discover / read", f"{median(parsing) / median(baseline):.1f}x", "", ""),
         ("reload in a worker, wall time", f"{reload_ms:.0f}", "", ""),
         ("event-loop largest gap, idle", f"{idle:.1f}", "", ""),
-        ("event-loop largest gap, reloading", f"{during:.1f}", "< 50", _ok(during < 50)),
+        ("event-loop largest gap, reloading", f"{during:.1f}", "< 50", ok(during < 50)),
         ("catalog tokens, 1,004 skills", f"{catalog_tokens:,}", "", ""),
     ])
 
-
-def _ok(condition: bool) -> str:
-    return "yes" if condition else "NO"
 
 
 if __name__ == "__main__":

@@ -11,16 +11,14 @@ Measured in one run on this machine, in a temporary data directory:
 from __future__ import annotations
 
 import json
-import os
 import random
-import tempfile
 import time
 from pathlib import Path
 
 from hermes_desktop.core.paths import app_paths
 from hermes_desktop.core.session_types import NewMessage
 from hermes_desktop.core.store import open_store
-from tests.benchmarks.timing import median, percentile, table, timed
+from tests.benchmarks.timing import median, ok, percentile, table, temporary_home, timed
 
 TOTAL = 100_000
 SESSIONS = 10
@@ -37,9 +35,7 @@ def _sentence(rng: random.Random) -> str:
 
 def run() -> None:
     rng = random.Random(7)
-    with tempfile.TemporaryDirectory() as home:
-        for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
-            os.environ[name] = str(Path(home) / name)
+    with temporary_home() as home:
         store = open_store(app_paths()).store
         print(f"loading {TOTAL:,} messages in {SESSIONS} sessions ...", flush=True)
         for s in range(SESSIONS):
@@ -81,19 +77,16 @@ def run() -> None:
     print(f"\n{total:,} messages stored; latencies in milliseconds\n")
     table([
         ("append p50", f"{append_p50:.3f}", "", ""),
-        ("append p99", f"{append_p99:.3f}", "< 5", _ok(append_p99 < 5)),
-        ("search p50, English", f"{median(search_en):.2f}", "< 50", _ok(median(search_en) < 50)),
-        ("search p50, Chinese (2 chars)", f"{median(search_zh):.2f}", "< 50", _ok(median(search_zh) < 50)),
+        ("append p99", f"{append_p99:.3f}", "< 5", ok(append_p99 < 5)),
+        ("search p50, English", f"{median(search_en):.2f}", "< 50", ok(median(search_en) < 50)),
+        ("search p50, Chinese (2 chars)", f"{median(search_zh):.2f}", "< 50", ok(median(search_zh) < 50)),
         ("open 10k session: first 50", f"{median(first50):.2f}", "", ""),
-        ("open 10k session: last 50", f"{median(last50):.2f}", "< 20", _ok(median(last50) < 20)),
+        ("open 10k session: last 50", f"{median(last50):.2f}", "< 20", ok(median(last50) < 20)),
         ("load whole 10k session", f"{median(whole):.1f}", "", ""),
         ("JSON rewrite per save, 10k messages", f"{median(json_saves):.1f}", "", ""),
         ("JSON rewrite / SQLite append (p50)", f"{median(json_saves) / append_p50:.0f}x", "", ""),
     ])
 
-
-def _ok(condition: bool) -> str:
-    return "yes" if condition else "NO"
 
 
 if __name__ == "__main__":

@@ -14,17 +14,15 @@ measured in the same run. Runs offscreen (QT_QPA_PLATFORM=offscreen) so numbers 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from tests.benchmarks.timing import table
+from tests.benchmarks.timing import ok, table, temporary_home
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,7 +101,7 @@ def bench_cold_start(env: dict[str, str]) -> list[tuple[str, str, str, str]]:
     return [
         ("cold start: bare PySide6 window painted (s)", f"{bare:.3f}", "", ""),
         ("cold start: Hermes window painted (s)", f"{painted:.3f}", "", ""),
-        ("cold start ratio (Hermes / bare)", f"{painted / bare:.2f}", "<= 2.5", _ok(painted / bare <= 2.5)),
+        ("cold start ratio (Hermes / bare)", f"{painted / bare:.2f}", "<= 2.5", ok(painted / bare <= 2.5)),
         ("cold start: 1,000 sessions listed (s)", f"{listed:.3f}", "", ""),
     ]
 
@@ -212,10 +210,10 @@ def bench_streaming(env: dict[str, str], tokens: int = 20_000) -> list[tuple[str
         (f"stream {tokens:,} tokens: raw openai client, plain asyncio (s)", f"{results['raw_asyncio']:.3f}", "", ""),
         (f"stream {tokens:,} tokens: raw openai client, on qasync (s)", f"{results['raw']:.3f}", "", ""),
         (f"stream {tokens:,} tokens: through the window (s)", f"{results['app']:.3f}", "", ""),
-        ("streaming ratio (window / raw client on qasync)", f"{ratio:.2f}", "<= 1.3", _ok(ratio <= 1.3)),
+        ("streaming ratio (window / raw client on qasync)", f"{ratio:.2f}", "<= 1.3", ok(ratio <= 1.3)),
         ("streaming ratio (window / raw client, plain asyncio)", f"{results['app'] / results['raw_asyncio']:.2f}", "", ""),
         ("longest event-loop stall while streaming (ms)", f"{results['stall'] * 1000:.1f}", "< 50",
-         _ok(results["stall"] < 0.05)),
+         ok(results["stall"] < 0.05)),
     ]
 
 
@@ -326,23 +324,18 @@ def bench_long_session(env: dict[str, str]) -> list[tuple[str, str, str, str]]:
     qasync.run(scenario())
     return [
         ("open 10k-message session: newest painted (ms)", f"{results['open'] * 1000:.0f}", "< 300",
-         _ok(results["open"] < 0.3)),
+         ok(results["open"] < 0.3)),
         ("memory growth after opening and scrolling it all (MB)", f"{results['memory']:.0f}", "< 150",
-         _ok(results["memory"] < 150)),
+         ok(results["memory"] < 150)),
         (f"longest stall in {results['frames']:.0f} scroll steps, newest to first and back (ms)",
-         f"{results['frame'] * 1000:.1f}", "< 50", _ok(results["frame"] < 0.05)),
+         f"{results['frame'] * 1000:.1f}", "< 50", ok(results["frame"] < 0.05)),
     ]
 
 
-def _ok(condition: bool) -> str:
-    return "yes" if condition else "NO"
-
 
 def run() -> None:
-    with tempfile.TemporaryDirectory() as home:
+    with temporary_home() as home:
         env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
-        for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
-            env[name] = os.environ[name] = str(Path(home) / name)
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
         for name in ("HERMES_BASE_URL", "HERMES_MODEL", "HERMES_API_KEY"):
             env.pop(name, None)

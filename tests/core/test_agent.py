@@ -368,6 +368,18 @@ async def test_audit_log_redacts_secret_arguments(profile, workspace_dir, model_
     await engine.close()
 
 
+async def test_the_apps_own_key_is_removed_from_any_tool_result(profile, workspace_dir, model_server) -> None:
+    (workspace_dir / "settings.env.txt").write_text("provider key: sk-test-key (do not share)\n", encoding="utf-8")
+    engine = make_engine(profile, workspace_dir, api_key="sk-test-key")
+    model_server.enqueue(tool_call_reply(CallScript("read_file", {"path": "settings.env.txt"})), text_reply("ok"))
+    events = await engine.ask("what is in the settings file?")
+    result = of_type(events, ev.ToolCallFinished)[0].result
+    assert "[redacted]" in result and "sk-test-key" not in result
+    assert "sk-test-key" not in json.dumps([m.content for m in engine.store.messages("s1")])
+    assert "sk-test-key" not in model_server.chat_requests[-1].body["messages"][-1]["content"]
+    await engine.close()
+
+
 async def test_regenerate_answers_the_head_user_message_again(engine, model_server) -> None:
     model_server.enqueue(text_reply("first try"))
     await engine.ask("question")

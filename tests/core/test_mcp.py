@@ -230,7 +230,8 @@ async def test_a_broken_mcp_json_is_reported_left_untouched_and_keeps_running_se
     await runtime.mcp.stop_all()
 
 
-async def test_secrets_come_from_the_keyring_and_a_missing_one_is_named(runtime, secrets, tmp_path) -> None:
+async def test_secrets_come_from_the_keyring_and_a_missing_one_is_named(
+        runtime, secrets, profile, model_server, tmp_path) -> None:
     entry = stdio_entry(tmp_path, env={"SERVICE_TOKEN": "${secret:token}"})
     await start(runtime, {"test": entry})
     status = runtime.mcp.supervisors["test"].status
@@ -239,7 +240,11 @@ async def test_secrets_come_from_the_keyring_and_a_missing_one_is_named(runtime,
     runtime.mcp.restart("test")
     await until(lambda: state(runtime, "test") is ServerState.CONNECTED, "the server with its secret")
     value = await runtime.registry.get("mcp_test_env_value").handler({"name": "SERVICE_TOKEN"}, None)
-    assert value == "[redacted]", "the server has the secret; the model never sees it echoed back"
+    assert value == "tok-1234567890", "the server got the secret from the keyring"
+    model_server.enqueue(tool_call_reply(CallScript("mcp_test_env_value", {"name": "SERVICE_TOKEN"})), text_reply("ok"))
+    events = await run_turn(runtime, profile, "k", "show the token")
+    assert of_type(events, ev.ToolCallFinished)[0].result == "[redacted]", "the model never sees it echoed back"
+    assert "tok-1234567890" not in json.dumps([m.content for m in runtime.store.messages("k")])
     assert await runtime.registry.get("mcp_test_env_value").handler({"name": "OPENAI_API_KEY"}, None) == "(unset)"
     assert "tok-1234567890" not in runtime.paths.mcp_config_file.read_text()
     await runtime.mcp.stop_all()

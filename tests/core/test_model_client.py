@@ -16,7 +16,6 @@ from hermes_desktop.core.settings import ProviderProfile, ToolMode
 from tests.support.engine import FAST_RETRIES
 from tests.support.model_server import (
     CallScript,
-    ScriptedModelServer,
     drop_reply,
     eof_reply,
     error_reply,

@@ -78,6 +78,7 @@ def make_engine(
         network=network or NetworkPolicy(),
         audit=audit,
         limits=limits or AgentLimits(),
+        known_secrets={api_key} if api_key else set(),
     )
     model = ModelClient(profile, api_key, retry=retry) if profile is not None else None
     return Engine(Agent(model, services), services.store, workspace, audit, registry)

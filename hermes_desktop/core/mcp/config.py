@@ -72,6 +72,7 @@ class ServerConfig:
 class MCPConfig:
     servers: tuple[ServerConfig, ...] = ()
     problems: tuple[str, ...] = ()
+    readable: bool = True  # False: the file could not be read or parsed, so it says nothing about what should run
 
 
 def _strings(value: Any, what: str) -> tuple[str, ...]:
@@ -111,21 +112,34 @@ def parse_server(name: str, entry: Any) -> ServerConfig:
         disabled=bool(entry.get("disabled", False)), timeout_s=float(timeout))
 
 
-def load_config(path: Path) -> MCPConfig:
+def _read_document(path: Path) -> dict[str, Any]:
+    """The whole file as a JSON object; {} for a missing or empty file. Raises MCPConfigError."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        return MCPConfig()
+        return {}
     except (OSError, UnicodeDecodeError) as exc:
-        return MCPConfig(problems=(f"{path} cannot be read: {exc}",))
+        raise MCPConfigError(f"{path} cannot be read: {exc}") from exc
     if not text.strip():
-        return MCPConfig()
+        return {}
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        return MCPConfig(problems=(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
-                                   "no MCP server was started and the file was left as it is",))
-    servers = data.get("mcpServers") if isinstance(data, dict) else None
+        raise MCPConfigError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+    if not isinstance(data, dict):
+        raise MCPConfigError(f"{path} does not hold a JSON object")
+    return data
+
+
+def load_config(path: Path) -> MCPConfig:
+    try:
+        data = _read_document(path)
+    except MCPConfigError as exc:
+        return MCPConfig(problems=(f"{exc}; no MCP server was started and the file was left as it is",),
+                         readable=False)
+    if not data:
+        return MCPConfig()
+    servers = data.get("mcpServers")
     if servers is None:
         return MCPConfig(problems=(f"{path} has no \"mcpServers\" object",))
     if not isinstance(servers, dict):
@@ -171,20 +185,11 @@ def resolve_secrets(config: ServerConfig, secrets: SecretStore | None) -> tuple[
 def _editable(path: Path) -> dict[str, Any]:
     """The whole file as JSON, for changing one server; refuses a file it could not write back unchanged."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        return {"mcpServers": {}}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MCPConfigError(f"{path} cannot be read: {exc}") from exc
-    if not text.strip():
-        return {"mcpServers": {}}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MCPConfigError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it in a text editor "
-                             "first, so nothing in it is lost") from exc
-    if not isinstance(data, dict) or not isinstance(data.setdefault("mcpServers", {}), dict):
-        raise MCPConfigError(f"{path} does not hold an \"mcpServers\" object; fix it in a text editor first")
+        data = _read_document(path)
+    except MCPConfigError as exc:
+        raise MCPConfigError(f"{exc}; fix it in a text editor first, so nothing in it is lost") from exc
+    if not isinstance(data.setdefault("mcpServers", {}), dict):
+        raise MCPConfigError(f"\"mcpServers\" in {path} is not an object; fix it in a text editor first")
     return data
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from hermes_desktop.core.mcp.config import MCPConfig, MCPConfigError, ServerConfig, load_config
-from hermes_desktop.core.mcp.status import ServerState, ServerStatus
+from hermes_desktop.core.mcp.status import ServerStatus
 from hermes_desktop.core.mcp.supervisor import ServerSupervisor
 from hermes_desktop.core.secrets import SecretStore
 from hermes_desktop.core.tools.registry import ToolRegistry
@@ -53,7 +53,7 @@ class MCPManager:
         """Read mcp.json again: start new servers, restart changed ones, stop removed ones. Needs a running loop."""
         config = load_config(self.config_path)
         wanted = {server.name: server for server in config.servers}
-        if config.problems and any("not valid JSON" in p or "cannot be read" in p for p in config.problems):
+        if not config.readable:
             wanted = {name: s.config for name, s in self.supervisors.items()}  # a broken edit keeps what runs
         for name in list(self.supervisors):
             if name not in wanted or wanted[name] != self.supervisors[name].config:
@@ -85,13 +85,10 @@ class MCPManager:
 
     async def wait_until_settled(self, timeout_s: float) -> None:
         """Wait (up to timeout_s) until every enabled server is connected or has failed: for `ask` and `doctor`."""
-        async def settled(supervisor: ServerSupervisor) -> None:
-            while supervisor.status.state in (ServerState.STARTING, ServerState.STOPPED):
-                await asyncio.sleep(0.05)
-        pending = [settled(s) for s in self.supervisors.values() if not s.config.disabled]
-        if pending:
+        waits = [s.settled.wait() for s in self.supervisors.values() if not s.config.disabled]
+        if waits:
             try:
-                await asyncio.wait_for(asyncio.gather(*pending), timeout_s)
+                await asyncio.wait_for(asyncio.gather(*waits), timeout_s)
             except asyncio.TimeoutError:
                 log.warning("MCP servers still starting after %.0f s", timeout_s)
 

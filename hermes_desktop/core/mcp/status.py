@@ -3,8 +3,7 @@ before its first paint without pulling in the tool machinery."""
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -44,4 +43,3 @@ class ServerStatus:
     secrets: tuple[str, ...] = ()  # the ${secret:NAME} names it needs from the keyring
     schema_tokens: int = 0  # what its tool schemas add to every request (estimated)
     prompts: tuple[PromptInfo, ...] = ()
-    since: float = field(default_factory=time.time)

@@ -49,6 +49,13 @@ class _Call:
     future: asyncio.Future[Any]
 
 
+@dataclass
+class _Broken:
+    """Put on the queue when a call or a ping finds the connection gone: the owner task then ends the session."""
+
+    error: BaseException
+
+
 class ServerUnavailable(ToolError):
     pass
 
@@ -74,7 +81,7 @@ class ServerSupervisor:
         self._log_path = log_dir / f"{config.name}.log"
         self._on_status = on_status
         self._known_secrets = known_secrets
-        self._queue: asyncio.Queue[_Call | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[_Call | _Broken | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._restart_now = asyncio.Event()
         self._stopping = False
@@ -83,7 +90,7 @@ class ServerSupervisor:
         self._prompts: tuple[PromptInfo, ...] = ()
         self.status = ServerStatus(config.name, ServerState.DISABLED if config.disabled else ServerState.STOPPED,
                                    transport=config.transport, target=config.describe(), secrets=config.secret_names)
-        self.connected = asyncio.Event()
+        self.settled = asyncio.Event()  # set once a start has connected or failed (for `ask` and `doctor`)
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -120,10 +127,10 @@ class ServerSupervisor:
                                    tuple(self._tool_names), self.config.transport, self.config.describe(),
                                    self.config.secret_names, estimate_tools_tokens(schemas) if schemas else 0,
                                    self._prompts if state is ServerState.CONNECTED else ())
-        if state is ServerState.CONNECTED:
-            self.connected.set()
+        if state in (ServerState.STARTING, ServerState.STOPPED):
+            self.settled.clear()
         else:
-            self.connected.clear()
+            self.settled.set()
         try:
             self._on_status(self.status)
         except Exception:  # a listener's bug must not take the server down
@@ -235,52 +242,49 @@ class ServerSupervisor:
     async def _serve(self, client: Any) -> None:
         """Hand calls to the client until stopped, or until the server stops answering."""
         running: set[asyncio.Task[None]] = set()
-        broken: asyncio.Future[BaseException] = asyncio.get_running_loop().create_future()
-
-        def finished(task: asyncio.Task[None]) -> None:
-            running.discard(task)
-
+        pinger = asyncio.ensure_future(self._ping(client))
         try:
             while True:
-                get = asyncio.ensure_future(self._queue.get())
-                waiters: set[asyncio.Future[Any]] = {get, broken}
-                done, _ = await asyncio.wait(waiters, timeout=PING_INTERVAL_S, return_when=asyncio.FIRST_COMPLETED)
-                if broken in done:
-                    get.cancel()
-                    raise broken.result()
-                if not done:
-                    get.cancel()
-                    await asyncio.wait_for(client.send_ping(), 10)  # raises when the server is gone
-                    continue
-                call = get.result()
-                if call is None or self._stopping:
+                item = await self._queue.get()
+                if isinstance(item, _Broken):
+                    raise item.error
+                if item is None or self._stopping:
                     return
-                task = asyncio.ensure_future(self._run(client, call, broken))
+                if item.future.done():  # the caller gave up (Stop, timeout) before the call started
+                    continue
+                task = asyncio.ensure_future(self._run(client, item))
                 running.add(task)
-                task.add_done_callback(finished)
+                task.add_done_callback(running.discard)
+                item.future.add_done_callback(lambda future, task=task: task.cancel() if future.cancelled() else None)
         finally:
+            pinger.cancel()
             for task in list(running):
                 task.cancel()
-            await asyncio.gather(*running, return_exceptions=True)
+            await asyncio.gather(pinger, *running, return_exceptions=True)
 
-    async def _run(self, client: Any, call: _Call, broken: asyncio.Future[BaseException]) -> None:
-        if call.future.done():  # the caller gave up (Stop, timeout) before the call started
-            return
-        request = asyncio.ensure_future(call.run(client))
-        call.future.add_done_callback(lambda f: request.cancel() if f.cancelled() else None)
+    async def _ping(self, client: Any) -> None:
+        """Notice a server that died while idle, before the next call does: a failed ping ends the session."""
+        while True:
+            await asyncio.sleep(PING_INTERVAL_S)
+            try:
+                await asyncio.wait_for(client.send_ping(), 10)
+            except Exception as exc:  # noqa: BLE001 - any failure means the connection is unusable
+                self._queue.put_nowait(_Broken(exc))
+                return
+
+    async def _run(self, client: Any, call: _Call) -> None:
         try:
-            result = await request
-        except asyncio.CancelledError:
+            result = await call.run(client)
+        except asyncio.CancelledError:  # the caller gave up (its future is cancelled already), or the session ended
             if not call.future.done():
-                call.future.cancel()
-            return
-        except BaseException as exc:  # noqa: BLE001 - the transport failing is the server failing
-            reason = describe_error(exc)
+                call.future.set_exception(ServerUnavailable(f"MCP server “{self.config.name}” stopped during the call"))
+            raise
+        except BaseException as exc:  # noqa: BLE001 - anyio wraps transport failures in exception groups
             if not call.future.done():
                 call.future.set_exception(ServerUnavailable(
-                    f"MCP server “{self.config.name}” failed during the call: {reason}"))
-            if _transport_failure(exc) and not broken.done():
-                broken.set_result(exc)
+                    f"MCP server “{self.config.name}” failed during the call: {describe_error(exc)}"))
+            if _transport_failure(exc):
+                self._queue.put_nowait(_Broken(exc))
             return
         if not call.future.done():
             call.future.set_result(result)
@@ -288,7 +292,7 @@ class ServerSupervisor:
     def _fail_pending(self, reason: str) -> None:
         while not self._queue.empty():
             call = self._queue.get_nowait()
-            if call is not None and not call.future.done():
+            if isinstance(call, _Call) and not call.future.done():
                 call.future.set_exception(ServerUnavailable(f"MCP server “{self.config.name}” is not running: {reason}"))
 
     def _stderr_tail(self, lines: int = 3) -> str:
@@ -353,8 +357,7 @@ class ServerSupervisor:
     def _tool_handler(self, remote_name: str) -> Callable[[dict[str, Any], ToolContext], Awaitable[str]]:
         async def call(args: dict[str, Any], ctx: ToolContext) -> str:
             result = await self._submit(lambda client: client.call_tool(remote_name, args))
-            # A server's own credentials never reach the model or the session database, even if it echoes them.
-            text = redact_text(render_result(result), self._known_secrets)
+            text = render_result(result)  # its own secrets, if it echoes them, are removed by the tool runner
             if getattr(result, "is_error", False):
                 raise ToolError(text or f"{remote_name} reported an error")
             return text
@@ -370,7 +373,7 @@ class ServerSupervisor:
         result = await self._submit(lambda client: client.read_resource(uri))
         parts = [getattr(c, "text", None) or f"[binary content {getattr(c, 'mime_type', '') or ''} not shown]".replace(
             "  ", " ") for c in result.contents]
-        return redact_text("\n".join(parts), self._known_secrets)
+        return "\n".join(parts)
 
 
 def _transport_failure(exc: BaseException) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Collection, Iterable
 
 from hermes_desktop.core.llm.assembly import RawToolCall
 from hermes_desktop.core.tools.arguments import ArgumentProblem, parse_arguments, validate_arguments
@@ -98,7 +98,7 @@ class ToolRegistry:
                             impact_bytes=size, repaired=parsed.repaired)
 
     async def execute(self, call: PreparedCall, ctx: ToolContext, *, default_timeout_s: float,
-                      char_budget: int) -> ToolResult:
+                      char_budget: int, known_secrets: Collection[str] = ()) -> ToolResult:
         assert call.spec is not None and call.arguments is not None, "only runnable calls are executed"
         return await run_tool(call.spec, call.arguments, ctx, default_timeout_s=default_timeout_s,
-                              char_budget=char_budget)
+                              char_budget=char_budget, known_secrets=known_secrets)

@@ -1,4 +1,5 @@
-"""Run one tool call: its own timeout, exceptions caught, result rendered and cut to a budget."""
+"""Run one tool call: its own timeout, exceptions caught, result rendered, the app's own secrets removed from it
+(whatever tool echoed them: a file, a web page, an MCP server), and cut to a budget."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import json
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Collection
 
 from hermes_desktop.core.events import ToolOutcome
+from hermes_desktop.core.redact import redact_known
 from hermes_desktop.core.tools.spec import ToolContext, ToolError, ToolSpec
 
 log = logging.getLogger(__name__)
@@ -46,7 +48,7 @@ def truncate(text: str, budget: int) -> tuple[str, int]:
 
 
 async def run_tool(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, *, default_timeout_s: float,
-                   char_budget: int) -> ToolResult:
+                   char_budget: int, known_secrets: Collection[str] = ()) -> ToolResult:
     timeout = spec.timeout_s or default_timeout_s
     started = time.monotonic()
     try:
@@ -64,7 +66,7 @@ async def run_tool(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, *, de
         log.exception("tool %s raised", spec.name)
         content = error_content(f"{spec.name} failed: {type(exc).__name__}: {exc}")
         outcome = ToolOutcome.ERROR
-    content, cut = truncate(content, char_budget)
+    content, cut = truncate(redact_known(content, known_secrets), char_budget)
     return ToolResult(outcome, content, time.monotonic() - started, cut)
 
 
