@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 
 async def run_dialog(dialog: QDialog) -> int:
@@ -29,3 +29,18 @@ async def run_dialog(dialog: QDialog) -> int:
         raise
     finally:
         dialog.finished.disconnect(finished)
+
+
+class Confirmation(QMessageBox):
+    """A question before something that cannot be taken back: Cancel is the default (a stray Enter or Esc
+    declines), and only the named action button confirms."""
+
+    def __init__(self, parent: QWidget, icon: QMessageBox.Icon, title: str, text: str, action: str,
+                 role: QMessageBox.ButtonRole = QMessageBox.ButtonRole.AcceptRole) -> None:
+        super().__init__(icon, title, text, QMessageBox.StandardButton.Cancel, parent)
+        self.action = self.addButton(action, role)
+        self.setDefaultButton(QMessageBox.StandardButton.Cancel)
+
+    async def confirmed(self) -> bool:
+        await run_dialog(self)
+        return self.clickedButton() is self.action

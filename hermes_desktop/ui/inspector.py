@@ -11,7 +11,6 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
-    QListWidget,
     QListWidgetItem,
     QPushButton,
     QTabWidget,
@@ -27,7 +26,7 @@ from hermes_desktop.core.tools.spec import ToolSpec
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.activity import ActivityRecorder, TurnActivity
 from hermes_desktop.ui.mcp_panel import McpPanel
-from hermes_desktop.ui.rich_list import HTML_ROLE, RichTextDelegate
+from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
 MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -67,14 +66,7 @@ class Inspector(QTabWidget):
         self.tools.setColumnWidth(1, 80)
         self.tools.setWordWrap(True)
         self.tools.itemChanged.connect(self._tool_changed)
-        self.skills = QListWidget()
-        self.skills.setObjectName("skillList")
-        self.skills.setAccessibleName(self.tr("Skills"))
-        self.skills.setWordWrap(True)
-        self.skills.setItemDelegate(RichTextDelegate(self.skills))
-        self.skills.setResizeMode(QListWidget.ResizeMode.Adjust)
-        self.skills.setSpacing(2)
-        self.skills.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # items wrap to the width
+        self.skills = rich_list("skillList", self.tr("Skills"))
         self.skills.itemSelectionChanged.connect(self._skill_selected)
         self.skill_toggle = QPushButton(self.tr("Use in this session"))
         self.skill_toggle.setObjectName("pinSkillButton")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, Qt, QTimer, QUrl
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut, QTextCursor
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -36,7 +36,8 @@ from hermes_desktop.core import events as ev
 from hermes_desktop.core.tools.approval import Decision
 from hermes_desktop.ui.approver import GuiApprover
 from hermes_desktop.ui import theme as themes
-from hermes_desktop.ui.async_dialog import run_dialog
+from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
+from hermes_desktop.ui.mcp_actions import McpActions
 from hermes_desktop.ui.watcher import SettledWatcher
 from hermes_desktop.ui.chat.items import MessageItem, ToolCardItem, items_from_messages
 from hermes_desktop.ui.chat.pane import ChatPane
@@ -118,6 +119,7 @@ class MainWindow(QMainWindow):
         self.chat = ChatPane()
         self.inspector = Inspector()
         self.errors = ErrorBar()
+        self.mcp = McpActions(self)
         self.setup_bar = SetupBar()
         self.setup_bar.button.clicked.connect(lambda: spawn(self.run_setup(first_run=False)))
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -253,8 +255,8 @@ class MainWindow(QMainWindow):
         i.sig_rule_changed.connect(c.set_rule)
         i.sig_skill_action.connect(self._skill_action)
         c.sig_skills_changed.connect(self._skills_changed)
-        c.sig_mcp_changed.connect(self._mcp_changed)
-        i.mcp.sig_action.connect(self._mcp_action)
+        c.sig_mcp_changed.connect(self.mcp.refresh)
+        i.mcp.sig_action.connect(self.mcp.act)
         i.sig_show_in_chat.connect(self._show_in_chat)
         self.theme_manager.sig_theme_changed.connect(self._theme_changed)
 
@@ -265,10 +267,10 @@ class MainWindow(QMainWindow):
         self.chat.setEnabled(True)
         self.chat.set_busy(False)
         self.chat.input.show_default_placeholder()
-        self.inspector.show_tools(runtime.registry.specs(), set(runtime.settings.disabled_tools), self.controller.rules)
+        self.show_tools()
         self.show_skills()
         self._watch_skill_folders()
-        self._watch_mcp_config()
+        self.mcp.watch_config()
         self._sync_approval_controls()
         self._update_model_label()
         spawn(self._after_ready())
@@ -326,116 +328,17 @@ class MainWindow(QMainWindow):
             apply()
             widget.blockSignals(False)
 
-    # ------------------------------------------------------------------ MCP servers
-    def _mcp_changed(self) -> None:
+    def show_tools(self) -> None:
+        """The Tools tab, rebuilt from the registry: after start-up, and when skills or MCP servers change it."""
         runtime = self.controller.runtime
-        if runtime is None:
-            return
-        self.inspector.mcp.show_servers(runtime.mcp.statuses(), list(runtime.mcp.problems))
-        self.inspector.show_tools(runtime.registry.specs(), set(runtime.settings.disabled_tools), self.controller.rules)
+        if runtime is not None:
+            self.inspector.show_tools(runtime.registry.specs(), set(runtime.settings.disabled_tools),
+                                      self.controller.rules)
 
-    def _mcp_action(self, action: str, name: str) -> None:
-        runtime = self.controller.runtime
-        if runtime is None:
-            return
-        if action == "restart" and name:
-            self.controller.restart_mcp(name)
-        elif action in ("add", "edit"):
-            spawn(self._edit_mcp_server(name or None))
-        elif action == "remove" and name:
-            spawn(self._remove_mcp_server(name))
-        elif action == "prompt" and name:
-            spawn(self._use_mcp_prompt(name))
-        elif action == "set_secret" and name:
-            spawn(self._ask_mcp_secret(name))
-        elif action == "reload":
-            spawn(self.controller.reload_mcp())
-        elif action == "edit_config":
-            self._open_path(self.controller.mcp_config_for_editing())
-        elif action == "open_logs":
-            runtime.paths.mcp_log_dir.mkdir(parents=True, exist_ok=True)
-            self._open_path(runtime.paths.mcp_log_dir)
-
-    def _open_path(self, path: Path) -> None:
+    def open_path(self, path: Path) -> None:
         """Open a file or folder in the system's application for it; say where it is when there is none."""
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
             self.errors.show_message(self.tr("No application could open it. It is at: {0}").format(path))
-
-    async def _edit_mcp_server(self, name: str | None) -> None:
-        """The server form; saving writes mcp.json (everything else in it kept) and reloads the servers."""
-        from hermes_desktop.core.mcp.config import MCPConfigError
-        from hermes_desktop.ui.dialogs.mcp_server import McpServerDialog
-
-        runtime = self.controller.runtime
-        if runtime is None:
-            return
-        existing = runtime.mcp.supervisors[name].config if name and name in runtime.mcp.supervisors else None
-        dialog = McpServerDialog(self, existing)
-        self.mcp_server_dialog = dialog  # for tests and automation
-        while await run_dialog(dialog) == QDialog.DialogCode.Accepted:
-            try:
-                await self.controller.save_mcp_server(dialog.server_name(), dialog.entry(), name)
-                return
-            except MCPConfigError as exc:  # e.g. a name taken, or mcp.json broken meanwhile: keep what was typed
-                dialog.problem.setText(str(exc))
-
-    async def _use_mcp_prompt(self, server: str) -> None:
-        """A server's prompt template, filled by the server, into the message box (the user sends it)."""
-        from hermes_desktop.ui.dialogs.mcp_prompt import McpPromptDialog
-
-        runtime = self.controller.runtime
-        prompts = self.inspector.mcp.prompts_of(server)
-        if runtime is None or not prompts:
-            return
-        dialog = McpPromptDialog(self, server, prompts)
-        self.mcp_prompt_dialog = dialog  # for tests and automation
-        chosen = dialog.prompt() if await run_dialog(dialog) == QDialog.DialogCode.Accepted else None
-        if chosen is None:
-            return
-        try:
-            text = await runtime.mcp.get_prompt(server, chosen.name, dialog.arguments())
-        except Exception as exc:  # noqa: BLE001 - the server's reason, shown; nothing else changes
-            self.errors.show_message(self.tr("The prompt could not be fetched: {0}").format(exc))
-            return
-        box = self.chat.input
-        current = box.toPlainText().rstrip()
-        box.setPlainText(f"{current}\n\n{text}" if current else text)
-        box.moveCursor(QTextCursor.MoveOperation.End)
-        box.setFocus()
-
-    async def _remove_mcp_server(self, name: str) -> None:
-        from hermes_desktop.core.mcp.config import MCPConfigError
-
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Remove MCP server?"),
-                          self.tr("Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.")
-                          .format(name), QMessageBox.StandardButton.Cancel, self)
-        remove = box.addButton(self.tr("Remove"), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        self.mcp_remove_dialog = box  # for tests and automation
-        await run_dialog(box)
-        if box.clickedButton() is remove:
-            try:
-                await self.controller.remove_mcp_server(name)
-            except MCPConfigError as exc:
-                self.errors.show_message(str(exc))
-
-    async def _ask_mcp_secret(self, server: str) -> None:
-        from hermes_desktop.core.secrets import SecretStoreError
-        from hermes_desktop.ui.dialogs.mcp_secret import McpSecretDialog
-
-        runtime = self.controller.runtime
-        names = self.inspector.mcp.secrets_needed(server)
-        if runtime is None or not names:
-            return
-        dialog = McpSecretDialog(self, server, names, keyring_secure=runtime.secrets_report.secure,
-                                 keyring_reason=runtime.secrets_report.reason)
-        self.mcp_secret_dialog = dialog  # for tests and automation
-        if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
-            return
-        try:
-            await self.controller.set_mcp_secret(server, *dialog.entered())
-        except SecretStoreError as exc:
-            self.errors.show_message(self.tr("The secret could not be saved: {0}").format(exc))
 
     # ------------------------------------------------------------------ skills
     def show_skills(self) -> None:
@@ -448,7 +351,7 @@ class MainWindow(QMainWindow):
         if runtime is None:
             return
         self.show_skills()
-        self.inspector.show_tools(runtime.registry.specs(), set(runtime.settings.disabled_tools), self.controller.rules)
+        self.show_tools()
         self._watch_skill_folders()
 
     def _skill_action(self, action: str, name: str) -> None:
@@ -459,7 +362,7 @@ class MainWindow(QMainWindow):
             spawn(self.controller.reload_skills())
         elif action == "open_folder":
             runtime.paths.user_skills_dir.mkdir(parents=True, exist_ok=True)
-            self._open_path(runtime.paths.user_skills_dir)
+            self.open_path(runtime.paths.user_skills_dir)
         elif action == "trust":
             spawn(self._confirm_trust(name))
         elif action == "toggle":
@@ -472,18 +375,14 @@ class MainWindow(QMainWindow):
         skill = runtime.skills.get(name) if runtime else None
         if skill is None:
             return
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Trust this skill's code?"),
-                          self.tr("The skill “{0}” contains code ({1}) that will run on this computer with your "
-                                  "permissions. Trust it only if you trust where it came from. Any later change to "
-                                  "its files asks again.\n\nFolder: {2}").format(
-                              name, skill.code_files, skill.folder),
-                          QMessageBox.StandardButton.Cancel, self)
+        box = Confirmation(self, QMessageBox.Icon.Warning, self.tr("Trust this skill's code?"),
+                           self.tr("The skill “{0}” contains code ({1}) that will run on this computer with your "
+                                   "permissions. Trust it only if you trust where it came from. Any later change to "
+                                   "its files asks again.\n\nFolder: {2}").format(name, skill.code_files, skill.folder),
+                           self.tr("Trust and load"))
         box.setObjectName("trustSkillDialog")
-        trust = box.addButton(self.tr("Trust and load"), QMessageBox.ButtonRole.AcceptRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         self.trust_dialog = box  # for tests and automation
-        await run_dialog(box)
-        if box.clickedButton() is trust:
+        if await box.confirmed():
             await self.controller.trust_skill(name)
 
     def _watch_skill_folders(self) -> None:
@@ -499,33 +398,6 @@ class MainWindow(QMainWindow):
                 paths.append(str(root))
                 paths += [str(p) for p in root.iterdir() if p.is_dir()]
         self._skill_watcher.watch(paths)
-
-    def _watch_mcp_config(self) -> None:
-        """Reload MCP servers when mcp.json is saved. The folder is watched, not the file: editors that save by
-        replacing the file would end a watch on the file itself. Other files there (settings.json) do not count."""
-        runtime = self.controller.runtime
-        if runtime is None:
-            return
-        config = runtime.paths.mcp_config_file
-
-        def signature() -> tuple[float, int] | None:
-            try:
-                stat = config.stat()
-            except OSError:
-                return None
-            return stat.st_mtime, stat.st_size
-
-        seen = signature()
-
-        def settled() -> None:
-            nonlocal seen
-            now = signature()
-            if now != seen:
-                seen = now
-                spawn(self.controller.reload_mcp())
-
-        self._mcp_watcher = SettledWatcher(self, settled)
-        self._mcp_watcher.watch([str(config.parent)])
 
     def _sync_rules(self) -> None:
         self.inspector.update_rules(self.controller.rules)
@@ -787,7 +659,7 @@ class MainWindow(QMainWindow):
     def _theme_changed(self, theme: themes.Theme) -> None:
         self.chat.view.refresh_layouts()
         self.show_skills()  # the lists' colours are part of their HTML
-        self._mcp_changed()
+        self.mcp.refresh()
         if self.errors.isVisible():
             self.errors.show_message("")
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
 from hermes_desktop.core.mcp.status import PromptInfo, ServerState, ServerStatus
 from hermes_desktop.ui import theme as themes
-from hermes_desktop.ui.rich_list import HTML_ROLE, RichTextDelegate
+from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
 MAX_TOOLS_LISTED = 8
@@ -45,14 +45,7 @@ class McpPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._statuses: dict[str, ServerStatus] = {}
-        self.servers = QListWidget()
-        self.servers.setObjectName("mcpServerList")
-        self.servers.setAccessibleName(self.tr("MCP servers"))
-        self.servers.setWordWrap(True)
-        self.servers.setItemDelegate(RichTextDelegate(self.servers))
-        self.servers.setResizeMode(QListWidget.ResizeMode.Adjust)
-        self.servers.setSpacing(2)
-        self.servers.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.servers = rich_list("mcpServerList", self.tr("MCP servers"))
         self.servers.itemSelectionChanged.connect(self._selection_changed)
         self.restart_button = QPushButton(self.tr("Restart"))
         self.restart_button.setObjectName("restartMcpButton")

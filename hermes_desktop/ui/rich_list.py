@@ -10,7 +10,7 @@ import re
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
-from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import QApplication, QListWidget, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 HTML_ROLE = Qt.ItemDataRole.UserRole + 40
 PADDING = 6
@@ -69,3 +69,16 @@ class RichTextDelegate(QStyledItemDelegate):
         width = width - 2 * getattr(view, "spacing", lambda: 0)() if width > 0 else 300
         document = self._document(str(html), width, option)
         return QSize(width, int(document.size().height()) + 2 * PADDING)
+
+
+def rich_list(object_name: str, accessible_name: str) -> QListWidget:
+    """A list whose items show their HTML_ROLE, wrapped to the list's width (no horizontal scrolling)."""
+    widget = QListWidget()
+    widget.setObjectName(object_name)
+    widget.setAccessibleName(accessible_name)
+    widget.setWordWrap(True)
+    widget.setItemDelegate(RichTextDelegate(widget))
+    widget.setResizeMode(QListWidget.ResizeMode.Adjust)
+    widget.setSpacing(2)
+    widget.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    return widget

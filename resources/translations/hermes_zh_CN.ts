@@ -164,7 +164,7 @@
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -172,156 +172,156 @@
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="60"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="103"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
         <source>Risk</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
         <source>Approval</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="72"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="104"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="79"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="240"/>
         <source>Use in this session</source>
         <translation>在本会话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="74"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="77"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="80"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="98"/>
         <location filename="../../hermes_desktop/ui/inspector.py" line="106"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="114"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="105"/>
         <source>MCP</source>
         <translation>MCP</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="153"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="145"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="155"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="157"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="159"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="161"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
         <source>destructive</source>
         <translation>破坏性</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="171"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="171"/>
         <source>Never allow</source>
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="219"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="226"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="239"/>
         <source>Stop using in this session</source>
         <translation>在本会话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="252"/>
         <source>Nothing yet: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>暂无内容：每一轮的模型调用、工具调用和上下文预算会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="258"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="260"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
@@ -329,239 +329,214 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="147"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="160"/>
         <source>No model</source>
         <translation>没有模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="168"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="170"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="173"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="174"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="174"/>
         <source>Always ask</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="175"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="175"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="178"/>
         <source>Dry run</source>
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="180"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="190"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="51"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="191"/>
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="53"/>
         <source>Search all sessions</source>
         <translation>搜索所有会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="54"/>
         <source>Focus the message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="55"/>
         <source>Send / new line</source>
         <translation>发送 / 换行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
         <source>Stop the reply (or cancel editing)</source>
         <translation>停止回复（或取消编辑）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
         <source>Copy the last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="192"/>
         <source>Export session as Markdown…</source>
         <translation>将会话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="193"/>
         <source>Export session as JSON…</source>
         <translation>将会话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="195"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="196"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="197"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="198"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="202"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="203"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="797"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="669"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="312"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="316"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="341"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="398"/>
-        <source>The prompt could not be fetched: {0}</source>
-        <translation>无法获取提示词：{0}</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="409"/>
-        <source>Remove MCP server?</source>
-        <translation>移除 MCP 服务器吗？</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="410"/>
-        <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
-        <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在钥匙串中。</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="412"/>
-        <source>Remove</source>
-        <translation>移除</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="438"/>
-        <source>The secret could not be saved: {0}</source>
-        <translation>无法保存该密钥：{0}</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="378"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="476"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="379"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -570,200 +545,228 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="482"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="382"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="553"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="425"/>
         <source>No model set up</source>
         <translation>尚未设置模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="563"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="435"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="642"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="514"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="643"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="515"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="659"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="531"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="661"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="533"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="661"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="533"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="666"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="538"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="706"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="578"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="737"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="609"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="743"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="615"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="760"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="632"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="799"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="671"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="799"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="671"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
 </context>
 <context>
-    <name>McpPanel</name>
+    <name>McpActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="50"/>
-        <source>MCP servers</source>
-        <translation>MCP 服务器</translation>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="96"/>
+        <source>The prompt could not be fetched: {0}</source>
+        <translation>无法获取提示词：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="57"/>
-        <source>Restart</source>
-        <translation>重启</translation>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="104"/>
+        <source>Remove MCP server?</source>
+        <translation>移除 MCP 服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="60"/>
-        <source>Set secret…</source>
-        <translation>设置密钥…</translation>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="105"/>
+        <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
+        <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在钥匙串中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="62"/>
-        <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
-        <translation>把此服务器需要的 ${secret:NAME} 值保存到系统钥匙串</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
-        <source>Edit…</source>
-        <translation>编辑…</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="106"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="129"/>
+        <source>The secret could not be saved: {0}</source>
+        <translation>无法保存该密钥：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>McpPanel</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="48"/>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="50"/>
+        <source>Restart</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="53"/>
+        <source>Set secret…</source>
+        <translation>设置密钥…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="55"/>
+        <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
+        <translation>把此服务器需要的 ${secret:NAME} 值保存到系统钥匙串</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="57"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="60"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="63"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
         <source>Use a prompt…</source>
         <translation>使用提示词…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
         <source>Fill one of this server&apos;s prompt templates into the message box</source>
         <translation>把此服务器的一个提示词模板填入输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="72"/>
         <source>Reload mcp.json</source>
         <translation>重新加载 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73"/>
         <source>Edit mcp.json</source>
         <translation>编辑 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74"/>
         <source>Open logs</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="101"/>
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="101"/>
         <source>1 tool</source>
         <translation>1 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="103"/>
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="105"/>
         <source>1 prompt</source>
         <translation>1 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="106"/>
         <source>{0} prompts</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="117"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
@@ -837,82 +840,82 @@ Folder: {2}</source>
 <context>
     <name>McpServerDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="45"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="61"/>
         <source>Edit MCP server</source>
         <translation>编辑 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="45"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="61"/>
         <source>Add MCP server</source>
         <translation>添加 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="49"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="64"/>
         <source>e.g. files</source>
         <translation>例如 files</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="67"/>
         <source>Program on this computer (stdio)</source>
         <translation>这台电脑上的程序（stdio）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="68"/>
         <source>Web address (Streamable HTTP)</source>
         <translation>网址（Streamable HTTP）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="78"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="80"/>
         <source>Disabled (keep it here, but do not start it)</source>
         <translation>停用（保留在这里，但不启动）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="92"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="93"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="94"/>
         <source>Command</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="95"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="94"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="96"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="97"/>
         <source>Working folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="98"/>
         <source>URL</source>
         <translation>URL</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="99"/>
         <source>Headers</source>
         <translation>请求头</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="100"/>
         <source>Timeout per call</source>
         <translation>每次调用的超时</translation>
     </message>
@@ -1264,12 +1267,12 @@ Folder: {2}</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="94"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看会话；设置服务商后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="97"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>

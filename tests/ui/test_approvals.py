@@ -11,11 +11,6 @@ from hermes_desktop.ui.chat.items import ToolCardItem
 from tests.support.model_server import CallScript, text_reply, tool_call_reply
 
 
-def send(h, text: str) -> None:
-    box = h.window.findChild(QPlainTextEdit, "chatInput")
-    h.do(lambda: (box.setFocus(), QTest.keyClicks(box, text), QTest.keyClick(box, Qt.Key.Key_Return)))
-
-
 def dialog_for(h):
     return h.wait_until(lambda: h.window.approver.dialog if h.window.approver.dialog is not None
                         and h.window.approver.dialog.isVisible() else None, what="the approval dialog")
@@ -34,7 +29,7 @@ def test_the_dialog_shows_tool_source_arguments_and_impact_and_deny_is_the_defau
     h = make_window()
     model_server.enqueue(tool_call_reply(CallScript("delete_path", {"path": "reports"}), text="Cleaning up old reports."),
                          text_reply("ok"))
-    send(h, "clean up")
+    h.send("clean up")
     dialog = dialog_for(h)
     assert dialog.objectName() == "approvalDialog"
     assert "delete_path" in dialog.findChild(QLabel, "toolNameLabel").text()
@@ -54,7 +49,7 @@ def test_the_dialog_shows_tool_source_arguments_and_impact_and_deny_is_the_defau
 def test_closing_the_dialog_denies(make_window, model_server, workspace_dir) -> None:
     h = make_window()
     model_server.enqueue(tool_call_reply(CallScript("make_directory", {"path": "new"})), text_reply("ok"))
-    send(h, "make a folder")
+    h.send("make a folder")
     dialog = dialog_for(h)
     h.do(dialog.close)
     settle_turn(h)
@@ -68,17 +63,17 @@ def test_allow_for_this_session_then_a_new_session_asks_again(make_window, model
     model_server.enqueue(tool_call_reply(CallScript("make_directory", {"path": "a"})), text_reply("ok"),
                          tool_call_reply(CallScript("make_directory", {"path": "b"})), text_reply("ok"),
                          tool_call_reply(CallScript("make_directory", {"path": "c"})), text_reply("ok"))
-    send(h, "folder a")
+    h.send("folder a")
     dialog = dialog_for(h)
     h.do(lambda: dialog.findChild(QPushButton, "allowSessionButton").click())
     settle_turn(h)
-    send(h, "folder b")
+    h.send("folder b")
     settle_turn(h)
     assert (workspace_dir / "a").is_dir() and (workspace_dir / "b").is_dir(), "the second call did not ask"
     cards = [i for i in h.window.chat.model.items() if isinstance(i, ToolCardItem)]
     assert cards[-1].decided_by == "allowed for this session"
     h.do(h.window.new_session)
-    send(h, "folder c")
+    h.send("folder c")
     dialog = dialog_for(h)  # asks again in a new session
     h.do(lambda: dialog.findChild(QPushButton, "denyButton").click())
     settle_turn(h)
@@ -88,7 +83,7 @@ def test_allow_for_this_session_then_a_new_session_asks_again(make_window, model
 def test_the_card_buttons_decide_too(make_window, model_server, workspace_dir) -> None:
     h = make_window()
     model_server.enqueue(tool_call_reply(CallScript("make_directory", {"path": "from-card"})), text_reply("ok"))
-    send(h, "folder")
+    h.send("folder")
     dialog_for(h)
     card = next(i for i in h.window.chat.model.items() if isinstance(i, ToolCardItem))
     layout = h.window.chat.view.delegate.row_layout(card, h.window.chat.view.viewport().width())
@@ -102,7 +97,7 @@ def test_the_card_buttons_decide_too(make_window, model_server, workspace_dir) -
 def test_always_allow_survives_a_restart_and_can_be_revoked(make_window, model_server, workspace_dir) -> None:
     h = make_window()
     model_server.enqueue(tool_call_reply(CallScript("make_directory", {"path": "one"})), text_reply("ok"))
-    send(h, "folder one")
+    h.send("folder one")
     dialog = dialog_for(h)
     h.do(lambda: dialog.findChild(QPushButton, "alwaysAllowButton").click())
     settle_turn(h)
@@ -115,13 +110,13 @@ def test_always_allow_survives_a_restart_and_can_be_revoked(make_window, model_s
     combo = again.window.inspector.tools.findChild(QComboBox, f"rule:{key}")
     assert combo.currentData() == "always_allow", "the inspector shows the rule after a restart"
     model_server.enqueue(tool_call_reply(CallScript("make_directory", {"path": "two"})), text_reply("ok"))
-    send(again, "folder two")
+    again.send("folder two")
     settle_turn(again)
     assert (workspace_dir / "two").is_dir() and again.window.approver.dialog is None
     again.do(lambda: combo.setCurrentIndex(combo.findData(None)))  # revoke
     assert again.controller.runtime.settings_store.load().settings.tool_rules == {}
     model_server.enqueue(tool_call_reply(CallScript("make_directory", {"path": "three"})), text_reply("ok"))
-    send(again, "folder three")
+    again.send("folder three")
     dialog = dialog_for(again)
     again.do(lambda: dialog.findChild(QPushButton, "denyButton").click())
     settle_turn(again)
@@ -133,12 +128,12 @@ def test_quick_switches_for_mode_and_dry_run(make_window, model_server, workspac
     switch = h.window.findChild(QComboBox, "approvalModeSwitch")
     h.do(lambda: switch.setCurrentIndex(switch.findData("trusted")))
     model_server.enqueue(tool_call_reply(CallScript("make_directory", {"path": "trusted"})), text_reply("ok"))
-    send(h, "folder")
+    h.send("folder")
     settle_turn(h)
     assert (workspace_dir / "trusted").is_dir(), "trusted mode runs writes without asking"
     h.do(lambda: h.window.findChild(type(h.window.dry_run), "dryRunToggle").setChecked(True))
     model_server.enqueue(tool_call_reply(CallScript("delete_path", {"path": "trusted"})), text_reply("that was the plan"))
-    send(h, "delete it")
+    h.send("delete it")
     settle_turn(h)
     assert (workspace_dir / "trusted").is_dir(), "dry run deleted nothing"
     card = [i for i in h.window.chat.model.items() if isinstance(i, ToolCardItem)][-1]
@@ -148,7 +143,7 @@ def test_quick_switches_for_mode_and_dry_run(make_window, model_server, workspac
 def test_a_rule_is_listed_in_settings_and_revoked_there(make_window, model_server, workspace_dir) -> None:
     h = make_window()
     model_server.enqueue(tool_call_reply(CallScript("make_directory", {"path": "x"})), text_reply("ok"))
-    send(h, "folder")
+    h.send("folder")
     dialog = dialog_for(h)
     h.do(lambda: dialog.findChild(QPushButton, "alwaysAllowButton").click())
     settle_turn(h)

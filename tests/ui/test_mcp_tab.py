@@ -82,7 +82,7 @@ def test_a_server_missing_a_secret_says_so_and_set_secret_brings_it_up(make_wind
     button = h.window.findChild(QPushButton, "setMcpSecretButton")
     assert button.isEnabled()
     h.do(button.click)
-    dialog = h.wait_until(lambda: getattr(h.window, "mcp_secret_dialog", None), what="the secret dialog")
+    dialog = h.wait_until(lambda: h.window.mcp.secret_dialog, what="the secret dialog")
     value = dialog.findChild(QLineEdit, "mcpSecretValue")
     assert value.echoMode() is QLineEdit.EchoMode.Password
     h.do(lambda: value.setText("vault-token-123456"))
@@ -111,7 +111,7 @@ def test_a_server_added_edited_and_removed_through_the_form(make_window, tmp_pat
 
     h = make_window()
     h.do(lambda: h.window.findChild(QPushButton, "addMcpServerButton").click())
-    form = h.wait_until(lambda: getattr(h.window, "mcp_server_dialog", None), what="the server form")
+    form = h.wait_until(lambda: h.window.mcp.server_dialog, what="the server form")
     save = form.findChild(QDialogButtonBox, "mcpServerButtons").button(QDialogButtonBox.StandardButton.Save)
     h.do(save.click)
     assert "name" in form.problem.text() and form.isVisible(), "an empty form is refused with the reason"
@@ -127,9 +127,9 @@ def test_a_server_added_edited_and_removed_through_the_form(make_window, tmp_pat
 
     items = h.window.findChild(QListWidget, "mcpServerList")
     h.do(lambda: items.setCurrentRow(next(i for i in range(items.count()) if items.item(i).text().startswith("helper"))))
-    h.window.mcp_server_dialog = None
+    h.window.mcp.server_dialog = None
     h.do(lambda: h.window.findChild(QPushButton, "editMcpServerButton").click())
-    form = h.wait_until(lambda: h.window.mcp_server_dialog, what="the form with the server")
+    form = h.wait_until(lambda: h.window.mcp.server_dialog, what="the form with the server")
     assert form.findChild(QLineEdit, "mcpArgsEdit").text() == "-m tests.support.mcp_server"
     h.do(lambda: form.findChild(QLineEdit, "mcpNameEdit").setText("helper2"))
     h.do(form.findChild(QDialogButtonBox, "mcpServerButtons").button(QDialogButtonBox.StandardButton.Save).click)
@@ -138,7 +138,7 @@ def test_a_server_added_edited_and_removed_through_the_form(make_window, tmp_pat
 
     h.do(lambda: items.setCurrentRow(next(i for i in range(items.count()) if items.item(i).text().startswith("helper2"))))
     h.do(lambda: h.window.findChild(QPushButton, "removeMcpServerButton").click())
-    box = h.wait_until(lambda: getattr(h.window, "mcp_remove_dialog", None), what="the confirmation")
+    box = h.wait_until(lambda: h.window.mcp.remove_dialog, what="the confirmation")
     assert box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel)
     remove = next(b for b in box.buttons() if b.text() == "Remove")
     h.do(remove.click)
@@ -159,7 +159,7 @@ def test_a_server_prompt_fills_the_message_box_and_is_not_sent(make_window, mode
     items = h.window.findChild(QListWidget, "mcpServerList")
     h.do(lambda: items.setCurrentRow(next(i for i in range(items.count()) if items.item(i).text().startswith("test"))))
     h.do(lambda: h.window.findChild(QPushButton, "useMcpPromptButton").click())
-    dialog = h.wait_until(lambda: getattr(h.window, "mcp_prompt_dialog", None), what="the prompt dialog")
+    dialog = h.wait_until(lambda: h.window.mcp.prompt_dialog, what="the prompt dialog")
     ok = dialog.findChild(QDialogButtonBox, "mcpPromptButtons").button(QDialogButtonBox.StandardButton.Ok)
     h.do(ok.click)
     assert "change" in dialog.problem.text() and dialog.isVisible(), "a required argument is asked for"

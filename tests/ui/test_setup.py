@@ -8,9 +8,7 @@ import socket
 import keyring
 import keyring.backends.fail
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPlainTextEdit, QPushButton
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
 
 from tests.support.model_server import text_reply
 
@@ -123,8 +121,7 @@ def test_save_then_chat_sends_the_key_and_nothing_writes_it_to_disk(make_window,
     h.wait_until(lambda: not dialog.isVisible() and not h.controller.needs_setup, what="saved and connected")
     assert not h.window.setup_bar.isVisible()
     model_server.enqueue(text_reply("hello with a key"))
-    box = h.window.findChild(QPlainTextEdit, "chatInput")
-    h.do(lambda: (box.setFocus(), QTest.keyClicks(box, "hi"), QTest.keyClick(box, Qt.Key.Key_Return)))
+    h.send("hi")
     h.wait_until(lambda: model_server.chat_requests and not h.controller.is_busy(h.window.current_session),
                  what="the reply")
     assert model_server.chat_requests[-1].headers["authorization"] == f"Bearer {KEY}"

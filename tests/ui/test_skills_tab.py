@@ -6,9 +6,7 @@ import shutil
 import textwrap
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QListWidget, QMessageBox, QPlainTextEdit, QPushButton
+from PySide6.QtWidgets import QListWidget, QMessageBox, QPushButton
 
 from tests.support.model_server import CallScript, text_reply, tool_call_reply
 
@@ -59,8 +57,7 @@ def test_a_copied_in_skill_appears_after_reload_and_the_model_can_activate_it(ma
     h.wait_until(lambda: any(t.startswith("pdf-summary  ·  available") for t in skill_texts(h)), what="the new skill")
     model_server.enqueue(tool_call_reply(CallScript("activate_skill", {"name": "pdf-summary"})),
                          text_reply("Which file should I summarise?"))
-    box = h.window.findChild(QPlainTextEdit, "chatInput")
-    h.do(lambda: (box.setFocus(), QTest.keyClicks(box, "summarise the report"), QTest.keyClick(box, Qt.Key.Key_Return)))
+    h.send("summarise the report")
     h.wait_until(lambda: any(t.startswith("pdf-summary  ·  active in this session") for t in skill_texts(h)),
                  what="the skill shown active")
     h.wait_until(lambda: len(model_server.chat_requests) >= 2, what="the follow-up request")
@@ -136,8 +133,7 @@ def test_use_in_this_session_pins_a_skill(make_window, model_server) -> None:
     h.wait_until(lambda: any(t.startswith("meeting-notes  ·  active in this session") for t in skill_texts(h)),
                  what="pinned")
     model_server.enqueue(text_reply("Paste it."))
-    box = h.window.findChild(QPlainTextEdit, "chatInput")
-    h.do(lambda: (box.setFocus(), QTest.keyClicks(box, "notes please"), QTest.keyClick(box, Qt.Key.Key_Return)))
+    h.send("notes please")
     h.wait_until(lambda: model_server.chat_requests, what="the request")
     assert "## Skill: meeting-notes (active)" in model_server.chat_requests[0].system_prompt
 
@@ -145,8 +141,7 @@ def test_use_in_this_session_pins_a_skill(make_window, model_server) -> None:
 def test_a_slash_message_shows_the_skill_active(make_window, model_server) -> None:
     h = make_window()
     model_server.enqueue(text_reply("Paste the transcript."))
-    box = h.window.findChild(QPlainTextEdit, "chatInput")
-    h.do(lambda: (box.setFocus(), QTest.keyClicks(box, "/meeting-notes standup"), QTest.keyClick(box, Qt.Key.Key_Return)))
+    h.send("/meeting-notes standup")
     h.wait_until(lambda: any(t.startswith("meeting-notes  ·  active in this session") for t in skill_texts(h)),
                  what="the skill shown active")
 

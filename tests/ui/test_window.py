@@ -13,8 +13,8 @@ from hermes_desktop.ui.chat.items import BannerItem, MessageItem, NoticeItem, To
 from tests.support.model_server import CallScript, error_reply, slow_text_reply, text_reply, tool_call_reply
 
 
-def type_and_send(h, text: str) -> None:
-    h.send(text)
+def wait_for_reply(h, text: str) -> None:
+    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == text, what=f"the reply {text!r}")
 
 
 def rows(window) -> list:
@@ -41,7 +41,7 @@ def test_a_message_streams_in_and_the_session_appears(make_window, model_server)
     h = make_window()
     model_server.enqueue(slow_text_reply("Hello! Streaming this reply word by word, 你好。", chunk_size=3, delay_s=0.02))
     model_server.chat_requests  # noqa: B018 - recorded for the assertions below
-    type_and_send(h, "hi there")
+    h.send("hi there")
     assert h.window.findChild(QPlainTextEdit, "chatInput").toPlainText() == ""
     partial = h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].streaming and replies(h.window)[-1].text,
                            what="the first streamed text")
@@ -60,7 +60,7 @@ def test_a_full_reply_renders_markdown_and_finishes(make_window, model_server) -
     h = make_window()
     model_server.enqueue(text_reply("# Title\n\n- one\n- two\n\n```python\nprint(1)\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |",
                                     chunk_size=5))
-    type_and_send(h, "markdown please")
+    h.send("markdown please")
     h.wait_until(lambda: not h.controller.is_busy(h.window.current_session or "") and replies(h.window)
                  and not replies(h.window)[-1].streaming, what="the reply")
     reply = replies(h.window)[-1]
@@ -74,12 +74,12 @@ def test_a_full_reply_renders_markdown_and_finishes(make_window, model_server) -
 def test_a_tool_call_shows_a_card_with_its_result(make_window, model_server) -> None:
     h = make_window()
     model_server.enqueue(tool_call_reply(CallScript("calculate", {"expression": "(12+34)*5"})), text_reply("It is 230."))
-    type_and_send(h, "(12+34)*5?")
+    h.send("(12+34)*5?")
     card = h.wait_until(lambda: next((i for i in rows(h.window) if isinstance(i, ToolCardItem) and i.status == "done"),
                                      None), what="the finished tool card")
     assert (card.name, card.source, card.risk) == ("calculate", "builtin", "read")
     assert '"230"' in card.result and '"expression": "(12+34)*5"' in card.arguments
-    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "It is 230.", what="the answer")
+    wait_for_reply(h, "It is 230.")
     h.window.chat._on_action("toggle_result", card, None)
     layout = h.window.chat.view.delegate.row_layout(card, 800)
     assert any("230" in d.doc.toPlainText() for d in layout.docs)
@@ -92,7 +92,7 @@ def test_a_denied_write_shows_on_the_card_and_nothing_is_written(make_window, mo
     h = make_window()
     model_server.enqueue(tool_call_reply(CallScript("write_file", {"path": "a.txt", "content": "x"})),
                          text_reply("I could not write it."))
-    type_and_send(h, "write a.txt")
+    h.send("write a.txt")
     dialog = h.wait_until(lambda: h.window.approver.dialog, what="the approval dialog")
     waiting = next(i for i in rows(h.window) if isinstance(i, ToolCardItem))
     assert waiting.status == "waiting"
@@ -108,7 +108,7 @@ def test_switching_sessions_mid_stream_never_mixes_messages(make_window, model_s
     other = h.controller.store.create_session(title="Other session")
     h.controller.store.append_message(other.id, NewMessage("user", "message of the other session"))
     model_server.enqueue(slow_text_reply("streaming into the first session " * 6, chunk_size=4, delay_s=0.01))
-    type_and_send(h, "first session question")
+    h.send("first session question")
     first = h.wait_until(lambda: h.window.current_session, what="a session id")
     h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text, what="streaming to start")
     h.run(h.window.open_session(other.id, None))
@@ -171,8 +171,8 @@ def test_a_long_session_opens_at_the_newest_message_and_loads_earlier_pages(make
 def test_restart_restores_the_last_session(make_window, model_server) -> None:
     h = make_window()
     model_server.enqueue(text_reply("remember me"))
-    type_and_send(h, "first run")
-    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "remember me", what="the reply")
+    h.send("first run")
+    wait_for_reply(h, "remember me")
     session = h.window.current_session
     h.do(h.window.close)
     again = make_window()
@@ -183,8 +183,8 @@ def test_restart_restores_the_last_session(make_window, model_server) -> None:
 def test_after_a_restart_the_activity_tab_shows_the_saved_turns(make_window, model_server) -> None:
     h = make_window()
     model_server.enqueue(tool_call_reply(CallScript("calculate", {"expression": "6*7"})), text_reply("42"))
-    type_and_send(h, "six times seven")
-    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "42", what="the reply")
+    h.send("six times seven")
+    wait_for_reply(h, "42")
     session = h.window.current_session
     h.do(h.window.close)
     again = make_window()
@@ -199,14 +199,14 @@ def test_after_a_restart_the_activity_tab_shows_the_saved_turns(make_window, mod
     assert entries[0].startswith("Model reply 1") and entries[1] == "calculate · done"
     assert entries[2].startswith("Model reply 2")
     model_server.enqueue(text_reply("and 43 is one more"))
-    type_and_send(again, "plus one?")
+    again.send("plus one?")
     again.wait_until(lambda: activity.topLevelItemCount() == 3, what="the live turn after the rebuilt one")
 
 
 def test_an_error_banner_offers_working_actions(make_window, model_server) -> None:
     h = make_window()
     model_server.required_key = "sk-something-else"
-    type_and_send(h, "hello?")
+    h.send("hello?")
     banner = h.wait_until(lambda: next((i for i in rows(h.window) if isinstance(i, BannerItem)), None), what="banner")
     assert "401" in banner.message and banner.actions == ("retry", "open_provider_settings")
     h.do(lambda: h.window.chat._on_action("banner:open_provider_settings", banner, None))
@@ -216,7 +216,7 @@ def test_an_error_banner_offers_working_actions(make_window, model_server) -> No
     model_server.required_key = None
     model_server.enqueue(text_reply("now it works"))
     h.do(lambda: h.window.chat._on_action("banner:retry", banner, None))
-    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "now it works", what="the retried reply")
+    wait_for_reply(h, "now it works")
     users = [m for m in h.controller.store.messages(h.window.current_session) if m.role == "user"]
     assert [u.content for u in users] == ["hello?"], "the retry answered the saved message, nothing was lost"
 
@@ -224,14 +224,14 @@ def test_an_error_banner_offers_working_actions(make_window, model_server) -> No
 def test_context_too_long_offers_a_new_session_from_a_summary(make_window, model_server) -> None:
     h = make_window()
     model_server.enqueue(text_reply("first"))
-    type_and_send(h, "one")
-    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "first", what="first reply")
+    h.send("one")
+    wait_for_reply(h, "first")
     h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
     h.settle(0.3)
     old = h.window.current_session
     too_long = error_reply(400, "maximum context length exceeded", code="context_length_exceeded")
     model_server.enqueue(too_long, too_long)
-    type_and_send(h, "two")
+    h.send("two")
     banner = h.wait_until(lambda: next((i for i in rows(h.window) if isinstance(i, BannerItem)), None), what="banner")
     assert "new_session_with_summary" in banner.actions
     model_server.enqueue(text_reply("- we said one and two"))
@@ -246,7 +246,7 @@ def test_disabled_tools_are_not_sent_to_the_model(make_window, model_server) -> 
     item = h.window.inspector.tool_item("fetch_url")
     h.do(lambda: item.setCheckState(0, Qt.CheckState.Unchecked))
     model_server.enqueue(text_reply("ok"))
-    type_and_send(h, "hello")
+    h.send("hello")
     h.wait_until(lambda: model_server.chat_requests, what="the request")
     sent = model_server.chat_requests[0].tool_names
     assert "fetch_url" not in sent and "calculate" in sent
@@ -256,8 +256,8 @@ def test_disabled_tools_are_not_sent_to_the_model(make_window, model_server) -> 
 def test_edit_and_resend_makes_a_branch_and_keeps_the_old_one(make_window, model_server) -> None:
     h = make_window()
     model_server.enqueue(text_reply("answer one"))
-    type_and_send(h, "question one")
-    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "answer one", what="reply")
+    h.send("question one")
+    wait_for_reply(h, "answer one")
     h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
     user = rows(h.window)[0]
     h.window.chat._on_action("edit", user, None)
@@ -267,7 +267,7 @@ def test_edit_and_resend_makes_a_branch_and_keeps_the_old_one(make_window, model
     QTest.keyClicks(box, "question one, edited")
     model_server.enqueue(text_reply("answer to the edit"))
     h.do(lambda: QTest.keyClick(box, Qt.Key.Key_Return))
-    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "answer to the edit", what="new reply")
+    wait_for_reply(h, "answer to the edit")
     store = h.controller.store
     assert [m.content for m in store.messages(h.window.current_session)] == ["question one, edited", "answer to the edit"]
     assert len(store.siblings(user.message_id)) == 2, "the old question is kept as a branch"
@@ -276,7 +276,7 @@ def test_edit_and_resend_makes_a_branch_and_keeps_the_old_one(make_window, model
 def test_escape_stops_and_the_input_stays_usable(make_window, model_server) -> None:
     h = make_window()
     model_server.enqueue(slow_text_reply("slow " * 200, delay_s=0.02))
-    type_and_send(h, "go")
+    h.send("go")
     h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text, what="streaming")
     box = h.window.findChild(QPlainTextEdit, "chatInput")
     QTest.keyClicks(box, "my next message")
@@ -289,8 +289,8 @@ def test_escape_stops_and_the_input_stays_usable(make_window, model_server) -> N
 def test_theme_switch_repaints(make_window, model_server) -> None:
     h = make_window()
     model_server.enqueue(text_reply("`code` and text"))
-    type_and_send(h, "x")
-    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "`code` and text", what="reply")
+    h.send("x")
+    wait_for_reply(h, "`code` and text")
     h.do(lambda: h.window.set_theme("dark"))
     h.settle(0.1)
     assert h.window.theme_manager.theme.dark
@@ -301,8 +301,8 @@ def test_theme_switch_repaints(make_window, model_server) -> None:
 def test_an_edited_message_offers_its_versions_and_each_leads_to_its_branch(make_window, model_server) -> None:
     h = make_window()
     model_server.enqueue(text_reply("answer one"))
-    type_and_send(h, "question one")
-    h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == "answer one", what="reply")
+    h.send("question one")
+    wait_for_reply(h, "answer one")
     h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
     first = rows(h.window)[0]
     model_server.enqueue(text_reply("answer two"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QSizePolicy, QWidget
 
 MAX_VISIBLE_LINES = 8
@@ -25,6 +25,13 @@ class ChatInput(QPlainTextEdit):
 
     def show_default_placeholder(self) -> None:
         self.setPlaceholderText(self.tr("Message Hermes…  (Enter to send, Shift+Enter for a new line)"))
+
+    def append_text(self, text: str) -> None:
+        """Add text after what is typed already (a blank line between), for the user to read, edit and send."""
+        current = self.toPlainText().rstrip()
+        self.setPlainText(f"{current}\n\n{text}" if current else text)
+        self.moveCursor(QTextCursor.MoveOperation.End)
+        self.setFocus()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (

@@ -7,7 +7,7 @@ one `NAME=value` (or `Name: value`) per line. A value may be `${secret:NAME}`, s
 from __future__ import annotations
 
 import shlex
-from typing import Any
+from typing import Any, Mapping
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hermes_desktop.core.mcp.config import DEFAULT_TIMEOUT_S, MCPConfigError, ServerConfig, parse_server
+from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, parse_server
 from hermes_desktop.ui import theme as themes
 
 
@@ -38,46 +38,48 @@ def _pairs(text: str, separator: str) -> dict[str, str]:
     return pairs
 
 
+def _line(text: str, object_name: str, placeholder: str = "") -> QLineEdit:
+    edit = QLineEdit(text)
+    edit.setObjectName(object_name)
+    edit.setPlaceholderText(placeholder)
+    return edit
+
+
+def _pairs_edit(values: Mapping[str, str], separator: str, object_name: str, placeholder: str) -> QPlainTextEdit:
+    """One `NAME<separator>value` per line; read back with `_pairs`."""
+    edit = QPlainTextEdit("\n".join(f"{k}{separator}{v}" for k, v in values.items()))
+    edit.setObjectName(object_name)
+    edit.setPlaceholderText(placeholder)
+    edit.setFixedHeight(64)
+    return edit
+
+
 class McpServerDialog(QDialog):
     def __init__(self, parent: QWidget | None, existing: ServerConfig | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("mcpServerDialog")
         self.setWindowTitle(self.tr("Edit MCP server") if existing else self.tr("Add MCP server"))
         self.setMinimumWidth(560)
-        self.name = QLineEdit(existing.name if existing else "")
-        self.name.setObjectName("mcpNameEdit")
-        self.name.setPlaceholderText(self.tr("e.g. files"))
+        shown = existing or ServerConfig("")  # a new server starts from the defaults
+        self.name = _line(shown.name, "mcpNameEdit", self.tr("e.g. files"))
         self.kind = QComboBox()
         self.kind.setObjectName("mcpKindCombo")
         self.kind.addItem(self.tr("Program on this computer (stdio)"), "stdio")
         self.kind.addItem(self.tr("Web address (Streamable HTTP)"), "http")
-        self.command = QLineEdit(existing.command if existing else "")
-        self.command.setObjectName("mcpCommandEdit")
-        self.command.setPlaceholderText("npx")
-        self.args = QLineEdit(shlex.join(existing.args) if existing else "")
-        self.args.setObjectName("mcpArgsEdit")
-        self.args.setPlaceholderText("-y @modelcontextprotocol/server-filesystem ~/Documents")
-        self.env = QPlainTextEdit("\n".join(f"{k}={v}" for k, v in (existing.env if existing else {}).items()))
-        self.env.setObjectName("mcpEnvEdit")
-        self.env.setPlaceholderText("API_TOKEN=${secret:token}")
-        self.env.setFixedHeight(64)
-        self.cwd = QLineEdit((existing.cwd or "") if existing else "")
-        self.cwd.setObjectName("mcpCwdEdit")
-        self.url = QLineEdit(existing.url if existing else "")
-        self.url.setObjectName("mcpUrlEdit")
-        self.url.setPlaceholderText("https://example.com/mcp")
-        self.headers = QPlainTextEdit("\n".join(f"{k}: {v}" for k, v in (existing.headers if existing else {}).items()))
-        self.headers.setObjectName("mcpHeadersEdit")
-        self.headers.setPlaceholderText("Authorization: Bearer ${secret:token}")
-        self.headers.setFixedHeight(64)
+        self.command = _line(shown.command, "mcpCommandEdit", "npx")
+        self.args = _line(shlex.join(shown.args), "mcpArgsEdit", "-y @modelcontextprotocol/server-filesystem ~/Documents")
+        self.env = _pairs_edit(shown.env, "=", "mcpEnvEdit", "API_TOKEN=${secret:token}")
+        self.cwd = _line(shown.cwd or "", "mcpCwdEdit")
+        self.url = _line(shown.url, "mcpUrlEdit", "https://example.com/mcp")
+        self.headers = _pairs_edit(shown.headers, ": ", "mcpHeadersEdit", "Authorization: Bearer ${secret:token}")
         self.timeout = QSpinBox()
         self.timeout.setObjectName("mcpTimeoutSpin")
         self.timeout.setRange(1, 3600)
         self.timeout.setSuffix(self.tr(" s"))
-        self.timeout.setValue(int(existing.timeout_s if existing else DEFAULT_TIMEOUT_S))
+        self.timeout.setValue(int(shown.timeout_s))
         self.disabled = QCheckBox(self.tr("Disabled (keep it here, but do not start it)"))
         self.disabled.setObjectName("mcpDisabledCheck")
-        self.disabled.setChecked(bool(existing and existing.disabled))
+        self.disabled.setChecked(shown.disabled)
         self.problem = QLabel()
         self.problem.setObjectName("mcpProblemLabel")
         self.problem.setWordWrap(True)
@@ -100,7 +102,7 @@ class McpServerDialog(QDialog):
         self.form.addRow(self.problem)
         self.form.addRow(buttons)
         self.kind.currentIndexChanged.connect(lambda _i: self._show_fields())
-        self.kind.setCurrentIndex(1 if existing and existing.url else 0)
+        self.kind.setCurrentIndex(1 if shown.url else 0)
         self._show_fields()
 
     def _show_fields(self) -> None:

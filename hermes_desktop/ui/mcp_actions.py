@@ -1,0 +1,156 @@
+"""What the MCP tab's buttons do: the server form, removing a server, its secrets and prompts, mcp.json and the
+logs, and reloading when mcp.json is saved. The main window only wires this up."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
+from hermes_desktop.ui.tasks import spawn
+from hermes_desktop.ui.watcher import SettledWatcher
+
+if TYPE_CHECKING:
+    from hermes_desktop.ui.dialogs.mcp_prompt import McpPromptDialog
+    from hermes_desktop.ui.dialogs.mcp_secret import McpSecretDialog
+    from hermes_desktop.ui.dialogs.mcp_server import McpServerDialog
+    from hermes_desktop.ui.main_window import MainWindow
+
+
+class McpActions(QObject):
+    def __init__(self, window: "MainWindow") -> None:
+        super().__init__(window)
+        self.window = window
+        self.controller = window.controller
+        # The open dialogs, for tests and automation.
+        self.server_dialog: McpServerDialog | None = None
+        self.prompt_dialog: McpPromptDialog | None = None
+        self.secret_dialog: McpSecretDialog | None = None
+        self.remove_dialog: Confirmation | None = None
+        self._watcher: SettledWatcher | None = None
+
+    def refresh(self) -> None:
+        """Show the servers' states; their tools may have come or gone, so the Tools tab too."""
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        self.window.inspector.mcp.show_servers(runtime.mcp.statuses(), list(runtime.mcp.problems))
+        self.window.show_tools()
+
+    def act(self, action: str, name: str) -> None:
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        if action == "restart" and name:
+            self.controller.restart_mcp(name)
+        elif action in ("add", "edit"):
+            spawn(self.edit_server(name or None))
+        elif action == "remove" and name:
+            spawn(self.remove_server(name))
+        elif action == "prompt" and name:
+            spawn(self.use_prompt(name))
+        elif action == "set_secret" and name:
+            spawn(self.ask_secret(name))
+        elif action == "reload":
+            spawn(self.controller.reload_mcp())
+        elif action == "edit_config":
+            self.window.open_path(self.controller.mcp_config_for_editing())
+        elif action == "open_logs":
+            runtime.paths.mcp_log_dir.mkdir(parents=True, exist_ok=True)
+            self.window.open_path(runtime.paths.mcp_log_dir)
+
+    async def edit_server(self, name: str | None) -> None:
+        """The server form; saving writes mcp.json (everything else in it kept) and reloads the servers."""
+        from hermes_desktop.core.mcp.config import MCPConfigError
+        from hermes_desktop.ui.dialogs.mcp_server import McpServerDialog
+
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        existing = runtime.mcp.supervisors[name].config if name and name in runtime.mcp.supervisors else None
+        dialog = self.server_dialog = McpServerDialog(self.window, existing)
+        while await run_dialog(dialog) == QDialog.DialogCode.Accepted:
+            try:
+                await self.controller.save_mcp_server(dialog.server_name(), dialog.entry(), name)
+                return
+            except MCPConfigError as exc:  # e.g. a name taken, or mcp.json broken meanwhile: keep what was typed
+                dialog.problem.setText(str(exc))
+
+    async def use_prompt(self, server: str) -> None:
+        """A server's prompt template, filled by the server, into the message box (the user sends it)."""
+        from hermes_desktop.ui.dialogs.mcp_prompt import McpPromptDialog
+
+        runtime = self.controller.runtime
+        prompts = self.window.inspector.mcp.prompts_of(server)
+        if runtime is None or not prompts:
+            return
+        dialog = self.prompt_dialog = McpPromptDialog(self.window, server, prompts)
+        chosen = dialog.prompt() if await run_dialog(dialog) == QDialog.DialogCode.Accepted else None
+        if chosen is None:
+            return
+        try:
+            text = await runtime.mcp.get_prompt(server, chosen.name, dialog.arguments())
+        except Exception as exc:  # noqa: BLE001 - the server's reason, shown; nothing else changes
+            self.window.errors.show_message(self.tr("The prompt could not be fetched: {0}").format(exc))
+            return
+        self.window.chat.input.append_text(text)
+
+    async def remove_server(self, name: str) -> None:
+        from hermes_desktop.core.mcp.config import MCPConfigError
+
+        box = self.remove_dialog = Confirmation(
+            self.window, QMessageBox.Icon.Question, self.tr("Remove MCP server?"),
+            self.tr("Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.").format(name),
+            self.tr("Remove"), QMessageBox.ButtonRole.DestructiveRole)
+        if await box.confirmed():
+            try:
+                await self.controller.remove_mcp_server(name)
+            except MCPConfigError as exc:
+                self.window.errors.show_message(str(exc))
+
+    async def ask_secret(self, server: str) -> None:
+        from hermes_desktop.core.secrets import SecretStoreError
+        from hermes_desktop.ui.dialogs.mcp_secret import McpSecretDialog
+
+        runtime = self.controller.runtime
+        names = self.window.inspector.mcp.secrets_needed(server)
+        if runtime is None or not names:
+            return
+        dialog = self.secret_dialog = McpSecretDialog(self.window, server, names,
+                                                      keyring_secure=runtime.secrets_report.secure,
+                                                      keyring_reason=runtime.secrets_report.reason)
+        if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
+            return
+        try:
+            await self.controller.set_mcp_secret(server, *dialog.entered())
+        except SecretStoreError as exc:
+            self.window.errors.show_message(self.tr("The secret could not be saved: {0}").format(exc))
+
+    def watch_config(self) -> None:
+        """Reload MCP servers when mcp.json is saved. The folder is watched, not the file: editors that save by
+        replacing the file would end a watch on the file itself. Other files there (settings.json) do not count."""
+        runtime = self.controller.runtime
+        if runtime is None or self._watcher is not None:
+            return
+        config = runtime.paths.mcp_config_file
+
+        def signature() -> tuple[float, int] | None:
+            try:
+                stat = config.stat()
+            except OSError:
+                return None
+            return stat.st_mtime, stat.st_size
+
+        seen = signature()
+
+        def settled() -> None:
+            nonlocal seen
+            now = signature()
+            if now != seen:
+                seen = now
+                spawn(self.controller.reload_mcp())
+
+        self._watcher = SettledWatcher(self, settled)
+        self._watcher.watch([str(config.parent)])
