@@ -87,8 +87,9 @@ def build_window(env: Mapping[str, str] | None = None):  # type: ignore[no-untyp
 
 
 async def run_app(env: Mapping[str, str] | None = None) -> None:
-    from hermes_desktop.ui.tasks import drain
+    from hermes_desktop.ui.tasks import drain, install_asyncgen_hooks
 
+    install_asyncgen_hooks(asyncio.get_running_loop())
     app, window, controller = build_window(env)
     install_excepthook(window.errors.show_message)
     app.setQuitOnLastWindowClosed(False)

@@ -5,10 +5,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from typing import Any, Coroutine
+from typing import Any, Callable, Coroutine
 
 log = logging.getLogger(__name__)
 _running: set[asyncio.Task[Any]] = set()
+
+
+def install_asyncgen_hooks(loop: asyncio.AbstractEventLoop) -> Callable[[], None]:
+    """Give the qasync loop asyncio's async-generator hooks, which qasync never installs.
+
+    Without them an async generator abandoned by a library (the openai SDK leaves its HTTP byte stream
+    suspended once it has read the final event) is finalized by the garbage collector outside the loop, and its
+    cleanup fails ("unknown async library"). With them, its aclose() is scheduled on the loop as asyncio does.
+    Returns a function that puts the previous hooks back."""
+    previous = sys.get_asyncgen_hooks()
+    sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook,  # type: ignore[attr-defined]
+                           finalizer=loop._asyncgen_finalizer_hook)  # type: ignore[attr-defined]
+    return lambda: sys.set_asyncgen_hooks(*previous)
 
 
 def spawn(coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:

@@ -11,7 +11,7 @@ import pytest
 import qasync
 
 from hermes_desktop.ui.launch import build_window
-from hermes_desktop.ui.tasks import drain
+from hermes_desktop.ui.tasks import drain, install_asyncgen_hooks
 
 
 class HarnessLoop(qasync.QEventLoop):
@@ -40,11 +40,13 @@ def loop(qapp) -> Iterator[qasync.QEventLoop]:
     loop = HarnessLoop(qapp)
     asyncio.set_event_loop(loop)
     asyncio.events._set_running_loop(loop)
+    restore_hooks = install_asyncgen_hooks(loop)  # as the app does: see ui/tasks.py
     yield loop
     loop.run_until_complete(drain())
     gc.collect()  # finalise abandoned async generators while the loop can still run their cleanup
     loop.run_until_complete(asyncio.sleep(0.05))
     loop.run_until_complete(loop.shutdown_asyncgens())
+    restore_hooks()
     asyncio.events._set_running_loop(None)
     loop.close()
     asyncio.set_event_loop(None)

@@ -94,14 +94,19 @@ def test_the_card_buttons_decide_too(make_window, model_server, workspace_dir) -
     assert (workspace_dir / "from-card").is_dir() and h.window.approver.dialog is None
 
 
-def test_always_allow_survives_a_restart_and_can_be_revoked(make_window, model_server, workspace_dir) -> None:
-    h = make_window()
-    model_server.enqueue(tool_call_reply(CallScript("make_directory", {"path": "one"})), text_reply("ok"))
-    h.send("folder one")
+def always_allow_make_directory(h, model_server, path: str) -> str:
+    """A make_directory call answered with "Always allow"; returns the rule's key."""
+    model_server.enqueue(tool_call_reply(CallScript("make_directory", {"path": path})), text_reply("ok"))
+    h.send(f"make folder {path}")
     dialog = dialog_for(h)
     h.do(lambda: dialog.findChild(QPushButton, "alwaysAllowButton").click())
     settle_turn(h)
-    key = rule_key("make_directory", "builtin")
+    return rule_key("make_directory", "builtin")
+
+
+def test_always_allow_survives_a_restart_and_can_be_revoked(make_window, model_server, workspace_dir) -> None:
+    h = make_window()
+    key = always_allow_make_directory(h, model_server, "one")
     assert h.controller.runtime.settings_store.load().settings.tool_rules == {key: "always_allow"}
     h.do(h.window.close)
     h.run(h.controller.shutdown())
@@ -142,12 +147,7 @@ def test_quick_switches_for_mode_and_dry_run(make_window, model_server, workspac
 
 def test_a_rule_is_listed_in_settings_and_revoked_there(make_window, model_server, workspace_dir) -> None:
     h = make_window()
-    model_server.enqueue(tool_call_reply(CallScript("make_directory", {"path": "x"})), text_reply("ok"))
-    h.send("folder")
-    dialog = dialog_for(h)
-    h.do(lambda: dialog.findChild(QPushButton, "alwaysAllowButton").click())
-    settle_turn(h)
-    key = rule_key("make_directory", "builtin")
+    key = always_allow_make_directory(h, model_server, "x")
     assert h.window.inspector.tools.findChild(QComboBox, f"rule:{key}").currentData() == "always_allow"
     h.do(h.window.open_settings)
     settings = h.wait_until(lambda: getattr(h.window, "settings_dialog", None), what="settings")

@@ -17,6 +17,14 @@ def wait_for_reply(h, text: str) -> None:
     h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text == text, what=f"the reply {text!r}")
 
 
+def ask_and_settle(h, model_server, question: str, answer: str) -> None:
+    """One finished exchange: the question sent, the answer shown, the session idle again."""
+    model_server.enqueue(text_reply(answer))
+    h.send(question)
+    wait_for_reply(h, answer)
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
+
+
 def rows(window) -> list:
     return window.chat.model.items()
 
@@ -255,10 +263,7 @@ def test_disabled_tools_are_not_sent_to_the_model(make_window, model_server) -> 
 
 def test_edit_and_resend_makes_a_branch_and_keeps_the_old_one(make_window, model_server) -> None:
     h = make_window()
-    model_server.enqueue(text_reply("answer one"))
-    h.send("question one")
-    wait_for_reply(h, "answer one")
-    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
+    ask_and_settle(h, model_server, "question one", "answer one")
     user = rows(h.window)[0]
     h.window.chat._on_action("edit", user, None)
     box = h.window.findChild(QPlainTextEdit, "chatInput")
@@ -300,10 +305,7 @@ def test_theme_switch_repaints(make_window, model_server) -> None:
 
 def test_an_edited_message_offers_its_versions_and_each_leads_to_its_branch(make_window, model_server) -> None:
     h = make_window()
-    model_server.enqueue(text_reply("answer one"))
-    h.send("question one")
-    wait_for_reply(h, "answer one")
-    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
+    ask_and_settle(h, model_server, "question one", "answer one")
     first = rows(h.window)[0]
     model_server.enqueue(text_reply("answer two"))
     h.run(h.controller.edit_and_resend(h.window.current_session, first.message_id, "question two"))
