@@ -105,6 +105,7 @@ class Inspector(QTabWidget):
         self.addTab(self.mcp, self.tr("MCP"))
         self.addTab(self.activity, self.tr("Activity"))
         self._filling = False
+        self._activity_shown: tuple[ActivityRecorder | None, int] = (None, 0)  # which trace, how many turns
         self.show_skills([], [])
         self.show_activity(None)
 
@@ -247,21 +248,33 @@ class Inspector(QTabWidget):
 
     # ------------------------------------------------------------------ activity
     def show_activity(self, recorder: ActivityRecorder | None) -> None:
-        self.activity.clear()
+        """Show a session's trace. Called on every engine event of a running turn: for the trace already shown,
+        only its last turn (the one that can still change) and any newer ones are rebuilt, so a long session's
+        history is not rebuilt on each tool call and the user's expanded items stay as they were."""
         if recorder is None or not recorder.turns:
+            self.activity.clear()
+            self._activity_shown = (None, 0)
             empty = QTreeWidgetItem([self.tr("Nothing yet: each turn's model calls, tool calls and context "
                                              "budget appear here.")])
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
             self.activity.addTopLevelItem(empty)
             return
-        if recorder.rebuilt_turns:
-            note = QTreeWidgetItem([self.tr("Earlier turns: rebuilt from the saved conversation")])
-            note.setFlags(Qt.ItemFlag.NoItemFlags)
-            note.setToolTip(0, self.tr("Earlier turns are rebuilt from the saved conversation: their timings, "
-                                       "context sizes and approval decisions were not kept."))
-            self.activity.addTopLevelItem(note)
-        for turn in recorder.turns:
+        shown, turns_shown = self._activity_shown
+        if shown is not recorder:
+            self.activity.clear()
+            turns_shown = 0
+            if recorder.rebuilt_turns:
+                note = QTreeWidgetItem([self.tr("Earlier turns: rebuilt from the saved conversation")])
+                note.setFlags(Qt.ItemFlag.NoItemFlags)
+                note.setToolTip(0, self.tr("Earlier turns are rebuilt from the saved conversation: their timings, "
+                                           "context sizes and approval decisions were not kept."))
+                self.activity.addTopLevelItem(note)
+        keep = self.activity.topLevelItemCount() - turns_shown + max(0, turns_shown - 1)
+        while self.activity.topLevelItemCount() > keep:
+            self.activity.takeTopLevelItem(self.activity.topLevelItemCount() - 1)
+        for turn in recorder.turns[max(0, turns_shown - 1):]:
             self.activity.addTopLevelItem(self._turn_item(turn))
+        self._activity_shown = (recorder, len(recorder.turns))
         last = self.activity.topLevelItem(self.activity.topLevelItemCount() - 1)
         last.setExpanded(True)
         self.activity.scrollToItem(last.child(last.childCount() - 1) if last.childCount() else last)

@@ -209,6 +209,14 @@ def test_after_a_restart_the_activity_tab_shows_the_saved_turns(make_window, mod
     model_server.enqueue(text_reply("and 43 is one more"))
     again.send("plus one?")
     again.wait_until(lambda: activity.topLevelItemCount() == 3, what="the live turn after the rebuilt one")
+    wait_for_reply(again, "and 43 is one more")
+    activity.topLevelItem(1).setData(0, Qt.ItemDataRole.UserRole + 99, "kept")
+    model_server.enqueue(text_reply("44"))
+    again.send("and one more?")
+    wait_for_reply(again, "44")
+    assert activity.topLevelItemCount() == 4
+    assert activity.topLevelItem(1).data(0, Qt.ItemDataRole.UserRole + 99) == "kept", \
+        "turns that cannot change any more are not rebuilt on each event"
 
 
 def test_an_error_banner_offers_working_actions(make_window, model_server) -> None:
