@@ -512,7 +512,7 @@ class AppController(QObject):
         active = set(manager.active(session_id)) if session_id else set()
         rows = []
         for skill in manager.skills:
-            needs_trust = manager.trust.needs_trust(skill)
+            needs_trust = manager.needs_trust(skill)
             state = self.tr("active in this session") if skill.name in active else self.tr("available")
             if needs_trust:
                 state += " · " + self.tr("code not trusted")

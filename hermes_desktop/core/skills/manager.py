@@ -52,6 +52,7 @@ class SkillManager:
         self.discovery = Discovery()
         self.code_problems: dict[str, list[SkillProblem]] = {}
         self._skill_tools: dict[str, list[str]] = {}  # skill name -> tool names it registered
+        self._untrusted: set[str] = set()  # skills with code the user has not trusted (as of the last reload)
 
     # ------------------------------------------------------------------ discovery
     def reload(self) -> Discovery:
@@ -63,9 +64,14 @@ class SkillManager:
                     self._registry.unregister(name)
             self._skill_tools.clear()
             self.code_problems.clear()
+            self._untrusted = set()
             for skill in found.skills:
-                if skill.has_code and self.trust.trusted(skill):
+                if not skill.has_code:
+                    continue
+                if self.trust.trusted(skill):  # hashes the skill's files: done here, in the reload's worker thread
                     self._register_code(skill)
+                else:
+                    self._untrusted.add(skill.name)
             self.discovery = found
             self._register_skill_tools()
         return found
@@ -125,11 +131,16 @@ class SkillManager:
 
     def problems(self, skill: Skill) -> list[SkillProblem]:
         listed = list(skill.problems) + self.code_problems.get(skill.name, [])
-        if self.trust.needs_trust(skill):
+        if self.needs_trust(skill):
             listed.append(SkillProblem(skill.code_files, "contains code that runs only after you trust this skill", "trust"))
         return listed
 
     # ------------------------------------------------------------------ trust
+    def needs_trust(self, skill: Skill) -> bool:
+        """Whether the skill has code the user has not trusted, as of the last reload (which the folder watcher
+        runs on any change). Running a script checks the files' hash again (core/skills/scripts.py)."""
+        return skill.name in self._untrusted
+
     def trust_skill(self, name: str) -> None:
         skill = self.get(name)
         if skill is not None:
@@ -200,7 +211,7 @@ class SkillManager:
             "resources": list(skill.resources),
             "note": "The skill is now active: its instructions stay in your context for this session." + (
                 " Its scripts cannot run yet: the user has not trusted this skill's code (Skills tab > Trust "
-                "code…). Tell the user if the task needs them." if self.trust.needs_trust(skill) else ""),
+                "code…). Tell the user if the task needs them." if self.needs_trust(skill) else ""),
         }
 
     def _read_resource_tool(self, args: dict[str, Any], ctx: ToolContext) -> str:
