@@ -10,13 +10,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
     QListWidgetItem,
-    QPushButton,
     QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -26,6 +23,7 @@ from hermes_desktop.core.tools.spec import ToolSpec
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.activity import ActivityRecorder, TurnActivity
 from hermes_desktop.ui.mcp_panel import McpPanel
+from hermes_desktop.ui.panels import button, list_with_buttons
 from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -68,30 +66,15 @@ class Inspector(QTabWidget):
         self.tools.itemChanged.connect(self._tool_changed)
         self.skills = rich_list("skillList", self.tr("Skills"))
         self.skills.itemSelectionChanged.connect(self._skill_selected)
-        self.skill_toggle = QPushButton(self.tr("Use in this session"))
-        self.skill_toggle.setObjectName("pinSkillButton")
-        self.skill_toggle.clicked.connect(lambda: self._skill_button("toggle"))
-        self.skill_trust = QPushButton(self.tr("Trust its code…"))
-        self.skill_trust.setObjectName("trustSkillButton")
-        self.skill_trust.clicked.connect(lambda: self._skill_button("trust"))
-        reload_button = QPushButton(self.tr("Reload"))
-        reload_button.setObjectName("reloadSkillsButton")
-        reload_button.clicked.connect(lambda: self.sig_skill_action.emit("reload", ""))
-        folder_button = QPushButton(self.tr("Open skills folder"))
-        folder_button.setObjectName("openSkillsFolderButton")
-        folder_button.clicked.connect(lambda: self.sig_skill_action.emit("open_folder", ""))
+        self.skill_toggle = button(self.tr("Use in this session"), "pinSkillButton", lambda: self._skill_button("toggle"))
+        self.skill_trust = button(self.tr("Trust its code…"), "trustSkillButton", lambda: self._skill_button("trust"))
         skills_page = QWidget()
-        skills_layout = QVBoxLayout(skills_page)
-        skills_layout.setContentsMargins(0, 0, 0, 0)
-        skills_layout.addWidget(self.skills, 1)
-        row = QHBoxLayout()
-        row.addWidget(self.skill_toggle)
-        row.addWidget(self.skill_trust)
-        skills_layout.addLayout(row)
-        row2 = QHBoxLayout()
-        row2.addWidget(reload_button)
-        row2.addWidget(folder_button)
-        skills_layout.addLayout(row2)
+        list_with_buttons(skills_page, self.skills, [
+            [self.skill_toggle, self.skill_trust],
+            [button(self.tr("Reload"), "reloadSkillsButton", lambda: self.sig_skill_action.emit("reload", "")),
+             button(self.tr("Open skills folder"), "openSkillsFolderButton",
+                    lambda: self.sig_skill_action.emit("open_folder", ""))],
+        ])
         self._skill_states: dict[str, dict[str, object]] = {}
         self.activity = QTreeWidget()
         self.activity.setObjectName("activityLog")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from html import escape
+from typing import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QListWidgetItem, QWidget
 
 from hermes_desktop.core.mcp.status import PromptInfo, ServerState, ServerStatus
 from hermes_desktop.ui import theme as themes
+from hermes_desktop.ui.panels import button, list_with_buttons
 from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -47,44 +49,27 @@ class McpPanel(QWidget):
         self._statuses: dict[str, ServerStatus] = {}
         self.servers = rich_list("mcpServerList", self.tr("MCP servers"))
         self.servers.itemSelectionChanged.connect(self._selection_changed)
-        self.restart_button = QPushButton(self.tr("Restart"))
-        self.restart_button.setObjectName("restartMcpButton")
-        self.restart_button.clicked.connect(lambda: self.sig_action.emit("restart", self.selected() or ""))
-        self.secret_button = QPushButton(self.tr("Set secret…"))
-        self.secret_button.setObjectName("setMcpSecretButton")
-        self.secret_button.setToolTip(self.tr("Store a ${secret:NAME} value this server needs in the system keyring"))
-        self.secret_button.clicked.connect(lambda: self.sig_action.emit("set_secret", self.selected() or ""))
-        self.edit_button = QPushButton(self.tr("Edit…"))
-        self.edit_button.setObjectName("editMcpServerButton")
-        self.edit_button.clicked.connect(lambda: self.sig_action.emit("edit", self.selected() or ""))
-        self.remove_button = QPushButton(self.tr("Remove"))
-        self.remove_button.setObjectName("removeMcpServerButton")
-        self.remove_button.clicked.connect(lambda: self.sig_action.emit("remove", self.selected() or ""))
-        add_button = QPushButton(self.tr("Add…"))
-        add_button.setObjectName("addMcpServerButton")
-        add_button.clicked.connect(lambda: self.sig_action.emit("add", ""))
-        self.prompt_button = QPushButton(self.tr("Use a prompt…"))
-        self.prompt_button.setObjectName("useMcpPromptButton")
-        self.prompt_button.setToolTip(self.tr("Fill one of this server's prompt templates into the message box"))
-        self.prompt_button.clicked.connect(lambda: self.sig_action.emit("prompt", self.selected() or ""))
-        buttons = [add_button, self.edit_button, self.remove_button, self.restart_button, self.secret_button,
-                   self.prompt_button]
-        for label, name, action in ((self.tr("Reload mcp.json"), "reloadMcpButton", "reload"),
-                                    (self.tr("Edit mcp.json"), "editMcpConfigButton", "edit_config"),
-                                    (self.tr("Open logs"), "openMcpLogsButton", "open_logs")):
-            button = QPushButton(label)
-            button.setObjectName(name)
-            button.clicked.connect(lambda _checked=False, a=action: self.sig_action.emit(a, ""))
-            buttons.append(button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.servers, 1)
-        for pair in (buttons[:3], buttons[3:6], buttons[6:]):
-            row = QHBoxLayout()
-            for button in pair:
-                row.addWidget(button)
-            layout.addLayout(row)
+        self.edit_button = button(self.tr("Edit…"), "editMcpServerButton", self._on_selected("edit"))
+        self.remove_button = button(self.tr("Remove"), "removeMcpServerButton", self._on_selected("remove"))
+        self.restart_button = button(self.tr("Restart"), "restartMcpButton", self._on_selected("restart"))
+        self.secret_button = button(self.tr("Set secret…"), "setMcpSecretButton", self._on_selected("set_secret"),
+                                    self.tr("Store a ${secret:NAME} value this server needs in the system keyring"))
+        self.prompt_button = button(self.tr("Use a prompt…"), "useMcpPromptButton", self._on_selected("prompt"),
+                                    self.tr("Fill one of this server's prompt templates into the message box"))
+        list_with_buttons(self, self.servers, [
+            [button(self.tr("Add…"), "addMcpServerButton", self._on_tab("add")), self.edit_button, self.remove_button],
+            [self.restart_button, self.secret_button, self.prompt_button],
+            [button(self.tr("Reload mcp.json"), "reloadMcpButton", self._on_tab("reload")),
+             button(self.tr("Edit mcp.json"), "editMcpConfigButton", self._on_tab("edit_config")),
+             button(self.tr("Open logs"), "openMcpLogsButton", self._on_tab("open_logs"))],
+        ])
         self.show_servers([], [])
+
+    def _on_selected(self, action: str) -> Callable[[], None]:
+        return lambda: self.sig_action.emit(action, self.selected() or "")
+
+    def _on_tab(self, action: str) -> Callable[[], None]:
+        return lambda: self.sig_action.emit(action, "")
 
     def show_servers(self, statuses: list[ServerStatus], problems: list[str]) -> None:
         selected = self.selected()

@@ -172,156 +172,156 @@
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="58"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="63"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="103"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="86"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="62"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="62"/>
         <source>Risk</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="62"/>
         <source>Approval</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="69"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="87"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="71"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="224"/>
         <source>Use in this session</source>
         <translation>在本会话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="70"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="74"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="75"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="98"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="105"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="88"/>
         <source>MCP</source>
         <translation>MCP</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="129"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="139"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="141"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="143"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="145"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="149"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="149"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="149"/>
         <source>destructive</source>
         <translation>破坏性</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="155"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="155"/>
         <source>Never allow</source>
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="203"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="210"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="223"/>
         <source>Stop using in this session</source>
         <translation>在本会话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="240"/>
         <source>Nothing yet: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>暂无内容：每一轮的模型调用、工具调用和上下文预算会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="250"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="252"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
@@ -651,122 +651,122 @@ Folder: {2}</source>
 <context>
     <name>McpPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="48"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="50"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="50"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="54"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="55"/>
         <source>Set secret…</source>
         <translation>设置密钥…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="56"/>
         <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
         <translation>把此服务器需要的 ${secret:NAME} 值保存到系统钥匙串</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="52"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="53"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="60"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="57"/>
         <source>Use a prompt…</source>
         <translation>使用提示词…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="58"/>
         <source>Fill one of this server&apos;s prompt templates into the message box</source>
         <translation>把此服务器的一个提示词模板填入输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="62"/>
         <source>Reload mcp.json</source>
         <translation>重新加载 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="63"/>
         <source>Edit mcp.json</source>
         <translation>编辑 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
         <source>Open logs</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="86"/>
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="86"/>
         <source>1 tool</source>
         <translation>1 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="103"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="88"/>
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="105"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="90"/>
         <source>1 prompt</source>
         <translation>1 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="91"/>
         <source>{0} prompts</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="102"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="109"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="109"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="110"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="110"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="111"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="111"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>

@@ -25,6 +25,15 @@ def ask_and_settle(h, model_server, question: str, answer: str) -> None:
     h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
 
 
+def restart(h, make_window):
+    """Close the window and start the app again; returns the new window once it has reopened the session."""
+    session = h.window.current_session
+    h.do(h.window.close)
+    again = make_window()
+    again.wait_until(lambda: again.window.current_session == session, what="the restored session")
+    return again
+
+
 def rows(window) -> list:
     return window.chat.model.items()
 
@@ -181,10 +190,7 @@ def test_restart_restores_the_last_session(make_window, model_server) -> None:
     model_server.enqueue(text_reply("remember me"))
     h.send("first run")
     wait_for_reply(h, "remember me")
-    session = h.window.current_session
-    h.do(h.window.close)
-    again = make_window()
-    again.wait_until(lambda: again.window.current_session == session, what="the restored session")
+    again = restart(h, make_window)
     assert [i.text for i in rows(again.window) if isinstance(i, MessageItem)] == ["first run", "remember me"]
 
 
@@ -193,10 +199,7 @@ def test_after_a_restart_the_activity_tab_shows_the_saved_turns(make_window, mod
     model_server.enqueue(tool_call_reply(CallScript("calculate", {"expression": "6*7"})), text_reply("42"))
     h.send("six times seven")
     wait_for_reply(h, "42")
-    session = h.window.current_session
-    h.do(h.window.close)
-    again = make_window()
-    again.wait_until(lambda: again.window.current_session == session, what="the restored session")
+    again = restart(h, make_window)
     activity = again.window.findChild(QTreeWidget, "activityLog")
     again.wait_until(lambda: activity.topLevelItemCount() == 2, what="the rebuilt trace")
     assert "rebuilt from the saved conversation" in activity.topLevelItem(0).text(0)
