@@ -195,3 +195,39 @@ def test_notes_keep_chinese_titles_readable(ctx: ToolContext) -> None:
                                             ("日记\x00", "日记")])
 def test_sanitize_title(title: str, expected: str) -> None:
     assert sanitize_title(title) == expected
+
+
+# ------------------------------------------------------------ broad workspaces
+
+@pytest.mark.parametrize("folder, expected", [
+    ("/", "root of the filesystem"),
+    ("/usr", "system folder"),
+    ("/usr/share/doc", "inside the system folder /usr"),
+    ("/etc", "system folder"),
+    ("/proc", "system folder"),
+    ("/var/lib", "inside the system folder /var"),
+])
+def test_broad_workspace_reason_names_roots_and_system_folders(folder: str, expected: str, tmp_path: Path) -> None:
+    from hermes_desktop.core.tools.workspace import broad_workspace_reason
+    reason = broad_workspace_reason(Path(folder), home=tmp_path / "home")
+    assert reason is not None and expected in reason
+
+
+def test_broad_workspace_reason_home_itself_but_not_a_project_inside_it(tmp_path: Path) -> None:
+    from hermes_desktop.core.tools.workspace import broad_workspace_reason
+    home = tmp_path / "home"
+    (home / "project").mkdir(parents=True)
+    assert "whole home folder" in (broad_workspace_reason(home, home=home) or "")
+    assert broad_workspace_reason(home / "project", home=home) is None
+    assert broad_workspace_reason(tmp_path, home=home) is None
+    # /root is a system folder for everyone but root, whose home it is.
+    assert "system folder" in (broad_workspace_reason(Path("/root"), home=home) or "")
+    assert "whole home folder" in (broad_workspace_reason(Path("/root"), home=Path("/root")) or "")
+
+
+def test_broad_workspace_reason_resolves_symlinks(tmp_path: Path) -> None:
+    from hermes_desktop.core.tools.workspace import broad_workspace_reason
+    (tmp_path / "everything").symlink_to("/")
+    (tmp_path / "config").symlink_to("/etc")
+    assert "root of the filesystem" in (broad_workspace_reason(tmp_path / "everything", home=tmp_path) or "")
+    assert "/etc" in (broad_workspace_reason(tmp_path / "config", home=tmp_path / "h") or "")
