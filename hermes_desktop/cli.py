@@ -98,13 +98,17 @@ class TerminalApprover:
         self.stream = stream
 
     async def ask(self, request: Any) -> Any:
+        from hermes_desktop.core.terminal_text import visible_controls as shown
         from hermes_desktop.core.tools.approval import Decision
 
+        # Names, paths and arguments come from the model: their control characters are shown as escapes,
+        # never obeyed (a `\r\x1b[2K` in a path would otherwise erase the "will delete …" line).
         out = self.stream
-        out.write(f"\nHermes wants to run {request.tool_name} ({request.risk.value}, {request.source})\n")
+        out.write(f"\nHermes wants to run {shown(request.tool_name)} ({request.risk.value}, {shown(request.source)})\n")
         if request.impact:
-            out.write(f"  {request.impact}\n")
-        out.write("  arguments: " + json.dumps(request.arguments, ensure_ascii=False, indent=2).replace("\n", "\n  ") + "\n")
+            out.write(f"  {shown(request.impact)}\n")
+        arguments = json.dumps(request.arguments, ensure_ascii=False, indent=2)
+        out.write("  arguments: " + shown(arguments, keep_newlines=True).replace("\n", "\n  ") + "\n")
         out.write("Allow? [y] once, [s] for this session, [a] always, [N] no: ")
         out.flush()
         answer = (await asyncio.to_thread(sys.stdin.readline)).strip().lower()
@@ -116,6 +120,7 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core import events as ev
     from hermes_desktop.core.runtime import open_runtime
     from hermes_desktop.core.session_types import InvalidSessionId, validate_session_id
+    from hermes_desktop.core.terminal_text import TerminalTextFilter, strip_controls
     from hermes_desktop.core.titles import retitle_session
 
     env = dict(os.environ)
@@ -137,26 +142,28 @@ async def _ask(args: argparse.Namespace) -> int:
     turn = agent.start_turn(session_id, args.text)
     code = EXIT_OK
     wrote_text = False
+    reply_text = TerminalTextFilter()  # the reply is model text: no escape sequence reaches the terminal
     try:
         async for event in turn:
             if args.json:
                 print(json.dumps(ev.event_to_json(event), ensure_ascii=False), flush=True)
             elif isinstance(event, ev.TextDelta):
-                sys.stdout.write(event.text)
+                sys.stdout.write(reply_text.feed(event.text))
                 sys.stdout.flush()
                 wrote_text = True
             elif isinstance(event, (ev.Notice, ev.RetryScheduled)):
-                print(f"\n[{event.message}]", file=sys.stderr)
+                print(f"\n[{strip_controls(event.message)}]", file=sys.stderr)
             elif isinstance(event, ev.ToolCallFinished):
-                print(f"[tool {event.name}: {event.outcome.value}, {event.duration_s:.2f} s]", file=sys.stderr)
+                print(f"[tool {strip_controls(event.name)}: {event.outcome.value}, {event.duration_s:.2f} s]",
+                      file=sys.stderr)
             elif isinstance(event, ev.TurnError):
-                print(f"\nerror: {event.message}", file=sys.stderr)
+                print(f"\nerror: {strip_controls(event.message)}", file=sys.stderr)
             if isinstance(event, ev.TurnFinished):
                 if event.reason is ev.FinishReason.ERROR:
                     code = EXIT_FAILED
                 elif event.reason in (ev.FinishReason.MAX_ROUND_TRIPS, ev.FinishReason.REPEATED_CALL,
                                       ev.FinishReason.REPEATED_FAILURE):
-                    print(f"\n{event.message}", file=sys.stderr)
+                    print(f"\n{strip_controls(event.message)}", file=sys.stderr)
                     code = EXIT_GUARD
                 elif event.reason is ev.FinishReason.CANCELLED:
                     code = EXIT_INTERRUPTED
@@ -171,7 +178,7 @@ async def _ask(args: argparse.Namespace) -> int:
             await agent.model.aclose()
         await runtime.mcp.stop_all()
     if wrote_text and not args.json:
-        sys.stdout.write("\n")
+        sys.stdout.write(reply_text.flush() + "\n")
     if not args.json:
         print(f"[session {session_id}]", file=sys.stderr)
     return code
@@ -255,11 +262,14 @@ async def _start_mcp(runtime: Any, *, quiet: bool) -> None:
     await runtime.mcp.wait_until_settled(MCP_START_WAIT_S)
     if quiet:
         return
+    from hermes_desktop.core.terminal_text import strip_controls
+
     for problem in runtime.mcp.problems:
-        print(f"note: {problem}", file=sys.stderr)
+        print(f"note: {strip_controls(str(problem))}", file=sys.stderr)
     for status in runtime.mcp.statuses():
         if status.state.value not in ("connected", "disabled"):
-            print(f"note: MCP server {status.name} is {status.state.value}: {status.detail}", file=sys.stderr)
+            print(f"note: MCP server {status.name} is {status.state.value}: {strip_controls(status.detail)}",
+                  file=sys.stderr)
 
 
 async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:

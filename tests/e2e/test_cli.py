@@ -216,3 +216,49 @@ def test_an_mcp_secret_set_from_the_command_line_reaches_the_server_through_the_
         assert secret.encode() not in paths.database.read_bytes()
     finally:
         keyring.delete_password("hermes-desktop", "mcp:vault:token")
+
+
+HOSTILE_TEXT = "Copied \x1b]52;c;aGVybWVz\x07 for you. \x1b[1;31mred\x1b[0m\r\x1b[2Kdone"
+HOSTILE_PATH = "data\r\x1b[2K"
+
+
+def _hostile_turn(server) -> None:
+    server.enqueue(tool_call_reply(CallScript("delete_path", {"path": HOSTILE_PATH}), text=HOSTILE_TEXT),
+                   text_reply("Not deleted.\x1b]52;c;b3du\x07\r\x1b[2K Bye."))
+
+
+def test_in_a_terminal_escapes_from_the_model_never_reach_it(server, env, workspace_dir) -> None:
+    import pty
+
+    (workspace_dir / HOSTILE_PATH).write_text("keep me")
+    _hostile_turn(server)
+    master, slave = pty.openpty()
+    os.write(master, b"n\n")
+    process = subprocess.Popen([sys.executable, "-m", "hermes_desktop", "ask", "tidy up"], cwd=ROOT, env=env,
+                               stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = process.communicate(timeout=120)
+    os.close(master)
+    os.close(slave)
+    assert process.returncode == 0, err
+    for printed in (out, err):
+        assert b"\x1b" not in printed and b"\r" not in printed and b"\x07" not in printed
+    assert out.decode() == "Copied  for you. reddoneNot deleted. Bye.\n"
+    prompt = err.decode()
+    # The path is shown as what it is, escapes spelled out, on the line that says what will happen.
+    assert "  will delete data\\r\\x1b[2K (7 bytes)\n" in prompt, prompt
+    assert '"path": "data\\r\\u001b[2K"' in prompt  # the arguments, JSON-escaped
+    assert "[tool delete_path: denied" in prompt
+    assert (workspace_dir / HOSTILE_PATH).read_text() == "keep me"
+
+
+def test_json_output_keeps_the_exact_characters(server, env, workspace_dir) -> None:
+    (workspace_dir / HOSTILE_PATH).write_text("keep me")
+    _hostile_turn(server)
+    result = hermes("ask", "tidy up", "--json", env=env)
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    text = "".join(e["text"] for e in events if e["type"] == "text_delta")
+    assert text == HOSTILE_TEXT + "Not deleted.\x1b]52;c;b3du\x07\r\x1b[2K Bye."
+    proposed = [e for e in events if e["type"] == "tool_call_proposed"]
+    assert proposed and proposed[0]["arguments"] == {"path": HOSTILE_PATH}, proposed
+    assert proposed[0]["impact"] == f"will delete {HOSTILE_PATH} (7 bytes)"
