@@ -105,6 +105,14 @@ async def run_app(env: Mapping[str, str] | None = None) -> None:
 
 
 def run_window() -> int:
+    """The window until it is closed; 1 with one line on stderr when this session cannot show one."""
+    if QApplication.instance() is None:  # a host application's QApplication already has its platform
+        from hermes_desktop.ui.display import display_problem
+
+        problem = display_problem(os.environ)
+        if problem is not None:
+            print(problem, file=sys.stderr)
+            return 1
     import qasync
 
     setup_logging(app_paths().app_log)
