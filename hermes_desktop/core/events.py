@@ -43,6 +43,7 @@ class FinishReason(StrEnum):
     MAX_ROUND_TRIPS = "max_round_trips"
     REPEATED_CALL = "repeated_call"
     REPEATED_FAILURE = "repeated_failure"
+    OUTPUT_LIMIT = "output_limit"  # a reply passed AgentLimits.max_reply_chars and was stopped; what arrived is kept
 
 
 class ToolOutcome(StrEnum):
@@ -54,6 +55,7 @@ class ToolOutcome(StrEnum):
     CANCELLED = "cancelled"
     SKIPPED = "skipped"  # not run because a loop guard stopped the turn
     DRY_RUN = "dry_run"  # not run: dry-run mode reported what it would have done
+    INTERRUPTED = "interrupted"  # not run: the reply was cut off (or stopped at its output limit) before it finished
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,12 +11,24 @@ from dataclasses import replace
 import pytest
 
 from hermes_desktop.core.events import ErrorAction, ErrorKind
-from hermes_desktop.core.llm import ChatRequest, ModelClient, ModelError, RetryNotice, StreamDone, TextPiece, ToolModeSwitched
+from hermes_desktop.core.llm import (
+    ChatRequest,
+    ModelClient,
+    ModelError,
+    ReplyEnd,
+    RetryNotice,
+    StreamDone,
+    TextPiece,
+    ToolModeSwitched,
+)
 from hermes_desktop.core.settings import ProviderProfile, ToolMode
 from tests.support.engine import FAST_RETRIES
 from tests.support.model_server import (
     CallScript,
+    cut_tool_call_reply,
     drop_reply,
+    endless_text_reply,
+    endless_tool_call_reply,
     eof_reply,
     error_reply,
     hang_reply,
@@ -284,3 +296,89 @@ async def test_cancelling_closes_the_http_stream_at_once(client, model_server) -
 async def test_list_models(client, model_server) -> None:
     model_server.models = ["b-model", "a-model"]
     assert await client.list_models() == ["a-model", "b-model"]
+
+
+# ---------------------------------------------------------------- nothing half-received runs
+
+DELETE_TOOL = [{"type": "function", "function": {"name": "delete_path", "description": "delete",
+                                                  "parameters": {"type": "object", "properties": {}}}}]
+
+
+@pytest.mark.parametrize("ending", ["close", "eof", "drop"])
+async def test_a_stream_cut_inside_a_calls_arguments_is_cut_off_not_finished(client, model_server, ending) -> None:
+    model_server.enqueue(cut_tool_call_reply(CallScript("delete_path", '{"path": "data', id="call_cut"),
+                                             text="Deleting it.", ending=ending))
+    items = await collect(client, ChatRequest(HELLO, DELETE_TOOL))
+    done = items[-1]
+    assert isinstance(done, StreamDone) and done.end is ReplyEnd.CUT_OFF and not done.calls_may_run
+    assert [(c.id, c.name, c.arguments) for c in done.tool_calls] == [("call_cut", "delete_path", '{"path": "data')]
+    assert done.text == "Deleting it."
+    assert done.error is not None and done.error.kind is ErrorKind.STREAM_DROPPED
+    assert done.error.action is ErrorAction.RETRY and "not run" in done.error.message
+    assert len(model_server.chat_requests) == 1, "a cut reply is never silently requested again"
+
+
+async def test_finish_reason_tool_calls_lets_the_calls_run(client, model_server) -> None:
+    model_server.enqueue(tool_call_reply(CallScript("delete_path", {"path": "data"})))
+    done = (await collect(client, ChatRequest(HELLO, DELETE_TOOL)))[-1]
+    assert done.end is ReplyEnd.FINISHED and done.calls_may_run and done.finish_reason == "tool_calls"
+
+
+async def test_a_mislabelled_stop_with_whole_arguments_lets_the_calls_run(client, model_server) -> None:
+    model_server.enqueue(tool_call_reply(CallScript("delete_path", {"path": "data"}), CallScript("list_notes", {}),
+                                         finish_reason="stop"))
+    done = (await collect(client, ChatRequest(HELLO, DELETE_TOOL)))[-1]
+    assert done.end is ReplyEnd.FINISHED and [c.name for c in done.tool_calls] == ["delete_path", "list_notes"]
+
+
+@pytest.mark.parametrize("arguments", ['{"path": "data"', "", "{'path': 'data'}"])
+async def test_a_mislabelled_stop_with_arguments_that_are_not_whole_json_does_not_run(client, model_server,
+                                                                                     arguments) -> None:
+    model_server.enqueue(tool_call_reply(CallScript("list_notes", {}), CallScript("delete_path", arguments),
+                                         finish_reason="stop"))
+    done = (await collect(client, ChatRequest(HELLO, DELETE_TOOL)))[-1]
+    assert done.end is ReplyEnd.CUT_OFF and "not complete" in done.error.message
+
+
+@pytest.mark.parametrize("finish_reason", ["length", "content_filter"])
+async def test_calls_in_a_reply_that_ended_for_another_reason_do_not_run(client, model_server, finish_reason) -> None:
+    model_server.enqueue(tool_call_reply(CallScript("delete_path", {"path": "data"}), finish_reason=finish_reason))
+    done = (await collect(client, ChatRequest(HELLO, DELETE_TOOL)))[-1]
+    assert done.end is ReplyEnd.CUT_OFF and done.error.kind is ErrorKind.STREAM_DROPPED
+
+
+async def test_a_text_protocol_stream_cut_inside_a_block_is_cut_off(profile, model_server) -> None:
+    model = ModelClient(replace(profile, tool_mode=ToolMode.TEXT), "k", retry=FAST_RETRIES)
+    reply = text_reply('On it.<tool_call>{"name": "delete_path", "arguments": {"path": "data')
+    model_server.enqueue(replace(reply, events=reply.events[:-2], ending="close"))  # no finish chunk, no usage
+    items = await collect(model, ChatRequest(HELLO, DELETE_TOOL))
+    await model.aclose()
+    done = items[-1]
+    assert done.end is ReplyEnd.CUT_OFF and [c.name for c in done.tool_calls] == ["delete_path"]
+    assert "".join(i.text for i in items if isinstance(i, TextPiece)) == "On it."
+
+
+async def test_a_text_protocol_block_left_open_under_stop_does_not_run(profile, model_server) -> None:
+    model = ModelClient(replace(profile, tool_mode=ToolMode.TEXT), "k", retry=FAST_RETRIES)
+    model_server.enqueue(text_reply('<tool_call>{"name": "delete_path", "arguments": {"path": "data'))
+    done = (await collect(model, ChatRequest(HELLO, DELETE_TOOL)))[-1]
+    await model.aclose()
+    assert done.finish_reason == "stop" and done.end is ReplyEnd.CUT_OFF
+
+
+async def test_an_endless_text_stream_stops_at_the_output_limit_and_keeps_what_arrived(client, model_server) -> None:
+    model_server.enqueue(endless_text_reply("and on "))
+    items = await collect(client, ChatRequest(HELLO, max_reply_chars=5_000))
+    text = "".join(i.text for i in items if isinstance(i, TextPiece))
+    done = items[-1]
+    assert done.end is ReplyEnd.OUTPUT_LIMIT and done.text == text
+    assert text.startswith("This goes on and on ") and 5_000 < len(text) < 5_100
+    assert await asyncio.to_thread(model_server.client_disconnected.wait, 5), "the stream was closed"
+
+
+async def test_tool_call_arguments_that_never_end_stop_at_the_output_limit(client, model_server) -> None:
+    model_server.enqueue(endless_tool_call_reply("save_note"))
+    done = (await collect(client, ChatRequest(HELLO, DELETE_TOOL, max_reply_chars=3_000)))[-1]
+    assert done.end is ReplyEnd.OUTPUT_LIMIT and not done.calls_may_run
+    assert done.tool_calls[0].name == "save_note" and 3_000 < len(done.tool_calls[0].arguments) < 3_100
+    assert await asyncio.to_thread(model_server.client_disconnected.wait, 5), "the stream was closed"

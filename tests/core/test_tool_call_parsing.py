@@ -122,3 +122,66 @@ def test_validation_does_not_coerce_and_names_each_problem() -> None:
         validate_arguments({"max_lines": 0, "extra": 1}, SCHEMA)
     message = str(caught.value)
     assert "'path' is a required property" in message and "extra" in message and "minimum" in message
+
+
+# ---------------------------------------------------------------- repair never completes a cut value
+
+@pytest.mark.parametrize("raw,reason", [
+    ('{"path": "data', "inside a string"),
+    ('{"path": "da', "inside a string"),
+    ('{"path": "data\\', "inside a string"),
+    ("{'path': 'data", "inside a string"),
+    ('{"a": 1, "b":', "after a colon"),
+    ('{"a": 1,', "after a comma"),
+    ('{"a": 1, "b"', "after a key"),
+    ('{"a": 1, b', "after a key"),
+    ('{"a": tru', "unfinished word"),
+    ('{"a": Non', "unfinished word"),
+    ('{"n": 12', "number"),
+    ('{"a": [1, 2', "number"),
+    ('{"a": {', "opening bracket"),
+    ('{"a": [', "opening bracket"),
+    ("{", "opening bracket"),
+])
+def test_a_truncated_string_number_literal_or_key_is_never_completed(raw: str, reason: str) -> None:
+    with pytest.raises(ArgumentProblem) as caught:
+        parse_arguments(raw)
+    assert "incomplete" in str(caught.value) and reason in str(caught.value)
+
+
+@pytest.mark.parametrize("raw,expected", [
+    ('{"a": "x"', {"a": "x"}),  # a missing closing brace after a complete value
+    ("{'a': 'x',}", {"a": "x"}),
+    ('{"a": true', {"a": True}),
+    ('{"a": {"b": None}', {"a": {"b": None}}),
+    ('{"a": ["x", "y"]', {"a": ["x", "y"]}),
+    ('{"a": [1, 2]', {"a": [1, 2]}),
+    ("{'msg': \"it's\", 'ok': True}", {"msg": "it's", "ok": True}),
+    ('```json\n{"a": "x",}\n```', {"a": "x"}),
+    ('{"quote": "say \\"hi\\""', {"quote": 'say "hi"'}),
+])
+def test_slips_after_complete_values_are_repaired(raw: str, expected: dict) -> None:
+    parsed = parse_arguments(raw)
+    assert parsed.value == expected and parsed.repaired
+
+
+def test_text_protocol_closed_block_with_cut_arguments_is_not_completed() -> None:
+    parser = TextToolCallParser()
+    parser.feed('<tool_call>{"name": "delete_path", "arguments": {"path": "data</tool_call>')
+    parser.finish()
+    [call] = parser.calls
+    assert call.name == "delete_path" and not parser.cut_off
+    with pytest.raises(ArgumentProblem):
+        parse_arguments(call.arguments)
+
+
+def test_text_protocol_block_cut_by_the_end_of_the_stream_is_marked_cut_off() -> None:
+    parser = TextToolCallParser()
+    visible = parser.feed('Deleting.<tool_call>{"name": "delete_path", "arguments": {"path": "data') + parser.finish()
+    assert visible == "Deleting." and parser.cut_off and parser.calls[0].name == "delete_path"
+
+
+def test_text_protocol_tag_named_in_prose_at_the_end_stays_text() -> None:
+    parser = TextToolCallParser()
+    visible = parser.feed("Calls go in a <tool_call> tag") + parser.finish()
+    assert visible == "Calls go in a <tool_call> tag" and not parser.calls and not parser.cut_off

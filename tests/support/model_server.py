@@ -7,6 +7,12 @@ omit `index`/`id`, answer with any status and headers, hang, drop the
 connection half-way, or send a malformed chunk. It records every request and
 notices when a client goes away mid-stream.
 
+Cut streams: `cut_tool_call_reply` stops inside a call's arguments with no finish
+reason and no `[DONE]`, ending the body by closing the connection (`close`: no
+chunked encoding, so the client sees a clean end of body), by a clean last chunk
+(`eof`) or mid-body (`drop`). `endless_text_reply` streams text until the client
+hangs up.
+
 It runs in its own thread, so it serves asyncio tests, Qt tests and subprocesses
 (the CLI) alike. `python -m tests.support.model_server --port 8765` starts it
 standalone with the demo responder, for trying the app by hand.
@@ -24,7 +30,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Literal
 
-Ending = Literal["done", "drop", "hang", "eof"]
+Ending = Literal["done", "drop", "hang", "eof", "close"]
 
 
 @dataclass
@@ -35,9 +41,12 @@ class ScriptedReply:
     json_body: Any = None
     events: list[str] = field(default_factory=list)  # SSE `data:` payloads, already serialised
     headers: dict[str, str] = field(default_factory=dict)
-    ending: Ending = "done"  # done: [DONE]; drop: abrupt close; hang: wait forever; eof: clean end, no [DONE]
+    # done: [DONE]; drop: abrupt close mid-body; hang: wait forever; eof: clean last chunk, no [DONE];
+    # close: the body is not chunked and ends when the server closes the connection (no [DONE])
+    ending: Ending = "done"
     delay_s: float = 0.0  # pause before each event
     hang_before_headers: bool = False
+    forever: str | None = None  # after `events`, send this payload again and again until the client goes away
 
 
 @dataclass(frozen=True)
@@ -136,8 +145,11 @@ def tool_call_reply(
     index_base: int = 0,
     usage: tuple[int, int] | None = (30, 15),
     delay_s: float = 0.0,
+    finish_reason: str = "tool_calls",
 ) -> ScriptedReply:
-    """Tool calls streamed the OpenAI way, each call's arguments cut into `pieces` parts."""
+    """Tool calls streamed the OpenAI way, each call's arguments cut into `pieces` parts.
+
+    `finish_reason="stop"` imitates servers that mislabel a tool-call reply."""
     events = text_events(text) if text else [_chunk({"role": "assistant", "content": None})]
     for n, call in enumerate(calls):
         args = call.arguments_text
@@ -153,10 +165,29 @@ def tool_call_reply(
             if not omit_index:
                 fragment["index"] = n + index_base
             events.append(_chunk({"tool_calls": [fragment]}))
-    events.append(_chunk({}, "tool_calls"))
+    events.append(_chunk({}, finish_reason))
     if usage:
         events.append(_usage_chunk(*usage))
     return ScriptedReply(events=events, delay_s=delay_s)
+
+
+def cut_tool_call_reply(*calls: CallScript, text: str = "", pieces: int = 3, ending: Ending = "close") -> ScriptedReply:
+    """Tool calls as `tool_call_reply` streams them, but the stream stops after the last call's arguments as
+    given (write them cut: `'{"path": "data'`) with no finish reason, no usage and no `[DONE]`."""
+    reply = tool_call_reply(*calls, text=text, pieces=pieces, usage=None)
+    return ScriptedReply(events=reply.events[:-1], ending=ending)
+
+
+def endless_tool_call_reply(name: str, *, start: str = '{"content": "', piece: str = "more ") -> ScriptedReply:
+    """A tool call whose arguments never end: `start`, then `piece` again and again until the client hangs up."""
+    first = {"index": 0, "id": "call_endless", "type": "function", "function": {"name": name, "arguments": start}}
+    events = [_chunk({"role": "assistant", "content": None}), _chunk({"tool_calls": [first]})]
+    return ScriptedReply(events=events, forever=_chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]}))
+
+
+def endless_text_reply(piece: str = "and on ", *, text: str = "This goes on ") -> ScriptedReply:
+    """A text stream that never ends: `text`, then `piece` again and again until the client hangs up."""
+    return ScriptedReply(events=text_events(text), forever=_chunk({"content": piece}))
 
 
 def error_reply(
@@ -365,10 +396,14 @@ class ScriptedModelServer:
                 if reply.json_body is not None or not reply.events:
                     self._send_json(reply.status, reply.json_body or {}, reply.headers)
                     return
+                chunked = reply.ending != "close"
                 self.send_response(reply.status)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Cache-Control", "no-cache")
-                self.send_header("Transfer-Encoding", "chunked")
+                if chunked:
+                    self.send_header("Transfer-Encoding", "chunked")
+                else:
+                    self.send_header("Connection", "close")
                 for k, v in reply.headers.items():
                     self.send_header(k, v)
                 self.end_headers()
@@ -380,8 +415,13 @@ class ScriptedModelServer:
                         if self._client_gone():
                             server._note_disconnect()
                             return
-                        self._write_chunk(f"data: {payload}\n\n".encode())
-                    if reply.ending == "done":
+                        self._write_event(payload, chunked)
+                    if reply.forever is not None:
+                        self._send_forever(reply.forever)
+                        return
+                    if reply.ending == "close":
+                        self._drop()
+                    elif reply.ending == "done":
                         self._write_chunk(b"data: [DONE]\n\n")
                         self.wfile.write(b"0\r\n\r\n")
                     elif reply.ending == "eof":
@@ -393,6 +433,21 @@ class ScriptedModelServer:
                 except (BrokenPipeError, ConnectionResetError):
                     server._note_disconnect()
                     self.close_connection = True
+
+            def _write_event(self, payload: str, chunked: bool) -> None:
+                data = f"data: {payload}\n\n".encode()
+                if chunked:
+                    self._write_chunk(data)
+                else:
+                    self.wfile.write(data)
+                    self.wfile.flush()
+
+            def _send_forever(self, payload: str) -> None:
+                while not server._stopping.is_set():
+                    if self._client_gone():
+                        server._note_disconnect()
+                        return
+                    self._write_chunk(f"data: {payload}\n\n".encode())
 
             def _write_chunk(self, data: bytes) -> None:
                 self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # for type checkers; at run time the names load on first use 
     from hermes_desktop.core.llm.client import (
         ChatRequest,
         ModelClient,
+        ReplyEnd,
         RetryNotice,
         RetryPolicy,
         StreamDone,
@@ -32,6 +33,7 @@ _EXPORTS = {
     "RawToolCall": "assembly",
     "ChatRequest": "client",
     "ModelClient": "client",
+    "ReplyEnd": "client",
     "RetryPolicy": "client",
     "StreamDone": "client",
     "TextPiece": "client",

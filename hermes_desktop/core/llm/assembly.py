@@ -50,6 +50,7 @@ class ToolCallAssembler:
     def __init__(self) -> None:
         self._calls: list[_PartialCall] = []
         self._by_index: dict[int, _PartialCall] = {}
+        self.argument_chars = 0  # all calls' argument text so far (the reply's output limit applies to it)
 
     def add(self, fragments: Iterable[Mapping[str, Any]]) -> None:
         for fragment in fragments:
@@ -71,10 +72,11 @@ class ToolCallAssembler:
                 target.name = name
             elif not target.argument_parts:
                 target.name += name
+        if isinstance(arguments, Mapping):  # a few servers send an object, not a string
+            arguments = json.dumps(arguments, ensure_ascii=False)
         if isinstance(arguments, str) and arguments:
             target.argument_parts.append(arguments)
-        elif isinstance(arguments, Mapping):  # a few servers send an object, not a string
-            target.argument_parts.append(json.dumps(arguments, ensure_ascii=False))
+            self.argument_chars += len(arguments)
 
     def _target_for(self, index: int | None, call_id: str, name: str) -> _PartialCall:
         if index is not None:

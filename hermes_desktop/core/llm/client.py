@@ -10,6 +10,30 @@ Tool mode `auto` starts native and switches to the text `<tool_call>` protocol
 for the rest of this client's life when the server rejects the `tools` parameter.
 Servers that reject `stream_options` are retried without it (usage then comes
 from our own estimate).
+
+When a reply's tool calls may run (`StreamDone.end`): a call cut off in the middle
+of its arguments must never run (`{"path": "data` is not the folder the model
+meant). A reply is FINISHED only when the server said so with a finish reason
+that arrived after the last text or argument fragment:
+- `tool_calls`: the calls may run (their arguments are then parsed by the
+  tolerant parser, which repairs slips but never completes a cut value);
+- `stop` or `function_call` (servers that mislabel a tool-call reply): the calls
+  may run only when every call's arguments are one whole, strict JSON object;
+  an empty or unparsable argument string could be a cut, so none of them runs;
+- in the text `<tool_call>` protocol, `stop`, `tool_calls` or `function_call`,
+  and no block left open at the end that is not a whole call;
+- no finish reason, `length`, anything else, or a transport failure after some
+  tool-call fragment arrived: CUT_OFF. The calls are returned (so they can be
+  recorded as interrupted and shown) together with the error to report; they never run.
+The end-of-stream `[DONE]` marker is not part of the rule: the SDK's AsyncStream
+(openai/_streaming.py) stops iterating in the same way on `data: [DONE]` and on a
+body that simply ends, so it cannot be told apart there, and it would add nothing:
+a finish reason is sent after a choice's last fragment, which a cut stream never carries.
+
+A reply also has an output limit (`ChatRequest.max_reply_chars`): once its text
+(everything in `content`, including hidden `<tool_call>` blocks), or separately the
+arguments of its tool calls, pass it, reading stops, the HTTP stream is closed and
+the reply ends as OUTPUT_LIMIT with what arrived; its calls never run.
 """
 
 from __future__ import annotations
@@ -17,13 +41,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import json
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, AsyncIterator, Awaitable, Callable, Union
 
 import openai
 
-from hermes_desktop.core.events import ErrorKind
+from hermes_desktop.core.events import ErrorAction, ErrorKind
 from hermes_desktop.core.llm.assembly import RawToolCall, ToolCallAssembler
 from hermes_desktop.core.llm.errors import ModelError, classify
 from hermes_desktop.core.llm.text_protocol import TextToolCallParser, to_text_protocol
@@ -35,6 +61,9 @@ log = logging.getLogger(__name__)
 NO_KEY_PLACEHOLDER = "no-key-needed"
 # Longest stretch of stream parsing before letting the event loop run (paints, input, timers).
 YIELD_EVERY_S = 0.008
+# Finish reasons with which a server may end a reply that carries tool calls (see the module docstring).
+TOOL_CALLS_FINISH = "tool_calls"
+MISLABELLED_FINISHES = frozenset({"stop", "function_call"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +84,8 @@ class RetryPolicy:
 class ChatRequest:
     messages: list[dict[str, Any]]  # canonical OpenAI format
     tools: list[dict[str, Any]] = field(default_factory=list)  # OpenAI `tools` format
+    # Stop reading a reply whose text, or separately its tool-call arguments, pass this many characters.
+    max_reply_chars: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +107,14 @@ class ToolModeSwitched:
     reason: str
 
 
+class ReplyEnd(StrEnum):
+    """How a reply ended, which decides whether its tool calls may run (see the module docstring)."""
+
+    FINISHED = "finished"  # the server finished it properly: its calls may run
+    CUT_OFF = "cut_off"  # it ended, or failed, before it was finished: its calls must not run
+    OUTPUT_LIMIT = "output_limit"  # we stopped reading it at the output limit: its calls must not run
+
+
 @dataclass(frozen=True, slots=True)
 class StreamDone:
     text: str
@@ -83,6 +122,13 @@ class StreamDone:
     finish_reason: str | None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    end: ReplyEnd = ReplyEnd.FINISHED
+    # With CUT_OFF: what to tell the user once the calls are recorded as interrupted (always offers Retry).
+    error: ModelError | None = None
+
+    @property
+    def calls_may_run(self) -> bool:
+        return self.end is ReplyEnd.FINISHED
 
 
 StreamItem = Union[TextPiece, RetryNotice, ToolModeSwitched, StreamDone]
@@ -174,12 +220,8 @@ class ModelClient:
         except Exception as exc:
             raise self._classify(exc, sent_tools="tools" in kwargs, sent_stream_options="stream_options" in kwargs) from exc
 
-        assembler = ToolCallAssembler()
-        parser = TextToolCallParser() if text_mode else None
-        text_parts: list[str] = []
-        finish_reason: str | None = None
-        usage: dict[str, Any] | None = None
-        delivered = False
+        reply = _Reply(TextToolCallParser() if text_mode else None, request.max_reply_chars)
+        failure: ModelError | None = None
         yielded_at = time.monotonic()
         try:
             async for chunk in stream:
@@ -188,29 +230,16 @@ class ModelClient:
                 if time.monotonic() - yielded_at > YIELD_EVERY_S:
                     await asyncio.sleep(0)
                     yielded_at = time.monotonic()
-                data = chunk.to_dict()
-                if isinstance(data.get("usage"), dict):
-                    usage = data["usage"]
-                for choice in data.get("choices") or ():
-                    if choice.get("index", 0) not in (0, None):
-                        continue
-                    delta = choice.get("delta") or {}
-                    content = delta.get("content")
-                    if isinstance(content, str) and content:
-                        visible = parser.feed(content) if parser else content
-                        if visible:
-                            delivered = True
-                            text_parts.append(visible)
-                            yield TextPiece(visible)
-                    if delta.get("tool_calls"):
-                        delivered = True
-                        assembler.add(delta["tool_calls"])
-                    if choice.get("finish_reason"):
-                        finish_reason = choice["finish_reason"]
+                for piece in reply.take(chunk.to_dict()):
+                    yield TextPiece(piece)
+                if reply.over_limit:
+                    break  # the finally below closes the HTTP stream: a reply that never ends stops here
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            raise self._classify(exc, during_stream=delivered) from exc
+            failure = self._classify(exc, during_stream=reply.delivered)
+            if not reply.has_calls:
+                raise failure from exc
         finally:
             # Close the SDK's inner generator too: left to the garbage collector it would try to
             # close the HTTP stream later, possibly when no event loop is running.
@@ -221,23 +250,10 @@ class ModelClient:
             with contextlib.suppress(Exception):
                 await stream.close()
 
-        if parser is not None:
-            tail = parser.finish()
-            if tail:
-                text_parts.append(tail)
-                yield TextPiece(tail)
-        calls = parser.calls if parser is not None else assembler.finish()
-        if finish_reason is None and not calls:
-            # The body ended cleanly but the reply never said it was finished.
-            raise ModelError(ErrorKind.STREAM_DROPPED, "The reply ended before the model finished it. "
-                             "What arrived is kept.", None, "stream ended without finish_reason", retryable=True)
-        yield StreamDone(
-            text="".join(text_parts),
-            tool_calls=calls,
-            finish_reason=finish_reason or ("tool_calls" if calls else None),
-            prompt_tokens=_int_or_none((usage or {}).get("prompt_tokens")),
-            completion_tokens=_int_or_none((usage or {}).get("completion_tokens")),
-        )
+        tail = reply.finish_text()
+        if tail:
+            yield TextPiece(tail)
+        yield reply.done(failure)
 
     def _request_kwargs(self, request: ChatRequest, text_mode: bool) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": self.profile.model, "stream": True}
@@ -276,3 +292,127 @@ class ModelClient:
 
 def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) else None
+
+
+class _Reply:
+    """One reply as it streams: its text, tool calls, finish reason and size; decides how it ended."""
+
+    def __init__(self, parser: TextToolCallParser | None, max_chars: int | None) -> None:
+        self._parser = parser
+        self._max_chars = max_chars
+        self._assembler = ToolCallAssembler()
+        self._text_parts: list[str] = []
+        self._content_chars = 0  # everything in `content`, shown or not (hidden <tool_call> blocks count)
+        self._usage: dict[str, Any] = {}
+        self.finish_reason: str | None = None
+        self.delivered = False  # text was shown or a tool-call fragment arrived
+        self.over_limit = False
+
+    @property
+    def has_calls(self) -> bool:
+        """A tool call had started (even one without a name yet, or a text block still open)."""
+        return self._assembler.has_calls or (self._parser is not None and self._parser.has_calls)
+
+    def take(self, data: dict[str, Any]) -> list[str]:
+        """Apply one chunk; returns the text pieces to show."""
+        if isinstance(data.get("usage"), dict):
+            self._usage = data["usage"]
+        visible: list[str] = []
+        for choice in data.get("choices") or ():
+            if choice.get("index", 0) not in (0, None):
+                continue
+            delta = choice.get("delta") or {}
+            content = delta.get("content")
+            fragments = delta.get("tool_calls")
+            if isinstance(content, str) and content:
+                self._take_text(content, visible)
+            if fragments:
+                self.delivered = True
+                self._assembler.add(fragments)
+            if content or fragments:
+                # A finish reason counts only when it comes with or after the reply's last fragment.
+                self.finish_reason = None
+            if choice.get("finish_reason"):
+                self.finish_reason = choice["finish_reason"]
+        limit = self._max_chars
+        self.over_limit = limit is not None and max(self._content_chars, self._assembler.argument_chars) > limit
+        return visible
+
+    def _take_text(self, content: str, visible: list[str]) -> None:
+        self._content_chars += len(content)
+        shown = self._parser.feed(content) if self._parser is not None else content
+        if shown:
+            self.delivered = True
+            self._text_parts.append(shown)
+            visible.append(shown)
+
+    def finish_text(self) -> str:
+        """Text the text-protocol parser held back until the end (a partial tag that was not one)."""
+        tail = self._parser.finish() if self._parser is not None else ""
+        if tail:
+            self._text_parts.append(tail)
+        return tail
+
+    def done(self, failure: ModelError | None) -> StreamDone:
+        """The reply as it ended. Raises ModelError for a text-only reply that never said it was finished."""
+        calls = self._parser.calls if self._parser is not None else self._assembler.finish()
+        end, error = self._end(calls, failure)
+        return StreamDone(
+            text="".join(self._text_parts),
+            tool_calls=calls,
+            finish_reason=self.finish_reason,
+            prompt_tokens=_int_or_none(self._usage.get("prompt_tokens")),
+            completion_tokens=_int_or_none(self._usage.get("completion_tokens")),
+            end=end,
+            error=error,
+        )
+
+    def _end(self, calls: list[RawToolCall], failure: ModelError | None) -> tuple[ReplyEnd, ModelError | None]:
+        if self.over_limit:
+            return ReplyEnd.OUTPUT_LIMIT, None
+        if failure is not None:
+            return ReplyEnd.CUT_OFF, _with_calls_not_run(failure)
+        if not calls:
+            if self.finish_reason is None:
+                # The body ended cleanly but the reply never said it was finished.
+                raise ModelError(ErrorKind.STREAM_DROPPED, "The reply ended before the model finished it. "
+                                 "What arrived is kept.", None, "stream ended without finish_reason", retryable=True)
+            return ReplyEnd.FINISHED, None
+        if self._calls_finished(calls):
+            return ReplyEnd.FINISHED, None
+        return ReplyEnd.CUT_OFF, _cut_off_error(self.finish_reason)
+
+    def _calls_finished(self, calls: list[RawToolCall]) -> bool:
+        reason = self.finish_reason
+        if self._parser is not None:
+            return (reason == TOOL_CALLS_FINISH or reason in MISLABELLED_FINISHES) and not self._parser.cut_off
+        if reason == TOOL_CALLS_FINISH:
+            return True
+        return reason in MISLABELLED_FINISHES and all(_whole_object(call.arguments) for call in calls)
+
+
+def _whole_object(arguments: str) -> bool:
+    """Strict JSON for one object: nothing repaired, nothing that could be the start of something longer."""
+    try:
+        return isinstance(json.loads(arguments), dict)
+    except ValueError:
+        return False
+
+
+def _cut_off_error(finish_reason: str | None) -> ModelError:
+    if finish_reason is None:
+        message = "The reply was cut off while the model was writing a tool call, so the call was not run."
+    elif finish_reason == "length":
+        message = ("The reply reached the model's maximum output length while it was writing a tool call, "
+                   "so the call was not run.")
+    elif finish_reason in MISLABELLED_FINISHES:
+        message = "The reply ended with a tool call whose arguments were not complete, so it was not run."
+    else:
+        message = f"The reply ended (“{finish_reason[:40]}”) before its tool calls were complete, so they were not run."
+    return ModelError(ErrorKind.STREAM_DROPPED, f"{message} What arrived is kept.", ErrorAction.RETRY,
+                      f"tool-call reply ended with finish_reason={finish_reason!r}")
+
+
+def _with_calls_not_run(failure: ModelError) -> ModelError:
+    return ModelError(failure.kind, f"{failure.message} The tool call it was writing was not run.", ErrorAction.RETRY,
+                      failure.detail, status=failure.status)

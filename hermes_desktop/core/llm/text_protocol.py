@@ -5,6 +5,13 @@ with `<tool_call>{"name": ..., "arguments": {...}}</tool_call>` blocks in its te
 `to_text_protocol()` rewrites a canonical (OpenAI-format) conversation into that
 shape; `TextToolCallParser` pulls the blocks out of the streamed text while it
 streams, so the user never sees them, even when a tag is split across chunks.
+
+A block is read with the same tolerant-but-never-completing parser as native
+arguments (core/tools/arguments.py). A block the stream ended inside (no closing
+tag) becomes a call only when its body is one whole, strict JSON object (some
+models stop right after the object); otherwise it is kept as a call with its raw
+text and `cut_off` is set, so the client treats the reply as cut off and none of
+its calls run.
 """
 
 from __future__ import annotations
@@ -14,9 +21,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from json_repair import repair_json
-
 from hermes_desktop.core.llm.assembly import RawToolCall, new_call_id
+from hermes_desktop.core.tools.arguments import ArgumentProblem, load_tolerant
 
 OPEN_TAG = "<tool_call>"
 CLOSE_TAG = "</tool_call>"
@@ -81,8 +87,14 @@ class TextToolCallParser:
     """Feed streamed text in; get back only what the user should see, and the calls found."""
 
     calls: list[RawToolCall] = field(default_factory=list)
+    cut_off: bool = False  # the text ended inside a block that is not a whole call (see the module docstring)
     _pending: str = ""  # text that may be the start of an opening tag
     _block: list[str] | None = None  # inside a <tool_call> block
+
+    @property
+    def has_calls(self) -> bool:
+        """A call was found, or a block has started and not yet closed."""
+        return bool(self.calls) or self._block is not None
 
     def feed(self, text: str) -> str:
         visible: list[str] = []
@@ -112,15 +124,19 @@ class TextToolCallParser:
         return "".join(visible)
 
     def finish(self) -> str:
-        """End of stream: returns any visible text held back. An unclosed block is parsed if it can be."""
+        """End of stream: returns any visible text held back. An unclosed block is a call only if it is whole."""
         leftover = self._pending
         self._pending = ""
         if self._block is not None:
             body = "".join(self._block) + leftover
             self._block = None
-            if self._parse_block(body):
+            if self._parse_block(body, strict=True):
                 return ""
-            return OPEN_TAG + body
+            if "{" not in body:  # the tag named in prose, not the start of a call
+                return OPEN_TAG + body
+            self.calls.append(RawToolCall(id=new_call_id(), name=_guess_name(body), arguments=body.strip()))
+            self.cut_off = True
+            return ""
         return leftover
 
     def _close_block(self) -> None:
@@ -132,15 +148,12 @@ class TextToolCallParser:
             # told its arguments were malformed instead of the text silently vanishing.
             self.calls.append(RawToolCall(id=new_call_id(), name=_guess_name(body), arguments=body.strip()))
 
-    def _parse_block(self, body: str) -> bool:
+    def _parse_block(self, body: str, *, strict: bool = False) -> bool:
         text = body.strip()
         try:
-            data = json.loads(text)
-        except ValueError:
-            try:
-                data = json.loads(repair_json(text))
-            except ValueError:
-                return False
+            data = json.loads(text) if strict else load_tolerant(text)[0]
+        except (ValueError, ArgumentProblem):
+            return False
         if not isinstance(data, dict) or not isinstance(data.get("name"), str):
             return False
         arguments = data.get("arguments", data.get("parameters", {}))
