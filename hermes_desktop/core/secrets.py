@@ -104,8 +104,11 @@ class KeyringSecretStore:
 
 
 def _describe_keyring_failure(action: str, exc: Exception) -> str:
+    import keyring.errors
+
     text = str(exc) or type(exc).__name__
-    if "locked" in text.lower() or "dismissed" in text.lower():
+    # SecretService raises KeyringLocked("Failed to unlock the collection!") when the unlock prompt is dismissed.
+    if isinstance(exc, keyring.errors.KeyringLocked) or "locked" in text.lower() or "dismissed" in text.lower():
         return f"The system keyring is locked, so Hermes could not {action} the key. Unlock it and try again."
     return f"The system keyring could not {action} the key ({type(exc).__name__}: {text}). Try again."
 

@@ -72,7 +72,9 @@ def test_a_locked_keyring_gives_a_clear_error_not_an_empty_key(secret_service) -
     try:
         with pytest.raises(SecretStoreError) as caught:
             store.get("provider:locked")
-        assert "locked" in str(caught.value).lower() or "keyring" in str(caught.value).lower()
+        message = str(caught.value)
+        assert message == ("The system keyring is locked, so Hermes could not read the key. "
+                           "Unlock it and try again."), message
     finally:
         unlock_with_master_password(connection, collection)
         store.delete("provider:locked")
