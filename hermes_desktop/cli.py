@@ -120,6 +120,7 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core import events as ev
     from hermes_desktop.core.runtime import open_runtime
     from hermes_desktop.core.session_types import InvalidSessionId, validate_session_id
+    from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.terminal_text import TerminalTextFilter, strip_controls
     from hermes_desktop.core.titles import retitle_session
 
@@ -132,7 +133,16 @@ async def _ask(args: argparse.Namespace) -> int:
         except InvalidSessionId as exc:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_USAGE
-    runtime = open_runtime(env)
+    try:
+        runtime = open_runtime(env)
+    except StorageError as exc:  # the history cannot be opened at all: one line, never a traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    unsaveable = getattr(runtime.store, "read_only_reason", None)
+    if unsaveable:  # full disk, read-only media, newer schema...: the message could not be kept, so it is not sent
+        print(f"error: {unsaveable}", file=sys.stderr)
+        runtime.store.close()
+        return EXIT_FAILED
     for problem in runtime.problems:
         print(f"note: {problem}", file=sys.stderr)
     approver = TerminalApprover() if sys.stdin.isatty() else None
@@ -142,6 +152,7 @@ async def _ask(args: argparse.Namespace) -> int:
     turn = agent.start_turn(session_id, args.text)
     code = EXIT_OK
     wrote_text = False
+    saved = False  # the user message was stored (TurnStarted); when it was not, the error line is all
     reply_text = TerminalTextFilter()  # the reply is model text: no escape sequence reaches the terminal
     try:
         async for event in turn:
@@ -157,7 +168,8 @@ async def _ask(args: argparse.Namespace) -> int:
                 print(f"[tool {strip_controls(event.name)}: {event.outcome.value}, {event.duration_s:.2f} s]",
                       file=sys.stderr)
             elif isinstance(event, ev.TurnError):
-                print(f"\nerror: {strip_controls(event.message)}", file=sys.stderr)
+                print(("\n" if wrote_text else "") + f"error: {strip_controls(event.message)}", file=sys.stderr)
+            saved = saved or isinstance(event, ev.TurnStarted)
             if isinstance(event, ev.TurnFinished):
                 if event.reason is ev.FinishReason.ERROR:
                     code = EXIT_FAILED
@@ -179,7 +191,7 @@ async def _ask(args: argparse.Namespace) -> int:
         await runtime.mcp.stop_all()
     if wrote_text and not args.json:
         sys.stdout.write(reply_text.flush() + "\n")
-    if not args.json:
+    if not args.json and saved:
         print(f"[session {session_id}]", file=sys.stderr)
     return code
 

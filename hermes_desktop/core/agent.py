@@ -51,7 +51,7 @@ from hermes_desktop.core.llm import ChatRequest, ModelClient, ModelError, RawToo
 from hermes_desktop.core.prompts import system_prompt, tool_rules
 from hermes_desktop.core.session_types import NewMessage, SessionStore
 from hermes_desktop.core.settings import AgentLimits, ApprovalMode
-from hermes_desktop.core.storage.errors import SessionExists, StorageError
+from hermes_desktop.core.storage.errors import SessionExists, StorageError, StorageUnavailable
 from hermes_desktop.core.tokens import TokenCalibration, estimate_text_tokens
 from hermes_desktop.core.tools.approval import ApprovalPolicy, ApprovalRequest, Decision, PolicyDecision
 from hermes_desktop.core.tools.network import NetworkPolicy
@@ -300,8 +300,12 @@ class _TurnRun:
         if await self.io.call(store.get_session, self.session_id) is None:
             profile = model.profile if model else None
             with contextlib.suppress(SessionExists):  # another window or command created it just now
-                await self.io.call(store.create_session, self.session_id, profile_id=profile.id if profile else None,
-                                   model=profile.model if profile else None)
+                try:
+                    await self.io.call(store.create_session, self.session_id,
+                                       profile_id=profile.id if profile else None,
+                                       model=profile.model if profile else None)
+                except StorageUnavailable as error:  # e.g. a full disk: the user's text was not saved either
+                    raise error.about("your message was not saved") from error
         window = model.profile.context_window if model else 32_768
         # Only the newest messages can fit the context; a message costs at least ~16 tokens.
         recent = max(200, window // 16)

@@ -39,7 +39,10 @@ from hermes_desktop.core.session_types import NewMessage, SessionInfo, StoredMes
 from hermes_desktop.core.storage import liveness
 from hermes_desktop.core.storage import search as fts
 from hermes_desktop.core.storage.liveness import ProcessToken
-from hermes_desktop.core.storage.errors import ReadOnlyStoreError, SessionExists, SessionNotFound, StorageError
+from hermes_desktop.core.storage.errors import (
+    Fault, ReadOnlyStoreError, SessionExists, SessionNotFound, StorageBusyError, StorageError, StorageUnavailable,
+    access_fault, describe, error_for, fault_of, free_bytes,
+)
 from hermes_desktop.core.storage.migrations import LATEST_VERSION, migrate, schema_version
 
 log = logging.getLogger(__name__)
@@ -97,10 +100,12 @@ def _message(row: sqlite3.Row) -> StoredMessage:
     )
 
 
-def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
-    if read_only:
-        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, check_same_thread=False,
-                             isolation_level=None, timeout=BUSY_TIMEOUT_S)
+def connect(path: Path, *, read_only: bool = False, immutable: bool = False) -> sqlite3.Connection:
+    """A connection set up for the store. `immutable`: read the file as it is, with no locks and no
+    `-shm`/`-wal` files (for a database on a full disk or read-only media; see `_read_only_connection`)."""
+    if read_only or immutable:
+        db = sqlite3.connect(f"{path.as_uri()}?{'immutable=1' if immutable else 'mode=ro'}", uri=True,
+                             check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT_S)
     else:
         db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT_S)
     db.row_factory = sqlite3.Row
@@ -117,9 +122,11 @@ class SQLiteSessionStore:
     """Thread-safe (one connection, one lock per process); safe beside other processes (SQLite locking)."""
 
     def __init__(self, path: Path, *, read_only: bool = False, db: sqlite3.Connection | None = None,
-                 owner: ProcessToken | None = None) -> None:
+                 owner: ProcessToken | None = None, read_only_reason: str | None = None) -> None:
         self.path = path
         self.read_only = read_only
+        self.read_only_reason = read_only_reason if read_only else None
+        """Why nothing can be saved (one line for the user), when the store is read-only."""
         self._owner = owner
         self._db = db or connect(path, read_only=read_only)
         self._lock = threading.RLock()
@@ -136,34 +143,49 @@ class SQLiteSessionStore:
     # ------------------------------------------------------------------ plumbing
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         with self._lock:
-            return self._db.execute(sql, params).fetchall()
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                if fault_of(exc, self.path) is Fault.OTHER:
+                    raise
+                raise error_for(exc, self.path, "the history could not be read") from exc
 
-    def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    def _write(self, work: Callable[[sqlite3.Connection], T], what: str = "the change was not saved") -> T:
+        """Run `work` in one write transaction. A failure leaves the database as it was (SQLite rolls the
+        transaction back) and raises a StorageError: for a full disk, I/O error, read-only file or
+        permissions the StorageUnavailable subclass saying `what` was lost; a lock is waited for."""
         if self.read_only:
-            raise ReadOnlyStoreError("The session database is open read-only (it was made by a newer Hermes "
-                                     "Desktop); nothing can be saved.")
-        last: Exception | None = None
+            raise ReadOnlyStoreError(self.read_only_reason or "The session database is open read-only; "
+                                     "nothing can be saved.")
         for attempt in range(WRITE_ATTEMPTS):
             with self._lock:
                 try:
                     self._db.execute("BEGIN IMMEDIATE")
-                except sqlite3.OperationalError as exc:  # locked by another process beyond busy_timeout
-                    last = exc
-                else:
                     try:
                         result = work(self._db)
                         self._db.execute("COMMIT")
                         return result
-                    except BaseException as exc:
-                        self._db.execute("ROLLBACK")
-                        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc).lower():
-                            last = exc
-                        elif isinstance(exc, sqlite3.Error):
-                            raise StorageError(f"Saving to the session database failed: {exc}") from exc
-                        else:
-                            raise
-            time.sleep(0.05 * (attempt + 1))
-        raise StorageError(f"The session database stayed busy (another Hermes window or command is writing): {last}")
+                    except BaseException:
+                        self._rollback()
+                        raise
+                except sqlite3.Error as exc:
+                    fault = fault_of(exc, self.path)
+                    if fault is Fault.OTHER:
+                        raise StorageError(f"Saving to the session database failed: {exc}") from exc
+                    if fault is not Fault.BUSY:
+                        log.error("write failed (%s): %s", fault.value, exc)
+                        raise error_for(exc, self.path, what) from exc
+            time.sleep(0.05 * (attempt + 1))  # locked by another process beyond busy_timeout: try again
+        raise StorageBusyError(self.path, what)
+
+    def _rollback(self) -> None:
+        # SQLite has already rolled back after SQLITE_FULL and some I/O errors; a second ROLLBACK would
+        # raise "no transaction is active" and hide the real error.
+        if self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                log.exception("rollback failed")
 
     # ------------------------------------------------------------------ sessions
     def create_session(self, session_id: str | None = None, *, title: str = "", profile_id: str | None = None,
@@ -181,7 +203,7 @@ class SQLiteSessionStore:
             except sqlite3.IntegrityError as exc:
                 raise SessionExists(f"a session with id {sid!r} already exists") from exc
 
-        self._write(work)
+        self._write(work, "the new session was not saved")
         info = self.get_session(sid)
         assert info is not None
         return info
@@ -279,7 +301,7 @@ class SQLiteSessionStore:
                 raise SessionNotFound(f"no session {session_id!r}")
             return self._insert_message(db, session_id, message, row["head_id"], now)
 
-        return self._write(work)
+        return self._write(work, _unsaved(message.role))
 
     def _insert_message(self, db: sqlite3.Connection, session_id: str, message: NewMessage, parent_id: int | None,
                         now: float) -> int:
@@ -315,7 +337,7 @@ class SQLiteSessionStore:
         def work(db: sqlite3.Connection) -> None:
             db.execute(f"UPDATE messages SET {', '.join(sets)} WHERE id = ?", (*params, message_id))
 
-        self._write(work)
+        self._write(work, "the latest part of the reply was not saved")
 
     def message(self, message_id: int) -> StoredMessage | None:
         rows = self._read(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (message_id,))
@@ -398,7 +420,7 @@ class SQLiteSessionStore:
                 raise StorageError("only a user message can be edited")
             return self._insert_message(db, old["session_id"], NewMessage("user", content=content), old["parent_id"], now)
 
-        return self._write(work)
+        return self._write(work, "your edited message was not saved")
 
     def siblings(self, message_id: int) -> list[int]:
         """Versions of this message (same parent and role), oldest first: the branches to switch between."""
@@ -596,6 +618,12 @@ class SQLiteSessionStore:
                 destination.close()
 
 
+def _unsaved(role: str) -> str:
+    """What was lost when a message of this role could not be written."""
+    return {"user": "your message was not saved", "assistant": "the reply was not saved",
+            "tool": "the tool result was not saved"}.get(role, "the message was not saved")
+
+
 def _prefixed(columns: str, alias: str) -> str:
     return ", ".join(f"{alias}.{c.strip()}" for c in columns.split(","))
 
@@ -616,80 +644,169 @@ def _chunks(items: list[int], size: int) -> Iterator[list[int]]:
 
 # ====================================================================== opening
 
+BACKUP_HEADROOM_BYTES = 2 * 1024 * 1024
+"""The daily backup is skipped when it would leave less than this free: Hermes never fills a disk itself."""
+READ_ONLY_CONSEQUENCE = "the history is open read-only and nothing new can be saved"
+UNAVAILABLE_CONSEQUENCE = "the history cannot be shown and nothing can be saved"
+
+
 @dataclass
 class OpenedStore:
     store: SQLiteSessionStore
     messages: list[str] = field(default_factory=list)  # what to tell the user (corruption, read-only, ...)
     search_available: bool = True
+    read_only_reason: str | None = None
+    """Set when nothing can be saved (newer schema, full disk, read-only media, ...): one line for the user."""
 
 
 def open_store(paths: AppPaths, *, today: date | None = None) -> OpenedStore:
-    """Open `hermes.db`, recovering from corruption, migrating (with a backup first), backing up daily.
+    """Open `hermes.db`: recover from corruption, migrate (with a copy first), back up daily.
 
-    - An unreadable or corrupt file (failed `PRAGMA quick_check`) is moved aside, never
-      deleted; the newest good daily backup is restored, or a new database started; the
-      user is told where the bad file is.
+    - A file SQLite reads and reports malformed (a failed `PRAGMA quick_check`,
+      SQLITE_CORRUPT, SQLITE_NOTADB) is renamed aside, never deleted, and the newest
+      daily backup that passes `PRAGMA integrity_check` is copied in its place (a
+      damaged backup is skipped); with none, a new database starts. The user is told
+      where the bad file is.
+    - A file that cannot be read or written right now (full disk, I/O error,
+      read-only media or file, permissions, a lock) is never renamed, moved or
+      replaced: the history is opened read-only (`read_only_reason` says why, with
+      the path) or, when even that fails, an empty read-only store stands in.
     - A database newer than this app is opened read-only, never modified.
-    - Before any migration of an existing database, a copy is made next to it.
+    - Before any migration of an existing database, a copy is made next to it. When
+      the copy or the migration cannot be written, the database is left as it was
+      and a migrated copy in memory is shown read-only.
+    - Start-up housekeeping and the daily backup never fail the start: a full disk
+      postpones them with a notice.
     """
-    ensure_dir(paths.data_dir)
     path = paths.database
     messages: list[str] = []
-    backups = paths.data_dir / "backups"
-
+    try:
+        ensure_dir(paths.data_dir)
+    except OSError as exc:
+        log.error("data folder %s unusable: %s", paths.data_dir, exc)
+        return _unavailable(path, fault_of(exc, path), messages, str(exc))
     if path.exists():
-        problem = _health_problem(path)
-        if problem is not None:
-            kept = _move_aside(path)
-            restored = _restore_newest_backup(backups, path)
-            where = f"from the backup of {restored}" if restored else "with an empty history"
-            messages.append(f"The session database could not be read ({problem}). It was kept as {kept}; "
-                            f"Hermes started {where}.")
-            log.error("database unusable (%s); kept as %s; restored=%s", problem, kept, restored)
+        fault, detail = _health(path)
+        if fault is Fault.CORRUPT:
+            substitute = _recover(path, paths.data_dir / "backups", detail, messages)
+            if substitute is not None:
+                return substitute
+        elif fault is not None:
+            log.error("database %s cannot be read normally (%s): %s", path, fault.value, detail)
+            return _open_read_only(path, fault, messages, detail)
+    fault = access_fault(path)
+    if fault is not None:
+        log.error("database %s cannot be written (%s)", path, fault.value)
+        return _open_read_only(path, fault, messages)
+    try:
+        opened = _open_writable(paths, messages)
+    except (sqlite3.Error, OSError, StorageUnavailable) as exc:
+        log.error("opening %s for writing failed: %s", path, exc)
+        return _open_read_only(path, fault_of(exc, path), messages, str(exc))
+    if not opened.store.read_only:
+        _daily_backup(opened.store, paths.data_dir / "backups", today or date.today(), messages)
+    return opened
 
+
+def _open_writable(paths: AppPaths, messages: list[str]) -> OpenedStore:
+    path = paths.database
     db = connect(path)
-    version = schema_version(db)
-    if version > LATEST_VERSION:
+    try:
+        version = schema_version(db)
+        if version > LATEST_VERSION:
+            db.close()
+            reason = (f"The session database was made by a newer version of Hermes Desktop (schema {version}, this "
+                      f"app knows {LATEST_VERSION}). It is open read-only: update Hermes Desktop to keep chatting.")
+            messages.append(reason)
+            store = SQLiteSessionStore(path, read_only=True, read_only_reason=reason)
+            return OpenedStore(store, messages, store.search_available, reason)
+        if 0 < version < LATEST_VERSION:
+            _migrate_with_copy(db, path, version)
+        elif version == 0:
+            migrate(db)
+        search_available = fts.ensure_search_index(db)
+        lock_dir = paths.data_dir / "locks"
+        store = SQLiteSessionStore(path, db=db, owner=ProcessToken(lock_dir))
+    except BaseException:
         db.close()
-        messages.append(f"The session database was made by a newer version of Hermes Desktop (schema {version}, this "
-                        f"app knows {LATEST_VERSION}). It is open read-only: update Hermes Desktop to keep chatting.")
-        store = SQLiteSessionStore(path, read_only=True)
-        return OpenedStore(store, messages, store.search_available)
-    if 0 < version < LATEST_VERSION:
-        copy = path.with_name(f"{path.name}.pre-v{LATEST_VERSION}-{datetime.now():%Y%m%d-%H%M%S}.bak")
-        _backup_connection(db, copy)
-        messages_before = db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
-        migrate(db)
-        messages_after = db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
-        if messages_after != messages_before:  # pragma: no cover - a migration bug; refuse to continue silently
-            raise StorageError(f"migration changed the message count ({messages_before} -> {messages_after}); "
-                               f"the pre-migration copy is {copy}")
-        log.info("migrated %s from v%s to v%s (copy at %s)", path, version, LATEST_VERSION, copy)
-    elif version == 0:
-        migrate(db)
-    search_available = fts.ensure_search_index(db)
+        raise
     if not search_available:
         messages.append("This Python's SQLite has no FTS5; search uses a slower plain-text scan.")
-    lock_dir = paths.data_dir / "locks"
-    store = SQLiteSessionStore(path, db=db, owner=ProcessToken(lock_dir))
     store.search_available = search_available
-    store.mark_orphaned_streams_interrupted(lock_dir)
-    liveness.sweep(lock_dir)
-    store.purge_trash()
-    _daily_backup(store, backups, today or date.today())
+    _housekeeping(store, lock_dir, messages)
     return OpenedStore(store, messages, search_available)
 
 
-def _health_problem(path: Path) -> str | None:
+def _migrate_with_copy(db: sqlite3.Connection, path: Path, version: int) -> None:
+    copy = path.with_name(f"{path.name}.pre-v{LATEST_VERSION}-{datetime.now():%Y%m%d-%H%M%S}.bak")
     try:
-        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+        _backup_connection(db, copy)
+    except BaseException:
+        copy.unlink(missing_ok=True)  # a partial copy only takes space (it may be what filled the disk)
+        raise
+    messages_before = db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+    migrate(db)  # each step is one transaction: a failed step leaves the database as it was before it
+    messages_after = db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+    if messages_after != messages_before:  # pragma: no cover - a migration bug; refuse to continue silently
+        raise StorageError(f"migration changed the message count ({messages_before} -> {messages_after}); "
+                           f"the pre-migration copy is {copy}")
+    log.info("migrated %s from v%s to v%s (copy at %s)", path, version, LATEST_VERSION, copy)
+
+
+def _housekeeping(store: SQLiteSessionStore, lock_dir: Path, messages: list[str]) -> None:
+    """Mark orphaned streams interrupted, tidy lock files, empty the expired trash. These write; when
+    the disk is full (or the file locked) they wait for the next start instead of failing this one."""
+    try:
+        store.mark_orphaned_streams_interrupted(lock_dir)
+        liveness.sweep(lock_dir)
+        store.purge_trash()
+    except StorageUnavailable as exc:
+        log.warning("start-up housekeeping postponed: %s", exc)
+        messages.append(str(exc.about("start-up housekeeping (interrupted replies, the expired trash) was "
+                                      "postponed")))
+    except OSError as exc:
+        log.warning("start-up housekeeping postponed: %s", exc)
+
+
+def _health(path: Path) -> tuple[Fault | None, str]:
+    """(None, "") when SQLite reads the file and finds it sound; (CORRUPT, what) when SQLite read it and
+    reports it malformed; otherwise the fault that kept SQLite from reading it, and its message."""
+    try:
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
         try:
             result = db.execute("PRAGMA quick_check").fetchone()[0]
         finally:
             db.close()
-    except sqlite3.DatabaseError as exc:
-        return str(exc)
-    return None if result == "ok" else f"quick_check: {result}"
+    except (sqlite3.Error, OSError) as exc:
+        return fault_of(exc, path), str(exc)
+    return (None, "") if result == "ok" else (Fault.CORRUPT, f"quick_check: {result}")
+
+
+def _recover(path: Path, backups: Path, problem: str, messages: list[str]) -> OpenedStore | None:
+    """Set the damaged `path` aside and copy the newest verified backup in its place.
+
+    None when the start can go on with `path` (restored, or absent: a new database starts).
+    An OpenedStore when it cannot: the file could not be moved (an empty read-only store), or
+    the backup could not be copied (that backup itself, read-only)."""
+    candidate = _newest_verified_backup(backups)
+    try:
+        kept = _move_aside(path)  # a rename: needs no free space
+    except OSError as exc:
+        log.error("damaged database %s could not be set aside: %s", path, exc)
+        return _unavailable(path, fault_of(exc, path), messages, str(exc))
+    damaged = f"The session database could not be read: SQLite reports it damaged ({problem}). It was kept as {kept}"
+    log.error("database damaged (%s); kept as %s; backup=%s", problem, kept, candidate)
+    if candidate is None:
+        messages.append(f"{damaged}; Hermes started with an empty history (no backup passed its integrity check).")
+        return None
+    day = candidate.stem.removeprefix("hermes-")
+    try:
+        _copy_into_place(candidate, path)
+    except OSError as exc:
+        messages.append(f"{damaged}; the backup of {day} could not be copied in its place and is shown instead.")
+        return _open_read_only(path, fault_of(exc, path), messages, str(exc), source=candidate)
+    messages.append(f"{damaged}; Hermes started from the backup of {day}.")
+    return None
 
 
 def _move_aside(path: Path) -> Path:
@@ -707,14 +824,121 @@ def _move_aside(path: Path) -> Path:
     return target
 
 
-def _restore_newest_backup(backups: Path, path: Path) -> str | None:
+def _newest_verified_backup(backups: Path) -> Path | None:
+    """The newest daily backup that passes a full `PRAGMA integrity_check`; damaged ones are skipped."""
     if not backups.is_dir():
         return None
     for candidate in sorted(backups.glob("hermes-*.db"), reverse=True):
-        if _health_problem(candidate) is None:
-            shutil.copy2(candidate, path)
-            return candidate.stem.removeprefix("hermes-")
+        if _verified(candidate):
+            return candidate
+        log.warning("backup %s failed its integrity check; skipped", candidate)
     return None
+
+
+def _verified(path: Path) -> bool:
+    try:
+        # immutable: checking a backup must not create -wal/-shm files beside it (or need space for them)
+        db = sqlite3.connect(f"{path.as_uri()}?immutable=1", uri=True)
+        try:
+            return db.execute("PRAGMA integrity_check").fetchone()[0] == "ok" and schema_version(db) > 0
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return False
+
+
+def _copy_into_place(source: Path, path: Path) -> None:
+    """Copy `source` to `path` so that `path` is either absent or complete, never half-written."""
+    partial = path.with_name(f"{path.name}.restoring")
+    try:
+        shutil.copyfile(source, partial)
+        partial.replace(path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+def _open_read_only(path: Path, fault: Fault, messages: list[str], detail: str = "", *,
+                    source: Path | None = None) -> OpenedStore:
+    """The history of `source` (default `path`) opened so that nothing can be written, with the reason."""
+    reason = describe(fault, path, READ_ONLY_CONSEQUENCE, detail if fault is Fault.OTHER else "")
+    source = source or path
+    try:
+        db, stale = _read_only_connection(source)
+    except (sqlite3.Error, OSError) as exc:
+        log.error("%s cannot be read either: %s", source, exc)
+        return _unavailable(path, fault, messages, detail)
+    messages.append(reason)
+    if stale:
+        messages.append("The newest changes (kept in the -wal file beside the database) cannot be shown until "
+                        "the database can be opened normally; they are not lost.")
+    store = SQLiteSessionStore(path, read_only=True, db=db, read_only_reason=reason)
+    return OpenedStore(store, messages, store.search_available, reason)
+
+
+def _read_only_connection(path: Path) -> tuple[sqlite3.Connection, bool]:
+    """A connection that reads `path` and never writes anything, and whether it may miss the newest changes.
+
+    A normal read-only connection needs the `-shm` file (creating or growing it fails on a
+    full disk or read-only media); then the file is read as it is (`immutable`), which
+    misses only changes still in a non-empty `-wal` file. An older schema is migrated in
+    memory, so the current queries work; the file is not touched."""
+    if not path.exists():
+        raise FileNotFoundError(path)
+    stale = False
+    try:
+        db = connect(path, read_only=True)
+        try:
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # the first read opens the -shm file
+        except BaseException:
+            db.close()
+            raise
+    except sqlite3.Error as exc:
+        log.info("normal read-only open of %s failed (%s); reading the file as it is", path, exc)
+        wal = path.with_name(path.name + "-wal")
+        stale = wal.exists() and wal.stat().st_size > 0
+        db = connect(path, immutable=True)
+    try:
+        version = schema_version(db)
+        if version < LATEST_VERSION:
+            db = _migrated_in_memory(db)
+        else:
+            db.execute("SELECT COUNT(*) FROM messages").fetchone()
+    except BaseException:
+        db.close()
+        raise
+    return db, stale
+
+
+def _memory_connection() -> sqlite3.Connection:
+    db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA foreign_keys = ON")
+    fts.register_functions(db)
+    return db
+
+
+def _migrated_in_memory(db: sqlite3.Connection) -> sqlite3.Connection:
+    """A copy of `db` in memory at the current schema (with its search index); `db` is closed, untouched."""
+    memory = _memory_connection()
+    try:
+        db.backup(memory)
+        migrate(memory)
+        fts.ensure_search_index(memory)
+    finally:
+        db.close()
+    return memory
+
+
+def _unavailable(path: Path, fault: Fault, messages: list[str], detail: str = "") -> OpenedStore:
+    """An empty, read-only store standing in for a database that cannot be read at all."""
+    reason = describe(fault, path, UNAVAILABLE_CONSEQUENCE, detail if fault is Fault.OTHER else "")
+    memory = _memory_connection()
+    migrate(memory)
+    fts.ensure_search_index(memory)
+    messages.append(reason)
+    store = SQLiteSessionStore(path, read_only=True, db=memory, read_only_reason=reason)
+    return OpenedStore(store, messages, store.search_available, reason)
 
 
 def _backup_connection(db: sqlite3.Connection, target: Path) -> None:
@@ -725,18 +949,38 @@ def _backup_connection(db: sqlite3.Connection, target: Path) -> None:
         destination.close()
 
 
-def _daily_backup(store: SQLiteSessionStore, backups: Path, today: date) -> None:
+def _daily_backup(store: SQLiteSessionStore, backups: Path, today: date, messages: list[str]) -> None:
+    """Copy the database to `backups/hermes-<today>.db` once a day, keeping DAILY_BACKUPS_KEPT.
+
+    Skipped with a notice when it would leave less than BACKUP_HEADROOM_BYTES free or cannot be
+    written; a partial copy is removed (on a full disk it is what took the last space)."""
     target = backups / f"hermes-{today.isoformat()}.db"
     if target.exists():
         return
+    temporary = target.with_suffix(".tmp")
     try:
-        temporary = target.with_suffix(".tmp")
+        ensure_dir(backups)
+        for stale in backups.glob("hermes-*.tmp"):  # left by a start that was killed mid-backup
+            stale.unlink(missing_ok=True)
+        needed = sum(p.stat().st_size for p in (store.path, store.path.with_name(store.path.name + "-wal"))
+                     if p.exists())
+        free = free_bytes(backups)
+        if free is not None and free < needed + BACKUP_HEADROOM_BYTES:
+            messages.append(f"Today's backup of the session database was skipped: the disk holding {backups} has "
+                            f"{free // 1024:,} KiB free and the backup needs about {needed // 1024:,} KiB. "
+                            "Free some space; the next start makes it.")
+            log.warning("daily backup skipped: %s bytes free, %s needed", free, needed)
+            return
         store.backup_to(temporary)
         temporary.replace(target)
         for old in sorted(backups.glob("hermes-*.db"))[:-DAILY_BACKUPS_KEPT]:
             old.unlink(missing_ok=True)
     except (OSError, sqlite3.Error) as exc:
+        temporary.unlink(missing_ok=True)
         log.warning("daily backup failed: %s", exc)
+        fault = fault_of(exc, target)
+        messages.append(describe(fault, target, "today's backup of the session database was skipped",
+                                 str(exc) if fault is Fault.OTHER else ""))
 
 
 def with_session(store: SQLiteSessionStore, session_id: str) -> SessionInfo:

@@ -113,7 +113,8 @@ def migrate(db: sqlite3.Connection, *, up_to: int = LATEST_VERSION) -> list[int]
             db.execute(f"PRAGMA user_version = {number}")
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite already rolled back after SQLITE_FULL and some I/O errors
+                db.execute("ROLLBACK")
             raise
         applied.append(number)
     return applied

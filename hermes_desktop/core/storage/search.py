@@ -105,7 +105,8 @@ def ensure_search_index(db: sqlite3.Connection) -> bool:
             db.execute("INSERT INTO titles_fts (title, session_id) SELECT hermes_segment(title), id FROM sessions")
         db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:  # SQLite already rolled back after SQLITE_FULL and some I/O errors
+            db.execute("ROLLBACK")
         raise
     return True
 
