@@ -79,6 +79,9 @@ class AgentLimits:
     max_consecutive_failures: int = 3
     tool_result_char_budget: int = 8_000
     default_tool_timeout_s: float = 60.0
+    # One model reply's output limit (its text, and separately the arguments of its tool calls), in characters:
+    # a stream that never ends is stopped there, what arrived is kept and its tool calls do not run.
+    max_reply_chars: int = 200_000
 
 
 @dataclass(frozen=True, slots=True)

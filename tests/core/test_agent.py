@@ -5,18 +5,23 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import uuid
 from pathlib import Path
 
 import pytest
 
 from hermes_desktop.core import events as ev
+from hermes_desktop.core.session_types import NewMessage
 from hermes_desktop.core.settings import AgentLimits, ApprovalMode
-from hermes_desktop.core.tools.approval import Decision
+from hermes_desktop.core.tools.approval import Decision, Rule, rule_key
 from hermes_desktop.core.tools.spec import Risk, ToolSpec
 from tests.support.engine import ScriptedApprover, make_engine, of_type
 from tests.support.model_server import (
     CallScript,
+    cut_tool_call_reply,
     drop_reply,
+    endless_text_reply,
+    endless_tool_call_reply,
     error_reply,
     slow_text_reply,
     text_reply,
@@ -320,13 +325,22 @@ async def test_text_format_tool_calls_work_end_to_end(engine, model_server) -> N
 
 
 async def test_context_too_long_is_retried_once_with_less_history(engine, model_server) -> None:
-    model_server.enqueue(text_reply("first answer"))
-    await engine.ask("first")
+    # Eight earlier exchanges of ~1,000 tokens a message: all of them fit the 32k window, not half of it.
+    engine.store.create_session("s1")
+    for n in range(8):
+        engine.store.append_message("s1", NewMessage("user", content=f"question {n} " + "word " * 800))
+        engine.store.append_message("s1", NewMessage("assistant", content=f"answer {n} " + "word " * 800))
     model_server.enqueue(error_reply(400, "maximum context length exceeded", code="context_length_exceeded"),
                          text_reply("second answer"))
     events = await engine.ask("second")
     assert any("too long" in n.message for n in of_type(events, ev.Notice))
     assert events[-1].reason is ev.FinishReason.COMPLETED
+    refused, retried = model_server.chat_requests
+    assert len(refused.messages) == 1 + 16 + 1, "the first attempt carried the whole history"
+    assert len(retried.messages) < len(refused.messages), "the retry sent less history"
+    assert retried.messages[-1] == {"role": "user", "content": "second"}
+    first, second = of_type(events, ev.ContextPrepared)
+    assert first.dropped_messages == 0 < second.dropped_messages and second.budget_tokens < first.budget_tokens
 
 
 async def test_chat_only_mode_sends_no_tools(profile, workspace_dir, model_server) -> None:
@@ -337,21 +351,38 @@ async def test_chat_only_mode_sends_no_tools(profile, workspace_dir, model_serve
     await engine.close()
 
 
+async def wait_until(predicate, what: str, timeout_s: float = 10.0) -> None:
+    """Poll until `predicate()` holds; the timeout only guards against a hang."""
+    async with asyncio.timeout(timeout_s):
+        while not predicate():
+            await asyncio.sleep(0.01)
+
+
 async def test_assistant_text_is_saved_while_it_streams(profile, workspace_dir, model_server) -> None:
     engine = make_engine(profile, workspace_dir)
     ticks = itertools.count(0, 1.0)  # every clock read is a second later: every piece is flushed
     engine.agent.services.clock = lambda: next(ticks)
-    model_server.enqueue(text_reply("one two three four five six", chunk_size=4))
+    text = "one two three four five six"
+    model_server.enqueue(slow_text_reply(text, chunk_size=4, delay_s=0.01))  # then holds the stream open
     turn = engine.agent.start_turn("s1", "count")
-    snapshots = []
+    streamed: list[str] = []
     async for event in turn:
         if isinstance(event, ev.TextDelta):
-            await asyncio.sleep(0.05)  # let the flush land
-            stored = engine.store.messages("s1")
-            snapshots.append(stored[-1].content if stored[-1].role == "assistant" else None)
-    streamed = [e.text for e in of_type(turn.events, ev.TextDelta)]
-    assert snapshots[2] is not None and snapshots[2].startswith("".join(streamed[:2]))
-    assert engine.store.messages("s1")[-1].finish_reason == "stop"
+            streamed.append(event.text)
+            if "".join(streamed) == text:
+                break
+
+    def saved() -> str | None:
+        last = engine.store.messages("s1")[-1]
+        return last.content if last.role == "assistant" else None
+
+    await wait_until(lambda: saved() == text, "the streamed text to be saved")
+    assert not turn.done, "the server still holds the reply open: it was saved while it streamed"
+    assert engine.store.messages("s1")[-1].finish_reason is None
+    turn.cancel()
+    await turn.wait()
+    last = engine.store.messages("s1")[-1]
+    assert (last.content, last.finish_reason, last.interrupted) == (text, "interrupted", True)
     await engine.close()
 
 
@@ -391,13 +422,139 @@ async def test_regenerate_answers_the_head_user_message_again(engine, model_serv
     assert [m.content for m in engine.store.messages("s1")] == ["question", "second try"]
 
 
-@pytest.mark.parametrize("path", ["../escape.txt", "/tmp/escape.txt"])
+@pytest.mark.parametrize("where", ["relative", "absolute"])
 async def test_writes_outside_the_workspace_are_refused_even_when_approved(profile, workspace_dir, model_server,
-                                                                           path: str, tmp_path: Path) -> None:
+                                                                           where: str) -> None:
+    if where == "relative":
+        path, target = "../escape.txt", workspace_dir.parent / "escape.txt"
+    else:  # an absolute path in the shared /tmp, unique so that no other run's file can make this pass or fail
+        target = Path(f"/tmp/hermes-escape-{uuid.uuid4().hex}.txt")
+        path = str(target)
     engine = make_engine(profile, workspace_dir, approver=ScriptedApprover([Decision.ALLOW_ONCE] * 2))
     model_server.enqueue(tool_call_reply(CallScript("write_file", {"path": path, "content": "x"})), text_reply("no"))
-    events = await engine.ask("escape")
-    finished = of_type(events, ev.ToolCallFinished)[0]
-    assert finished.outcome is ev.ToolOutcome.ERROR and "outside the workspace" in finished.result
-    assert not (workspace_dir.parent / "escape.txt").exists()
+    try:
+        events = await engine.ask("escape")
+        finished = of_type(events, ev.ToolCallFinished)[0]
+        assert finished.outcome is ev.ToolOutcome.ERROR and "outside the workspace" in finished.result
+        assert not target.exists()
+    finally:
+        target.unlink(missing_ok=True)
+        await engine.close()
+
+
+# ---------------------------------------------------------------- nothing half-received runs
+
+def data_folder(workspace: Path) -> Path:
+    data = workspace / "data"
+    (data / "sub").mkdir(parents=True)
+    (data / "a.txt").write_text("keep me", encoding="utf-8")
+    (data / "sub" / "b.txt").write_text("and me", encoding="utf-8")
+    return data
+
+
+def always_allowing_engine(profile, workspace_dir, approver: ScriptedApprover):
+    """Trusted mode plus an "always allow" rule for delete_path: nothing would stop a whole call."""
+    engine = make_engine(profile, workspace_dir, approver=approver, mode=ApprovalMode.TRUSTED)
+    engine.agent.services.policy.rules[rule_key("delete_path", "builtin")] = Rule.ALWAYS_ALLOW
+    return engine
+
+
+@pytest.mark.parametrize("ending", ["close", "drop"])
+async def test_a_delete_cut_inside_its_arguments_never_runs_even_when_always_allowed(profile, workspace_dir,
+                                                                                    model_server, ending) -> None:
+    data = data_folder(workspace_dir)
+    approver = ScriptedApprover([Decision.ALLOW_ONCE] * 3)
+    engine = always_allowing_engine(profile, workspace_dir, approver)
+    model_server.enqueue(cut_tool_call_reply(CallScript("delete_path", '{"path": "data', id="call_cut"),
+                                             text="Deleting the data folder.", ending=ending))
+    events = await engine.ask("delete the data folder")
+
+    assert (data / "a.txt").read_text(encoding="utf-8") == "keep me" and (data / "sub" / "b.txt").exists()
+    assert approver.asked == [], "a cut call is never sent to the approval dialog"
+    assert not of_type(events, ev.ToolCallStarted) and not of_type(events, ev.ToolCallDecided)
+    assert not of_type(events, ev.ToolCallAwaitingApproval)
+    [proposed] = of_type(events, ev.ToolCallProposed)
+    assert (proposed.call_id, proposed.arguments, proposed.raw_arguments) == ("call_cut", None, '{"path": "data')
+    [finished] = of_type(events, ev.ToolCallFinished)
+    assert finished.outcome is ev.ToolOutcome.INTERRUPTED and "Not run" in finished.result
+    [error] = of_type(events, ev.TurnError)
+    assert error.kind is ev.ErrorKind.STREAM_DROPPED and error.action is ev.ErrorAction.RETRY
+    assert "not run" in error.message
+    assert events[-1].reason is ev.FinishReason.ERROR
+    assert len(model_server.chat_requests) == 1, "nothing was sent back to the model"
+
+    user, assistant, tool = engine.store.messages("s1")
+    assert (assistant.content, assistant.interrupted, assistant.finish_reason) == (
+        "Deleting the data folder.", True, "interrupted")
+    assert assistant.tool_calls == [{"id": "call_cut", "type": "function",
+                                     "function": {"name": "delete_path", "arguments": '{"path": "data'}}]
+    assert (tool.role, tool.tool_call_id) == ("tool", "call_cut")
+    assert json.loads(tool.content)["status"] == "interrupted"
+    audit = [entry for entry in engine.audit.read() if entry["call_id"] == "call_cut"]
+    assert [(e["outcome"], e["decision"]) for e in audit] == [("interrupted", None)]
+    await engine.close()
+
+
+async def test_after_a_cut_call_the_next_request_is_valid_and_retry_answers_again(profile, workspace_dir,
+                                                                                 model_server) -> None:
+    data = data_folder(workspace_dir)
+    engine = always_allowing_engine(profile, workspace_dir, ScriptedApprover())
+    model_server.enqueue(cut_tool_call_reply(CallScript("delete_path", '{"path": "data', id="call_cut")))
+    await engine.ask("delete the data folder")
+    # Carry on in the same branch: the cut call goes back as an answered call with whole arguments.
+    model_server.enqueue(text_reply("I did not delete anything."))
+    events = await engine.ask("what happened?")
+    assert events[-1].reason is ev.FinishReason.COMPLETED
+    sent = model_server.chat_requests[-1].messages
+    [assistant] = [m for m in sent if m.get("tool_calls")]
+    assert assistant["tool_calls"][0]["function"] == {"name": "delete_path", "arguments": "{}"}
+    [result] = tool_messages(model_server.chat_requests[-1])
+    assert result["tool_call_id"] == "call_cut" and json.loads(result["content"])["status"] == "interrupted"
+    assert engine.store.messages("s1")[1].tool_calls[0]["function"]["arguments"] == '{"path": "data', \
+        "the store keeps what arrived"
+    # Retry (what the window's Retry does): back to the first question, answered again.
+    first_question = engine.store.messages("s1")[0]
+    engine.store.rewind_to("s1", first_question.id)
+    model_server.enqueue(text_reply("Which files in data should go?"))
+    retried = await engine.agent.start_regenerate("s1").wait()
+    assert retried[-1].reason is ev.FinishReason.COMPLETED
+    assert [m.content for m in engine.store.messages("s1")] == ["delete the data folder", "Which files in data should go?"]
+    assert (data / "a.txt").exists()
+    await engine.close()
+
+
+async def test_a_mislabelled_stop_with_whole_arguments_still_runs(profile, workspace_dir, model_server) -> None:
+    model_server.enqueue(tool_call_reply(CallScript("calculate", {"expression": "6*7"}), finish_reason="stop"),
+                         text_reply("42"))
+    events = await make_engine(profile, workspace_dir).ask("6*7?")
+    assert of_type(events, ev.ToolCallFinished)[0].outcome is ev.ToolOutcome.OK
+    assert events[-1].reason is ev.FinishReason.COMPLETED
+
+
+async def test_an_endless_reply_stops_at_the_output_limit_and_keeps_what_arrived(profile, workspace_dir,
+                                                                                model_server) -> None:
+    engine = make_engine(profile, workspace_dir, limits=AgentLimits(max_reply_chars=20_000))
+    model_server.enqueue(endless_text_reply("and on "))
+    events = await engine.ask("tell me a story")
+    finished = events[-1]
+    assert finished.reason is ev.FinishReason.OUTPUT_LIMIT and "output limit of 20,000 characters" in finished.message
+    shown = "".join(d.text for d in of_type(events, ev.TextDelta))
+    last = engine.store.messages("s1")[-1]
+    assert (last.role, last.content, last.interrupted) == ("assistant", shown, True)
+    assert shown.startswith("This goes on and on") and len(shown) > 20_000
+    assert await asyncio.to_thread(model_server.client_disconnected.wait, 5), "the stream was closed"
+    await engine.close()
+
+
+async def test_tool_arguments_that_never_end_stop_at_the_output_limit_and_do_not_run(profile, workspace_dir,
+                                                                                    model_server) -> None:
+    approver = ScriptedApprover([Decision.ALLOW_ONCE])
+    engine = make_engine(profile, workspace_dir, approver=approver, mode=ApprovalMode.TRUSTED,
+                         limits=AgentLimits(max_reply_chars=10_000))
+    model_server.enqueue(endless_tool_call_reply("write_file", start='{"path": "big.txt", "content": "'))
+    events = await engine.ask("write a big file")
+    assert events[-1].reason is ev.FinishReason.OUTPUT_LIMIT and "tool calls were not run" in events[-1].message
+    assert of_type(events, ev.ToolCallFinished)[0].outcome is ev.ToolOutcome.INTERRUPTED
+    assert not (workspace_dir / "big.txt").exists() and approver.asked == []
+    assert [m.role for m in engine.store.messages("s1")] == ["user", "assistant", "tool"]
     await engine.close()
