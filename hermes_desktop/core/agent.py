@@ -11,6 +11,16 @@ the model is called; assistant text while it streams (every 250 ms or 2 KB);
 each tool call's result in the model's order; usage and title at the end.
 Store calls run in worker threads and are shielded, so a Stop never loses a
 write that had started.
+
+Nothing half-received runs: a reply whose stream did not finish properly
+(`StreamDone.calls_may_run` is false; the rule is in core/llm/client.py) is kept,
+marked interrupted, and each of its tool calls is shown and stored with an
+`interrupted` result ("not run") without being prepared, asked about or executed,
+whatever the rules or the mode say. A cut-off reply then ends the turn with a
+STREAM_DROPPED error and Retry; a reply stopped at its output limit
+(AgentLimits.max_reply_chars) ends it as OUTPUT_LIMIT. When such a reply is sent as
+history later, its calls' cut arguments go as `{}` (the store keeps what arrived):
+some servers parse every call's arguments in a request and refuse a cut one.
 """
 
 from __future__ import annotations
@@ -47,9 +57,19 @@ from hermes_desktop.core.events import (
     TurnStarted,
     UsageReported,
 )
-from hermes_desktop.core.llm import ChatRequest, ModelClient, ModelError, RawToolCall, RetryNotice, StreamDone, TextPiece, ToolModeSwitched
+from hermes_desktop.core.llm import (
+    ChatRequest,
+    ModelClient,
+    ModelError,
+    RawToolCall,
+    ReplyEnd,
+    RetryNotice,
+    StreamDone,
+    TextPiece,
+    ToolModeSwitched,
+)
 from hermes_desktop.core.prompts import system_prompt, tool_rules
-from hermes_desktop.core.session_types import NewMessage, SessionStore
+from hermes_desktop.core.session_types import NewMessage, SessionStore, StoredMessage
 from hermes_desktop.core.settings import AgentLimits, ApprovalMode
 from hermes_desktop.core.storage.errors import SessionExists, StorageError, StorageUnavailable
 from hermes_desktop.core.tokens import TokenCalibration, estimate_text_tokens
@@ -70,6 +90,10 @@ DENIED_RESULT = json.dumps({
 })
 CANCELLED_RESULT = json.dumps({"status": "cancelled", "message": "The user stopped the turn before this call finished."})
 SKIPPED_RESULT = json.dumps({"status": "not_run", "message": "Not run: the same call was repeated too many times."})
+INTERRUPTED_RESULT = json.dumps({"status": "interrupted", "message": "Not run: the reply was cut off before this "
+                                 "call was complete. Write the call again in full if it is still needed."})
+OUTPUT_LIMIT_RESULT = json.dumps({"status": "interrupted", "message": "Not run: the reply passed its output limit "
+                                  "before this call was complete."})
 DRY_RUN_MESSAGE = ("Dry run: this was not performed. The user is reviewing the plan; describe what you would do "
                    "and continue with the plan as if it had succeeded only if it does not depend on this result.")
 TITLE_LENGTH = 48
@@ -215,15 +239,18 @@ class _StreamingMessage:
             self.message_id = await self._creating
         return self.message_id
 
-    async def finish(self, done: StreamDone) -> int:
+    async def finish(self, done: StreamDone, *, interrupted: bool = False) -> int:
+        """Save the whole reply; `interrupted` marks one that did not finish (its calls as they arrived)."""
         tool_calls = [c.to_openai() for c in done.tool_calls] or None
-        finish_reason = done.finish_reason or "stop"
+        finish_reason = "interrupted" if interrupted else done.finish_reason or "stop"
         if await self._ensure_id() is None:
             await self._create(NewMessage("assistant", content=done.text, tool_calls=tool_calls,
-                                          finish_reason=finish_reason, tokens=done.completion_tokens))
+                                          finish_reason=finish_reason, interrupted=interrupted,
+                                          tokens=done.completion_tokens))
         else:
             await self._io.call(self._store.update_message, self.message_id, content=done.text, tool_calls=tool_calls,
-                                finish_reason=finish_reason, tokens=done.completion_tokens)
+                                finish_reason=finish_reason, interrupted=True if interrupted else None,
+                                tokens=done.completion_tokens)
         assert self.message_id is not None
         return self.message_id
 
@@ -318,7 +345,7 @@ class _TurnRun:
             user_id = await self.io.call(store.append_message, self.session_id, NewMessage("user", content=self.text))
             stored = await self.io.call(store.recent_messages, self.session_id, recent)
         self.emit(TurnStarted(self.session_id, user_id, self.text))
-        self.history = [m.to_openai() for m in stored]
+        self.history = [_for_request(m) for m in stored]
         self.turn_start = next(i for i in range(len(stored) - 1, -1, -1) if stored[i].id == user_id)
 
         if model is None:
@@ -342,7 +369,8 @@ class _TurnRun:
             self.emit(ModelRequestStarted(self.round_trips, model.profile.model, model.tool_mode.value if tools else "none"))
             self.streaming = _StreamingMessage(self.io, store, self.session_id, self.services.clock, self.emit)
             try:
-                done = await self._stream(model, ChatRequest(context.messages, tools))
+                done = await self._stream(model, ChatRequest(context.messages, tools,
+                                                             max_reply_chars=self.services.limits.max_reply_chars))
             except ModelError as error:
                 if error.kind is ErrorKind.CONTEXT_TOO_LONG and not shrunk and self.streaming.message_id is None:
                     shrunk = True
@@ -351,6 +379,8 @@ class _TurnRun:
                     self.emit(Notice("The conversation is too long for the model; retrying with less history.", "warning"))
                     continue
                 raise
+            if not done.calls_may_run:
+                return await self._end_unfinished(done)
             await self.streaming.finish(done)
             self.history.append(_assistant_message(done))
             self.streaming = None
@@ -403,6 +433,39 @@ class _TurnRun:
                 elif isinstance(item, StreamDone):
                     return item
         raise ModelError(ErrorKind.STREAM_DROPPED, "The reply ended unexpectedly.", ErrorAction.RETRY)
+
+    async def _end_unfinished(self, done: StreamDone) -> tuple[FinishReason, str]:
+        """A reply cut off or stopped at its output limit: keep it and its calls as interrupted, then end the turn."""
+        assert self.streaming is not None
+        await self.streaming.finish(done, interrupted=True)
+        self.history.append(_assistant_message(done))
+        self.streaming = None
+        await self._record_interrupted(done)
+        await self._maybe_title()
+        if done.end is ReplyEnd.OUTPUT_LIMIT:
+            return FinishReason.OUTPUT_LIMIT, (
+                f"Stopped: the reply passed the output limit of {self.services.limits.max_reply_chars:,} characters. "
+                "What arrived is kept" + (", and its tool calls were not run." if done.tool_calls else "."))
+        raise done.error or ModelError(ErrorKind.STREAM_DROPPED, "The reply was cut off. What arrived is kept.",
+                                       ErrorAction.RETRY)
+
+    async def _record_interrupted(self, done: StreamDone) -> None:
+        """Show and store each call of an unfinished reply as not run. Never prepared, asked about or executed."""
+        content = OUTPUT_LIMIT_RESULT if done.end is ReplyEnd.OUTPUT_LIMIT else INTERRUPTED_RESULT
+        calls = [self._interrupted_call(raw) for raw in done.tool_calls]
+        self.unanswered = list(calls)
+        for call in calls:
+            self.emit(ToolCallProposed(call.call_id, call.name, None, call.raw_arguments, call.source, call.risk.value))
+        for call in calls:
+            result = ToolResult(ToolOutcome.INTERRUPTED, content)
+            self._audit(call, None, result)
+            await self._persist_result(call, result)
+            self.emit(ToolCallFinished(call.call_id, call.name, ToolOutcome.INTERRUPTED, content, 0.0))
+
+    def _interrupted_call(self, raw: RawToolCall) -> PreparedCall:
+        spec = self.services.registry.get(raw.name)
+        return PreparedCall(raw.id, raw.name, raw.arguments, spec, None, spec.risk if spec else Risk.DESTRUCTIVE,
+                            problem="the reply was cut off before this call was complete")
 
     async def _record_usage(self, context: BuiltContext, done: StreamDone) -> None:
         if done.prompt_tokens is None:
@@ -551,6 +614,23 @@ def _assistant_message(done: StreamDone) -> dict[str, Any]:
     if done.tool_calls:
         message["tool_calls"] = [c.to_openai() for c in done.tool_calls]
     return message
+
+
+def _for_request(message: StoredMessage) -> dict[str, Any]:
+    """A stored message as a request sends it: an interrupted reply's cut call arguments become `{}`."""
+    data = message.to_openai()
+    if message.interrupted and data.get("tool_calls"):
+        data["tool_calls"] = [_with_whole_arguments(call) for call in data["tool_calls"]]
+    return data
+
+
+def _with_whole_arguments(call: dict[str, Any]) -> dict[str, Any]:
+    function = call.get("function") or {}
+    try:
+        whole = isinstance(json.loads(function.get("arguments") or ""), dict)
+    except ValueError:
+        whole = False
+    return call if whole else {**call, "function": {**function, "arguments": "{}"}}
 
 
 def _canonical(arguments: dict[str, Any] | None, raw: str) -> str:
