@@ -154,11 +154,23 @@ def test_search_finds_english_words_chinese_two_character_terms_and_tool_names(s
     assert store.search("budget 数据") == []
 
 
-@pytest.mark.parametrize("query", ['"', '"budget', "budget*", "AND", "budget AND", "-budget", "NOT budget OR",
-                                   "(", "a:b", "budget^2", "{x}", "''", "NEAR(a b)", "*"])
-def test_search_never_raises_on_fts_syntax(store, query: str) -> None:
+@pytest.mark.parametrize(("query", "expected"), [
+    ('"', None), ('"budget', "budget"), ("budget*", "budget"), ("AND", None), ("budget AND", "budget"),
+    ("-budget", "budget"), ("NOT budget OR", "budget"), ("(", None), ("a:b", None), ("budget^2", None), ("{x}", None),
+    ("''", None), ("NEAR(a b)", None), ("*", None), ("NOT dinner", "dinner"), ("dinner OR budget", None),
+])
+def test_search_never_raises_on_fts_syntax(store, query: str, expected: str | None) -> None:
+    """FTS operators are plain separators: never an error, never a different meaning ("NOT dinner" finds
+    dinner, "dinner OR budget" needs both words). `expected`: the one word whose message is the only hit."""
     chat(store, "en", ("the budget is fine", "ok"))
-    store.search(query)
+    chat(store, "other", ("what is for dinner?", "soup"))
+    hits = store.search(query)
+    if expected is None:
+        assert hits == []
+    else:
+        assert [(h.session_id, h.role) for h in hits] == [("en" if expected == "budget" else "other", "user")]
+        start, end = hits[0].highlights[0]
+        assert hits[0].snippet[start:end].lower() == expected
 
 
 def test_search_skips_sessions_in_the_trash(store) -> None:
@@ -231,7 +243,7 @@ def test_a_corrupt_database_is_kept_aside_and_the_app_starts(damage: str) -> Non
     assert len(kept) == 1 and str(kept[0]) in opened.messages[0]
     assert kept[0].read_bytes() == damaged, "the bad file is kept as it was, never deleted"
     assert opened.store.integrity_ok()
-    assert "could not be read" in opened.messages[0]
+    assert "could not be read" in opened.messages[0] and "SQLite reports it damaged" in opened.messages[0]
     opened.store.create_session("new")
     opened.store.close()
 
@@ -248,6 +260,56 @@ def test_a_corrupt_database_is_restored_from_the_newest_daily_backup() -> None:
     assert "backup of 2030-01-02" in opened.messages[0]
     assert [m.content for m in opened.store.messages("s")] == ["before", "backup"]
     opened.store.close()
+
+
+def test_a_damaged_backup_is_skipped_and_the_newest_verified_one_restored() -> None:
+    paths = data_paths()
+    first = open_store(paths, today=date(2030, 1, 1))
+    chat(first.store, "s", ("before", "backup"))
+    first.store.close()
+    open_store(paths, today=date(2030, 1, 2)).store.close()  # backup of the 2nd: "before", "backup"
+    later = open_store(paths, today=date(2030, 1, 2))
+    chat(later.store, "s", ("after", "it"))
+    later.store.close()
+    open_store(paths, today=date(2030, 1, 3)).store.close()  # backup of the 3rd: all four messages
+    newest = paths.data_dir / "backups" / "hermes-2030-01-03.db"
+    data = bytearray(newest.read_bytes())
+    data[4096:8192] = b"\xff" * 4096  # its header is fine; page 2 is garbage: only integrity_check can tell
+    newest.write_bytes(bytes(data))
+    paths.database.write_bytes(b"\x00" * 4096)
+
+    opened = open_store(paths, today=date(2030, 1, 3))
+
+    assert "backup of 2030-01-02" in opened.messages[0] and "SQLite reports it damaged" in opened.messages[0]
+    assert [m.content for m in opened.store.messages("s")] == ["before", "backup"]
+    assert opened.store.integrity_ok() and not opened.store.read_only
+    assert newest.read_bytes() == bytes(data), "the damaged backup is left as it was"
+    opened.store.close()
+
+
+def test_a_locked_database_is_never_set_aside(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hermes_desktop.core.store as store_module
+
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_S", 0.2)  # waiting 5 s for the lock shows nothing more
+    paths = data_paths()
+    first = open_store(paths)
+    chat(first.store, "s", ("hello", "hi"))
+    first.store.close()
+    holder = sqlite3.connect(paths.database, isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")  # another program holds the file
+    try:
+        opened = open_store(paths)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert opened.read_only_reason is not None and "is locked by another program" in opened.read_only_reason
+    assert str(paths.database) in opened.read_only_reason
+    assert list(paths.data_dir.glob("hermes.db.corrupt-*")) == []
+    opened.store.close()
+    again = open_store(paths)
+    assert [m.content for m in again.store.messages("s")] == ["hello", "hi"] and not again.store.read_only
+    again.store.close()
 
 
 def test_daily_backups_keep_the_last_seven() -> None:
