@@ -400,21 +400,32 @@ def _sessions(args: argparse.Namespace) -> int:
                 sys.stdout.write("\n")
             return EXIT_OK
         if args.action == "import":
-            try:
-                text = args.file.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                print(f"error: cannot read {args.file}: {exc}", file=sys.stderr)
-                return EXIT_FAILED
-            result = transfer.import_file(store, text)
-            renamed = f" (id {result.renamed_from!r} was taken)" if result.renamed_from else ""
-            print(f"imported session {result.session_id} with {result.messages} messages{renamed}")
-            return EXIT_OK
+            return _import_session(store, args.file)
     except StorageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     finally:
         store.close()
     return EXIT_USAGE
+
+
+def _import_session(store: Any, file: Path) -> int:
+    """Stream `file` into the store; a refused file is one line naming the place and the reason."""
+    from hermes_desktop.core.paths import app_paths
+    from hermes_desktop.core.settings import SettingsStore
+    from hermes_desktop.core.storage import transfer
+    from hermes_desktop.core.terminal_text import strip_controls
+
+    limit = SettingsStore(app_paths()).load().settings.import_max_mb * 1_000_000
+    try:
+        result = transfer.import_path(store, file, max_bytes=limit)
+    except transfer.ImportProblem as exc:
+        print(f"error: {strip_controls(str(file))} was not imported: {strip_controls(str(exc))}", file=sys.stderr)
+        return EXIT_FAILED
+    renamed = f" (id {result.renamed_from!r} was taken)" if result.renamed_from else ""
+    notes = f"; {result.notes} kept as notes that are shown but never sent to the model" if result.notes else ""
+    print(f"imported session {result.session_id} with {result.messages} messages{renamed}{notes}")
+    return EXIT_OK
 
 
 def _known_secrets(secrets: Any) -> list[str]:

@@ -5,6 +5,11 @@ tool-use rules, memory slot, history, the new user message. History is dropped
 oldest first, one whole exchange at a time (a user message and everything up to
 the next one), so an assistant `tool_calls` message is never separated from its
 tool results. The current turn is never dropped. What was dropped is reported.
+
+Only conversation (`user`, `assistant`, `tool`: session_types.CONVERSATION_ROLES) is sent as messages.
+Notes (imported `system`/`developer`/unknown roles, stored `system` messages) are left out entirely;
+the app's own summary that starts a continued session is added to the system message (it is what the
+earlier conversation said, written by the model from it), never as a message of its own.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from hermes_desktop.core.session_types import CONVERSATION_ROLES, SUMMARY
 from hermes_desktop.core.tokens import TokenCalibration, estimate_message_tokens, estimate_text_tokens, estimate_tools_tokens
 
 MISSING_RESULT = '{"error": "no result was recorded for this call (the turn was stopped before it ran)"}'
@@ -44,8 +50,10 @@ def repair_tool_pairs(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Make the history valid for the API: every tool call answered, no answer without its call.
 
     A crash or a Stop between a `tool_calls` message and its results leaves calls without
-    results; providers reject such a history, so a neutral "no result" is supplied.
+    results; providers reject such a history, so a neutral "no result" is supplied. Messages of other
+    roles than user, assistant and tool (notes, summaries) are left out first.
     """
+    history = [m for m in history if m.get("role") in CONVERSATION_ROLES]
     out: list[dict[str, Any]] = []
     open_calls: dict[str, str] = {}
 
@@ -91,7 +99,8 @@ def build_context(
 ) -> BuiltContext:
     """`history[current_turn_start:]` is this turn (its user message onward) and is always kept."""
     calibration = calibration or TokenCalibration()
-    system_text = layers.system_message()
+    summary = "\n\n".join(str(m.get("content") or "").strip() for m in history if m.get("role") == SUMMARY)
+    system_text = "\n\n".join(part for part in (layers.system_message(), summary) if part)
     budget = max(256, context_window - reserved_output)
     breakdown = {
         "system": estimate_text_tokens(layers.system),
@@ -100,6 +109,7 @@ def build_context(
         "tool_rules": estimate_text_tokens(layers.tool_rules),
         "memory": estimate_text_tokens(layers.memory),
         "tool_schemas": estimate_tools_tokens(tools),
+        "summary": estimate_text_tokens(summary),
     }
     fixed = sum(breakdown.values()) + 4
     current = repair_tool_pairs(history[current_turn_start:])

@@ -2,7 +2,8 @@
 
 A message keeps the exact OpenAI fields (role, content, tool_calls, tool_call_id,
 name) plus metadata kept outside the message body (interrupted flag, finish
-reason, token count, timestamps). `finish_reason is None` on an assistant message
+reason, token count, timestamps). Which roles reach the model is decided here (CONVERSATION_ROLES,
+SUMMARY, NOTE) and applied in core/context.py. `finish_reason is None` on an assistant message
 means it is still streaming; a store that finds one at start-up marks it
 interrupted (the process died mid-reply).
 """
@@ -14,6 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+# Roles a stored message can have. Only CONVERSATION_ROLES are sent to the model as messages; a SUMMARY (the
+# app's own summary that starts a continued session) goes into the system message; a NOTE (an imported
+# `system`, `developer` or unknown-role message, or a tool result that answers no call) is shown, never sent.
+# A stored `system` message (older imports and summaries) is treated as a note: nothing says who wrote it.
+CONVERSATION_ROLES = frozenset({"user", "assistant", "tool"})
+SUMMARY = "summary"
+NOTE = "note"
 
 
 class InvalidSessionId(ValueError):

@@ -103,6 +103,8 @@ class Settings:
     dry_run: bool = False
     # Also load skills from ~/.agents/skills (the Agent Skills standard's folder shared between clients).
     agents_skills: bool = False
+    # `sessions import` refuses files larger than this (the file is streamed, never read whole).
+    import_max_mb: int = 100
 
     def profile(self, profile_id: str | None) -> ProviderProfile | None:
         return next((p for p in self.profiles if p.id == profile_id), None)
@@ -134,7 +136,12 @@ class Settings:
                         if v in ("always_allow", "ask", "never_allow")},
             dry_run=bool(data.get("dry_run", False)),
             agents_skills=bool(data.get("agents_skills", False)),
+            import_max_mb=_positive_int(data.get("import_max_mb"), 100),
         )
+
+
+def _positive_int(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else default
 
 
 def with_profile(settings: Settings, profile: ProviderProfile, *, make_active: bool = False) -> Settings:

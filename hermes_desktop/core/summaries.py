@@ -1,8 +1,9 @@
 """Start a new session from a summary of one that outgrew the model's context window.
 
 The model summarises the newest part of the old session that fits half its
-context; the new session begins with that summary as a system message, so the
-conversation can go on without the old history. The old session is untouched.
+context; the new session begins with that summary (a message of role "summary", which the
+request builder puts into the system message: core/context.py), so the conversation can go on
+without the old history. The old session is untouched.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from hermes_desktop.core.events import ErrorKind
 from hermes_desktop.core.llm import ChatRequest, ModelClient, ModelError, StreamDone
-from hermes_desktop.core.session_types import NewMessage
+from hermes_desktop.core.session_types import SUMMARY, NewMessage
 from hermes_desktop.core.tokens import estimate_message_tokens
 
 _PROMPT = ("Summarise the conversation below so that it can be continued in a new chat. Keep every fact, decision, "
@@ -52,5 +53,5 @@ async def summarise_session(store: Any, model: ModelClient | None, session_id: s
     new = await asyncio.to_thread(store.create_session, title=title, profile_id=model.profile.id,
                                   model=model.profile.model)
     note = f"Summary of the earlier conversation “{info.title if info else session_id}”:\n\n{summary}"
-    await asyncio.to_thread(store.append_message, new.id, NewMessage("system", note))
+    await asyncio.to_thread(store.append_message, new.id, NewMessage(SUMMARY, note))
     return new.id

@@ -8,21 +8,38 @@ is then made, and the importer reports it).
 
 Imports also accept the original design's session file:
 `{"session_id", "model", "messages": [...], "metadata", "created_at", "updated_at"}`.
+
+An import never lets a file speak to the model with authority: only `user`, `assistant` and `tool`
+messages become conversation, and a tool result only when it answers a call of the assistant message
+it follows. `system`, `developer`, unknown roles and stray tool results are kept as notes (role "note",
+the original role in `name`): shown in the window and in Markdown, never sent. An assistant call left
+without a result stays as it is; the request builder answers it with a neutral "no result"
+(core/context.repair_tool_pairs), as for a turn stopped mid-call.
+
+Imports stream: the file is read twice (a check of the whole JSON and the members, then the messages
+straight into the store's one transaction) and never held whole (core/storage/json_stream.py). Files
+above the `import_max_mb` setting are refused before reading; a malformed file is refused with the
+line and column, or the message number, and the reason; a failure leaves nothing stored.
 Nothing exported contains an API key: known keys and key-shaped strings are redacted.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import stat
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable
+from pathlib import Path
+from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
 from hermes_desktop.core.redact import redact_text, redact_value
-from hermes_desktop.core.session_types import InvalidSessionId, NewMessage, StoredMessage, validate_session_id
+from hermes_desktop.core.session_types import (CONVERSATION_ROLES, NOTE, SUMMARY, InvalidSessionId, NewMessage,
+                                               StoredMessage, validate_session_id)
 from hermes_desktop.core.storage.errors import SessionNotFound, StorageError
+from hermes_desktop.core.storage.json_stream import Element, JsonStreamError, Member, read_object
 
 FORMAT = "hermes-desktop.session"
 FORMAT_VERSION = 1
@@ -69,20 +86,151 @@ class ImportResult:
     session_id: str
     messages: int
     renamed_from: str | None = None  # the file's id, when it was already taken
+    notes: int = 0  # messages kept as notes (roles that are not conversation, tool results that answer no call)
+
+
+Opener = Callable[[], BinaryIO]
+
+
+def import_path(store: Any, path: Path, *, max_bytes: int) -> ImportResult:
+    """Import the session file at `path`, read as a stream; refused when larger than `max_bytes`."""
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise ImportProblem(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if not stat.S_ISREG(info.st_mode):
+        raise ImportProblem(f"{path} is not a regular file")
+    if info.st_size > max_bytes:
+        raise ImportProblem(f"{path} is {info.st_size / 1e6:,.1f} MB; the import limit is {max_bytes / 1e6:,.0f} MB "
+                            "(the import_max_mb setting)")
+
+    def opener() -> BinaryIO:
+        try:
+            return path.open("rb")
+        except OSError as exc:
+            raise ImportProblem(f"cannot read {path}: {exc.strerror or exc}") from exc
+
+    return _import(store, opener, max_bytes)
 
 
 def import_file(store: Any, text: str) -> ImportResult:
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise ImportProblem(f"the file is not JSON: {exc}") from exc
-    if not isinstance(data, dict):
-        raise ImportProblem("the file does not hold a session (expected a JSON object)")
+    """Import a session file already in memory (the same checks as `import_path`)."""
+    data = text.encode("utf-8")
+    return _import(store, lambda: io.BytesIO(data), None)
+
+
+@dataclass
+class _Outline:
+    """What the first pass learns: every member but the messages, their count, the first user text."""
+
+    members: dict[str, Any] = field(default_factory=dict)
+    messages: int = 0
+    first_user_text: str = ""
+
+
+def _import(store: Any, opener: Opener, max_bytes: int | None) -> ImportResult:
+    outline = _outline(opener, max_bytes)
+    data = outline.members
     if data.get("format") == FORMAT:
-        return _import_native(store, data)
-    if "messages" in data and ("session_id" in data or "model" in data):
-        return _import_legacy(store, data)
+        version = data.get("version", 0)
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ImportProblem(f"the export's format version is not a number: {version!r}")
+        if version > FORMAT_VERSION:
+            raise ImportProblem(f"this export was made by a newer Hermes Desktop (format version {version})")
+        return _import_native(store, data, _Messages(opener, max_bytes, native=True), outline.messages)
+    if outline.messages and ("session_id" in data or "model" in data):
+        return _import_legacy(store, data, _Messages(opener, max_bytes, native=False), outline)
     raise ImportProblem("unknown file format: expected a Hermes Desktop session export or an original-design session file")
+
+
+def _outline(opener: Opener, max_bytes: int | None) -> _Outline:
+    """First pass: the whole file is checked as JSON (so a broken file changes nothing), messages are counted."""
+    outline = _Outline()
+    with opener() as stream:
+        try:
+            for item in read_object(stream, "messages", max_bytes=max_bytes):
+                if isinstance(item, Member):
+                    if item.key in outline.members or (item.key == "messages" and outline.messages):
+                        raise ImportProblem(f"the member {item.key!r} appears twice")
+                    outline.members[item.key] = item.value
+                    continue
+                outline.messages += 1
+                value = item.value
+                if not outline.first_user_text and isinstance(value, dict) and value.get("role") == "user":
+                    outline.first_user_text = _text_of(value.get("content"))[:200]
+        except JsonStreamError as exc:
+            raise ImportProblem(f"the file is not valid JSON at line {exc.line}, column {exc.column}: {exc.reason}") from None
+    if "messages" in outline.members and not isinstance(outline.members["messages"], list):
+        raise ImportProblem("`messages` is not a list")
+    return outline
+
+
+class _Messages:
+    """The file's messages as store rows, read again from the file each time it is iterated (the store may
+    retry its transaction). Conversation is `user`, `assistant` and `tool` messages whose tool results answer
+    a call of the assistant message they follow; every other message is kept as an inert note (role "note",
+    its original role in `name`) that is shown but never sent to the model. A malformed message raises
+    ImportProblem naming its number and place (inside the store's transaction, so nothing is kept)."""
+
+    def __init__(self, opener: Opener, max_bytes: int | None, *, native: bool) -> None:
+        self._opener, self._max_bytes, self._native = opener, max_bytes, native
+        self.notes = 0
+
+    def __iter__(self) -> Iterator[tuple[int, int | None, NewMessage, float | None, float | None]]:
+        self.notes = 0
+        open_calls: dict[int, frozenset[str]] = {}  # message number -> calls not yet answered after it
+        seen: set[int] = set()
+        with self._opener() as stream:
+            try:
+                for item in read_object(stream, "messages", max_bytes=self._max_bytes):
+                    if isinstance(item, Element):
+                        row = self._row(item, seen, open_calls)
+                        self.notes += row[2].role == NOTE
+                        yield row
+            except JsonStreamError as exc:  # the file changed since the first pass
+                raise ImportProblem(f"the file is not valid JSON at line {exc.line}, column {exc.column}: "
+                                    f"{exc.reason}") from None
+
+    def _row(self, item: Element, seen: set[int], open_calls: dict[int, frozenset[str]]
+             ) -> tuple[int, int | None, NewMessage, float | None, float | None]:
+        where = f"message {item.index} (line {item.line}, column {item.column})"
+        m = item.value
+        if not isinstance(m, dict):
+            raise ImportProblem(f"{where}: is not an object")
+        number, parent = self._numbers(m, item.index, where, seen)
+        message = _new_message(m, where, open_calls.get(parent, frozenset()) if parent is not None else frozenset())
+        if message.role == "assistant" and message.tool_calls:
+            open_calls[number] = frozenset(str(c["id"]) for c in message.tool_calls)
+        elif message.role == "tool" and parent is not None:
+            remaining = open_calls[parent] - {message.tool_call_id}
+            if remaining:
+                open_calls[number] = remaining
+        elif message.role == NOTE and parent in open_calls:
+            open_calls[number] = open_calls[parent]  # a note is not sent: results after it still answer the calls
+        seen.add(number)
+        created = m.get("created_at") if self._native else None
+        updated = m.get("updated_at") if self._native else None
+        return number, parent, message, _number_or_none(created), _number_or_none(updated)
+
+    def _numbers(self, m: dict[str, Any], index: int, where: str, seen: set[int]) -> tuple[int, int | None]:
+        if not self._native:
+            return index, index - 1 if index > 1 else None
+        number, parent = m.get("n"), m.get("parent")
+        if not _is_int(number):
+            raise ImportProblem(f"{where}: `n` is not a whole number")
+        if number in seen:
+            raise ImportProblem(f"{where}: number {number} is used twice")
+        if parent is not None and (not _is_int(parent) or parent not in seen):
+            raise ImportProblem(f"{where}: its parent {parent!r} is not an earlier message")
+        return number, parent
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number_or_none(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _free_id(store: Any, wanted: Any) -> tuple[str, str | None]:
@@ -95,55 +243,105 @@ def _free_id(store: Any, wanted: Any) -> tuple[str, str | None]:
     return uuid.uuid4().hex, (str(wanted) if wanted else None)
 
 
-def _import_native(store: Any, data: dict[str, Any]) -> ImportResult:
-    if int(data.get("version", 0)) > FORMAT_VERSION:
-        raise ImportProblem(f"this export was made by a newer Hermes Desktop (format version {data['version']})")
-    session = data.get("session") or {}
-    messages = data.get("messages") or []
+def _import_native(store: Any, data: dict[str, Any], messages: _Messages, count: int) -> ImportResult:
+    session = data.get("session") if isinstance(data.get("session"), dict) else {}
     session_id, renamed = _free_id(store, session.get("id"))
+    head = data.get("head")
     store.import_session(
         session_id=session_id,
         fields={k: session.get(k) for k in ("title", "title_source", "created_at", "updated_at", "profile_id", "model",
                                             "params", "pinned", "source", "prompt_tokens", "completion_tokens",
                                             "active_skills")},
-        messages=[(int(m["n"]), m.get("parent"), _new_message(m), m.get("created_at"), m.get("updated_at"))
-                  for m in messages],
-        head=data.get("head"),
+        messages=messages,
+        head=head if _is_int(head) else None,
     )
-    return ImportResult(session_id, len(messages), renamed)
+    return ImportResult(session_id, count, renamed, messages.notes)
 
 
-def _import_legacy(store: Any, data: dict[str, Any]) -> ImportResult:
+def _import_legacy(store: Any, data: dict[str, Any], messages: _Messages, outline: _Outline) -> ImportResult:
     session_id, renamed = _free_id(store, data.get("session_id"))
     created = _timestamp(data.get("created_at")) or time.time()
     updated = _timestamp(data.get("updated_at")) or created
-    raw_messages = [m for m in data.get("messages") or [] if isinstance(m, dict) and m.get("role")]
     metadata = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    first_user = next((m.get("content") for m in raw_messages if m.get("role") == "user" and m.get("content")), "")
-    title = str(metadata.get("title") or "") or " ".join(str(first_user).split())[:48]
-    rows = []
-    for n, m in enumerate(raw_messages, 1):
-        rows.append((n, n - 1 if n > 1 else None, _new_message(m), created, updated))
+    title = str(metadata.get("title") or "") or " ".join(outline.first_user_text.split())[:48]
     store.import_session(
         session_id=session_id,
         fields={"title": title, "title_source": "fallback", "created_at": created, "updated_at": updated,
                 "model": data.get("model"), "source": "import", "params": {"imported_metadata": metadata}},
-        messages=rows,
-        head=len(rows) or None,
+        messages=_Timestamped(messages, created, updated),
+        head=outline.messages or None,
     )
-    return ImportResult(session_id, len(rows), renamed)
+    return ImportResult(session_id, outline.messages, renamed, messages.notes)
 
 
-def _new_message(m: dict[str, Any]) -> NewMessage:
-    content = m.get("content")
+@dataclass
+class _Timestamped:
+    """The original design's messages carry no times: each gets the session's."""
+
+    rows: _Messages
+    created: float
+    updated: float
+
+    def __iter__(self) -> Iterator[tuple[int, int | None, NewMessage, float | None, float | None]]:
+        for number, parent, message, _, _ in self.rows:
+            yield number, parent, message, self.created, self.updated
+
+
+def _text_of(content: Any) -> str:
     if isinstance(content, list):  # OpenAI content parts: keep the text
-        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return NewMessage(
-        role=str(m.get("role")), content=content, tool_calls=m.get("tool_calls") or None,
-        tool_call_id=m.get("tool_call_id"), name=m.get("name"),
-        finish_reason=m.get("finish_reason") or ("stop" if m.get("role") == "assistant" else None),
-        interrupted=bool(m.get("interrupted", False)), tokens=m.get("tokens"),
-    )
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return content if isinstance(content, str) else ""
+
+
+def _content(m: dict[str, Any], where: str) -> str | None:
+    content = m.get("content")
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return _text_of(content)
+    raise ImportProblem(f"{where}: `content` is {type(content).__name__}, not text")
+
+
+def _tool_calls(m: dict[str, Any], where: str) -> list[dict[str, Any]] | None:
+    calls = m.get("tool_calls")
+    if not calls:
+        return None
+    if not isinstance(calls, list):
+        raise ImportProblem(f"{where}: `tool_calls` is not a list")
+    checked = []
+    for number, call in enumerate(calls, 1):
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict) or not isinstance(call.get("id"), str) or not call["id"] \
+                or not isinstance(function.get("name"), str) or not function["name"]:
+            raise ImportProblem(f"{where}: tool call {number} needs an `id` and a `function` with a `name`")
+        arguments = function.get("arguments", "")
+        if not isinstance(arguments, str):  # some exporters store the arguments as an object
+            call = {**call, "function": {**function, "arguments": json.dumps(arguments, ensure_ascii=False)}}
+        checked.append(call)
+    return checked
+
+
+def _new_message(m: dict[str, Any], where: str, open_calls: frozenset[str]) -> NewMessage:
+    """One stored message; anything that is not valid conversation becomes a note (see `_Messages`)."""
+    role = m.get("role")
+    if not isinstance(role, str) or not role.strip():
+        raise ImportProblem(f"{where}: has no `role`")
+    content = _content(m, where)
+    tokens = m.get("tokens") if _is_int(m.get("tokens")) else None
+    if role == "user":
+        return NewMessage("user", content, tokens=tokens)
+    if role == "assistant":
+        finish = m.get("finish_reason")
+        return NewMessage("assistant", content, tool_calls=_tool_calls(m, where),
+                          finish_reason=finish if isinstance(finish, str) and finish else "stop",
+                          interrupted=bool(m.get("interrupted", False)), tokens=tokens)
+    if role == "tool" and isinstance(m.get("tool_call_id"), str) and m["tool_call_id"] in open_calls:
+        name = m.get("name")
+        return NewMessage("tool", content, tool_call_id=m["tool_call_id"], name=name if isinstance(name, str) else None,
+                          tokens=tokens)
+    # A note keeps its text and says what it was; a re-imported note stays the note it was.
+    original = (m.get("name") if role == NOTE else None) or role
+    return NewMessage(NOTE, content, name=" ".join(str(original).split())[:40], tokens=tokens)
 
 
 def _timestamp(value: Any) -> float | None:
@@ -183,8 +381,10 @@ def export_markdown(store: Any, session_id: str, *, known_secrets: Iterable[str]
                 lines += ["*(interrupted)*", ""]
             for call in m.tool_calls or []:
                 lines += _tool_call_markdown(call, results.get(call.get("id")))
-        elif m.role == "system":
-            lines += ["## System", "", m.content or "", ""]
+        elif m.role == SUMMARY:
+            lines += ["## Summary", "", m.content or "", ""]
+        elif m.role not in CONVERSATION_ROLES:  # notes, and `system` messages of older versions
+            lines += [f"## Note (a {m.name or m.role} message, not sent to the model)", "", m.content or "", ""]
         if m.role != "tool":
             previous = m.role
     return redact_text("\n".join(lines).rstrip() + "\n", secrets)

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Union
 
-from hermes_desktop.core.session_types import StoredMessage
+from hermes_desktop.core.session_types import CONVERSATION_ROLES, SUMMARY, StoredMessage
 
 
 @dataclass(eq=False)
@@ -92,9 +92,12 @@ class BannerItem:
 
 @dataclass(eq=False)
 class NoticeItem:
-    """A one-line note: a retry in progress, a switch to text tool calls, a cut-off reply."""
+    """A one-line note: a retry in progress, a switch to text tool calls, a cut-off reply; or a stored
+    message that is not conversation: a session's summary, or an imported note (`note_of` is the role it had
+    in the file; the view heads it "not sent to the model")."""
 
     text: str
+    note_of: str = ""
 
     @property
     def key(self) -> str:
@@ -157,11 +160,13 @@ def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
                                     source, risk, status=CANCELLED, message_id=message.id)
                 cards[card.call_id] = card
                 rows.append(card)
-        elif message.role == "system":
-            rows.append(NoticeItem(message.content or ""))
         elif message.role == "tool":
             card = cards.get(message.tool_call_id or "")
             if card is not None:
                 card.result = message.content
                 card.status = status_of_result(message.content)
+        elif message.role == SUMMARY:
+            rows.append(NoticeItem(message.content or ""))
+        elif message.role not in CONVERSATION_ROLES:  # an imported note, or an older version's system message
+            rows.append(NoticeItem(message.content or "", note_of=message.name or message.role))
     return rows

@@ -31,6 +31,7 @@ from hermes_desktop.ui.chat.items import (
     ToolCardItem,
 )
 from hermes_desktop.ui.chat.markdown_render import is_list_block, render_block, split_blocks_at
+from hermes_desktop.ui.chat.model import note_heading
 
 MARGIN_X = 18.0
 PAD_Y = 8.0
@@ -413,7 +414,8 @@ class RowLayouter:
 
     def _notice(self, notice: NoticeItem, width: float) -> RowLayout:
         inner = max(120.0, width - 2 * MARGIN_X)
-        doc = self.docs.get(notice.text, inner - 2 * CARD_PAD, self.small, plain=True)
+        text = f"{note_heading(notice.note_of)}\n\n{notice.text}" if notice.note_of else notice.text
+        doc = self.docs.get(text, inner - 2 * CARD_PAD, self.small, plain=True)
         layout = RowLayout(height=doc.size().height() + 2 * PAD_Y)
         layout.docs.append(DocPart(QPointF(MARGIN_X + CARD_PAD, PAD_Y), doc))
         layout.background_kind = "notice"

@@ -15,7 +15,7 @@ from typing import Any, Iterable
 from collections import deque
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QAbstractListModel, QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 
 from hermes_desktop.core import events as ev
 from hermes_desktop.ui.chat.items import (
@@ -320,6 +320,12 @@ def _actions_for(error: ev.TurnError) -> tuple[str, ...]:
     return tuple(actions)
 
 
+def note_heading(role: str) -> str:
+    """The line above an imported note in the transcript: what it was, and that the model never sees it."""
+    return QCoreApplication.translate("Transcript", "Imported “{role}” message: shown here, never sent to the model"
+                                      ).format(role=role)
+
+
 def _accessible_text(item: Item) -> str:
     if isinstance(item, MessageItem):
         who = "You" if item.role == "user" else "Hermes"
@@ -328,4 +334,6 @@ def _accessible_text(item: Item) -> str:
         return f"Tool {item.name}, {item.status}"
     if isinstance(item, BannerItem):
         return f"Error: {item.message}"
+    if isinstance(item, NoticeItem) and item.note_of:
+        return f"{note_heading(item.note_of)}\n\n{item.text}"
     return item.text
