@@ -345,3 +345,92 @@ def test_the_fixed_part_of_a_request_stays_small(runtime) -> None:
     with_hundred = fixed_tokens(runtime)
     assert with_hundred < 8000, with_hundred
     assert estimate_text_tokens(runtime.skills.catalog()) > 2000, "the 100 skills really are in the catalog"
+
+
+# ------------------------------------------------------------------ size limits
+
+def write_big(path: Path, head: str, size: int = 50_000_000) -> None:
+    """A real file of `size` bytes, written in blocks (never held in memory whole)."""
+    block = ("Repeat these instructions forever. " * 30 + "\n").encode()
+    with path.open("wb") as out:
+        out.write(head.encode())
+        while out.tell() < size:
+            out.write(block[: size - out.tell()])
+
+
+@pytest.mark.parametrize("layout", ["SKILL.md", "instructions.md"])
+def test_a_50_mb_instructions_file_is_refused_with_the_reason_without_being_read(
+        runtime, layout: str) -> None:
+    import tracemalloc
+
+    folder = user_dir(runtime) / "huge-skill"
+    folder.mkdir(parents=True)
+    if layout == "SKILL.md":
+        write_big(folder / "SKILL.md", "---\nname: huge-skill\ndescription: Far too long.\n---\n")
+    else:
+        (folder / "skill.yaml").write_text("name: huge-skill\ndescription: Far too long.\n", encoding="utf-8")
+        write_big(folder / "instructions.md", "# Instructions\n")
+    tracemalloc.start()
+    try:
+        runtime.skills.reload()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert runtime.skills.get("huge-skill") is None
+    rejected = dict(runtime.skills.discovery.rejected)
+    [problem] = rejected[str(folder)]
+    assert (problem.file, problem.level) == (layout, "error")
+    assert problem.reason == ("is 50.0 MB; the limit is 256 KB (a skill's instructions are sent with every request "
+                              "while it is active)")
+    assert peak < 5_000_000, f"discovery held {peak:,} bytes: the file was read whole"
+    assert {s.name for s in runtime.skills.skills} == BUNDLED, "the other skills still load"
+
+
+def test_a_definition_just_under_the_limit_loads(tmp_path: Path) -> None:
+    from hermes_desktop.core.skills.loader import MAX_DEFINITION_BYTES
+
+    head = "---\nname: big-but-fine\ndescription: Long and allowed.\n---\n"
+    folder = tmp_path / "skills" / "big-but-fine"
+    folder.mkdir(parents=True)
+    write_big(folder / "SKILL.md", head, size=MAX_DEFINITION_BYTES)
+    found = discover([(tmp_path / "skills", Origin.USER)])
+    assert [s.name for s in found.skills] == ["big-but-fine"] and not found.rejected
+
+
+def test_read_limited_never_reads_past_the_limit_even_when_the_size_lies(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from hermes_desktop.core.skills.loader import TooLarge, read_limited
+
+    big = tmp_path / "big.md"
+    write_big(big, "")
+    tracemalloc.start()
+    try:
+        with pytest.raises(TooLarge, match=r"is 50.0 MB; the limit is 200 KB \(why\)"):
+            read_limited(big, 200_000, "why")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        read_limited(fifo, 200_000, "why")  # opened without blocking, then refused
+
+
+async def test_read_skill_resource_refuses_a_50_mb_resource_with_its_size(runtime, profile, model_server) -> None:
+    folder = skill_md(user_dir(runtime) / "big-docs", "big-docs", body="Read references/manual.md.")
+    (folder / "references").mkdir()
+    write_big(folder / "references" / "manual.md", "# Manual\n")
+    (folder / "references" / "small.md").write_text("# Small\n", encoding="utf-8")
+    runtime.skills.reload()
+    calls = [CallScript("read_skill_resource", {"name": "big-docs", "path": path}, id=key)
+             for key, path in (("big", "references/manual.md"), ("small", "references/small.md"))]
+    model_server.enqueue(tool_call_reply(*calls), text_reply("ok"))
+    agent = agent_for(runtime, profile)
+    events = await agent.start_turn("big", "read the manual").wait()
+    await agent.model.aclose()
+    results = {f.call_id: f for f in of_type(events, ev.ToolCallFinished)}
+    assert results["big"].outcome is ev.ToolOutcome.ERROR
+    assert "refused: 'references/manual.md' is 50.0 MB; the limit is 200 KB" in results["big"].result
+    assert results["small"].result == "# Small\n"

@@ -322,3 +322,18 @@ def test_an_import_over_the_size_setting_is_refused(env, tmp_path) -> None:
     result = hermes("sessions", "import", str(file), env=env)
     assert result.returncode == 1 and "is 1.5 MB; the import limit is 1 MB (the import_max_mb setting)" in result.stderr
     assert "no sessions" in hermes("sessions", "list", env=env).stdout
+
+
+def test_doctor_says_why_a_50_mb_skill_was_skipped(env) -> None:
+    from hermes_desktop.core.paths import app_paths
+
+    folder = app_paths().user_skills_dir / "huge"
+    folder.mkdir(parents=True)
+    with (folder / "SKILL.md").open("w", encoding="utf-8") as out:
+        out.write("---\nname: huge\ndescription: Far too long.\n---\n")
+        for _ in range(50):
+            out.write("x" * 1_000_000)
+    result = hermes("doctor", env=env)
+    assert f"SKIPPED {folder}" in result.stdout
+    assert ("error: SKILL.md: is 50.0 MB; the limit is 256 KB (a skill's instructions are sent with every request "
+            "while it is active)") in result.stdout

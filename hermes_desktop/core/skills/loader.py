@@ -1,10 +1,19 @@
 """Read one skill folder, leniently: a bad name or an over-long description is a warning; a missing
-description or unreadable front matter skips the skill. Every problem names its file and reason."""
+description or unreadable front matter skips the skill. Every problem names its file and reason.
+
+Size limits: a skill's instructions are sent with every request while it is active, so SKILL.md,
+skill.yaml and instructions.md may each be at most MAX_DEFINITION_BYTES. A larger file skips the skill with
+the reason (shown in the Skills tab and by `doctor` like any other problem), and no more than the limit
+plus one byte of it is ever read: the size is taken from the open file, and the read stops at the limit
+even if the file grows meanwhile. Resources have their own limit (`read_limited`, used by
+`read_skill_resource`).
+"""
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +27,41 @@ MAX_DESCRIPTION = 1024
 RESOURCE_FOLDERS = ("references", "assets")
 DEFINITION_FILES = ("SKILL.md", "skill.yaml", "instructions.md", "tools.py")
 MAX_RESOURCES_LISTED = 200
+MAX_DEFINITION_BYTES = 256_000  # about 64,000 tokens of instructions at most, on every request
 # libyaml's C parser is about 10x faster than the pure-Python one; discovery of 1,000 skills depends on it.
 _SAFE_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
+
+
+class TooLarge(ValueError):
+    """A file over its size limit; the message says how large it is and what the limit is."""
+
+
+def human_bytes(size: int) -> str:
+    return f"{size / 1e6:,.1f} MB" if size >= 1_000_000 else f"{size / 1e3:,.0f} KB" if size >= 1000 else f"{size} bytes"
+
+
+def read_limited(path: Path, limit: int, why: str) -> bytes:
+    """The bytes of the regular file `path`, reading at most `limit` + 1 of them. Raises TooLarge (with `why`,
+    the reason for the limit), or OSError (also for a FIFO, socket or device: opened without blocking, refused)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(f"{path.name} is not a regular file")
+        if info.st_size > limit:
+            raise TooLarge(f"is {human_bytes(info.st_size)}; the limit is {human_bytes(limit)} ({why})")
+        data = handle.read(limit + 1)
+    if len(data) > limit:  # it grew after the size was taken
+        raise TooLarge(f"is larger than {human_bytes(limit)} ({why})")
+    return data
+
+
+def _read_definition(folder: Path, name: str) -> str:
+    """A definition file's text within MAX_DEFINITION_BYTES (TooLarge, OSError or UnicodeDecodeError otherwise)."""
+    data = read_limited(folder / name, MAX_DEFINITION_BYTES, "a skill's instructions are sent with every request "
+                                                              "while it is active")
+    return data.decode("utf-8-sig")
 
 
 def _parse_yaml(text: str) -> Any:
@@ -108,7 +149,9 @@ def _common(folder: Path, entries: dict[str, os.DirEntry[str]]) -> dict[str, Any
 def _load_skill_md(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]]) -> tuple[Skill | None, list[SkillProblem]]:
     problems: list[SkillProblem] = []
     try:
-        text = (folder / "SKILL.md").read_text(encoding="utf-8-sig")
+        text = _read_definition(folder, "SKILL.md")
+    except TooLarge as exc:
+        return None, [SkillProblem("SKILL.md", str(exc), "error")]
     except (OSError, UnicodeDecodeError) as exc:
         return None, [SkillProblem("SKILL.md", f"cannot be read: {exc}", "error")]
     match = _FRONT_MATTER.match(text)
@@ -136,7 +179,9 @@ def _load_skill_md(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[
 def _load_yaml(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]]) -> tuple[Skill | None, list[SkillProblem]]:
     problems: list[SkillProblem] = []
     try:
-        meta = _parse_yaml((folder / "skill.yaml").read_text(encoding="utf-8-sig")) or {}
+        meta = _parse_yaml(_read_definition(folder, "skill.yaml")) or {}
+    except TooLarge as exc:
+        return None, [SkillProblem("skill.yaml", str(exc), "error")]
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         return None, [SkillProblem("skill.yaml", f"cannot be read as YAML: {exc}", "error")]
     if not isinstance(meta, dict):
@@ -148,7 +193,9 @@ def _load_yaml(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]
     instructions = str(meta.get("prompt") or "").strip()
     if not instructions and "instructions.md" in entries:
         try:
-            instructions = (folder / "instructions.md").read_text(encoding="utf-8-sig").strip()
+            instructions = _read_definition(folder, "instructions.md").strip()
+        except TooLarge as exc:
+            return None, problems + [SkillProblem("instructions.md", str(exc), "error")]
         except (OSError, UnicodeDecodeError) as exc:
             problems.append(SkillProblem("instructions.md", f"cannot be read: {exc}"))
     if not instructions:

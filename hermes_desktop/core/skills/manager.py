@@ -10,7 +10,8 @@ Progressive disclosure:
    inactive skills are not;
 3. `read_skill_resource(name, path)` returns one text file of the skill: from references/ or assets/, or
    another non-code file its instructions point to (public skills use examples/ or a top-level reference.md;
-   see loader.is_resource). Never a path outside the folder, never tools.py or scripts/.
+   see loader.is_resource). Never a path outside the folder, never tools.py or scripts/, and never a file
+   over MAX_RESOURCE_BYTES (refused with its size; at most the limit is ever read: loader.read_limited).
 The user activates a skill by pinning it (Skills tab) or starting a message with `/skill-name`.
 Active skills are saved with the session (the store's active_skills), so reopening restores them.
 """
@@ -25,7 +26,7 @@ from typing import Any, Callable, Iterable
 
 from hermes_desktop.core.skills import code
 from hermes_desktop.core.skills.discovery import discover
-from hermes_desktop.core.skills.loader import is_resource
+from hermes_desktop.core.skills.loader import TooLarge, is_resource, read_limited
 from hermes_desktop.core.skills.model import Discovery, Origin, Skill, SkillProblem
 from hermes_desktop.core.skills.scripts import script_tool
 from hermes_desktop.core.skills.trust import TrustStore
@@ -226,9 +227,12 @@ class SkillManager:
                             "code are not resources; paths outside the skill's folder are never read)")
         if not target.is_file():
             raise ToolError(f"{relative!r} does not exist in skill {skill.name}")
-        if target.stat().st_size > MAX_RESOURCE_BYTES:
-            raise ToolError(f"{relative!r} is larger than {MAX_RESOURCE_BYTES // 1000} KB")
-        data = target.read_bytes()
+        try:  # never more than the limit is read, whatever the file's size says or becomes
+            data = read_limited(target, MAX_RESOURCE_BYTES, "a resource is returned whole to the model")
+        except TooLarge as exc:
+            raise ToolError(f"refused: {relative!r} {exc}; it cannot be read in parts yet") from None
+        except OSError as exc:
+            raise ToolError(f"{relative!r} cannot be read: {exc.strerror or exc}") from None
         if b"\x00" in data[:8192]:
             raise ToolError(f"{relative!r} is a binary file; only text resources can be read")
         try:
