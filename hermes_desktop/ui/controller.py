@@ -16,7 +16,7 @@ import os
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from PySide6.QtCore import QObject, Signal
 
@@ -97,6 +97,7 @@ class AppController(QObject):
         self.activity: dict[str, ActivityRecorder] = {}
         self._closed = False
         self._tasks: set[asyncio.Task[Any]] = set()  # consumers and titlers: finished before the store closes
+        self._provider_change: asyncio.Future[None] | None = None  # a saved provider the engine does not have yet
 
     # ------------------------------------------------------------------ start / stop
     async def start(self) -> None:
@@ -252,8 +253,7 @@ class AppController(QObject):
     def send(self, session_id: str | None, text: str) -> str:
         """Answer `text` in `session_id` (a new session when None). Returns the session id."""
         session_id = session_id or uuid.uuid4().hex
-        assert self.agent is not None
-        self._run(session_id, self.agent.start_turn(session_id, text))
+        self._run(session_id, self._when_provider_ready(lambda agent: agent.start_turn(session_id, text)))
         return session_id
 
     async def regenerate(self, session_id: str, assistant_message_id: int) -> None:
@@ -275,8 +275,7 @@ class AppController(QObject):
 
     async def edit_and_resend(self, session_id: str, user_message_id: int, text: str) -> None:
         await asyncio.to_thread(self.store.edit_user_message, user_message_id, text)
-        assert self.agent is not None
-        self._run(session_id, self.agent.start_regenerate(session_id))
+        self._run(session_id, self._when_provider_ready(lambda agent: agent.start_regenerate(session_id)))
         self.sig_open_session.emit(session_id, None)
 
     async def show_version(self, session_id: str, message_id: int) -> None:
@@ -288,14 +287,23 @@ class AppController(QObject):
 
     async def _rerun_from(self, session_id: str, user_message_id: int) -> None:
         await asyncio.to_thread(self.store.rewind_to, session_id, user_message_id)
-        assert self.agent is not None
-        self._run(session_id, self.agent.start_regenerate(session_id))
+        self._run(session_id, self._when_provider_ready(lambda agent: agent.start_regenerate(session_id)))
         self.sig_open_session.emit(session_id, None)
 
     def stop(self, session_id: str) -> None:
         turn = self._turns.get(session_id)
         if turn is not None:
             turn.cancel()
+
+    def _when_provider_ready(self, start: Callable[["Agent"], "Turn"]) -> "Turn":
+        """The turn `start` makes: started now, or, while a just-saved provider is being connected (its key
+        stored, its client built), started as soon as the engine has it, so a message sent right after Save
+        is answered by that provider instead of failing with "No model is set up yet"."""
+        assert self.agent is not None
+        agent, pending = self.agent, self._provider_change
+        if pending is None or pending.done():
+            return start(agent)
+        return _turn_after(pending, lambda: start(agent))
 
     def _run(self, session_id: str, turn: "Turn") -> None:
         if session_id in self._turns:
@@ -366,9 +374,27 @@ class AppController(QObject):
         secrets: SecretStore = self.runtime.secrets
         return await asyncio.to_thread(secrets.get, f"provider:{profile_id}")
 
+    def expect_provider_change(self) -> None:
+        """A provider is about to be saved (its dialog was just accepted): turns sent from now on wait until the
+        engine has it. `save_provider` ends the wait, whether it succeeds or fails."""
+        if self._provider_change is None or self._provider_change.done():
+            self._provider_change = asyncio.get_event_loop().create_future()
+
+    def _provider_change_done(self) -> None:
+        if self._provider_change is not None and not self._provider_change.done():
+            self._provider_change.set_result(None)
+
     async def save_provider(self, profile: "ProviderProfile", api_key: str | None, *, make_active: bool = True) -> None:
         """Keep the key in the keyring (or in memory, when there is no secure keyring) and the rest in
-        settings.json; then talk to the active profile. Raises SecretStoreError if the keyring refuses."""
+        settings.json; then talk to the active profile. Raises SecretStoreError if the keyring refuses.
+        Messages sent meanwhile wait for it (see `expect_provider_change`)."""
+        self.expect_provider_change()
+        try:
+            await self._save_provider(profile, api_key, make_active)
+        finally:
+            self._provider_change_done()
+
+    async def _save_provider(self, profile: "ProviderProfile", api_key: str | None, make_active: bool) -> None:
         from hermes_desktop.core.settings import with_profile
 
         assert self.runtime is not None
@@ -578,3 +604,36 @@ class AppController(QObject):
         self.runtime.settings = settings
         self.runtime.settings_store.save(settings)
         self.sig_settings_changed.emit()
+
+
+
+def _turn_after(ready: "asyncio.Future[None]", start: Callable[[], "Turn"]) -> "Turn":
+    """A Turn that waits for `ready` (a provider being saved), then runs the turn `start` makes and passes its
+    events on. Stop (`cancel`) never cancels a task that has not run yet (it would end without TurnFinished):
+    before the real turn has saved the user's message (TurnStarted) it is only noted, and applied then, so
+    the message is never lost."""
+    from hermes_desktop.core.agent import Turn
+
+    class TurnAfterProviderChange(Turn):
+        def __init__(self) -> None:
+            self._stop = False
+            self._inner: Turn | None = None
+            self._inner_started = False
+            super().__init__(self._forward)
+
+        def cancel(self) -> None:
+            self._stop = True
+            if self._inner is not None and self._inner_started:
+                self._inner.cancel()
+
+        async def _forward(self, emit: Callable[[ev.Event], None]) -> None:
+            await ready  # save_provider always ends the change (in a finally)
+            self._inner = start()
+            async for event in self._inner:
+                emit(event)
+                if isinstance(event, ev.TurnStarted):
+                    self._inner_started = True
+                    if self._stop:
+                        self._inner.cancel()
+
+    return TurnAfterProviderChange()

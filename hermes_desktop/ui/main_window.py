@@ -304,6 +304,8 @@ class MainWindow(QMainWindow):
                              taken_ids={p.id for p in runtime.settings.profiles}, first_run=first_run,
                              prefill=runtime.profile if profile is None else None)
         self.setup_dialog = dialog  # for tests and automation
+        # At once, inside Save's click: a message sent before this coroutine resumes waits for the new provider.
+        dialog.accepted.connect(self.controller.expect_provider_change)
         accepted = await run_dialog(dialog) == QDialog.DialogCode.Accepted
         if accepted:
             try:

@@ -8,7 +8,11 @@ import socket
 import keyring
 import keyring.backends.fail
 import pytest
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton
+
+from hermes_desktop.ui.chat.items import BannerItem, MessageItem
 
 from tests.support.model_server import text_reply
 
@@ -29,6 +33,18 @@ def first_run(make_window):
     dialog = h.wait_until(lambda: getattr(h.window, "setup_dialog", None), what="the setup dialog")
     h.wait_until(dialog.isVisible, what="the dialog on screen")
     return h, dialog
+
+
+def wait_for_start_up_checks(h) -> None:
+    """Wait until the window has decided whether to show the setup dialog (its after-ready step is done, or
+    the dialog is up), instead of sleeping and hoping the decision was made by then."""
+    from hermes_desktop.ui import tasks
+
+    def decided() -> bool:
+        return getattr(h.window, "setup_dialog", None) is not None or not any(
+            task.get_coro().__qualname__ == "MainWindow._after_ready" for task in tasks._running)
+
+    h.wait_until(decided, what="the start-up checks")
 
 
 def fill(h, dialog, base_url: str, model: str, key: str = "") -> None:
@@ -146,6 +162,119 @@ def test_settings_dialog_lists_profiles_and_data_paths(make_window, model_server
     h.do(settings.accept)
 
 
+def test_after_a_successful_test_enter_saves(make_window, model_server) -> None:
+    h, dialog = first_run(make_window)
+    save, test = dialog.findChild(QPushButton, "saveButton"), dialog.findChild(QPushButton, "testConnectionButton")
+    fill(h, dialog, model_server.base_url, "scripted-model", KEY)
+    assert test.isDefault() and not save.isDefault(), "before a test, Enter tests the connection"
+    model_server.enqueue(text_reply("x"))
+    h.do(lambda: QTest.mouseClick(test, Qt.MouseButton.LeftButton))  # as a user does: the button takes the focus
+    status = dialog.findChild(QLabel, "connectionStatus")
+    h.wait_until(lambda: status.text().startswith("Connected"), what="a successful check")
+    assert save.isDefault() and not test.isDefault()
+    h.do(lambda: QTest.keyClick(QApplication.focusWidget() or dialog, Qt.Key.Key_Return))
+    h.wait_until(lambda: not dialog.isVisible() and not h.controller.needs_setup, what="saved by Enter")
+    saved = h.controller.runtime.settings_store.load().settings.active_profile
+    assert saved is not None and (saved.base_url, saved.model) == (model_server.base_url, "scripted-model")
+
+
+def test_editing_after_a_successful_test_makes_enter_test_again(make_window, model_server) -> None:
+    h, dialog = first_run(make_window)
+    fill(h, dialog, model_server.base_url, "scripted-model", KEY)
+    model_server.enqueue(text_reply("x"))
+    assert run_check(h, dialog).startswith("Connected")
+    assert dialog.findChild(QPushButton, "saveButton").isDefault()
+    url = dialog.findChild(QLineEdit, "baseUrlEdit")
+    h.do(lambda: (url.setFocus(), QTest.keyClicks(url, "x")))
+    assert dialog.findChild(QPushButton, "testConnectionButton").isDefault()
+    h.do(dialog.reject)
+
+
+def discard_question(h, dialog) -> QMessageBox:
+    return h.wait_until(lambda: dialog.discard_question if dialog.discard_question and
+                        dialog.discard_question.isVisible() else None, what="the unsaved-changes question")
+
+
+def test_closing_with_unsaved_changes_asks_first(make_window, model_server) -> None:
+    h, dialog = first_run(make_window)
+    fill(h, dialog, model_server.base_url, "typed-model", KEY)
+
+    h.do(lambda: QTest.keyClick(dialog, Qt.Key.Key_Escape))  # Esc
+    question = discard_question(h, dialog)
+    assert dialog.isVisible() and "not saved" in question.text()
+    assert question.defaultButton() is question.button(QMessageBox.StandardButton.Cancel), "Enter keeps editing"
+    h.do(lambda: question.button(QMessageBox.StandardButton.Cancel).click())  # Keep editing
+    h.wait_until(lambda: dialog.discard_question is None, what="the question to close")
+    assert dialog.isVisible() and dialog.findChild(QComboBox, "modelEdit").currentText() == "typed-model"
+
+    h.do(dialog.close)  # the window's close button
+    question = discard_question(h, dialog)
+    assert dialog.isVisible()
+    h.do(lambda: question.button(QMessageBox.StandardButton.Cancel).click())
+    h.wait_until(lambda: dialog.discard_question is None, what="the question to close")
+
+    h.do(lambda: dialog.findChild(QPushButton, "cancelButton").click())  # Not now
+    question = discard_question(h, dialog)
+    h.do(lambda: question.action.click())  # Discard
+    h.wait_until(lambda: not dialog.isVisible(), what="the dialog to close")
+    h.wait_until(lambda: h.window.setup_bar.isVisible(), what="the set-up banner")
+    assert h.controller.runtime.settings_store.load().settings.profiles == (), "nothing was saved"
+
+
+def test_closing_without_changes_does_not_ask(make_window) -> None:
+    h, dialog = first_run(make_window)
+    h.do(lambda: QTest.keyClick(dialog, Qt.Key.Key_Escape))
+    h.wait_until(lambda: not dialog.isVisible(), what="the dialog to close")
+    assert dialog.discard_question is None
+
+
+def test_a_message_sent_in_the_same_moment_as_save_is_answered_by_the_saved_provider(make_window, model_server) -> None:
+    h, dialog = first_run(make_window)
+    model_server.required_key = KEY
+    fill(h, dialog, model_server.base_url, "scripted-model", KEY)
+    model_server.enqueue(text_reply("answered by the provider you just saved"))
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+
+    def save_and_send() -> None:  # one event-loop turn: the engine cannot have the provider yet
+        dialog.findChild(QPushButton, "saveButton").click()
+        assert h.controller.agent.model is None, "the provider is not connected yet when the message is sent"
+        box.setFocus()
+        QTest.keyClicks(box, "hello right away")
+        QTest.keyClick(box, Qt.Key.Key_Return)
+
+    h.do(save_and_send)
+    h.wait_until(lambda: any(isinstance(i, MessageItem) and i.role == "assistant" and
+                             i.text == "answered by the provider you just saved" for i in h.window.chat.model.items())
+                 or any(isinstance(i, BannerItem) for i in h.window.chat.model.items()), what="the reply or an error")
+    banners = [i.message for i in h.window.chat.model.items() if isinstance(i, BannerItem)]
+    assert banners == [], banners
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the turn to end")
+    stored = h.controller.store.messages(h.window.current_session)
+    assert [(m.role, m.content) for m in stored] == [("user", "hello right away"),
+                                                     ("assistant", "answered by the provider you just saved")]
+    assert model_server.chat_requests[-1].headers["authorization"] == f"Bearer {KEY}"
+
+
+def test_stop_while_waiting_for_the_saved_provider_keeps_the_message(make_window, model_server) -> None:
+    h, dialog = first_run(make_window)
+    fill(h, dialog, model_server.base_url, "scripted-model", KEY)
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+
+    def save_send_and_stop() -> None:
+        dialog.findChild(QPushButton, "saveButton").click()
+        box.setFocus()
+        QTest.keyClicks(box, "stop me")
+        QTest.keyClick(box, Qt.Key.Key_Return)
+        h.window.stop()
+
+    h.do(save_send_and_stop)
+    h.wait_until(lambda: h.window.current_session and not h.controller.is_busy(h.window.current_session),
+                 what="the stopped turn to end")
+    stored = h.controller.store.messages(h.window.current_session)
+    assert [(m.role, m.content) for m in stored] == [("user", "stop me")], "saved, and nothing was asked of the model"
+    assert model_server.chat_requests == []
+
+
 @pytest.mark.keyring
 @pytest.mark.skipif(not os.environ.get("HERMES_TEST_SECRET_SERVICE"), reason="needs a real Secret Service "
                     "(make test runs the suite under dbus-run-session with gnome-keyring)")
@@ -161,7 +290,7 @@ def test_with_a_real_keyring_the_second_start_needs_no_setup(make_window, model_
     h.do(h.window.close)
     h.run(h.controller.shutdown())
     again = make_window(configured=False)
-    again.settle(0.5)
+    wait_for_start_up_checks(again)
     assert getattr(again.window, "setup_dialog", None) is None and not again.controller.needs_setup
     again.run(again.controller.delete_provider(profile_id))
     assert keyring.get_password("hermes-desktop", f"provider:{profile_id}") is None

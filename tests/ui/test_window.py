@@ -128,8 +128,12 @@ def test_switching_sessions_mid_stream_never_mixes_messages(make_window, model_s
     h.send("first session question")
     first = h.wait_until(lambda: h.window.current_session, what="a session id")
     h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text, what="streaming to start")
+    arrived: list[str] = []
+    h.controller.sig_session_event.connect(lambda session_id, _event: arrived.append(session_id))
     h.run(h.window.open_session(other.id, None))
-    h.settle(0.3)
+    shown_from = len(arrived)
+    h.wait_until(lambda: arrived[shown_from:].count(first) >= 3,
+                 what="more of the first session's stream while the other session is shown")
     assert [i.text for i in rows(h.window) if isinstance(i, MessageItem)] == ["message of the other session"]
     h.run(h.window.open_session(first, None))
     h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].text.count("streaming") >= 2, what="live text")
@@ -159,9 +163,9 @@ def test_search_opens_the_session_scrolled_to_the_hit(make_window) -> None:
     model = h.window.chat.model
     row = h.wait_until(lambda: next((r for r, i in enumerate(model.items())
                                      if isinstance(i, MessageItem) and "xylophone" in i.text), None), what="hit row")
-    h.settle(0.3)
     view = h.window.chat.view
-    assert view.visualRect(model.index(row)).intersects(view.viewport().rect()), "the hit is on screen"
+    h.wait_until(lambda: view.visualRect(model.index(row)).intersects(view.viewport().rect()),
+                 what="the hit scrolled on screen")
     assert model.first_loaded > 0 and model.has_later, "only a page around the hit was loaded"
 
 
@@ -176,9 +180,9 @@ def test_a_long_session_opens_at_the_newest_message_and_loads_earlier_pages(make
     h.run(h.window.open_session(session.id, None))
     model = h.window.chat.model
     assert model.rowCount() <= 80 and model.items()[-1].text == "message 9999"
-    h.settle(0.2)
     view = h.window.chat.view
-    assert view.visualRect(model.index(model.rowCount() - 1)).intersects(view.viewport().rect())
+    h.wait_until(lambda: view.visualRect(model.index(model.rowCount() - 1)).intersects(view.viewport().rect()),
+                 what="the newest message on screen")
     before = model.rowCount()
     h.do(lambda: view.verticalScrollBar().setValue(0))
     h.wait_until(lambda: model.rowCount() > before, what="an earlier page")

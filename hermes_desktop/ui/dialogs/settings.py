@@ -124,6 +124,7 @@ class SettingsDialog(QDialog):
         dialog = SetupDialog(self, profile=profile, key_stored=key_stored, keyring_secure=runtime.secrets_report.secure,
                              keyring_reason=runtime.secrets_report.reason,
                              taken_ids={p.id for p in runtime.settings.profiles})
+        dialog.accepted.connect(self.controller.expect_provider_change)  # messages sent meanwhile wait for it
         if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
             return None
         return dialog

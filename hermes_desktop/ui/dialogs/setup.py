@@ -5,6 +5,13 @@ connection makes a real, cheap request (core/connection_check.py) and says what 
 about what it finds. The dialog never stores anything itself: Save hands the profile
 and the key to the controller, which puts the key in the keyring and the rest in
 settings.json.
+
+Enter presses Test connection until a test succeeds, then Save (and Test again once a
+field is edited after it); no other button is ever the default, so a stray Enter never
+hits Cancel/Not now. Closing with unsaved changes (Esc, the window's close button,
+Cancel/Not now) asks first, in a window-modal question awaited with `run_dialog` (never
+`exec()` in a coroutine); `reject()` itself stays silent, for the code that closes the
+dialog on purpose (a cancelled task, the app quitting).
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -23,6 +30,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -32,6 +40,7 @@ from PySide6.QtWidgets import (
 from hermes_desktop.core.providers import PRESETS, Preset, preset, preset_for_url, profile_id_for
 from hermes_desktop.core.settings import ProviderProfile, ToolMode
 from hermes_desktop.ui import theme as themes
+from hermes_desktop.ui.async_dialog import Confirmation
 from hermes_desktop.ui.tasks import spawn
 
 if TYPE_CHECKING:
@@ -129,21 +138,25 @@ class SetupDialog(QDialog):
         self.test_button = QPushButton(self.tr("Test connection"))
         self.test_button.setObjectName("testConnectionButton")
         self.test_button.clicked.connect(lambda: spawn(self.test_connection()))
+        self.test_button.setDefault(True)  # until a test succeeds; then Save (see _make_default)
         self.status = QLabel()
         self.status.setObjectName("connectionStatus")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.fix_button = QPushButton()
         self.fix_button.setObjectName("applySuggestionButton")
+        self.fix_button.setAutoDefault(False)
         self.fix_button.hide()
         self.fix_button.clicked.connect(self._apply_suggestion)
         self.save_button = QPushButton(self.tr("Save"))
         self.save_button.setObjectName("saveButton")
-        self.save_button.setDefault(True)
         self.save_button.clicked.connect(self._save)
         cancel = QPushButton(self.tr("Cancel") if not first_run else self.tr("Not now"))
         cancel.setObjectName("cancelButton")
-        cancel.clicked.connect(self.reject)
+        cancel.setAutoDefault(False)  # Enter never discards what was typed
+        cancel.clicked.connect(self.close_asking)
+        self.cancel_button = cancel
+        self.discard_question: Confirmation | None = None
 
         form = QFormLayout()
         form.addRow(self.tr("Provider"), self.provider)
@@ -183,6 +196,58 @@ class SetupDialog(QDialog):
             self._load(profile or prefill)  # type: ignore[arg-type]
         else:
             self._preset_chosen(0)
+        self._initial = self._state()
+        # Only the user's own edits make an earlier test stale (a test refills the model list itself).
+        for edited in (self.base_url.textEdited, self.api_key.textEdited, self.model.lineEdit().textEdited,
+                       self.model.activated, self.provider.activated):
+            edited.connect(lambda *_args: self._make_default(self.test_button))
+
+    # ------------------------------------------------------------------ default button and closing
+    def _make_default(self, button: QPushButton) -> None:
+        """The button Enter presses: Test connection, or Save once a test succeeded."""
+        for candidate in (self.test_button, self.save_button):
+            candidate.setDefault(candidate is button)
+            candidate.setAutoDefault(candidate is button)
+
+    def _state(self) -> tuple[ProviderProfile, str]:
+        return self.profile(), self.entered_key()
+
+    def has_unsaved_changes(self) -> bool:
+        return self._state() != self._initial
+
+    def close_asking(self) -> None:
+        """Close without saving: at once when nothing was changed, otherwise after the user confirms."""
+        if not self.has_unsaved_changes():
+            self.reject()
+        elif self.discard_question is None:
+            spawn(self._confirm_discard())
+
+    async def _confirm_discard(self) -> None:
+        box = Confirmation(self, QMessageBox.Icon.Question, self.tr("Discard your changes?"),
+                           self.tr("The provider settings you entered are not saved yet. Close the dialog and "
+                                   "discard them?"), self.tr("Discard"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setObjectName("discardChangesDialog")
+        box.button(QMessageBox.StandardButton.Cancel).setText(self.tr("Keep editing"))
+        self.discard_question = box
+        try:
+            if await box.confirmed():
+                self.reject()
+        finally:
+            self.discard_question = None
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.matches(QKeySequence.StandardKey.Cancel):
+            event.accept()
+            self.close_asking()
+            return
+        super().keyPressEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.isVisible() and self.has_unsaved_changes():
+            event.ignore()
+            self.close_asking()
+            return
+        super().closeEvent(event)
 
     # ------------------------------------------------------------------ filling
     def _load(self, profile: ProviderProfile) -> None:
@@ -265,6 +330,7 @@ class SetupDialog(QDialog):
     async def test_connection(self, stored_key: str | None = None) -> "CheckResult":
         from hermes_desktop.core.connection_check import CheckStatus, check_connection
 
+        had_focus = self.test_button.hasFocus()  # disabling it moves the focus on to another button
         self.test_button.setEnabled(False)
         self.fix_button.hide()
         self.status.setStyleSheet("")
@@ -275,6 +341,9 @@ class SetupDialog(QDialog):
         finally:
             self.test_button.setEnabled(True)
         self.last_check = result
+        self._make_default(self.save_button if result.ok else self.test_button)
+        if had_focus:
+            (self.save_button if result.ok else self.test_button).setFocus()
         theme = themes.current()
         self.status.setStyleSheet(f"color: {theme.risk_read if result.ok else theme.risk_destructive};")
         self.status.setText(result.message)
