@@ -112,6 +112,8 @@ class MainWindow(QMainWindow):
         self.theme_manager = theme_manager
         self.state_file = state_file
         self.current_session: str | None = None
+        self._unsaved_sends: dict[str, str] = {}  # session -> text sent whose user message is not stored yet
+        self._returned_text: set[str] = set()  # sessions whose last send failed before saving: text is in the box
         self._loading_page = False
         self._restored_session: str | None = None
 
@@ -267,6 +269,9 @@ class MainWindow(QMainWindow):
         self.chat.setEnabled(True)
         self.chat.set_busy(False)
         self.chat.input.show_default_placeholder()
+        read_only = getattr(runtime.store, "read_only_reason", None)
+        if read_only:  # the reason is in the error bar too (runtime.problems)
+            self.chat.block_sending(read_only)
         self.show_tools()
         self.show_skills()
         self._watch_skill_folders()
@@ -553,6 +558,8 @@ class MainWindow(QMainWindow):
             self.chat.model.reset([])
             self.current_session = uuid.uuid4().hex
         self.chat.view.follow_bottom()
+        self._unsaved_sends[self.current_session] = text
+        self._returned_text.discard(self.current_session)
         self.controller.send(self.current_session, text)
         self.chat.set_busy(True)
         self.sidebar.set_current(self.current_session)
@@ -567,6 +574,8 @@ class MainWindow(QMainWindow):
         self.stop()
 
     def _on_event(self, session_id: str, event: ev.Event) -> None:
+        if isinstance(event, (ev.TurnStarted, ev.TurnFinished)):
+            self._track_unsaved_send(session_id, event)
         if session_id != self.current_session:
             return
         self.chat.model.apply(event)
@@ -581,6 +590,17 @@ class MainWindow(QMainWindow):
                 event.estimated_tokens, event.budget_tokens, event.dropped_messages))
         if not isinstance(event, ev.TextDelta):
             self.inspector.show_activity(self.controller.activity.get(session_id))
+
+    def _track_unsaved_send(self, session_id: str, event: ev.Event) -> None:
+        """A turn that ends before its user message was stored (TurnStarted), e.g. on a full disk, gives the
+        text back to the message box, so nothing typed is lost; Retry then sends the box again."""
+        text = self._unsaved_sends.pop(session_id, None) if isinstance(event, ev.TurnFinished) else None
+        if isinstance(event, ev.TurnStarted):
+            self._unsaved_sends.pop(session_id, None)
+        elif text is not None and session_id == self.current_session:
+            if self.chat.input.toPlainText().strip() != text:
+                self.chat.input.append_text(text)
+            self._returned_text.add(session_id)
 
     def _on_busy(self, session_id: str, busy: bool) -> None:
         if session_id == self.current_session:
@@ -600,7 +620,9 @@ class MainWindow(QMainWindow):
     def _banner_action(self, action: str) -> None:
         if self.current_session is None:
             return
-        if action == "retry" and not self.controller.is_busy(self.current_session):
+        if action == "retry" and self.current_session in self._returned_text:
+            self.chat.send_button.click()  # the message was never stored: send the box (maybe edited) again
+        elif action == "retry" and not self.controller.is_busy(self.current_session):
             spawn(self.controller.retry(self.current_session))
         elif action == "open_provider_settings":
             spawn(self.run_setup(first_run=False))

@@ -74,6 +74,7 @@ class ChatPane(QWidget):
         self.setTabOrder(self.send_button, self.stop_button)
         self._editing_message: int | None = None
         self._busy = False
+        self._send_blocked: str | None = None  # why nothing can be sent (a read-only history), or None
         self.model.modelReset.connect(self._update_empty)
         self.model.rowsInserted.connect(self._update_empty)
         self._update_empty()
@@ -87,14 +88,21 @@ class ChatPane(QWidget):
         """A reply is streaming: Stop is available; the box stays editable for the next message."""
         self._busy = busy
         self.stop_button.setEnabled(busy)
-        self.send_button.setEnabled(not busy and self.isEnabled())
+        self.send_button.setEnabled(not busy and self.isEnabled() and self._send_blocked is None)
+
+    def block_sending(self, reason: str) -> None:
+        """Nothing can be saved (the history is open read-only): Send is off and says why; what is typed stays."""
+        self._send_blocked = reason
+        self.send_button.setEnabled(False)
+        self.send_button.setToolTip(reason)
+        self.input.setPlaceholderText(reason)
 
     @property
     def busy(self) -> bool:
         return self._busy
 
     def _submit(self, text: str) -> None:
-        if not text or self._busy:
+        if not text or self._busy or self._send_blocked is not None:
             return
         self.input.clear()
         if self._editing_message is not None:
