@@ -17,7 +17,14 @@ Guarantees, and how:
   writer process is gone is marked interrupted.
 - Deleting a session moves it to the trash for 30 days; it can be restored.
 
-Opening (`open_store`) also handles corruption, migrations and backups; see there.
+- A write that fails for lack of space, an I/O error, read-only media or permissions
+  raises the StorageUnavailable subclass for it (storage/errors.py), one line saying
+  what was not saved and where; SQLite has rolled the transaction back, so nothing
+  stored changed, and the same write works once the cause is gone.
+
+Opening (`open_store`) also handles corruption, migrations and backups, and tells a
+damaged file (set aside, backup restored) from one that cannot be read or written right
+now (never touched: opened read-only with the reason); see there.
 """
 
 from __future__ import annotations

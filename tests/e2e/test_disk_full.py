@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +26,7 @@ from hermes_desktop.core.store import SQLiteSessionStore, open_store
 from tests.support.demo_model import demo_responder
 from tests.support.model_server import ScriptedModelServer, text_reply
 from tests.support.small_disk import SmallDisk, immutable, small_disk
-from tests.support.stores import data_paths
+from tests.support.stores import data_paths, write_v1_database
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -279,3 +280,51 @@ def test_ask_whose_message_cannot_be_saved_exits_1_with_one_line(server, env, di
     assert after[: len(before)] == before and [m.content for m in after[len(before):]] == [
         question, "Here is the summary."]
     window.store.close()
+
+
+# ------------------------------------------------------------------ migrations
+
+
+def test_an_old_database_on_a_full_disk_is_shown_migrated_in_memory_and_left_as_it_was(disk) -> None:
+    paths = data_paths()
+    write_v1_database(paths.database)
+    with sqlite3.connect(paths.database) as db:
+        v1_messages = db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+    before = digest(paths.database)
+    disk.fill()
+
+    opened = open_store(paths)
+
+    assert opened.store.read_only and (opened.read_only_reason or "").startswith(f"The disk holding {paths.database}")
+    sessions = opened.store.list_sessions()
+    assert sessions and sum(len(opened.store.messages(s.id)) for s in sessions) == v1_messages
+    opened.store.close()
+    assert digest(paths.database) == before, "the old database was not migrated in place"
+    assert list(paths.data_dir.glob("hermes.db.pre-v*")) == [], "no partial pre-migration copy left taking space"
+    disk.free()
+    migrated = open_store(paths)
+    assert not migrated.store.read_only
+    assert sum(len(migrated.store.messages(s.id)) for s in migrated.store.list_sessions()) == v1_messages
+    assert len(list(paths.data_dir.glob("hermes.db.pre-v*.bak"))) == 1
+    migrated.store.close()
+
+
+def test_a_pre_migration_copy_that_does_not_fit_leaves_the_old_database_as_it_was(disk) -> None:
+    paths = data_paths()
+    write_v1_database(paths.database)
+    with sqlite3.connect(paths.database) as db:
+        db.execute("PRAGMA journal_mode = WAL")  # as the app left it: the database opens without new space
+        v1_messages = db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+        holder = sqlite3.connect(paths.database)  # keeps -wal/-shm in place, like another window would
+        holder.execute("SELECT COUNT(*) FROM messages").fetchone()
+    before = digest(paths.database)
+    disk.fill()
+    try:
+        opened = open_store(paths)
+        assert opened.store.read_only and "is full" in (opened.read_only_reason or "")
+        assert sum(len(opened.store.messages(s.id)) for s in opened.store.list_sessions()) == v1_messages
+        opened.store.close()
+    finally:
+        holder.close()
+    assert digest(paths.database) == before
+    assert list(paths.data_dir.glob("hermes.db.pre-v*")) == [] and set_aside(paths) == []
