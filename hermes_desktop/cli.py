@@ -165,8 +165,9 @@ async def _ask(args: argparse.Namespace) -> int:
             elif isinstance(event, (ev.Notice, ev.RetryScheduled)):
                 print(f"\n[{strip_controls(event.message)}]", file=sys.stderr)
             elif isinstance(event, ev.ToolCallFinished):
-                print(f"[tool {strip_controls(event.name)}: {event.outcome.value}, {event.duration_s:.2f} s]",
-                      file=sys.stderr)
+                how = "interrupted, not run" if event.outcome is ev.ToolOutcome.INTERRUPTED else \
+                    f"{event.outcome.value}, {event.duration_s:.2f} s"
+                print(f"[tool {strip_controls(event.name)}: {how}]", file=sys.stderr)
             elif isinstance(event, ev.TurnError):
                 print(("\n" if wrote_text else "") + f"error: {strip_controls(event.message)}", file=sys.stderr)
             saved = saved or isinstance(event, ev.TurnStarted)
@@ -174,7 +175,7 @@ async def _ask(args: argparse.Namespace) -> int:
                 if event.reason is ev.FinishReason.ERROR:
                     code = EXIT_FAILED
                 elif event.reason in (ev.FinishReason.MAX_ROUND_TRIPS, ev.FinishReason.REPEATED_CALL,
-                                      ev.FinishReason.REPEATED_FAILURE):
+                                      ev.FinishReason.REPEATED_FAILURE, ev.FinishReason.OUTPUT_LIMIT):
                     print(f"\n{strip_controls(event.message)}", file=sys.stderr)
                     code = EXIT_GUARD
                 elif event.reason is ev.FinishReason.CANCELLED:

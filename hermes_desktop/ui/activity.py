@@ -108,7 +108,7 @@ class ActivityRecorder:
             entry = self._tools.get(event.call_id)
             if entry is not None:
                 decision = self._decisions.get(event.call_id, "")
-                entry.title = f"{event.name} · {event.outcome.value} · {event.duration_s:.2f} s"
+                entry.title = f"{event.name} · {_outcome_words(event)}"
                 entry.detail += f"\ndecision: {decision or 'none'}; result: {len(event.result):,} characters" + \
                     (f" ({event.truncated_chars:,} cut)" if event.truncated_chars else "")
             return entry
@@ -141,6 +141,12 @@ class ActivityRecorder:
         parts.append(f"{now - self._round_started:.2f} s")
         self._round.title += " — " + ", ".join(parts)
         self._round = None
+
+
+def _outcome_words(event: ev.ToolCallFinished) -> str:
+    if event.outcome is ev.ToolOutcome.INTERRUPTED:  # never started: a duration would suggest it ran
+        return "interrupted, not run (the reply was cut off)"
+    return f"{event.outcome.value} · {event.duration_s:.2f} s"
 
 
 _LAYER_LABELS = {"system": "system prompt", "tool_schemas": "tool schemas", "skill_catalog": "skill catalog",

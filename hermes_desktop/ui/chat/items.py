@@ -43,6 +43,7 @@ FAILED = "failed"
 DENIED = "denied"
 CANCELLED = "cancelled"
 SKIPPED = "skipped"
+INTERRUPTED = "interrupted"  # never run: the reply was cut off (or stopped at its output limit) while writing it
 
 
 @dataclass(eq=False)
@@ -131,6 +132,8 @@ def status_of_result(content: str | None) -> str:
             return CANCELLED
         if status == "not_run":
             return SKIPPED
+        if status == "interrupted":
+            return INTERRUPTED
         if "error" in data and len(data) <= 3:
             return FAILED
     return DONE

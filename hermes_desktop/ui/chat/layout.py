@@ -21,6 +21,7 @@ from hermes_desktop.ui.chat.items import (
     DENIED,
     DONE,
     FAILED,
+    INTERRUPTED,
     PENDING,
     RUNNING,
     WAITING,
@@ -387,6 +388,8 @@ class RowLayouter:
             return QCoreApplication.translate("Transcript", "failed"), theme.risk_destructive
         if card.status == DENIED:
             return QCoreApplication.translate("Transcript", "denied") + (f" ({card.decided_by})" if card.decided_by else ""), theme.risk_destructive
+        if card.status == INTERRUPTED:  # the reply was cut off while the model wrote this call
+            return QCoreApplication.translate("Transcript", "Interrupted — not run"), theme.risk_write
         return tr(card.status), theme.muted
 
     def _banner(self, banner: BannerItem, width: float) -> RowLayout:

@@ -23,6 +23,7 @@ from hermes_desktop.ui.chat.items import (
     DENIED,
     DONE,
     FAILED,
+    INTERRUPTED,
     PENDING,
     RUNNING,
     SKIPPED,
@@ -43,9 +44,12 @@ TICK_INTERVAL_MS = 1000
 _OUTCOME_STATUS = {
     ev.ToolOutcome.OK: DONE, ev.ToolOutcome.ERROR: FAILED, ev.ToolOutcome.INVALID: FAILED,
     ev.ToolOutcome.TIMEOUT: FAILED, ev.ToolOutcome.DENIED: DENIED, ev.ToolOutcome.CANCELLED: CANCELLED,
-    ev.ToolOutcome.SKIPPED: SKIPPED, ev.ToolOutcome.DRY_RUN: "dry run",
+    ev.ToolOutcome.SKIPPED: SKIPPED, ev.ToolOutcome.DRY_RUN: "dry run", ev.ToolOutcome.INTERRUPTED: INTERRUPTED,
 }
-_GUARD_REASONS = (ev.FinishReason.MAX_ROUND_TRIPS, ev.FinishReason.REPEATED_CALL, ev.FinishReason.REPEATED_FAILURE)
+_GUARD_REASONS = (ev.FinishReason.MAX_ROUND_TRIPS, ev.FinishReason.REPEATED_CALL, ev.FinishReason.REPEATED_FAILURE,
+                  ev.FinishReason.OUTPUT_LIMIT)
+# Turns that end with the reply still streaming cut short: its row is marked interrupted.
+_CUT_REASONS = (ev.FinishReason.CANCELLED, ev.FinishReason.OUTPUT_LIMIT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +67,7 @@ class TranscriptModel(QAbstractListModel):
         super().__init__(parent)
         self._rows: list[Item] = []
         self._streaming: MessageItem | None = None
+        self._last_reply: MessageItem | None = None  # the reply whose calls are showing (marked if they were cut)
         self._pending_text: list[str] = []
         self._cards: dict[str, ToolCardItem] = {}
         self._retry_notice: NoticeItem | None = None
@@ -129,6 +134,7 @@ class TranscriptModel(QAbstractListModel):
         self.beginResetModel()
         self._rows = list(items)
         self._streaming = None
+        self._last_reply = None
         self._pending_text.clear()
         self._cards = {i.call_id: i for i in self._rows if isinstance(i, ToolCardItem)}
         self._retry_notice = None
@@ -217,6 +223,8 @@ class TranscriptModel(QAbstractListModel):
             self.flush_stream()
         if isinstance(event, ev.TurnStarted):
             self.append(MessageItem("user", event.text, event.user_message_id))
+        elif isinstance(event, ev.ModelRequestStarted):
+            self._last_reply = None  # a new reply: a call without text must not mark the previous one
         elif isinstance(event, ev.AssistantMessageStarted):
             if self._streaming is not None and self._streaming.message_id is None:
                 self._streaming.message_id = event.message_id
@@ -236,6 +244,9 @@ class TranscriptModel(QAbstractListModel):
         elif isinstance(event, ev.ToolCallFinished):
             self._update_card(event.call_id, status=_OUTCOME_STATUS.get(event.outcome, DONE), result=event.result,
                               duration_s=event.duration_s)
+            if event.outcome is ev.ToolOutcome.INTERRUPTED and self._last_reply is not None:
+                self._last_reply.interrupted = True  # as stored: the reply was cut while writing its calls
+                self.changed(self._last_reply)
         elif isinstance(event, ev.RetryScheduled):
             self._show_retry(event.message)
         elif isinstance(event, ev.Notice):
@@ -246,7 +257,7 @@ class TranscriptModel(QAbstractListModel):
             self.append(BannerItem(event.message, _actions_for(event)))
         elif isinstance(event, ev.TurnFinished):
             self._clear_retry()
-            self._end_stream(interrupted=event.reason is ev.FinishReason.CANCELLED)
+            self._end_stream(interrupted=event.reason in _CUT_REASONS)
             if event.reason in _GUARD_REASONS:
                 self.append(BannerItem(event.message, ("retry",), level="stopped"))
         self._update_tick()
@@ -275,7 +286,7 @@ class TranscriptModel(QAbstractListModel):
             self._streaming.streaming = False
             self._streaming.interrupted = self._streaming.interrupted or interrupted
             self.changed(self._streaming)
-            self._streaming = None
+            self._last_reply, self._streaming = self._streaming, None
 
     def _update_card(self, call_id: str, **changes: Any) -> None:
         card = self._cards.get(call_id)
