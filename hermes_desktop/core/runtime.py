@@ -132,7 +132,10 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
         workspace.ensure_exists()
     except OSError as exc:
         problems.append(f"The workspace folder {workspace.root} could not be created: {exc}")
-    ensure_dir(paths.user_skills_dir)
+    try:
+        ensure_dir(paths.user_skills_dir)
+    except OSError as exc:  # a read-only or full data folder: the history still opens (read-only), skills load
+        problems.append(f"The skills folder {paths.user_skills_dir} could not be created: {exc.strerror or exc}")
     registry = ToolRegistry(builtin_tools())
     runtime: Runtime
     skills = SkillManager(lambda: runtime.skill_roots(), TrustStore(paths.trusted_skills_file), registry, store)

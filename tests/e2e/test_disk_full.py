@@ -328,3 +328,19 @@ def test_a_pre_migration_copy_that_does_not_fit_leaves_the_old_database_as_it_wa
         holder.close()
     assert digest(paths.database) == before
     assert list(paths.data_dir.glob("hermes.db.pre-v*")) == [] and set_aside(paths) == []
+
+
+def test_ask_on_read_only_media_exits_1_with_one_line(server, env, disk) -> None:
+    paths = data_paths()
+    stored_history(paths)  # a database, and no skills folder yet: nothing more may be created either
+    before = digest(paths.database)
+    disk.remount("ro")
+    try:
+        refused = hermes("ask", "hello?", "--session", "s", env=env)
+    finally:
+        disk.remount("rw")
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert refused.stderr.strip().splitlines() == [
+        f"error: {paths.database} is on read-only storage or is write-protected: the history is open read-only "
+        "and nothing new can be saved."]
+    assert server.chat_requests == [] and digest(paths.database) == before
