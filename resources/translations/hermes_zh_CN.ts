@@ -4,37 +4,37 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="516"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="584"/>
         <source>active in this session</source>
         <translation>本会话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="516"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="584"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="518"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="586"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="520"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="588"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="531"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="599"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="531"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="599"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="531"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="599"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
@@ -148,7 +148,7 @@
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="119"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
@@ -329,68 +329,68 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="149"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="162"/>
         <source>No model</source>
         <translation>没有模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="170"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="172"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="175"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="176"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="176"/>
         <source>Always ask</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="177"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="177"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="180"/>
         <source>Dry run</source>
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="182"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="192"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="52"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="193"/>
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
@@ -435,108 +435,108 @@
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
         <source>Export session as Markdown…</source>
         <translation>将会话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="195"/>
         <source>Export session as JSON…</source>
         <translation>将会话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="197"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="198"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="200"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="203"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="669"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="711"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="337"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="341"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="366"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="403"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="404"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -545,77 +545,77 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="382"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="407"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="450"/>
         <source>No model set up</source>
         <translation>尚未设置模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="435"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="460"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="514"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="539"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="515"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="540"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="531"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="556"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="533"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="558"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="533"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="558"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="538"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="563"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="578"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="607"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="609"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="651"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="615"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="657"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="632"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="674"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="671"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="671"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1062,7 +1062,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="52"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="335"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1122,144 +1122,144 @@ Folder: {2}</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="155"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="174"/>
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="188"/>
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="202"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="205"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="246"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="209"/>
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="216"/>
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="217"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="226"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="223"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="230"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="231"/>
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="232"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="237"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="279"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的破坏性调用，即使该工具被设为始终允许，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="284"/>
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="287"/>
         <source>Revoke all</source>
         <translation>全部撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
         <source>always asks</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="303"/>
         <source>never allowed</source>
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="312"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="334"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>会话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="336"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="337"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="344"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="323"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="348"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统钥匙串中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="349"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的钥匙串（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -1280,189 +1280,209 @@ Folder: {2}</source>
 <context>
     <name>SetupDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="48"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="57"/>
         <source>Connect a model</source>
         <translation>连接模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="48"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="57"/>
         <source>Edit provider</source>
         <translation>编辑服务商</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="64"/>
         <source>Hermes works with any OpenAI-compatible service, in the cloud or on this computer. Pick one, paste a key if it needs one, and test the connection.</source>
         <translation>Hermes 可以使用任何兼容 OpenAI 的服务，无论在云端还是在这台电脑上。选择一个，如需要就粘贴密钥，然后测试连接。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="66"/>
         <source>Provider settings.</source>
         <translation>服务商设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="61"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="162"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="68"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="150"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="163"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="72"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="151"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="164"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="77"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="165"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="88"/>
         <source>Stored in the keyring — leave empty to keep it</source>
         <translation>已保存在钥匙串中 — 留空则保持不变</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="89"/>
         <source>Paste your API key</source>
         <translation>粘贴你的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="81"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="290"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="97"/>
         <source>No secure keyring was found on this computer ({0}). The key will be kept in memory for this run only and never written to a file. To supply it on every start, set the HERMES_API_KEY environment variable.</source>
         <translation>这台电脑上没有找到安全的钥匙串（{0}）。密钥只会在本次运行期间保存在内存中，绝不会写入文件。若要每次启动都提供密钥，请设置环境变量 HERMES_API_KEY。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="100"/>
         <source>no backend</source>
         <translation>无后端</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="108"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="108"/>
         <source>Native tool calls</source>
         <translation>原生工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="109"/>
         <source>Text tool calls (for models without native support)</source>
         <translation>文本工具调用（用于不支持原生工具调用的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="105"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="119"/>
         <source>provider default</source>
         <translation>服务商默认值</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="123"/>
         <source>Advanced settings</source>
         <translation>高级设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="131"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="132"/>
         <source>Tool calling</source>
         <translation>工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="133"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="134"/>
         <source>Max output tokens</source>
         <translation>最大输出 token 数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="135"/>
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="138"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="151"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="144"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="154"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="144"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="154"/>
         <source>Not now</source>
         <translation>以后再说</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="226"/>
+        <source>Discard your changes?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="227"/>
+        <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="228"/>
+        <source>Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="230"/>
+        <source>Keep editing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="282"/>
         <source>Get a key at {0}</source>
         <translation>在 {0} 获取密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="284"/>
         <source>A local server usually needs no key; leave it empty.</source>
         <translation>本地服务器通常不需要密钥，留空即可。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="290"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="337"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="287"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="356"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="358"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="361"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="381"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="387"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="389"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
@@ -1470,201 +1490,211 @@ Folder: {2}</source>
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="51"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="53"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="51"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="53"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="54"/>
         <source>destructive</source>
         <translation>破坏性</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="54"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="55"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="55"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="56"/>
         <source>Open provider settings</source>
         <translation>打开服务商设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="57"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="223"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="266"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="225"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="223"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="266"/>
         <source>Fork</source>
         <translation>分叉</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="253"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="253"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="258"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="266"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="326"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="333"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="333"/>
         <source>characters</source>
         <translation>个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="343"/>
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="343"/>
         <source>lines</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="354"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="354"/>
         <source>Allow once</source>
         <translation>允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="354"/>
         <source>Allow for this session</source>
         <translation>本会话内允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="356"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="374"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="376"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="378"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="380"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="380"/>
         <source>running {0:.1f} s</source>
         <translation>运行中 {0:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="382"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="384"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="382"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="384"/>
         <source>done in {0:.2f} s</source>
         <translation>{0:.2f} 秒内完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="388"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="390"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="392"/>
+        <source>Interrupted — not run</source>
+        <translation>已中断 — 未执行</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="439"/>
         <source>allowed once</source>
         <translation>已允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="439"/>
         <source>allowed for this session</source>
         <translation>本会话内已允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="435"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="440"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="435"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="440"/>
         <source>allowed</source>
         <translation>已允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="441"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="446"/>
         <source>built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="443"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="448"/>
         <source>skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="450"/>
         <source>skill</source>
         <translation>技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="336"/>
+        <source>Imported “{role}” message: shown here, never sent to the model</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>
