@@ -97,7 +97,8 @@ class AppController(QObject):
         self.activity: dict[str, ActivityRecorder] = {}
         self._closed = False
         self._tasks: set[asyncio.Task[Any]] = set()  # consumers and titlers: finished before the store closes
-        self._provider_change: asyncio.Future[None] | None = None  # a saved provider the engine does not have yet
+        self._holds: set[asyncio.Future[None]] = set()  # turns sent meanwhile wait for these (see hold_turns)
+        self._provider_release: Callable[[], None] | None = None  # a saved provider the engine does not have yet
 
     # ------------------------------------------------------------------ start / stop
     async def start(self) -> None:
@@ -130,6 +131,9 @@ class AppController(QObject):
     async def shutdown(self) -> None:
         """Stop every turn and background task, then close the model client and the store."""
         self._closed = True
+        for hold in list(self._holds):  # a held turn saves its message and stops, like any other
+            if not hold.done():
+                hold.set_result(None)
         for turn in list(self._turns.values()):
             turn.cancel()
         for turn in list(self._turns.values()):
@@ -296,14 +300,27 @@ class AppController(QObject):
             turn.cancel()
 
     def _when_provider_ready(self, start: Callable[["Agent"], "Turn"]) -> "Turn":
-        """The turn `start` makes: started now, or, while a just-saved provider is being connected (its key
-        stored, its client built), started as soon as the engine has it, so a message sent right after Save
-        is answered by that provider instead of failing with "No model is set up yet"."""
+        """The turn `start` makes: started now, or, while turns are held (a just-saved provider being connected,
+        its key stored and its client built; a broad workspace not yet confirmed), as soon as every hold is
+        released. So a message sent right after Save is answered by that provider instead of failing with
+        "No model is set up yet", and none runs in a workspace the user has not accepted."""
         assert self.agent is not None
-        agent, pending = self.agent, self._provider_change
-        if pending is None or pending.done():
+        agent, holds = self.agent, [hold for hold in self._holds if not hold.done()]
+        if not holds:
             return start(agent)
-        return _turn_after(pending, lambda: start(agent))
+        return _turn_after(asyncio.gather(*holds), lambda: start(agent))
+
+    def hold_turns(self) -> Callable[[], None]:
+        """Turns sent from now on wait (their messages are not lost) until the returned function is called."""
+        hold: asyncio.Future[None] = asyncio.get_event_loop().create_future()
+        self._holds.add(hold)
+
+        def release() -> None:
+            self._holds.discard(hold)
+            if not hold.done():
+                hold.set_result(None)
+
+        return release
 
     def _run(self, session_id: str, turn: "Turn") -> None:
         if session_id in self._turns:
@@ -377,12 +394,13 @@ class AppController(QObject):
     def expect_provider_change(self) -> None:
         """A provider is about to be saved (its dialog was just accepted): turns sent from now on wait until the
         engine has it. `save_provider` ends the wait, whether it succeeds or fails."""
-        if self._provider_change is None or self._provider_change.done():
-            self._provider_change = asyncio.get_event_loop().create_future()
+        if self._provider_release is None:
+            self._provider_release = self.hold_turns()
 
     def _provider_change_done(self) -> None:
-        if self._provider_change is not None and not self._provider_change.done():
-            self._provider_change.set_result(None)
+        release, self._provider_release = self._provider_release, None
+        if release is not None:
+            release()
 
     async def save_provider(self, profile: "ProviderProfile", api_key: str | None, *, make_active: bool = True) -> None:
         """Keep the key in the keyring (or in memory, when there is no secure keyring) and the rest in
@@ -463,16 +481,40 @@ class AppController(QObject):
         self.sig_settings_changed.emit()
 
     def set_workspace(self, folder: str) -> None:
-        """Save the workspace folder; it takes effect at once unless HERMES_WORKSPACE overrides it."""
+        """Save the workspace folder; it takes effect at once unless HERMES_WORKSPACE overrides it. (The window
+        asks before a broad folder gets here: see ui/dialogs/workspace.py.)"""
+        assert self.runtime is not None and self.agent is not None
+        self._save_settings(replace(self.runtime.settings, workspace=folder or None))
+        self._apply_workspace()
+
+    def _apply_workspace(self) -> None:
         from hermes_desktop.core.settings import effective_workspace
         from hermes_desktop.core.tools.workspace import Workspace
 
         assert self.runtime is not None and self.agent is not None
-        self._save_settings(replace(self.runtime.settings, workspace=folder or None))
         workspace = Workspace(effective_workspace(self.runtime.settings, self.runtime.paths, self._env))
         workspace.ensure_exists()
         self.runtime.workspace = workspace
         self.agent.services.workspace = workspace
+
+    def broad_workspace(self) -> tuple[str, str | None]:
+        """Where the workspace in use comes from ("environment", "settings" or "default"), and why it is too
+        broad to use without the user's confirmation (`/`, the home folder, a system folder), or None."""
+        from hermes_desktop.core.tools.workspace import broad_workspace_reason
+
+        assert self.runtime is not None
+        source = ("environment" if self._env.get("HERMES_WORKSPACE", "").strip() else
+                  "settings" if self.runtime.settings.workspace else "default")
+        return source, broad_workspace_reason(self.runtime.workspace.root)
+
+    def decline_workspace(self, source: str) -> None:
+        """Do not use the broad workspace from `source`: HERMES_WORKSPACE is ignored for this run; a saved
+        folder is replaced by the default workspace."""
+        if source == "environment":
+            self._env.pop("HERMES_WORKSPACE", None)
+            self._apply_workspace()
+        elif source == "settings":
+            self.set_workspace("")
 
     @property
     def environment(self) -> Mapping[str, str]:
@@ -607,7 +649,7 @@ class AppController(QObject):
 
 
 
-def _turn_after(ready: "asyncio.Future[None]", start: Callable[[], "Turn"]) -> "Turn":
+def _turn_after(ready: "asyncio.Future[Any]", start: Callable[[], "Turn"]) -> "Turn":
     """A Turn that waits for `ready` (a provider being saved), then runs the turn `start` makes and passes its
     events on. Stop (`cancel`) never cancels a task that has not run yet (it would end without TurnFinished):
     before the real turn has saved the user's message (TurnStarted) it is only noted, and applied then, so

@@ -8,7 +8,7 @@ import json
 import logging
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
@@ -278,17 +278,35 @@ class MainWindow(QMainWindow):
         self.mcp.watch_config()
         self._sync_approval_controls()
         self._update_model_label()
-        spawn(self._after_ready())
+        # A broad workspace (HERMES_WORKSPACE or saved): nothing is sent in it until the user has answered.
+        release = self.controller.hold_turns() if self.controller.broad_workspace()[1] else None
+        spawn(self._after_ready(release))
 
     async def _on_store_ready(self) -> None:
         await self.refresh_sessions()
         if self._restored_session and await asyncio.to_thread(self.controller.store.get_session, self._restored_session):
             await self.open_session(self._restored_session, None)
 
-    async def _after_ready(self) -> None:
+    async def _after_ready(self, release_turns: Callable[[], None] | None = None) -> None:
+        if release_turns is not None:
+            try:
+                await self._confirm_start_workspace()
+            finally:
+                release_turns()
         self.chat.input.setFocus()
         if self.controller.needs_setup:
             await self.run_setup(first_run=True)
+
+    async def _confirm_start_workspace(self) -> None:
+        """Ask before using a broad workspace (`/`, home, a system folder) from HERMES_WORKSPACE or the saved
+        settings; declined, HERMES_WORKSPACE is ignored for this run, or the saved folder gives way to the
+        default one (never asked about: it is the app's own folder)."""
+        from hermes_desktop.ui.dialogs.workspace import confirm_broad_workspace
+
+        source, reason = self.controller.broad_workspace()
+        while reason is not None and source != "default" and not await confirm_broad_workspace(self, reason):
+            self.controller.decline_workspace(source)
+            source, reason = self.controller.broad_workspace()
 
     async def run_setup(self, *, first_run: bool) -> bool:
         """The provider dialog: the first-run one, or editing the active provider. True when saved."""

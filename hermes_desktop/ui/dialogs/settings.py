@@ -197,7 +197,8 @@ class SettingsDialog(QDialog):
         form = QFormLayout(page)
         self.workspace = QLineEdit(str(runtime.workspace.root))
         self.workspace.setObjectName("workspaceEdit")
-        self.workspace.editingFinished.connect(lambda: self.controller.set_workspace(self.workspace.text().strip()))
+        self._asking_workspace = False
+        self.workspace.editingFinished.connect(lambda: spawn(self.use_workspace(self.workspace.text().strip())))
         browse = QPushButton(self.tr("Choose…"))
         browse.clicked.connect(lambda: spawn(self._choose_workspace()))
         row = QHBoxLayout()
@@ -247,7 +248,30 @@ class SettingsDialog(QDialog):
         dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
         if await run_dialog(dialog) == QDialog.DialogCode.Accepted and dialog.selectedFiles():
             self.workspace.setText(dialog.selectedFiles()[0])
-            self.controller.set_workspace(dialog.selectedFiles()[0])
+            await self.use_workspace(dialog.selectedFiles()[0])
+
+    async def use_workspace(self, folder: str) -> None:
+        """Make `folder` the workspace (empty: the default one). `/`, the home folder or a system folder is
+        used only after the user confirms (ui/dialogs/workspace.py); declined, the previous one stays."""
+        from hermes_desktop.core.tools.workspace import broad_workspace_reason
+        from hermes_desktop.ui.dialogs.workspace import confirm_broad_workspace
+
+        runtime = self.controller.runtime
+        assert runtime is not None
+        previous = runtime.settings.workspace or ""
+        if folder in (previous, str(runtime.workspace.root)) or self._asking_workspace:
+            return  # editingFinished also comes when the field merely loses the focus
+        reason = broad_workspace_reason(Path(folder)) if folder else None
+        if reason is not None:
+            self._asking_workspace = True
+            try:
+                confirmed = await confirm_broad_workspace(self, reason)
+            finally:
+                self._asking_workspace = False
+            if not confirmed:
+                self.workspace.setText(str(runtime.workspace.root))
+                return
+        self.controller.set_workspace(folder)
 
     # ------------------------------------------------------------------ permissions
     def _permissions_tab(self) -> QWidget:
