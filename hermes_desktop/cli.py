@@ -287,6 +287,8 @@ async def _start_mcp(runtime: Any, *, quiet: bool) -> None:
 
 async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
     """Start every server in mcp.json, print its state and tools, stop it. False when one failed."""
+    from hermes_desktop.core.terminal_text import strip_controls
+
     out("\nMCP servers")
     out(f"  config {runtime.paths.mcp_config_file}"
         f"{'' if runtime.paths.mcp_config_file.exists() else ' (none yet)'}; logs in {runtime.paths.mcp_log_dir}")
@@ -297,7 +299,7 @@ async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
         out(f"  PROBLEM {problem}")
     for status in runtime.mcp.statuses():
         out(f"  {status.name} ({status.transport}: {status.target}): {status.state.value}"
-            + (f" — {status.detail}" if status.detail else ""))
+            + (f" — {strip_controls(status.detail)}" if status.detail else ""))  # a server's words: no escapes
         if status.tools:
             out("    tools: " + ", ".join(status.tools))
             out(f"    their schemas add about {status.schema_tokens:,} tokens to every request")

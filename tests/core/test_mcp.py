@@ -361,3 +361,74 @@ def test_saving_one_server_keeps_the_rest_of_mcp_json_and_never_overwrites_a_bro
     with pytest.raises(MCPConfigError, match="not valid JSON"):
         save_server(path, "new", {"command": "e"})
     assert path.read_text() == '{"mcpServers": {"half": ', "a file it cannot parse is never rewritten"
+
+
+# ------------------------------------------------------------------ servers that misbehave at the process level
+
+def script_server(tmp_path: Path, name: str, code: str, **extra: Any) -> dict[str, Any]:
+    """A tiny real server process: a Python script in the test's folder."""
+    script = tmp_path / f"{name}.py"
+    script.write_text(code, encoding="utf-8")
+    return {"command": sys.executable, "args": [str(script)], "cwd": str(tmp_path),
+            "env": {"PYTHONPATH": str(REPO)}, **extra}
+
+
+GARBAGE = """\
+import sys
+print("Starting the \\x1b[31mbest\\x1b[0m server in the world...", flush=True)
+print("Loaded 12 plugins", flush=True)
+sys.stdin.read()  # and never a JSON-RPC message
+"""
+
+SILENT = """\
+import sys
+sys.stdin.read()  # reads every request, answers none
+"""
+
+CHATTY = """\
+import runpy, sys
+line = "x" * 99 + "\\n"
+for n in range(50_000):  # 5 MB of chatter on stderr
+    sys.stderr.write(line)
+sys.stderr.write("END-OF-CHATTER\\n")
+sys.stderr.flush()
+runpy.run_module("tests.support.mcp_server", run_name="__main__")
+"""
+
+
+async def test_a_server_that_prints_garbage_on_stdout_fails_with_that_reason(runtime, tmp_path) -> None:
+    # Its start timeout is the longest allowed: only noticing the garbage can settle it within SETTLE_S.
+    await start(runtime, {"noisy": script_server(tmp_path, "noisy", GARBAGE, startTimeout=600),
+                          "test": stdio_entry(tmp_path)})
+    status = runtime.mcp.supervisors["noisy"].status
+    assert status.state is ServerState.FAILED, status
+    assert status.detail.startswith("it wrote something that is not MCP on its standard output: “Starting the "
+                                    "\\x1b[31mbest\\x1b[0m server in the world...”"), status.detail
+    assert "\x1b" not in status.detail
+    assert state(runtime, "test") is ServerState.CONNECTED, "the other server is not affected"
+    assert not [s.name for s in runtime.registry.specs() if s.name.startswith("mcp_noisy_")]
+    await runtime.mcp.stop_all()
+
+
+async def test_a_server_that_never_answers_initialize_fails_at_its_start_timeout(runtime, tmp_path) -> None:
+    seen: list[ServerState] = []
+    runtime.mcp.add_listener(lambda status: seen.append(status.state))
+    await start(runtime, {"mute": script_server(tmp_path, "mute", SILENT, startTimeout=2)})
+    status = runtime.mcp.supervisors["mute"].status
+    assert status.state is ServerState.FAILED, status
+    assert status.detail == "it did not answer `initialize` within 2 s (its startTimeout)"
+    assert ServerState.RESTARTING not in seen, "restarting cannot fix a server that does not answer"
+    await runtime.mcp.stop_all()
+
+
+async def test_a_server_s_stderr_log_rotates_at_its_cap(runtime, tmp_path) -> None:
+    from hermes_desktop.core.mcp.stderr_log import MAX_LOG_BYTES
+
+    await start(runtime, {"chatty": script_server(tmp_path, "chatty", CHATTY)})
+    assert state(runtime, "chatty") is ServerState.CONNECTED, runtime.mcp.supervisors["chatty"].status
+    log = runtime.paths.mcp_log_dir / "chatty.log"
+    await until(lambda: b"END-OF-CHATTER" in log.read_bytes(), "the last stderr line to reach the log")
+    previous = log.with_name("chatty.log.1")
+    assert log.stat().st_size <= MAX_LOG_BYTES and previous.stat().st_size <= MAX_LOG_BYTES
+    assert sorted(p.name for p in log.parent.iterdir() if p.name.startswith("chatty")) == ["chatty.log", "chatty.log.1"]
+    await runtime.mcp.stop_all()

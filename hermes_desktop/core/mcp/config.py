@@ -7,7 +7,9 @@
     }}
 
 A server is a `command` (stdio subprocess, with optional `args`, `env`, `cwd`) or a `url` (Streamable HTTP,
-with optional `headers`). `${secret:NAME}` in an env value or a header is read from the keyring
+with optional `headers`). `timeout` is each call's limit in seconds (default 60); `startTimeout` is how long
+the server may take to start, answer `initialize` and list its tools (default 30) before it is marked
+failed. `${secret:NAME}` in an env value or a header is read from the keyring
 (`mcp:<server>:<NAME>`) when the server starts, so the file itself never holds a key. A broken entry is
 reported with its reason and skipped; the others still start. A file that is not valid JSON is reported
 and left untouched: nothing is written back to it.
@@ -26,6 +28,7 @@ from hermes_desktop.core.secrets import SecretStore, SecretStoreError
 from hermes_desktop.core.settings import write_atomically
 
 DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_START_TIMEOUT_S = 30.0  # to start, answer `initialize` and list its tools; then the server has failed
 _SECRET_REF = re.compile(r"\$\{secret:([A-Za-z0-9_.-]+)\}")
 
 
@@ -44,6 +47,7 @@ class ServerConfig:
     headers: Mapping[str, str] = field(default_factory=dict)
     disabled: bool = False
     timeout_s: float = DEFAULT_TIMEOUT_S
+    start_timeout_s: float = DEFAULT_START_TIMEOUT_S
 
     @property
     def transport(self) -> str:
@@ -104,12 +108,15 @@ def parse_server(name: str, entry: Any) -> ServerConfig:
     timeout = entry.get("timeout", DEFAULT_TIMEOUT_S)
     if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 1 <= timeout <= 3600:
         raise MCPConfigError("`timeout` must be a number of seconds between 1 and 3600")
+    start_timeout = entry.get("startTimeout", DEFAULT_START_TIMEOUT_S)
+    if not isinstance(start_timeout, (int, float)) or isinstance(start_timeout, bool) or not 1 <= start_timeout <= 600:
+        raise MCPConfigError("`startTimeout` must be a number of seconds between 1 and 600")
     cwd = entry.get("cwd")
     return ServerConfig(
         name=name, command=str(command or ""), args=_strings(entry.get("args"), "args"),
         env=_mapping(entry.get("env"), "env"), cwd=str(Path(str(cwd)).expanduser()) if cwd else None,
         url=str(url or ""), headers=_mapping(entry.get("headers"), "headers"),
-        disabled=bool(entry.get("disabled", False)), timeout_s=float(timeout))
+        disabled=bool(entry.get("disabled", False)), timeout_s=float(timeout), start_timeout_s=float(start_timeout))
 
 
 def _read_document(path: Path) -> dict[str, Any]:

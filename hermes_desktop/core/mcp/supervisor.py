@@ -8,7 +8,11 @@ call does not hold up the next. What a user sees:
   failed (with the reason, after repeated failures or when the command does not exist), disabled, stopped;
 - a server that crashes mid-call fails that call with a clear error (the model sees it, nothing hangs),
   then comes back by itself; its tools stay registered meanwhile and answer "restarting" at once;
-- the server's stderr goes to `mcp/<server>.log` in the log directory, and its last lines explain a crash;
+- the server's stderr goes to `mcp/<server>.log` in the log directory, through a pipe, so the file rotates at
+  1 MB (one older file kept: core/mcp/stderr_log.py); its last lines explain a crash;
+- a server must start, answer `initialize` and list its tools within its `startTimeout` (default 30 s), and
+  write nothing but JSON-RPC on stdout: otherwise it goes to "failed" at once with that reason (restarting
+  cannot fix a server that never answers or speaks another protocol; the user restarts it once fixed);
 - a hung call ends at the server's `timeout` (the tool runner cancels it and the SDK tells the server);
 - a server that offers resources also gets `mcp_<server>_list_resources` and `mcp_<server>_read_resource`
   (read-only tools), so the model can find and read its documents. Prompts are not bridged.
@@ -27,20 +31,32 @@ from typing import Any, Awaitable, Callable
 from hermes_desktop.core.mcp.bridge import parameters_of, render_blocks, render_result, risk_of, tool_name
 from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, resolve_secrets
 from hermes_desktop.core.mcp.status import PromptArgument, PromptInfo, ServerState, ServerStatus
+from hermes_desktop.core.mcp.stderr_log import RotatingLog, StderrPump
 from hermes_desktop.core.redact import redact_text
 from hermes_desktop.core.secrets import SecretStore
+from hermes_desktop.core.terminal_text import strip_controls, visible_controls
 from hermes_desktop.core.tokens import estimate_tools_tokens
 from hermes_desktop.core.tools.registry import ToolRegistry
 from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
 
 log = logging.getLogger(__name__)
 
-CONNECT_TIMEOUT_S = 30.0
 PING_INTERVAL_S = 20.0
+STDERR_DRAIN_S = 2.0  # after a server ended, how long its last stderr lines may take to reach the log
 STABLE_AFTER_S = 30.0
 MAX_RESOURCES = 200  # listed to the model at once
 RESTART_DELAYS_S = (0.5, 2.0, 5.0, 15.0)  # then the server is marked failed until the user restarts it
-_FATAL = (FileNotFoundError, PermissionError, MCPConfigError)  # restarting cannot fix these
+
+
+class StartTimeout(Exception):
+    """The server did not finish starting (spawn, `initialize`, tool listing) within its start timeout."""
+
+
+class NotMCPOutput(Exception):
+    """The server wrote something on stdout that is not a JSON-RPC message."""
+
+
+_FATAL = (FileNotFoundError, PermissionError, MCPConfigError, StartTimeout, NotMCPOutput)  # restarting cannot fix these
 
 
 @dataclass
@@ -88,6 +104,10 @@ class ServerSupervisor:
         self._tool_names: dict[str, str] = {}  # the Hermes tools registered for this server
         self._connected_at = 0.0
         self._prompts: tuple[PromptInfo, ...] = ()
+        self._pump: StderrPump | None = None  # this run's stderr copier (stdio servers)
+        self._starting: asyncio.Timeout | None = None  # the start deadline, while starting
+        self._stage = ""  # what starting waits for, for the timeout's reason
+        self._not_mcp = ""  # the first stdout line that was not JSON-RPC
         self.status = ServerStatus(config.name, ServerState.DISABLED if config.disabled else ServerState.STOPPED,
                                    transport=config.transport, target=config.describe(), secrets=config.secret_names)
         self.settled = asyncio.Event()  # set once a start has connected or failed (for `ask` and `doctor`)
@@ -148,6 +168,7 @@ class ServerSupervisor:
             except asyncio.CancelledError:
                 raise
             except BaseException as exc:  # noqa: BLE001 - every failure becomes a visible status
+                await self._stderr_drained()
                 reason = describe_error(exc) + self._stderr_tail()
                 log.warning("MCP server %s: %s", self.config.name, redact_text(reason, self._known_secrets))
                 if self._connected_at and time.monotonic() - self._connected_at > STABLE_AFTER_S:
@@ -177,17 +198,53 @@ class ServerSupervisor:
         from mcp import Client
 
         self._connected_at = 0.0
+        self._not_mcp = ""
+        limit = self.config.start_timeout_s
         async with AsyncExitStack() as stack:
-            async with asyncio.timeout(CONNECT_TIMEOUT_S):
-                transport = await self._transport(stack)
-                client = await stack.enter_async_context(Client(transport, mode="legacy"))
-                listing = await client.list_tools()
-                resources = await self._has_resources(client)
-                self._prompts = await self._list_prompts(client)
+            try:
+                async with asyncio.timeout(limit) as self._starting:
+                    self._stage = "start"
+                    transport = await self._transport(stack)
+                    self._stage = "answer `initialize`"
+                    client = await stack.enter_async_context(
+                        Client(transport, mode="legacy", message_handler=self._on_message))
+                    self._stage = "list its tools"
+                    listing = await client.list_tools()
+                    resources = await self._has_resources(client)
+                    self._prompts = await self._list_prompts(client)
+            except TimeoutError:
+                raise self._start_failure(limit) from None
+            finally:
+                self._starting = None
             self._register(listing.tools, resources=resources)
             self._connected_at = time.monotonic()
             self._set(ServerState.CONNECTED, f"{len(self._tool_names)} tools")
             await self._serve(client)
+
+    def _start_failure(self, limit: float) -> Exception:
+        if self._not_mcp:
+            return NotMCPOutput(self._not_mcp_reason())
+        return StartTimeout(f"it did not {self._stage} within {limit:g} s (its startTimeout)")
+
+    def _not_mcp_reason(self) -> str:
+        return (f"it wrote something that is not MCP on its standard output: {self._not_mcp} (a server may write "
+                "only JSON-RPC messages there; logs belong on stderr)")
+
+    async def _on_message(self, message: Any) -> None:
+        """The SDK hands over an exception for each stdout line that is not JSON-RPC: the server is broken."""
+        if not isinstance(message, Exception) or self.config.url or self._not_mcp:
+            return
+        self._not_mcp = _offending_line(message)
+        if self._starting is not None:  # end the start now, not at its deadline
+            self._starting.reschedule(asyncio.get_running_loop().time())
+        else:
+            self._queue.put_nowait(_Broken(NotMCPOutput(self._not_mcp_reason())))
+
+    async def _stderr_drained(self) -> None:
+        """Wait (briefly) until the ended server's last stderr lines are in its log."""
+        pump = self._pump
+        if pump is not None and not pump.drained.is_set():
+            await asyncio.to_thread(pump.drained.wait, STDERR_DRAIN_S)
 
     async def _has_resources(self, client: Any) -> bool:
         """Whether to offer the resource tools: only when the server lists at least one resource, because many
@@ -231,13 +288,14 @@ class ServerSupervisor:
         from mcp import StdioServerParameters
         from mcp.client.stdio import stdio_client
 
-        self._log_path.parent.mkdir(parents=True, exist_ok=True)
-        errlog = stack.enter_context(self._log_path.open("a", encoding="utf-8", errors="replace"))
-        errlog.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} starting {self.config.describe()}\n")
-        errlog.flush()
+        log = RotatingLog(self._log_path)
+        log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} starting {self.config.describe()}\n".encode())
+        self._pump = StderrPump(log, self.config.name)
+        # Registered before the client is entered, so it runs after the client (and the server) are gone.
+        stack.callback(self._pump.close_writer)
         params = StdioServerParameters(command=self.config.command, args=list(self.config.args), env=env or None,
                                        cwd=self.config.cwd)
-        return stdio_client(params, errlog=errlog)
+        return stdio_client(params, errlog=self._pump.writer)
 
     async def _serve(self, client: Any) -> None:
         """Hand calls to the client until stopped, or until the server stops answering."""
@@ -307,7 +365,7 @@ class ServerSupervisor:
             return ""
         starts = [i for i, line in enumerate(tail) if line.startswith("--- ")]
         since_start = tail[starts[-1] + 1:] if starts else tail
-        last = [line for line in since_start if line.strip()][-lines:]
+        last = [strip_controls(line)[:300] for line in since_start if line.strip()][-lines:]
         return (" — server said: " + " | ".join(last)) if last else ""
 
     # ------------------------------------------------------------------ tools
@@ -374,6 +432,19 @@ class ServerSupervisor:
         parts = [getattr(c, "text", None) or f"[binary content {getattr(c, 'mime_type', '') or ''} not shown]".replace(
             "  ", " ") for c in result.contents]
         return "\n".join(parts)
+
+
+def _offending_line(exc: Exception) -> str:
+    """The start of the line the SDK could not parse, quoted with its control characters shown."""
+    errors = getattr(exc, "errors", None)
+    line: Any = None
+    if callable(errors):
+        try:
+            line = next((e.get("input") for e in errors() if e.get("input") is not None), None)
+        except Exception:  # noqa: BLE001 - only a nicer message is at stake
+            line = None
+    text = str(line if line is not None else exc)
+    return "“" + visible_controls(text[:80]) + ("…" if len(text) > 80 else "") + "”"
 
 
 def _transport_failure(exc: BaseException) -> bool:
