@@ -1694,7 +1694,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/chat/model.py" line="336"/>
         <source>Imported “{role}” message: shown here, never sent to the model</source>
-        <translation type="unfinished"></translation>
+        <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>
 </context>
 </TS>
