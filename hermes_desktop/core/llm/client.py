@@ -211,7 +211,10 @@ class ModelClient:
                 await self._sleep(delay)
 
     async def _attempt(self, request: ChatRequest, text_mode: bool) -> AsyncIterator[TextPiece | StreamDone]:
-        """One HTTP request: text pieces as they arrive, then StreamDone; failures as ModelError."""
+        """One HTTP request: text pieces as they arrive, then StreamDone; failures as ModelError.
+
+        A failure after a tool call had started is not raised: the reply ends as a CUT_OFF StreamDone that
+        carries the calls (to be recorded as interrupted) and the error to report."""
         kwargs = self._request_kwargs(request, text_mode)
         try:
             stream = await self._client.chat.completions.create(**kwargs)
