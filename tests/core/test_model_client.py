@@ -345,6 +345,7 @@ async def test_calls_in_a_reply_that_ended_for_another_reason_do_not_run(client,
     model_server.enqueue(tool_call_reply(CallScript("delete_path", {"path": "data"}), finish_reason=finish_reason))
     done = (await collect(client, ChatRequest(HELLO, DELETE_TOOL)))[-1]
     assert done.end is ReplyEnd.CUT_OFF and done.error.kind is ErrorKind.STREAM_DROPPED
+    assert "not run" in done.error.message and done.error.action is ErrorAction.RETRY
 
 
 async def test_a_text_protocol_stream_cut_inside_a_block_is_cut_off(profile, model_server) -> None:

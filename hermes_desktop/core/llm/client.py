@@ -411,7 +411,8 @@ def _cut_off_error(finish_reason: str | None) -> ModelError:
     elif finish_reason in MISLABELLED_FINISHES:
         message = "The reply ended with a tool call whose arguments were not complete, so it was not run."
     else:
-        message = f"The reply ended (“{finish_reason[:40]}”) before its tool calls were complete, so they were not run."
+        message = (f"The reply ended with the unexpected finish reason “{finish_reason[:40]}”, so its tool calls "
+                   "were not run.")
     return ModelError(ErrorKind.STREAM_DROPPED, f"{message} What arrived is kept.", ErrorAction.RETRY,
                       f"tool-call reply ended with finish_reason={finish_reason!r}")
 
