@@ -1,5 +1,6 @@
 """A tool call cut off mid-stream, as the window shows it: the card says "Interrupted — not run", nothing
-ran or asked, the reply is marked interrupted, and the banner's Retry answers the question again."""
+ran or asked, the reply is marked interrupted, and the banner's Retry answers the question again. A reply
+that never ends stops at the output limit with what arrived kept."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import pytest
 from PySide6.QtWidgets import QTreeWidget
 
 from hermes_desktop.core.paths import app_paths
-from hermes_desktop.core.settings import Settings, SettingsStore
+from hermes_desktop.core.settings import AgentLimits, Settings, SettingsStore
 from hermes_desktop.ui.chat.items import INTERRUPTED, BannerItem, MessageItem, ToolCardItem
-from tests.support.model_server import CallScript, cut_tool_call_reply, text_reply
+from tests.support.model_server import CallScript, cut_tool_call_reply, endless_text_reply, text_reply
 
 
 def rows(h) -> list:
@@ -77,3 +78,18 @@ def test_a_reopened_session_still_shows_the_call_interrupted(make_window, model_
     card = again.wait_until(lambda: next((i for i in rows(again) if isinstance(i, ToolCardItem)), None),
                             what="the card")
     assert card.status == INTERRUPTED and "Interrupted — not run" in card_texts(again, card)
+
+
+def test_an_endless_reply_stops_at_the_output_limit_and_stays(make_window, model_server) -> None:
+    SettingsStore(app_paths()).save(Settings(limits=AgentLimits(max_reply_chars=20_000)))
+    h = make_window()
+    model_server.enqueue(endless_text_reply("and on "))
+    h.send("tell me a story")
+    banner = h.wait_until(lambda: next((i for i in rows(h) if isinstance(i, BannerItem)), None), what="the stop")
+    assert banner.level == "stopped" and "output limit of 20,000 characters" in banner.message
+    assert "retry" in banner.actions
+    [reply] = [i for i in rows(h) if isinstance(i, MessageItem) and i.role == "assistant"]
+    assert reply.interrupted and not reply.streaming and reply.text.startswith("This goes on and on")
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
+    stored = h.controller.store.messages(h.window.current_session)[-1]
+    assert (stored.content, stored.interrupted) == (reply.text, True) and len(reply.text) > 20_000
