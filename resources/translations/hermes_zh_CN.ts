@@ -103,6 +103,33 @@
     </message>
 </context>
 <context>
+    <name>BroadWorkspace</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/workspace.py" line="23"/>
+        <source>Use this folder as the workspace?</source>
+        <translation>将此文件夹用作工作区？</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/workspace.py" line="24"/>
+        <source>{0}
+
+Hermes&apos;s file tools read any file in the workspace without asking, and change files there with your approval. A project folder is safer.</source>
+        <translation>{0}
+
+Hermes 的文件工具会不经询问读取工作区中的任何文件，并在你批准后修改其中的文件。使用一个项目文件夹更安全。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/workspace.py" line="28"/>
+        <source>Use it anyway</source>
+        <translation>仍然使用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/workspace.py" line="31"/>
+        <source>Don&apos;t use it</source>
+        <translation>不使用</translation>
+    </message>
+</context>
+<context>
     <name>ChatInput</name>
     <message>
         <location filename="../../hermes_desktop/ui/chat/input.py" line="19"/>
@@ -1423,22 +1450,22 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="226"/>
         <source>Discard your changes?</source>
-        <translation type="unfinished"></translation>
+        <translation>放弃你的更改？</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="227"/>
         <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
-        <translation type="unfinished"></translation>
+        <translation>你输入的服务商设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="228"/>
         <source>Discard</source>
-        <translation type="unfinished"></translation>
+        <translation>放弃</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="230"/>
         <source>Keep editing</source>
-        <translation type="unfinished"></translation>
+        <translation>继续编辑</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="282"/>

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -227,7 +227,9 @@ class SetupDialog(QDialog):
                            self.tr("The provider settings you entered are not saved yet. Close the dialog and "
                                    "discard them?"), self.tr("Discard"), QMessageBox.ButtonRole.DestructiveRole)
         box.setObjectName("discardChangesDialog")
-        box.button(QMessageBox.StandardButton.Cancel).setText(self.tr("Keep editing"))
+        keep = box.button(QMessageBox.StandardButton.Cancel)
+        keep.setText(self.tr("Keep editing"))
+        keep.setIcon(QIcon())  # the style's Cancel cross would suggest this one discards
         self.discard_question = box
         try:
             if await box.confirmed():

@@ -17,19 +17,18 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from hermes_desktop.ui.async_dialog import Confirmation
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("BroadWorkspace", text)
-
-
 async def confirm_broad_workspace(parent: QWidget, reason: str) -> bool:
     """Ask whether to use a broad folder as the workspace (`reason` names it and says why); True only for "Use it anyway".
     The question is kept as `parent.workspace_question` while it is open (for tests and automation)."""
-    box = Confirmation(parent, QMessageBox.Icon.Warning, _tr("Use this folder as the workspace?"),
-                       _tr("{0}\n\nHermes's file tools read any file in the workspace without asking, and change "
-                           "files there with your approval. A project folder is safer.").format(reason),
-                       _tr("Use it anyway"), QMessageBox.ButtonRole.DestructiveRole)
+    title = QCoreApplication.translate("BroadWorkspace", "Use this folder as the workspace?")
+    text = QCoreApplication.translate("BroadWorkspace", "{0}\n\nHermes's file tools read any file in the workspace "
+                                      "without asking, and change files there with your approval. A project "
+                                      "folder is safer.").format(reason)
+    box = Confirmation(parent, QMessageBox.Icon.Warning, title, text,
+                       QCoreApplication.translate("BroadWorkspace", "Use it anyway"),
+                       QMessageBox.ButtonRole.DestructiveRole)
     box.setObjectName("broadWorkspaceDialog")
-    box.button(QMessageBox.StandardButton.Cancel).setText(_tr("Don't use it"))
+    box.button(QMessageBox.StandardButton.Cancel).setText(QCoreApplication.translate("BroadWorkspace", "Don't use it"))
     parent.workspace_question = box  # type: ignore[attr-defined]
     try:
         return await box.confirmed()
