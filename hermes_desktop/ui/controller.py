@@ -4,6 +4,10 @@ Heavy modules (openai, the agent) are imported in `start()`, after the window is
 painted. Each session can have one running turn; events of every running turn are
 emitted with their session id, so the chat pane shows only its own session's and
 switching sessions mid-stream never mixes them. Store calls run in worker threads.
+
+Turns can be held (`hold_turns`): while a just-saved provider is being connected or a
+broad workspace awaits the user's answer, a message sent is not refused but waits, and
+runs once every hold is released (Stop meanwhile still saves it, then stops).
 """
 
 from __future__ import annotations
