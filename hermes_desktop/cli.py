@@ -31,6 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("text", help="what to ask")
     ask.add_argument("--session", help="session id (created if new); continues its history")
     ask.add_argument("--workspace", type=Path, help="folder the file tools may use (default: settings)")
+    ask.add_argument("--allow-broad-workspace", action="store_true",
+                     help="accept / , your home folder itself or a system folder as the workspace")
     ask.add_argument("--json", action="store_true", help="print every event as a JSON line instead of the reply")
 
     commands.add_parser("doctor", help="check keyring, database, paths, provider and print what works")
@@ -127,6 +129,10 @@ async def _ask(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     if args.workspace:
         env["HERMES_WORKSPACE"] = str(args.workspace)
+    refusal = None if args.allow_broad_workspace else _broad_workspace_refusal(env)
+    if refusal:
+        print(f"error: {refusal}", file=sys.stderr)
+        return EXIT_USAGE
     if args.session:
         try:
             validate_session_id(args.session)
@@ -195,6 +201,18 @@ async def _ask(args: argparse.Namespace) -> int:
     if not args.json and saved:
         print(f"[session {session_id}]", file=sys.stderr)
     return code
+
+
+def _broad_workspace_refusal(env: dict[str, str]) -> str | None:
+    """Why the workspace from --workspace / HERMES_WORKSPACE is too broad to use, or None. (A saved
+    workspace was confirmed in the window.)"""
+    from hermes_desktop.core.tools.workspace import broad_workspace_reason
+
+    chosen = env.get("HERMES_WORKSPACE", "").strip()
+    reason = broad_workspace_reason(Path(chosen)) if chosen else None
+    if reason is None:
+        return None
+    return f"refusing the workspace {chosen}: {reason}. Pass --allow-broad-workspace to use it anyway."
 
 
 def _new_session_id() -> str:

@@ -12,6 +12,14 @@ each tool call's result in the model's order; usage and title at the end.
 Store calls run in worker threads and are shielded, so a Stop never loses a
 write that had started.
 
+Store calls run on the store executor and tool code on the separate, bounded tool
+executor (core/executors.py), so stuck tools can never take the threads a database
+write needs. Read-only calls of one reply run together, at most
+`AgentLimits.max_parallel_tools` at a time. A turn has an overall deadline
+(`AgentLimits.turn_deadline_s`; waiting for the user's approval does not count): when
+it passes, the turn stops as a Stop would (running tools cancelled and recorded so,
+the partial reply kept) and ends with a TIMEOUT error saying why.
+
 Nothing half-received runs: a reply whose stream did not finish properly
 (`StreamDone.calls_may_run` is false; the rule is in core/llm/client.py) is kept,
 marked interrupted, and each of its tool calls is shown and stored with an
@@ -57,6 +65,7 @@ from hermes_desktop.core.events import (
     TurnStarted,
     UsageReported,
 )
+from hermes_desktop.core.executors import run_store, run_tool_thread
 from hermes_desktop.core.llm import (
     ChatRequest,
     ModelClient,
@@ -89,6 +98,8 @@ DENIED_RESULT = json.dumps({
                "what you wanted to do and ask how they want to proceed.",
 })
 CANCELLED_RESULT = json.dumps({"status": "cancelled", "message": "The user stopped the turn before this call finished."})
+DEADLINE_RESULT = json.dumps({"status": "cancelled", "message": "Stopped: the turn reached its time limit before this "
+                              "call finished."})
 SKIPPED_RESULT = json.dumps({"status": "not_run", "message": "Not run: the same call was repeated too many times."})
 INTERRUPTED_RESULT = json.dumps({"status": "interrupted", "message": "Not run: the reply was cut off before this "
                                  "call was complete. Write the call again in full if it is still needed."})
@@ -178,13 +189,14 @@ class Agent:
 
 
 class _StoreIO:
-    """Store calls in a worker thread, shielded from cancellation so a started write always lands."""
+    """Store calls on the store executor (never the tools'), shielded from cancellation so a started write
+    always lands."""
 
     def __init__(self) -> None:
         self._inflight: set[asyncio.Future[Any]] = set()
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        future = asyncio.ensure_future(asyncio.to_thread(fn, *args, **kwargs))
+        future = asyncio.ensure_future(run_store(fn, *args, **kwargs))
         self._inflight.add(future)
         future.add_done_callback(self._inflight.discard)
         return await asyncio.shield(future)
@@ -279,13 +291,19 @@ class _TurnRun:
         self.failing_tool: str | None = None
         self.failure_streak = 0
         self.context_shrink = 1.0
+        self.deadline: asyncio.Timeout | None = None
         self.ctx = ToolContext(session_id, self.services.workspace, self.services.network, self.services.notes_dir)
 
     # ------------------------------------------------------------------ lifecycle
     async def run(self) -> None:
         try:
-            reason, message = await self._run()
+            reason, message = await self._run_within_deadline()
             self.emit(TurnFinished(reason, message, self.round_trips))
+        except _DeadlinePassed:
+            message = _deadline_message(self.services.limits.turn_deadline_s)
+            await self._after_cancel(DEADLINE_RESULT)
+            self.emit(TurnError(ErrorKind.TIMEOUT, message, ErrorAction.RETRY))
+            self.emit(TurnFinished(FinishReason.ERROR, message, self.round_trips))
         except asyncio.CancelledError:
             await self._after_cancel()
             self.emit(TurnFinished(FinishReason.CANCELLED, "Stopped. What arrived so far is kept.", self.round_trips))
@@ -313,12 +331,38 @@ class _TurnRun:
         except Exception:  # the turn is ending anyway; what streamed is already saved up to the last flush
             log.exception("could not mark the partial reply as interrupted")
 
-    async def _after_cancel(self) -> None:
+    async def _after_cancel(self, content: str = CANCELLED_RESULT) -> None:
         await self._keep_partial()
         for call in list(self.unanswered):
             with contextlib.suppress(Exception):
-                await self._persist_result(call, ToolResult(ToolOutcome.CANCELLED, CANCELLED_RESULT))
-                self.emit(ToolCallFinished(call.call_id, call.name, ToolOutcome.CANCELLED, CANCELLED_RESULT, 0.0))
+                await self._persist_result(call, ToolResult(ToolOutcome.CANCELLED, content))
+                self.emit(ToolCallFinished(call.call_id, call.name, ToolOutcome.CANCELLED, content, 0.0))
+
+    async def _run_within_deadline(self) -> tuple[FinishReason, str]:
+        """`_run` under the turn's deadline; raises _DeadlinePassed when it expired (not for other timeouts)."""
+        try:
+            async with asyncio.timeout(self.services.limits.turn_deadline_s) as deadline:
+                self.deadline = deadline
+                return await self._run()
+        except TimeoutError:
+            if self.deadline is not None and self.deadline.expired():
+                raise _DeadlinePassed() from None
+            raise
+
+    async def _without_deadline(self, waiting: Awaitable[T]) -> T:
+        """Await `waiting` (the user deciding) with the turn's deadline paused."""
+        deadline = self.deadline
+        when = deadline.when() if deadline is not None else None
+        if deadline is None or when is None:
+            return await waiting
+        loop = asyncio.get_running_loop()
+        remaining = when - loop.time()
+        deadline.reschedule(None)
+        try:
+            return await waiting
+        finally:
+            if not deadline.expired():
+                deadline.reschedule(loop.time() + max(0.0, remaining))
 
     # ------------------------------------------------------------------ the loop
     async def _run(self) -> tuple[FinishReason, str]:
@@ -482,8 +526,7 @@ class _TurnRun:
 
     # ------------------------------------------------------------------ tools
     async def _run_tools(self, calls: list[RawToolCall], offered: set[str], *, reason: str) -> tuple[FinishReason, str] | None:
-        registry = self.services.registry
-        prepared = [await asyncio.to_thread(registry.prepare, call, self.ctx, offered=offered) for call in calls]
+        prepared = [await self._prepare(call, offered) for call in calls]
         self.unanswered = list(prepared)
         for call in prepared:
             self.emit(ToolCallProposed(call.call_id, call.name, call.arguments, call.raw_arguments, call.source,
@@ -504,7 +547,8 @@ class _TurnRun:
                     guard_stop = guard_stop or self._check_repetition(member)
                 for member, decision in batch:
                     self.emit(ToolCallDecided(member.call_id, decision.decision.value, decision.decided_by))
-                results = await asyncio.gather(*(self._execute(member, decision) for member, decision in batch))
+                slots = asyncio.Semaphore(max(1, self.services.limits.max_parallel_tools))
+                results = await asyncio.gather(*(self._execute(member, decision, slots) for member, decision in batch))
                 for (member, _), result in zip(batch, results):
                     await self._finish_call(member, result)
                 index += len(batch)
@@ -518,6 +562,18 @@ class _TurnRun:
                 f"Stopped: {self.failing_tool} failed {self.failure_streak} times in a row. "
                 "Check the errors above and tell the agent how to proceed.")
         return None
+
+    async def _prepare(self, call: RawToolCall, offered: set[str]) -> PreparedCall:
+        """Parse, validate and measure a call on the tool executor (prechecks are tool code). One that cannot be
+        checked in time is not run."""
+        timeout = self.services.limits.default_tool_timeout_s
+        try:
+            async with asyncio.timeout(timeout):
+                return await run_tool_thread(self.services.registry.prepare, call, self.ctx, offered=offered)
+        except TimeoutError:
+            return PreparedCall(call.id, call.name, call.arguments, None, None, Risk.DESTRUCTIVE,
+                                problem=f"could not be checked within {timeout:g} s (the tool workers are busy); "
+                                        "it was not run")
 
     def _concurrent_reads(self, prepared: list[PreparedCall], start: int) -> list[tuple[PreparedCall, PolicyDecision]]:
         """The run of consecutive read-only calls the policy allows without asking, starting at `start`."""
@@ -548,7 +604,7 @@ class _TurnRun:
         request = self._approval_request(call, reason)
         if self.services.policy.needs_asking(request) is None:
             self.emit(ToolCallAwaitingApproval(call.call_id, request.over_threshold))
-        decision = await self.services.policy.decide(request)
+        decision = await self._without_deadline(self.services.policy.decide(request))
         self.emit(ToolCallDecided(call.call_id, decision.decision.value, decision.decided_by))
         if not decision.allowed:
             result = ToolResult(ToolOutcome.DENIED, DENIED_RESULT)
@@ -556,12 +612,15 @@ class _TurnRun:
             return result
         return await self._execute(call, decision)
 
-    async def _execute(self, call: PreparedCall, decision: PolicyDecision) -> ToolResult:
-        self.emit(ToolCallStarted(call.call_id))
-        limits = self.services.limits
-        result = await self.services.registry.execute(call, self.ctx, default_timeout_s=limits.default_tool_timeout_s,
-                                                      char_budget=limits.tool_result_char_budget,
-                                                      known_secrets=self.services.known_secrets)
+    async def _execute(self, call: PreparedCall, decision: PolicyDecision,
+                       slots: asyncio.Semaphore | None = None) -> ToolResult:
+        """Run an allowed call; with `slots`, only once one of the batch's parallel slots is free."""
+        async with slots if slots is not None else contextlib.nullcontext():
+            self.emit(ToolCallStarted(call.call_id))
+            limits = self.services.limits
+            result = await self.services.registry.execute(call, self.ctx, default_timeout_s=limits.default_tool_timeout_s,
+                                                          char_budget=limits.tool_result_char_budget,
+                                                          known_secrets=self.services.known_secrets)
         self._audit(call, decision, result)
         return result
 
@@ -607,6 +666,17 @@ class _TurnRun:
             self.failing_tool = call.name
         elif call.name == self.failing_tool and result.outcome is ToolOutcome.OK:
             self.failure_streak, self.failing_tool = 0, None
+
+
+class _DeadlinePassed(Exception):
+    """The turn's overall deadline (AgentLimits.turn_deadline_s) expired."""
+
+
+def _deadline_message(limit_s: float) -> str:
+    minutes = limit_s / 60
+    shown = f"{minutes:g} minutes" if limit_s >= 60 else f"{limit_s:g} s"
+    return (f"Stopped: this turn reached its time limit of {shown} (turn_deadline_s in the settings' limits). "
+            "What arrived so far is kept; send a message to continue.")
 
 
 def _assistant_message(done: StreamDone) -> dict[str, Any]:

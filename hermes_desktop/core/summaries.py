@@ -8,11 +8,11 @@ without the old history. The old session is untouched.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from typing import Any
 
 from hermes_desktop.core.events import ErrorKind
+from hermes_desktop.core.executors import run_store
 from hermes_desktop.core.llm import ChatRequest, ModelClient, ModelError, StreamDone
 from hermes_desktop.core.session_types import SUMMARY, NewMessage
 from hermes_desktop.core.tokens import estimate_message_tokens
@@ -40,8 +40,8 @@ async def summarise_session(store: Any, model: ModelClient | None, session_id: s
     """Returns the new session's id. Raises ModelError when no summary could be made."""
     if model is None:
         raise ModelError(ErrorKind.NOT_CONFIGURED, "No model is set up to write the summary.")
-    info = await asyncio.to_thread(store.get_session, session_id)
-    history = await asyncio.to_thread(store.messages, session_id)
+    info = await run_store(store.get_session, session_id)
+    history = await run_store(store.messages, session_id)
     text = _transcript(history, model.profile.context_window // 2)
     request = ChatRequest([{"role": "system", "content": _PROMPT}, {"role": "user", "content": text}])
     summary = ""
@@ -50,8 +50,8 @@ async def summarise_session(store: Any, model: ModelClient | None, session_id: s
             if isinstance(item, StreamDone):
                 summary = item.text.strip()
     title = f"{(info.title if info else '') or 'Session'} (continued)"
-    new = await asyncio.to_thread(store.create_session, title=title, profile_id=model.profile.id,
-                                  model=model.profile.model)
+    new = await run_store(store.create_session, title=title, profile_id=model.profile.id,
+                          model=model.profile.model)
     note = f"Summary of the earlier conversation “{info.title if info else session_id}”:\n\n{summary}"
-    await asyncio.to_thread(store.append_message, new.id, NewMessage(SUMMARY, note))
+    await run_store(store.append_message, new.id, NewMessage(SUMMARY, note))
     return new.id

@@ -3,6 +3,7 @@
 A trimmed first line is set as soon as the first reply finishes (core/agent.py); this
 replaces it when a model is available. It never replaces a title the user typed, and
 any failure (timeout, error, a rambling answer) leaves the first-line title in place.
+Store calls run on the store executor (core/executors.py), never on the tools' threads.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import logging
 import re
 from typing import Any
 
+from hermes_desktop.core.executors import run_store
 from hermes_desktop.core.llm import ChatRequest, ModelClient, ModelError, StreamDone
 
 log = logging.getLogger(__name__)
@@ -52,15 +54,15 @@ async def retitle_session(store: Any, model: ModelClient | None, session_id: str
     """Give the session a model-made title if it still has an automatic one. Returns the new title."""
     if model is None:
         return None
-    details = await asyncio.to_thread(store.session_details, session_id)
+    details = await run_store(store.session_details, session_id)
     if details is None or details.title_source not in ("none", "fallback"):
         return None
-    history = await asyncio.to_thread(store.messages, session_id)
+    history = await run_store(store.messages, session_id)
     user = next((m.content for m in history if m.role == "user" and m.content), None)
     reply = next((m.content for m in history if m.role == "assistant" and m.content), None)
     if not user or not reply:
         return None
     title = await generate_title(model, user, reply)
     if title:
-        await asyncio.to_thread(store.set_title, session_id, title, source="model")
+        await run_store(store.set_title, session_id, title, source="model")
     return title

@@ -13,16 +13,22 @@ and an "always allow" rule covers one skill's scripts, never every skill's. Deci
 - Interpreter by extension: `.py` runs with the user's `python3` (where they install the packages a
   skill needs), falling back to the app's own Python; `.sh` with bash; `.js`/`.mjs` with node; any other
   executable file directly. Anything else is refused with the reason.
-- Stop, the tool timeout and app exit kill the script's whole process group.
+- The script starts in a session (and process group) of its own. When the call ends for any reason
+  (it finished, Stop, the tool timeout, app exit) the whole group is killed, so a child or grandchild
+  it started, even one that still holds the output pipes, never outlives the call. On Windows the
+  process tree is ended with `taskkill /T`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import re
 import shutil
 import signal
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -30,7 +36,11 @@ from typing import Any, Callable
 from hermes_desktop.core.skills.model import Skill
 from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
 
+log = logging.getLogger(__name__)
+
 SCRIPTS = "scripts"
+REAP_WAIT_S = 5.0
+EXIT_POLL_S = 0.05
 TIMEOUT_S = 120.0
 MAX_OUTPUT_CHARS = 16_000
 MAX_ARGS = 64
@@ -93,16 +103,24 @@ def _cut(text: str) -> str:
         text[-MAX_OUTPUT_CHARS // 2:]
 
 
-def _kill(process: asyncio.subprocess.Process) -> None:
-    if process.returncode is not None:
+def kill_process_group(pid: int) -> None:
+    """SIGKILL every process in the group `pid` leads, even after the leader itself exited (its
+    children keep the group, and with it the id, alive). No group left: nothing to do."""
+    if os.name == "nt":
+        subprocess.run(["taskkill", "/F", "/T", "/PID", str(pid)], capture_output=True, check=False)
         return
-    try:
-        if os.name == "nt":
-            process.kill()
-        else:
-            os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+async def _end(process: asyncio.subprocess.Process) -> None:
+    """Kill the script's whole group and reap the script."""
+    kill_process_group(process.pid)
+    if process.returncode is None:
+        try:
+            await asyncio.shield(asyncio.wait_for(process.wait(), REAP_WAIT_S))
+        except TimeoutError:
+            log.warning("script process %s was killed but not reaped yet", process.pid)
 
 
 async def run_script(skill: Skill, relative: str, args: list[str], ctx: ToolContext) -> dict[str, Any]:
@@ -114,11 +132,19 @@ async def run_script(skill: Skill, relative: str, args: list[str], ctx: ToolCont
     ctx.workspace.ensure_exists()
     process = await asyncio.create_subprocess_exec(
         *command, cwd=str(ctx.workspace.root), env=script_environment(skill), stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=os.name != "nt")
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=os.name != "nt",
+        creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0))
+    output = asyncio.ensure_future(process.communicate())
     try:
-        stdout, stderr = await process.communicate()
-    finally:  # cancelled (Stop, timeout): the script and anything it started go too
-        _kill(process)
+        # asyncio's wait() also waits for the pipes to close, which a child left running can hold open for
+        # ever: watch the script's own exit instead, then end what it left running, which closes the pipes.
+        while not output.done() and process.returncode is None:
+            await asyncio.wait({output}, timeout=EXIT_POLL_S)
+        kill_process_group(process.pid)
+        stdout, stderr = await output
+    finally:  # finished, or cancelled (Stop, timeout): the script and anything it started go
+        output.cancel()
+        await _end(process)
     return {"script": f"{SCRIPTS}/{relative}", "exit_code": process.returncode,
             "stdout": _cut(stdout.decode("utf-8", "replace")), "stderr": _cut(stderr.decode("utf-8", "replace"))}
 

@@ -1,5 +1,12 @@
 """Run one tool call: its own timeout, exceptions caught, result rendered, the app's own secrets removed from it
-(whatever tool echoed them: a file, a web page, an MCP server), and cut to a budget."""
+(whatever tool echoed them: a file, a web page, an MCP server), and cut to a budget.
+
+Blocking handlers run on the bounded tool executor (core/executors.py), never on the threads the
+session database uses. A timeout ends the wait and drops a call that had not started yet; a call
+already running in a thread cannot be killed, so the tools themselves stop (file tools refuse FIFOs
+and devices, network reads have deadlines inside their loop, scripts die with their process group).
+When the call never got a thread because every tool worker was busy, the result says so.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +14,13 @@ import asyncio
 import inspect
 import json
 import logging
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Collection
 
 from hermes_desktop.core.events import ToolOutcome
+from hermes_desktop.core.executors import TOOL_WORKERS, run_tool_thread
 from hermes_desktop.core.redact import redact_known
 from hermes_desktop.core.tools.spec import ToolContext, ToolError, ToolSpec
 
@@ -51,12 +60,13 @@ async def run_tool(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, *, de
                    char_budget: int, known_secrets: Collection[str] = ()) -> ToolResult:
     timeout = spec.timeout_s or default_timeout_s
     started = time.monotonic()
+    began = threading.Event()
     try:
         async with asyncio.timeout(timeout):
-            value = await _invoke(spec, args, ctx)
+            value = await _invoke(spec, args, ctx, began)
         content, outcome = render(value), ToolOutcome.OK
     except TimeoutError:
-        content = error_content(f"{spec.name} did not finish within {timeout:g} s and was stopped")
+        content = error_content(_timeout_message(spec, timeout, began.is_set()))
         outcome = ToolOutcome.TIMEOUT
     except ToolError as exc:
         content, outcome = error_content(str(exc)), ToolOutcome.ERROR
@@ -70,12 +80,25 @@ async def run_tool(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, *, de
     return ToolResult(outcome, content, time.monotonic() - started, cut)
 
 
-async def _invoke(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext) -> Any:
+def _timeout_message(spec: ToolSpec, timeout: float, began: bool) -> str:
+    if began:
+        return f"{spec.name} did not finish within {timeout:g} s and was stopped"
+    return (f"{spec.name} could not start within {timeout:g} s: all {TOOL_WORKERS} tool workers are busy with "
+            "earlier calls that have not stopped. It was not run.")
+
+
+async def _invoke(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, began: threading.Event) -> Any:
     handler = spec.handler
     if inspect.iscoroutinefunction(handler):
+        began.set()
         return await handler(args, ctx)
     if spec.blocking:
-        # A thread cannot be killed: on timeout we stop waiting and the thread finishes on its own.
-        return await asyncio.to_thread(handler, args, ctx)
+        # A thread cannot be killed: on timeout we stop waiting; the tool stops itself (see the module docstring).
+        def call() -> Any:
+            began.set()
+            return handler(args, ctx)
+
+        return await run_tool_thread(call)
+    began.set()
     result = handler(args, ctx)
     return await result if inspect.isawaitable(result) else result

@@ -1,16 +1,25 @@
-"""File tools, all confined to the workspace (see tools/workspace.py)."""
+"""File tools, all confined to the workspace (see tools/workspace.py).
+
+Reads open only regular files (`open_regular_file`): a FIFO, socket or device is refused
+before it is opened, so a read never blocks its thread. Writes, moves and deletes go
+through a `ConfinedDir` (a directory descriptor reached without following symlinks), so a
+folder swapped for a symlink between the check and the write is refused, never followed.
+`search_files` scans at most MAX_SEARCH_FILES files and says so when it stopped there.
+"""
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
 import shutil
-import tempfile
+import stat
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
+from hermes_desktop.core.tools.workspace import open_regular_file
 
 MAX_READ_BYTES = 1_000_000
 MAX_LIST_ENTRIES = 500
@@ -61,12 +70,16 @@ def list_directory(args: dict[str, Any], ctx: ToolContext) -> str:
 
 
 def read_text(path: Path, limit: int = MAX_READ_BYTES) -> tuple[str, str]:
-    """(text, encoding) of a text file, or ToolError saying why it is not readable as text."""
-    size = path.stat().st_size
+    """(text, encoding) of a regular text file, or ToolError saying why it is not readable as text
+    (FIFOs, sockets and devices are refused before they are opened)."""
+    with os.fdopen(open_regular_file(path), "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size <= limit:
+            data = handle.read(limit + 1)
+            size = max(size, len(data))
     if size > limit:
         raise ToolError(f"{path.name} is {human_size(size)}; read_file only reads files up to {human_size(limit)}. "
                         "Use search_files with `contains` to find the part you need.")
-    data = path.read_bytes()
     if b"\x00" in data[:_BINARY_SNIFF]:
         raise ToolError(f"{path.name} is a binary file, not text")
     for encoding in ("utf-8-sig", "gb18030"):
@@ -111,12 +124,18 @@ def search_files(args: dict[str, Any], ctx: ToolContext) -> str:
     needle = (args.get("contains") or "").strip()
     results: list[str] = []
     scanned = 0
+    capped = False
     for folder, dirs, files in os.walk(base, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__"))
+        if len(results) >= MAX_SEARCH_RESULTS or capped:
+            break
         for name in sorted(files):
-            scanned += 1
-            if scanned > MAX_SEARCH_FILES or len(results) >= MAX_SEARCH_RESULTS:
+            if scanned >= MAX_SEARCH_FILES:
+                capped = True
                 break
+            if len(results) >= MAX_SEARCH_RESULTS:
+                break
+            scanned += 1
             full = Path(folder) / name
             try:
                 inside = ws.resolve(str(full))
@@ -131,10 +150,17 @@ def search_files(args: dict[str, Any], ctx: ToolContext) -> str:
             hits = _grep(inside, needle)
             if hits:
                 results.append(relative + "\n" + "\n".join(f"    {n}: {line}" for n, line in hits))
+    cap_note = _scan_cap_note(ws.relative(base)) if capped else ""
     if not results:
-        return f"no files match glob={pattern!r}" + (f" containing {needle!r}" if needle else "")
+        return f"no files match glob={pattern!r}" + (f" containing {needle!r}" if needle else "") + \
+            (f" among the first {MAX_SEARCH_FILES:,} files scanned.\n{cap_note}" if capped else "")
     more = " (stopped at the first results; narrow the search)" if len(results) >= MAX_SEARCH_RESULTS else ""
-    return f"{len(results)} match(es){more}:\n" + "\n".join(results)
+    return f"{len(results)} match(es){more}:\n" + "\n".join(results) + (f"\n{cap_note}" if capped else "")
+
+
+def _scan_cap_note(where: str) -> str:
+    return (f"[The search stopped after scanning {MAX_SEARCH_FILES:,} files in {where}; files after those were not "
+            "looked at. Narrow it: give `path` a subfolder, or a more specific `glob` such as 'reports/*.md'.]")
 
 
 def _grep(path: Path, needle: str, max_hits: int = 3) -> list[tuple[int, str]]:
@@ -154,28 +180,18 @@ def _grep(path: Path, needle: str, max_hits: int = 3) -> list[tuple[int, str]]:
 
 # ---------------------------------------------------------------- write
 
-def _atomic_write(path: Path, content: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(content)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_file(args: dict[str, Any], ctx: ToolContext) -> str:
     ws = ctx.workspace
     path = ws.resolve(args["path"])
     if path == ws.root or path.is_dir():
         raise ToolError(f"{ws.relative(path)} is a folder")
-    existed = path.exists()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    content = args["content"]
-    _atomic_write(path, content)
-    size = len(content.encode("utf-8"))
-    return f"{'overwrote' if existed else 'created'} {ws.relative(path)} ({human_size(size)})"
+    data = args["content"].encode("utf-8")
+    with ws.folder(path.parent, create=True) as folder:
+        old = folder.lstat(path.name)
+        if old is not None and stat.S_ISDIR(old.st_mode):
+            raise ToolError(f"{ws.relative(path)} is a folder")
+        folder.write_atomic(path.name, data)
+    return f"{'overwrote' if old is not None else 'created'} {ws.relative(path)} ({human_size(len(data))})"
 
 
 def _write_risk(args: dict[str, Any], ctx: ToolContext) -> Risk:
@@ -201,7 +217,8 @@ def make_directory(args: dict[str, Any], ctx: ToolContext) -> str:
     if path.exists() and not path.is_dir():
         raise ToolError(f"{ws.relative(path)} exists and is a file")
     existed = path.exists()
-    path.mkdir(parents=True, exist_ok=True)
+    with ws.folder(path, create=True):  # each level made and entered without following a symlink
+        pass
     return f"{'folder already existed' if existed else 'created folder'} {ws.relative(path)}"
 
 
@@ -236,12 +253,22 @@ def move_path(args: dict[str, Any], ctx: ToolContext) -> str:
     if target.is_dir() and not target.is_symlink():
         raise ToolError(f"{ws.relative(target)} already exists and is a folder; delete or rename it first")
     replaced = target.exists()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if replaced:
-        os.replace(source, target)
-    else:
-        shutil.move(str(source), str(target))
+    with ws.folder(source.parent) as from_dir, ws.folder(target.parent, create=True) as to_dir:
+        if from_dir.lstat(source.name) is None:
+            raise ToolError(f"{args['src']} does not exist")
+        try:
+            from_dir.rename(source.name, to_dir, target.name)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+            _move_across_devices(args, ctx)
     return f"moved {ws.relative(source)} to {ws.relative(target)}" + (" (replaced the existing file)" if replaced else "")
+
+
+def _move_across_devices(args: dict[str, Any], ctx: ToolContext) -> None:
+    """A mount point inside the workspace: copy and delete, with both paths checked again right before."""
+    source, target = _move_target(args, ctx)
+    shutil.move(str(source), str(target))
 
 
 def _move_risk(args: dict[str, Any], ctx: ToolContext) -> Risk:
@@ -295,10 +322,14 @@ def delete_path(args: dict[str, Any], ctx: ToolContext) -> str:
     ws = ctx.workspace
     path = _existing_entry(ctx, args["path"], "delete")
     what = describe_tree(path)
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink()
+    with ws.folder(path.parent) as parent:
+        found = parent.lstat(path.name)
+        if found is None:
+            raise ToolError(f"{args['path']} does not exist")
+        if stat.S_ISDIR(found.st_mode):
+            parent.remove_tree(path.name)
+        else:
+            parent.remove_file(path.name)
     return f"deleted {ws.relative(path)} ({what})"
 
 

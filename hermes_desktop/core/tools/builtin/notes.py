@@ -3,6 +3,9 @@
 They live in the workspace (not the app's data directory) so the user can find,
 open and back them up like any other document. A title becomes a file name by
 removing only what file systems forbid; Chinese and other scripts stay readable.
+Notes are read and written like other workspace files (tools/builtin/files.py): a note
+must resolve inside the workspace, only regular files are read, and a save goes through
+a folder descriptor so a notes folder swapped for a symlink is refused, not followed.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from hermes_desktop.core.tools.builtin.files import _atomic_write, human_size, read_text
+from hermes_desktop.core.tools.builtin.files import human_size, read_text
 from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
 
 MAX_TITLE_LENGTH = 120
@@ -63,16 +66,17 @@ def list_notes(args: dict[str, Any], ctx: ToolContext) -> str:
 
 def read_note(args: dict[str, Any], ctx: ToolContext) -> str:
     path = _find_note(ctx, args["title"])
-    text, _ = read_text(path)
+    text, _ = read_text(ctx.workspace.resolve(str(path)))  # a linked note must stay in the workspace
     return f"# {path.stem}\n\n{text}" if not text.lstrip().startswith("#") else text
 
 
 def save_note(args: dict[str, Any], ctx: ToolContext) -> str:
-    ctx.workspace.resolve(str(ctx.notes_dir))  # the notes folder must be inside the workspace
-    path = _note_path(ctx, args["title"])
-    existed = path.exists()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(path, args["content"])
+    folder_path = ctx.workspace.resolve(str(ctx.notes_dir))  # the notes folder must be inside the workspace
+    path = folder_path / _note_path(ctx, args["title"]).name
+    ctx.workspace.resolve(str(path))  # a note linked out of the workspace is refused
+    with ctx.workspace.folder(folder_path, create=True) as folder:
+        existed = folder.lstat(path.name) is not None
+        folder.write_atomic(path.name, args["content"].encode("utf-8"))
     return f"{'updated' if existed else 'saved'} note {path.stem!r} ({ctx.workspace.relative(path)})"
 
 

@@ -1,16 +1,27 @@
-"""fetch_url: read a public web page as text (guarded against SSRF, see tools/network.py)."""
+"""fetch_url: read a public web page as text (guarded against SSRF, see tools/network.py).
+
+The download runs on the bounded tool executor (core/executors.py) and stops itself within the
+network policy's total deadline; a Stop or the tool's timeout also cancels its `Transfer`, which
+shuts the socket so the worker thread returns at once instead of reading on.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
-from hermes_desktop.core.tools.network import fetch
+from hermes_desktop.core.executors import run_tool_thread
+from hermes_desktop.core.tools.network import Transfer, fetch
 from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolSpec
 
 
 async def fetch_url(args: dict[str, Any], ctx: ToolContext) -> str:
-    page = await asyncio.to_thread(fetch, args["url"], ctx.network)
+    transfer = Transfer(ctx.network)
+    try:
+        page = await run_tool_thread(fetch, args["url"], ctx.network, transfer)
+    except asyncio.CancelledError:
+        transfer.cancel()
+        raise
     max_chars = int(args.get("max_chars") or 20_000)
     text = page.text[:max_chars]
     cut = len(page.text) - len(text)
@@ -18,7 +29,9 @@ async def fetch_url(args: dict[str, Any], ctx: ToolContext) -> str:
     if page.title:
         header.insert(0, f"Title: {page.title}")
     notes = []
-    if page.truncated:
+    if page.stopped:
+        notes.append(f"the download was cut off ({page.stopped}); only its beginning was read")
+    elif page.truncated:
         notes.append("the page was larger than the download limit; only its beginning was read")
     if cut:
         notes.append(f"{cut:,} more characters not shown (raise max_chars to see more)")
