@@ -93,7 +93,22 @@ def _v2_branches_trash_pins_search(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search]
+# The note that began a session continued from a summary, as versions before v3 stored it (role "system").
+_OLD_SUMMARY_PREFIX = "Summary of the earlier conversation \u201c"
+
+
+def _v3_summaries_get_their_own_role(db: sqlite3.Connection) -> None:
+    """Stored `system` messages are notes from v3 on: never sent to the model (an imported file could put any
+    instructions there). The one kind the app wrote itself, the summary at the start of a continued session, keeps
+    working: it becomes role `summary`, which the request builder adds to the system message."""
+    db.execute(
+        "UPDATE messages SET role = 'summary' WHERE role = 'system' AND parent_id IS NULL AND substr(content, 1, ?) = ?",
+        (len(_OLD_SUMMARY_PREFIX), _OLD_SUMMARY_PREFIX),
+    )
+
+
+MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search,
+                               _v3_summaries_get_their_own_role]
 LATEST_VERSION = len(MIGRATIONS)
 
 
