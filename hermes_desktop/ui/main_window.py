@@ -66,6 +66,7 @@ class ErrorBar(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("errorBar")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)  # a plain QWidget paints no stylesheet background
         self.label = QLabel()
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -91,6 +92,7 @@ class SetupBar(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("setupBanner")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.label = QLabel(QCoreApplication.translate("SetupBar", "No model is set up yet. You can read your sessions; "
                                                        "set up a provider to chat."))
         self.label.setWordWrap(True)

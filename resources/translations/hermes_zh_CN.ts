@@ -4,37 +4,37 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="584"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="588"/>
         <source>active in this session</source>
         <translation>本会话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="584"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="588"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="586"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="590"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="588"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="592"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="599"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="603"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="599"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="603"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="599"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="603"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
@@ -145,37 +145,37 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="34"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="36"/>
         <source>Ask anything. Hermes can calculate, read and organise files in your workspace, keep notes and read web pages — and asks before it changes anything.</source>
         <translation>尽管问。Hermes 可以计算、读取和整理工作区中的文件、记笔记、阅读网页——并且在做任何改动之前先征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="45"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="47"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="47"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="49"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="50"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="52"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="54"/>
         <source>Stop the reply</source>
         <translation>停止回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="55"/>
         <source>Stop (Esc)</source>
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="122"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
@@ -191,7 +191,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -356,68 +356,68 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="151"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="162"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="164"/>
         <source>No model</source>
         <translation>没有模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="172"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="174"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="177"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="178"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="178"/>
         <source>Always ask</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="179"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="179"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="182"/>
         <source>Dry run</source>
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="184"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="52"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="195"/>
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
@@ -462,108 +462,108 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="196"/>
         <source>Export session as Markdown…</source>
         <translation>将会话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="197"/>
         <source>Export session as JSON…</source>
         <translation>将会话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="200"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="202"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="203"/>
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="207"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="711"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="339"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="343"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="368"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="403"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="405"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="404"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="406"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -572,77 +572,77 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="407"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="409"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="450"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="452"/>
         <source>No model set up</source>
         <translation>尚未设置模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="462"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="539"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="541"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="540"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="542"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="556"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="558"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="558"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="560"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="558"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="560"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="563"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="565"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="607"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="609"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="651"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="653"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="657"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="659"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="674"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="676"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="715"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="715"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1294,12 +1294,12 @@ Folder: {2}</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="94"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="96"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看会话；设置服务商后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="99"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
@@ -1362,7 +1362,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="90"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -1463,53 +1463,53 @@ Folder: {2}</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="231"/>
         <source>Keep editing</source>
         <translation>继续编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="284"/>
         <source>Get a key at {0}</source>
         <translation>在 {0} 获取密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="286"/>
         <source>A local server usually needs no key; leave it empty.</source>
         <translation>本地服务器通常不需要密钥，留空即可。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="339"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="356"/>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="360"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="363"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="381"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="383"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="389"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="391"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
@@ -1599,122 +1599,127 @@ Folder: {2}</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="334"/>
+        <source>Note sent to the model</source>
+        <translation>发给模型的说明</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="335"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="336"/>
         <source>characters</source>
         <translation>个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
         <source>lines</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="357"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="357"/>
         <source>Allow once</source>
         <translation>允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="357"/>
         <source>Allow for this session</source>
         <translation>本会话内允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="356"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="359"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="379"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="381"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="383"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="383"/>
         <source>running {0:.1f} s</source>
         <translation>运行中 {0:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="384"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="387"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="384"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="387"/>
         <source>done in {0:.2f} s</source>
         <translation>{0:.2f} 秒内完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="391"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="390"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="393"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="392"/>
-        <source>Interrupted — not run</source>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="395"/>
+        <source>interrupted — not run</source>
         <translation>已中断 — 未执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="439"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="445"/>
         <source>allowed once</source>
         <translation>已允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="439"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="445"/>
         <source>allowed for this session</source>
         <translation>本会话内已允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="440"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="446"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="440"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="446"/>
         <source>allowed</source>
         <translation>已允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="446"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="452"/>
         <source>built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="448"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="454"/>
         <source>skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="450"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="456"/>
         <source>skill</source>
         <translation>技能</translation>
     </message>

@@ -172,7 +172,8 @@ def test_a_read_only_data_folder_opens_the_history_read_only_with_the_reason(dis
         opened = open_store(paths)
         assert opened.store.read_only
         assert opened.read_only_reason == (f"{database} is on read-only storage or is write-protected: "
-                                           "the history is open read-only and nothing new can be saved.")
+                                           "the history is open read-only and nothing new can be saved. "
+                                           "Make it writable, then restart Hermes Desktop.")
         assert contents(opened.store, "s") == [text for pair in HISTORY for text in pair]
         assert opened.store.search("dinner"), "search works read-only"
         opened.store.close()
@@ -342,5 +343,5 @@ def test_ask_on_read_only_media_exits_1_with_one_line(server, env, disk) -> None
     assert refused.returncode == 1 and refused.stdout == ""
     assert refused.stderr.strip().splitlines() == [
         f"error: {paths.database} is on read-only storage or is write-protected: the history is open read-only "
-        "and nothing new can be saved."]
+        "and nothing new can be saved. Make it writable, then restart Hermes Desktop."]
     assert server.chat_requests == [] and digest(paths.database) == before

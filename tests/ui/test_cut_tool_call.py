@@ -44,7 +44,7 @@ def test_a_cut_call_shows_interrupted_runs_nothing_and_retry_answers_again(make_
     assert h.window.approver.dialog is None, "a cut call is never sent to the approval dialog"
     assert "not run" in banner.message and "retry" in banner.actions
     [card] = [i for i in rows(h) if isinstance(i, ToolCardItem)]
-    assert card.status == INTERRUPTED and "Interrupted — not run" in card_texts(h, card)
+    assert card.status == INTERRUPTED and "interrupted — not run" in card_texts(h, card)
     assert '{"path": "data' in card.arguments
     [reply] = [i for i in rows(h) if isinstance(i, MessageItem) and i.role == "assistant"]
     assert reply.text == "Deleting the data folder." and reply.interrupted
@@ -77,7 +77,7 @@ def test_a_reopened_session_still_shows_the_call_interrupted(make_window, model_
     again.wait_until(lambda: again.window.current_session == session, what="the restored session")
     card = again.wait_until(lambda: next((i for i in rows(again) if isinstance(i, ToolCardItem)), None),
                             what="the card")
-    assert card.status == INTERRUPTED and "Interrupted — not run" in card_texts(again, card)
+    assert card.status == INTERRUPTED and "interrupted — not run" in card_texts(again, card)
 
 
 def test_an_endless_reply_stops_at_the_output_limit_and_stays(make_window, model_server) -> None:

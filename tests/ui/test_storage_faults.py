@@ -92,10 +92,10 @@ def test_a_read_only_history_is_shown_and_sending_is_disabled_with_the_reason(ma
     try:
         h = make_window()
         reason = (f"{database} is on read-only storage or is write-protected: the history is open read-only and "
-                  "nothing new can be saved.")
+                  "nothing new can be saved. Make it writable, then restart Hermes Desktop.")
         assert h.window.errors.isVisible() and reason in h.window.errors.label.text()
         send = h.window.chat.send_button
-        assert not send.isEnabled() and send.toolTip() == reason
+        assert not send.isEnabled() and send.toolTip() == f"<p>{reason}</p>"
         box = h.window.findChild(QPlainTextEdit, "chatInput")
         assert box.placeholderText() == reason
         h.run(h.window.open_session(session, None))

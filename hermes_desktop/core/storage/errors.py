@@ -117,7 +117,8 @@ def describe(fault: Fault, path: Path, consequence: str, detail: str = "") -> st
     if fault is Fault.IO:
         return f"The disk holding {path} reported an I/O error: {consequence}. Check the disk, then try again."
     if fault is Fault.READ_ONLY:
-        return f"{path} is on read-only storage or is write-protected: {consequence}."
+        return (f"{path} is on read-only storage or is write-protected: {consequence}. "
+                "Make it writable, then restart Hermes Desktop.")
     if fault is Fault.PERMISSION:
         return (f"Hermes is not allowed to read or write {path}: {consequence}. "
                 "Check the permissions of the file and its folder.")

@@ -122,6 +122,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             "card": (theme.card, theme.card_border),
             "error": (theme.error_bg, theme.error_border),
             "stopped": (theme.notice_bg, theme.card_border),
+            "notice": (theme.notice_bg, theme.card_border),
         }.get(layout.background_kind, (theme.notice_bg, theme.notice_bg))
         painter.setPen(QPen(QColor(border), 1))
         painter.setBrush(QBrush(QColor(fill)))

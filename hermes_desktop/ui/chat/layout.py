@@ -330,7 +330,10 @@ class RowLayouter:
             y += doc.size().height() + 6
         if card.result is not None:
             size = len(card.result)
-            label = QCoreApplication.translate("Transcript", "Result") + f" ({size:,} " + QCoreApplication.translate("Transcript", "characters") + ")"
+            # A call that never ran has no result of its own, only the note the model is sent about it.
+            what = QCoreApplication.translate("Transcript", "Note sent to the model") if card.status == INTERRUPTED \
+                else QCoreApplication.translate("Transcript", "Result")
+            label = what + f" ({size:,} " + QCoreApplication.translate("Transcript", "characters") + ")"
             y = self._toggle(layout, y, ("▾ " if card.result_open else "▸ ") + label, "toggle_result", left)
             if card.result_open:
                 lines = card.result.split("\n")
@@ -389,7 +392,7 @@ class RowLayouter:
         if card.status == DENIED:
             return QCoreApplication.translate("Transcript", "denied") + (f" ({card.decided_by})" if card.decided_by else ""), theme.risk_destructive
         if card.status == INTERRUPTED:  # the reply was cut off while the model wrote this call
-            return QCoreApplication.translate("Transcript", "Interrupted — not run"), theme.risk_write
+            return QCoreApplication.translate("Transcript", "interrupted — not run"), theme.risk_write
         return tr(card.status), theme.muted
 
     def _banner(self, banner: BannerItem, width: float) -> RowLayout:
@@ -422,6 +425,9 @@ class RowLayouter:
         layout = RowLayout(height=doc.size().height() + 2 * PAD_Y)
         layout.docs.append(DocPart(QPointF(MARGIN_X + CARD_PAD, PAD_Y), doc))
         layout.background_kind = "notice"
+        if notice.note_of:
+            # An imported note sits in a box, so its text never reads as the app's own words.
+            layout.background = QRectF(MARGIN_X, PAD_Y / 2, inner, doc.size().height() + PAD_Y)
         return layout
 
 

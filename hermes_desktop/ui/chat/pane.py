@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
@@ -94,7 +96,8 @@ class ChatPane(QWidget):
         """Nothing can be saved (the history is open read-only): Send is off and says why; what is typed stays."""
         self._send_blocked = reason
         self.send_button.setEnabled(False)
-        self.send_button.setToolTip(reason)
+        # Rich text, so Qt wraps a long reason instead of drawing one line across the screen.
+        self.send_button.setToolTip(f"<p>{html.escape(reason)}</p>")
         self.input.setPlaceholderText(reason)
 
     @property
