@@ -147,10 +147,21 @@ class Turn:
         self._queue: asyncio.Queue[Event] = asyncio.Queue()
         self.events: list[Event] = []
         self._task = asyncio.get_running_loop().create_task(run(self._emit))
+        self._task.add_done_callback(self._ensure_finished)
 
     def _emit(self, event: Event) -> None:
         self.events.append(event)
         self._queue.put_nowait(event)
+
+    def _ensure_finished(self, task: asyncio.Task[None]) -> None:
+        """A task cancelled before its first step never runs its own handlers: the turn still has to end, or
+        whoever iterates it (the window, `ask`) would wait forever and the session would stay busy."""
+        if self.events and isinstance(self.events[-1], TurnFinished):
+            return
+        if task.cancelled():
+            self._emit(TurnFinished(FinishReason.CANCELLED, "Stopped before it started.", 0))
+        else:
+            self._emit(TurnFinished(FinishReason.ERROR, "internal error", 0))
 
     def cancel(self) -> None:
         """Stop now: the HTTP stream is closed and a running tool is cancelled."""

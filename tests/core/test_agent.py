@@ -285,6 +285,17 @@ async def test_stop_mid_stream_keeps_the_partial_reply_and_closes_the_stream(eng
     assert await asyncio.to_thread(model_server.client_disconnected.wait, 5)
 
 
+async def test_stop_before_the_turn_took_its_first_step_still_ends_it(engine, model_server) -> None:
+    turn = engine.agent.start_turn("s1", "hello")
+    turn.cancel()  # in the same moment: the turn's task has not run a single step yet
+
+    async with asyncio.timeout(30):  # guards against the hang this test is about, not a speed check
+        events = [event async for event in turn]
+
+    assert [type(e) for e in events] == [ev.TurnFinished] and events[0].reason is ev.FinishReason.CANCELLED
+    assert model_server.chat_requests == [], "nothing was sent to the model"
+
+
 async def test_stop_while_a_tool_runs_cancels_it_and_records_the_call(profile, workspace_dir, model_server) -> None:
     cancelled = asyncio.Event()
     running = asyncio.Event()
