@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
+import threading
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
 from hermes_desktop.core.tools.builtin import builtin_tools
+from hermes_desktop.core.tools.builtin import files as files_module
 from hermes_desktop.core.tools.builtin.clock_math import evaluate
 from hermes_desktop.core.tools.builtin.notes import sanitize_title
 from hermes_desktop.core.tools.network import NetworkPolicy
@@ -189,6 +193,116 @@ def test_notes_keep_chinese_titles_readable(ctx: ToolContext) -> None:
     assert TOOLS["save_note"].risk_for({"title": "会议记录: 2025/10 预算?", "content": ""}, ctx) is Risk.DESTRUCTIVE
     with pytest.raises(ToolError, match="no note titled"):
         run(ctx, "read_note", title="missing")
+
+
+def test_a_note_linked_out_of_the_workspace_is_neither_read_nor_written(ctx: ToolContext, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.md"
+    secret.write_text("top secret")
+    ctx.notes_dir.mkdir()
+    (ctx.notes_dir / "Diary.md").symlink_to(secret)
+    with pytest.raises(WorkspaceError, match="outside the workspace"):
+        run(ctx, "read_note", title="Diary")
+    with pytest.raises(WorkspaceError, match="outside the workspace"):
+        run(ctx, "save_note", title="Diary", content="overwritten")
+    assert secret.read_text() == "top secret"
+
+
+# ------------------------------------------------------------ a folder swapped for a symlink while writing
+
+class _Swapper:
+    """Swaps `folder` for a symlink to `outside` and back, as fast as it can, in its own thread."""
+
+    def __init__(self, folder: Path, outside: Path) -> None:
+        self.folder, self.outside = folder, outside
+        self.real = folder.with_name(folder.name + ".real")
+        self.swaps = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> "_Swapper":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(60)
+        assert not self._thread.is_alive()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            os.rename(self.folder, self.real)
+            self._place(lambda: os.symlink(self.outside, self.folder))
+            os.unlink(self.folder)
+            self._place(lambda: os.rename(self.real, self.folder))
+            self.swaps += 1
+
+    def _place(self, make: Callable[[], None]) -> None:
+        """A writer may have made a new folder at the empty name meanwhile (inside the workspace): clear it."""
+        for _ in range(1000):
+            try:
+                make()
+                return
+            except OSError:
+                shutil.rmtree(self.folder, ignore_errors=True)
+        raise AssertionError("could not swap the folder")
+
+
+def _attempt(call: Callable[[], object]) -> bool:
+    """True when the tool call succeeded; a refusal or a vanished folder (mid-swap) is False."""
+    try:
+        call()
+        return True
+    except (ToolError, OSError):
+        return False
+
+
+def test_writes_never_land_outside_while_a_folder_is_swapped_for_a_symlink(ctx: ToolContext, tmp_path: Path) -> None:
+    root = ctx.workspace.root
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "victim.txt").write_text("keep me")
+    (root / "sub").mkdir()
+    ctx.notes_dir.mkdir()
+    before = sorted(p.name for p in outside.iterdir())
+    succeeded: dict[str, int] = {}
+
+    def count(name: str, ok: bool) -> None:
+        succeeded[name] = succeeded.get(name, 0) + int(ok)
+
+    with _Swapper(root / "sub", outside) as sub_swapper, _Swapper(ctx.notes_dir, outside):
+        for n in range(150):
+            count("write_file", _attempt(lambda: run(ctx, "write_file", path=f"sub/f{n}.txt", content="x")))
+            count("make_directory", _attempt(lambda: run(ctx, "make_directory", path=f"sub/d{n}")))
+            count("save_note", _attempt(lambda: run(ctx, "save_note", title=f"note {n}", content="x")))
+            (root / f"m{n}.txt").write_text("m")
+            count("move_path", _attempt(lambda: run(ctx, "move_path", src=f"m{n}.txt", dst=f"sub/moved{n}.txt")))
+            if _attempt(lambda: run(ctx, "write_file", path="sub/victim.txt", content="inside")):
+                count("delete_path", _attempt(lambda: run(ctx, "delete_path", path="sub/victim.txt")))
+    assert sorted(p.name for p in outside.iterdir()) == before, "something landed outside the workspace"
+    assert (outside / "victim.txt").read_text() == "keep me"
+    assert sub_swapper.swaps > 0
+    assert all(succeeded.get(name, 0) > 0 for name in ("write_file", "make_directory", "save_note", "move_path",
+                                                        "delete_path")), succeeded
+
+
+# ------------------------------------------------------------ search cap
+
+def test_search_files_says_when_it_stopped_at_its_scan_cap(ctx: ToolContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(files_module, "MAX_SEARCH_FILES", 30)
+    root = ctx.workspace.root
+    (root / "data").mkdir()
+    for n in range(40):
+        (root / "data" / f"f{n:02}.txt").write_text("plain")
+    (root / "data" / "z_last.md").write_text("needle")  # sorted after the cap: never scanned
+    missed = run(ctx, "search_files", glob="*.md")
+    assert missed.startswith("no files match glob='*.md' among the first 30 files scanned.")
+    assert "stopped after scanning 30 files in ." in missed and "give `path` a subfolder" in missed
+    found = run(ctx, "search_files", glob="f0*.txt")
+    assert found.startswith("10 match(es):") and "stopped after scanning 30 files" in found
+    (root / "small").mkdir()
+    (root / "small" / "one.md").write_text("x")
+    narrowed = run(ctx, "search_files", glob="*.md", path="small")
+    assert narrowed == "1 match(es):\nsmall/one.md", "under the cap: no note"
 
 
 @pytest.mark.parametrize("title,expected", [("a/b\\c", "a b c"), ("  ..hidden.. ", "hidden"), ("CON", "CON_"),

@@ -121,3 +121,27 @@ async def test_the_tool_reports_title_url_and_text(site: ThreadingHTTPServer, wo
 def test_html_to_text_drops_scripts() -> None:
     title, text = html_to_text("<title>T</title><p>a<script>x()</script>b</p><noscript>n</noscript>")
     assert (title, text) == ("T", "ab")
+
+
+@pytest.mark.parametrize("address,why", [
+    ("2002:7f00:1::1", "loopback"),  # 6to4 of 127.0.0.1
+    ("2002:c0a8:101::", "private"),  # 6to4 of 192.168.1.1
+    ("2002:a9fe:a9fe::1", "link-local"),  # 6to4 of 169.254.169.254, the cloud metadata address
+    ("2001:0:4136:e378:8000:63bf:80ff:fffe", "loopback"),  # Teredo, client 127.0.0.1 (stored inverted)
+    ("2001:0:4136:e378:8000:63bf:3f57:fefe", "private"),  # Teredo, client 192.168.1.1
+    ("2001:0:c0a8:101:8000:63bf:f7f7:f7f7", "private"),  # Teredo with a private server address
+    ("fec0::1", "site-local"),
+    ("fec0:1234::abcd", "private network address"),
+])
+def test_addresses_that_embed_or_reach_private_ipv4_are_refused(address: str, why: str) -> None:
+    with pytest.raises(ToolError, match=why):
+        check_destination("http://tunnel.example.com/", NetworkPolicy(resolver=resolver_returning(address)))
+
+
+@pytest.mark.parametrize("address", [
+    "2002:808:808::1",  # 6to4 of 8.8.8.8
+    "2001:0:4136:e378:8000:63bf:f7f7:f7f7",  # Teredo, client 8.8.8.8
+])
+def test_6to4_and_teredo_addresses_of_public_ipv4_are_allowed(address: str) -> None:
+    destination = check_destination("http://tunnel.example.com/", NetworkPolicy(resolver=resolver_returning(address)))
+    assert destination.address == address
