@@ -351,8 +351,9 @@ class _TurnRun:
 
     async def _run_within_deadline(self) -> tuple[FinishReason, str]:
         """`_run` under the turn's deadline; raises _DeadlinePassed when it expired (not for other timeouts)."""
+        limit = self.services.limits.turn_deadline_s
         try:
-            async with asyncio.timeout(self.services.limits.turn_deadline_s) as deadline:
+            async with asyncio.timeout(limit if limit and limit > 0 else None) as deadline:  # 0: no deadline
                 self.deadline = deadline
                 return await self._run()
         except TimeoutError:
@@ -583,8 +584,8 @@ class _TurnRun:
                 return await run_tool_thread(self.services.registry.prepare, call, self.ctx, offered=offered)
         except TimeoutError:
             return PreparedCall(call.id, call.name, call.arguments, None, None, Risk.DESTRUCTIVE,
-                                problem=f"could not be checked within {timeout:g} s (the tool workers are busy); "
-                                        "it was not run")
+                                problem=f"could not be checked within {timeout:g} s (its check did not finish, or "
+                                        "every tool worker was busy); it was not run")
 
     def _concurrent_reads(self, prepared: list[PreparedCall], start: int) -> list[tuple[PreparedCall, PolicyDecision]]:
         """The run of consecutive read-only calls the policy allows without asking, starting at `start`."""

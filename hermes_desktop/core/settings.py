@@ -82,7 +82,7 @@ class AgentLimits:
     # Read-only tool calls of one reply that run at the same time (the rest wait for a free slot).
     max_parallel_tools: int = 4
     # A whole turn's deadline in seconds; time spent waiting for the user's approval does not count. When it
-    # passes, the turn stops as a Stop would (running tools cancelled, the partial reply kept) and says so.
+    # passes, the turn stops as a Stop would (running tools cancelled, the partial reply kept) and says so. 0: none.
     turn_deadline_s: float = 1800.0
     # One model reply's output limit (its text, and separately the arguments of its tool calls), in characters:
     # a stream that never ends is stopped there, what arrived is kept and its tool calls do not run.

@@ -14,7 +14,7 @@ import socket
 import stat
 import threading
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Awaitable, Callable, Iterator, TypeVar
 
 import pytest
 
@@ -33,6 +33,7 @@ from tests.support.drip_server import DripServer
 from tests.support.engine import ScriptedApprover, make_engine, of_type
 from tests.support.model_server import CallScript, slow_text_reply, text_reply, tool_call_reply
 
+T = TypeVar("T")
 GUARD_S = 120.0  # only against a hang; nothing here is expected to take long
 TOOLS = {t.name: t for t in builtin_tools()}
 
@@ -87,6 +88,15 @@ def process_gone(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return True
     return state in ("Z", "X")
+
+
+async def ended(work: Awaitable[T]) -> T:
+    """The result of `work`, failing (not hanging) when it has not ended within the guard. Unlike
+    asyncio.wait_for this does not wait for a stuck task to accept its cancellation."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=GUARD_S)
+    assert task in done, "the turn did not end"
+    return task.result()
 
 
 async def wait_for(condition: Callable[[], bool], guard_s: float = GUARD_S) -> bool:
@@ -149,7 +159,7 @@ async def test_eight_fifo_reads_in_one_reply_all_end_and_the_reply_is_stored(pro
     calls = [CallScript("read_file", {"path": f.name}, id=f"read_{n}") for n, f in enumerate(fifos)]
     model_server.enqueue(tool_call_reply(*calls), text_reply("None of those are files I can read."))
     try:
-        events = await asyncio.wait_for(engine.ask("read the pipes"), GUARD_S)
+        events = await ended(engine.ask("read the pipes"))
         finished = of_type(events, ev.ToolCallFinished)
         assert sorted(f.call_id for f in finished) == sorted(c.id for c in calls)
         for result in finished:
@@ -213,6 +223,17 @@ def test_cancel_from_another_thread_unblocks_a_read_at_once() -> None:
         assert "stopped" in str(outcome["error"])
 
 
+def test_an_https_server_that_never_answers_the_handshake_is_given_up_on() -> None:
+    # The drip server waits for an HTTP request that a TLS client never sends: the handshake gets no answer.
+    with DripServer(interval_s=3600) as server:
+        policy = local({"connect_timeout_s": 1.0, "timeout_s": 3600.0, "total_timeout_s": 3600.0})
+        url = f"https://127.0.0.1:{server.port}/"
+        thread, outcome = in_daemon_thread(lambda: fetch(url, policy))
+        thread.join(GUARD_S)
+        assert not thread.is_alive(), "the TLS handshake was not bounded"
+        assert "did not answer in time (connect timeout 1 s" in str(outcome["error"])
+
+
 async def test_the_tool_timeout_cancels_the_transfer_and_the_thread_ends(workspace_dir) -> None:
     with DripServer(interval_s=3600, drip_headers=False) as server:
         policy = local({"total_timeout_s": 3600.0, "timeout_s": 3600.0, "min_bytes_per_s": 0.0})
@@ -233,7 +254,7 @@ async def test_seven_drip_fetches_in_one_reply_all_end_and_the_reply_is_stored(p
         calls = [CallScript("fetch_url", {"url": server.url(f"/page{n}")}, id=f"fetch_{n}") for n in range(7)]
         model_server.enqueue(tool_call_reply(*calls), text_reply("Those servers are too slow."))
         try:
-            events = await asyncio.wait_for(engine.ask("fetch them all"), GUARD_S)
+            events = await ended(engine.ask("fetch them all"))
             stored = engine.store.messages("s1")
         finally:
             await engine.close()
@@ -319,7 +340,7 @@ async def test_the_turn_deadline_stops_a_hanging_tool_and_says_so(profile, works
                          extra_tools=[hanging_tool(stuck)])
     model_server.enqueue(tool_call_reply(CallScript("hang", {}, id="call_hang"), text="Waiting for it."))
     try:
-        events = await asyncio.wait_for(engine.ask("wait for it"), GUARD_S)
+        events = await ended(engine.ask("wait for it"))
         stored = engine.store.messages("s1")
     finally:
         await engine.close()
@@ -337,7 +358,7 @@ async def test_the_turn_deadline_keeps_a_partial_reply_marked_interrupted(profil
     engine = make_engine(profile, workspace_dir, limits=AgentLimits(turn_deadline_s=5.0))
     model_server.enqueue(slow_text_reply("A reply that never ends", delay_s=0.01))
     try:
-        events = await asyncio.wait_for(engine.ask("talk"), GUARD_S)
+        events = await ended(engine.ask("talk"))
         reply = engine.store.messages("s1")[-1]
     finally:
         await engine.close()
@@ -359,7 +380,7 @@ async def test_waiting_for_the_users_approval_does_not_count_against_the_deadlin
     model_server.enqueue(tool_call_reply(CallScript("write_file", {"path": "a.txt", "content": "x"})),
                          text_reply("Written."))
     try:
-        events = await asyncio.wait_for(engine.ask("write it"), GUARD_S)
+        events = await ended(engine.ask("write it"))
     finally:
         await engine.close()
     assert events[-1].reason is ev.FinishReason.COMPLETED, events[-1]
@@ -377,14 +398,15 @@ async def test_stuck_tools_fill_only_the_tool_executor_and_store_writes_still_la
     script = [CallScript("hang", {}, id=f"hang_{n}") for n in range(calls)]
     model_server.enqueue(tool_call_reply(*script), text_reply("All of them hung."))
     try:
-        events = await asyncio.wait_for(engine.ask("hang them all"), GUARD_S)
+        events = await ended(engine.ask("hang them all"))
         assert tool_executor().busy == TOOL_WORKERS, "every tool worker is stuck while the reply is stored"
         stored = engine.store.messages("s1")
         # A later turn still stores its messages while the tool threads are stuck.
         model_server.enqueue(text_reply("Still here."))
-        later = await asyncio.wait_for(engine.ask("are you there?"), GUARD_S)
+        later = await ended(engine.ask("are you there?"))
         stored_later = engine.store.messages("s1")
     finally:
+        stuck.set()  # also when the turn did not end: its store writes may be queued behind the stuck tools
         await engine.close()
     finished = of_type(events, ev.ToolCallFinished)
     assert len(finished) == calls and all(f.outcome is ev.ToolOutcome.TIMEOUT for f in finished)
@@ -421,8 +443,40 @@ async def test_a_replys_read_calls_run_at_most_max_parallel_tools_at_a_time(prof
     engine = make_engine(profile, workspace_dir, extra_tools=[spec], limits=AgentLimits(max_parallel_tools=2, max_identical_calls=100))
     model_server.enqueue(tool_call_reply(*[CallScript("pair", {}, id=f"p{n}") for n in range(6)]), text_reply("done"))
     try:
-        events = await asyncio.wait_for(engine.ask("pairs"), GUARD_S)
+        events = await ended(engine.ask("pairs"))
     finally:
         await engine.close()
     assert all(f.outcome is ev.ToolOutcome.OK for f in of_type(events, ev.ToolCallFinished))
     assert peak == 2
+
+
+EXIT_WITH_A_STUCK_THREAD = """
+import asyncio, os, sys
+from hermes_desktop.core.executors import run_tool_thread
+
+async def main():
+    fifo = sys.argv[1]
+    try:
+        async with asyncio.timeout(0.5):
+            await run_tool_thread(lambda: os.open(fifo, os.O_RDONLY))  # blocks in the kernel: no writer comes
+    except TimeoutError:
+        print("gave up waiting", flush=True)
+
+asyncio.run(main())
+"""
+
+
+def test_a_tool_thread_stuck_in_a_system_call_does_not_keep_the_process_alive(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "never-written"
+    os.mkfifo(fifo)
+    root = Path(__file__).resolve().parents[2]
+    try:
+        result = subprocess.run([sys.executable, "-c", EXIT_WITH_A_STUCK_THREAD, str(fifo)], cwd=root,
+                                env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True, text=True,
+                                timeout=GUARD_S)
+    finally:
+        release_fifo(fifo)
+    assert result.returncode == 0 and result.stdout.strip() == "gave up waiting", result.stderr

@@ -268,7 +268,8 @@ def fetch(url: str, policy: NetworkPolicy, transfer: Transfer | None = None) -> 
         except TransferStopped as exc:
             raise TransferStopped(f"fetching {current} stopped: {exc}") from exc
         except TimeoutError as exc:
-            raise ToolError(f"fetching {current} failed: the server sent nothing for {policy.timeout_s:g} s") from exc
+            raise ToolError(f"fetching {current} failed: the server did not answer in time (connect timeout "
+                            f"{policy.connect_timeout_s:g} s, read timeout {policy.timeout_s:g} s)") from exc
         except (OSError, http.client.HTTPException) as exc:
             if transfer.cancelled:
                 raise TransferStopped(f"fetching {current} was stopped") from exc
