@@ -66,22 +66,24 @@ def stored_roles(session_id: str) -> list[tuple[str, str | None]]:
         opened.store.close()
 
 
-def test_ask_with_a_drip_fetch_exits_on_its_own_with_the_reply_stored(server, env) -> None:
-    save_settings(fetch_allowed_private_hosts=["127.0.0.1"])
+def test_ask_with_seven_drip_fetches_in_one_reply_exits_on_its_own_with_the_reply_stored(server, env) -> None:
+    # The default limits (settings-style constants in NetworkPolicy): no test-only shortcuts.
+    save_settings(fetch_allowed_private_hosts=["127.0.0.1"], limits={"max_consecutive_failures": 100})
     with DripServer(interval_s=2.0) as drip:
-        server.enqueue(tool_call_reply(CallScript("fetch_url", {"url": drip.url("/slow")}, id="call_drip")),
-                       text_reply("That server is too slow to read."))
-        result = hermes("ask", "read that page", "--session", "drip", "--json", env=env)
-        assert drip.wait_until_all_closed(), "the fetch left its connection open"
+        calls = [CallScript("fetch_url", {"url": drip.url(f"/slow{n}")}, id=f"call_drip_{n}") for n in range(7)]
+        server.enqueue(tool_call_reply(*calls), text_reply("Those servers are too slow to read."))
+        result = hermes("ask", "read those pages", "--session", "drip", "--json", env=env)
+        assert drip.wait_until_all_closed(), "a fetch left its connection open"
+        assert drip.accepted == 7
     assert result.returncode == 0, result.stderr
     events = events_of(result)
     finished = [e for e in events if e["type"] == "tool_call_finished"]
-    assert len(finished) == 1 and finished[0]["outcome"] == "error"
-    assert "slower than the minimum" in finished[0]["result"]
+    assert sorted(e["call_id"] for e in finished) == sorted(c.id for c in calls)
+    assert all(e["outcome"] == "error" and "slower than the minimum" in e["result"] for e in finished)
     assert events[-1]["type"] == "turn_finished" and events[-1]["reason"] == "completed"
     roles = stored_roles("drip")
-    assert [r for r, _ in roles] == ["user", "assistant", "tool", "assistant"]
-    assert roles[-1][1] == "That server is too slow to read."
+    assert [r for r, _ in roles] == ["user", "assistant"] + ["tool"] * 7 + ["assistant"]
+    assert roles[-1][1] == "Those servers are too slow to read."
 
 
 def test_ask_reading_fifos_ends_with_a_clear_refusal(server, env, workspace_dir) -> None:
