@@ -64,11 +64,6 @@ class DaemonThreadPool(Executor):
         with self._lock:
             return self._busy
 
-    @property
-    def threads(self) -> int:
-        with self._lock:
-            return len(self._threads)
-
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> "Future[T]":
         future: Future[T] = Future()
         with self._lock:
