@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+import ssl
+import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
@@ -92,6 +95,29 @@ def test_a_host_the_user_allowed_can_be_fetched_as_readable_text(site: Threading
     assert page.title == "Hermes Test Page"
     assert "alert" not in page.text and "color:red" not in page.text
     assert "# Heading" in page.text and "- one" in page.text and "中文段落。" in page.text
+
+
+def test_an_https_page_is_read_through_the_metered_tls_socket(site: ThreadingHTTPServer, tmp_path, monkeypatch) -> None:
+    """The TLS path has its own socket class (deadlines on every read): a real TLS server, a certificate made here."""
+    if shutil.which("openssl") is None:
+        pytest.skip("the openssl command is needed to make a test certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
+                   check=True, capture_output=True)
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the fetch's default context trusts this certificate only
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+    try:
+        port = server.server_address[1]
+        page = fetch(f"https://localhost:{port}/", NetworkPolicy(allowed_private_hosts=frozenset({f"localhost:{port}"})))
+        assert page.title == "Hermes Test Page" and "中文段落。" in page.text
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_a_redirect_to_a_host_that_is_not_allowed_is_refused(site: ThreadingHTTPServer) -> None:

@@ -314,35 +314,19 @@ def _read_body(response: http.client.HTTPResponse, limit: int) -> tuple[bytes, s
     return b"".join(chunks), ""
 
 
-class _MeteredSocket(socket.socket):
-    """A TCP socket that asks its Transfer for a timeout before every read and write."""
+class _Metered:
+    """Mixed into a socket class: asks its Transfer for a timeout before every read and write, and counts reads.
 
-    transfer: Transfer
-
-    def recv_into(self, buffer: Any, nbytes: int = 0, flags: int = 0) -> int:
-        self.settimeout(self.transfer.io_timeout())
-        try:
-            received = super().recv_into(buffer, nbytes, flags)
-        except TimeoutError:
-            self.transfer.after_timeout()
-            raise
-        self.transfer.count(received)
-        return received
-
-    def sendall(self, data: Any, flags: int = 0) -> None:
-        self.settimeout(self.transfer.io_timeout())
-        super().sendall(data, flags)
-
-
-class _MeteredSSLSocket(ssl.SSLSocket):
-    """The TLS counterpart: an SSL read with a timeout is bounded as a whole (CPython sets a deadline)."""
+    Over TLS an SSL read with a timeout is bounded as a whole (CPython sets a deadline), so the same rule holds."""
 
     transfer: Transfer
 
     def recv_into(self, buffer: Any, nbytes: int | None = None, flags: int = 0) -> int:
-        self.settimeout(self.transfer.io_timeout())
+        self.settimeout(self.transfer.io_timeout())  # type: ignore[attr-defined]
         try:
-            received = super().recv_into(buffer, nbytes, flags)  # type: ignore[arg-type]
+            # Each class has its own default for nbytes (0 for sockets, None for SSL): pass it only when given.
+            sized = () if nbytes is None else (nbytes,)
+            received: int = super().recv_into(buffer, *sized, flags=flags)  # type: ignore[misc]
         except TimeoutError:
             self.transfer.after_timeout()
             raise
@@ -350,8 +334,16 @@ class _MeteredSSLSocket(ssl.SSLSocket):
         return received
 
     def sendall(self, data: Any, flags: int = 0) -> None:
-        self.settimeout(self.transfer.io_timeout())
-        super().sendall(data, flags)
+        self.settimeout(self.transfer.io_timeout())  # type: ignore[attr-defined]
+        super().sendall(data, flags)  # type: ignore[misc]
+
+
+class _MeteredSocket(_Metered, socket.socket):
+    """A TCP socket with the Transfer's deadlines."""
+
+
+class _MeteredSSLSocket(_Metered, ssl.SSLSocket):
+    """The TLS counterpart."""
 
 
 def _open_socket(address: str, port: int, transfer: Transfer) -> _MeteredSocket:
