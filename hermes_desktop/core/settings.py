@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 from hermes_desktop.core.paths import AppPaths, ensure_dir
 
@@ -42,6 +42,35 @@ class ApprovalMode(StrEnum):
     CHAT_ONLY = "chat_only"
 
 
+class ReasoningEcho(StrEnum):
+    """Whether a reply's reasoning is sent back with its tool calls in later requests.
+
+    DeepSeek's thinking mode refuses (400) a request whose assistant tool-call messages lack their
+    `reasoning_content`; most other servers ignore or reject the field. AUTO: on for presets known to need
+    it, or once a server's 400 named the field (`learned_reasoning_echo`); never to a server that did not
+    stream reasoning in the first place."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+class Capability(StrEnum):
+    """A model capability the user can state, or leave to Hermes (AUTO: from the model's name, or learned)."""
+
+    AUTO = "auto"
+    YES = "yes"
+    NO = "no"
+
+
+class ThinkingDisplay(StrEnum):
+    """How a reply's reasoning shows in the transcript."""
+
+    AUTO = "auto"  # open while it streams, collapsed to "Thought for N s" once the answer starts
+    EXPANDED = "expanded"  # always open
+    HIDDEN = "hidden"  # never shown (still kept with the message)
+
+
 @dataclass(frozen=True, slots=True)
 class ProviderProfile:
     """One model endpoint the user has configured. Holds no secret."""
@@ -56,6 +85,17 @@ class ProviderProfile:
     tool_mode: ToolMode = ToolMode.AUTO
     request_timeout_s: float = 120.0
     needs_api_key: bool = True
+    reasoning_echo: ReasoningEcho = ReasoningEcho.AUTO
+    # Sent as `reasoning_effort` ("low" | "medium" | "high") where the server accepts it; None sends nothing.
+    reasoning_effort: str | None = None
+    # Extra request body fields merged into every chat request (`enable_thinking`, `thinking: {type: ...}`, ...).
+    extra_params: dict[str, Any] = field(default_factory=dict)
+    vision: Capability = Capability.AUTO
+    # Models the user typed by hand for the model picker, beside those the server lists.
+    models: tuple[str, ...] = ()
+    # Learned from the server's answers, kept so they hold after a restart.
+    learned_reasoning_echo: bool = False
+    learned_no_vision: bool = False
 
     @property
     def keyring_username(self) -> str:
@@ -67,6 +107,13 @@ class ProviderProfile:
         values = {k: v for k, v in data.items() if k in known}
         if "tool_mode" in values:
             values["tool_mode"] = ToolMode(values["tool_mode"])
+        values["reasoning_echo"] = _enum(ReasoningEcho, values.get("reasoning_echo"), ReasoningEcho.AUTO)
+        values["vision"] = _enum(Capability, values.get("vision"), Capability.AUTO)
+        effort = values.get("reasoning_effort")
+        values["reasoning_effort"] = effort if isinstance(effort, str) and effort.strip() else None
+        extra = values.get("extra_params")
+        values["extra_params"] = dict(extra) if isinstance(extra, Mapping) else {}
+        values["models"] = tuple(str(m) for m in values.get("models") or () if str(m).strip())
         return ProviderProfile(**values)
 
 
@@ -110,6 +157,7 @@ class Settings:
     agents_skills: bool = False
     # `sessions import` refuses files larger than this (the file is streamed, never read whole).
     import_max_mb: int = 100
+    thinking_display: ThinkingDisplay = ThinkingDisplay.AUTO
 
     def profile(self, profile_id: str | None) -> ProviderProfile | None:
         return next((p for p in self.profiles if p.id == profile_id), None)
@@ -142,7 +190,19 @@ class Settings:
             dry_run=bool(data.get("dry_run", False)),
             agents_skills=bool(data.get("agents_skills", False)),
             import_max_mb=_positive_int(data.get("import_max_mb"), 100),
+            thinking_display=_enum(ThinkingDisplay, data.get("thinking_display"), ThinkingDisplay.AUTO),
         )
+
+
+E = TypeVar("E", bound=StrEnum)
+
+
+def _enum(kind: type[E], value: Any, default: E) -> E:
+    """`value` as a member of `kind`; a value this version does not know falls back to `default`."""
+    try:
+        return kind(value)
+    except ValueError:
+        return default
 
 
 def _positive_int(value: Any, default: int) -> int:

@@ -46,7 +46,9 @@ def test_settings_round_trip_and_never_hold_a_key() -> None:
     assert store.load().settings == settings
     saved_fields = set(json.loads(store.path.read_text())["profiles"][0])
     assert saved_fields == {"id", "name", "base_url", "model", "temperature", "max_output_tokens", "context_window",
-                            "tool_mode", "request_timeout_s", "needs_api_key"}, "a profile has no place for a secret"
+                            "tool_mode", "request_timeout_s", "needs_api_key", "reasoning_echo", "reasoning_effort",
+                            "extra_params", "vision", "models", "learned_reasoning_echo", "learned_no_vision"}, \
+        "a profile has no place for a secret"
 
 
 def test_a_corrupt_settings_file_is_kept_aside_and_defaults_load() -> None:

@@ -107,8 +107,21 @@ def _v3_summaries_get_their_own_role(db: sqlite3.Connection) -> None:
     )
 
 
+def _v4_reasoning(db: sqlite3.Connection) -> None:
+    """A reply's reasoning ("thinking"), kept beside its content and never indexed for search: how long the model
+    thought (for "Thought for 12 s" after a restart) and the reasoning tokens the server reported."""
+    _run(
+        db,
+        """
+        ALTER TABLE messages ADD COLUMN reasoning TEXT;
+        ALTER TABLE messages ADD COLUMN reasoning_ms INTEGER;
+        ALTER TABLE messages ADD COLUMN reasoning_tokens INTEGER
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search,
-                               _v3_summaries_get_their_own_role]
+                               _v3_summaries_get_their_own_role, _v4_reasoning]
 LATEST_VERSION = len(MIGRATIONS)
 
 
