@@ -1,0 +1,149 @@
+"""The models each provider profile offers, for the model picker: the server's `/models` list, cached on disk.
+
+A profile's entry lists, in this order and without duplicates, the profile's own model, the models the user
+typed by hand (`ProviderProfile.models`) and the models its server last listed. The server's list is kept in
+`<data dir>/model-lists.json` with the time it was fetched and the base URL it came from (a list fetched from
+another URL is not shown for the profile), so the picker opens at once, also when the server is down.
+`refresh` asks the server again (a coroutine: the HTTP call never blocks the event loop; the file is read and
+written in a worker thread). A server that cannot list its models keeps the cached and hand-typed ones and the
+entry carries the reason, which the picker shows. Qt-free.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from hermes_desktop.core.settings import ProviderProfile, write_atomically
+
+log = logging.getLogger(__name__)
+
+CACHE_FILE_NAME = "model-lists.json"
+CACHE_VERSION = 1
+
+# Lists the models of one profile's server; raises on failure (ModelClient.list_models does).
+Lister = Callable[[ProviderProfile], Awaitable[list[str]]]
+
+
+@dataclass(frozen=True, slots=True)
+class CachedList:
+    """What a server listed, when, and from which base URL."""
+
+    base_url: str
+    models: tuple[str, ...]
+    fetched_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogEntry:
+    """The models the picker shows under one profile."""
+
+    profile: ProviderProfile
+    listed: tuple[str, ...] = ()  # from the server (cached or just fetched)
+    fetched_at: float | None = None  # when `listed` was fetched; None when never
+    error: str | None = None  # why the last refresh failed, in words for the user
+
+    @property
+    def hand_typed(self) -> tuple[str, ...]:
+        return tuple(m for m in self.profile.models if m)
+
+    @property
+    def models(self) -> list[str]:
+        """The profile's model first, then hand-typed ones, then the server's, each once."""
+        seen: dict[str, None] = {}
+        for name in (self.profile.model, *self.hand_typed, *self.listed):
+            if name and name not in seen:
+                seen[name] = None
+        return list(seen)
+
+
+@dataclass
+class ModelCatalog:
+    """The cache file and the refreshes. One per window (or command)."""
+
+    path: Path
+    _lists: dict[str, CachedList] = field(default_factory=dict)
+    _errors: dict[str, str] = field(default_factory=dict)
+    _loaded: bool = False
+
+    # ------------------------------------------------------------------ reading
+    async def load(self) -> None:
+        """Read the cache file (in a worker thread). A missing or damaged file is an empty cache."""
+        if not self._loaded:
+            self._lists = await asyncio.to_thread(read_cache, self.path)
+            self._loaded = True
+
+    def entry(self, profile: ProviderProfile) -> CatalogEntry:
+        """The profile's entry from what is cached (call `load` first)."""
+        cached = self._lists.get(profile.id)
+        usable = cached if cached is not None and _same_url(cached.base_url, profile.base_url) else None
+        return CatalogEntry(profile, usable.models if usable else (), usable.fetched_at if usable else None,
+                            self._errors.get(profile.id))
+
+    # ------------------------------------------------------------------ refreshing
+    async def refresh(self, profile: ProviderProfile, lister: Lister) -> CatalogEntry:
+        """Ask the server for its models now. On success the list replaces the cached one (and is saved); on
+        failure the cached one stays and the entry carries the reason."""
+        await self.load()
+        try:
+            models = sorted({str(m) for m in await lister(profile) if str(m).strip()})
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # any failure of the server or the network: say it, keep what we had
+            self._errors[profile.id] = _reason(exc)
+            log.info("could not list the models of %s: %s", profile.id, self._errors[profile.id])
+            return self.entry(profile)
+        self._errors.pop(profile.id, None)
+        self._lists[profile.id] = CachedList(profile.base_url, tuple(models), time.time())
+        snapshot = dict(self._lists)
+        try:
+            await asyncio.to_thread(write_cache, self.path, snapshot)
+        except OSError as exc:  # a full or read-only disk: the list is still shown for this run
+            log.warning("could not save the model lists to %s: %s", self.path, exc)
+        return self.entry(profile)
+
+    def forget(self, profile_id: str) -> None:
+        """Drop what is known of a deleted profile (saved with the next refresh)."""
+        self._lists.pop(profile_id, None)
+        self._errors.pop(profile_id, None)
+
+
+def read_cache(path: Path) -> dict[str, CachedList]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        log.warning("ignoring the model-list cache %s: %s", path, exc)
+        return {}
+    lists: dict[str, CachedList] = {}
+    for profile_id, item in (data.get("profiles") or {}).items() if isinstance(data, dict) else ():
+        if not isinstance(item, dict) or not isinstance(item.get("models"), list):
+            continue
+        fetched = item.get("fetched_at")
+        lists[str(profile_id)] = CachedList(str(item.get("base_url") or ""),
+                                            tuple(str(m) for m in item["models"] if isinstance(m, str)),
+                                            float(fetched) if isinstance(fetched, (int, float)) else 0.0)
+    return lists
+
+
+def write_cache(path: Path, lists: dict[str, CachedList]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data: dict[str, Any] = {"version": CACHE_VERSION, "profiles": {
+        profile_id: {"base_url": cached.base_url, "fetched_at": cached.fetched_at, "models": list(cached.models)}
+        for profile_id, cached in lists.items()}}
+    write_atomically(path, json.dumps(data, indent=1, ensure_ascii=False))
+
+
+def _same_url(a: str, b: str) -> bool:
+    return a.strip().rstrip("/") == b.strip().rstrip("/")
+
+
+def _reason(exc: BaseException) -> str:
+    message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    return str(message).strip().splitlines()[0][:300]
