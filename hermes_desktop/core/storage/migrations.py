@@ -120,8 +120,39 @@ def _v4_reasoning(db: sqlite3.Connection) -> None:
     )
 
 
+def _v5_attachments(db: sqlite3.Connection) -> None:
+    """Files attached to user messages (core/attachments.py). The bytes live once per content hash under
+    `<data>/attachments/`; `attachments` describes each stored file (a text/PDF file's extracted text within budget
+    and its note), `message_attachments` says which message uses which, in order. A file is deleted when no row
+    here refers to it any more (store.purge_session); deleting a message deletes its rows (cascade)."""
+    _run(
+        db,
+        """
+        CREATE TABLE attachments (
+            hash TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            mime TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            width INTEGER,
+            height INTEGER,
+            text TEXT,
+            note TEXT NOT NULL DEFAULT '',
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE message_attachments (
+            message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            hash TEXT NOT NULL REFERENCES attachments(hash),
+            name TEXT NOT NULL,
+            PRIMARY KEY (message_id, position)
+        );
+        CREATE INDEX message_attachments_by_hash ON message_attachments(hash)
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search,
-                               _v3_summaries_get_their_own_role, _v4_reasoning]
+                               _v3_summaries_get_their_own_role, _v4_reasoning, _v5_attachments]
 LATEST_VERSION = len(MIGRATIONS)
 
 

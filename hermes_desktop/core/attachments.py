@@ -1,0 +1,462 @@
+"""Files the user attaches to a message: images, text/code/Markdown/CSV/JSON, PDFs.
+
+What this module promises (Qt-free; blocking functions are meant for the store executor):
+
+- `prepare_attachment(path, process_image=...)` reads one file and turns it into a `PreparedAttachment`, or raises
+  `AttachmentError` with one line saying why not. Only regular files are read (a FIFO, socket or device is refused
+  before it is opened, and the file is opened O_NONBLOCK and checked again); files over `MAX_FILE_BYTES` are refused.
+- Images are decoded and downscaled to at most `MAX_IMAGE_SIDE` px on the longest side by an injected
+  `ImageProcessor` (hermes_desktop/imaging.py does it with QImage; the core never imports Qt). What is stored and sent is
+  the processed image, so its SHA-256 is the attachment's identity: the same picture attached twice is stored once.
+- Text files become a named, fenced block (`text_block`) of at most `TEXT_BUDGET_CHARS` characters; a longer file
+  keeps its first part plus a note saying how much was left out and that it can be copied into the workspace, where
+  the agent's read_file tool reads it in pages. PDFs: text extracted with pypdf, one `[page N]` marker per page; a
+  PDF without a text layer says so; an encrypted or broken one is refused with the reason.
+- `AttachmentFiles` keeps one file per content hash under `<data>/attachments/ab/abcdef…`, written atomically
+  (temp file + fsync + rename). A full disk raises the store's `DiskFullError` & co. The store deletes a file once
+  no message references it (core/store.py, `purge_session`).
+- Vision: `supports_images(profile)` decides from the profile's setting (yes/no), what was learned from a server's
+  refusal, and, under auto, the model's name (`KNOWN_VISION_MODELS`; an unknown name is allowed and learned from a
+  400 that says images are not supported). `image_refusal()` is the one-line reason used before anything is sent.
+- History policy: only the newest `HISTORY_IMAGES` images of a request go as image parts; older ones (and every image
+  for a model that does not take images) are replaced by a short text note naming the file, so an old screenshot
+  does not cost ~1 000 tokens on every later turn and a switch to a text-only model keeps the session usable.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import logging
+import os
+import re
+import stat
+import tempfile
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from hermes_desktop.core.session_types import AttachmentRef
+from hermes_desktop.core.storage.errors import error_for
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+MAX_IMAGE_SIDE = 2048
+TEXT_BUDGET_CHARS = 40_000
+HISTORY_IMAGES = 4
+
+IMAGE, TEXT, PDF = "image", "text", "pdf"
+
+_IMAGE_MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
+                (b"GIF89a", "image/gif"), (b"BM", "image/bmp"))
+_IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp"}
+_LANGUAGES = {
+    ".py": "python", ".js": "javascript", ".ts": "typescript", ".tsx": "tsx", ".jsx": "jsx", ".json": "json",
+    ".md": "markdown", ".markdown": "markdown", ".csv": "csv", ".tsv": "tsv", ".html": "html", ".css": "css",
+    ".c": "c", ".h": "c", ".cpp": "cpp", ".hpp": "cpp", ".rs": "rust", ".go": "go", ".java": "java", ".kt": "kotlin",
+    ".rb": "ruby", ".php": "php", ".sh": "bash", ".sql": "sql", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml",
+    ".xml": "xml", ".swift": "swift", ".cs": "csharp", ".lua": "lua", ".r": "r", ".ini": "ini", ".txt": "",
+    ".log": "", ".rst": "rst", ".tex": "latex",
+}
+_MIME_BY_SUFFIX = {".json": "application/json", ".csv": "text/csv", ".md": "text/markdown", ".markdown": "text/markdown"}
+
+# Model names (lower case, fnmatch) known to accept images. Deliberately narrow: a name not listed is still allowed
+# under "auto" and learned from the server's refusal, so the list only needs to be right where it says yes.
+KNOWN_VISION_MODELS = (
+    "gpt-4o*", "chatgpt-4o*", "gpt-4.1*", "gpt-4-turbo*", "gpt-4-vision*", "gpt-5*", "o1", "o1-20*", "o3", "o3-*",
+    "o4-mini*", "claude-3*", "claude-*-4*", "claude-sonnet*", "claude-opus*", "claude-haiku*", "gemini-*",
+    "gemma3*", "gemma-3*", "qwen-vl*", "qwen2-vl*", "qwen2.5-vl*", "qwen3-vl*", "qvq*", "qwen-omni*", "qwen2.5-omni*",
+    "glm-4v*", "glm-4.1v*", "glm-4.5v*", "glm-4.6v*", "llava*", "bakllava*", "llama3.2-vision*", "llama-3.2-*vision*",
+    "llama-4*", "llama4*", "minicpm-v*", "pixtral*", "mistral-small-3.1*", "mistral-medium*", "moondream*", "kimi-vl*",
+    "moonshot-v1-*-vision*", "kimi-latest*", "grok-*vision*", "grok-4*", "internvl*", "phi-3.5-vision*",
+    "phi-4-multimodal*", "step-1v*", "doubao-*vision*", "yi-vision*",
+)
+# Names that match a pattern above but are known not to take images.
+_KNOWN_TEXT_ONLY = ("o1-mini*", "o3-mini*", "gpt-4o-audio*", "gpt-4o-*transcribe*", "gpt-4o-*tts*", "gpt-5*-codex*")
+
+
+class AttachmentError(Exception):
+    """A file that cannot be attached; `str()` is one line for the user naming the file and the reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessedImage:
+    data: bytes
+    mime: str
+    width: int
+    height: int
+
+
+# Decodes image bytes and downscales them (longest side at most MAX_IMAGE_SIDE); raises ValueError for bytes that are
+# not a readable image. Injected (hermes_desktop/imaging.py) so the core stays Qt-free.
+ImageProcessor = Callable[[bytes], ProcessedImage]
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedAttachment:
+    """One file, read and ready to store and send. `data` is what is stored (the processed image, or the file)."""
+
+    name: str
+    kind: str
+    mime: str
+    data: bytes
+    width: int | None = None
+    height: int | None = None
+    text: str | None = None  # text/PDF: the block body sent to the model (already within budget)
+    note: str = ""  # for the user: "only the first part…", "no text layer"
+    truncated: bool = False
+    source: Path | None = None
+
+    @property
+    def hash(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    def ref(self) -> AttachmentRef:
+        return AttachmentRef(self.hash, self.name, self.kind, self.mime, len(self.data), self.width, self.height,
+                             self.text, self.note)
+
+
+# ---------------------------------------------------------------------------------------------- reading files
+def prepare_attachment(path: Path, *, process_image: ImageProcessor | None,
+                       max_bytes: int = MAX_FILE_BYTES, text_budget: int = TEXT_BUDGET_CHARS) -> PreparedAttachment:
+    """Read `path` as an attachment (blocking). Raises AttachmentError with the reason."""
+    path = Path(path)
+    name = path.name or str(path)
+    data = _read_regular_file(path, name, max_bytes)
+    kind, mime = _kind_of(path, data)
+    if kind == IMAGE:
+        if process_image is None:
+            raise AttachmentError(f"{name}: images cannot be attached here (no image decoder).")
+        try:
+            image = process_image(data)
+        except ValueError as exc:
+            raise AttachmentError(f"{name}: not a readable image ({exc}).") from None
+        return PreparedAttachment(name, IMAGE, image.mime, image.data, image.width, image.height, source=path)
+    if kind == PDF:
+        body, note = pdf_text(data, name)
+        text, truncated, budget_note = _within_budget(body, text_budget)
+        return PreparedAttachment(name, PDF, mime, data, text=text, note=note or budget_note, truncated=truncated,
+                                  source=path)
+    text, truncated, note = _within_budget(_decode_text(data, name), text_budget)
+    return PreparedAttachment(name, TEXT, mime, data, text=text, note=note, truncated=truncated, source=path)
+
+
+def _read_regular_file(path: Path, name: str, max_bytes: int) -> bytes:
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise AttachmentError(f"{name}: cannot be read ({exc.strerror or exc}).") from None
+    _check_regular(info, name, max_bytes)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise AttachmentError(f"{name}: cannot be read ({exc.strerror or exc}).") from None
+    with os.fdopen(fd, "rb") as handle:
+        _check_regular(os.fstat(handle.fileno()), name, max_bytes)  # swapped for a FIFO after the first check
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise AttachmentError(f"{name}: larger than the limit of {_size(max_bytes)}.")
+    return data
+
+
+def _check_regular(info: os.stat_result, name: str, max_bytes: int) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise AttachmentError(f"{name}: is a folder; attach files one by one.")
+    if not stat.S_ISREG(info.st_mode):
+        raise AttachmentError(f"{name}: not a regular file (a pipe, socket or device); only files can be attached.")
+    if info.st_size > max_bytes:
+        raise AttachmentError(f"{name}: {_size(info.st_size)} is larger than the limit of {_size(max_bytes)}.")
+
+
+def _kind_of(path: Path, data: bytes) -> tuple[str, str]:
+    suffix = path.suffix.lower()
+    for magic, mime in _IMAGE_MAGIC:
+        if data.startswith(magic):
+            return IMAGE, mime
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return IMAGE, "image/webp"
+    if data.startswith(b"%PDF-") or suffix == ".pdf":
+        return PDF, "application/pdf"
+    if suffix in _IMAGE_SUFFIXES:
+        return IMAGE, "image/" + suffix.lstrip(".").replace("jpg", "jpeg")
+    if b"\x00" in data[:8192]:
+        raise AttachmentError(f"{path.name}: not an image, PDF or text file, so it cannot be attached.")
+    return TEXT, _MIME_BY_SUFFIX.get(suffix, "text/plain")
+
+
+def _decode_text(data: bytes, name: str) -> str:
+    for encoding in ("utf-8-sig", "utf-16") if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ("utf-8-sig",):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    try:
+        return data.decode("gb18030")  # common for Chinese text files; fails on arbitrary binary
+    except UnicodeDecodeError:
+        raise AttachmentError(f"{name}: not UTF-8 text (nor an image or PDF), so it cannot be attached.") from None
+
+
+def _within_budget(text: str, budget: int) -> tuple[str, bool, str]:
+    """(text within `budget` characters, truncated?, note for the user and the model)."""
+    if len(text) <= budget:
+        return text, False, ""
+    cut = text.rfind("\n", 0, budget)
+    head = text[: cut if cut > budget // 2 else budget]
+    note = (f"Only the first {len(head):,} of {len(text):,} characters are included. Copy the file into the "
+            "workspace to let the agent read the rest in pages.")
+    return head, True, note
+
+
+def pdf_text(data: bytes, name: str) -> tuple[str, str]:
+    """The PDF's text with a `[page N]` marker per page, and a note ("" or why there is no text)."""
+    try:
+        from pypdf import PdfReader
+        from pypdf.errors import PdfReadError
+
+        logging.getLogger("pypdf").setLevel(logging.ERROR)  # its warnings about damaged files are not for the user
+    except ImportError:  # pragma: no cover - a declared dependency
+        raise AttachmentError(f"{name}: PDF support is not installed (pypdf).") from None
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise AttachmentError(f"{name}: the PDF is protected by a password, so its text cannot be read.")
+        pages = []
+        for number, page in enumerate(reader.pages, start=1):
+            pages.append(f"[page {number}]\n{(page.extract_text() or '').strip()}")
+        has_text = any(p.split("\n", 1)[1].strip() for p in pages)
+    except AttachmentError:
+        raise
+    except (PdfReadError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, OSError) as exc:
+        raise AttachmentError(f"{name}: not a readable PDF ({_one_line(exc)}).") from None
+    except Exception as exc:  # pypdf raises assorted errors on damaged files; never a traceback for the user
+        if "crypt" in str(exc).lower() or "AES" in str(exc):
+            raise AttachmentError(f"{name}: the PDF is encrypted in a way that cannot be read here.") from None
+        raise AttachmentError(f"{name}: not a readable PDF ({_one_line(exc)}).") from None
+    if not pages:
+        return "", "This PDF has no pages."
+    if not has_text:
+        return "\n\n".join(pages), (f"This PDF has no text layer ({len(pages)} page{'s' if len(pages) != 1 else ''}, "
+                                    "probably scanned images), so no text could be extracted.")
+    return "\n\n".join(pages), ""
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:160]
+
+
+def _size(n: int) -> str:
+    return f"{n / 1024 / 1024:.1f} MB" if n >= 1024 * 1024 else f"{n / 1024:.0f} KB"
+
+
+# ---------------------------------------------------------------------------------------------- what the model sees
+BLOCK_START = "[Attached file: "
+BLOCK_END = "[End of attached file]"
+_BLOCK = re.compile(re.escape(BLOCK_START) + r".*?" + re.escape(BLOCK_END), re.S)
+
+
+def text_block(ref: AttachmentRef) -> str:
+    """A named, fenced block for a text or PDF attachment (the fence is longer than any backtick run inside)."""
+    body = ref.text or ""
+    language = "" if ref.kind == PDF else _LANGUAGES.get(Path(ref.name).suffix.lower(), "")
+    fence = "`" * max(3, max((len(run) for run in re.findall(r"`+", body)), default=0) + 1)
+    tail = f"\n[{ref.note}]" if ref.note else ""
+    return f"{BLOCK_START}{ref.name}]\n{fence}{language}\n{body}\n{fence}{tail}\n{BLOCK_END}"
+
+
+def image_part(mime: str, data: bytes) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"}}
+
+
+def user_content(text: str, refs: Sequence[AttachmentRef], read_image: Callable[[AttachmentRef], bytes | None], *,
+                 send_images: Callable[[AttachmentRef], bool]) -> str | list[dict[str, Any]]:
+    """The `content` of a user message with its attachments: a string when there is no image part, else parts."""
+    blocks = [text] if text else []
+    images: list[dict[str, Any]] = []
+    for ref in refs:
+        if ref.kind != IMAGE:
+            blocks.append(text_block(ref))
+            continue
+        data = read_image(ref) if send_images(ref) else None
+        if data is None:
+            blocks.append(f"[Image {ref.name} attached earlier; not included in this request.]")
+        else:
+            images.append(image_part(ref.mime, data))
+    joined = "\n\n".join(blocks)
+    if not images:
+        return joined
+    return ([{"type": "text", "text": joined}] if joined else []) + images
+
+
+def image_tokens(width: int, height: int) -> int:
+    """OpenAI's documented estimate for a high-detail image: scaled to fit 2048x2048, then so its short side is at most
+    768 px; 85 tokens plus 170 per 512 px tile."""
+    if width <= 0 or height <= 0:
+        return 85
+    scale = min(1.0, 2048 / max(width, height))
+    w, h = width * scale, height * scale
+    scale = min(1.0, 768 / min(w, h))
+    w, h = w * scale, h * scale
+    tiles = -(-int(w) // 512) * -(-int(h) // 512)
+    return 85 + 170 * tiles
+
+
+def attachment_tokens(message: dict[str, Any]) -> int:
+    """Tokens a request message spends on attachments: image parts (tile estimate) and attached-file blocks."""
+    from hermes_desktop.core.tokens import estimate_text_tokens
+
+    content = message.get("content")
+    total = 0
+    texts = [content] if isinstance(content, str) else []
+    if isinstance(content, list):
+        for part in content:
+            if part.get("type") == "image_url":
+                total += image_tokens(*data_url_size(str(part.get("image_url", {}).get("url", ""))))
+            elif part.get("type") == "text":
+                texts.append(str(part.get("text") or ""))
+    for text in texts:
+        if BLOCK_START in text:
+            total += sum(estimate_text_tokens(block) for block in _BLOCK.findall(text))
+    return total
+
+
+def data_url_size(url: str) -> tuple[int, int]:
+    """(width, height) of a base64 PNG/JPEG/GIF/WebP data URL, or (0, 0) when it cannot be told."""
+    try:
+        data = base64.b64decode(url.split(",", 1)[1], validate=False)
+    except (IndexError, ValueError):
+        return 0, 0
+    return image_size(data)
+
+
+def image_size(data: bytes) -> tuple[int, int]:
+    if data.startswith(b"\x89PNG") and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
+    if data[:4] == b"RIFF" and data[12:16] == b"VP8X":
+        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
+    if data.startswith(b"\xff\xd8"):
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                i += 1
+                continue
+            marker = data[i + 1]
+            if marker in (0xC0, 0xC1, 0xC2, 0xC3):
+                return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+            i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+    return 0, 0
+
+
+# ---------------------------------------------------------------------------------------------- vision
+def _matches(model: str, patterns: Iterable[str]) -> bool:
+    name = model.lower().rsplit("/", 1)[-1]  # "openai/gpt-4o" (OpenRouter), "library/llava:13b" (Ollama)
+    name = name.split(":", 1)[0] if not name.startswith("moonshot") else name
+    return any(fnmatchcase(name, p) for p in patterns)
+
+
+def known_vision_model(model: str) -> bool | None:
+    """True for a model name known to take images, False for one known not to, None when unknown."""
+    if _matches(model, _KNOWN_TEXT_ONLY):
+        return False
+    return True if _matches(model, KNOWN_VISION_MODELS) else None
+
+
+def supports_images(profile: Any, *, learned_no_vision: bool = False) -> bool:
+    """Whether images may be sent to `profile` (a ProviderProfile): its setting, then what was learned, then the name."""
+    vision = str(getattr(profile, "vision", "auto"))
+    if vision == "yes":
+        return True
+    if vision == "no":
+        return False
+    if learned_no_vision or getattr(profile, "learned_no_vision", False):
+        return False
+    return known_vision_model(str(getattr(profile, "model", "") or "")) is not False
+
+
+def image_refusal(profile: Any, prepared: Sequence[PreparedAttachment] | Sequence[AttachmentRef], *,
+                  learned_no_vision: bool = False) -> str | None:
+    """The reason images cannot go to `profile`, or None when they can (or there are none)."""
+    names = [a.name for a in prepared if a.kind == IMAGE]
+    if not names or profile is None or supports_images(profile, learned_no_vision=learned_no_vision):
+        return None
+    model = getattr(profile, "model", "") or "this model"
+    if str(getattr(profile, "vision", "auto")) == "no":
+        how = "vision is set to no for this provider"
+    elif learned_no_vision or getattr(profile, "learned_no_vision", False):
+        how = "its server said it does not accept images"
+    else:
+        how = "it is a text-only model"
+    return (f"Not sent: {model} cannot see images ({how}). Remove {', '.join(names)}, or pick a model with "
+            "vision (or set Vision to yes in provider settings).")
+
+
+# ---------------------------------------------------------------------------------------------- files on disk
+class AttachmentFiles:
+    """One file per content hash under `root` (`root/ab/abcdef…`), written atomically."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def path_for(self, digest: str) -> Path:
+        if not re.fullmatch(r"[0-9a-f]{64}", digest):
+            raise ValueError(f"not a content hash: {digest!r}")
+        return self.root / digest[:2] / digest
+
+    def exists(self, digest: str) -> bool:
+        return self.path_for(digest).is_file()
+
+    def put(self, data: bytes, digest: str | None = None) -> str:
+        """Store `data` (once per hash); returns its SHA-256. Raises StorageUnavailable (DiskFullError, …)."""
+        digest = digest or hashlib.sha256(data).hexdigest()
+        target = self.path_for(digest)
+        if target.is_file() and target.stat().st_size == len(data):
+            return digest
+        tmp: str | None = None
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=target.parent)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, target)
+            tmp = None
+        except OSError as exc:
+            raise error_for(exc, target, "the attachment was not saved") from exc
+        finally:
+            if tmp is not None:
+                with _suppress_os():
+                    os.unlink(tmp)
+        return digest
+
+    def read(self, digest: str) -> bytes | None:
+        """The stored bytes, or None when the file is missing or its content no longer matches its hash."""
+        try:
+            data = self.path_for(digest).read_bytes()
+        except (OSError, ValueError):
+            return None
+        return data if hashlib.sha256(data).hexdigest() == digest else None
+
+    def delete(self, digests: Iterable[str]) -> None:
+        for digest in digests:
+            with _suppress_os():
+                self.path_for(digest).unlink()
+
+
+class _suppress_os:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
+        return kind is not None and issubclass(kind, (OSError, ValueError))
+
+
+__all__ = [
+    "AttachmentError", "AttachmentFiles", "HISTORY_IMAGES", "IMAGE", "ImageProcessor", "MAX_FILE_BYTES",
+    "MAX_IMAGE_SIDE", "PDF", "PreparedAttachment", "ProcessedImage", "TEXT",
+    "TEXT_BUDGET_CHARS", "attachment_tokens", "image_refusal", "image_tokens", "known_vision_model",
+    "prepare_attachment", "supports_images", "text_block", "user_content",
+]
