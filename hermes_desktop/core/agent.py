@@ -7,7 +7,9 @@ Stop becomes `TurnFinished(CANCELLED)` with the partial reply kept and marked
 interrupted, and a bug in Hermes becomes an INTERNAL error instead of a hang.
 
 Order of persistence (ARCHITECTURE.md, "one user turn"): the user message before
-the model is called; assistant text while it streams (every 250 ms or 2 KB);
+the model is called; assistant text and its reasoning while they stream (every 250 ms or 2 KB; the
+message is created at the first piece of either, and `reasoning_ms` runs from the first reasoning piece to
+the first text piece or the reply's end);
 each tool call's result in the model's order; usage and title at the end.
 Store calls run in worker threads and are shielded, so a Stop never loses a
 write that had started.
@@ -52,6 +54,7 @@ from hermes_desktop.core.events import (
     FinishReason,
     ModelRequestStarted,
     Notice,
+    ReasoningDelta,
     RetryScheduled,
     TextDelta,
     ToolCallAwaitingApproval,
@@ -71,6 +74,8 @@ from hermes_desktop.core.llm import (
     ModelClient,
     ModelError,
     RawToolCall,
+    ReasoningEchoLearned,
+    ReasoningPiece,
     ReplyEnd,
     RetryNotice,
     StreamDone,
@@ -228,6 +233,9 @@ class _StreamingMessage:
                  emit: Callable[[Event], None]) -> None:
         self._io, self._store, self._session_id, self._clock, self._emit = io, store, session_id, clock, emit
         self.parts: list[str] = []
+        self.reasoning_parts: list[str] = []
+        self._reasoning_started: float | None = None
+        self.reasoning_ms: int | None = None
         self._length = 0
         self.message_id: int | None = None
         self._creating: asyncio.Future[int] | None = None
@@ -238,23 +246,43 @@ class _StreamingMessage:
     def text(self) -> str:
         return "".join(self.parts)
 
+    @property
+    def reasoning(self) -> str | None:
+        return "".join(self.reasoning_parts) or None
+
     async def add(self, piece: str) -> None:
+        self._end_reasoning()
         self.parts.append(piece)
-        self._length += len(piece)
+        await self._grew(len(piece))
+
+    async def add_reasoning(self, piece: str) -> None:
+        if self._reasoning_started is None:
+            self._reasoning_started = self._clock()
+        self.reasoning_parts.append(piece)
+        await self._grew(len(piece))
+
+    def _end_reasoning(self) -> None:
+        """The answer started (or the reply ended): the thinking's duration is fixed now."""
+        if self._reasoning_started is not None and self.reasoning_ms is None:
+            self.reasoning_ms = max(0, round((self._clock() - self._reasoning_started) * 1000))
+
+    async def _grew(self, size: int) -> None:
+        self._length += size
         if self.message_id is None and self._creating is None:
-            await self._create(NewMessage("assistant", content=self.text))
+            await self._create(NewMessage("assistant", content=self.text, reasoning=self.reasoning))
             return
         unsaved = self._length - self._saved_chars
         if self.message_id is not None and (unsaved >= self.FLUSH_BYTES or
                                             self._clock() - self._last_flush >= self.FLUSH_INTERVAL_S):
-            text = self.text
-            await self._io.call(self._store.update_message, self.message_id, content=text)
-            self._saved_chars, self._last_flush = len(text), self._clock()
+            length = self._length
+            await self._io.call(self._store.update_message, self.message_id, content=self.text,
+                                reasoning=self.reasoning, reasoning_ms=self.reasoning_ms)
+            self._saved_chars, self._last_flush = length, self._clock()
 
     async def _create(self, message: NewMessage) -> None:
         self._creating = asyncio.ensure_future(self._io.call(self._store.append_message, self._session_id, message))
         self.message_id = await asyncio.shield(self._creating)
-        self._saved_chars, self._last_flush = len(message.content or ""), self._clock()
+        self._saved_chars, self._last_flush = len(message.content or "") + len(message.reasoning or ""), self._clock()
         self._emit(AssistantMessageStarted(self.message_id))
 
     async def _ensure_id(self) -> int | None:
@@ -266,22 +294,28 @@ class _StreamingMessage:
         """Save the whole reply; `interrupted` marks one that did not finish (its calls as they arrived)."""
         tool_calls = [c.to_openai() for c in done.tool_calls] or None
         finish_reason = "interrupted" if interrupted else done.finish_reason or "stop"
+        self._end_reasoning()
+        reasoning = done.reasoning or None
         if await self._ensure_id() is None:
             await self._create(NewMessage("assistant", content=done.text, tool_calls=tool_calls,
                                           finish_reason=finish_reason, interrupted=interrupted,
-                                          tokens=done.completion_tokens))
+                                          tokens=done.completion_tokens, reasoning=reasoning,
+                                          reasoning_ms=self.reasoning_ms, reasoning_tokens=done.reasoning_tokens))
         else:
             await self._io.call(self._store.update_message, self.message_id, content=done.text, tool_calls=tool_calls,
                                 finish_reason=finish_reason, interrupted=True if interrupted else None,
-                                tokens=done.completion_tokens)
+                                tokens=done.completion_tokens, reasoning=reasoning, reasoning_ms=self.reasoning_ms,
+                                reasoning_tokens=done.reasoning_tokens)
         assert self.message_id is not None
         return self.message_id
 
     async def interrupt(self) -> None:
         """Keep what streamed, marked interrupted (a Stop, a dropped stream, an error)."""
         if await self._ensure_id() is not None:
+            self._end_reasoning()
             await self._io.call(self._store.update_message, self.message_id, content=self.text,
-                                finish_reason="interrupted", interrupted=True)
+                                finish_reason="interrupted", interrupted=True, reasoning=self.reasoning,
+                                reasoning_ms=self.reasoning_ms)
 
 
 class _TurnRun:
@@ -469,7 +503,8 @@ class _TurnRun:
         )
         return build_context(layers, self.history, current_turn_start=self.turn_start, tools=tools,
                              context_window=int(profile.context_window * self.context_shrink),
-                             reserved_output=reserved, calibration=self.agent.calibration)
+                             reserved_output=reserved, calibration=self.agent.calibration,
+                             echo_reasoning=model.echo_reasoning)
 
     async def _stream(self, model: ModelClient, request: ChatRequest) -> StreamDone:
         assert self.streaming is not None
@@ -478,6 +513,12 @@ class _TurnRun:
                 if isinstance(item, TextPiece):
                     self.emit(TextDelta(item.text))
                     await self.streaming.add(item.text)
+                elif isinstance(item, ReasoningPiece):
+                    self.emit(ReasoningDelta(item.text))
+                    await self.streaming.add_reasoning(item.text)
+                elif isinstance(item, ReasoningEchoLearned):
+                    self.emit(Notice(f"The server asked for the model's reasoning to be sent back ({item.reason}); "
+                                     "Hermes retried with it and will send it to this provider from now on."))
                 elif isinstance(item, RetryNotice):
                     delay = f"{item.delay_s:.1f}" if item.delay_s < 10 else f"{item.delay_s:.0f}"
                     self.emit(RetryScheduled(item.attempt, item.max_attempts, item.delay_s, item.error.kind,
@@ -529,7 +570,7 @@ class _TurnRun:
         self.agent.calibration.observe(context.raw_estimate, done.prompt_tokens)
         completion = done.completion_tokens or estimate_text_tokens(done.text)
         await self.io.call(self.services.store.add_usage, self.session_id, done.prompt_tokens, completion)
-        self.emit(UsageReported(done.prompt_tokens, completion))
+        self.emit(UsageReported(done.prompt_tokens, completion, done.reasoning_tokens))
 
     async def _maybe_title(self) -> None:
         info = await self.io.call(self.services.store.get_session, self.session_id)
@@ -693,6 +734,8 @@ def _deadline_message(limit_s: float) -> str:
 
 def _assistant_message(done: StreamDone) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": done.text}
+    if done.reasoning:
+        message["reasoning_content"] = done.reasoning  # the model client decides whether it is sent
     if done.tool_calls:
         message["tool_calls"] = [c.to_openai() for c in done.tool_calls]
     return message

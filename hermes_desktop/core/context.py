@@ -10,6 +10,9 @@ Only conversation (`user`, `assistant`, `tool`: session_types.CONVERSATION_ROLES
 Notes (imported `system`/`developer`/unknown roles, stored `system` messages) are left out entirely;
 the app's own summary that starts a continued session is added to the system message (it is what the
 earlier conversation said, written by the model from it), never as a message of its own.
+
+A reply's reasoning rides in the history as `reasoning_content`; it counts toward the budget only on the
+messages the model client will actually send it on (`echo_reasoning`, rule in core/llm/reasoning.py).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from hermes_desktop.core.llm.reasoning import ECHO_FIELD, echo_carriers
 from hermes_desktop.core.session_types import CONVERSATION_ROLES, SUMMARY
 from hermes_desktop.core.tokens import TokenCalibration, estimate_message_tokens, estimate_text_tokens, estimate_tools_tokens
 
@@ -96,9 +100,17 @@ def build_context(
     context_window: int,
     reserved_output: int,
     calibration: TokenCalibration | None = None,
+    echo_reasoning: bool = False,
 ) -> BuiltContext:
     """`history[current_turn_start:]` is this turn (its user message onward) and is always kept."""
     calibration = calibration or TokenCalibration()
+    carriers = echo_carriers(history) if echo_reasoning else set()
+    carried = {id(history[i]) for i in carriers}
+
+    def cost(message: dict[str, Any]) -> int:
+        extra = estimate_text_tokens(message.get(ECHO_FIELD)) if id(message) in carried else 0
+        return estimate_message_tokens(message) + extra
+
     summary = "\n\n".join(str(m.get("content") or "").strip() for m in history if m.get("role") == SUMMARY)
     system_text = "\n\n".join(part for part in (layers.system_message(), summary) if part)
     budget = max(256, context_window - reserved_output)
@@ -113,9 +125,9 @@ def build_context(
     }
     fixed = sum(breakdown.values()) + 4
     current = repair_tool_pairs(history[current_turn_start:])
-    current_tokens = sum(estimate_message_tokens(m) for m in current)
+    current_tokens = sum(cost(m) for m in current)
     earlier = _exchanges(repair_tool_pairs(history[:current_turn_start]))
-    sizes = [sum(estimate_message_tokens(m) for m in group) for group in earlier]
+    sizes = [sum(cost(m) for m in group) for group in earlier]
 
     available = budget - calibration.apply(fixed + current_tokens)
     kept_from = len(earlier)

@@ -94,6 +94,13 @@ class TextDelta:
 
 
 @dataclass(frozen=True, slots=True)
+class ReasoningDelta:
+    """A piece of the model's thinking (shown in the reply's "Thinking" section, never part of its text)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class RetryScheduled:
     """The provider failed in a way worth retrying; the next attempt starts after `delay_s`."""
 
@@ -151,6 +158,7 @@ class ToolCallFinished:
 class UsageReported:
     prompt_tokens: int
     completion_tokens: int
+    reasoning_tokens: int | None = None  # when the server reports them (part of completion_tokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +190,7 @@ Event = Union[
     ModelRequestStarted,
     AssistantMessageStarted,
     TextDelta,
+    ReasoningDelta,
     RetryScheduled,
     ToolCallProposed,
     ToolCallAwaitingApproval,

@@ -3,6 +3,11 @@
 Everything a preset fills in stays editable. Local servers need no key. Defaults were
 checked against each provider's OpenAI-compatible documentation; models change often,
 which is why the setup dialog also lists what the server itself offers (`/models`).
+
+Reasoning echo (`needs_reasoning_echo`): DeepSeek documents that in thinking mode the `reasoning_content` of a
+stretch with tool calls must be passed back (400 otherwise); Moonshot's Kimi K2 thinking models likewise
+want their reasoning kept in the context across tool calls. Zhipu GLM's "preserved thinking" is optional
+(`clear_thinking`), so GLM stays off and learns it from a 400 if a server ever asks.
 """
 
 from __future__ import annotations
@@ -21,16 +26,19 @@ class Preset:
     needs_key: bool = True
     key_hint: str = ""  # where to get a key
     context_window: int = 128_000
+    # The thinking mode refuses a request whose tool-call turns lack their `reasoning_content` (see
+    # core/llm/reasoning.py): the profile's AUTO reasoning echo is on for this preset from the first request.
+    needs_reasoning_echo: bool = False
 
 
 PRESETS: tuple[Preset, ...] = (
     Preset("openai", "OpenAI", "https://api.openai.com/v1", "gpt-4o-mini", key_hint="platform.openai.com/api-keys"),
     Preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", "deepseek-chat", key_hint="platform.deepseek.com",
-           context_window=64_000),
+           context_window=64_000, needs_reasoning_echo=True),
     Preset("qwen", "Qwen (DashScope)", "https://dashscope.aliyuncs.com/compatible-mode/v1", "qwen-plus",
            key_hint="dashscope.console.aliyun.com", context_window=128_000),
     Preset("moonshot", "Moonshot / Kimi", "https://api.moonshot.cn/v1", "moonshot-v1-32k",
-           key_hint="platform.moonshot.cn", context_window=32_000),
+           key_hint="platform.moonshot.cn", context_window=32_000, needs_reasoning_echo=True),
     Preset("zhipu", "Zhipu GLM", "https://open.bigmodel.cn/api/paas/v4", "glm-4-flash", key_hint="open.bigmodel.cn"),
     Preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", "openai/gpt-4o-mini",
            key_hint="openrouter.ai/keys"),

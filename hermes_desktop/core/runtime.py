@@ -70,7 +70,7 @@ class Runtime:
         from hermes_desktop.core.llm import ModelClient
 
         if model is None and self.profile is not None:
-            model = ModelClient(self.profile, self.api_key())
+            model = ModelClient(self.profile, self.api_key(), on_echo_learned=self.remember_reasoning_echo)
         policy = ApprovalPolicy(approver=approver or DenyAllApprover(), mode=self.settings.approval_mode,
                                 rules={key: Rule(value) for key, value in self.settings.tool_rules.items()},
                                 on_rules_changed=self.save_rules)
@@ -99,6 +99,17 @@ class Runtime:
             roots.append((agents_skills_dir(), Origin.AGENTS))
         roots.append((self.paths.user_skills_dir, Origin.USER))
         return roots
+
+    def remember_reasoning_echo(self, profile: ProviderProfile) -> None:
+        """The model client learned that this profile's server wants reasoning sent back: save it in
+        settings.json (`learned_reasoning_echo`) so later turns and restarts send it from the start."""
+        from dataclasses import replace
+
+        self.settings = replace(self.settings, profiles=tuple(
+            replace(p, learned_reasoning_echo=True) if p.id == profile.id else p for p in self.settings.profiles))
+        if self.profile is not None and self.profile.id == profile.id:
+            self.profile = replace(self.profile, learned_reasoning_echo=True)
+        self.settings_store.save(self.settings)
 
     def save_rules(self, rules: dict[str, Rule]) -> None:
         """Persist the per-tool approval rules (called by the policy when one changes)."""

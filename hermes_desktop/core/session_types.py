@@ -48,6 +48,9 @@ class NewMessage:
     finish_reason: str | None = None
     interrupted: bool = False
     tokens: int | None = None
+    reasoning: str | None = None  # the reply's thinking; never in titles, summaries or search
+    reasoning_ms: int | None = None  # from its first thinking piece to its first answer piece (or its end)
+    reasoning_tokens: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +68,16 @@ class StoredMessage:
     created_at: float = 0.0
     updated_at: float = 0.0
     parent_id: int | None = None
+    reasoning: str | None = None
+    reasoning_ms: int | None = None
+    reasoning_tokens: int | None = None
 
     def to_openai(self) -> dict[str, Any]:
+        """The message in the OpenAI format. A reply's reasoning rides along as `reasoning_content`; the model
+        client removes it from every message it must not be sent on (core/llm/reasoning.py)."""
         message: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.reasoning and self.role == "assistant":
+            message["reasoning_content"] = self.reasoning
         if self.tool_calls:
             message["tool_calls"] = self.tool_calls
         if self.tool_call_id is not None:
@@ -105,7 +115,8 @@ class SessionStore(Protocol):
 
     def update_message(self, message_id: int, *, content: str | None = None,
                        tool_calls: list[dict[str, Any]] | None = None, finish_reason: str | None = None,
-                       interrupted: bool | None = None, tokens: int | None = None) -> None: ...
+                       interrupted: bool | None = None, tokens: int | None = None, reasoning: str | None = None,
+                       reasoning_ms: int | None = None, reasoning_tokens: int | None = None) -> None: ...
 
     def messages(self, session_id: str) -> list[StoredMessage]: ...
 

@@ -61,7 +61,7 @@ WRITE_ATTEMPTS = 4
 DAILY_BACKUPS_KEPT = 7
 
 _MESSAGE_COLUMNS = ("id, session_id, role, content, tool_calls, tool_call_id, name, finish_reason, interrupted, "
-                    "tokens, created_at, updated_at, parent_id, depth")
+                    "tokens, created_at, updated_at, parent_id, depth, reasoning, reasoning_ms, reasoning_tokens")
 _SESSION_COLUMNS = ("id, title, created_at, updated_at, profile_id, model, pinned, source, prompt_tokens, "
                     "completion_tokens, active_skills, deleted_at, title_source, params, head_id")
 
@@ -104,6 +104,7 @@ def _message(row: sqlite3.Row) -> StoredMessage:
         tool_call_id=row["tool_call_id"], name=row["name"], finish_reason=row["finish_reason"],
         interrupted=bool(row["interrupted"]), tokens=row["tokens"], created_at=row["created_at"],
         updated_at=row["updated_at"], parent_id=row["parent_id"],
+        reasoning=row["reasoning"], reasoning_ms=row["reasoning_ms"], reasoning_tokens=row["reasoning_tokens"],
     )
 
 
@@ -318,11 +319,13 @@ class SQLiteSessionStore:
         streaming = message.role == "assistant" and message.finish_reason is None
         cursor = db.execute(
             "INSERT INTO messages (session_id, parent_id, depth, role, content, tool_calls, tool_call_id, name, "
-            "finish_reason, interrupted, tokens, created_at, updated_at, stream_owner) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "finish_reason, interrupted, tokens, created_at, updated_at, stream_owner, reasoning, reasoning_ms, "
+            "reasoning_tokens) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (session_id, parent_id, depth, message.role, message.content,
              json.dumps(message.tool_calls, ensure_ascii=False) if message.tool_calls else None,
              message.tool_call_id, message.name, message.finish_reason, int(message.interrupted), message.tokens,
-             now, now, self._owner.token if streaming and self._owner else None),
+             now, now, self._owner.token if streaming and self._owner else None,
+             message.reasoning, message.reasoning_ms, message.reasoning_tokens),
         )
         message_id = int(cursor.lastrowid or 0)
         db.execute("UPDATE sessions SET head_id = ?, updated_at = ? WHERE id = ?", (message_id, now, session_id))
@@ -330,13 +333,15 @@ class SQLiteSessionStore:
 
     def update_message(self, message_id: int, *, content: str | None = None,
                        tool_calls: list[dict[str, Any]] | None = None, finish_reason: str | None = None,
-                       interrupted: bool | None = None, tokens: int | None = None) -> None:
+                       interrupted: bool | None = None, tokens: int | None = None, reasoning: str | None = None,
+                       reasoning_ms: int | None = None, reasoning_tokens: int | None = None) -> None:
         sets, params = ["updated_at = ?"], [time.time()]
         for column, value in (("content", content),
                               ("tool_calls", json.dumps(tool_calls, ensure_ascii=False) if tool_calls else None),
                               ("finish_reason", finish_reason),
                               ("interrupted", None if interrupted is None else int(interrupted)),
-                              ("tokens", tokens)):
+                              ("tokens", tokens), ("reasoning", reasoning), ("reasoning_ms", reasoning_ms),
+                              ("reasoning_tokens", reasoning_tokens)):
             if value is not None:
                 sets.append(f"{column} = ?")
                 params.append(value)
@@ -485,6 +490,7 @@ class SQLiteSessionStore:
             for m in copied:
                 parent = self._insert_message(db, new_id, NewMessage(
                     m.role, m.content, m.tool_calls, m.tool_call_id, m.name, m.finish_reason, m.interrupted, m.tokens,
+                    m.reasoning, m.reasoning_ms, m.reasoning_tokens,
                 ), parent, now)
 
         self._write(work)
@@ -519,11 +525,13 @@ class SQLiteSessionStore:
                 depth = depths[parent] + 1 if parent is not None else 0
                 cursor = db.execute(
                     "INSERT INTO messages (session_id, parent_id, depth, role, content, tool_calls, tool_call_id, name, "
-                    "finish_reason, interrupted, tokens, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "finish_reason, interrupted, tokens, created_at, updated_at, reasoning, reasoning_ms, "
+                    "reasoning_tokens) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (session_id, parent_id, depth, message.role, message.content,
                      json.dumps(message.tool_calls, ensure_ascii=False) if message.tool_calls else None,
                      message.tool_call_id, message.name, message.finish_reason, int(message.interrupted),
-                     message.tokens, created or now, updated or created or now),
+                     message.tokens, created or now, updated or created or now,
+                     message.reasoning, message.reasoning_ms, message.reasoning_tokens),
                 )
                 ids[number] = int(cursor.lastrowid or 0)
                 depths[number] = depth

@@ -4,6 +4,8 @@ The model summarises the newest part of the old session that fits half its
 context; the new session begins with that summary (a message of role "summary", which the
 request builder puts into the system message: core/context.py), so the conversation can go on
 without the old history. The old session is untouched.
+The transcript is made of `content` only: a reply's reasoning is never summarised (nor the thinking
+the model does while summarising).
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ A trimmed first line is set as soon as the first reply finishes (core/agent.py);
 replaces it when a model is available. It never replaces a title the user typed, and
 any failure (timeout, error, a rambling answer) leaves the first-line title in place.
 Store calls run on the store executor (core/executors.py), never on the tools' threads.
+Reasoning never goes in: the title is made from the messages' `content` only, and a reasoning
+model's thinking while it writes the title is left out of `StreamDone.text`.
 """
 
 from __future__ import annotations

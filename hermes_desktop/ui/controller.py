@@ -448,7 +448,8 @@ class AppController(QObject):
         self.runtime.profile = effective_profile(self.runtime.settings, self._env)
         old = self.agent.model
         key = await asyncio.to_thread(self.runtime.api_key, self._env) if self.runtime.profile else None
-        self.agent.model = ModelClient(self.runtime.profile, key) if self.runtime.profile else None
+        self.agent.model = ModelClient(self.runtime.profile, key, on_echo_learned=self.runtime.remember_reasoning_echo) \
+            if self.runtime.profile else None
         if old is not None:
             await old.aclose()
         self.sig_settings_changed.emit()

@@ -8,6 +8,13 @@ connection half-way, or send a malformed chunk. It records every request and
 notices when a client goes away mid-stream.
 
 Cut streams: `cut_tool_call_reply` stops inside a call's arguments with no finish
+Reasoning: `reasoning_reply` streams a reply's thinking in any of the three forms servers use
+(`reasoning_content` or `reasoning` deltas, or `<think>…</think>` in the content cut at chosen places),
+optionally followed by tool calls, with `completion_tokens_details.reasoning_tokens` in its usage.
+`enforce_reasoning_echo` makes the server behave as DeepSeek's thinking mode does: a request with an
+assistant `tool_calls` message that lacks `reasoning_content` gets DeepSeek's 400.
+
+Cut streams: `cut_tool_call_reply` stops inside a call's arguments with no finish
 reason and no `[DONE]`, ending the body by closing the connection (`close`: no
 chunked encoding, so the client sees a clean end of body), by a clean last chunk
 (`eof`) or mid-body (`drop`). `endless_text_reply` streams text until the client
@@ -84,7 +91,14 @@ def _chunk(delta: dict[str, Any], finish_reason: str | None = None, *, model: st
     )
 
 
-def _usage_chunk(prompt_tokens: int, completion_tokens: int) -> str:
+def _usage_chunk(prompt_tokens: int, completion_tokens: int, reasoning_tokens: int | None = None) -> str:
+    usage: dict[str, Any] = {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
+    if reasoning_tokens is not None:
+        usage["completion_tokens_details"] = {"reasoning_tokens": reasoning_tokens}
     return json.dumps(
         {
             "id": "chatcmpl-scripted",
@@ -92,13 +106,59 @@ def _usage_chunk(prompt_tokens: int, completion_tokens: int) -> str:
             "created": 1_700_000_000,
             "model": "scripted-model",
             "choices": [],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
-            },
+            "usage": usage,
         }
     )
+
+
+# DeepSeek's refusal, word for word, of a thinking-mode request whose tool-call turn lacks its reasoning.
+DEEPSEEK_ECHO_MESSAGE = "The `reasoning_content` in the thinking mode must be passed back to the API."
+ReasoningForm = Literal["reasoning_content", "reasoning", "think"]
+
+
+def reasoning_events(reasoning: str, text: str, *, form: ReasoningForm = "reasoning_content", chunk_size: int = 4,
+                     cuts: list[int] | None = None) -> list[str]:
+    """A reply's thinking then its text. `think`: both go in `content` as `<think>…</think>text`, cut at
+    the character offsets `cuts` (when given) instead of every `chunk_size` characters."""
+    events = [_chunk({"role": "assistant", "content": ""})]
+    if form == "think":
+        whole = f"<think>{reasoning}</think>{text}"
+        bounds = sorted({0, len(whole), *(c for c in (cuts or []) if 0 < c < len(whole))}) if cuts is not None \
+            else list(range(0, len(whole), chunk_size)) + [len(whole)]
+        pieces = [whole[a:b] for a, b in zip(bounds, bounds[1:]) if b > a]
+        return events + [_chunk({"content": piece}) for piece in pieces]
+    events += [_chunk({form: piece}) for piece in split_text(reasoning, chunk_size) if piece]
+    return events + [_chunk({"content": piece}) for piece in split_text(text, chunk_size) if piece]
+
+
+def reasoning_reply(
+    reasoning: str,
+    text: str = "",
+    *calls: "CallScript",
+    form: ReasoningForm = "reasoning_content",
+    chunk_size: int = 4,
+    cuts: list[int] | None = None,
+    usage: tuple[int, int] | None = (20, 30),
+    reasoning_tokens: int | None = None,
+    delay_s: float = 0.0,
+) -> ScriptedReply:
+    """A reasoning model's reply: thinking (in `form`), then text, then any tool calls."""
+    events = reasoning_events(reasoning, text, form=form, chunk_size=chunk_size, cuts=cuts)
+    for n, call in enumerate(calls):
+        fragment = {"index": n, "id": call.id or f"call_{n}_{call.name}", "type": "function",
+                    "function": {"name": call.name, "arguments": call.arguments_text}}
+        events.append(_chunk({"tool_calls": [fragment]}))
+    events.append(_chunk({}, "tool_calls" if calls else "stop"))
+    if usage:
+        events.append(_usage_chunk(*usage, reasoning_tokens=reasoning_tokens))
+    return ScriptedReply(events=events, delay_s=delay_s)
+
+
+def lacks_reasoning_echo(body: Any) -> bool:
+    """DeepSeek's rule: an assistant message with tool calls must carry its `reasoning_content`."""
+    messages = body.get("messages") if isinstance(body, dict) else None
+    return any(m.get("role") == "assistant" and m.get("tool_calls") and not m.get("reasoning_content")
+               for m in messages or () if isinstance(m, dict))
 
 
 def split_text(text: str, size: int) -> list[str]:
@@ -254,6 +314,7 @@ class ScriptedModelServer:
         self.responder = responder
         self.reject_tools = False  # answer 400 to any request that carries `tools`
         self.reject_stream_options = False
+        self.enforce_reasoning_echo = False  # DeepSeek's thinking-mode rule (lacks_reasoning_echo): 400
         self.required_key: str | None = None  # answer 401 unless `Authorization: Bearer <key>`
         # The app asks for a session title after a first exchange; answer that here so it never takes a
         # reply a test queued for its next turn. Tests of titles turn this off.
@@ -361,6 +422,10 @@ class ScriptedModelServer:
                 if isinstance(body, dict) and server.reject_stream_options and "stream_options" in body:
                     self._send_json(400, {"error": {"message": "Unrecognized request argument supplied: stream_options",
                                                     "type": "invalid_request_error"}})
+                    return
+                if server.enforce_reasoning_echo and lacks_reasoning_echo(body):
+                    self._send_json(400, {"error": {"message": DEEPSEEK_ECHO_MESSAGE, "type": "invalid_request_error",
+                                                    "param": None, "code": "invalid_request_error"}})
                     return
                 self._serve(server._next_reply(recorded))
 

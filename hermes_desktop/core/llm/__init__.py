@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # for type checkers; at run time the names load on first use 
     from hermes_desktop.core.llm.client import (
         ChatRequest,
         ModelClient,
+        ReasoningEchoLearned,
+        ReasoningPiece,
         ReplyEnd,
         RetryNotice,
         RetryPolicy,
@@ -34,6 +36,8 @@ _EXPORTS = {
     "ChatRequest": "client",
     "ModelClient": "client",
     "ReplyEnd": "client",
+    "ReasoningPiece": "client",
+    "ReasoningEchoLearned": "client",
     "RetryPolicy": "client",
     "StreamDone": "client",
     "TextPiece": "client",

@@ -33,7 +33,21 @@ a finish reason is sent after a choice's last fragment, which a cut stream never
 A reply also has an output limit (`ChatRequest.max_reply_chars`): once its text
 (everything in `content`, including hidden `<tool_call>` blocks), or separately the
 arguments of its tool calls, pass it, reading stops, the HTTP stream is closed and
-the reply ends as OUTPUT_LIMIT with what arrived; its calls never run.
+the reply ends as OUTPUT_LIMIT with what arrived; its calls never run. Reasoning counts
+toward the text's limit (a model that thinks forever is stopped the same way).
+
+Reasoning (core/llm/reasoning.py reads its three forms) streams as `ReasoningPiece`s before and
+between the text; StreamDone carries all of it and the server's `reasoning_tokens`. A reasoning piece
+counts as delivered (the user saw it), so a failure after one is never silently retried.
+
+Request side: `reasoning_effort` is sent when the profile sets it, and the profile's `extra_params`
+go into the body (`extra_body`). The reasoning echo (`reasoning_content` sent back on the assistant
+messages of exchanges that made tool calls) is on for ALWAYS, off for NEVER, and for AUTO on when the
+profile's preset is known to need it (`Preset.needs_reasoning_echo`) or it was learned: a 400 whose
+message names `reasoning_content` turns it on, the request is retried once with it, and
+`on_echo_learned` (injected by the runtime, which saves `learned_reasoning_echo` in settings.json) is
+called so it holds for later turns and restarts. Only messages that have reasoning can carry it, so it is
+never sent to a server that never streamed any.
 """
 
 from __future__ import annotations
@@ -52,8 +66,10 @@ import openai
 from hermes_desktop.core.events import ErrorAction, ErrorKind
 from hermes_desktop.core.llm.assembly import RawToolCall, ToolCallAssembler
 from hermes_desktop.core.llm.errors import ModelError, classify
+from hermes_desktop.core.llm.reasoning import ThinkSplitter, delta_reasoning, with_reasoning_echo
 from hermes_desktop.core.llm.text_protocol import TextToolCallParser, to_text_protocol
-from hermes_desktop.core.settings import ProviderProfile, ToolMode
+from hermes_desktop.core.providers import preset_for_url
+from hermes_desktop.core.settings import ProviderProfile, ReasoningEcho, ToolMode
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +110,20 @@ class TextPiece:
 
 
 @dataclass(frozen=True, slots=True)
+class ReasoningPiece:
+    """A piece of the model's thinking, shown apart from the answer."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningEchoLearned:
+    """The server refused a request for want of `reasoning_content`: the echo is on from now (and saved)."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class RetryNotice:
     attempt: int
     max_attempts: int
@@ -125,13 +155,15 @@ class StreamDone:
     end: ReplyEnd = ReplyEnd.FINISHED
     # With CUT_OFF: what to tell the user once the calls are recorded as interrupted (always offers Retry).
     error: ModelError | None = None
+    reasoning: str = ""
+    reasoning_tokens: int | None = None  # usage.completion_tokens_details.reasoning_tokens, when reported
 
     @property
     def calls_may_run(self) -> bool:
         return self.end is ReplyEnd.FINISHED
 
 
-StreamItem = Union[TextPiece, RetryNotice, ToolModeSwitched, StreamDone]
+StreamItem = Union[TextPiece, ReasoningPiece, RetryNotice, ToolModeSwitched, ReasoningEchoLearned, StreamDone]
 
 
 class ModelClient:
@@ -144,6 +176,7 @@ class ModelClient:
         *,
         retry: RetryPolicy = RetryPolicy(),
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        on_echo_learned: Callable[[ProviderProfile], None] | None = None,
     ) -> None:
         self.profile = profile
         self._api_key = api_key
@@ -151,6 +184,8 @@ class ModelClient:
         self._sleep = sleep
         self._learned_text_mode = profile.tool_mode is ToolMode.TEXT
         self._send_stream_options = True
+        self._echo_learned = profile.learned_reasoning_echo
+        self._on_echo_learned = on_echo_learned
         self._client = openai.AsyncOpenAI(
             api_key=api_key or NO_KEY_PLACEHOLDER,
             base_url=profile.base_url,
@@ -166,6 +201,16 @@ class ModelClient:
     def tool_mode(self) -> ToolMode:
         """The mode the next request will use (never AUTO)."""
         return ToolMode.TEXT if self._learned_text_mode else ToolMode.NATIVE
+
+    @property
+    def echo_reasoning(self) -> bool:
+        """Whether the next request sends reasoning back (module docstring)."""
+        mode = self.profile.reasoning_echo
+        if mode is ReasoningEcho.NEVER:
+            return False
+        if mode is ReasoningEcho.ALWAYS:
+            return True
+        return self._echo_learned or preset_for_url(self.profile.base_url).needs_reasoning_echo
 
     async def aclose(self) -> None:
         await self._client.close()
@@ -191,10 +236,14 @@ class ModelClient:
                 # in this task, not later in the garbage collector.
                 async with contextlib.aclosing(self._attempt(request, text_mode)) as items:
                     async for item in items:
-                        delivered = delivered or isinstance(item, TextPiece)
+                        delivered = delivered or isinstance(item, (TextPiece, ReasoningPiece))
                         yield item
                 return
             except ModelError as error:
+                if (error.wants_reasoning_echo and not self.echo_reasoning
+                        and self.profile.reasoning_echo is ReasoningEcho.AUTO and not delivered):
+                    yield self._learn_echo(error)
+                    continue
                 if error.tools_unsupported and self.profile.tool_mode is ToolMode.AUTO and not text_mode:
                     self._learned_text_mode = True
                     yield ToolModeSwitched(ToolMode.TEXT, error.message)
@@ -210,7 +259,17 @@ class ModelClient:
                 yield RetryNotice(attempt, self._retry.max_retries, delay, error)
                 await self._sleep(delay)
 
-    async def _attempt(self, request: ChatRequest, text_mode: bool) -> AsyncIterator[TextPiece | StreamDone]:
+    def _learn_echo(self, error: ModelError) -> ReasoningEchoLearned:
+        """Turn the echo on for this profile from now on, and have it saved (the retry follows at once)."""
+        self._echo_learned = True
+        if self._on_echo_learned is not None:
+            try:
+                self._on_echo_learned(self.profile)
+            except Exception:  # saving settings failed: the echo still holds for this client's life
+                log.exception("could not save the learned reasoning echo")
+        return ReasoningEchoLearned(error.message)
+
+    async def _attempt(self, request: ChatRequest, text_mode: bool) -> AsyncIterator[TextPiece | ReasoningPiece | StreamDone]:
         """One HTTP request: text pieces as they arrive, then StreamDone; failures as ModelError.
 
         A failure after a tool call had started is not raised: the reply ends as a CUT_OFF StreamDone that
@@ -234,7 +293,7 @@ class ModelClient:
                     await asyncio.sleep(0)
                     yielded_at = time.monotonic()
                 for piece in reply.take(chunk.to_dict()):
-                    yield TextPiece(piece)
+                    yield piece
                 if reply.over_limit:
                     break  # the finally below closes the HTTP stream: a reply that never ends stops here
         except asyncio.CancelledError:
@@ -253,17 +312,17 @@ class ModelClient:
             with contextlib.suppress(Exception):
                 await stream.close()
 
-        tail = reply.finish_text()
-        if tail:
-            yield TextPiece(tail)
+        for piece in reply.finish_text():
+            yield piece
         yield reply.done(failure)
 
     def _request_kwargs(self, request: ChatRequest, text_mode: bool) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": self.profile.model, "stream": True}
+        messages = with_reasoning_echo(request.messages, self.echo_reasoning and not text_mode)
         if text_mode:
-            kwargs["messages"] = to_text_protocol(request.messages, request.tools)
+            kwargs["messages"] = to_text_protocol(messages, request.tools)
         else:
-            kwargs["messages"] = request.messages
+            kwargs["messages"] = messages
             if request.tools:
                 kwargs["tools"] = request.tools
         if self._send_stream_options:
@@ -272,6 +331,11 @@ class ModelClient:
             kwargs["temperature"] = self.profile.temperature
         if self.profile.max_output_tokens:
             kwargs["max_tokens"] = self.profile.max_output_tokens
+        if self.profile.reasoning_effort:
+            kwargs["reasoning_effort"] = self.profile.reasoning_effort
+        if self.profile.extra_params:
+            # The user's own fields go last in the body, so they win over ours (e.g. a different max_tokens).
+            kwargs["extra_body"] = dict(self.profile.extra_params)
         return kwargs
 
     def _plan_retry(self, error: ModelError, attempt: int) -> tuple[int, float | None]:
@@ -297,6 +361,11 @@ def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) else None
 
 
+def _reasoning_tokens(usage: dict[str, Any]) -> int | None:
+    details = usage.get("completion_tokens_details")
+    return _int_or_none(details.get("reasoning_tokens")) if isinstance(details, dict) else None
+
+
 class _Reply:
     """One reply as it streams: its text, tool calls, finish reason and size; decides how it ended."""
 
@@ -304,7 +373,10 @@ class _Reply:
         self._parser = parser
         self._max_chars = max_chars
         self._assembler = ToolCallAssembler()
+        self._think = ThinkSplitter()
         self._text_parts: list[str] = []
+        self._reasoning_parts: list[str] = []
+        self._reasoning_chars = 0
         self._content_chars = 0  # everything in `content`, shown or not (hidden <tool_call> blocks count)
         self._usage: dict[str, Any] = {}
         self.finish_reason: str | None = None
@@ -316,45 +388,74 @@ class _Reply:
         """A tool call had started (even one without a name yet, or a text block still open)."""
         return self._assembler.has_calls or (self._parser is not None and self._parser.has_calls)
 
-    def take(self, data: dict[str, Any]) -> list[str]:
-        """Apply one chunk; returns the text pieces to show."""
+    def take(self, data: dict[str, Any]) -> list[TextPiece | ReasoningPiece]:
+        """Apply one chunk; returns the text and reasoning pieces to show."""
         if isinstance(data.get("usage"), dict):
             self._usage = data["usage"]
-        visible: list[str] = []
+        visible: list[TextPiece | ReasoningPiece] = []
         for choice in data.get("choices") or ():
             if choice.get("index", 0) not in (0, None):
                 continue
             delta = choice.get("delta") or {}
             content = delta.get("content")
             fragments = delta.get("tool_calls")
+            thought = delta_reasoning(delta)
+            if thought:
+                self._take_reasoning(thought, visible)
             if isinstance(content, str) and content:
-                self._take_text(content, visible)
+                self._take_content(content, visible)
             if fragments:
                 self.delivered = True
                 self._assembler.add(fragments)
-            if content or fragments:
+            if content or fragments or thought:
                 # A finish reason counts only when it comes with or after the reply's last fragment.
                 self.finish_reason = None
             if choice.get("finish_reason"):
                 self.finish_reason = choice["finish_reason"]
         limit = self._max_chars
-        self.over_limit = limit is not None and max(self._content_chars, self._assembler.argument_chars) > limit
+        text_chars = self._content_chars + self._reasoning_chars
+        self.over_limit = limit is not None and max(text_chars, self._assembler.argument_chars) > limit
         return visible
 
-    def _take_text(self, content: str, visible: list[str]) -> None:
+    def _take_reasoning(self, thought: str, visible: list[TextPiece | ReasoningPiece]) -> None:
+        self._reasoning_chars += len(thought)
+        self.delivered = True
+        self._reasoning_parts.append(thought)
+        visible.append(ReasoningPiece(thought))
+
+    def _take_content(self, content: str, visible: list[TextPiece | ReasoningPiece]) -> None:
+        """Content through the <think> splitter; its thinking counts as reasoning, the rest as text."""
         self._content_chars += len(content)
-        shown = self._parser.feed(content) if self._parser is not None else content
+        for kind, piece in self._think.feed(content):
+            if kind == "thinking":
+                self.delivered = True
+                self._reasoning_parts.append(piece)
+                visible.append(ReasoningPiece(piece))
+            else:
+                self._take_text(piece, visible)
+
+    def _take_text(self, text: str, visible: list[TextPiece | ReasoningPiece]) -> None:
+        shown = self._parser.feed(text) if self._parser is not None else text
         if shown:
             self.delivered = True
             self._text_parts.append(shown)
-            visible.append(shown)
+            visible.append(TextPiece(shown))
 
-    def finish_text(self) -> str:
-        """Text the text-protocol parser held back until the end (a partial tag that was not one)."""
+    def finish_text(self) -> list[TextPiece | ReasoningPiece]:
+        """What the <think> splitter and the text-protocol parser held back until the end (a partial tag
+        that was not one)."""
+        pieces: list[TextPiece | ReasoningPiece] = []
+        for kind, piece in self._think.finish():
+            if kind == "thinking":
+                self._reasoning_parts.append(piece)
+                pieces.append(ReasoningPiece(piece))
+            else:
+                self._take_text(piece, pieces)
         tail = self._parser.finish() if self._parser is not None else ""
         if tail:
             self._text_parts.append(tail)
-        return tail
+            pieces.append(TextPiece(tail))
+        return pieces
 
     def done(self, failure: ModelError | None) -> StreamDone:
         """The reply as it ended. Raises ModelError for a text-only reply that never said it was finished."""
@@ -368,6 +469,8 @@ class _Reply:
             completion_tokens=_int_or_none(self._usage.get("completion_tokens")),
             end=end,
             error=error,
+            reasoning="".join(self._reasoning_parts),
+            reasoning_tokens=_reasoning_tokens(self._usage),
         )
 
     def _end(self, calls: list[RawToolCall], failure: ModelError | None) -> tuple[ReplyEnd, ModelError | None]:

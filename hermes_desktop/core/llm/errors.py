@@ -46,6 +46,8 @@ class ModelError(Exception):
     # Capabilities the server rejected; the client adapts and retries instead of failing.
     tools_unsupported: bool = False
     stream_options_unsupported: bool = False
+    # A 400 whose message names `reasoning_content` (DeepSeek's thinking mode wants reasoning sent back).
+    wants_reasoning_echo: bool = False
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"
@@ -135,8 +137,10 @@ def _classify_status(
         return ModelError(ErrorKind.BAD_REQUEST, f"The server at {host} has no chat endpoint at this URL (404). "
                           "Check the base URL (many servers need it to end in /v1).",
                           ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status)
+    # The server's own words, verbatim: a refused `extra_params` field or `reasoning_effort` is explained there.
     return ModelError(ErrorKind.BAD_REQUEST, f"The model server refused the request ({status}).{said}",
-                      ErrorAction.RETRY, detail, status=status)
+                      ErrorAction.RETRY, detail, status=status,
+                      wants_reasoning_echo=status == 400 and "reasoning_content" in server_text)
 
 
 def _context_too_long(detail: str, server_text: str) -> ModelError:

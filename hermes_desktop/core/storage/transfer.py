@@ -1,5 +1,8 @@
 """Export and import sessions: JSON that round-trips exactly, Markdown that reads as a document.
 
+A reply's reasoning: JSON has `reasoning`, `reasoning_ms`, `reasoning_tokens` on the message (import also reads
+an OpenAI-style `reasoning_content`); Markdown shows it as a collapsed `<details>` "Thinking" block above the reply.
+
 JSON round trip: exporting, importing into an empty profile and exporting again
 gives identical output. Message ids are not database ids but positions in the
 file (`n`, 1-based, insertion order), so they survive. The one field that can
@@ -25,6 +28,7 @@ Nothing exported contains an API key: known keys and key-shaped strings are reda
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import stat
@@ -74,11 +78,19 @@ def export_json(store: Any, session_id: str, *, known_secrets: Iterable[str] = (
                 "role": m.role, "content": m.content, "tool_calls": m.tool_calls, "tool_call_id": m.tool_call_id,
                 "name": m.name, "finish_reason": m.finish_reason, "interrupted": m.interrupted, "tokens": m.tokens,
                 "created_at": m.created_at, "updated_at": m.updated_at,
+                **_reasoning_fields(m),
             }
             for m in rows
         ],
     }
     return json.dumps(redact_value(document, secrets), ensure_ascii=False, indent=2)
+
+
+def _reasoning_fields(m: StoredMessage) -> dict[str, Any]:
+    """A reply's reasoning in the JSON export: `reasoning`, `reasoning_ms`, `reasoning_tokens` (only when it has one)."""
+    if not m.reasoning:
+        return {}
+    return {"reasoning": m.reasoning, "reasoning_ms": m.reasoning_ms, "reasoning_tokens": m.reasoning_tokens}
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,9 +344,14 @@ def _new_message(m: dict[str, Any], where: str, open_calls: frozenset[str]) -> N
         return NewMessage("user", content, tokens=tokens)
     if role == "assistant":
         finish = m.get("finish_reason")
+        # Ours is `reasoning`; an OpenAI-style file from a reasoning model has `reasoning_content`.
+        reasoning = next((v for v in (m.get("reasoning"), m.get("reasoning_content")) if isinstance(v, str) and v), None)
         return NewMessage("assistant", content, tool_calls=_tool_calls(m, where),
                           finish_reason=finish if isinstance(finish, str) and finish else "stop",
-                          interrupted=bool(m.get("interrupted", False)), tokens=tokens)
+                          interrupted=bool(m.get("interrupted", False)), tokens=tokens, reasoning=reasoning,
+                          reasoning_ms=m.get("reasoning_ms") if reasoning and _is_int(m.get("reasoning_ms")) else None,
+                          reasoning_tokens=m.get("reasoning_tokens") if reasoning and _is_int(m.get("reasoning_tokens"))
+                          else None)
     if role == "tool" and isinstance(m.get("tool_call_id"), str) and m["tool_call_id"] in open_calls:
         name = m.get("name")
         return NewMessage("tool", content, tool_call_id=m["tool_call_id"], name=name if isinstance(name, str) else None,
@@ -375,6 +392,8 @@ def export_markdown(store: Any, session_id: str, *, known_secrets: Iterable[str]
         elif m.role == "assistant":
             if previous != "assistant":  # one heading per reply, however many tool rounds it took
                 lines += ["## Hermes", ""]
+            if m.reasoning:
+                lines += _thinking_markdown(m)
             if m.content:
                 lines += [m.content, ""]
             if m.interrupted:
@@ -388,6 +407,13 @@ def export_markdown(store: Any, session_id: str, *, known_secrets: Iterable[str]
         if m.role != "tool":
             previous = m.role
     return redact_text("\n".join(lines).rstrip() + "\n", secrets)
+
+
+def _thinking_markdown(m: StoredMessage) -> list[str]:
+    """The reply's reasoning as a collapsed block; escaped, so a `</details>` in it cannot close the block."""
+    seconds = f" for {round(m.reasoning_ms / 1000)} s" if m.reasoning_ms is not None else ""
+    body = html.escape(m.reasoning or "", quote=False)
+    return ["<details>", f"<summary>Thinking{seconds}</summary>", "", "<pre>", body, "</pre>", "", "</details>", ""]
 
 
 def _tool_call_markdown(call: dict[str, Any], result: StoredMessage | None) -> list[str]:
