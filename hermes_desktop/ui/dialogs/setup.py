@@ -12,11 +12,20 @@ hits Cancel/Not now. Closing with unsaved changes (Esc, the window's close butto
 Cancel/Not now) asks first, in a window-modal question awaited with `run_dialog` (never
 `exec()` in a coroutine); `reject()` itself stays silent, for the code that closes the
 dialog on purpose (a cancelled task, the app quitting).
+
+Advanced settings (collapsed for a first run, open when editing) also hold the per-profile controls for
+reasoning models and images: reasoning echo (auto/always/never), reasoning effort, extra request parameters
+(a JSON object checked as it is typed; Save is refused while it is not one, and keys, or fields Hermes sets
+itself such as `model` and `messages`, are refused there: keys belong in the keyring), vision (auto/yes/no),
+and "Forget what was learned" when the server taught the profile something (`learned_*`). Fields this dialog
+does not show (the picker's hand-typed models) are kept as they were.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence
@@ -31,6 +40,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMessageBox,
+    QPlainTextEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -38,13 +48,58 @@ from PySide6.QtWidgets import (
 )
 
 from hermes_desktop.core.providers import PRESETS, Preset, preset, preset_for_url, profile_id_for
-from hermes_desktop.core.settings import ProviderProfile, ToolMode
+from hermes_desktop.core.settings import Capability, ProviderProfile, ReasoningEcho, ToolMode
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.async_dialog import Confirmation
 from hermes_desktop.ui.tasks import spawn
 
 if TYPE_CHECKING:
     from hermes_desktop.core.connection_check import CheckResult
+
+REASONING_EFFORTS = ("low", "medium", "high")
+# Request fields Hermes sets itself: overriding them from the extra parameters would break the request.
+RESERVED_FIELDS = frozenset({"model", "messages", "stream", "stream_options", "tools", "tool_choice"})
+# Field names that carry credentials: those belong in the keyring (the key field), never in settings.json.
+_SECRET_WORDS = ("api_key", "apikey", "api-key", "authorization", "secret", "password", "access_token", "bearer")
+_SECRET_NAMES = frozenset({"key", "token", "auth"})
+
+
+def parse_extra_params(text: str) -> tuple[dict[str, Any] | None, str | None]:
+    """The extra request parameters as a dict, or None and what is wrong with them (English; the dialog
+    translates the fixed parts). Empty text is an empty object."""
+    if not text.strip():
+        return {}, None
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        return None, str(exc)
+    if not isinstance(value, dict):
+        return None, "not an object"
+    reserved = sorted(RESERVED_FIELDS & set(value))
+    if reserved:
+        return None, "reserved:" + ", ".join(reserved)
+    secret = _secret_field(value)
+    if secret is not None:
+        return None, "secret:" + secret
+    return value, None
+
+
+def _secret_field(value: Any) -> str | None:
+    """The first field name (at any depth) that looks like it holds a credential."""
+    if isinstance(value, dict):
+        for name, inner in value.items():
+            lowered = str(name).lower()
+            if lowered in _SECRET_NAMES or any(word in lowered for word in _SECRET_WORDS):
+                return str(name)
+            found = _secret_field(inner)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for inner in value:
+            found = _secret_field(inner)
+            if found is not None:
+                return found
+    return None
 
 
 class SetupDialog(QDialog):
@@ -133,6 +188,7 @@ class SetupDialog(QDialog):
         advanced_form.addRow(self.tr("Temperature"), self.temperature)
         advanced_form.addRow(self.tr("Max output tokens"), self.max_tokens)
         advanced_form.addRow(self.tr("Context window (tokens)"), self.context_window)
+        self._build_model_controls(advanced_form)
         self.advanced = advanced
 
         self.test_button = QPushButton(self.tr("Test connection"))
@@ -202,6 +258,111 @@ class SetupDialog(QDialog):
                        self.model.activated, self.provider.activated):
             edited.connect(lambda *_args: self._make_default(self.test_button))
 
+    def _build_model_controls(self, form: QFormLayout) -> None:
+        """Reasoning echo, reasoning effort, extra request parameters, vision, and what was learned."""
+        heading = QLabel(self.tr("Reasoning and images"))
+        font = heading.font()
+        font.setBold(True)
+        heading.setFont(font)
+        form.addRow(heading)
+        self.reasoning_echo = QComboBox()
+        self.reasoning_echo.setObjectName("reasoningEchoCombo")
+        for value, label in ((ReasoningEcho.AUTO, self.tr("Automatic")), (ReasoningEcho.ALWAYS, self.tr("Always")),
+                             (ReasoningEcho.NEVER, self.tr("Never"))):
+            self.reasoning_echo.addItem(label, value.value)
+        echo_note = QLabel(self.tr("Sends a reply's reasoning back with its tool calls (DeepSeek's thinking mode "
+                                   "requires it). Automatic: for providers known to need it, or once the server "
+                                   "asks for it."))
+        echo_note.setObjectName("reasoningEchoNote")
+        echo_note.setWordWrap(True)
+        echo_note.setStyleSheet(f"color: {themes.current().muted};")
+        form.addRow(self.tr("Send reasoning back"), self.reasoning_echo)
+        form.addRow("", echo_note)
+        self.reasoning_effort = QComboBox()
+        self.reasoning_effort.setObjectName("reasoningEffortCombo")
+        self.reasoning_effort.setToolTip(self.tr("Sent as reasoning_effort, for models that accept it"))
+        self.reasoning_effort.addItem(self.tr("Default (not sent)"), None)
+        for effort, label in zip(REASONING_EFFORTS, (self.tr("Low"), self.tr("Medium"), self.tr("High"))):
+            self.reasoning_effort.addItem(label, effort)
+        form.addRow(self.tr("Reasoning effort"), self.reasoning_effort)
+        self.extra_params = QPlainTextEdit()
+        self.extra_params.setObjectName("extraParamsEdit")
+        self.extra_params.setPlaceholderText('{"enable_thinking": true}')
+        self.extra_params.setTabChangesFocus(True)
+        self.extra_params.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 12)
+        self.extra_params.textChanged.connect(self._check_extra_params)
+        self.extra_error = QLabel()
+        self.extra_error.setObjectName("extraParamsError")
+        self.extra_error.setWordWrap(True)
+        self.extra_error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow(self.tr("Extra request parameters"), self.extra_params)
+        form.addRow("", self.extra_error)
+        self.vision = QComboBox()
+        self.vision.setObjectName("visionCombo")
+        for value, label in ((Capability.AUTO, self.tr("Automatic (from the model's name)")),
+                             (Capability.YES, self.tr("Yes: the model reads images")),
+                             (Capability.NO, self.tr("No: text only"))):
+            self.vision.addItem(label, value.value)
+        form.addRow(self.tr("Images"), self.vision)
+        self.learned_label = QLabel()
+        self.learned_label.setObjectName("learnedLabel")
+        self.learned_label.setWordWrap(True)
+        self.reset_learned = QPushButton(self.tr("Forget what was learned"))
+        self.reset_learned.setObjectName("resetLearnedButton")
+        self.reset_learned.setAutoDefault(False)
+        self.reset_learned.clicked.connect(self._forget_learned)
+        learned_row = QHBoxLayout()
+        learned_row.addWidget(self.learned_label, 1)
+        learned_row.addWidget(self.reset_learned)
+        self.learned_row = QWidget()
+        self.learned_row.setLayout(learned_row)
+        learned_row.setContentsMargins(0, 0, 0, 0)
+        form.addRow("", self.learned_row)
+        self._learned = (False, False)  # (reasoning echo, no vision) as this dialog will save them
+        self._show_learned()
+        self._check_extra_params()
+
+    def _check_extra_params(self) -> dict[str, Any] | None:
+        """Validate the JSON as it is typed; show what is wrong. Returns the parsed object, or None."""
+        parsed, problem = parse_extra_params(self.extra_params.toPlainText())
+        theme = themes.current()
+        if problem is None:
+            self.extra_error.setStyleSheet(f"color: {theme.muted};")
+            self.extra_error.setText(self.tr("A JSON object merged into every request (for example "
+                                             "{\"enable_thinking\": true}). Not for keys: the API key field keeps "
+                                             "those in the keyring."))
+        else:
+            self.extra_error.setStyleSheet(f"color: {theme.risk_destructive};")
+            self.extra_error.setText(self._describe_problem(problem))
+        return parsed
+
+    def _describe_problem(self, problem: str) -> str:
+        if problem == "not an object":
+            return self.tr("Not a JSON object: write it in braces, {…}.")
+        if problem.startswith("reserved:"):
+            return self.tr("Hermes sets {0} itself; remove it from the extra parameters.").format(
+                problem.partition(":")[2])
+        if problem.startswith("secret:"):
+            return self.tr("“{0}” looks like a key or password. Keys go in the API key field, which keeps them in "
+                           "the keyring; settings.json is not the place for them.").format(problem.partition(":")[2])
+        return self.tr("Not valid JSON: {0}").format(problem)
+
+    def _show_learned(self) -> None:
+        echo, no_vision = self._learned
+        lines = []
+        if echo:
+            lines.append(self.tr("the server wants the reasoning sent back"))
+        if no_vision:
+            lines.append(self.tr("the model refused images"))
+        self.learned_label.setText(self.tr("Learned from the server: {0}.").format("; ".join(lines)) if lines else "")
+        self.learned_row.setVisible(bool(lines))
+
+    def _forget_learned(self) -> None:
+        self._learned = (False, False)
+        self._show_learned()
+        self.status.setStyleSheet("")
+        self.status.setText(self.tr("What was learned will be forgotten when you save."))
+
     # ------------------------------------------------------------------ default button and closing
     def _make_default(self, button: QPushButton) -> None:
         """The button Enter presses: Test connection, or Save once a test succeeded."""
@@ -209,8 +370,8 @@ class SetupDialog(QDialog):
             candidate.setDefault(candidate is button)
             candidate.setAutoDefault(candidate is button)
 
-    def _state(self) -> tuple[ProviderProfile, str]:
-        return self.profile(), self.entered_key()
+    def _state(self) -> tuple[ProviderProfile, str, str]:
+        return self.profile(), self.entered_key(), self.extra_params.toPlainText().strip()
 
     def has_unsaved_changes(self) -> bool:
         return self._state() != self._initial
@@ -264,6 +425,16 @@ class SetupDialog(QDialog):
         self.temperature.setValue(profile.temperature if profile.temperature is not None else -0.01)
         self.max_tokens.setValue(profile.max_output_tokens or 0)
         self.context_window.setValue(profile.context_window)
+        self.reasoning_echo.setCurrentIndex(max(0, self.reasoning_echo.findData(profile.reasoning_echo.value)))
+        effort = profile.reasoning_effort
+        if effort and self.reasoning_effort.findData(effort) < 0:  # a value typed into settings.json: kept
+            self.reasoning_effort.addItem(effort, effort)
+        self.reasoning_effort.setCurrentIndex(max(0, self.reasoning_effort.findData(effort)))
+        self.extra_params.setPlainText(json.dumps(profile.extra_params, indent=2, ensure_ascii=False)
+                                       if profile.extra_params else "")
+        self.vision.setCurrentIndex(max(0, self.vision.findData(profile.vision.value)))
+        self._learned = (profile.learned_reasoning_echo, profile.learned_no_vision)
+        self._show_learned()
         self._show_hint(matching, profile.needs_api_key)
 
     def _preset_chosen(self, index: int) -> None:
@@ -303,7 +474,8 @@ class SetupDialog(QDialog):
         name = self.name_edit.text().strip() or chosen.name
         profile_id = self._editing.id if self._editing else profile_id_for(name, self._taken)
         temperature = self.temperature.value()
-        return ProviderProfile(
+        extra, _problem = parse_extra_params(self.extra_params.toPlainText())
+        profile = ProviderProfile(
             id=profile_id,
             name=name,
             base_url=self.base_url.text().strip().rstrip("/"),
@@ -313,7 +485,16 @@ class SetupDialog(QDialog):
             context_window=self.context_window.value(),
             tool_mode=ToolMode(self.tool_mode.currentData()),
             needs_api_key=chosen.needs_key if not self._editing else (self._editing.needs_api_key or bool(self.entered_key())),
+            reasoning_echo=ReasoningEcho(self.reasoning_echo.currentData()),
+            reasoning_effort=self.reasoning_effort.currentData() or None,
+            # While the text is not a valid object the saved value stands (Save is refused until it is).
+            extra_params=extra if extra is not None else dict(self._editing.extra_params if self._editing else {}),
+            vision=Capability(self.vision.currentData()),
+            learned_reasoning_echo=self._learned[0],
+            learned_no_vision=self._learned[1],
         )
+        # Fields the dialog does not show (the model picker's hand-typed models) stay as they were.
+        return replace(profile, models=self._editing.models) if self._editing else profile
 
     # ------------------------------------------------------------------ checking
     async def refresh_models(self) -> None:
@@ -389,6 +570,10 @@ class SetupDialog(QDialog):
             problems.append(self.tr("The base URL must start with http:// or https://."))
         if not profile.model:
             problems.append(self.tr("Choose a model."))
+        if self._check_extra_params() is None:
+            self.advanced_toggle.setChecked(True)
+            problems.append(self.tr("The extra request parameters are not saved until they are a valid JSON object."))
+            self.extra_params.setFocus()
         if problems:
             self.status.setStyleSheet(f"color: {themes.current().risk_destructive};")
             self.status.setText(" ".join(problems))
