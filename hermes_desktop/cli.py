@@ -195,6 +195,8 @@ async def _ask(args: argparse.Namespace) -> int:
     finally:
         if agent.model is not None:
             await agent.model.aclose()
+        if runtime.session_models is not None:
+            await runtime.session_models.aclose()  # the client of a model picked for the session
         await runtime.mcp.stop_all()
     if wrote_text and not args.json:
         sys.stdout.write(reply_text.flush() + "\n")

@@ -83,6 +83,7 @@ from hermes_desktop.core.llm import (
     ToolModeSwitched,
 )
 from hermes_desktop.core.prompts import system_prompt, tool_rules
+from hermes_desktop.core.session_models import ModelChoice
 from hermes_desktop.core.session_types import NewMessage, SessionStore, StoredMessage
 from hermes_desktop.core.settings import AgentLimits, ApprovalMode
 from hermes_desktop.core.storage.errors import SessionExists, StorageError, StorageUnavailable
@@ -139,6 +140,9 @@ class AgentServices:
     # The app's own secrets (API keys, MCP secrets; a live set): removed from every tool result before the model,
     # the session database or the audit log sees it.
     known_secrets: Collection[str] = ()
+    # The client for a session's turn (the model picked for it, else the default) and a notice for the user;
+    # None: always the agent's own model. (core/session_models.py)
+    choose_model: Callable[[str], Awaitable["ModelChoice"]] | None = None
 
     @property
     def notes_dir(self):  # type: ignore[no-untyped-def]
@@ -337,6 +341,7 @@ class _TurnRun:
         self.failure_streak = 0
         self.context_shrink = 1.0
         self.deadline: asyncio.Timeout | None = None
+        self.model: ModelClient | None = agent.model  # this turn's: the session's choice (see _run)
         self.ctx = ToolContext(session_id, self.services.workspace, self.services.network, self.services.notes_dir)
 
     # ------------------------------------------------------------------ lifecycle
@@ -413,7 +418,8 @@ class _TurnRun:
     # ------------------------------------------------------------------ the loop
     async def _run(self) -> tuple[FinishReason, str]:
         store = self.services.store
-        model = self.agent.model
+        choice = await self.services.choose_model(self.session_id) if self.services.choose_model else None
+        model = self.model = choice.client if choice is not None else self.agent.model
         if await self.io.call(store.get_session, self.session_id) is None:
             profile = model.profile if model else None
             with contextlib.suppress(SessionExists):  # another window or command created it just now
@@ -435,6 +441,8 @@ class _TurnRun:
             user_id = await self.io.call(store.append_message, self.session_id, NewMessage("user", content=self.text))
             stored = await self.io.call(store.recent_messages, self.session_id, recent)
         self.emit(TurnStarted(self.session_id, user_id, self.text))
+        if choice is not None and choice.notice:
+            self.emit(Notice(choice.notice, "warning"))
         self.history = [_for_request(m) for m in stored]
         self.turn_start = next(i for i in range(len(stored) - 1, -1, -1) if stored[i].id == user_id)
 
@@ -490,7 +498,7 @@ class _TurnRun:
                                               "Send a message to let the agent continue.")
 
     def _build_context(self, tools: list[dict[str, Any]]) -> BuiltContext:
-        model = self.agent.model
+        model = self.model
         assert model is not None
         profile = model.profile
         reserved = profile.max_output_tokens or 1024

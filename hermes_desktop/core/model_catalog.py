@@ -70,6 +70,7 @@ class ModelCatalog:
     _lists: dict[str, CachedList] = field(default_factory=dict)
     _errors: dict[str, str] = field(default_factory=dict)
     _loaded: bool = False
+    _writing: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     # ------------------------------------------------------------------ reading
     async def load(self) -> None:
@@ -100,9 +101,11 @@ class ModelCatalog:
             return self.entry(profile)
         self._errors.pop(profile.id, None)
         self._lists[profile.id] = CachedList(profile.base_url, tuple(models), time.time())
-        snapshot = dict(self._lists)
         try:
-            await asyncio.to_thread(write_cache, self.path, snapshot)
+            # One write at a time, each with everything known when it starts: two refreshes that end together
+            # must not let the older snapshot land last.
+            async with self._writing:
+                await asyncio.to_thread(write_cache, self.path, dict(self._lists))
         except OSError as exc:  # a full or read-only disk: the list is still shown for this run
             log.warning("could not save the model lists to %s: %s", self.path, exc)
         return self.entry(profile)

@@ -1,6 +1,10 @@
 """Assemble the engine from the user's installation: settings, secrets, store, tools, model.
 
 The window and the command line both start here, so they behave the same.
+
+The agent's own client talks to the default model (the active profile, with HERMES_BASE_URL / HERMES_MODEL
+applied); `session_models` hands each turn the client of the model its session was given in the model
+picker (core/session_models.py), and `model_catalog` keeps the lists the picker shows (core/model_catalog.py).
 """
 
 from __future__ import annotations
@@ -14,8 +18,10 @@ from typing import TYPE_CHECKING, Mapping
 from hermes_desktop.core.audit import AuditLog
 from hermes_desktop.core.logging_setup import REDACTION
 from hermes_desktop.core.mcp.manager import MCPManager
+from hermes_desktop.core.model_catalog import CACHE_FILE_NAME, ModelCatalog
 from hermes_desktop.core.paths import AppPaths, agents_skills_dir, app_paths, bundled_skills_dir, ensure_dir
 from hermes_desktop.core.secrets import BackendReport, SecretStore, SecretStoreError, open_secret_store, resolve_api_key
+from hermes_desktop.core.session_models import SessionModels
 from hermes_desktop.core.session_types import SessionStore
 from hermes_desktop.core.settings import ProviderProfile, Settings, SettingsStore, effective_profile, effective_workspace
 from hermes_desktop.core.skills.manager import SkillManager
@@ -49,6 +55,9 @@ class Runtime:
     skills: SkillManager
     mcp: MCPManager
     problems: list[str] = field(default_factory=list)  # things to tell the user at start-up
+    env: Mapping[str, str] = field(default_factory=dict)
+    session_models: SessionModels | None = None  # set by make_agent
+    model_catalog: ModelCatalog | None = None
 
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
         if self.profile is None:
@@ -61,6 +70,37 @@ class Runtime:
         if key:
             REDACTION.known_secrets.add(key)
         return key
+
+    def api_key_for(self, profile: ProviderProfile) -> str | None:
+        """The key for any profile (blocking: the keyring). HERMES_API_KEY only for the active profile: the
+        environment's key is never sent to another provider's server."""
+        if self.profile is not None and profile.id == self.profile.id:
+            return self.api_key(self.env)
+        try:
+            key = resolve_api_key(profile.keyring_username, self.secrets, {})
+        except SecretStoreError as exc:
+            self.problems.append(str(exc))
+            return None
+        if key:
+            REDACTION.known_secrets.add(key)
+        return key
+
+    def new_client(self, profile: ProviderProfile, api_key: str | None) -> "ModelClient":
+        """A model client for a profile other than the default (the model picker's), wired like the default."""
+        from hermes_desktop.core.llm import ModelClient
+
+        return ModelClient(profile, api_key, on_echo_learned=self.remember_reasoning_echo)
+
+    def profile_for(self, profile_id: str) -> ProviderProfile | None:
+        """A profile as it is to be used: the active one with the environment's overrides, others as saved."""
+        if self.profile is not None and profile_id == self.profile.id:
+            return self.profile
+        return self.settings.profile(profile_id)
+
+    def picker_profiles(self) -> list[ProviderProfile]:
+        """The profiles the model picker lists: the active one (as used) first, then the others as saved."""
+        listed = [self.profile] if self.profile is not None else []
+        return listed + [p for p in self.settings.profiles if self.profile is None or p.id != self.profile.id]
 
     def network_policy(self) -> NetworkPolicy:
         return NetworkPolicy(allowed_private_hosts=frozenset(h.lower() for h in self.settings.fetch_allowed_private_hosts))
@@ -90,7 +130,14 @@ class Runtime:
             before_turn=self.skills.apply_slash,
             known_secrets=REDACTION.known_secrets,
         )
-        return Agent(model, services)
+        agent = Agent(model, services)
+        if self.session_models is None:
+            self.session_models = SessionModels(self.store, default=lambda: agent.model, profile=self.profile_for,
+                                                api_key=self.api_key_for, make_client=self.new_client)
+        else:
+            self.session_models.set_default(lambda: agent.model)
+        services.choose_model = self.session_models.choose
+        return agent
 
     def skill_roots(self) -> list[tuple[Path, Origin]]:
         """Bundled first, then ~/.agents/skills (if enabled), then the user's folder: later ones override."""
@@ -164,6 +211,8 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
         skills=skills,
         mcp=MCPManager(paths.mcp_config_file, registry, secrets, paths.mcp_log_dir, REDACTION.known_secrets),
         problems=problems,
+        env=dict(env),
+        model_catalog=ModelCatalog(paths.data_dir / CACHE_FILE_NAME),
     )
     skills.reload()
     return runtime

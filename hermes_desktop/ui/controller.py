@@ -151,6 +151,8 @@ class AppController(QObject):
             await self.runtime.mcp.stop_all()  # MCP server processes end with the window
         if self.agent is not None and self.agent.model is not None:
             await self.agent.model.aclose()
+        if self.runtime is not None and self.runtime.session_models is not None:
+            await self.runtime.session_models.aclose()  # the clients of models picked for sessions
         if self.runtime is not None and hasattr(self.runtime.store, "close"):
             self.runtime.store.close()
 
@@ -434,6 +436,17 @@ class AppController(QObject):
         self._save_settings(without_profile(self.runtime.settings, profile_id))
         await self._reconnect()
 
+    async def update_profile(self, profile: "ProviderProfile") -> None:
+        """Save the model picker's hand-typed models of a saved profile. Nothing a request uses changes, so the
+        model clients stay (a turn may be streaming with one)."""
+        from hermes_desktop.core.settings import effective_profile
+
+        assert self.runtime is not None
+        settings = self.runtime.settings
+        self._save_settings(replace(settings, profiles=tuple(replace(p, models=profile.models) if p.id == profile.id
+                                                             else p for p in settings.profiles)))
+        self.runtime.profile = effective_profile(self.runtime.settings, self._env)
+
     async def activate_provider(self, profile_id: str) -> None:
         assert self.runtime is not None
         self._save_settings(replace(self.runtime.settings, active_profile_id=profile_id))
@@ -452,6 +465,8 @@ class AppController(QObject):
             if self.runtime.profile else None
         if old is not None:
             await old.aclose()
+        if self.runtime.session_models is not None:
+            self.runtime.session_models.retire_all()  # keys or URLs may have changed: new clients from now on
         self.sig_settings_changed.emit()
 
     def set_approver(self, approver: "Approver") -> None:

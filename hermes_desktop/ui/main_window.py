@@ -38,6 +38,7 @@ from hermes_desktop.ui.approver import GuiApprover
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
 from hermes_desktop.ui.mcp_actions import McpActions
+from hermes_desktop.ui.model_picker import ModelPicker
 from hermes_desktop.ui.watcher import SettledWatcher
 from hermes_desktop.ui.chat.items import MessageItem, ToolCardItem, items_from_messages
 from hermes_desktop.ui.chat.pane import ChatPane
@@ -56,6 +57,7 @@ SHORTCUTS = [
     ("Esc", QT_TRANSLATE_NOOP("MainWindow", "Stop the reply (or cancel editing)")),
     ("Ctrl+Shift+C", QT_TRANSLATE_NOOP("MainWindow", "Copy the last reply")),
     ("Ctrl+,", QT_TRANSLATE_NOOP("MainWindow", "Settings")),
+    ("Ctrl+Shift+M", QT_TRANSLATE_NOOP("MainWindow", "Choose the model for this session")),
     (QT_TRANSLATE_NOOP("MainWindow", "Double-click a message"), QT_TRANSLATE_NOOP("MainWindow", "Select and copy its text")),
 ]
 
@@ -161,8 +163,10 @@ class MainWindow(QMainWindow):
         bar = QStatusBar()
         bar.setObjectName("statusBar")
         self.setStatusBar(bar)
-        self.model_label = QLabel(self.tr("No model"))
-        self.model_label.setObjectName("modelLabel")
+        # The session's model; a button that opens the model picker (ui/model_picker.py).
+        self.model_picker = ModelPicker(self.controller, lambda: self.current_session, self._ensure_session, self)
+        self.model_picker.sig_problem.connect(self.errors.show_message)
+        self.model_picker.sig_chosen.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.usage_label = QLabel("")
         self.usage_label.setObjectName("usageLabel")
         self.context_meter = QProgressBar()
@@ -185,7 +189,7 @@ class MainWindow(QMainWindow):
         self.dry_run.toggled.connect(self._dry_run_toggled)
         bar.addPermanentWidget(self.mode_switch)
         bar.addPermanentWidget(self.dry_run)
-        bar.addPermanentWidget(self.model_label)
+        bar.addPermanentWidget(self.model_picker)
         bar.addPermanentWidget(self.usage_label)
         bar.addPermanentWidget(self.context_meter)
 
@@ -203,6 +207,8 @@ class MainWindow(QMainWindow):
         search = edit.addAction(self.tr("Search sessions"), self.focus_search)
         search.setShortcuts([QKeySequence("Ctrl+K"), QKeySequence("Ctrl+F")])
         self.settings_action = edit.addAction(self.tr("Settings…"), QKeySequence("Ctrl+,"), self.open_settings)
+        self.model_action = edit.addAction(self.tr("Choose model…"), QKeySequence("Ctrl+Shift+M"),
+                                           self.model_picker.open_popup)
         view = menu.addMenu(self.tr("&View"))
         theme_menu = view.addMenu(self.tr("Theme"))
         group = QActionGroup(self)
@@ -447,9 +453,14 @@ class MainWindow(QMainWindow):
         return session_id
 
     def _update_model_label(self) -> None:
-        runtime = self.controller.runtime
-        profile = runtime.profile if runtime else None
-        self.model_label.setText(f"{profile.name} · {profile.model}" if profile else self.tr("No model set up"))
+        self.model_picker.refresh()
+
+    def _ensure_session(self) -> str:
+        """The current session's id; a new chat gets one now (a model picked there is saved with it)."""
+        if self.current_session is None:
+            self.current_session = uuid.uuid4().hex
+            self.sidebar.set_current(self.current_session)
+        return self.current_session
 
     # ------------------------------------------------------------------ sessions
     async def refresh_sessions(self) -> None:
@@ -477,6 +488,7 @@ class MainWindow(QMainWindow):
         self.chat.set_busy(False)
         self.sidebar.set_current(None)
         self.inspector.show_activity(None)
+        self.model_picker.show_session(None)
         self.usage_label.setText("")
         self.context_meter.setValue(0)
         self.setWindowTitle("Hermes Desktop")
@@ -491,6 +503,7 @@ class MainWindow(QMainWindow):
         self._show_page(page)
         self.sidebar.set_current(session_id)
         self.chat.set_busy(self.controller.is_busy(session_id))
+        self.model_picker.show_session(session_id)
         self.inspector.show_activity(await self.controller.activity_for(session_id))
         self.show_skills()
         self.context_meter.setValue(0)
