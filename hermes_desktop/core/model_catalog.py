@@ -110,11 +110,6 @@ class ModelCatalog:
             log.warning("could not save the model lists to %s: %s", self.path, exc)
         return self.entry(profile)
 
-    def forget(self, profile_id: str) -> None:
-        """Drop what is known of a deleted profile (saved with the next refresh)."""
-        self._lists.pop(profile_id, None)
-        self._errors.pop(profile_id, None)
-
 
 def read_cache(path: Path) -> dict[str, CachedList]:
     try:
