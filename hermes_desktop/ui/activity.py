@@ -55,7 +55,7 @@ class ActivityRecorder:
         self._round: ActivityEntry | None = None
         self._round_started = 0.0
         self._first_token: float | None = None
-        self._usage: tuple[int, int] | None = None
+        self._usage: tuple[int, int, int | None] | None = None
         self._tools: dict[str, ActivityEntry] = {}
         self._decisions: dict[str, str] = {}
         self._message_id: int | None = None
@@ -85,14 +85,15 @@ class ActivityRecorder:
             self._round_started, self._first_token, self._usage, self._message_id = now, None, None, None
             turn.entries.append(self._round)
             return self._round
-        if isinstance(event, (ev.TextDelta, ev.ToolCallProposed)) and self._first_token is None and self._round:
+        if isinstance(event, (ev.TextDelta, ev.ReasoningDelta, ev.ToolCallProposed)) and self._first_token is None \
+                and self._round:
             self._first_token = now - self._round_started
         if isinstance(event, ev.AssistantMessageStarted):
             self._message_id = event.message_id
             if self._round:
                 self._round.message_id = event.message_id
         if isinstance(event, ev.UsageReported):
-            self._usage = (event.prompt_tokens, event.completion_tokens)
+            self._usage = (event.prompt_tokens, event.completion_tokens, event.reasoning_tokens)
         if isinstance(event, ev.ToolCallProposed):
             self._close_round(now)
             arguments = json.dumps(event.arguments, ensure_ascii=False) if event.arguments is not None else event.raw_arguments
@@ -135,7 +136,9 @@ class ActivityRecorder:
             return
         parts = []
         if self._usage:
-            parts.append(f"{self._usage[0]:,} tokens in, {self._usage[1]:,} out")
+            reasoning = self._usage[2]
+            parts.append(f"{self._usage[0]:,} tokens in, {self._usage[1]:,} out" +
+                         (f" ({reasoning:,} of them reasoning)" if reasoning is not None else ""))
         if self._first_token is not None:
             parts.append(f"first token after {self._first_token:.2f} s")
         parts.append(f"{now - self._round_started:.2f} s")
@@ -187,6 +190,8 @@ def recorder_from_history(messages: list[StoredMessage]) -> ActivityRecorder:
             replies += 1
             size = f"{message.tokens:,} tokens" if message.tokens else f"{len(message.content or ''):,} characters"
             state = " (interrupted)" if message.interrupted else ""
+            if message.reasoning_tokens is not None:
+                size += f" ({message.reasoning_tokens:,} of them reasoning)"
             turn.entries.append(ActivityEntry("round", f"Model reply {replies} — {size}{state}", message_id=message.id))
             for call in message.tool_calls or []:
                 function = call.get("function") or {}

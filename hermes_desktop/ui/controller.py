@@ -628,6 +628,13 @@ class AppController(QObject):
         assert self.runtime is not None
         self._save_settings(replace(self.runtime.settings, language=language))
 
+    def set_thinking_display(self, value: str) -> None:
+        """How replies' reasoning shows: "auto" (open while it streams), "expanded" or "hidden"."""
+        from hermes_desktop.core.settings import ThinkingDisplay
+
+        assert self.runtime is not None
+        self._save_settings(replace(self.runtime.settings, thinking_display=ThinkingDisplay(value)))
+
     async def set_agents_skills(self, enabled: bool) -> None:
         """Also load skills from ~/.agents/skills (the Agent Skills standard's folder shared with other clients)."""
         assert self.runtime is not None

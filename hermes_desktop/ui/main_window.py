@@ -242,6 +242,7 @@ class MainWindow(QMainWindow):
         c.sig_settings_changed.connect(self._update_model_label)
         c.sig_settings_changed.connect(self._sync_approval_controls)
         c.sig_settings_changed.connect(self._sync_rules)
+        c.sig_settings_changed.connect(self._sync_thinking_display)
         s = self.sidebar
         s.sig_open.connect(lambda sid, pos: spawn(self.open_session(sid, pos)))
         s.sig_new.connect(self.new_session)
@@ -276,6 +277,7 @@ class MainWindow(QMainWindow):
         assert runtime is not None
         self.chat.setEnabled(True)
         self.chat.set_busy(False)
+        self._sync_thinking_display()
         self.chat.input.show_default_placeholder()
         read_only = getattr(runtime.store, "read_only_reason", None)
         if read_only:  # the reason is in the error bar too (runtime.problems)
@@ -349,6 +351,14 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Connected to {0}. Ready to chat.").format(dialog.profile().name), 6000)
             self.chat.input.setFocus()
         return accepted
+
+    def _sync_thinking_display(self) -> None:
+        """Settings > General "Thinking": how replies' reasoning shows (ui/chat/items.py)."""
+        from hermes_desktop.ui.chat.items import set_thinking_display
+
+        runtime = self.controller.runtime
+        if runtime is not None and set_thinking_display(runtime.settings.thinking_display.value):
+            self.chat.view.refresh_layouts()
 
     def _sync_approval_controls(self) -> None:
         runtime = self.controller.runtime

@@ -16,7 +16,7 @@ from PySide6.QtGui import QAbstractTextDocumentLayout
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTextBrowser, QWidget
 
 from hermes_desktop.ui import theme as themes
-from hermes_desktop.ui.chat.items import Item, MessageItem
+from hermes_desktop.ui.chat.items import Item, MessageItem, thinking_state
 from hermes_desktop.ui.chat.layout import RowLayout, RowLayouter, signature
 from hermes_desktop.ui.chat.markdown_render import render_block, split_blocks
 from hermes_desktop.ui.chat.model import ITEM_ROLE
@@ -25,7 +25,7 @@ from hermes_desktop.ui.chat.model import ITEM_ROLE
 class TranscriptDelegate(QStyledItemDelegate):
     sig_action = Signal(str, object, object)
     """A click on a row's link: (action, item, payload). Actions: copy, edit, regenerate, fork,
-    toggle_args, toggle_result, show_all, banner:<action>. Links and code copies are handled here."""
+    toggle_args, toggle_result, show_all, toggle_thinking, banner:<action>. Links and code copies are handled here."""
 
     def __init__(self, view: QAbstractItemView) -> None:
         super().__init__(view)
@@ -106,10 +106,12 @@ class TranscriptDelegate(QStyledItemDelegate):
             painter.translate(part.origin)
             context = QAbstractTextDocumentLayout.PaintContext()
             context.palette.setColor(QPalette.ColorRole.Text, QColor(theme.text))
-            if layout.background_kind == "notice":
+            if layout.background_kind == "notice" or part.muted:
                 context.palette.setColor(QPalette.ColorRole.Text, QColor(theme.muted))
             part.doc.documentLayout().draw(painter, context)
             painter.restore()
+        for rule in layout.rules:
+            painter.fillRect(rule, QColor(theme.card_border))
         for text in layout.texts + (layout.hover_texts if hovered else []):
             self._paint_text(painter, text, theme)
         painter.restore()
@@ -199,6 +201,13 @@ class TranscriptDelegate(QStyledItemDelegate):
         if action == "copy_code":
             QGuiApplication.clipboard().setText(payload or "")
             self.sig_action.emit("copied", item, payload)
+            return True
+        if action == "toggle_thinking" and isinstance(item, MessageItem):
+            # The user's choice holds for this reply from now on (also while it still streams).
+            item.reasoning_open = thinking_state(item) != "open"
+            if hasattr(model, "changed"):
+                model.changed(item)
+            self.sig_action.emit(action, item, payload)
             return True
         self.sig_action.emit(action, item, payload)
         return True

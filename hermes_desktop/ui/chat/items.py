@@ -3,6 +3,11 @@
 Pure Python (no Qt): built from stored messages when a session opens, and updated
 from the engine's events while a turn runs. The Qt model (chat/model.py) only
 holds a list of these and tells the view which rows changed.
+
+A reply's reasoning shows as a "Thinking" section above its text (`thinking_state`): with the
+`thinking_display` setting AUTO it is open while the thinking streams and collapses to "Thought for N s"
+once the answer starts; EXPANDED keeps it open, HIDDEN never shows it. A click on its heading toggles it
+(the user's choice then holds for that reply). The setting is one per window, like the theme.
 """
 
 from __future__ import annotations
@@ -24,6 +29,11 @@ class MessageItem:
     streaming: bool = False
     created_at: float = field(default_factory=time.time)
     versions: tuple[int, ...] = ()  # ids of this message's versions (edits, regenerations), oldest first
+    reasoning: str = ""  # the reply's thinking
+    reasoning_ms: int | None = None  # how long it thought (None: not known, e.g. an imported reply)
+    thinking: bool = False  # its thinking is streaming and the answer has not started
+    thinking_started: float | None = None  # time.monotonic() at its first thinking piece (live duration)
+    reasoning_open: bool | None = None  # the user's toggle; None follows the setting
 
     @property
     def key(self) -> str:
@@ -32,6 +42,43 @@ class MessageItem:
     @property
     def version_index(self) -> int:
         return self.versions.index(self.message_id) if self.message_id in self.versions else 0
+
+
+# `thinking_display` values (core.settings.ThinkingDisplay), kept as plain strings so this module stays light.
+THINKING_AUTO, THINKING_EXPANDED, THINKING_HIDDEN = "auto", "expanded", "hidden"
+_thinking_display = THINKING_AUTO
+
+
+def thinking_display() -> str:
+    return _thinking_display
+
+
+def set_thinking_display(value: str) -> bool:
+    """Use the setting's value from now on; True when it changed (the view must lay its rows out again)."""
+    global _thinking_display
+    value = value if value in (THINKING_AUTO, THINKING_EXPANDED, THINKING_HIDDEN) else THINKING_AUTO
+    changed, _thinking_display = value != _thinking_display, value
+    return changed
+
+
+def thinking_state(item: "MessageItem") -> str:
+    """How the reply's thinking section shows: "none" (no reasoning, or hidden), "open" or "collapsed"."""
+    if not item.reasoning or _thinking_display == THINKING_HIDDEN:
+        return "none"
+    if item.reasoning_open is not None:
+        return "open" if item.reasoning_open else "collapsed"
+    if _thinking_display == THINKING_EXPANDED or item.thinking:
+        return "open"
+    return "collapsed"
+
+
+def thinking_seconds(item: "MessageItem", now: float | None = None) -> int | None:
+    """Whole seconds it thought (live while it still thinks); None when not known."""
+    if item.reasoning_ms is not None:
+        return max(1, round(item.reasoning_ms / 1000))
+    if item.thinking_started is not None:
+        return max(0, int((now if now is not None else time.monotonic()) - item.thinking_started))
+    return None
 
 
 # Card states, in the words the card shows.
@@ -152,9 +199,10 @@ def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
             rows.append(MessageItem("user", message.content or "", message.id, created_at=message.created_at,
                                     versions=versions.get(message.id, ())))
         elif message.role == "assistant":
-            if message.content or not message.tool_calls:
+            if message.content or message.reasoning or not message.tool_calls:
                 rows.append(MessageItem("assistant", message.content or "", message.id, message.interrupted,
-                                        created_at=message.created_at, versions=versions.get(message.id, ())))
+                                        created_at=message.created_at, versions=versions.get(message.id, ()),
+                                        reasoning=message.reasoning or "", reasoning_ms=message.reasoning_ms))
             for call in message.tool_calls or []:
                 function: dict[str, Any] = call.get("function", {})
                 name = str(function.get("name", "?"))

@@ -4,6 +4,10 @@ A row's layout depends only on its item's visible state and the width, so it is
 computed once and cached (see delegate.py). Message text is laid out as one
 QTextDocument per Markdown block; documents are cached by (block, width, font), so
 while a reply streams only its last block is laid out again.
+
+A reply's thinking (items.thinking_state) is a toggle line ("▾ Thinking… 4 s", "▸ Thought for 12 s") above
+its text and, when open, the reasoning as plain muted text beside a thin rule. While it streams only its last
+LIVE_THINKING_CHARS characters are laid out (the whole of it is shown once it is finished).
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ from hermes_desktop.ui.chat.items import (
     MessageItem,
     NoticeItem,
     ToolCardItem,
+    thinking_display,
+    thinking_seconds,
+    thinking_state,
 )
 from hermes_desktop.ui.chat.markdown_render import is_list_block, render_block, split_blocks_at
 from hermes_desktop.ui.chat.model import note_heading
@@ -42,6 +49,8 @@ FOOTER_H = 22.0
 CARD_PAD = 10.0
 RESULT_PREVIEW_LINES = 24
 USER_BUBBLE_RATIO = 0.78
+LIVE_THINKING_CHARS = 4000
+THINKING_INDENT = 14.0
 
 
 def tr(text: str) -> str:
@@ -63,6 +72,7 @@ class DocPart:
     origin: QPointF
     doc: QTextDocument
     code: str | None = None  # for a code block: what its Copy link copies
+    muted: bool = False  # drawn in the muted colour (a reply's thinking)
 
 
 @dataclass
@@ -90,6 +100,7 @@ class RowLayout:
     background: QRectF | None = None
     background_kind: str = ""  # bubble | card | error | stopped | notice
     hover_texts: list[TextPart] = field(default_factory=list)  # drawn only under the mouse
+    rules: list[QRectF] = field(default_factory=list)  # thin bars beside quoted text (a reply's thinking)
 
 
 class DocumentCache:
@@ -128,7 +139,10 @@ class DocumentCache:
 def signature(item: Item) -> tuple[Any, ...]:
     """Everything about an item that changes its layout."""
     if isinstance(item, MessageItem):
-        return ("m", item.role, len(item.text), item.text[-64:], item.streaming, item.interrupted, item.versions)
+        thinking = (thinking_state(item), len(item.reasoning), item.reasoning_ms, item.thinking,
+                    thinking_seconds(item) if item.thinking else None) if item.reasoning else ()
+        return ("m", item.role, len(item.text), item.text[-64:], item.streaming, item.interrupted, item.versions,
+                thinking_display(), thinking)
     if isinstance(item, ToolCardItem):
         elapsed = item.elapsed()
         return ("c", item.status, item.args_open, item.result_open, item.show_all, len(item.result or ""),
@@ -182,6 +196,8 @@ class RowLayouter:
             wide = sum(1 for ch in line if ord(ch) > 0x2E80)
             lines += max(1, math.ceil((len(line) + wide) / per_line))
         header = 0.0 if item.role == "user" else self.small_metrics.height() + 4
+        if item.role == "assistant" and thinking_state(item) != "none":
+            header += self.small_metrics.height() + 4  # the thinking toggle; an open section is laid out exactly
         return PAD_Y * 2 + header + lines * self.metrics.lineSpacing() + FOOTER_H + (2 * BUBBLE_PAD if item.role == "user" else 0)
 
     # ------------------------------------------------------------------ layouts
@@ -253,6 +269,7 @@ class RowLayouter:
         header = QCoreApplication.translate("Transcript", "Hermes") + ("  ·  " + QCoreApplication.translate("Transcript", "writing…") if item.streaming else "")
         layout.texts.append(TextPart(QRectF(MARGIN_X, y, inner, self.small_metrics.height()), header, "header"))
         y += self.small_metrics.height() + 4
+        y = self._thinking(item, layout, y, inner)
         y = self._blocks(item, layout, y, inner, width)
         if item.interrupted:
             label = QCoreApplication.translate("Transcript", "interrupted — the reply stopped here")
@@ -267,6 +284,36 @@ class RowLayouter:
                          right=None, left=MARGIN_X + versions_width)
         layout.height = y + FOOTER_H + PAD_Y / 2
         return layout
+
+    def _thinking(self, item: MessageItem, layout: RowLayout, y: float, inner: float) -> float:
+        """The reply's "Thinking" section: a toggle line, and the reasoning below it when open."""
+        state = thinking_state(item)
+        if state == "none":
+            return y
+        seconds = thinking_seconds(item)
+        if item.thinking:
+            label = QCoreApplication.translate("Transcript", "Thinking…")
+            if seconds:
+                label += " " + QCoreApplication.translate("Transcript", "{0} s").format(seconds)
+        elif seconds is not None:
+            label = QCoreApplication.translate("Transcript", "Thought for {0} s").format(seconds)
+        else:
+            label = QCoreApplication.translate("Transcript", "Thinking")
+        label = ("▾ " if state == "open" else "▸ ") + label
+        height = self.small_metrics.height()
+        rect = QRectF(MARGIN_X, y, self.small_metrics.horizontalAdvance(label) + 4, height)
+        layout.texts.append(TextPart(rect, label, "link"))
+        layout.hits.append(Hit(rect, "toggle_thinking"))
+        y += height + 4
+        if state == "open":
+            text = item.reasoning.strip()
+            if item.thinking and len(text) > LIVE_THINKING_CHARS:
+                text = "…" + text[-LIVE_THINKING_CHARS:]
+            doc = self.docs.get(text, inner - THINKING_INDENT, self.small, plain=True)
+            layout.docs.append(DocPart(QPointF(MARGIN_X + THINKING_INDENT, y), doc, muted=True))
+            layout.rules.append(QRectF(MARGIN_X + 3, y, 2, doc.size().height()))
+            y += doc.size().height() + BLOCK_GAP + 2
+        return y
 
     def _blocks(self, item: MessageItem, layout: RowLayout, y: float, inner: float, width: float) -> float:
         """Lay out the message's Markdown blocks. While it streams, the blocks before the last two are

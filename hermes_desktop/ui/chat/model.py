@@ -69,6 +69,7 @@ class TranscriptModel(QAbstractListModel):
         self._streaming: MessageItem | None = None
         self._last_reply: MessageItem | None = None  # the reply whose calls are showing (marked if they were cut)
         self._pending_text: list[str] = []
+        self._pending_reasoning: list[str] = []
         self._cards: dict[str, ToolCardItem] = {}
         self._retry_notice: NoticeItem | None = None
         self._flush_timer = QTimer(self)
@@ -136,6 +137,7 @@ class TranscriptModel(QAbstractListModel):
         self._streaming = None
         self._last_reply = None
         self._pending_text.clear()
+        self._pending_reasoning.clear()
         self._cards = {i.call_id: i for i in self._rows if isinstance(i, ToolCardItem)}
         self._retry_notice = None
         self._pages = deque([_Page(first, end, len(self._rows))])
@@ -219,6 +221,9 @@ class TranscriptModel(QAbstractListModel):
         if isinstance(event, ev.TextDelta):
             self._stream(event.text)
             return
+        if isinstance(event, ev.ReasoningDelta):
+            self._stream_reasoning(event.text)
+            return
         if not isinstance(event, (ev.UsageReported, ev.ContextPrepared, ev.ModelRequestStarted)):
             self.flush_stream()
         if isinstance(event, ev.TurnStarted):
@@ -267,22 +272,48 @@ class TranscriptModel(QAbstractListModel):
         if self._streaming is None:
             self._streaming = MessageItem("assistant", "", streaming=True)
             self.append(self._streaming)
+        if self._streaming.thinking:
+            self.flush_stream()  # the thinking before the answer's first piece
+            self._end_thinking(self._streaming)
         self._pending_text.append(text)
         if not self._flush_timer.isActive():
             self._flush_timer.start()
 
+    def _stream_reasoning(self, text: str) -> None:
+        """A piece of the reply's thinking: its "Thinking" section opens (items.thinking_state) and grows."""
+        self._clear_retry()
+        if self._streaming is None:
+            self._streaming = MessageItem("assistant", "", streaming=True)
+            self.append(self._streaming)
+        if self._streaming.thinking_started is None:
+            self._streaming.thinking, self._streaming.thinking_started = True, time.monotonic()
+        self._pending_reasoning.append(text)
+        if not self._flush_timer.isActive():
+            self._flush_timer.start()
+
+    def _end_thinking(self, item: MessageItem) -> None:
+        """The answer started (or the reply ended): the section collapses to "Thought for N s"."""
+        if item.thinking:
+            item.thinking = False
+            if item.reasoning_ms is None and item.thinking_started is not None:
+                item.reasoning_ms = int((time.monotonic() - item.thinking_started) * 1000)
+            self.changed(item)
+
     def flush_stream(self) -> None:
         """Apply buffered text to the streaming row (one repaint for many tokens)."""
         self._flush_timer.stop()
-        if self._streaming is not None and self._pending_text:
+        if self._streaming is not None and (self._pending_text or self._pending_reasoning):
+            self._streaming.reasoning += "".join(self._pending_reasoning)
             self._streaming.text += "".join(self._pending_text)
             self._pending_text.clear()
+            self._pending_reasoning.clear()
             self.changed(self._streaming)
             self.sig_rows_appended.emit()
 
     def _end_stream(self, *, interrupted: bool) -> None:
         self.flush_stream()
         if self._streaming is not None:
+            self._end_thinking(self._streaming)
             self._streaming.streaming = False
             self._streaming.interrupted = self._streaming.interrupted or interrupted
             self.changed(self._streaming)

@@ -229,6 +229,15 @@ class SettingsDialog(QDialog):
         self.language.currentIndexChanged.connect(lambda _i: self.controller.set_language(self.language.currentData()))
         form.addRow(self.tr("Language"), self.language)
         form.addRow("", QLabel(self.tr("A new language applies when Hermes starts again.")))
+        self.thinking = QComboBox()
+        self.thinking.setObjectName("thinkingDisplayCombo")
+        for value, label in (("auto", self.tr("Show while it streams, then collapse")),
+                             ("expanded", self.tr("Always show")), ("hidden", self.tr("Hide"))):
+            self.thinking.addItem(label, value)
+        self.thinking.setCurrentIndex(max(0, self.thinking.findData(runtime.settings.thinking_display.value)))
+        self.thinking.currentIndexChanged.connect(
+            lambda _i: self.controller.set_thinking_display(self.thinking.currentData()))
+        form.addRow(self.tr("Model's thinking"), self.thinking)
         self.agents_skills = QCheckBox(self.tr("Also load skills from {0} (shared with other apps)").format(
             agents_skills_dir()))
         self.agents_skills.setObjectName("agentsSkillsCheck")
