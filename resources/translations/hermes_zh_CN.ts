@@ -2,39 +2,62 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AddModelDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="437"/>
+        <source>Add a model</source>
+        <translation>添加模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="438"/>
+        <source>A model name {0} accepts, as its documentation writes it (for example one its server does not list). It is kept with the provider and used for this session.</source>
+        <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本会话。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="444"/>
+        <source>Model name</source>
+        <translation>模型名称</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="447"/>
+        <source>Add and use</source>
+        <translation>添加并使用</translation>
+    </message>
+</context>
+<context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="588"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="628"/>
         <source>active in this session</source>
         <translation>本会话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="588"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="628"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="590"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="630"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="592"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="632"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="603"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="643"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="603"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="643"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="603"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="643"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
@@ -132,12 +155,12 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatInput</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/input.py" line="19"/>
+        <location filename="../../hermes_desktop/ui/chat/input.py" line="28"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/input.py" line="27"/>
+        <location filename="../../hermes_desktop/ui/chat/input.py" line="36"/>
         <source>Message Hermes…  (Enter to send, Shift+Enter for a new line)</source>
         <translation>给 Hermes 发消息…（Enter 发送，Shift+Enter 换行）</translation>
     </message>
@@ -145,39 +168,85 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="36"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="62"/>
         <source>Ask anything. Hermes can calculate, read and organise files in your workspace, keep notes and read web pages — and asks before it changes anything.</source>
         <translation>尽管问。Hermes 可以计算、读取和整理工作区中的文件、记笔记、阅读网页——并且在做任何改动之前先征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="47"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="233"/>
+        <source>Attach files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="83"/>
+        <source>Attach images, PDFs or text files (or drop or paste them here)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="101"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="49"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="103"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="106"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="108"/>
         <source>Stop the reply</source>
         <translation>停止回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="109"/>
         <source>Stop (Esc)</source>
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="188"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="234"/>
+        <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="304"/>
+        <source>Copy to workspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="305"/>
+        <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="313"/>
+        <source>Remove {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="314"/>
+        <source>Remove</source>
+        <translation type="unfinished">移除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="349"/>
+        <source>{0} is no longer stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="358"/>
+        <source>{0} could not be opened: {1}</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -191,7 +260,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="76"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -356,214 +425,219 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="151"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="154"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="164"/>
-        <source>No model</source>
-        <translation>没有模型</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="177"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="179"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="182"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="183"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="183"/>
         <source>Always ask</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="184"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="184"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="187"/>
         <source>Dry run</source>
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="189"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="52"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="200"/>
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="55"/>
         <source>Search all sessions</source>
         <translation>搜索所有会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
         <source>Focus the message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
         <source>Send / new line</source>
         <translation>发送 / 换行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
         <source>Stop the reply (or cancel editing)</source>
         <translation>停止回复（或取消编辑）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
         <source>Copy the last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
+        <source>Choose the model for this session</source>
+        <translation>选择本会话的模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
         <source>Export session as Markdown…</source>
         <translation>将会话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="202"/>
         <source>Export session as JSON…</source>
         <translation>将会话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="207"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="211"/>
+        <source>Choose model…</source>
+        <translation>选择模型…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="222"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="764"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="339"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="351"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="355"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="388"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="425"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="406"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="426"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -572,77 +646,87 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="429"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="452"/>
-        <source>No model set up</source>
-        <translation>尚未设置模型</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="487"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="541"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="568"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="542"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="569"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="558"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="585"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="560"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="587"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="560"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="587"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="565"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="592"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="609"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="636"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="653"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="669"/>
+        <source>{0} could not be copied into the workspace: {1}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="672"/>
+        <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="674"/>
+        <source>Copied {0} into the workspace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="704"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="659"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="710"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="676"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="727"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="715"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="766"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="715"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="766"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -948,6 +1032,148 @@ Folder: {2}</source>
     </message>
 </context>
 <context>
+    <name>ModelPicker</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="71"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="118"/>
+        <source>No model set up</source>
+        <translation>尚未设置模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="119"/>
+        <source>Set up a provider to chat</source>
+        <translation>设置一个提供方即可开始对话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="123"/>
+        <source>chosen for this session</source>
+        <translation>为本会话选择</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="123"/>
+        <source>the default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="124"/>
+        <source>Model for this session: {0} ({1}). Click or press Ctrl+Shift+M to change it.</source>
+        <translation>本会话的模型：{0}（{1}）。点击或按 Ctrl+Shift+M 更换。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="196"/>
+        <source>The model choice could not be saved: {0}</source>
+        <translation>无法保存所选模型：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="204"/>
+        <source>This session uses {0} · {1} from its next message.</source>
+        <translation>本会话从下一条消息起使用 {0} · {1}。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPickerPopup</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="231"/>
+        <source>Model for this session</source>
+        <translation>本会话的模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="238"/>
+        <source>Filter models…</source>
+        <translation>筛选模型…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="251"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="253"/>
+        <source>Ask every provider&apos;s server for its models again</source>
+        <translation>重新向每个提供方的服务器获取模型列表</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="256"/>
+        <source>Applies to this session from its next message.</source>
+        <translation>从下一条消息起用于本会话。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="297"/>
+        <source>Default: {0} · {1}</source>
+        <translation>默认：{0} · {1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="298"/>
+        <source>Follow the default model (the active provider&apos;s); new sessions use it</source>
+        <translation>跟随默认模型（当前提供方的模型）；新会话使用它</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="311"/>
+        <source>Could not list models: {0}</source>
+        <translation>无法获取模型列表：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="321"/>
+        <source>{0} (profile&apos;s model)</source>
+        <translation>{0}（提供方的模型）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="323"/>
+        <source>{0} (added by hand)</source>
+        <translation>{0}（手动添加）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="327"/>
+        <source>Add model…</source>
+        <translation>添加模型…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="333"/>
+        <source>No providers yet: set one up in Settings.</source>
+        <translation>还没有提供方：请在设置中添加。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="343"/>
+        <source>{0} — listing models…</source>
+        <translation>{0} — 正在获取模型…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="345"/>
+        <source>{0} — not listed yet</source>
+        <translation>{0} — 尚未获取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="346"/>
+        <source>{0} — {1} listed {2}</source>
+        <translation>{0} — {1} 个，获取于{2}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="350"/>
+        <source>just now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="352"/>
+        <source>{0} min ago</source>
+        <translation>{0} 分钟前</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="354"/>
+        <source>{0} h ago</source>
+        <translation>{0} 小时前</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="355"/>
+        <source>{0} days ago</source>
+        <translation>{0} 天前</translation>
+    </message>
+</context>
+<context>
     <name>SessionSidebar</name>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="71"/>
@@ -1089,7 +1315,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="52"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="335"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="344"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1170,7 +1396,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="207"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="255"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
@@ -1216,77 +1442,97 @@ Folder: {2}</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="234"/>
+        <source>Show while it streams, then collapse</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="235"/>
+        <source>Always show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="235"/>
+        <source>Hide</source>
+        <translation type="unfinished">隐藏</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="240"/>
+        <source>Model&apos;s thinking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="241"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="246"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="288"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的破坏性调用，即使该工具被设为始终允许，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="293"/>
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="296"/>
         <source>Revoke all</source>
         <translation>全部撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
         <source>always asks</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="312"/>
         <source>never allowed</source>
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="321"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="343"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>会话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="345"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="346"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="353"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="357"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统钥匙串中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="349"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="358"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的钥匙串（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -1294,12 +1540,12 @@ Folder: {2}</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="99"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看会话；设置服务商后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="102"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
@@ -1307,424 +1553,580 @@ Folder: {2}</source>
 <context>
     <name>SetupDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="112"/>
         <source>Connect a model</source>
         <translation>连接模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="112"/>
         <source>Edit provider</source>
         <translation>编辑服务商</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="119"/>
         <source>Hermes works with any OpenAI-compatible service, in the cloud or on this computer. Pick one, paste a key if it needs one, and test the connection.</source>
         <translation>Hermes 可以使用任何兼容 OpenAI 的服务，无论在云端还是在这台电脑上。选择一个，如需要就粘贴密钥，然后测试连接。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="121"/>
         <source>Provider settings.</source>
         <translation>服务商设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="70"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="162"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="218"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="77"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="219"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="81"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="220"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="86"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="221"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="143"/>
         <source>Stored in the keyring — leave empty to keep it</source>
         <translation>已保存在钥匙串中 — 留空则保持不变</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="144"/>
         <source>Paste your API key</source>
         <translation>粘贴你的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="90"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="463"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="152"/>
         <source>No secure keyring was found on this computer ({0}). The key will be kept in memory for this run only and never written to a file. To supply it on every start, set the HERMES_API_KEY environment variable.</source>
         <translation>这台电脑上没有找到安全的钥匙串（{0}）。密钥只会在本次运行期间保存在内存中，绝不会写入文件。若要每次启动都提供密钥，请设置环境变量 HERMES_API_KEY。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="155"/>
         <source>no backend</source>
         <translation>无后端</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="270"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="163"/>
         <source>Native tool calls</source>
         <translation>原生工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="164"/>
         <source>Text tool calls (for models without native support)</source>
         <translation>文本工具调用（用于不支持原生工具调用的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="114"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="174"/>
         <source>provider default</source>
         <translation>服务商默认值</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="178"/>
         <source>Advanced settings</source>
         <translation>高级设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="186"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="187"/>
         <source>Tool calling</source>
         <translation>工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="188"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="189"/>
         <source>Max output tokens</source>
         <translation>最大输出 token 数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="190"/>
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="194"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="151"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="207"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="210"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="210"/>
         <source>Not now</source>
         <translation>以后再说</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="263"/>
+        <source>Reasoning and images</source>
+        <translation>推理与图片</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="270"/>
+        <source>Always</source>
+        <translation>总是</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="271"/>
+        <source>Never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="273"/>
+        <source>Sends a reply&apos;s reasoning back with its tool calls (DeepSeek&apos;s thinking mode requires it). Automatic: for providers known to need it, or once the server asks for it.</source>
+        <translation>把回复的推理内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的提供方，或在服务器要求之后。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="279"/>
+        <source>Send reasoning back</source>
+        <translation>回传推理内容</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="283"/>
+        <source>Sent as reasoning_effort, for models that accept it</source>
+        <translation>作为 reasoning_effort 发送，适用于接受该参数的模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="284"/>
+        <source>Default (not sent)</source>
+        <translation>默认（不发送）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
+        <source>Low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
+        <source>Medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
+        <source>High</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="287"/>
+        <source>Reasoning effort</source>
+        <translation>推理强度</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="298"/>
+        <source>Extra request parameters</source>
+        <translation>额外请求参数</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="302"/>
+        <source>Automatic (from the model&apos;s name)</source>
+        <translation>自动（根据模型名称）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="303"/>
+        <source>Yes: the model reads images</source>
+        <translation>是：模型能读取图片</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="304"/>
+        <source>No: text only</source>
+        <translation>否：仅文本</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="306"/>
+        <source>Images</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="310"/>
+        <source>Forget what was learned</source>
+        <translation>忘记已学到的设置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="331"/>
+        <source>A JSON object merged into every request (for example {&quot;enable_thinking&quot;: true}). Not for keys: the API key field keeps those in the keyring.</source>
+        <translation>一个合并进每个请求的 JSON 对象（例如 {&quot;enable_thinking&quot;: true}）。不要用于密钥：API 密钥栏会把密钥保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="341"/>
+        <source>Not a JSON object: write it in braces, {…}.</source>
+        <translation>不是 JSON 对象：请写在花括号 {…} 中。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="343"/>
+        <source>Hermes sets {0} itself; remove it from the extra parameters.</source>
+        <translation>{0} 由 Hermes 自行设置；请从额外参数中删除。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="346"/>
+        <source>“{0}” looks like a key or password. Keys go in the API key field, which keeps them in the keyring; settings.json is not the place for them.</source>
+        <translation>“{0}”看起来像密钥或密码。密钥应填在 API 密钥栏，它会保存在系统密钥环中；settings.json 不是存放它的地方。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="348"/>
+        <source>Not valid JSON: {0}</source>
+        <translation>不是有效的 JSON：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="354"/>
+        <source>the server wants the reasoning sent back</source>
+        <translation>服务器要求回传推理内容</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="356"/>
+        <source>the model refused images</source>
+        <translation>模型拒绝了图片</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="357"/>
+        <source>Learned from the server: {0}.</source>
+        <translation>从服务器学到：{0}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="364"/>
+        <source>What was learned will be forgotten when you save.</source>
+        <translation>保存后将忘记已学到的设置。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="387"/>
         <source>Discard your changes?</source>
         <translation>放弃你的更改？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="388"/>
         <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
         <translation>你输入的服务商设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="389"/>
         <source>Discard</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="392"/>
         <source>Keep editing</source>
         <translation>继续编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="455"/>
         <source>Get a key at {0}</source>
         <translation>在 {0} 获取密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="457"/>
         <source>A local server usually needs no key; leave it empty.</source>
         <translation>本地服务器通常不需要密钥，留空即可。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="463"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="339"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="520"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="358"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="360"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="539"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="541"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="544"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="564"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="570"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="572"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="575"/>
+        <source>The extra request parameters are not saved until they are a valid JSON object.</source>
+        <translation>额外请求参数须是有效的 JSON 对象才能保存。</translation>
     </message>
 </context>
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="62"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="62"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="63"/>
         <source>destructive</source>
         <translation>破坏性</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="63"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
         <source>Open provider settings</source>
         <translation>打开服务商设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="66"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="225"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="317"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="252"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="225"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="317"/>
         <source>Fork</source>
         <translation>分叉</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="303"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="303"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="309"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="317"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="329"/>
+        <source>Thinking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
+        <source>{0} s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="333"/>
+        <source>Thought for {0} s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="335"/>
+        <source>Thinking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="407"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="415"/>
         <source>Note sent to the model</source>
         <translation>发给模型的说明</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="335"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="416"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="417"/>
         <source>characters</source>
         <translation>个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="427"/>
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="427"/>
         <source>lines</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="438"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="438"/>
         <source>Allow once</source>
         <translation>允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="438"/>
         <source>Allow for this session</source>
         <translation>本会话内允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="359"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="440"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="460"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="381"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="462"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="464"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="464"/>
         <source>running {0:.1f} s</source>
         <translation>运行中 {0:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="468"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="468"/>
         <source>done in {0:.2f} s</source>
         <translation>{0:.2f} 秒内完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="472"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="393"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="474"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="395"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="476"/>
         <source>interrupted — not run</source>
         <translation>已中断 — 未执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="540"/>
         <source>allowed once</source>
         <translation>已允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="540"/>
         <source>allowed for this session</source>
         <translation>本会话内已允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="446"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="541"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="446"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="541"/>
         <source>allowed</source>
         <translation>已允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="452"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="547"/>
         <source>built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="454"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="549"/>
         <source>skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="456"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="551"/>
         <source>skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="367"/>
         <source>Imported “{role}” message: shown here, never sent to the model</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>
