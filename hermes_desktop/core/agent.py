@@ -41,8 +41,12 @@ import json
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Awaitable, Callable, Collection, TypeVar
+from pathlib import Path
+from typing import Any, AsyncIterator, Awaitable, Callable, Collection, Sequence, TypeVar
 
+from hermes_desktop.core.attachments import (
+    HISTORY_IMAGES, IMAGE, AttachmentFiles, PreparedAttachment, image_refusal, supports_images, user_content,
+)
 from hermes_desktop.core.audit import AuditLog
 from hermes_desktop.core.context import BuiltContext, ContextLayers, build_context
 from hermes_desktop.core.events import (
@@ -82,6 +86,7 @@ from hermes_desktop.core.llm import (
     TextPiece,
     ToolModeSwitched,
 )
+from hermes_desktop.core.llm.errors import refuses_images
 from hermes_desktop.core.prompts import system_prompt, tool_rules
 from hermes_desktop.core.session_models import ModelChoice
 from hermes_desktop.core.session_types import NewMessage, SessionStore, StoredMessage
@@ -144,6 +149,11 @@ class AgentServices:
     # None: always the agent's own model. (core/session_models.py)
     choose_model: Callable[[str], Awaitable["ModelChoice"]] | None = None
 
+    # Attachments (core/attachments.py): where their files live (None: beside the store's database), and what to do
+    # when a server says a profile's model takes no images (the runtime saves `learned_no_vision`; gets the id).
+    attachment_files: AttachmentFiles | None = None
+    learn_no_vision: Callable[[str], object] = lambda profile_id: None
+
     @property
     def notes_dir(self):  # type: ignore[no-untyped-def]
         return self.workspace.root / "notes"
@@ -198,10 +208,18 @@ class Agent:
         self.model = model
         self.services = services
         self.calibration = TokenCalibration()
+        self.no_vision_profiles: set[str] = set()  # learned in this process (the settings keep it for later)
 
-    def start_turn(self, session_id: str, text: str) -> Turn:
-        """Persist `text` as the user's next message and answer it."""
-        return Turn(lambda emit: _TurnRun(self, session_id, text, emit).run())
+    def start_turn(self, session_id: str, text: str, attachments: Sequence[PreparedAttachment] = ()) -> Turn:
+        """Persist `text` (and its attachments) as the user's next message and answer it. Images for a model that
+        takes none are refused before anything is stored or sent (TurnError with the reason)."""
+        return Turn(lambda emit: _TurnRun(self, session_id, text, emit, tuple(attachments)).run())
+
+    def attachment_files(self) -> AttachmentFiles:
+        files = self.services.attachment_files
+        if files is None:
+            files = AttachmentFiles(getattr(self.services.store, "attachments_dir", Path("attachments")))
+        return files
 
     def start_regenerate(self, session_id: str) -> Turn:
         """Answer the user message at the conversation's head again (after an edit or a rewind)."""
@@ -323,7 +341,10 @@ class _StreamingMessage:
 
 
 class _TurnRun:
-    def __init__(self, agent: Agent, session_id: str, text: str | None, emit: Callable[[Event], None]) -> None:
+    def __init__(self, agent: Agent, session_id: str, text: str | None, emit: Callable[[Event], None],
+                 attachments: tuple[PreparedAttachment, ...] = ()) -> None:
+        self.attachments = attachments
+        self.sent_images = False  # the current request carries image parts
         self.agent = agent
         self.services = agent.services
         self.session_id = session_id
@@ -420,6 +441,10 @@ class _TurnRun:
         store = self.services.store
         choice = await self.services.choose_model(self.session_id) if self.services.choose_model else None
         model = self.model = choice.client if choice is not None else self.agent.model
+        refusal = image_refusal(model.profile if model else None, self.attachments,
+                                learned_no_vision=self._learned_no_vision(model))
+        if refusal is not None:  # before anything is stored or sent: the window keeps the text and the files
+            raise ModelError(ErrorKind.BAD_REQUEST, refusal)
         if await self.io.call(store.get_session, self.session_id) is None:
             profile = model.profile if model else None
             with contextlib.suppress(SessionExists):  # another window or command created it just now
@@ -438,12 +463,12 @@ class _TurnRun:
                 raise ModelError(ErrorKind.BAD_REQUEST, "There is no user message to answer here.")
             user_id, self.text = stored[-1].id, stored[-1].content or ""
         else:
-            user_id = await self.io.call(store.append_message, self.session_id, NewMessage("user", content=self.text))
+            user_id = await self._append_user_message()
             stored = await self.io.call(store.recent_messages, self.session_id, recent)
-        self.emit(TurnStarted(self.session_id, user_id, self.text))
+        self.emit(TurnStarted(self.session_id, user_id, self.text, stored[-1].attachments if stored else ()))
         if choice is not None and choice.notice:
             self.emit(Notice(choice.notice, "warning"))
-        self.history = [_for_request(m) for m in stored]
+        self.history = await self.io.call(self._request_history, stored, model)
         self.turn_start = next(i for i in range(len(stored) - 1, -1, -1) if stored[i].id == user_id)
 
         if model is None:
@@ -476,6 +501,8 @@ class _TurnRun:
                     self.round_trips -= 1
                     self.emit(Notice("The conversation is too long for the model; retrying with less history.", "warning"))
                     continue
+                if self.sent_images and refuses_images(error):
+                    raise self._no_vision_learned(error) from error
                 raise
             if not done.calls_may_run:
                 return await self._end_unfinished(done)
@@ -496,6 +523,59 @@ class _TurnRun:
         limit = self.services.limits.max_round_trips
         return FinishReason.MAX_ROUND_TRIPS, (f"Stopped after {limit} model round trips in one turn. "
                                               "Send a message to let the agent continue.")
+
+    # ------------------------------------------------------------------ attachments
+    async def _append_user_message(self) -> int:
+        """Write the attached files (once per hash), then the message with its references, in that order: a
+        message never refers to a file that is not there. A failed save removes files nothing refers to."""
+        files = self.agent.attachment_files()
+        refs = tuple(a.ref() for a in self.attachments)
+        for attachment in self.attachments:
+            await self.io.call(files.put, attachment.data)
+        try:
+            return await self.io.call(self.services.store.append_message, self.session_id,
+                                      NewMessage("user", content=self.text, attachments=refs))
+        except StorageError:
+            release = getattr(self.services.store, "release_attachments", None)
+            if refs and release is not None:
+                with contextlib.suppress(Exception):
+                    await self.io.call(release, [r.hash for r in refs])
+            raise
+
+    def _learned_no_vision(self, model: ModelClient | None) -> bool:
+        return model is not None and model.profile.id in self.agent.no_vision_profiles
+
+    def _request_history(self, stored: list[StoredMessage], model: ModelClient | None) -> list[dict[str, Any]]:
+        """The stored messages as a request sends them (runs on the store executor: it reads image files).
+        Only the newest HISTORY_IMAGES images go as image parts, and none to a model that takes no images."""
+        files = self.agent.attachment_files()
+        images_ok = model is not None and supports_images(model.profile,
+                                                          learned_no_vision=self._learned_no_vision(model))
+        newest = [ref.hash + str(m.id) for m in stored for ref in m.attachments if ref.kind == IMAGE]
+        allowed = set(newest[-HISTORY_IMAGES:]) if images_ok else set()
+        history = []
+        for message in stored:
+            data = _for_request(message)
+            if message.attachments:
+                data["content"] = user_content(message.content or "", message.attachments, lambda r: files.read(r.hash),
+                                               send_images=lambda r, mid=message.id: r.hash + str(mid) in allowed)
+            history.append(data)
+        self.sent_images = any(isinstance(m.get("content"), list) for m in history)
+        return history
+
+    def _no_vision_learned(self, error: ModelError) -> ModelError:
+        """The server refused image content: remember it for the profile and say what to do."""
+        assert self.model is not None
+        profile = self.model.profile
+        self.agent.no_vision_profiles.add(profile.id)
+        with contextlib.suppress(Exception):
+            self.services.learn_no_vision(profile.id)
+        said = f" The server said: {error.detail or error.message}" if (error.detail or error.message) else ""
+        return ModelError(ErrorKind.BAD_REQUEST,
+                          f"{profile.model} does not accept images, so Hermes will not send it images again "
+                          f"(set Vision in provider settings to change that). Your message is saved; send it again "
+                          f"without the image or pick a model with vision.{said[:400]}", ErrorAction.RETRY,
+                          error.detail)
 
     def _build_context(self, tools: list[dict[str, Any]]) -> BuiltContext:
         model = self.model

@@ -124,6 +124,16 @@ def prepare_attachment(path: Path, *, process_image: ImageProcessor | None,
     path = Path(path)
     name = path.name or str(path)
     data = _read_regular_file(path, name, max_bytes)
+    return prepare_bytes(name, data, process_image=process_image, text_budget=text_budget, source=path)
+
+
+def prepare_bytes(name: str, data: bytes, *, process_image: ImageProcessor | None,
+                  max_bytes: int = MAX_FILE_BYTES, text_budget: int = TEXT_BUDGET_CHARS,
+                  source: Path | None = None) -> PreparedAttachment:
+    """`prepare_attachment` for bytes already in memory (a pasted image). Raises AttachmentError with the reason."""
+    if len(data) > max_bytes:
+        raise AttachmentError(f"{name}: {_size(len(data))} is larger than the limit of {_size(max_bytes)}.")
+    path = source or Path(name)
     kind, mime = _kind_of(path, data)
     if kind == IMAGE:
         if process_image is None:
@@ -132,14 +142,14 @@ def prepare_attachment(path: Path, *, process_image: ImageProcessor | None,
             image = process_image(data)
         except ValueError as exc:
             raise AttachmentError(f"{name}: not a readable image ({exc}).") from None
-        return PreparedAttachment(name, IMAGE, image.mime, image.data, image.width, image.height, source=path)
+        return PreparedAttachment(name, IMAGE, image.mime, image.data, image.width, image.height, source=source)
     if kind == PDF:
         body, note = pdf_text(data, name)
         text, truncated, budget_note = _within_budget(body, text_budget)
         return PreparedAttachment(name, PDF, mime, data, text=text, note=note or budget_note, truncated=truncated,
-                                  source=path)
+                                  source=source)
     text, truncated, note = _within_budget(_decode_text(data, name), text_budget)
-    return PreparedAttachment(name, TEXT, mime, data, text=text, note=note, truncated=truncated, source=path)
+    return PreparedAttachment(name, TEXT, mime, data, text=text, note=note, truncated=truncated, source=source)
 
 
 def _read_regular_file(path: Path, name: str, max_bytes: int) -> bytes:
@@ -458,5 +468,5 @@ __all__ = [
     "AttachmentError", "AttachmentFiles", "HISTORY_IMAGES", "IMAGE", "ImageProcessor", "MAX_FILE_BYTES",
     "MAX_IMAGE_SIDE", "PDF", "PreparedAttachment", "ProcessedImage", "TEXT",
     "TEXT_BUDGET_CHARS", "attachment_tokens", "image_refusal", "image_tokens", "known_vision_model",
-    "prepare_attachment", "supports_images", "text_block", "user_content",
+    "prepare_attachment", "prepare_bytes", "supports_images", "text_block", "user_content",
 ]

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_desktop.core.llm.reasoning import ECHO_FIELD, echo_carriers
+from hermes_desktop.core.attachments import attachment_tokens
 from hermes_desktop.core.session_types import CONVERSATION_ROLES, SUMMARY
 from hermes_desktop.core.tokens import TokenCalibration, estimate_message_tokens, estimate_text_tokens, estimate_tools_tokens
 
@@ -144,5 +145,11 @@ def build_context(
     breakdown["history"] = sum(sizes[kept_from:])
     breakdown["current_turn"] = current_tokens
     raw = fixed + breakdown["history"] + current_tokens
+    # Attachments (image parts by OpenAI's tile estimate, attached-file blocks) are their own entry, taken out of
+    # history and current_turn so the entries still add up to the total.
+    attached_kept, attached_now = sum(map(attachment_tokens, kept)), sum(map(attachment_tokens, current))
+    breakdown["history"] -= attached_kept
+    breakdown["current_turn"] -= attached_now
+    breakdown["attachments"] = attached_kept + attached_now
     messages = [{"role": "system", "content": system_text}, *kept, *current]
     return BuiltContext(messages, calibration.apply(raw), raw, budget, dropped, breakdown)

@@ -63,6 +63,7 @@ class TurnStarted:
     session_id: str
     user_message_id: int
     text: str
+    attachments: tuple[Any, ...] = ()  # the message's AttachmentRefs (core/session_types.py), in order
 
 
 @dataclass(frozen=True, slots=True)

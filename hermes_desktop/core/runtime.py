@@ -129,6 +129,7 @@ class Runtime:
             offer_tools=self.skills.offered,
             before_turn=self.skills.apply_slash,
             known_secrets=REDACTION.known_secrets,
+            learn_no_vision=self.remember_no_vision,
         )
         agent = Agent(model, services)
         if self.session_models is None:
@@ -156,6 +157,17 @@ class Runtime:
             replace(p, learned_reasoning_echo=True) if p.id == profile.id else p for p in self.settings.profiles))
         if self.profile is not None and self.profile.id == profile.id:
             self.profile = replace(self.profile, learned_reasoning_echo=True)
+        self.settings_store.save(self.settings)
+
+    def remember_no_vision(self, profile_id: str) -> None:
+        """A server refused image content for this profile: save `learned_no_vision` in settings.json, so images are
+        refused before sending from now on (Vision "auto" only; the user's yes/no still wins)."""
+        from dataclasses import replace
+
+        self.settings = replace(self.settings, profiles=tuple(
+            replace(p, learned_no_vision=True) if p.id == profile_id else p for p in self.settings.profiles))
+        if self.profile is not None and self.profile.id == profile_id:
+            self.profile = replace(self.profile, learned_no_vision=True)
         self.settings_store.save(self.settings)
 
     def save_rules(self, rules: dict[str, Rule]) -> None:

@@ -39,6 +39,22 @@ def validate_session_id(session_id: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class AttachmentRef:
+    """A file attached to a user message (core/attachments.py): its bytes live once per `hash` under the data
+    directory; `text` is what a text/PDF file contributes to the request (within budget), `note` why it is partial."""
+
+    hash: str
+    name: str
+    kind: str  # "image" | "text" | "pdf"
+    mime: str
+    size: int
+    width: int | None = None
+    height: int | None = None
+    text: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class NewMessage:
     role: str
     content: str | None = None
@@ -51,6 +67,7 @@ class NewMessage:
     reasoning: str | None = None  # the reply's thinking; never in titles, summaries or search
     reasoning_ms: int | None = None  # from its first thinking piece to its first answer piece (or its end)
     reasoning_tokens: int | None = None
+    attachments: tuple[AttachmentRef, ...] = ()  # user messages: files attached, in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +88,7 @@ class StoredMessage:
     reasoning: str | None = None
     reasoning_ms: int | None = None
     reasoning_tokens: int | None = None
+    attachments: tuple[AttachmentRef, ...] = ()
 
     def to_openai(self) -> dict[str, Any]:
         """The message in the OpenAI format. A reply's reasoning rides along as `reasoning_content`; the model

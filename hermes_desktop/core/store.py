@@ -36,13 +36,13 @@ import sqlite3
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
 from hermes_desktop.core.paths import AppPaths, ensure_dir
-from hermes_desktop.core.session_types import NewMessage, SessionInfo, StoredMessage, validate_session_id
+from hermes_desktop.core.session_types import AttachmentRef, NewMessage, SessionInfo, StoredMessage, validate_session_id
 from hermes_desktop.core.storage import liveness
 from hermes_desktop.core.storage import search as fts
 from hermes_desktop.core.storage.liveness import ProcessToken
@@ -132,6 +132,8 @@ class SQLiteSessionStore:
     def __init__(self, path: Path, *, read_only: bool = False, db: sqlite3.Connection | None = None,
                  owner: ProcessToken | None = None, read_only_reason: str | None = None) -> None:
         self.path = path
+        self.attachments_dir = path.parent / "attachments"
+        """Attached files, one per content hash (core/attachments.py); removed when no message refers to them."""
         self.read_only = read_only
         self.read_only_reason = read_only_reason if read_only else None
         """Why nothing can be saved (one line for the user), when the store is read-only."""
@@ -273,8 +275,47 @@ class SQLiteSessionStore:
             db.execute("UPDATE sessions SET head_id = NULL WHERE id = ?", (session_id,))
             db.execute("DELETE FROM messages WHERE session_id = ?", (session_id,))
             db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+            return _drop_unreferenced_attachments(db)
 
-        self._write(work)
+        self._delete_attachment_files(self._write(work))
+
+    def release_attachments(self, hashes: list[str]) -> None:
+        """Delete these attachment files if no message refers to them (a message whose save failed)."""
+        def work(db: sqlite3.Connection) -> list[str]:
+            marks = ",".join("?" * len(hashes))
+            referenced = {r[0] for r in db.execute(
+                f"SELECT DISTINCT hash FROM message_attachments WHERE hash IN ({marks})", hashes)}
+            db.execute(f"DELETE FROM attachments WHERE hash IN ({marks}) AND hash NOT IN "
+                       "(SELECT hash FROM message_attachments)", hashes)
+            return [h for h in hashes if h not in referenced]
+
+        if hashes:
+            self._delete_attachment_files(self._write(work))
+
+    def _delete_attachment_files(self, hashes: list[str]) -> None:
+        """After the commit: a file is removed only once no row refers to it any more."""
+        from hermes_desktop.core.attachments import AttachmentFiles
+
+        AttachmentFiles(self.attachments_dir).delete(hashes)
+
+    def _with_attachments(self, messages: list[StoredMessage]) -> list[StoredMessage]:
+        """`messages` with their attachments filled in (one query per 500 user messages)."""
+        ids = [m.id for m in messages if m.role == "user"]
+        if not ids:
+            return messages
+        found: dict[int, list[AttachmentRef]] = {}
+        for chunk in _chunks(ids, 500):
+            marks = ",".join("?" * len(chunk))
+            for row in self._read(
+                    "SELECT ma.message_id, ma.name, a.hash, a.kind, a.mime, a.size, a.width, a.height, a.text, a.note "
+                    f"FROM message_attachments ma JOIN attachments a ON a.hash = ma.hash WHERE ma.message_id IN ({marks}) "
+                    "ORDER BY ma.message_id, ma.position", tuple(chunk)):
+                found.setdefault(row["message_id"], []).append(AttachmentRef(
+                    row["hash"], row["name"], row["kind"], row["mime"], row["size"], row["width"], row["height"],
+                    row["text"], row["note"]))
+        if not found:
+            return messages
+        return [replace(m, attachments=tuple(found[m.id])) if m.id in found else m for m in messages]
 
     def purge_trash(self, *, older_than_days: float = TRASH_DAYS, now: float | None = None) -> int:
         cutoff = (now or time.time()) - older_than_days * 86400
@@ -328,6 +369,7 @@ class SQLiteSessionStore:
              message.reasoning, message.reasoning_ms, message.reasoning_tokens),
         )
         message_id = int(cursor.lastrowid or 0)
+        _link_attachments(db, message_id, message.attachments, now)
         db.execute("UPDATE sessions SET head_id = ?, updated_at = ? WHERE id = ?", (message_id, now, session_id))
         return message_id
 
@@ -353,7 +395,7 @@ class SQLiteSessionStore:
 
     def message(self, message_id: int) -> StoredMessage | None:
         rows = self._read(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (message_id,))
-        return _message(rows[0]) if rows else None
+        return self._with_attachments([_message(rows[0])])[0] if rows else None
 
     def _path_rows(self, start_id: int | None, limit: int | None) -> list[sqlite3.Row]:
         """Messages from `start_id` up to the root (newest first), at most `limit` of them."""
@@ -385,7 +427,7 @@ class SQLiteSessionStore:
         head = self._read("SELECT head_id FROM sessions WHERE id = ?", (session_id,))
         if not head:
             return []
-        return [_message(r) for r in reversed(self._path_rows(head[0]["head_id"], limit))]
+        return self._with_attachments([_message(r) for r in reversed(self._path_rows(head[0]["head_id"], limit))])
 
     def messages_range(self, session_id: str, start: int, count: int) -> list[StoredMessage]:
         """Messages `start` to `start + count - 1` (0 = the first) of the active history.
@@ -402,7 +444,7 @@ class SQLiteSessionStore:
                 rows = self._db.execute(
                     f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND depth >= ? AND depth < ? "
                     "ORDER BY depth", (session_id, start, start + count)).fetchall()
-                return [_message(r) for r in rows]
+                return self._with_attachments([_message(r) for r in rows])
         return self.messages(session_id)[start : start + count]
 
     def message_count(self, session_id: str) -> int:
@@ -430,7 +472,11 @@ class SQLiteSessionStore:
             old = db.execute("SELECT session_id, parent_id, role FROM messages WHERE id = ?", (message_id,)).fetchone()
             if old is None or old["role"] != "user":
                 raise StorageError("only a user message can be edited")
-            return self._insert_message(db, old["session_id"], NewMessage("user", content=content), old["parent_id"], now)
+            new_id = self._insert_message(db, old["session_id"], NewMessage("user", content=content), old["parent_id"], now)
+            # The new version keeps the old one's attachments (an edit changes the text).
+            db.execute("INSERT INTO message_attachments (message_id, position, hash, name) "
+                       "SELECT ?, position, hash, name FROM message_attachments WHERE message_id = ?", (new_id, message_id))
+            return new_id
 
         return self._write(work, "your edited message was not saved")
 
@@ -490,7 +536,7 @@ class SQLiteSessionStore:
             for m in copied:
                 parent = self._insert_message(db, new_id, NewMessage(
                     m.role, m.content, m.tool_calls, m.tool_call_id, m.name, m.finish_reason, m.interrupted, m.tokens,
-                    m.reasoning, m.reasoning_ms, m.reasoning_tokens,
+                    m.reasoning, m.reasoning_ms, m.reasoning_tokens, m.attachments,
                 ), parent, now)
 
         self._write(work)
@@ -534,6 +580,7 @@ class SQLiteSessionStore:
                      message.reasoning, message.reasoning_ms, message.reasoning_tokens),
                 )
                 ids[number] = int(cursor.lastrowid or 0)
+                _link_attachments(db, ids[number], message.attachments, now)
                 depths[number] = depth
             head_id = ids.get(head) if head is not None else (ids[max(ids)] if ids else None)
             db.execute("UPDATE sessions SET head_id = ? WHERE id = ?", (head_id, session_id))
@@ -562,7 +609,7 @@ class SQLiteSessionStore:
     def all_messages(self, session_id: str) -> list[StoredMessage]:
         """Every message of the session, all branches, in insertion order (for export)."""
         rows = self._read(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? ORDER BY id", (session_id,))
-        return [_message(r) for r in rows]
+        return self._with_attachments([_message(r) for r in rows])
 
     def head_id(self, session_id: str) -> int | None:
         rows = self._read("SELECT head_id FROM sessions WHERE id = ?", (session_id,))
@@ -631,6 +678,22 @@ class SQLiteSessionStore:
                 self._db.backup(destination)
             finally:
                 destination.close()
+
+
+def _link_attachments(db: sqlite3.Connection, message_id: int, refs: tuple[AttachmentRef, ...], now: float) -> None:
+    """Record `refs` for the message, in order (the files were written before this transaction)."""
+    for position, ref in enumerate(refs):
+        db.execute("INSERT OR IGNORE INTO attachments (hash, kind, mime, size, width, height, text, note, created_at) "
+                   "VALUES (?,?,?,?,?,?,?,?,?)", (ref.hash, ref.kind, ref.mime, ref.size, ref.width, ref.height,
+                                                  ref.text, ref.note, now))
+        db.execute("INSERT INTO message_attachments (message_id, position, hash, name) VALUES (?,?,?,?)",
+                   (message_id, position, ref.hash, ref.name))
+
+
+def _drop_unreferenced_attachments(db: sqlite3.Connection) -> list[str]:
+    """Forget attachments no message refers to; returns their hashes (their files go after the commit)."""
+    return [r[0] for r in db.execute(
+        "DELETE FROM attachments WHERE hash NOT IN (SELECT hash FROM message_attachments) RETURNING hash").fetchall()]
 
 
 def _unsaved(role: str) -> str:

@@ -20,7 +20,7 @@ import os
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
@@ -260,10 +260,12 @@ class AppController(QObject):
     def is_busy(self, session_id: str) -> bool:
         return session_id in self._turns
 
-    def send(self, session_id: str | None, text: str) -> str:
-        """Answer `text` in `session_id` (a new session when None). Returns the session id."""
+    def send(self, session_id: str | None, text: str, attachments: Sequence[Any] = ()) -> str:
+        """Answer `text` (with its attached files, core/attachments.py) in `session_id` (a new session when None).
+        Returns the session id."""
         session_id = session_id or uuid.uuid4().hex
-        self._run(session_id, self._when_provider_ready(lambda agent: agent.start_turn(session_id, text)))
+        files = tuple(attachments)
+        self._run(session_id, self._when_provider_ready(lambda agent: agent.start_turn(session_id, text, files)))
         return session_id
 
     async def regenerate(self, session_id: str, assistant_message_id: int) -> None:
@@ -315,6 +317,28 @@ class AppController(QObject):
         if not holds:
             return start(agent)
         return _turn_after(asyncio.gather(*holds), lambda: start(agent))
+
+    def image_refusal(self, session_id: str | None, attachments: list[Any]) -> str | None:
+        """Why these attachments' images cannot go to the model that answers `session_id` next, or None.
+        (The agent checks again before storing anything; this lets the window keep the box as it is.)"""
+        from hermes_desktop.core.attachments import image_refusal
+        from hermes_desktop.core.session_models import read_pick
+
+        agent, runtime = self.agent, self.runtime
+        if agent is None or runtime is None or not any(getattr(a, "kind", "") == "image" for a in attachments):
+            return None
+        profile = agent.model.profile if agent.model is not None else None
+        try:
+            pick = read_pick(self.store, session_id) if session_id else None
+        except Exception:  # an unreadable pick: the agent's own check still applies
+            pick = None
+        if pick is not None and runtime.profile_for(pick.profile_id) is not None:
+            from dataclasses import replace
+
+            profile = replace(runtime.profile_for(pick.profile_id), model=pick.model)  # type: ignore[type-var]
+        if profile is None:
+            return None
+        return image_refusal(profile, attachments, learned_no_vision=profile.id in agent.no_vision_profiles)
 
     def hold_turns(self) -> Callable[[], None]:
         """Turns sent from now on wait (their messages are not lost) until the returned function is called."""

@@ -6,6 +6,7 @@ import asyncio
 import base64
 import json
 import logging
+import shutil
 import uuid
 from pathlib import Path
 from typing import Any, Callable
@@ -259,6 +260,8 @@ class MainWindow(QMainWindow):
         p.sig_message_action.connect(self._message_action)
         p.sig_banner_action.connect(self._banner_action)
         p.sig_approval.connect(lambda call_id, decision: self.approver.answer(call_id, Decision(decision)))
+        p.image_refusal = lambda attachments: c.image_refusal(self.current_session, attachments)
+        p.sig_copy_to_workspace.connect(lambda attachment: spawn(self._copy_to_workspace(attachment)))
         p.view.sig_need_earlier.connect(lambda: spawn(self._load_more(earlier=True)))
         p.view.sig_need_later.connect(lambda: spawn(self._load_more(earlier=False)))
         i = self.inspector
@@ -275,6 +278,7 @@ class MainWindow(QMainWindow):
     def _on_ready(self) -> None:
         runtime = self.controller.runtime
         assert runtime is not None
+        self.chat.view.delegate.attachments_dir = getattr(runtime.store, "attachments_dir", None)
         self.chat.setEnabled(True)
         self.chat.set_busy(False)
         self._sync_thinking_display()
@@ -603,7 +607,7 @@ class MainWindow(QMainWindow):
         self.chat.view.follow_bottom()
         self._unsaved_sends[self.current_session] = text
         self._returned_text.discard(self.current_session)
-        self.controller.send(self.current_session, text)
+        self.controller.send(self.current_session, text, list(self.chat.attachments))
         self.chat.set_busy(True)
         self.sidebar.set_current(self.current_session)
 
@@ -640,10 +644,34 @@ class MainWindow(QMainWindow):
         text = self._unsaved_sends.pop(session_id, None) if isinstance(event, ev.TurnFinished) else None
         if isinstance(event, ev.TurnStarted):
             self._unsaved_sends.pop(session_id, None)
+            if session_id == self.current_session:
+                self.chat.clear_attachments()  # stored with the message
         elif text is not None and session_id == self.current_session:
             if self.chat.input.toPlainText().strip() != text:
                 self.chat.input.append_text(text)
             self._returned_text.add(session_id)
+
+    async def _copy_to_workspace(self, attachment: Any) -> None:
+        """Copy an attached file that was too large to send whole into the workspace (never over an existing file),
+        and say so in the message box, so the agent reads it with its file tools, in pages."""
+        runtime = self.controller.runtime
+        if runtime is None or attachment.source is None:
+            return
+        root = runtime.workspace.root
+        target = root / attachment.name
+        stem, suffix, number = target.stem, target.suffix, 2
+        while target.exists():
+            target = root / f"{stem} ({number}){suffix}"
+            number += 1
+        try:
+            await asyncio.to_thread(shutil.copyfile, attachment.source, target)
+        except OSError as exc:
+            self.chat.show_attach_notice(self.tr("{0} could not be copied into the workspace: {1}").format(
+                attachment.name, exc.strerror or exc))
+            return
+        self.chat.input.append_text(self.tr("(The whole file is in the workspace as {0}; read it in pages.)").format(
+            target.name))
+        self.chat.show_attach_notice(self.tr("Copied {0} into the workspace.").format(target.name))
 
     def _on_busy(self, session_id: str, busy: bool) -> None:
         if session_id == self.current_session:

@@ -181,3 +181,24 @@ def _retry_after(exc: openai.APIStatusError) -> float | None:
         if seconds >= 0:
             return seconds
     return None
+
+
+# ---------------------------------------------------------------- image refusal (attachments, core/attachments.py)
+# A 400 that says the model takes no image content: DeepSeek's "unknown variant `image_url`", OpenAI's
+# "image_url is only supported by certain models", llama.cpp's "image input is not supported", vLLM's "is not a
+# multimodal model", LM Studio's "Model does not support images". Deliberately needs a "no": an error about one
+# image (too large, bad URL) must not switch a vision model to text-only.
+_IMAGES_UNSUPPORTED = re.compile(
+    r"unknown variant `?image_url|image_url[`'\"]? is only supported|"
+    r"(?:does\s*n[o']?t|doesn't|cannot|can't|unable to) (?:support|accept|handle|process|read) "
+    r"(?:image|images|vision|multimodal|multi-modal|image input|image content)|"
+    r"(?:image|images|vision|multimodal|multi-modal)(?: input| content| inputs)? (?:is |are )?(?:not |un)(?:supported|allowed)|"
+    r"not a (?:multimodal|multi-modal|vision) model|(?:only|just) supports? text",
+    re.I,
+)
+
+
+def refuses_images(error: ModelError) -> bool:
+    """True when a refused request's error says the model does not accept images."""
+    return error.kind is ErrorKind.BAD_REQUEST and bool(
+        _IMAGES_UNSUPPORTED.search(f"{error.message} {error.detail or ''}"))

@@ -29,18 +29,21 @@ Nothing exported contains an API key: known keys and key-shaped strings are reda
 from __future__ import annotations
 
 import html
+import base64
+import hashlib
 import io
 import json
 import stat
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
+from hermes_desktop.core.attachments import IMAGE, MAX_FILE_BYTES, PDF, TEXT, AttachmentFiles
 from hermes_desktop.core.redact import redact_text, redact_value
-from hermes_desktop.core.session_types import (CONVERSATION_ROLES, NOTE, SUMMARY, InvalidSessionId, NewMessage,
+from hermes_desktop.core.session_types import (CONVERSATION_ROLES, NOTE, SUMMARY, AttachmentRef, InvalidSessionId, NewMessage,
                                                StoredMessage, validate_session_id)
 from hermes_desktop.core.storage.errors import SessionNotFound, StorageError
 from hermes_desktop.core.storage.json_stream import Element, JsonStreamError, Member, read_object
@@ -79,6 +82,7 @@ def export_json(store: Any, session_id: str, *, known_secrets: Iterable[str] = (
                 "name": m.name, "finish_reason": m.finish_reason, "interrupted": m.interrupted, "tokens": m.tokens,
                 "created_at": m.created_at, "updated_at": m.updated_at,
                 **_reasoning_fields(m),
+                **_attachment_fields(m, store),
             }
             for m in rows
         ],
@@ -91,6 +95,56 @@ def _reasoning_fields(m: StoredMessage) -> dict[str, Any]:
     if not m.reasoning:
         return {}
     return {"reasoning": m.reasoning, "reasoning_ms": m.reasoning_ms, "reasoning_tokens": m.reasoning_tokens}
+
+
+# ---------------------------------------------------------------- attachments (core/attachments.py)
+def _attachment_fields(m: StoredMessage, store: Any) -> dict[str, Any]:
+    """A user message's attachments, embedded: each file's bytes (base64) with its hash, name, kind and mime, so an
+    import elsewhere restores them. A file missing from disk is exported without `data` (and refused on import)."""
+    if not m.attachments:
+        return {}
+    files = AttachmentFiles(store.attachments_dir)
+    out = []
+    for ref in m.attachments:
+        data = files.read(ref.hash)
+        item = {"hash": ref.hash, "name": ref.name, "kind": ref.kind, "mime": ref.mime, "size": ref.size,
+                "width": ref.width, "height": ref.height, "text": ref.text, "note": ref.note}
+        if data is not None:
+            item["data"] = base64.b64encode(data).decode("ascii")
+        out.append(item)
+    return {"attachments": out}
+
+
+def _imported_attachments(items: Any, where: str, files: AttachmentFiles, written: list[str]) -> tuple[AttachmentRef, ...]:
+    """Check each embedded attachment (its data must hash to its `hash`) and store its file."""
+    if not isinstance(items, list):
+        raise ImportProblem(f"{where}: `attachments` is not a list")
+    refs = []
+    for index, item in enumerate(items, 1):
+        place = f"{where}, attachment {index}"
+        if not isinstance(item, dict):
+            raise ImportProblem(f"{place}: is not an object")
+        name, kind, mime, digest = item.get("name"), item.get("kind"), item.get("mime"), item.get("hash")
+        if not isinstance(name, str) or kind not in (IMAGE, TEXT, PDF) or not isinstance(mime, str) \
+                or not isinstance(digest, str):
+            raise ImportProblem(f"{place}: needs a name, a kind (image, text or pdf), a mime type and a hash")
+        try:
+            data = base64.b64decode(item.get("data") or "", validate=True)
+        except (ValueError, TypeError):
+            raise ImportProblem(f"{place} ({name}): its data is not base64") from None
+        if not data or len(data) > MAX_FILE_BYTES:
+            raise ImportProblem(f"{place} ({name}): its data is missing or larger than the attachment limit")
+        if hashlib.sha256(data).hexdigest() != digest.lower():
+            raise ImportProblem(f"{place} ({name}): its data does not match its hash {digest[:16]}…; refused")
+        files.put(data, digest.lower())
+        written.append(digest.lower())
+        width, height = item.get("width"), item.get("height")
+        text, note = item.get("text"), item.get("note")
+        refs.append(AttachmentRef(digest.lower(), " ".join(name.split())[:255] or "attachment", kind, mime, len(data),
+                                  width if _is_int(width) else None, height if _is_int(height) else None,
+                                  text if isinstance(text, str) and kind != IMAGE else None,
+                                  note if isinstance(note, str) else ""))
+    return tuple(refs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +241,8 @@ class _Messages:
     def __init__(self, opener: Opener, max_bytes: int | None, *, native: bool) -> None:
         self._opener, self._max_bytes, self._native = opener, max_bytes, native
         self.notes = 0
+        self.files: AttachmentFiles | None = None  # where embedded attachments go (native exports)
+        self.written: list[str] = []  # their hashes, to remove again when the import fails
 
     def __iter__(self) -> Iterator[tuple[int, int | None, NewMessage, float | None, float | None]]:
         self.notes = 0
@@ -211,6 +267,9 @@ class _Messages:
             raise ImportProblem(f"{where}: is not an object")
         number, parent = self._numbers(m, item.index, where, seen)
         message = _new_message(m, where, open_calls.get(parent, frozenset()) if parent is not None else frozenset())
+        if message.role == "user" and m.get("attachments") and self.files is not None:
+            message = replace(message, attachments=_imported_attachments(m["attachments"], where, self.files,
+                                                                         self.written))
         if message.role == "assistant" and message.tool_calls:
             open_calls[number] = frozenset(str(c["id"]) for c in message.tool_calls)
         elif message.role == "tool" and parent is not None:
@@ -259,6 +318,18 @@ def _import_native(store: Any, data: dict[str, Any], messages: _Messages, count:
     session = data.get("session") if isinstance(data.get("session"), dict) else {}
     session_id, renamed = _free_id(store, session.get("id"))
     head = data.get("head")
+    if getattr(store, "attachments_dir", None) is not None:
+        messages.files = AttachmentFiles(store.attachments_dir)
+    try:
+        _import_session(store, session_id, session, messages, head)
+    except BaseException:
+        if messages.written and hasattr(store, "release_attachments"):
+            store.release_attachments(sorted(set(messages.written)))
+        raise
+    return ImportResult(session_id, count, renamed, messages.notes)
+
+
+def _import_session(store: Any, session_id: str, session: dict[str, Any], messages: _Messages, head: Any) -> None:
     store.import_session(
         session_id=session_id,
         fields={k: session.get(k) for k in ("title", "title_source", "created_at", "updated_at", "profile_id", "model",
@@ -267,7 +338,6 @@ def _import_native(store: Any, data: dict[str, Any], messages: _Messages, count:
         messages=messages,
         head=head if _is_int(head) else None,
     )
-    return ImportResult(session_id, count, renamed, messages.notes)
 
 
 def _import_legacy(store: Any, data: dict[str, Any], messages: _Messages, outline: _Outline) -> ImportResult:
@@ -389,6 +459,8 @@ def export_markdown(store: Any, session_id: str, *, known_secrets: Iterable[str]
     for m in history:
         if m.role == "user":
             lines += ["## You", "", m.content or "", ""]
+            if m.attachments:
+                lines += ["*Attached: " + ", ".join(f"{a.name} ({a.kind})" for a in m.attachments) + "*", ""]
         elif m.role == "assistant":
             if previous != "assistant":  # one heading per reply, however many tool rounds it took
                 lines += ["## Hermes", ""]

@@ -8,10 +8,12 @@ rows on screen, not the rows in the session.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPointF, QRectF, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QBrush, QColor, QDesktopServices, QFont, QGuiApplication, QMouseEvent, QPainter, QPalette, QPen
+from PySide6.QtGui import QImageReader, QPixmap
 from PySide6.QtGui import QAbstractTextDocumentLayout
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTextBrowser, QWidget
 
@@ -34,6 +36,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._layouts: dict[str, tuple[tuple[Any, ...], int, RowLayout]] = {}
         self._estimates: dict[str, tuple[tuple[Any, ...], int, float]] = {}
         self._pending_relayout: set[QPersistentModelIndex] = set()
+        self.attachments_dir: Path | None = None  # where attached files live (set by the window)
+        self._thumbs: dict[str, QPixmap] = {}  # content hash -> thumbnail (decoded once, at thumbnail size)
 
     # ------------------------------------------------------------------ geometry
     def _width(self, option: QStyleOptionViewItem) -> int:
@@ -114,7 +118,35 @@ class TranscriptDelegate(QStyledItemDelegate):
             painter.fillRect(rule, QColor(theme.card_border))
         for text in layout.texts + (layout.hover_texts if hovered else []):
             self._paint_text(painter, text, theme)
+        for image in layout.images:
+            self._paint_thumbnail(painter, image, theme)
         painter.restore()
+
+    def thumbnail(self, ref: Any) -> QPixmap | None:
+        """The stored image decoded at thumbnail size (cached by hash); None when its file is missing or unreadable."""
+        if ref.hash not in self._thumbs and self.attachments_dir is not None:
+            reader = QImageReader(str(self.attachments_dir / ref.hash[:2] / ref.hash))
+            size = reader.size()
+            if size.isValid() and size.height() > 0:
+                reader.setScaledSize(size.scaled(320, 192, Qt.AspectRatioMode.KeepAspectRatio))
+            image = reader.read()
+            if image.isNull():
+                return None
+            self._thumbs[ref.hash] = QPixmap.fromImage(image)
+        return self._thumbs.get(ref.hash)
+
+    def _paint_thumbnail(self, painter: QPainter, image: Any, theme: themes.Theme) -> None:
+        pixmap = self.thumbnail(image.ref)
+        painter.setPen(QPen(QColor(theme.card_border), 1))
+        painter.setBrush(QBrush(QColor(theme.card)))
+        painter.drawRoundedRect(image.rect, 6, 6)
+        if pixmap is None:  # the file is gone: say which
+            painter.setFont(self.layouter.small)
+            painter.setPen(QColor(theme.muted))
+            painter.drawText(image.rect.adjusted(4, 4, -4, -4), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+                             image.ref.name)
+            return
+        painter.drawPixmap(image.rect.adjusted(1, 1, -1, -1), pixmap, QRectF(pixmap.rect()))
 
     def _paint_background(self, painter: QPainter, layout: RowLayout, theme: themes.Theme) -> None:
         if layout.background is None:

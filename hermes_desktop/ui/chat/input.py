@@ -1,9 +1,14 @@
-"""The message box: Enter sends, Shift+Enter starts a new line; it grows with its text."""
+"""The message box: Enter sends, Shift+Enter starts a new line; it grows with its text.
+
+Pasting or dropping files (local URLs) or an image does not insert text: the box hands them to the chat pane
+(`sig_files`, `sig_image`), which attaches them. Plain text pastes as usual."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent, QTextCursor
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtGui import QImage, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QSizePolicy, QWidget
 
 MAX_VISIBLE_LINES = 8
@@ -11,7 +16,11 @@ MAX_VISIBLE_LINES = 8
 
 class ChatInput(QPlainTextEdit):
     sig_submit = Signal(str)
-    """Fires on Enter with the trimmed text (never empty)."""
+    """Fires on Enter with the trimmed text (empty only when `allow_empty()` says files are attached)."""
+    sig_files = Signal(list)
+    """Local files pasted or dropped into the box (list of Path)."""
+    sig_image = Signal(QImage)
+    """An image pasted or dropped into the box (e.g. a screenshot from the clipboard)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -38,13 +47,38 @@ class ChatInput(QPlainTextEdit):
             event.modifiers() & (Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.AltModifier)
         ):
             text = self.toPlainText().strip()
-            if text:
+            if text or self.allow_empty():
                 self.sig_submit.emit(text)
             event.accept()
             return
         super().keyPressEvent(event)
 
+    def allow_empty(self) -> bool:
+        """Whether Enter may send an empty box (the pane says so while files are attached)."""
+        return False
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return bool(local_files(source)) or source.hasImage() or super().canInsertFromMimeData(source)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        files = local_files(source)
+        if files:
+            self.sig_files.emit(files)
+        elif source.hasImage() and not source.hasText():
+            image = QImage(source.imageData())
+            if not image.isNull():
+                self.sig_image.emit(image)
+        else:
+            super().insertFromMimeData(source)
+
     def _fit(self) -> None:
         lines = max(1, min(MAX_VISIBLE_LINES, int(self.document().size().height())))
         height = int(lines * self.fontMetrics().lineSpacing() + 2 * self.document().documentMargin() + 8)
         self.setFixedHeight(max(height, 44))
+
+
+def local_files(source: QMimeData) -> list[Path]:
+    """The local files among the mime data's URLs (remote URLs are left to paste as text)."""
+    if not source.hasUrls():
+        return []
+    return [Path(url.toLocalFile()) for url in source.urls() if url.isLocalFile() and url.toLocalFile()]

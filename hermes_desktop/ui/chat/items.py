@@ -34,6 +34,7 @@ class MessageItem:
     thinking: bool = False  # its thinking is streaming and the answer has not started
     thinking_started: float | None = None  # time.monotonic() at its first thinking piece (live duration)
     reasoning_open: bool | None = None  # the user's toggle; None follows the setting
+    attachments: tuple[Any, ...] = ()  # a user message's files (AttachmentRef): thumbnails and chips under it
 
     @property
     def key(self) -> str:
@@ -197,7 +198,7 @@ def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
     for message in messages:
         if message.role == "user":
             rows.append(MessageItem("user", message.content or "", message.id, created_at=message.created_at,
-                                    versions=versions.get(message.id, ())))
+                                    versions=versions.get(message.id, ()), attachments=message.attachments))
         elif message.role == "assistant":
             if message.content or message.reasoning or not message.tool_calls:
                 rows.append(MessageItem("assistant", message.content or "", message.id, message.interrupted,

@@ -92,8 +92,17 @@ class Hit:
 
 
 @dataclass
+class ImagePart:
+    """An attached image's thumbnail under a user message (painted by the delegate from the stored file)."""
+
+    rect: QRectF
+    ref: Any  # AttachmentRef
+
+
+@dataclass
 class RowLayout:
     height: float
+    images: list[ImagePart] = field(default_factory=list)
     docs: list[DocPart] = field(default_factory=list)
     texts: list[TextPart] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
@@ -141,7 +150,7 @@ def signature(item: Item) -> tuple[Any, ...]:
     if isinstance(item, MessageItem):
         thinking = (thinking_state(item), len(item.reasoning), item.reasoning_ms, item.thinking,
                     thinking_seconds(item) if item.thinking else None) if item.reasoning else ()
-        return ("m", item.role, len(item.text), item.text[-64:], item.streaming, item.interrupted, item.versions,
+        return ("m", item.role, len(item.text), item.text[-64:], item.streaming, item.interrupted, len(item.attachments), item.versions,
                 thinking_display(), thinking)
     if isinstance(item, ToolCardItem):
         elapsed = item.elapsed()
@@ -238,10 +247,35 @@ class RowLayouter:
         layout.background = QRectF(left, PAD_Y, bubble_w, bubble_h)
         layout.background_kind = "bubble"
         layout.docs.append(DocPart(QPointF(left + BUBBLE_PAD, PAD_Y + BUBBLE_PAD), doc))
-        self._footer(layout, PAD_Y + bubble_h, [(QCoreApplication.translate("Transcript", "Copy"), "copy"), (QCoreApplication.translate("Transcript", "Edit"), "edit"), (QCoreApplication.translate("Transcript", "Fork"), "fork")],
+        attached = self._attachments(layout, item, PAD_Y + bubble_h, width)
+        layout.height += attached
+        self._footer(layout, PAD_Y + bubble_h + attached, [(QCoreApplication.translate("Transcript", "Copy"), "copy"), (QCoreApplication.translate("Transcript", "Edit"), "edit"), (QCoreApplication.translate("Transcript", "Fork"), "fork")],
                      right=width - MARGIN_X, left=left)
-        self._versions(layout, item, PAD_Y + bubble_h, left)
+        self._versions(layout, item, PAD_Y + bubble_h + attached, left)
         return layout
+
+    def _attachments(self, layout: RowLayout, item: MessageItem, y: float, width: float) -> float:
+        """Thumbnails (images) and name chips (files) under a user message, right-aligned; click opens. Returns
+        the height they take."""
+        if not item.attachments:
+            return 0.0
+        right, x, top, row_h = width - MARGIN_X, width - MARGIN_X, y + 6, 0.0
+        for ref in item.attachments:
+            if getattr(ref, "kind", "") == "image":
+                w, h = _thumb_size(getattr(ref, "width", None), getattr(ref, "height", None))
+            else:
+                w, h = self.small_metrics.horizontalAdvance("\U0001F4CE " + ref.name) + 16, self.small_metrics.height() + 8
+            if x - w < MARGIN_X and x < right:  # wrap to a new line
+                top, x, row_h = top + row_h + 6, right, 0.0
+            rect = QRectF(x - w, top, w, h)
+            if getattr(ref, "kind", "") == "image":
+                layout.images.append(ImagePart(rect, ref))
+            else:
+                layout.texts.append(TextPart(rect, "\U0001F4CE " + ref.name, "button"))
+            layout.hits.append(Hit(rect, "open_attachment", ref))
+            x -= w + 6
+            row_h = max(row_h, h)
+        return top + row_h - y
 
     def _versions(self, layout: RowLayout, item: MessageItem, y: float, x: float) -> None:
         """"‹ 2/3 ›" under a message that was edited or regenerated: each version leads to its own branch."""
@@ -483,6 +517,20 @@ _ACTION_LABELS = {
     "open_provider_settings": "Open provider settings",
     "new_session_with_summary": "Start a new session with a summary",
 }
+
+
+THUMB_H = 96.0
+THUMB_MAX_W = 160.0
+
+
+def _thumb_size(width: int | None, height: int | None) -> tuple[float, float]:
+    """A thumbnail's size: 96 px high, at most 160 wide, keeping the image's shape."""
+    if not width or not height:
+        return THUMB_H, THUMB_H
+    w, h = THUMB_H * width / height, THUMB_H
+    if w > THUMB_MAX_W:
+        w, h = THUMB_MAX_W, THUMB_MAX_W * height / width
+    return max(24.0, w), max(24.0, h)
 
 
 def _decision_words(card: ToolCardItem) -> str:

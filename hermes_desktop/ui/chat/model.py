@@ -227,7 +227,7 @@ class TranscriptModel(QAbstractListModel):
         if not isinstance(event, (ev.UsageReported, ev.ContextPrepared, ev.ModelRequestStarted)):
             self.flush_stream()
         if isinstance(event, ev.TurnStarted):
-            self.append(MessageItem("user", event.text, event.user_message_id))
+            self.append(MessageItem("user", event.text, event.user_message_id, attachments=event.attachments))
         elif isinstance(event, ev.ModelRequestStarted):
             self._last_reply = None  # a new reply: a call without text must not mark the previous one
         elif isinstance(event, ev.AssistantMessageStarted):

@@ -1,14 +1,37 @@
-"""The centre of the window: the transcript, the message box, Send and Stop."""
+"""The centre of the window: the transcript, the message box, Send and Stop, and the files attached to the
+next message.
+
+Attachments: the paperclip (`attachButton`), a drop onto the chat (transcript or box), or a paste (an image or
+files) adds files. Each is read off the event loop (core/attachments.py; images downscaled by hermes_desktop/imaging.py)
+and shown as a removable chip (a thumbnail for an image) above the box; a file that cannot be attached is named
+with the reason in the notice under the chips. Send checks `image_refusal` (set by the window: the session's
+model may take no images): a refusal is shown there and the text and chips stay. The chips stay until the
+message is stored (the window calls `clear_attachments` at TurnStarted), so a failed send loses nothing.
+A text file too large to send whole offers "Copy to workspace" (`sig_copy_to_workspace`), so the agent can
+read it in pages. Clicking a thumbnail in the transcript opens the image (a copy under its own name in a
+temporary folder, for the system viewer).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import html
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QImage, QPixmap
+from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout,
+                               QWidget)
 
-from hermes_desktop.ui.chat.input import ChatInput
+from hermes_desktop.core.attachments import (
+    IMAGE, AttachmentError, PreparedAttachment, prepare_attachment, prepare_bytes,
+)
+from hermes_desktop.imaging import process_image
+from hermes_desktop.ui.chat.input import ChatInput, local_files
 from hermes_desktop.ui.chat.items import Item, MessageItem, ToolCardItem
 from hermes_desktop.ui.chat.model import TranscriptModel
 from hermes_desktop.ui.chat.view import ChatView
@@ -27,6 +50,9 @@ class ChatPane(QWidget):
     """retry / open_provider_settings / new_session_with_summary from an error banner."""
     sig_approval = Signal(str, str)
     """A decision from a waiting tool card's buttons: (call id, deny | allow_once | allow_session | allow_always)."""
+    sig_copy_to_workspace = Signal(object)
+    """Copy this attachment (PreparedAttachment) into the workspace, for the agent to read in pages."""
+    sig_attachments_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -44,6 +70,34 @@ class ChatPane(QWidget):
         self.editing.hide()
         self.input = ChatInput(self)
         self.input.sig_submit.connect(self._submit)
+        self.input.sig_files.connect(self.attach_files)
+        self.input.sig_image.connect(self.attach_image)
+        self.input.allow_empty = lambda: bool(self.attachments)  # type: ignore[method-assign]
+        self.attachments: list[PreparedAttachment] = []
+        # Why an image cannot go to the session's model (None: it can). Set by the window.
+        self.image_refusal: Callable[[list[PreparedAttachment]], str | None] = lambda attachments: None
+        self.attach_button = QToolButton()
+        self.attach_button.setObjectName("attachButton")
+        self.attach_button.setText("\U0001F4CE")
+        self.attach_button.setAccessibleName(self.tr("Attach files"))
+        self.attach_button.setToolTip(self.tr("Attach images, PDFs or text files (or drop or paste them here)"))
+        self.attach_button.clicked.connect(self._choose_files)
+        self.chips = QWidget()
+        self.chips.setObjectName("attachmentStrip")
+        self._chip_row = QHBoxLayout(self.chips)
+        self._chip_row.setContentsMargins(12, 6, 12, 0)
+        self._chip_row.setSpacing(6)
+        self._chip_row.addStretch(1)
+        self.chips.hide()
+        self.attach_notice = QLabel()
+        self.attach_notice.setObjectName("attachmentNotice")
+        self.attach_notice.setWordWrap(True)
+        self.attach_notice.setContentsMargins(12, 4, 12, 0)
+        self.attach_notice.hide()
+        self.view.viewport().setAcceptDrops(True)
+        self.view.viewport().installEventFilter(self)
+        self.empty.setAcceptDrops(True)
+        self.empty.installEventFilter(self)
         self.send_button = QPushButton(self.tr("Send"))
         self.send_button.setObjectName("sendButton")
         self.send_button.setAccessibleName(self.tr("Send message"))
@@ -62,7 +116,11 @@ class ChatPane(QWidget):
         row.setContentsMargins(12, 8, 12, 10)
         row.addWidget(self.input, 1)
         buttons = QVBoxLayout()
-        buttons.addWidget(self.send_button)
+        sending = QHBoxLayout()
+        sending.setSpacing(4)
+        sending.addWidget(self.attach_button)
+        sending.addWidget(self.send_button, 1)
+        buttons.addLayout(sending)
         buttons.addWidget(self.stop_button)
         row.addLayout(buttons)
         layout = QVBoxLayout(self)
@@ -71,8 +129,11 @@ class ChatPane(QWidget):
         layout.addWidget(self.empty, 1)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.editing)
+        layout.addWidget(self.chips)
+        layout.addWidget(self.attach_notice)
         layout.addWidget(bar)
-        self.setTabOrder(self.input, self.send_button)
+        self.setTabOrder(self.input, self.attach_button)
+        self.setTabOrder(self.attach_button, self.send_button)
         self.setTabOrder(self.send_button, self.stop_button)
         self._editing_message: int | None = None
         self._busy = False
@@ -105,8 +166,13 @@ class ChatPane(QWidget):
         return self._busy
 
     def _submit(self, text: str) -> None:
-        if not text or self._busy or self._send_blocked is not None:
+        if (not text and not self.attachments) or self._busy or self._send_blocked is not None:
             return
+        refusal = self.image_refusal(list(self.attachments)) if self.attachments else None
+        if refusal:  # nothing is sent; the text and the chips stay for the user to change
+            self.show_attach_notice(refusal)
+            return
+        self.attach_notice.hide()
         self.input.clear()
         if self._editing_message is not None:
             message_id, self._editing_message = self._editing_message, None
@@ -152,9 +218,171 @@ class ChatPane(QWidget):
             self.sig_banner_action.emit(action.split(":", 1)[1])
         elif action.startswith("approve:") and isinstance(item, ToolCardItem):
             self.sig_approval.emit(item.call_id, action.split(":", 1)[1])
+        elif action == "open_attachment" and payload is not None:
+            self.open_attachment(payload)
 
     def last_reply(self) -> str | None:
         for item in reversed(self.model.items()):
             if isinstance(item, MessageItem) and item.role == "assistant" and item.text:
                 return item.text
         return None
+
+    # ------------------------------------------------------------------ attachments
+    def _choose_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(
+            self, self.tr("Attach files"), "",
+            self.tr("Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py "
+                    "*.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;"
+                    "All files (*)"))
+        if paths:
+            self.attach_files([Path(p) for p in paths])
+
+    def attach_files(self, paths: list[Path]) -> asyncio.Task[list[str]]:
+        """Read and add these files (off the event loop); returns the task (its result: the refusals)."""
+        return _spawn(self._add([(p, None) for p in paths]))
+
+    def attach_image(self, image: QImage) -> asyncio.Task[list[str]]:
+        """Add a pasted image (encoded as PNG, then downscaled like any other)."""
+        data = QByteArray()
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        image.save(buffer, "PNG")
+        name = time.strftime("pasted-image-%H%M%S.png")
+        return _spawn(self._add([(Path(name), bytes(data.data()))]))
+
+    async def _add(self, items: list[tuple[Path, bytes | None]]) -> list[str]:
+        problems = []
+        for path, data in items:
+            try:
+                if data is None:
+                    prepared = await asyncio.to_thread(prepare_attachment, path, process_image=process_image)
+                else:
+                    prepared = await asyncio.to_thread(prepare_bytes, path.name, data, process_image=process_image)
+            except AttachmentError as exc:
+                problems.append(str(exc))
+                continue
+            if any(a.hash == prepared.hash and a.name == prepared.name for a in self.attachments):
+                continue  # the same file twice in one message
+            self.attachments.append(prepared)
+            self._add_chip(prepared)
+        notes = [f"{a.name}: {a.note}" for a in self.attachments if a.note]
+        if problems or notes:
+            self.show_attach_notice("\n".join(problems + notes))
+        else:
+            self.attach_notice.hide()
+        self.sig_attachments_changed.emit()
+        return problems
+
+    def show_attach_notice(self, text: str) -> None:
+        self.attach_notice.setText(text)
+        self.attach_notice.show()
+
+    def _add_chip(self, attachment: PreparedAttachment) -> None:
+        chip = QFrame()
+        chip.setObjectName("attachmentChip")
+        chip.setProperty("attachment", attachment)
+        chip.setFrameShape(QFrame.Shape.StyledPanel)
+        row = QHBoxLayout(chip)
+        row.setContentsMargins(6, 3, 3, 3)
+        row.setSpacing(6)
+        if attachment.kind == IMAGE:
+            thumb = QLabel()
+            thumb.setObjectName("attachmentThumbnail")
+            pixmap = QPixmap()
+            pixmap.loadFromData(attachment.data)
+            thumb.setPixmap(pixmap.scaled(48, 36, Qt.AspectRatioMode.KeepAspectRatio,
+                                          Qt.TransformationMode.SmoothTransformation))
+            row.addWidget(thumb)
+        else:
+            row.addWidget(QLabel("\U0001F4C4"))
+        name = QLabel(_short(attachment.name))
+        name.setToolTip(f"{attachment.name}\n{attachment.note}".strip())
+        row.addWidget(name)
+        if attachment.truncated and attachment.source is not None:
+            copy = QToolButton()
+            copy.setObjectName("copyToWorkspace")
+            copy.setText(self.tr("Copy to workspace"))
+            copy.setToolTip(self.tr("Only the first part is sent. Copy the whole file into the workspace so the agent "
+                                    "can read it in pages."))
+            copy.clicked.connect(lambda: self.sig_copy_to_workspace.emit(attachment))
+            row.addWidget(copy)
+        remove = QToolButton()
+        remove.setObjectName("removeAttachment")
+        remove.setText("\u2715")
+        remove.setAutoRaise(True)
+        remove.setAccessibleName(self.tr("Remove {0}").format(attachment.name))
+        remove.setToolTip(self.tr("Remove"))
+        remove.clicked.connect(lambda: self.remove_attachment(attachment))
+        row.addWidget(remove)
+        self._chip_row.insertWidget(self._chip_row.count() - 1, chip)
+        self.chips.show()
+
+    def chip_widgets(self) -> list[QFrame]:
+        return [w for w in self.chips.findChildren(QFrame, "attachmentChip") if w.parent() is self.chips]
+
+    def remove_attachment(self, attachment: PreparedAttachment) -> None:
+        if attachment in self.attachments:
+            self.attachments.remove(attachment)
+        for chip in self.chip_widgets():
+            if chip.property("attachment") is attachment:
+                chip.hide()
+                chip.setParent(None)
+                chip.deleteLater()
+        self.chips.setVisible(bool(self.attachments))
+        if not self.attachments:
+            self.attach_notice.hide()
+        self.sig_attachments_changed.emit()
+
+    def clear_attachments(self) -> None:
+        """The message is stored with its files: empty the tray."""
+        for attachment in list(self.attachments):
+            self.remove_attachment(attachment)
+
+    def open_attachment(self, ref: Any) -> None:
+        """Open an attached file from the transcript with the system's viewer: a copy under its own name (the stored
+        file is named by its hash, which no viewer would recognise)."""
+        folder = self.view.delegate.attachments_dir
+        if folder is None:
+            return
+        stored = folder / ref.hash[:2] / ref.hash
+        if not stored.is_file():
+            self.show_attach_notice(self.tr("{0} is no longer stored.").format(ref.name))
+            return
+        target_dir = Path(tempfile.gettempdir()) / "hermes-attachments" / ref.hash[:16]
+        target = target_dir / (Path(ref.name).name or "attachment")
+        try:
+            target_dir.mkdir(parents=True, exist_ok=True)
+            if not target.exists():
+                shutil.copyfile(stored, target)
+        except OSError as exc:
+            self.show_attach_notice(self.tr("{0} could not be opened: {1}").format(ref.name, exc.strerror or exc))
+            return
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(target)))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Files dropped onto the transcript (or the empty state) are attached."""
+        if event.type() in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and isinstance(event, QDragEnterEvent | QDropEvent):
+            if local_files(event.mimeData()) or event.mimeData().hasImage():
+                event.acceptProposedAction()
+                return True
+        if event.type() == QEvent.Type.Drop and isinstance(event, QDropEvent):
+            files = local_files(event.mimeData())
+            if files:
+                self.attach_files(files)
+            elif event.mimeData().hasImage():
+                self.attach_image(QImage(event.mimeData().imageData()))
+            else:
+                return False
+            event.acceptProposedAction()
+            return True
+        return super().eventFilter(watched, event)
+
+
+def _short(name: str, limit: int = 28) -> str:
+    return name if len(name) <= limit else name[: limit - 10] + "…" + name[-9:]
+
+
+def _spawn(coroutine: Any) -> asyncio.Task[Any]:
+    from hermes_desktop.ui.tasks import spawn
+
+    return spawn(coroutine)
