@@ -16,6 +16,9 @@ Guarantees, and how:
   process writes it (`stream_owner`, see storage/liveness.py); at open, one whose
   writer process is gone is marked interrupted.
 - Deleting a session moves it to the trash for 30 days; it can be restored.
+- Attached files live once per content hash in `attachments/` beside the database (core/attachments.py); a
+  message refers to them (`message_attachments`, forks and edited versions copy the references). Purging a
+  session deletes the files no message refers to any more, after the commit.
 
 - A write that fails for lack of space, an I/O error, read-only media or permissions
   raises the StorageUnavailable subclass for it (storage/errors.py), one line saying

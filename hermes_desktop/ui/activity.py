@@ -154,7 +154,7 @@ def _outcome_words(event: ev.ToolCallFinished) -> str:
 
 _LAYER_LABELS = {"system": "system prompt", "tool_schemas": "tool schemas", "skill_catalog": "skill catalog",
                  "active_skills": "active skills", "tool_rules": "tool rules", "memory": "memory",
-                 "history": "history", "current_turn": "this turn"}
+                 "history": "history", "current_turn": "this turn", "attachments": "attachments"}
 
 
 def _breakdown(event: ev.ContextPrepared) -> str:

@@ -289,3 +289,32 @@ def test_qimage_downscales_without_a_gui_application(tmp_path) -> None:
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["image/png", "2048", "512"]
+
+
+def test_a_v4_database_migrates_to_v5_with_a_backup_and_keeps_its_messages(tmp_path) -> None:
+    import sqlite3
+
+    from hermes_desktop.core.session_types import NewMessage
+    from hermes_desktop.core.storage.migrations import LATEST_VERSION, migrate
+    from hermes_desktop.core.store import SQLiteSessionStore, connect, open_store
+    from tests.support.stores import data_paths
+
+    paths = data_paths()
+    paths.data_dir.mkdir(parents=True, exist_ok=True)
+    db = connect(paths.database)
+    migrate(db, up_to=4)
+    db.close()
+    old = SQLiteSessionStore(paths.database)
+    old.create_session("kept")
+    old.append_message("kept", NewMessage("user", "written by v4"))
+    old.close()
+
+    store = open_store(paths).store
+    try:
+        assert store._db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == 5
+        assert [m.content for m in store.messages("kept")] == ["written by v4"]
+        assert store.messages("kept")[0].attachments == ()
+        backups = list(paths.data_dir.glob("hermes.db.pre-v*.bak"))
+        assert [sqlite3.connect(b).execute("PRAGMA user_version").fetchone()[0] for b in backups] == [4]
+    finally:
+        store.close()

@@ -158,3 +158,20 @@ def test_files_that_cannot_be_attached_are_named_with_the_reason(make_window, mo
     text = chat.attach_notice.text()
     assert "feed.txt: not a regular file" in text and "broken.jpg: not a readable image" in text
     assert chip_names(h) == []
+
+
+def test_a_large_text_file_offers_to_copy_it_into_the_workspace(make_window, model_server, tmp_path,
+                                                                 workspace_dir) -> None:
+    h = make_window()
+    chat = h.window.chat
+    log = tmp_path / "server.log"
+    log.write_text("".join(f"request {i} ok\n" for i in range(6000)), encoding="utf-8")
+    h.do(lambda: chat.attach_files([log]))
+    h.wait_until(lambda: chip_names(h) == ["server.log"], what="the chip")
+    assert "Only the first" in chat.attach_notice.text()
+    copy = chat.chip_widgets()[0].findChild(QToolButton, "copyToWorkspace")
+    assert copy is not None
+    h.do(lambda: QTest.mouseClick(copy, Qt.MouseButton.LeftButton))
+    h.wait_until(lambda: (workspace_dir / "server.log").exists(), what="the copy in the workspace")
+    assert (workspace_dir / "server.log").read_bytes() == log.read_bytes()
+    assert "server.log" in chat.input.toPlainText() and "read it in pages" in chat.input.toPlainText()
