@@ -34,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--allow-broad-workspace", action="store_true",
                      help="accept / , your home folder itself or a system folder as the workspace")
     ask.add_argument("--json", action="store_true", help="print every event as a JSON line instead of the reply")
+    ask.add_argument("--show-thinking", action="store_true",
+                     help="print a reasoning model's thinking on stderr (dimmed on a terminal); stdout is the reply")
 
     commands.add_parser("doctor", help="check keyring, database, paths, provider and print what works")
 
@@ -160,11 +162,17 @@ async def _ask(args: argparse.Namespace) -> int:
     wrote_text = False
     saved = False  # the user message was stored (TurnStarted); when it was not, the error line is all
     reply_text = TerminalTextFilter()  # the reply is model text: no escape sequence reaches the terminal
+    thinking = _ThinkingPrinter() if args.show_thinking and not args.json else None
     try:
         async for event in turn:
             if args.json:
                 print(json.dumps(ev.event_to_json(event), ensure_ascii=False), flush=True)
+            elif isinstance(event, ev.ReasoningDelta):
+                if thinking is not None:
+                    thinking.feed(event.text)
             elif isinstance(event, ev.TextDelta):
+                if thinking is not None:
+                    thinking.end()
                 sys.stdout.write(reply_text.feed(event.text))
                 sys.stdout.flush()
                 wrote_text = True
@@ -198,11 +206,41 @@ async def _ask(args: argparse.Namespace) -> int:
         if runtime.session_models is not None:
             await runtime.session_models.aclose()  # the client of a model picked for the session
         await runtime.mcp.stop_all()
+    if thinking is not None:
+        thinking.end()
     if wrote_text and not args.json:
         sys.stdout.write(reply_text.flush() + "\n")
     if not args.json and saved:
         print(f"[session {session_id}]", file=sys.stderr)
     return code
+
+
+class _ThinkingPrinter:
+    """`ask --show-thinking`: the model's thinking on stderr, dimmed when stderr is a terminal, so stdout stays
+    the reply alone. Model text: it goes through the terminal filter like the reply (no escape sequences)."""
+
+    def __init__(self) -> None:
+        from hermes_desktop.core.terminal_text import TerminalTextFilter  # light imports stay lazy in this module
+
+        self._filter = TerminalTextFilter()
+        self._dim = sys.stderr.isatty()
+        self._open = False
+
+    def feed(self, text: str) -> None:
+        shown = self._filter.feed(text)
+        if not shown:
+            return
+        if not self._open:
+            sys.stderr.write("\033[2m" if self._dim else "")
+            self._open = True
+        sys.stderr.write(shown)
+        sys.stderr.flush()
+
+    def end(self) -> None:
+        if self._open:
+            sys.stderr.write(self._filter.flush() + ("\033[0m" if self._dim else "") + "\n")
+            sys.stderr.flush()
+            self._open = False
 
 
 def _broad_workspace_refusal(env: dict[str, str]) -> str | None:

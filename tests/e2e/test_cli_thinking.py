@@ -1,0 +1,57 @@
+"""`ask` with a reasoning model, as a real subprocess against the scripted server: stdout is the reply alone;
+`--show-thinking` puts the thinking on stderr (no escape sequence from the model reaches the terminal);
+`--json` carries it as reasoning_delta events; the export shows it collapsed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.model_server import ScriptedModelServer, reasoning_reply
+
+ROOT = Path(__file__).resolve().parents[2]
+THOUGHT = "Pondering the question \x1b[31mcarefully\x1b[0m."
+ANSWER = "Forty-two."
+
+
+@pytest.fixture
+def server():
+    with ScriptedModelServer() as scripted:
+        yield scripted
+
+
+@pytest.fixture
+def env(server, workspace_dir) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT), "HERMES_BASE_URL": server.base_url, "HERMES_MODEL": "scripted-model",
+            "HERMES_API_KEY": "sk-cli-thinking", "HERMES_WORKSPACE": str(workspace_dir)}
+
+
+def hermes(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "hermes_desktop", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120, input="")
+
+
+def test_thinking_is_not_printed_unless_asked_and_json_carries_it(server, env) -> None:
+    server.enqueue(reasoning_reply(THOUGHT, ANSWER, form="think"))
+    plain = hermes("ask", "the answer?", "--session", "t1", env=env)
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stdout.strip() == ANSWER and "Pondering" not in plain.stderr
+
+    server.enqueue(reasoning_reply(THOUGHT, ANSWER))
+    shown = hermes("ask", "again?", "--session", "t2", "--show-thinking", env=env)
+    assert shown.returncode == 0 and shown.stdout.strip() == ANSWER
+    assert "Pondering the question carefully." in shown.stderr and "\x1b[31m" not in shown.stderr
+
+    server.enqueue(reasoning_reply(THOUGHT, ANSWER, reasoning_tokens=7))
+    as_json = hermes("ask", "json?", "--session", "t3", "--json", env=env)
+    events = [json.loads(line) for line in as_json.stdout.splitlines()]
+    assert "".join(e["text"] for e in events if e["type"] == "reasoning_delta") == THOUGHT
+    assert [e["reasoning_tokens"] for e in events if e["type"] == "usage_reported"] == [7]
+
+    exported = hermes("sessions", "export", "t2", "--format", "md", env=env)
+    assert "<summary>Thinking for" in exported.stdout and ANSWER in exported.stdout
