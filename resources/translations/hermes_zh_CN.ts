@@ -4,22 +4,22 @@
 <context>
     <name>AddModelDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="437"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="461"/>
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="462"/>
         <source>A model name {0} accepts, as its documentation writes it (for example one its server does not list). It is kept with the provider and used for this session.</source>
         <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本会话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="444"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="468"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="447"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="471"/>
         <source>Add and use</source>
         <translation>添加并使用</translation>
     </message>
@@ -1034,43 +1034,43 @@ Folder: {2}</source>
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="72"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="82"/>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="120"/>
         <source>No model set up</source>
         <translation>尚未设置模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="121"/>
         <source>Set up a provider to chat</source>
         <translation>设置一个提供方即可开始对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="125"/>
         <source>chosen for this session</source>
         <translation>为本会话选择</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="125"/>
         <source>the default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
         <source>Model for this session: {0} ({1}). Click or press Ctrl+Shift+M to change it.</source>
         <translation>本会话的模型：{0}（{1}）。点击或按 Ctrl+Shift+M 更换。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="199"/>
         <source>The model choice could not be saved: {0}</source>
         <translation>无法保存所选模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="207"/>
         <source>This session uses {0} · {1} from its next message.</source>
         <translation>本会话从下一条消息起使用 {0} · {1}。</translation>
     </message>
@@ -1078,97 +1078,97 @@ Folder: {2}</source>
 <context>
     <name>ModelPickerPopup</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="234"/>
         <source>Model for this session</source>
         <translation>本会话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="241"/>
         <source>Filter models…</source>
         <translation>筛选模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="254"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="256"/>
         <source>Ask every provider&apos;s server for its models again</source>
         <translation>重新向每个提供方的服务器获取模型列表</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="259"/>
         <source>Applies to this session from its next message.</source>
         <translation>从下一条消息起用于本会话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="318"/>
         <source>Default: {0} · {1}</source>
         <translation>默认：{0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="319"/>
         <source>Follow the default model (the active provider&apos;s); new sessions use it</source>
         <translation>跟随默认模型（当前提供方的模型）；新会话使用它</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="332"/>
         <source>Could not list models: {0}</source>
         <translation>无法获取模型列表：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="321"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="342"/>
         <source>{0} (profile&apos;s model)</source>
         <translation>{0}（提供方的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="323"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="344"/>
         <source>{0} (added by hand)</source>
         <translation>{0}（手动添加）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="348"/>
         <source>Add model…</source>
         <translation>添加模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="354"/>
         <source>No providers yet: set one up in Settings.</source>
         <translation>还没有提供方：请在设置中添加。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="367"/>
         <source>{0} — listing models…</source>
         <translation>{0} — 正在获取模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="369"/>
         <source>{0} — not listed yet</source>
         <translation>{0} — 尚未获取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="370"/>
         <source>{0} — {1} listed {2}</source>
         <translation>{0} — {1} 个，获取于{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="374"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="376"/>
         <source>{0} min ago</source>
         <translation>{0} 分钟前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="378"/>
         <source>{0} h ago</source>
         <translation>{0} 小时前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
         <source>{0} days ago</source>
         <translation>{0} 天前</translation>
     </message>
@@ -1444,22 +1444,22 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="234"/>
         <source>Show while it streams, then collapse</source>
-        <translation type="unfinished"></translation>
+        <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="235"/>
         <source>Always show</source>
-        <translation type="unfinished"></translation>
+        <translation>始终显示</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="235"/>
         <source>Hide</source>
-        <translation type="unfinished">隐藏</translation>
+        <translation>隐藏</translation>隐藏</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="240"/>
         <source>Model&apos;s thinking</source>
-        <translation type="unfinished"></translation>
+        <translation>模型的思考过程</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="241"/>
@@ -1978,22 +1978,22 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="329"/>
         <source>Thinking…</source>
-        <translation type="unfinished"></translation>
+        <translation>思考中…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
         <source>{0} s</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 秒</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="333"/>
         <source>Thought for {0} s</source>
-        <translation type="unfinished"></translation>
+        <translation>已思考 {0} 秒</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="335"/>
         <source>Thinking</source>
-        <translation type="unfinished"></translation>
+        <translation>思考过程</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="407"/>
