@@ -4,22 +4,22 @@
 <context>
     <name>AddModelDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="461"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="462"/>
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="463"/>
         <source>A model name {0} accepts, as its documentation writes it (for example one its server does not list). It is kept with the provider and used for this session.</source>
         <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本会话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="469"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="471"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="472"/>
         <source>Add and use</source>
         <translation>添加并使用</translation>
     </message>
@@ -1050,27 +1050,27 @@ Folder: {2}</source>
         <translation>设置一个提供方即可开始对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
         <source>chosen for this session</source>
         <translation>为本会话选择</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
         <source>the default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="127"/>
         <source>Model for this session: {0} ({1}). Click or press Ctrl+Shift+M to change it.</source>
         <translation>本会话的模型：{0}（{1}）。点击或按 Ctrl+Shift+M 更换。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="200"/>
         <source>The model choice could not be saved: {0}</source>
         <translation>无法保存所选模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="208"/>
         <source>This session uses {0} · {1} from its next message.</source>
         <translation>本会话从下一条消息起使用 {0} · {1}。</translation>
     </message>
@@ -1078,97 +1078,97 @@ Folder: {2}</source>
 <context>
     <name>ModelPickerPopup</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="235"/>
         <source>Model for this session</source>
         <translation>本会话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="242"/>
         <source>Filter models…</source>
         <translation>筛选模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="255"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="257"/>
         <source>Ask every provider&apos;s server for its models again</source>
         <translation>重新向每个提供方的服务器获取模型列表</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="260"/>
         <source>Applies to this session from its next message.</source>
         <translation>从下一条消息起用于本会话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="319"/>
         <source>Default: {0} · {1}</source>
         <translation>默认：{0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="320"/>
         <source>Follow the default model (the active provider&apos;s); new sessions use it</source>
         <translation>跟随默认模型（当前提供方的模型）；新会话使用它</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="333"/>
         <source>Could not list models: {0}</source>
         <translation>无法获取模型列表：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="343"/>
         <source>{0} (profile&apos;s model)</source>
         <translation>{0}（提供方的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="345"/>
         <source>{0} (added by hand)</source>
         <translation>{0}（手动添加）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="349"/>
         <source>Add model…</source>
         <translation>添加模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="355"/>
         <source>No providers yet: set one up in Settings.</source>
         <translation>还没有提供方：请在设置中添加。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="368"/>
         <source>{0} — listing models…</source>
         <translation>{0} — 正在获取模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="370"/>
         <source>{0} — not listed yet</source>
         <translation>{0} — 尚未获取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="371"/>
         <source>{0} — {1} listed {2}</source>
         <translation>{0} — {1} 个，获取于{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="374"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="375"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="377"/>
         <source>{0} min ago</source>
         <translation>{0} 分钟前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
         <source>{0} h ago</source>
         <translation>{0} 小时前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="380"/>
         <source>{0} days ago</source>
         <translation>{0} 天前</translation>
     </message>
@@ -1454,7 +1454,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="235"/>
         <source>Hide</source>
-        <translation>隐藏</translation>隐藏</translation>
+        <translation>隐藏</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="240"/>
