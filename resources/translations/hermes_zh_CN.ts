@@ -176,12 +176,12 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="82"/>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="233"/>
         <source>Attach files</source>
-        <translation type="unfinished"></translation>
+        <translation>附加文件</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="83"/>
         <source>Attach images, PDFs or text files (or drop or paste them here)</source>
-        <translation type="unfinished"></translation>
+        <translation>附加图片、PDF 或文本文件（也可拖放或粘贴到这里）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="101"/>
@@ -216,37 +216,37 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="234"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="304"/>
         <source>Copy to workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>复制到工作区</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="305"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
-        <translation type="unfinished"></translation>
+        <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="313"/>
         <source>Remove {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>移除 {0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="314"/>
         <source>Remove</source>
-        <translation type="unfinished">移除</translation>
+        <translation>移除</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="349"/>
         <source>{0} is no longer stored.</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 已不再保存。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="358"/>
         <source>{0} could not be opened: {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开 {0}：{1}</translation>
     </message>
 </context>
 <context>
@@ -693,17 +693,17 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="669"/>
         <source>{0} could not be copied into the workspace: {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="672"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
-        <translation type="unfinished"></translation>
+        <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="674"/>
         <source>Copied {0} into the workspace.</source>
-        <translation type="unfinished"></translation>
+        <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="704"/>
@@ -1553,345 +1553,345 @@ Folder: {2}</source>
 <context>
     <name>SetupDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="115"/>
         <source>Connect a model</source>
         <translation>连接模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="115"/>
         <source>Edit provider</source>
         <translation>编辑服务商</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="122"/>
         <source>Hermes works with any OpenAI-compatible service, in the cloud or on this computer. Pick one, paste a key if it needs one, and test the connection.</source>
         <translation>Hermes 可以使用任何兼容 OpenAI 的服务，无论在云端还是在这台电脑上。选择一个，如需要就粘贴密钥，然后测试连接。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="124"/>
         <source>Provider settings.</source>
         <translation>服务商设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="125"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="231"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="132"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="232"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="136"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="233"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="141"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="144"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="234"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="143"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="146"/>
         <source>Stored in the keyring — leave empty to keep it</source>
         <translation>已保存在钥匙串中 — 留空则保持不变</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="144"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="147"/>
         <source>Paste your API key</source>
         <translation>粘贴你的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="145"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="476"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="155"/>
         <source>No secure keyring was found on this computer ({0}). The key will be kept in memory for this run only and never written to a file. To supply it on every start, set the HERMES_API_KEY environment variable.</source>
         <translation>这台电脑上没有找到安全的钥匙串（{0}）。密钥只会在本次运行期间保存在内存中，绝不会写入文件。若要每次启动都提供密钥，请设置环境变量 HERMES_API_KEY。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="158"/>
         <source>no backend</source>
         <translation>无后端</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="163"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="283"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="166"/>
         <source>Native tool calls</source>
         <translation>原生工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="167"/>
         <source>Text tool calls (for models without native support)</source>
         <translation>文本工具调用（用于不支持原生工具调用的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="169"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="177"/>
         <source>provider default</source>
         <translation>服务商默认值</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="181"/>
         <source>Advanced settings</source>
         <translation>高级设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="197"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="198"/>
         <source>Tool calling</source>
         <translation>工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="199"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="200"/>
         <source>Max output tokens</source>
         <translation>最大输出 token 数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="201"/>
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="207"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="220"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="223"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="223"/>
         <source>Not now</source>
         <translation>以后再说</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="276"/>
         <source>Reasoning and images</source>
         <translation>推理与图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="283"/>
         <source>Always</source>
         <translation>总是</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="284"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="286"/>
         <source>Sends a reply&apos;s reasoning back with its tool calls (DeepSeek&apos;s thinking mode requires it). Automatic: for providers known to need it, or once the server asks for it.</source>
         <translation>把回复的推理内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的提供方，或在服务器要求之后。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
         <source>Send reasoning back</source>
         <translation>回传推理内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="296"/>
         <source>Sent as reasoning_effort, for models that accept it</source>
         <translation>作为 reasoning_effort 发送，适用于接受该参数的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="297"/>
         <source>Default (not sent)</source>
         <translation>默认（不发送）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="298"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="298"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="298"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="300"/>
         <source>Reasoning effort</source>
         <translation>推理强度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="311"/>
         <source>Extra request parameters</source>
         <translation>额外请求参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="315"/>
         <source>Automatic (from the model&apos;s name)</source>
         <translation>自动（根据模型名称）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="316"/>
         <source>Yes: the model reads images</source>
         <translation>是：模型能读取图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="317"/>
         <source>No: text only</source>
         <translation>否：仅文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="319"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="323"/>
         <source>Forget what was learned</source>
         <translation>忘记已学到的设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="344"/>
         <source>A JSON object merged into every request (for example {&quot;enable_thinking&quot;: true}). Not for keys: the API key field keeps those in the keyring.</source>
         <translation>一个合并进每个请求的 JSON 对象（例如 {&quot;enable_thinking&quot;: true}）。不要用于密钥：API 密钥栏会把密钥保存在系统密钥环中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="354"/>
         <source>Not a JSON object: write it in braces, {…}.</source>
         <translation>不是 JSON 对象：请写在花括号 {…} 中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="356"/>
         <source>Hermes sets {0} itself; remove it from the extra parameters.</source>
         <translation>{0} 由 Hermes 自行设置；请从额外参数中删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="359"/>
         <source>“{0}” looks like a key or password. Keys go in the API key field, which keeps them in the keyring; settings.json is not the place for them.</source>
         <translation>“{0}”看起来像密钥或密码。密钥应填在 API 密钥栏，它会保存在系统密钥环中；settings.json 不是存放它的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="361"/>
         <source>Not valid JSON: {0}</source>
         <translation>不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="367"/>
         <source>the server wants the reasoning sent back</source>
         <translation>服务器要求回传推理内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="356"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="369"/>
         <source>the model refused images</source>
         <translation>模型拒绝了图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="370"/>
         <source>Learned from the server: {0}.</source>
         <translation>从服务器学到：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="377"/>
         <source>What was learned will be forgotten when you save.</source>
         <translation>保存后将忘记已学到的设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="400"/>
         <source>Discard your changes?</source>
         <translation>放弃你的更改？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="401"/>
         <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
         <translation>你输入的服务商设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="402"/>
         <source>Discard</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="405"/>
         <source>Keep editing</source>
         <translation>继续编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="455"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="468"/>
         <source>Get a key at {0}</source>
         <translation>在 {0} 获取密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="470"/>
         <source>A local server usually needs no key; leave it empty.</source>
         <translation>本地服务器通常不需要密钥，留空即可。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="476"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="520"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="533"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="539"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="541"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="552"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="554"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="544"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="557"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="564"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="577"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="570"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="583"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="572"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="585"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="575"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="588"/>
         <source>The extra request parameters are not saved until they are a valid JSON object.</source>
         <translation>额外请求参数须是有效的 JSON 对象才能保存。</translation>
     </message>
