@@ -54,6 +54,7 @@ KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 PROFILE_ROLE = Qt.ItemDataRole.UserRole + 2
 MODEL_ROLE = Qt.ItemDataRole.UserRole + 3
 LABEL_MAX_PX = 320
+MIN_POPUP_HEIGHT, MAX_POPUP_HEIGHT = 220, 560
 
 
 class ModelPicker(QToolButton):
@@ -95,7 +96,8 @@ class ModelPicker(QToolButton):
         if session_id is not None and self.controller.ready:
             pick = await asyncio.to_thread(read_pick, self.controller.store, session_id)
         if session_id != self._current_session():
-            return  # the user moved on meanwhile
+            self.show_session(self._current_session())  # the user moved on meanwhile: show that one's
+            return
         self.pick, self._shown_for = pick, session_id
         self._update_label()
         if self.popup is not None and self.popup.isVisible():
@@ -119,7 +121,8 @@ class ModelPicker(QToolButton):
             self.setToolTip(self.tr("Set up a provider to chat"))
             return
         full = f"{profile.name} · {model}"
-        self.setText(self.fontMetrics().elidedText(full, Qt.TextElideMode.ElideMiddle, LABEL_MAX_PX))
+        # The ▾ says it opens something: in the status bar a flat button would otherwise read as a label.
+        self.setText(self.fontMetrics().elidedText(full, Qt.TextElideMode.ElideMiddle, LABEL_MAX_PX) + " ▾")
         how = self.tr("chosen for this session") if self.pick is not None else self.tr("the default")
         self.setToolTip(self.tr("Model for this session: {0} ({1}). Click or press Ctrl+Shift+M to change it.")
                         .format(full, how))
@@ -138,6 +141,7 @@ class ModelPicker(QToolButton):
         await runtime.model_catalog.load()  # the cache file, read in a worker thread
         popup = self.popup
         popup.fill()
+        popup.fit_height()
         popup.show_near(self)
         now = time.time()
         for profile in runtime.picker_profiles():
@@ -266,11 +270,32 @@ class ModelPickerPopup(QFrame):
         layout.addWidget(self.filter)
         layout.addWidget(self.tree, 1)
         layout.addLayout(bottom)
-        self.resize(QSize(420, 460))
+        self.resize(QSize(480, 460))
 
     # ------------------------------------------------------------------ showing
+    def fit_height(self) -> None:
+        """As tall as the list needs (within limits), so a short list does not open a mostly empty box."""
+        rows = sum(1 for item in self._all_items() if not item.isHidden())
+        row_height = max(self.tree.sizeHintForRow(0), self.fontMetrics().height() + 2)
+        chrome = self.layout().sizeHint().height() - self.tree.sizeHint().height() + 2 * self.tree.frameWidth()
+        self.resize(self.width(), max(MIN_POPUP_HEIGHT, min(MAX_POPUP_HEIGHT, chrome + row_height * (rows + 1))))
+
+    def _all_items(self) -> list[QTreeWidgetItem]:
+        items = []
+        for top in range(self.tree.topLevelItemCount()):
+            header = self.tree.topLevelItem(top)
+            items.append(header)
+            items += [header.child(i) for i in range(header.childCount())]
+        return items
+
     def show_near(self, anchor: QWidget) -> None:
         """Above the button (it sits at the bottom of the window), kept on the screen."""
+        self._place(anchor)
+        self.filter.clear()
+        self.show()
+        self.filter.setFocus()
+
+    def _place(self, anchor: QWidget) -> None:
         corner = anchor.mapToGlobal(QPoint(anchor.width(), 0))
         screen = (anchor.screen() or QGuiApplication.primaryScreen()).availableGeometry()
         x = max(screen.left(), min(corner.x() - self.width(), screen.right() - self.width()))
@@ -278,9 +303,6 @@ class ModelPickerPopup(QFrame):
         if y < screen.top():
             y = anchor.mapToGlobal(QPoint(0, anchor.height())).y() + 4
         self.move(x, y)
-        self.filter.clear()
-        self.show()
-        self.filter.setFocus()
 
     def fill(self) -> None:
         """Rebuild the tree from the catalog, keeping the filter and the selected entry."""
@@ -336,6 +358,9 @@ class ModelPickerPopup(QFrame):
         self.tree.expandAll()
         self.refresh_button.setEnabled(not picker.refreshing)
         self._apply_filter(keep)
+        if self.isVisible():  # a list arrived: grow to show it, still above the button
+            self.fit_height()
+            self._place(picker)
 
     def _header_text(self, entry: CatalogEntry, loading: bool) -> str:
         name = entry.profile.name

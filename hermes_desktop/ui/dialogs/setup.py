@@ -28,12 +28,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
     QDoubleSpinBox,
+    QFrame,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -42,6 +43,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -180,8 +182,17 @@ class SetupDialog(QDialog):
         self.advanced_toggle.setChecked(profile is not None)
         advanced = QGroupBox()
         advanced_form = QFormLayout(advanced)
-        advanced.setVisible(self.advanced_toggle.isChecked())
-        self.advanced_toggle.toggled.connect(advanced.setVisible)
+        # In a scroll area: open, the section is taller than a small screen, and a squeezed form overlaps its
+        # wrapped notes. The area's size hint stops at ~24 lines; the rest scrolls.
+        self.advanced_area = QScrollArea()
+        self.advanced_area.setObjectName("advancedArea")
+        self.advanced_area.setWidgetResizable(True)
+        self.advanced_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.advanced_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.advanced_area.setWidget(advanced)
+        self.advanced_area.setVisible(self.advanced_toggle.isChecked())
+        self.advanced_toggle.toggled.connect(self.advanced_area.setVisible)
+        self.advanced_toggle.toggled.connect(lambda on: QTimer.singleShot(0, self._fit_advanced) if on else None)
         self.advanced_toggle.toggled.connect(lambda _on: QTimer.singleShot(0, self.adjustSize))
         advanced_form.addRow(self.tr("Name"), self.name_edit)
         advanced_form.addRow(self.tr("Tool calling"), self.tool_mode)
@@ -233,7 +244,7 @@ class SetupDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.keyring_note)
         layout.addWidget(self.advanced_toggle)
-        layout.addWidget(advanced)
+        layout.addWidget(self.advanced_area, 1)
         layout.addLayout(test_row)
         layout.addWidget(self.status)
         layout.addLayout(buttons)
@@ -257,6 +268,31 @@ class SetupDialog(QDialog):
         for edited in (self.base_url.textEdited, self.api_key.textEdited, self.model.lineEdit().textEdited,
                        self.model.activated, self.provider.activated):
             edited.connect(lambda *_args: self._make_default(self.test_button))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.advanced_area.isVisible():
+            QTimer.singleShot(0, self._fit_advanced)
+
+    def _fit_advanced(self) -> None:
+        """Tall enough to show the whole advanced section when the screen allows; otherwise as tall as the screen,
+        and the section scrolls (it stretches into whatever height the dialog has). Its size is only known once
+        it is laid out on screen. (adjustSize would stop at 2/3 of the screen and squeeze the buttons.)"""
+        screen = self.screen().availableGeometry() if self.screen() else None
+        natural = self.sizeHint().height() - self.advanced_area.sizeHint().height() + self.advanced.sizeHint().height()
+        frame_extra = self.frameGeometry().height() - self.height()
+        limit = screen.height() - frame_extra - 16 if screen is not None else natural
+        height = max(self.minimumSizeHint().height(), min(natural + 4, limit))
+        if height > self.height():
+            self.resize(self.width(), height)
+            self._keep_on_screen()
+
+    def _keep_on_screen(self) -> None:
+        """After growing, move up as far as needed so the buttons stay on the screen."""
+        screen = self.screen().availableGeometry() if self.screen() else None
+        frame = self.frameGeometry()
+        if screen is not None and frame.bottom() > screen.bottom():
+            self.move(frame.left(), max(screen.top(), frame.top() - (frame.bottom() - screen.bottom())))
 
     def _build_model_controls(self, form: QFormLayout) -> None:
         """Reasoning echo, reasoning effort, extra request parameters, vision, and what was learned."""
@@ -574,6 +610,7 @@ class SetupDialog(QDialog):
             self.advanced_toggle.setChecked(True)
             problems.append(self.tr("The extra request parameters are not saved until they are a valid JSON object."))
             self.extra_params.setFocus()
+            self.advanced_area.ensureWidgetVisible(self.extra_params)
         if problems:
             self.status.setStyleSheet(f"color: {themes.current().risk_destructive};")
             self.status.setText(" ".join(problems))
