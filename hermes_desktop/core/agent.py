@@ -605,8 +605,9 @@ class _TurnRun:
                     self.emit(ReasoningDelta(item.text))
                     await self.streaming.add_reasoning(item.text)
                 elif isinstance(item, ReasoningEchoLearned):
-                    self.emit(Notice(f"The server asked for the model's reasoning to be sent back ({item.reason}); "
-                                     "Hermes retried with it and will send it to this provider from now on."))
+                    self.emit(Notice(f"The server wants the model's reasoning sent back with its tool calls (it said: "
+                                     f"“{item.reason}”). Hermes resent the request with it and will keep doing so for "
+                                     "this provider."))
                 elif isinstance(item, RetryNotice):
                     delay = f"{item.delay_s:.1f}" if item.delay_s < 10 else f"{item.delay_s:.0f}"
                     self.emit(RetryScheduled(item.attempt, item.max_attempts, item.delay_s, item.error.kind,

@@ -139,6 +139,8 @@ class ActivityRecorder:
             reasoning = self._usage[2]
             parts.append(f"{self._usage[0]:,} tokens in, {self._usage[1]:,} out" +
                          (f" ({reasoning:,} of them reasoning)" if reasoning is not None else ""))
+            if reasoning is not None:  # also on a line of its own: the title is often cut in the narrow panel
+                self._round.detail += f"\nreasoning tokens: {reasoning:,}"
         if self._first_token is not None:
             parts.append(f"first token after {self._first_token:.2f} s")
         parts.append(f"{now - self._round_started:.2f} s")

@@ -120,7 +120,7 @@ class ReasoningPiece:
 class ReasoningEchoLearned:
     """The server refused a request for want of `reasoning_content`: the echo is on from now (and saved)."""
 
-    reason: str
+    reason: str  # the server's own words
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +267,8 @@ class ModelClient:
                 self._on_echo_learned(self.profile)
             except Exception:  # saving settings failed: the echo still holds for this client's life
                 log.exception("could not save the learned reasoning echo")
-        return ReasoningEchoLearned(error.message)
+        said = error.message.partition("The server said: ")[2].strip()
+        return ReasoningEchoLearned(said or error.message)
 
     async def _attempt(self, request: ChatRequest, text_mode: bool) -> AsyncIterator[TextPiece | ReasoningPiece | StreamDone]:
         """One HTTP request: text pieces as they arrive, then StreamDone; failures as ModelError.

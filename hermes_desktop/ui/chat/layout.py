@@ -309,14 +309,15 @@ class RowLayouter:
             label = QCoreApplication.translate("Transcript", "interrupted — the reply stopped here")
             layout.texts.append(TextPart(QRectF(MARGIN_X, y, inner, self.small_metrics.height()), label, "tag"))
             y += self.small_metrics.height() + 2
-        if not item.streaming:
+        if not item.streaming and (item.text or not item.reasoning):
             versions_width = 0.0
             if len(item.versions) > 1:
                 self._versions(layout, item, y, MARGIN_X)
                 versions_width = 90.0
             self._footer(layout, y, [(QCoreApplication.translate("Transcript", "Copy"), "copy"), (QCoreApplication.translate("Transcript", "Regenerate"), "regenerate"), (QCoreApplication.translate("Transcript", "Fork"), "fork")],
                          right=None, left=MARGIN_X + versions_width)
-        layout.height = y + FOOTER_H + PAD_Y / 2
+        # A reply that only thought (before its tool calls) has no text to copy: no footer gap under it.
+        layout.height = y + (0 if item.reasoning and not item.text and not item.streaming else FOOTER_H) + PAD_Y / 2
         return layout
 
     def _thinking(self, item: MessageItem, layout: RowLayout, y: float, inner: float) -> float:
