@@ -573,7 +573,7 @@ class _TurnRun:
         said = f" The server said: {error.detail or error.message}" if (error.detail or error.message) else ""
         return ModelError(ErrorKind.BAD_REQUEST,
                           f"{profile.model} does not accept images, so Hermes will not send it images again "
-                          f"(set Vision in provider settings to change that). Your message is saved; send it again "
+                          f"(set Images in the provider settings to change that). Your message is saved; send it again "
                           f"without the image or pick a model with vision.{said[:400]}", ErrorAction.RETRY,
                           error.detail)
 

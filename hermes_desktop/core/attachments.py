@@ -107,6 +107,8 @@ class PreparedAttachment:
     note: str = ""  # for the user: "only the first part…", "no text layer"
     truncated: bool = False
     source: Path | None = None
+    total_chars: int | None = None  # a truncated text/PDF: how long the whole text is
+    no_text_layer: bool = False  # a PDF whose pages have no text
 
     @property
     def hash(self) -> str:
@@ -147,9 +149,11 @@ def prepare_bytes(name: str, data: bytes, *, process_image: ImageProcessor | Non
         body, note = pdf_text(data, name)
         text, truncated, budget_note = _within_budget(body, text_budget)
         return PreparedAttachment(name, PDF, mime, data, text=text, note=note or budget_note, truncated=truncated,
-                                  source=source)
-    text, truncated, note = _within_budget(_decode_text(data, name), text_budget)
-    return PreparedAttachment(name, TEXT, mime, data, text=text, note=note, truncated=truncated, source=source)
+                                  source=source, total_chars=len(body), no_text_layer=bool(note))
+    whole = _decode_text(data, name)
+    text, truncated, note = _within_budget(whole, text_budget)
+    return PreparedAttachment(name, TEXT, mime, data, text=text, note=note, truncated=truncated, source=source,
+                              total_chars=len(whole))
 
 
 def _read_regular_file(path: Path, name: str, max_bytes: int) -> bytes:
@@ -400,7 +404,7 @@ def image_refusal(profile: Any, prepared: Sequence[PreparedAttachment] | Sequenc
     else:
         how = "it is a text-only model"
     return (f"Not sent: {model} cannot see images ({how}). Remove {', '.join(names)}, or pick a model with "
-            "vision (or set Vision to yes in provider settings).")
+            "vision (or set Images to Yes in the provider settings).")
 
 
 # ---------------------------------------------------------------------------------------------- files on disk

@@ -319,7 +319,7 @@ class AppController(QObject):
         return _turn_after(asyncio.gather(*holds), lambda: start(agent))
 
     def image_refusal(self, session_id: str | None, attachments: list[Any]) -> str | None:
-        """Why these attachments' images cannot go to the model that answers `session_id` next, or None.
+        """The model that answers `session_id` next, when it cannot take these attachments' images; else None.
         (The agent checks again before storing anything; this lets the window keep the box as it is.)"""
         from hermes_desktop.core.attachments import image_refusal
         from hermes_desktop.core.session_models import read_pick
@@ -338,7 +338,8 @@ class AppController(QObject):
             profile = replace(runtime.profile_for(pick.profile_id), model=pick.model)  # type: ignore[type-var]
         if profile is None:
             return None
-        return image_refusal(profile, attachments, learned_no_vision=profile.id in agent.no_vision_profiles)
+        refused = image_refusal(profile, attachments, learned_no_vision=profile.id in agent.no_vision_profiles)
+        return (profile.model or profile.name) if refused else None
 
     def hold_turns(self) -> Callable[[], None]:
         """Turns sent from now on wait (their messages are not lost) until the returned function is called."""

@@ -138,7 +138,7 @@ def test_an_image_for_a_text_only_model_is_refused_before_sending_and_the_box_is
     h.wait_until(lambda: chip_names(h) == ["photo.png"], what="the chip")
     h.send("What is in this photo?")
     h.wait_until(lambda: chat.attach_notice.isVisible(), what="the refusal")
-    assert "o3-mini cannot see images" in chat.attach_notice.text() and "photo.png" in chat.attach_notice.text()
+    assert chat.attach_notice.text().startswith("Not sent: o3-mini cannot see images. Remove photo.png")
     assert chat.input.toPlainText() == "What is in this photo?" and chip_names(h) == ["photo.png"]
     h.settle(0.2)
     assert model_server.chat_requests == [] and h.window.current_session is None  # nothing sent, nothing stored
@@ -168,10 +168,11 @@ def test_a_large_text_file_offers_to_copy_it_into_the_workspace(make_window, mod
     log.write_text("".join(f"request {i} ok\n" for i in range(6000)), encoding="utf-8")
     h.do(lambda: chat.attach_files([log]))
     h.wait_until(lambda: chip_names(h) == ["server.log"], what="the chip")
-    assert "Only the first" in chat.attach_notice.text()
+    assert chat.attach_notice.text().startswith("server.log: only the first 39,")
+    assert "of 94,890 characters are sent" in chat.attach_notice.text()
     copy = chat.chip_widgets()[0].findChild(QToolButton, "copyToWorkspace")
     assert copy is not None
     h.do(lambda: QTest.mouseClick(copy, Qt.MouseButton.LeftButton))
-    h.wait_until(lambda: (workspace_dir / "server.log").exists(), what="the copy in the workspace")
+    h.wait_until(lambda: "read it in pages" in chat.input.toPlainText(), what="the copy made and said in the box")
+    assert "server.log" in chat.input.toPlainText()
     assert (workspace_dir / "server.log").read_bytes() == log.read_bytes()
-    assert "server.log" in chat.input.toPlainText() and "read it in pages" in chat.input.toPlainText()

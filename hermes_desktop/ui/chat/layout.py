@@ -259,23 +259,33 @@ class RowLayouter:
         the height they take."""
         if not item.attachments:
             return 0.0
-        right, x, top, row_h = width - MARGIN_X, width - MARGIN_X, y + 6, 0.0
+        right, gap = width - MARGIN_X, 6.0
+        sized = []
         for ref in item.attachments:
             if getattr(ref, "kind", "") == "image":
-                w, h = _thumb_size(getattr(ref, "width", None), getattr(ref, "height", None))
+                sized.append((ref, *_thumb_size(getattr(ref, "width", None), getattr(ref, "height", None))))
             else:
-                w, h = self.small_metrics.horizontalAdvance("\U0001F4CE " + ref.name) + 16, self.small_metrics.height() + 8
-            if x - w < MARGIN_X and x < right:  # wrap to a new line
-                top, x, row_h = top + row_h + 6, right, 0.0
-            rect = QRectF(x - w, top, w, h)
-            if getattr(ref, "kind", "") == "image":
-                layout.images.append(ImagePart(rect, ref))
-            else:
-                layout.texts.append(TextPart(rect, "\U0001F4CE " + ref.name, "button"))
-            layout.hits.append(Hit(rect, "open_attachment", ref))
-            x -= w + 6
-            row_h = max(row_h, h)
-        return top + row_h - y
+                sized.append((ref, self.small_metrics.horizontalAdvance(ref.name) + 20, self.small_metrics.height() + 8))
+        lines: list[list[tuple[Any, float, float]]] = [[]]
+        for entry in sized:  # in order, wrapped to the row's width
+            used = sum(w for _, w, _ in lines[-1]) + gap * len(lines[-1])
+            if lines[-1] and used + entry[1] > right - MARGIN_X:
+                lines.append([])
+            lines[-1].append(entry)
+        top = y + 6
+        for line in lines:  # each line right-aligned, first attachment leftmost
+            x = right - (sum(w for _, w, _ in line) + gap * (len(line) - 1))
+            row_h = max(h for _, _, h in line)
+            for ref, w, h in line:
+                rect = QRectF(x, top + row_h - h, w, h)
+                if getattr(ref, "kind", "") == "image":
+                    layout.images.append(ImagePart(rect, ref))
+                else:
+                    layout.texts.append(TextPart(rect, ref.name, "button"))
+                layout.hits.append(Hit(rect, "open_attachment", ref))
+                x += w + gap
+            top += row_h + gap
+        return top - gap - y
 
     def _versions(self, layout: RowLayout, item: MessageItem, y: float, x: float) -> None:
         """"‹ 2/3 ›" under a message that was edited or regenerated: each version leads to its own branch."""

@@ -22,10 +22,11 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QImage, QPixmap
-from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QPointF, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import (QColor, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QImage,
+                           QPainter, QPainterPath, QPen, QPixmap)
+from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QStyle, QToolButton,
+                               QVBoxLayout, QWidget)
 
 from hermes_desktop.core.attachments import (
     IMAGE, AttachmentError, PreparedAttachment, prepare_attachment, prepare_bytes,
@@ -74,11 +75,13 @@ class ChatPane(QWidget):
         self.input.sig_image.connect(self.attach_image)
         self.input.allow_empty = lambda: bool(self.attachments)  # type: ignore[method-assign]
         self.attachments: list[PreparedAttachment] = []
-        # Why an image cannot go to the session's model (None: it can). Set by the window.
+        # The session's model when it cannot take these images (None: it can). Set by the window.
         self.image_refusal: Callable[[list[PreparedAttachment]], str | None] = lambda attachments: None
         self.attach_button = QToolButton()
         self.attach_button.setObjectName("attachButton")
-        self.attach_button.setText("\U0001F4CE")
+        self.attach_button.setIcon(paperclip_icon(self.palette().buttonText().color()))
+        self.attach_button.setIconSize(QSize(18, 18))
+        self.attach_button.setMinimumHeight(28)
         self.attach_button.setAccessibleName(self.tr("Attach files"))
         self.attach_button.setToolTip(self.tr("Attach images, PDFs or text files (or drop or paste them here)"))
         self.attach_button.clicked.connect(self._choose_files)
@@ -168,9 +171,11 @@ class ChatPane(QWidget):
     def _submit(self, text: str) -> None:
         if (not text and not self.attachments) or self._busy or self._send_blocked is not None:
             return
-        refusal = self.image_refusal(list(self.attachments)) if self.attachments else None
-        if refusal:  # nothing is sent; the text and the chips stay for the user to change
-            self.show_attach_notice(refusal)
+        blocked_by = self.image_refusal(list(self.attachments)) if self.attachments else None
+        if blocked_by:  # nothing is sent; the text and the chips stay for the user to change
+            names = ", ".join(a.name for a in self.attachments if a.kind == IMAGE)
+            self.show_attach_notice(self.tr("Not sent: {0} cannot see images. Remove {1}, or pick a model that can "
+                                            "(or set Images to Yes in the provider's settings).").format(blocked_by, names))
             return
         self.attach_notice.hide()
         self.input.clear()
@@ -265,13 +270,24 @@ class ChatPane(QWidget):
                 continue  # the same file twice in one message
             self.attachments.append(prepared)
             self._add_chip(prepared)
-        notes = [f"{a.name}: {a.note}" for a in self.attachments if a.note]
+        notes = [self._note(a) for a in self.attachments if a.note]
         if problems or notes:
             self.show_attach_notice("\n".join(problems + notes))
         else:
             self.attach_notice.hide()
         self.sig_attachments_changed.emit()
         return problems
+
+    def _note(self, attachment: PreparedAttachment) -> str:
+        """What the user should know about a file that goes only in part (or without text)."""
+        if attachment.no_text_layer:
+            return self.tr("{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.").format(
+                attachment.name)
+        if attachment.truncated:
+            return self.tr("{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the "
+                           "agent read the rest in pages.").format(attachment.name, f"{len(attachment.text or ''):,}",
+                                                                  f"{attachment.total_chars or 0:,}")
+        return f"{attachment.name}: {attachment.note}"
 
     def show_attach_notice(self, text: str) -> None:
         self.attach_notice.setText(text)
@@ -294,7 +310,9 @@ class ChatPane(QWidget):
                                           Qt.TransformationMode.SmoothTransformation))
             row.addWidget(thumb)
         else:
-            row.addWidget(QLabel("\U0001F4C4"))
+            icon = QLabel()
+            icon.setPixmap(self.style().standardIcon(QStyle.StandardPixmap.SP_FileIcon).pixmap(16, 16))
+            row.addWidget(icon)
         name = QLabel(_short(attachment.name))
         name.setToolTip(f"{attachment.name}\n{attachment.note}".strip())
         row.addWidget(name)
@@ -376,6 +394,29 @@ class ChatPane(QWidget):
             event.acceptProposedAction()
             return True
         return super().eventFilter(watched, event)
+
+
+def paperclip_icon(colour: QColor) -> QIcon:
+    """A paperclip drawn with a path (no emoji font or icon theme needed)."""
+    pixmap = QPixmap(64, 64)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(QPen(colour, 5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+    path = QPainterPath(QPointF(40, 22))
+    path.lineTo(40, 46)
+    path.arcTo(24, 38, 16, 16, 0, -180)  # bottom of the inner loop
+    path.lineTo(24, 14)
+    path.arcTo(24, 4, 24, 20, 180, -180)  # the top
+    path.lineTo(48, 48)
+    path.arcTo(16, 36, 32, 24, 0, -180)  # the outer bottom
+    path.lineTo(16, 20)
+    painter.translate(32, 32)
+    painter.rotate(30)
+    painter.translate(-32, -32)
+    painter.drawPath(path)
+    painter.end()
+    return QIcon(pixmap)
 
 
 def _short(name: str, limit: int = 28) -> str:
