@@ -36,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="print every event as a JSON line instead of the reply")
     ask.add_argument("--show-thinking", action="store_true",
                      help="print a reasoning model's thinking on stderr (dimmed on a terminal); stdout is the reply")
+    ask.add_argument("--attach", action="append", type=Path, default=[], metavar="PATH",
+                     help="attach a file (image, PDF, text, code, Markdown, CSV, JSON); repeatable")
 
     commands.add_parser("doctor", help="check keyring, database, paths, provider and print what works")
 
@@ -142,6 +144,11 @@ async def _ask(args: argparse.Namespace) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_USAGE
     try:
+        attachments = await _read_attachments(args.attach, quiet=args.json)
+    except ValueError as exc:  # a file that cannot be attached: nothing is stored or sent
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
         runtime = open_runtime(env)
     except StorageError as exc:  # the history cannot be opened at all: one line, never a traceback
         print(f"error: {exc}", file=sys.stderr)
@@ -157,7 +164,7 @@ async def _ask(args: argparse.Namespace) -> int:
     await _start_mcp(runtime, quiet=args.json)
     agent = runtime.make_agent(approver)
     session_id = args.session or _new_session_id()
-    turn = agent.start_turn(session_id, args.text)
+    turn = agent.start_turn(session_id, args.text, attachments)
     code = EXIT_OK
     wrote_text = False
     saved = False  # the user message was stored (TurnStarted); when it was not, the error line is all
@@ -241,6 +248,28 @@ class _ThinkingPrinter:
             sys.stderr.write(self._filter.flush() + ("\033[0m" if self._dim else "") + "\n")
             sys.stderr.flush()
             self._open = False
+
+
+async def _read_attachments(paths: list[Path], *, quiet: bool) -> list[Any]:
+    """Each `--attach` file read and prepared off the event loop (images downscaled with QImage, which needs no
+    display). ValueError with one line when one cannot be attached; a partial one is said on stderr."""
+    if not paths:
+        return []
+    from hermes_desktop.core.attachments import AttachmentError, prepare_attachment
+    from hermes_desktop.imaging import process_image
+
+    prepared = []
+    for path in paths:
+        try:
+            attachment = await asyncio.to_thread(prepare_attachment, path, process_image=process_image)
+        except AttachmentError as exc:
+            raise ValueError(f"cannot attach {exc}") from None
+        if attachment.note and not quiet:
+            hint = (" To let the agent read all of it, copy it into the workspace and ask it to read the file in pages."
+                    if attachment.truncated else "")
+            print(f"note: {attachment.name}: {attachment.note}{hint}", file=sys.stderr)
+        prepared.append(attachment)
+    return prepared
 
 
 def _broad_workspace_refusal(env: dict[str, str]) -> str | None:
