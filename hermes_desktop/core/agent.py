@@ -531,7 +531,10 @@ class _TurnRun:
         files = self.agent.attachment_files()
         refs = tuple(a.ref() for a in self.attachments)
         for attachment in self.attachments:
-            await self.io.call(files.put, attachment.data)
+            try:
+                await self.io.call(files.put, attachment.data)
+            except StorageUnavailable as error:  # e.g. a full disk: nothing of the message was stored
+                raise error.about("your message and its attachments were not saved") from error
         try:
             return await self.io.call(self.services.store.append_message, self.session_id,
                                       NewMessage("user", content=self.text, attachments=refs))
