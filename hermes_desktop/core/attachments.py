@@ -33,7 +33,7 @@ import os
 import re
 import stat
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -109,10 +109,11 @@ class PreparedAttachment:
     source: Path | None = None
     total_chars: int | None = None  # a truncated text/PDF: how long the whole text is
     no_text_layer: bool = False  # a PDF whose pages have no text
+    digest: str = ""  # SHA-256 of `data`, computed where the file was read (off the event loop)
 
     @property
     def hash(self) -> str:
-        return hashlib.sha256(self.data).hexdigest()
+        return self.digest or hashlib.sha256(self.data).hexdigest()
 
     def ref(self) -> AttachmentRef:
         return AttachmentRef(self.hash, self.name, self.kind, self.mime, len(self.data), self.width, self.height,
@@ -132,7 +133,16 @@ def prepare_attachment(path: Path, *, process_image: ImageProcessor | None,
 def prepare_bytes(name: str, data: bytes, *, process_image: ImageProcessor | None,
                   max_bytes: int = MAX_FILE_BYTES, text_budget: int = TEXT_BUDGET_CHARS,
                   source: Path | None = None) -> PreparedAttachment:
-    """`prepare_attachment` for bytes already in memory (a pasted image). Raises AttachmentError with the reason."""
+    """`prepare_attachment` for bytes already in memory (a pasted image). Raises AttachmentError with the reason.
+    The name is kept on one line (it heads the block the model reads)."""
+    name = " ".join(name.split())[:255] or "attachment"
+    prepared = _prepare(name, data, process_image=process_image, max_bytes=max_bytes, text_budget=text_budget,
+                        source=source)
+    return replace(prepared, digest=hashlib.sha256(prepared.data).hexdigest())
+
+
+def _prepare(name: str, data: bytes, *, process_image: ImageProcessor | None, max_bytes: int, text_budget: int,
+             source: Path | None) -> PreparedAttachment:
     if len(data) > max_bytes:
         raise AttachmentError(f"{name}: {_size(len(data))} is larger than the limit of {_size(max_bytes)}.")
     path = source or Path(name)
