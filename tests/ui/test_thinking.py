@@ -116,3 +116,28 @@ def test_the_setting_hides_the_thinking_or_keeps_it_open(make_window, model_serv
     assert thinking_state(done) == "open" and any("recall" in doc for doc in painted_docs(h, done))
     h.do(dialog.reject)
     h.do(lambda: chat_items.set_thinking_display("auto"))  # the module-wide setting: leave it as found
+
+
+def test_rows_are_laid_out_afresh_after_the_thinking_collapses(make_window, model_server) -> None:
+    """The streamed reply's cached layout (kept while it streams) must not outlive the section above it: once
+    the thinking collapses, each row is as tall as a fresh layout says and its text sits where it should."""
+    from tests.support.model_server import CallScript
+
+    h = make_window()
+    model_server.enqueue(reasoning_reply("think first " * 20, "", CallScript("calculate", {"expression": "1+1"})),
+                         reasoning_reply("then answer " * 20, "Two, as the tool says."))
+    h.send("1+1?")
+    h.wait_until(lambda: any(isinstance(i, MessageItem) and i.text.startswith("Two") and not i.streaming
+                             for i in rows(h)), what="the answer")
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
+    view, model = h.window.chat.view, h.window.chat.model
+    replies = [i for i in rows(h) if isinstance(i, MessageItem) and i.role == "assistant"]
+    assert len(replies) == 2 and all(thinking_state(r) == "collapsed" for r in replies)
+    width = view.viewport().width()
+    for reply in replies:
+        painted = view.delegate.row_layout(reply, width)
+        fresh = view.delegate.layouter.layout(reply, width)
+        assert abs(painted.height - fresh.height) < 0.5
+        assert [d.origin.y() for d in painted.docs] == [d.origin.y() for d in fresh.docs]
+        h.wait_until(lambda: abs(view.visualRect(model.index(model.row_of(reply))).height() - fresh.height) <= 1,
+                     what="the row's height to follow its layout")

@@ -171,6 +171,7 @@ class _StablePrefix:
     tail: str  # its last characters, to notice a text that did not just grow
     parts: list[DocPart]
     y: float
+    top: float = 0.0  # where the text started: the thinking section above it can change height (it collapses)
 
 
 class RowLayouter:
@@ -367,8 +368,10 @@ class RowLayouter:
         text = item.text
         prefix = self._prefixes.get(item.key)
         if prefix is not None and not (prefix.width == width and prefix.palette is palette and len(text) >= prefix.chars
-                                       and text[prefix.chars - len(prefix.tail):prefix.chars] == prefix.tail):
+                                       and text[prefix.chars - len(prefix.tail):prefix.chars] == prefix.tail
+                                       and prefix.top == y):
             prefix = None
+        top = y
         start = prefix.chars if prefix else 0
         if prefix:
             layout.docs.extend(prefix.parts)
@@ -384,7 +387,7 @@ class RowLayouter:
             y += doc.size().height() + BLOCK_GAP
         if item.streaming:
             self._prefixes[item.key] = _StablePrefix(width, palette, stable_chars, text[max(0, stable_chars - 32):stable_chars],
-                                                     stable_parts, stable_y)
+                                                     stable_parts, stable_y, top)
         else:
             self._prefixes.pop(item.key, None)
         return y
