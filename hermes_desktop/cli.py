@@ -462,6 +462,7 @@ def _sessions(args: argparse.Namespace) -> int:
     from hermes_desktop.core.storage import transfer
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.store import open_store
+    from hermes_desktop.core.terminal_text import strip_controls
 
     opened = open_store(app_paths())
     store = opened.store
@@ -480,12 +481,16 @@ def _sessions(args: argparse.Namespace) -> int:
             for s in sessions:
                 when = datetime.fromtimestamp(s.updated_at).strftime("%Y-%m-%d %H:%M")
                 pin = "*" if s.pinned else " "
-                print(f"{pin} {s.id:<34} {when}  {store.message_count(s.id):>5} msgs  {s.title or '(untitled)'}")
+                title = strip_controls(s.title) or "(untitled)"  # stored titles may predate the filter
+                print(f"{pin} {s.id:<34} {when}  {store.message_count(s.id):>5} msgs  {title}")
             return EXIT_OK
         if args.action == "export":
             secrets = _known_secrets(open_secret_store()[0])
             exporter = transfer.export_markdown if args.format == "md" else transfer.export_json
-            sys.stdout.write(exporter(store, args.id, known_secrets=secrets))
+            exported = exporter(store, args.id, known_secrets=secrets)
+            if args.format == "md" and sys.stdout.isatty():
+                exported = strip_controls(exported)  # a terminal obeys escapes in a message; a file keeps them as written
+            sys.stdout.write(exported)
             if args.format == "json":
                 sys.stdout.write("\n")
             return EXIT_OK

@@ -34,8 +34,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import sqlite3
+import stat
 import threading
 import time
 import uuid
@@ -766,6 +768,11 @@ def open_store(paths: AppPaths, *, today: date | None = None) -> OpenedStore:
     except OSError as exc:
         log.error("data folder %s unusable: %s", paths.data_dir, exc)
         return _unavailable(path, fault_of(exc, path), messages, str(exc))
+    special = _not_a_regular_file(path)
+    if special:
+        # SQLite would open a FIFO and wait for a writer forever; a device or socket is no database either.
+        log.error("database %s is %s", path, special)
+        return _unavailable(path, Fault.OTHER, messages, f"it is {special}, not a regular file")
     if path.exists():
         fault, detail = _health(path)
         if fault is Fault.CORRUPT:
@@ -847,6 +854,23 @@ def _housekeeping(store: SQLiteSessionStore, lock_dir: Path, messages: list[str]
                                       "postponed")))
     except OSError as exc:
         log.warning("start-up housekeeping postponed: %s", exc)
+
+
+def _not_a_regular_file(path: Path) -> str | None:
+    """What `path` is when it exists but is not a regular file (a link is followed), else None."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None  # missing or unreadable: the normal checks say why
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
 
 
 def _health(path: Path) -> tuple[Fault | None, str]:

@@ -16,6 +16,7 @@ import logging
 import re
 from typing import Any
 
+from hermes_desktop.core.terminal_text import strip_controls
 from hermes_desktop.core.executors import run_store
 from hermes_desktop.core.llm import ChatRequest, ModelClient, ModelError, StreamDone
 
@@ -28,7 +29,8 @@ _PROMPT = ("Write a title for this conversation in at most 6 words, in the same 
 
 
 def clean_title(raw: str) -> str | None:
-    line = next((part.strip() for part in raw.strip().splitlines() if part.strip()), "")
+    # A title is printed by `sessions list` and drawn in the sidebar: the model's escape sequences never reach either.
+    line = next((part.strip() for part in strip_controls(raw).strip().splitlines() if part.strip()), "")
     line = re.sub(r"^(title|标题)\s*[:：]\s*", "", line, flags=re.I)
     line = line.strip(" \"'“”‘’`*#。.!！")
     if not line or len(line) > MAX_TITLE_CHARS:

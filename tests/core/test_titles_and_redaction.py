@@ -81,3 +81,9 @@ def test_redact_value_keeps_counts_and_scrubs_secret_fields() -> None:
              "note": "token sk-ABCDEFGHIJKL1234"}
     assert redact_value(value) == {"api_key": "[redacted]", "prompt_tokens": 12,
                                    "headers": {"Authorization": "[redacted]"}, "note": "token [redacted]"}
+
+
+def test_a_model_title_loses_its_escape_sequences() -> None:
+    from hermes_desktop.core.titles import clean_title
+
+    assert clean_title("\x1b]52;c;QQ==\x07\x1b[31mTrip\x1b[0m plan\r") == "Trip plan"

@@ -300,6 +300,9 @@ def test_an_imported_file_that_lies_about_roles_never_instructs_the_model(server
     ('{"session_id": "x", "messages": [\n  {"role": "user", "content": "a"},\n  "just text"\n]}',
      "was not imported: message 2 (line 3, column 3): is not an object"),
     ("", "was not imported: the file is not valid JSON at line 1, column 1: expected a JSON object"),
+    ('{"session_id": "x", "messages": [' + "[" * 200_000, "nested too deeply to be a session file"),
+    ('{"session_id": "x", "messages": [{"role": "user", "content": "a", "tokens": ' + "9" * 100_000 + "}]}",
+     "a value Hermes cannot read"),
 ])
 def test_a_malformed_import_is_one_clear_line(env, tmp_path, content: str, expected: str) -> None:
     file = tmp_path / "bad.json"
@@ -309,6 +312,34 @@ def test_a_malformed_import_is_one_clear_line(env, tmp_path, content: str, expec
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], result.stderr
     assert "no sessions" in hermes("sessions", "list", env=env).stdout
+
+
+def test_a_database_replaced_by_a_fifo_is_reported_not_waited_on(env) -> None:
+    """SQLite would open a FIFO and wait for a writer forever; the command says what is wrong and ends."""
+    from hermes_desktop.core.paths import app_paths
+
+    database = app_paths().database
+    database.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(database)
+    result = hermes("ask", "hello", env=env)  # hermes() has a 120 s guard: a hang fails the test
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"{database} failed (it is a FIFO (named pipe), not a regular file)" in result.stderr
+    listing = hermes("sessions", "list", env=env)
+    assert listing.returncode == 0 and "not a regular file" in listing.stderr
+    assert database.is_fifo() and not list(database.parent.glob("hermes.db.corrupt-*")), "left where it was"
+
+
+def test_a_title_with_escape_sequences_is_listed_without_them(env) -> None:
+    """A title stored before titles were cleaned (or by an older version) still never drives the terminal."""
+    from hermes_desktop.core.store import open_store
+    from hermes_desktop.core.paths import app_paths
+
+    store = open_store(app_paths()).store
+    store.create_session("t1", title="\x1b]52;c;QQ==\x07\x1b[2K\rTrip plan\x9b31m")
+    store.close()
+    listing = hermes("sessions", "list", env=env)
+    line = next(line for line in listing.stdout.splitlines() if "t1" in line)
+    assert line.endswith("Trip plan") and not any(c in line for c in "\x1b\x07\r\x9b")
 
 
 def test_an_import_over_the_size_setting_is_refused(env, tmp_path) -> None:

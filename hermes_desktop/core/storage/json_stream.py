@@ -121,7 +121,11 @@ class _Reader:
         while True:
             try:
                 value, end = _DECODER.raw_decode(self.buffer, self.pos)
-            except json.JSONDecodeError as exc:
+            except RecursionError:
+                raise self.error("nested too deeply to be a session file") from None
+            except ValueError as exc:
+                if not isinstance(exc, json.JSONDecodeError):  # e.g. an integer of thousands of digits
+                    raise self.error(f"a value Hermes cannot read ({exc})") from None
                 cut_off = exc.msg.startswith("Unterminated string") or exc.pos >= len(self.buffer) - _CUT_OFF_MARGIN
                 if self.eof or not cut_off:
                     raise self.error(exc.msg, exc.pos) from None
