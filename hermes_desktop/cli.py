@@ -273,15 +273,21 @@ async def _read_attachments(paths: list[Path], *, quiet: bool) -> list[Any]:
 
 
 def _broad_workspace_refusal(env: dict[str, str]) -> str | None:
-    """Why the workspace from --workspace / HERMES_WORKSPACE is too broad to use, or None. (A saved
-    workspace was confirmed in the window.)"""
+    """Why the workspace from --workspace / HERMES_WORKSPACE, or else the saved one, is too broad to use, or None.
+
+    A saved workspace is checked too: settings.json may have been written by hand or by a version that never
+    asked, and the window also asks again for a saved broad one at every start."""
+    from hermes_desktop.core.paths import app_paths
+    from hermes_desktop.core.settings import SettingsStore
     from hermes_desktop.core.tools.workspace import broad_workspace_reason
 
-    chosen = env.get("HERMES_WORKSPACE", "").strip()
-    reason = broad_workspace_reason(Path(chosen)) if chosen else None
+    chosen, where = env.get("HERMES_WORKSPACE", "").strip(), ""
+    if not chosen:
+        chosen, where = (SettingsStore(app_paths()).load().settings.workspace or "").strip(), " (from the settings)"
+    reason = broad_workspace_reason(Path(chosen).expanduser()) if chosen else None
     if reason is None:
         return None
-    return f"refusing the workspace {chosen}: {reason}. Pass --allow-broad-workspace to use it anyway."
+    return f"refusing the workspace {chosen}{where}: {reason}. Pass --allow-broad-workspace to use it anyway."
 
 
 def _new_session_id() -> str:

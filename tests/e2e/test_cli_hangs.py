@@ -137,6 +137,16 @@ def test_hermes_workspace_goes_through_the_same_check(server, env) -> None:
     assert not server.chat_requests
 
 
+def test_a_broad_workspace_saved_in_the_settings_is_refused_too(server, env) -> None:
+    """settings.json may be written by hand or by a version that never asked."""
+    save_settings(workspace="/")
+    without_env = {k: v for k, v in env.items() if k != "HERMES_WORKSPACE"}
+    result = hermes("ask", "list my files", env=without_env)
+    assert result.returncode == 2
+    assert "error: refusing the workspace / (from the settings): " in result.stderr
+    assert not server.chat_requests
+
+
 def test_allow_broad_workspace_accepts_it(server, env) -> None:
     server.enqueue(tool_call_reply(CallScript("list_directory", {"path": "."}, id="call_ls")),
                    text_reply("That is the whole disk."))
