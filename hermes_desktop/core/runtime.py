@@ -60,24 +60,20 @@ class Runtime:
     model_catalog: ModelCatalog | None = None
 
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
-        if self.profile is None:
-            return None
-        try:
-            key = resolve_api_key(self.profile.keyring_username, self.secrets, env)
-        except SecretStoreError as exc:
-            self.problems.append(str(exc))
-            return None
-        if key:
-            REDACTION.known_secrets.add(key)
-        return key
+        return None if self.profile is None else self._resolve_key(self.profile, env)
 
     def api_key_for(self, profile: ProviderProfile) -> str | None:
         """The key for any profile (blocking: the keyring). HERMES_API_KEY only for the active profile: the
         environment's key is never sent to another provider's server."""
         if self.profile is not None and profile.id == self.profile.id:
             return self.api_key(self.env)
+        return self._resolve_key(profile, {})
+
+    def _resolve_key(self, profile: ProviderProfile, env: Mapping[str, str] | None) -> str | None:
+        """The profile's key from `env` or the keyring; a keyring failure is noted, and a key found is redacted
+        from logs from now on."""
         try:
-            key = resolve_api_key(profile.keyring_username, self.secrets, {})
+            key = resolve_api_key(profile.keyring_username, self.secrets, env)
         except SecretStoreError as exc:
             self.problems.append(str(exc))
             return None

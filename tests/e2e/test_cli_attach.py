@@ -6,7 +6,7 @@ import base64
 import os
 
 from hermes_desktop.core.paths import app_paths
-from tests.e2e.test_cli import ROOT, hermes  # noqa: F401  (fixtures below use the same environment)
+from tests.support.cli import cli_env, hermes
 from tests.support.attachment_files import pdf_bytes, png_bytes
 from tests.support.model_server import ScriptedModelServer, text_reply
 
@@ -21,8 +21,7 @@ def server():
 
 @pytest.fixture
 def env(server, workspace_dir) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT), "HERMES_BASE_URL": server.base_url, "HERMES_MODEL": "scripted-model",
-            "HERMES_API_KEY": "sk-cli-attach-0123456789", "HERMES_WORKSPACE": str(workspace_dir)}
+    return cli_env(server.base_url, workspace_dir, "sk-cli-attach-0123456789")
 
 
 def test_ask_attach_sends_an_image_and_a_pdf_and_stores_the_image(server, env, tmp_path) -> None:

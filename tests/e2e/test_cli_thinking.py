@@ -5,16 +5,12 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from tests.support.cli import cli_env, hermes
 from tests.support.model_server import ScriptedModelServer, reasoning_reply
 
-ROOT = Path(__file__).resolve().parents[2]
 THOUGHT = "Pondering the question \x1b[31mcarefully\x1b[0m."
 ANSWER = "Forty-two."
 
@@ -27,13 +23,7 @@ def server():
 
 @pytest.fixture
 def env(server, workspace_dir) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT), "HERMES_BASE_URL": server.base_url, "HERMES_MODEL": "scripted-model",
-            "HERMES_API_KEY": "sk-cli-thinking", "HERMES_WORKSPACE": str(workspace_dir)}
-
-
-def hermes(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hermes_desktop", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120, input="")
+    return cli_env(server.base_url, workspace_dir, "sk-cli-thinking")
 
 
 def test_thinking_is_not_printed_unless_asked_and_json_carries_it(server, env) -> None:

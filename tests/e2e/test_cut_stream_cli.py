@@ -9,19 +9,16 @@ the call interrupted and not run. An endless reply must stop at the output limit
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from hermes_desktop.core.paths import app_paths
 from hermes_desktop.core.settings import AgentLimits, Settings, SettingsStore
 from hermes_desktop.core.store import open_store
+from tests.support.cli import cli_env, hermes
 from tests.support.model_server import CallScript, ScriptedModelServer, cut_tool_call_reply, endless_text_reply
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -32,13 +29,11 @@ def server():
 
 @pytest.fixture
 def env(server, workspace_dir) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT), "HERMES_BASE_URL": server.base_url, "HERMES_MODEL": "scripted-model",
-            "HERMES_API_KEY": "sk-cli-test-key-0123456789", "HERMES_WORKSPACE": str(workspace_dir)}
+    return cli_env(server.base_url, workspace_dir, "sk-cli-test-key-0123456789")
 
 
 def ask_json(text: str, env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
-    result = subprocess.run([sys.executable, "-m", "hermes_desktop", "ask", text, "--session", "cut", "--json"],
-                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    result = hermes("ask", text, "--session", "cut", "--json", env=env)
     return result, [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
 
 
