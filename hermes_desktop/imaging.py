@@ -12,7 +12,10 @@ from __future__ import annotations
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
 from PySide6.QtGui import QImage, QImageIOHandler, QImageReader
 
+from hermes_desktop import qt_import_hook
 from hermes_desktop.core.attachments import MAX_IMAGE_SIDE, ProcessedImage
+
+qt_import_hook.guard()  # before the CLI imports openai: see qt_import_hook
 
 _KEEP_AS_IS = {b"PNG": "image/png", b"JPEG": "image/jpeg", b"JPG": "image/jpeg", b"GIF": "image/gif",
                b"WEBP": "image/webp"}

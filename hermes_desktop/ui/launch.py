@@ -18,12 +18,13 @@ from typing import Callable, Mapping
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QWidget
 
-from hermes_desktop import __version__
+from hermes_desktop import __version__, qt_import_hook
 from hermes_desktop.core.logging_setup import setup_logging
 from hermes_desktop.core.paths import app_paths, resources_dir
 from hermes_desktop.core.settings import SettingsStore
 
 log = logging.getLogger(__name__)
+qt_import_hook.guard()  # before openai or mcp is imported: PySide6's import hook must not fail their imports
 
 
 def application() -> QApplication:

@@ -88,7 +88,8 @@ def test_the_advanced_fields_save_to_settings_json_and_load_again(make_window, s
     assert saved["extra_params"] == {"enable_thinking": True, "thinking": {"type": "enabled", "budget_tokens": 2048}}
     assert saved["models"] == ["typed-by-hand"], "the picker's hand-typed models survive an edit"
     assert saved["learned_reasoning_echo"] is True, "nothing learned is forgotten unless asked"
-    h.wait_until(lambda: h.controller.runtime.profile.reasoning_effort == "high", what="the engine to have it")
+    # The runtime takes the profile first, the engine's client a moment later: wait for the client.
+    h.wait_until(lambda: h.controller.agent.model.profile.reasoning_effort == "high", what="the engine to have it")
     assert h.controller.agent.model.profile.extra_params["enable_thinking"] is True
 
     again = edit_provider(h)

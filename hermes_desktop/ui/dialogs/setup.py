@@ -23,8 +23,11 @@ does not show (the picker's hand-typed models) are kept as they were.
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import json
 from dataclasses import replace
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer
@@ -59,6 +62,11 @@ if TYPE_CHECKING:
     from hermes_desktop.core.connection_check import CheckResult
 
 REASONING_EFFORTS = ("low", "medium", "high")
+
+
+async def _connection_check() -> ModuleType:
+    """core/connection_check: the first import loads openai (~0.5 s), so it happens in a worker thread."""
+    return await asyncio.to_thread(importlib.import_module, "hermes_desktop.core.connection_check")
 # Request fields Hermes sets itself: overriding them from the extra parameters would break the request.
 RESERVED_FIELDS = frozenset({"model", "messages", "stream", "stream_options", "tools", "tool_choice"})
 # Field names that carry credentials: those belong in the keyring (the key field), never in settings.json.
@@ -534,12 +542,11 @@ class SetupDialog(QDialog):
 
     # ------------------------------------------------------------------ checking
     async def refresh_models(self) -> None:
-        from hermes_desktop.core.connection_check import list_models_quietly
-
         url = self.base_url.text().strip().rstrip("/")
         if not url:
             return
-        models = await list_models_quietly(url, self.entered_key() or None)
+        check = await _connection_check()
+        models = await check.list_models_quietly(url, self.entered_key() or None)
         if models and url == self.base_url.text().strip().rstrip("/"):
             current = self.model.currentText()
             self.model.clear()
@@ -547,8 +554,6 @@ class SetupDialog(QDialog):
             self.model.setEditText(current or models[0])
 
     async def test_connection(self, stored_key: str | None = None) -> "CheckResult":
-        from hermes_desktop.core.connection_check import CheckStatus, check_connection
-
         had_focus = self.test_button.hasFocus()  # disabling it moves the focus on to another button
         self.test_button.setEnabled(False)
         self.fix_button.hide()
@@ -556,7 +561,9 @@ class SetupDialog(QDialog):
         self.status.setText(self.tr("Testing…"))
         profile = self.profile()
         try:
-            result = await check_connection(profile.base_url, profile.model, self.key_to_use(stored_key))
+            check = await _connection_check()
+            CheckStatus = check.CheckStatus
+            result = await check.check_connection(profile.base_url, profile.model, self.key_to_use(stored_key))
         finally:
             self.test_button.setEnabled(True)
         self.last_check = result
