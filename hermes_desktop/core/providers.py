@@ -61,6 +61,19 @@ def preset_for_url(base_url: str) -> Preset:
     return PRESETS[-1]
 
 
+# Model ids (after any "vendor/" prefix) of models whose thinking mode wants its reasoning back with tool calls,
+# whoever serves them: a DeepSeek or Kimi model behind a proxy or a router keeps the rule of its maker.
+_ECHO_MODEL_PREFIXES = ("deepseek", "kimi-k2")
+
+
+def needs_reasoning_echo(base_url: str, model: str) -> bool:
+    """Whether `auto` sends reasoning back: the provider's preset (by URL) or the model's maker needs it."""
+    if preset_for_url(base_url).needs_reasoning_echo:
+        return True
+    name = model.strip().lower().rsplit("/", 1)[-1]
+    return name.startswith(_ECHO_MODEL_PREFIXES) and (not name.startswith("kimi") or "thinking" in name)
+
+
 def profile_id_for(name: str, taken: set[str]) -> str:
     """A stable, keyring-safe id from a display name: lowercase ASCII, digits and hyphens, unique."""
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()

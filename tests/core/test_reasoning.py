@@ -184,6 +184,15 @@ def test_auto_echo_is_on_for_the_presets_known_to_need_it() -> None:
         assert ModelClient(replace(profile, reasoning_echo=ReasoningEcho.ALWAYS), "k").echo_reasoning is True
 
 
+def test_auto_echo_follows_a_deepseek_or_kimi_thinking_model_behind_any_url() -> None:
+    """A user who proxies DeepSeek (or reaches it through a router) keeps DeepSeek's rule from the first request."""
+    for model, expected in (("deepseek-reasoner", True), ("deepseek/deepseek-r1", True), ("DeepSeek-V4", True),
+                            ("moonshotai/kimi-k2-thinking", True), ("kimi-k2-instruct", False), ("qwen3:8b", False),
+                            ("gpt-4o-mini", False)):
+        profile = ProviderProfile(id="proxy", name="Proxy", base_url="http://127.0.0.1:8799/v1", model=model)
+        assert ModelClient(profile, "k").echo_reasoning is expected, model
+
+
 def _calc_script(server: ScriptedModelServer) -> None:
     """A DeepSeek-style calculate task over three round trips, thinking before each step."""
     server.enqueue(

@@ -68,7 +68,7 @@ from hermes_desktop.core.llm.assembly import RawToolCall, ToolCallAssembler
 from hermes_desktop.core.llm.errors import ModelError, classify
 from hermes_desktop.core.llm.reasoning import ThinkSplitter, delta_reasoning, with_reasoning_echo
 from hermes_desktop.core.llm.text_protocol import TextToolCallParser, to_text_protocol
-from hermes_desktop.core.providers import preset_for_url
+from hermes_desktop.core.providers import needs_reasoning_echo
 from hermes_desktop.core.settings import ProviderProfile, ReasoningEcho, ToolMode
 
 log = logging.getLogger(__name__)
@@ -210,7 +210,7 @@ class ModelClient:
             return False
         if mode is ReasoningEcho.ALWAYS:
             return True
-        return self._echo_learned or preset_for_url(self.profile.base_url).needs_reasoning_echo
+        return self._echo_learned or needs_reasoning_echo(self.profile.base_url, self.profile.model)
 
     async def aclose(self) -> None:
         await self._client.close()
