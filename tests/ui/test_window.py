@@ -315,7 +315,17 @@ def test_theme_switch_repaints(make_window, model_server) -> None:
     h.settle(0.1)
     assert h.window.theme_manager.theme.dark
     assert json.loads(h.controller.runtime.settings_store.path.read_text())["theme"] == "dark"
+    h.wait_until(lambda: paperclip_lightness(h) > 150, what="a light paperclip on the dark theme")
     h.do(lambda: h.window.set_theme("light"))
+    h.wait_until(lambda: paperclip_lightness(h) < 110, what="a dark paperclip on the light theme")
+
+
+def paperclip_lightness(h) -> int:
+    """How light the drawn paperclip's strokes are (its most opaque pixels)."""
+    image = h.window.chat.attach_button.icon().pixmap(18, 18).toImage()
+    pixels = [image.pixelColor(x, y) for x in range(image.width()) for y in range(image.height())]
+    strokes = [p for p in pixels if p.alpha() > 200] or pixels
+    return max(p.lightness() for p in strokes)
 
 
 def test_an_edited_message_offers_its_versions_and_each_leads_to_its_branch(make_window, model_server) -> None:

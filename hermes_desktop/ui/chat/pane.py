@@ -150,6 +150,12 @@ class ChatPane(QWidget):
         self.empty.setVisible(not has_rows)
         self.view.setVisible(has_rows)
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """A theme switch changes the palette: the drawn paperclip takes the new button text colour."""
+        if event.type() == QEvent.Type.PaletteChange:
+            self.attach_button.setIcon(paperclip_icon(self.palette().buttonText().color()))
+        super().changeEvent(event)
+
     def set_busy(self, busy: bool) -> None:
         """A reply is streaming: Stop is available; the box stays editable for the next message."""
         self._busy = busy
