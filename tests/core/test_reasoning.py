@@ -369,9 +369,9 @@ def test_export_shows_reasoning_collapsed_and_json_round_trips_it(monkeypatch, t
     first.append_message("think", NewMessage("tool", '{"result": "42"}', tool_call_id="c1", name="calculate"))
     first.append_message("think", NewMessage("assistant", "42", finish_reason="stop", reasoning="Done."))
     markdown = export_markdown(first, "think")
-    assert "<details>\n<summary>Thinking for 12 s</summary>" in markdown
+    assert "<details>\n<summary>Thought for 12 s</summary>" in markdown
     assert "I should call &lt;/details&gt; calculate." in markdown, "its text cannot close the block"
-    assert markdown.index("Thinking for 12 s") < markdown.index("Tool call")
+    assert markdown.index("Thought for 12 s") < markdown.index("Tool call")
     exported = export_json(first, "think")
     document = json.loads(exported)
     assert [(m.get("reasoning"), m.get("reasoning_ms"), m.get("reasoning_tokens")) for m in document["messages"]] == [

@@ -44,4 +44,4 @@ def test_thinking_is_not_printed_unless_asked_and_json_carries_it(server, env) -
     assert [e["reasoning_tokens"] for e in events if e["type"] == "usage_reported"] == [7]
 
     exported = hermes("sessions", "export", "t2", "--format", "md", env=env)
-    assert "<summary>Thinking for" in exported.stdout and ANSWER in exported.stdout
+    assert "<summary>Thought for" in exported.stdout and ANSWER in exported.stdout

@@ -483,9 +483,10 @@ def export_markdown(store: Any, session_id: str, *, known_secrets: Iterable[str]
 
 def _thinking_markdown(m: StoredMessage) -> list[str]:
     """The reply's reasoning as a collapsed block; escaped, so a `</details>` in it cannot close the block."""
-    seconds = f" for {round(m.reasoning_ms / 1000)} s" if m.reasoning_ms is not None else ""
+    # The window's words and rounding: "Thought for N s", at least 1 s.
+    summary = f"Thought for {max(1, round(m.reasoning_ms / 1000))} s" if m.reasoning_ms is not None else "Thinking"
     body = html.escape(m.reasoning or "", quote=False)
-    return ["<details>", f"<summary>Thinking{seconds}</summary>", "", "<pre>", body, "</pre>", "", "</details>", ""]
+    return ["<details>", f"<summary>{summary}</summary>", "", "<pre>", body, "</pre>", "", "</details>", ""]
 
 
 def _tool_call_markdown(call: dict[str, Any], result: StoredMessage | None) -> list[str]:
