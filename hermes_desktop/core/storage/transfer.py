@@ -1,7 +1,7 @@
 """Export and import sessions: JSON that round-trips exactly, Markdown that reads as a document.
 
 A reply's reasoning: JSON has `reasoning`, `reasoning_ms`, `reasoning_tokens` on the message (import also reads
-an OpenAI-style `reasoning_content`); Markdown shows it as a collapsed `<details>` "Thinking" block above the reply.
+an OpenAI-style `reasoning_content`); Markdown shows it as a collapsed `<details>` block ("Thought for N s") above the reply.
 
 JSON round trip: exporting, importing into an empty profile and exporting again
 gives identical output. Message ids are not database ids but positions in the
