@@ -120,7 +120,10 @@ def read_cache(path: Path) -> dict[str, CachedList]:
         log.warning("ignoring the model-list cache %s: %s", path, exc)
         return {}
     lists: dict[str, CachedList] = {}
-    for profile_id, item in (data.get("profiles") or {}).items() if isinstance(data, dict) else ():
+    profiles = data.get("profiles") if isinstance(data, dict) else None
+    if not isinstance(profiles, dict):  # any other shape is a damaged file: an empty cache, rewritten on refresh
+        return lists
+    for profile_id, item in profiles.items():
         if not isinstance(item, dict) or not isinstance(item.get("models"), list):
             continue
         fetched = item.get("fetched_at")

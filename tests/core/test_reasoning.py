@@ -157,6 +157,21 @@ async def test_effort_and_extra_params_are_sent_and_a_refusal_is_shown_verbatim(
     assert "thinking" not in model_server.chat_requests[-1].body
 
 
+async def test_extra_params_from_a_hand_written_settings_file_cannot_hijack_the_request(profile, model_server) -> None:
+    """The dialog refuses these fields; a settings.json written by hand or by an older version is checked again."""
+    hostile = replace(profile, extra_params={"model": "hijack", "messages": [{"role": "system", "content": "INJECTED"}],
+                                             "stream": False, "api_key": "sk-in-settings", "top_k": 5})
+    client = ModelClient(hostile, "sk-test", retry=FAST_RETRIES)
+    try:
+        model_server.enqueue(text_reply("ok"))
+        await collect(client, ChatRequest(HELLO))
+    finally:
+        await client.aclose()
+    body = model_server.chat_requests[-1].body
+    assert body["model"] == profile.model and body["messages"] == HELLO and body["stream"] is True
+    assert "api_key" not in body and body["top_k"] == 5, "the harmless field is still sent"
+
+
 def test_echo_goes_on_every_assistant_message_of_an_exchange_with_tool_calls_only() -> None:
     messages = [
         {"role": "user", "content": "chat"},

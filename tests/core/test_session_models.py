@@ -160,3 +160,15 @@ async def test_the_model_lists_are_cached_and_kept_when_the_server_is_down(tmp_p
         moved = replace(profile, base_url=again.base_url)
         refreshed = await reopened.refresh(moved, lister)
         assert refreshed.listed == ("c-model",) and refreshed.error is None
+
+
+@pytest.mark.parametrize("damaged", ['{"profiles": ["oops"]}', '{"profiles": "x"}', '["not", "an", "object"]',
+                                     '{"profiles": {"main": {"models": "x"}}}', "{ not json"])
+def test_a_damaged_model_list_cache_is_an_empty_cache(tmp_path, damaged: str) -> None:
+    from hermes_desktop.core.model_catalog import CachedList, read_cache, write_cache
+
+    path = tmp_path / "model-lists.json"
+    path.write_text(damaged, encoding="utf-8")
+    assert read_cache(path) == {}
+    write_cache(path, {"main": CachedList("http://x/v1", ("m1",), 1.0)})  # a refresh can always repair it
+    assert read_cache(path) == {"main": CachedList("http://x/v1", ("m1",), 1.0)}

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QPushButton
 
 from hermes_desktop.core.paths import app_paths
 from hermes_desktop.core.settings import Capability, ProviderProfile, ReasoningEcho, Settings, SettingsStore
-from hermes_desktop.ui.dialogs.setup import parse_extra_params
+from hermes_desktop.core.extra_params import parse_extra_params
 from hermes_desktop.ui.tasks import spawn
 from tests.ui.test_setup import first_run
 

@@ -68,6 +68,7 @@ from hermes_desktop.core.llm.assembly import RawToolCall, ToolCallAssembler
 from hermes_desktop.core.llm.errors import ModelError, classify
 from hermes_desktop.core.llm.reasoning import ThinkSplitter, delta_reasoning, with_reasoning_echo
 from hermes_desktop.core.llm.text_protocol import TextToolCallParser, to_text_protocol
+from hermes_desktop.core.extra_params import usable_extra_params
 from hermes_desktop.core.providers import needs_reasoning_echo
 from hermes_desktop.core.settings import ProviderProfile, ReasoningEcho, ToolMode
 
@@ -183,6 +184,7 @@ class ModelClient:
         self._retry = retry
         self._sleep = sleep
         self._learned_text_mode = profile.tool_mode is ToolMode.TEXT
+        self._warned_extra = False
         self._send_stream_options = True
         self._echo_learned = profile.learned_reasoning_echo
         self._on_echo_learned = on_echo_learned
@@ -335,8 +337,14 @@ class ModelClient:
         if self.profile.reasoning_effort:
             kwargs["reasoning_effort"] = self.profile.reasoning_effort
         if self.profile.extra_params:
-            # The user's own fields go last in the body, so they win over ours (e.g. a different max_tokens).
-            kwargs["extra_body"] = dict(self.profile.extra_params)
+            # The user's own fields go last in the body, so they win over ours (e.g. a different max_tokens),
+            # except the ones Hermes sets itself and credential-like ones (core/extra_params.py).
+            extra, dropped = usable_extra_params(self.profile.extra_params)
+            if dropped and not self._warned_extra:
+                self._warned_extra = True
+                log.warning("extra request parameters not sent (reserved or credential-like): %s", ", ".join(dropped))
+            if extra:
+                kwargs["extra_body"] = extra
         return kwargs
 
     def _plan_retry(self, error: ModelError, attempt: int) -> tuple[int, float | None]:

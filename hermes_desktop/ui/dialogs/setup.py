@@ -52,6 +52,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from hermes_desktop.core.extra_params import parse_extra_params
 from hermes_desktop.core.providers import PRESETS, Preset, preset, preset_for_url, profile_id_for
 from hermes_desktop.core.settings import Capability, ProviderProfile, ReasoningEcho, ToolMode
 from hermes_desktop.ui import theme as themes
@@ -67,49 +68,6 @@ REASONING_EFFORTS = ("low", "medium", "high")
 async def _connection_check() -> ModuleType:
     """core/connection_check: the first import loads openai (~0.5 s), so it happens in a worker thread."""
     return await asyncio.to_thread(importlib.import_module, "hermes_desktop.core.connection_check")
-# Request fields Hermes sets itself: overriding them from the extra parameters would break the request.
-RESERVED_FIELDS = frozenset({"model", "messages", "stream", "stream_options", "tools", "tool_choice"})
-# Field names that carry credentials: those belong in the keyring (the key field), never in settings.json.
-_SECRET_WORDS = ("api_key", "apikey", "api-key", "authorization", "secret", "password", "access_token", "bearer")
-_SECRET_NAMES = frozenset({"key", "token", "auth"})
-
-
-def parse_extra_params(text: str) -> tuple[dict[str, Any] | None, str | None]:
-    """The extra request parameters as a dict, or None and what is wrong with them (English; the dialog
-    translates the fixed parts). Empty text is an empty object."""
-    if not text.strip():
-        return {}, None
-    try:
-        value = json.loads(text)
-    except ValueError as exc:
-        return None, str(exc)
-    if not isinstance(value, dict):
-        return None, "not an object"
-    reserved = sorted(RESERVED_FIELDS & set(value))
-    if reserved:
-        return None, "reserved:" + ", ".join(reserved)
-    secret = _secret_field(value)
-    if secret is not None:
-        return None, "secret:" + secret
-    return value, None
-
-
-def _secret_field(value: Any) -> str | None:
-    """The first field name (at any depth) that looks like it holds a credential."""
-    if isinstance(value, dict):
-        for name, inner in value.items():
-            lowered = str(name).lower()
-            if lowered in _SECRET_NAMES or any(word in lowered for word in _SECRET_WORDS):
-                return str(name)
-            found = _secret_field(inner)
-            if found is not None:
-                return found
-    elif isinstance(value, list):
-        for inner in value:
-            found = _secret_field(inner)
-            if found is not None:
-                return found
-    return None
 
 
 class SetupDialog(QDialog):
