@@ -512,6 +512,10 @@ class _TurnRun:
             await self._record_usage(context, done)
             if done.finish_reason == "length":
                 self.emit(Notice("The reply reached the maximum output length and was cut off.", "warning"))
+            if done.reasoning.strip() and not done.text.strip() and not done.tool_calls:
+                # e.g. a `<think>` the model never closed: everything it wrote is in the thinking.
+                self.emit(Notice("The model's reply ended inside its thinking, with no separate answer: open "
+                                 "its thinking to read what it wrote.", "warning"))
             if not done.tool_calls:
                 await self._maybe_title()
                 return FinishReason.COMPLETED, ""

@@ -349,6 +349,21 @@ async def test_a_stop_while_thinking_keeps_the_thinking(profile, model_server, w
         await engine.close()
 
 
+async def test_a_think_tag_never_closed_keeps_the_text_and_says_where_it_is(profile, model_server,
+                                                                            workspace_dir) -> None:
+    from hermes_desktop.core.events import Notice
+    engine = make_engine(profile, workspace_dir)
+    try:
+        model_server.enqueue(text_reply("<think>let me think. The answer is 42."))
+        events = await engine.ask("question")
+        reply = [m for m in engine.store.messages("s1") if m.role == "assistant"][-1]
+    finally:
+        await engine.close()
+    notices = [e.message for e in events if isinstance(e, Notice)]
+    assert any("ended inside its thinking" in n for n in notices), notices
+    assert reply.reasoning == "let me think. The answer is 42.", "nothing the model wrote is lost"
+
+
 async def test_titles_and_summaries_never_see_the_reasoning(profile, model_server, workspace_dir) -> None:
     engine = make_engine(profile, workspace_dir)
     try:
