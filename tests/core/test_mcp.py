@@ -432,3 +432,138 @@ async def test_a_server_s_stderr_log_rotates_at_its_cap(runtime, tmp_path) -> No
     assert log.stat().st_size <= MAX_LOG_BYTES and previous.stat().st_size <= MAX_LOG_BYTES
     assert sorted(p.name for p in log.parent.iterdir() if p.name.startswith("chatty")) == ["chatty.log", "chatty.log.1"]
     await runtime.mcp.stop_all()
+
+
+# ------------------------------------------------------------------ stopping a server that is still starting
+
+# A server that never answers `initialize`, ignores SIGTERM (its children inherit that), starts a child in its
+# process group and a daemon that leaves the group; both keep the server's stderr pipe open. The last line
+# decides how it meets the end of its stdin: "sleep" ignores it, "read" exits and leaves its child behind.
+FAMILY = """\
+import os, pathlib, signal, subprocess, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+sleeper = [sys.executable, "-c", "import time; time.sleep(600)"]
+child = subprocess.Popen(sleeper)
+daemon = subprocess.Popen(sleeper, start_new_session=True)
+pathlib.Path("pids.tmp").write_text(f"{os.getpid()} {child.pid} {daemon.pid}")
+os.replace("pids.tmp", "pids")
+print("family started", file=sys.stderr, flush=True)
+"""
+ENDINGS = {"sleep": "time.sleep(600)\n", "read": "sys.stdin.read()\n"}
+STOP_GUARD_S = 60  # only catches a hang: the start timeouts below are 600 s
+
+
+def family_pids(folder: Path) -> tuple[int, int, int]:
+    server, child, daemon = (int(p) for p in (folder / "pids").read_text().split())
+    return server, child, daemon
+
+
+def gone(pid: int) -> bool:
+    """No such process, or only its zombie (its parent, maybe init, has not reaped it yet)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def wait_for_condition(condition, what: str, guard_s: float = SETTLE_S) -> None:
+    """Outside an event loop: poll until the condition holds; the guard only catches a hang."""
+    import time
+
+    deadline = time.monotonic() + guard_s
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def stderr_copiers(name: str) -> list[str]:
+    import threading
+
+    return [t.name for t in threading.enumerate() if t.name == f"mcp-stderr:{name}"]
+
+
+async def start_family(runtime, folder: Path, ending: str, **others: Any) -> None:
+    folder.mkdir()
+    entry = script_server(folder, "family", FAMILY + ENDINGS[ending], startTimeout=600)
+    runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": {"slow": entry, **others}}), encoding="utf-8")
+    await runtime.mcp.reload()
+    await until(lambda: (folder / "pids").exists(), "the server to start its children")
+    await until(lambda: b"family started" in (runtime.paths.mcp_log_dir / "slow.log").read_bytes(),
+                "its stderr to reach the log")
+
+
+def kill_daemon(folder: Path) -> None:
+    import os
+    import signal
+
+    if (folder / "pids").exists() and not gone(daemon := family_pids(folder)[2]):
+        os.kill(daemon, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("ending", sorted(ENDINGS))
+async def test_a_server_stopped_while_starting_ends_with_its_process_group(runtime, tmp_path, ending) -> None:
+    folder = tmp_path / "family"
+    seen: list[ServerState] = []
+    runtime.mcp.add_listener(lambda status: seen.append(status.state))
+    try:
+        await start_family(runtime, folder, ending)
+        assert state(runtime, "slow") is ServerState.STARTING
+        server, child, daemon = family_pids(folder)
+
+        await asyncio.wait_for(runtime.mcp.stop_all(), STOP_GUARD_S)
+
+        assert state(runtime, "slow") is ServerState.STOPPED
+        assert ServerState.FAILED not in seen, "a stop is not a failed start"
+        await until(lambda: gone(server) and gone(child), "the server and its child to be killed")
+        # The daemon left the group by its own choice and is not the server's to kill; it still holds the pipe,
+        # and the log copier ends anyway.
+        assert not gone(daemon)
+        await until(lambda: not stderr_copiers("slow"), "the stderr copier thread to end")
+        assert b"family started" in (runtime.paths.mcp_log_dir / "slow.log").read_bytes()
+    finally:
+        kill_daemon(folder)
+
+
+async def test_reloading_mcp_json_mid_start_stops_the_starting_server(runtime, tmp_path) -> None:
+    folder = tmp_path / "family"
+    try:
+        await start_family(runtime, folder, "sleep")
+        server, child, _ = family_pids(folder)
+        runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": {"test": stdio_entry(tmp_path)}}))
+
+        await asyncio.wait_for(runtime.mcp.reload(), STOP_GUARD_S)
+        await runtime.mcp.wait_until_settled(SETTLE_S)
+
+        assert "slow" not in runtime.mcp.supervisors
+        assert state(runtime, "test") is ServerState.CONNECTED, runtime.mcp.supervisors["test"].status
+        await until(lambda: gone(server) and gone(child), "the removed server and its child to be killed")
+        await until(lambda: not stderr_copiers("slow"), "the removed server's stderr copier to end")
+        await runtime.mcp.stop_all()
+    finally:
+        kill_daemon(folder)
+
+
+def test_ask_ends_after_its_turn_while_a_server_is_still_starting(model_server, workspace_dir, tmp_path) -> None:
+    """Its startTimeout (25 s) outlasts ask's wait for MCP servers (20 s): ask answers without it, says why, and
+    exits, leaving no server process behind."""
+    from hermes_desktop.cli import MCP_START_WAIT_S
+    from hermes_desktop.core.paths import app_paths
+    from tests.support.cli import cli_env, hermes
+
+    folder = tmp_path / "family"
+    folder.mkdir()
+    config = app_paths().mcp_config_file
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"mcpServers": {"slow": script_server(
+        folder, "family", FAMILY + ENDINGS["sleep"], startTimeout=MCP_START_WAIT_S + 5)}}), encoding="utf-8")
+    model_server.enqueue(text_reply("Plain answer."))
+    try:
+        done = hermes("ask", "go", "--session", "s1", env=cli_env(model_server.base_url, workspace_dir, "sk-mcp-stop"))
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == "Plain answer.\n"
+        assert (f"note: MCP server slow is starting: still starting after {MCP_START_WAIT_S:g} s; its startTimeout "
+                f"is {MCP_START_WAIT_S + 5:g} s") in done.stderr, done.stderr
+        server, child, _ = family_pids(folder)
+        wait_for_condition(lambda: gone(server) and gone(child), "ask left the server running")
+    finally:
+        kill_daemon(folder)

@@ -91,9 +91,15 @@ class MCPManager:
                 await asyncio.wait_for(asyncio.gather(*waits), timeout_s)
             except asyncio.TimeoutError:
                 log.warning("MCP servers still starting after %.0f s", timeout_s)
+                for supervisor in self.supervisors.values():
+                    supervisor.still_starting(timeout_s)  # their status says why they are not ready
 
     async def stop_all(self) -> None:
-        await asyncio.gather(*(s.stop() for s in self.supervisors.values()), return_exceptions=True)
+        """Stop every server, each ended now even mid-start, and return once their processes are gone. Cancelling
+        the caller does not cut this short (each stop finishes first; the cancellation is passed on after)."""
+        results = await asyncio.gather(*(s.stop() for s in self.supervisors.values()), return_exceptions=True)
+        if any(isinstance(result, asyncio.CancelledError) for result in results):
+            raise asyncio.CancelledError
 
 
 def _import_sdk() -> None:

@@ -14,6 +14,15 @@ call does not hold up the next. What a user sees:
   write nothing but JSON-RPC on stdout: otherwise it goes to "failed" at once with that reason (restarting
   cannot fix a server that never answers or speaks another protocol; the user restarts it once fixed);
 - a hung call ends at the server's `timeout` (the tool runner cancels it and the SDK tells the server);
+- stopping a server (window closed, `ask` done, mcp.json reloaded) never cancels its owner task from outside:
+  the SDK's transport stops the server (close stdin, SIGTERM to its process group, SIGKILL 2 s later) inside
+  an anyio shield, and a native `Task.cancel()` breaks through that shield, leaving the server running and its
+  stdout reader waiting forever (`ask` hung at exit). So a stop asks the owner to end: a start in progress has
+  its deadline moved to now (the same single cancellation a start timeout delivers, which the SDK unwinds
+  cleanly), a connected session gets `None` on its queue, a wait between restarts is woken; the stop then
+  waits for the owner, also when its own caller is cancelled (Ctrl+C), up to STOP_GUARD_S, then ends what is
+  left of the server's process group (a server that exits when its stdin closes can leave children:
+  core/mcp/process_group.py), and tells the server's stderr copier to finish;
 - a server that offers resources also gets `mcp_<server>_list_resources` and `mcp_<server>_read_resource`
   (read-only tools), so the model can find and read its documents. Prompts are not bridged.
 """
@@ -30,6 +39,7 @@ from typing import Any, Awaitable, Callable
 
 from hermes_desktop.core.mcp.bridge import parameters_of, render_blocks, render_result, risk_of, tool_name
 from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, resolve_secrets
+from hermes_desktop.core.mcp.process_group import end_group, server_pid
 from hermes_desktop.core.mcp.status import PromptArgument, PromptInfo, ServerState, ServerStatus
 from hermes_desktop.core.mcp.stderr_log import RotatingLog, StderrPump
 from hermes_desktop.core.redact import redact_text
@@ -46,6 +56,9 @@ STDERR_DRAIN_S = 2.0  # after a server ended, how long its last stderr lines may
 STABLE_AFTER_S = 30.0
 MAX_RESOURCES = 200  # listed to the model at once
 RESTART_DELAYS_S = (0.5, 2.0, 5.0, 15.0)  # then the server is marked failed until the user restarts it
+# A stop waits this long for the owner task. The SDK bounds its own shutdown (about 2 s after closing stdin,
+# 2 s after SIGTERM, then SIGKILL), so this only catches a bug: then the owner is cancelled as a last resort.
+STOP_GUARD_S = 20.0
 
 
 class StartTimeout(Exception):
@@ -127,19 +140,66 @@ class ServerSupervisor:
             self._restart_now.set()
 
     async def stop(self) -> None:
+        """End the server and return once its process group is gone: a start in progress is ended now, not at
+        its startTimeout. Cancelling the caller does not cut the stop short (it re-raises once the stop is done),
+        because an owner task left mid-shutdown would leave the server running."""
         self._stopping = True
+        leader = self._server_pid()  # looked up while it runs: once reaped, only its group id is left
         self._queue.put_nowait(None)
         self._restart_now.set()
-        if self._task is not None:
+        self._end_start_now()
+        stopping = asyncio.ensure_future(self._finish_stop(leader))
+        cancelled = False
+        while not stopping.done():
             try:
-                await asyncio.wait_for(asyncio.shield(self._task), 5)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
-                self._task.cancel()
-                await asyncio.gather(self._task, return_exceptions=True)
-            except Exception:  # the owner already reported its own failure
-                pass
+                await asyncio.shield(stopping)
+            except asyncio.CancelledError:
+                cancelled = True  # finish stopping first; the cancellation is passed on below
         self._unregister()
         self._set(ServerState.DISABLED if self.config.disabled else ServerState.STOPPED)
+        if cancelled:
+            raise asyncio.CancelledError
+
+    async def _finish_stop(self, leader: int | None) -> None:
+        """Wait for the owner task to end, then end what is left of the server's process group and its log copier."""
+        task = self._task
+        if task is not None and not task.done():
+            await asyncio.wait({task}, timeout=STOP_GUARD_S)
+            if not task.done():  # a bug, not a slow server: the SDK's own shutdown is bounded well below the guard
+                log.error("MCP server %s did not stop within %g s; cancelling its task", self.config.name,
+                          STOP_GUARD_S)
+                task.cancel()
+                await asyncio.wait({task}, timeout=STDERR_DRAIN_S)
+        if task is not None and task.done() and not task.cancelled() and task.exception() is not None:
+            log.warning("MCP server %s ended with %s", self.config.name, describe_error(task.exception()))
+        if leader is not None:  # a server that exited on end-of-input may have left children in its group
+            await end_group(leader)
+        self._finish_pump()
+
+    def _server_pid(self) -> int | None:
+        """The running stdio server's pid (its process group id), if it can be found (core/mcp/process_group.py)."""
+        if self.config.url or self._pump is None or self._pump.drained.is_set():
+            return None
+        return server_pid(self._pump.inode)
+
+    def _end_start_now(self) -> None:
+        """Move a start in progress to its deadline, so it ends the way a start timeout does. One already past
+        its deadline is ending (the SDK is stopping the server): a second cancellation would break that."""
+        starting = self._starting
+        if starting is not None and not starting.expired():
+            starting.reschedule(asyncio.get_running_loop().time())
+
+    def _finish_pump(self) -> None:
+        """Tell this run's stderr copier to stop once what is in the pipe is logged (a child that left the
+        server's process group may still hold the pipe open: the thread must not wait for it)."""
+        if self._pump is not None:
+            self._pump.finish()
+
+    def still_starting(self, waited_s: float) -> None:
+        """For `ask` and `doctor`, whose wait ran out first: say so in the status, with the server's own limit."""
+        if self.status.state is ServerState.STARTING:
+            self._set(ServerState.STARTING, f"still starting after {waited_s:g} s; its startTimeout is "
+                                            f"{self.config.start_timeout_s:g} s")
 
     def _set(self, state: ServerState, detail: str = "") -> None:
         schemas = [spec.to_openai() for name in self._tool_names if (spec := self._registry.get(name)) is not None]
@@ -169,6 +229,8 @@ class ServerSupervisor:
                 raise
             except BaseException as exc:  # noqa: BLE001 - every failure becomes a visible status
                 await self._stderr_drained()
+                if self._stopping:  # a start ended by stop(): not a failure to report
+                    break
                 reason = describe_error(exc) + self._stderr_tail()
                 log.warning("MCP server %s: %s", self.config.name, redact_text(reason, self._known_secrets))
                 if self._connected_at and time.monotonic() - self._connected_at > STABLE_AFTER_S:
@@ -179,8 +241,7 @@ class ServerSupervisor:
                 if fatal or failures > len(RESTART_DELAYS_S):
                     self._fail_pending(reason)
                     self._set(ServerState.FAILED, reason)
-                    self._restart_now.clear()
-                    await self._restart_now.wait()
+                    await self._pause(None)
                     failures = 0
                     continue
             if self._stopping:
@@ -188,11 +249,19 @@ class ServerSupervisor:
             self._fail_pending(reason)
             delay = RESTART_DELAYS_S[min(failures, len(RESTART_DELAYS_S)) - 1] if failures else RESTART_DELAYS_S[0]
             self._set(ServerState.RESTARTING, f"{reason}; restarting in {delay:g} s")
-            self._restart_now.clear()
-            try:
-                await asyncio.wait_for(self._restart_now.wait(), delay)
-            except asyncio.TimeoutError:
-                pass
+            await self._pause(delay)
+
+    async def _pause(self, delay: float | None) -> None:
+        """Wait `delay` seconds (None: until asked) or until restart() or stop() asks for more. A stop that came
+        earlier (while the failure was being logged) is not forgotten: the check and the clear have no await
+        between them."""
+        if self._stopping:
+            return
+        self._restart_now.clear()
+        try:
+            await asyncio.wait_for(self._restart_now.wait(), delay)
+        except asyncio.TimeoutError:
+            pass
 
     async def _session(self) -> None:
         from mcp import Client
@@ -290,6 +359,7 @@ class ServerSupervisor:
 
         log = RotatingLog(self._log_path)
         log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} starting {self.config.describe()}\n".encode())
+        self._finish_pump()  # the last run's copier, if something it started still holds that pipe
         self._pump = StderrPump(log, self.config.name)
         # Registered before the client is entered, so it runs after the client (and the server) are gone.
         stack.callback(self._pump.close_writer)
