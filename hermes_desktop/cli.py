@@ -365,7 +365,11 @@ async def _doctor() -> int:
 async def _start_mcp(runtime: Any, *, quiet: bool) -> None:
     """Start the configured MCP servers and wait (briefly) until each is connected or has failed."""
     await runtime.mcp.reload()
-    await runtime.mcp.wait_until_settled(MCP_START_WAIT_S)
+    try:
+        await runtime.mcp.wait_until_settled(MCP_START_WAIT_S)
+    except asyncio.CancelledError:  # Ctrl+C while they start: stop them here, not by asyncio.run cancelling tasks
+        await runtime.mcp.stop_all()
+        raise
     if quiet:
         return
     from hermes_desktop.core.terminal_text import strip_controls
