@@ -158,6 +158,11 @@ async def _ask(args: argparse.Namespace) -> int:
         print(f"error: {unsaveable}", file=sys.stderr)
         runtime.store.close()
         return EXIT_FAILED
+    too_much = _attachments_refusal(attachments, runtime.profile)
+    if too_much:  # more than the model's context window leaves room for: nothing is stored or sent
+        print(f"error: {too_much}", file=sys.stderr)
+        runtime.store.close()
+        return EXIT_USAGE
     for problem in runtime.problems:
         print(f"note: {problem}", file=sys.stderr)
     approver = TerminalApprover() if sys.stdin.isatty() else None
@@ -255,21 +260,38 @@ async def _read_attachments(paths: list[Path], *, quiet: bool) -> list[Any]:
     display). ValueError with one line when one cannot be attached; a partial one is said on stderr."""
     if not paths:
         return []
-    from hermes_desktop.core.attachments import AttachmentError, prepare_attachment
+    from hermes_desktop.core.attachments import AttachmentError, message_budget_refusal, prepare_attachment
+    from hermes_desktop.core.pdf_extract import cancel_all
+    from hermes_desktop.core.terminal_text import safe_name
     from hermes_desktop.imaging import process_image
 
     prepared = []
     for path in paths:
         try:
             attachment = await asyncio.to_thread(prepare_attachment, path, process_image=process_image)
-        except AttachmentError as exc:
-            raise ValueError(f"cannot attach {exc}") from None
+        except AttachmentError as exc:  # the line names the file: no escape sequence or bidi control reaches the terminal
+            raise ValueError(f"cannot attach {safe_name(str(exc))}") from None
+        except asyncio.CancelledError:  # Ctrl-C: a PDF still being read in its own process is killed, so we can exit
+            cancel_all()
+            raise
         if attachment.note and not quiet:
             hint = (" To let the agent read all of it, copy it into the workspace and ask it to read the file in pages."
                     if attachment.truncated else "")
-            print(f"note: {attachment.name}: {attachment.note}{hint}", file=sys.stderr)
+            print(f"note: {safe_name(attachment.name)}: {attachment.note}{hint}", file=sys.stderr)
         prepared.append(attachment)
+    too_much = message_budget_refusal(prepared)  # before anything is stored or sent
+    if too_much:
+        raise ValueError(too_much)
     return prepared
+
+
+def _attachments_refusal(attachments: list[Any], profile: Any) -> str | None:
+    """The total limit again, now that the profile (and so its context window) is known."""
+    if not attachments:
+        return None
+    from hermes_desktop.core.attachments import message_budget_refusal
+
+    return message_budget_refusal(attachments, context_window=getattr(profile, "context_window", None))
 
 
 def _broad_workspace_refusal(env: dict[str, str]) -> str | None:
@@ -521,9 +543,11 @@ def _import_session(store: Any, file: Path) -> int:
     from hermes_desktop.core.storage import transfer
     from hermes_desktop.core.terminal_text import strip_controls
 
+    from hermes_desktop.imaging import process_image  # embedded images are checked and downscaled as attached ones
+
     limit = SettingsStore(app_paths()).load().settings.import_max_mb * 1_000_000
     try:
-        result = transfer.import_path(store, file, max_bytes=limit)
+        result = transfer.import_path(store, file, max_bytes=limit, process_image=process_image)
     except transfer.ImportProblem as exc:
         print(f"error: {strip_controls(str(file))} was not imported: {strip_controls(str(exc))}", file=sys.stderr)
         return EXIT_FAILED

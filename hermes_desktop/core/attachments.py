@@ -11,7 +11,13 @@ What this module promises (Qt-free; blocking functions are meant for the store e
 - Text files become a named, fenced block (`text_block`) of at most `TEXT_BUDGET_CHARS` characters; a longer file
   keeps its first part plus a note saying how much was left out and that it can be copied into the workspace, where
   the agent's read_file tool reads it in pages. PDFs: text extracted with pypdf, one `[page N]` marker per page; a
-  PDF without a text layer says so; an encrypted or broken one is refused with the reason.
+  PDF without a text layer says so; an encrypted or broken one is refused with the reason. The extraction runs in a
+  child process with a time limit and a memory cap that stops at the text budget (core/pdf_extract.py), so a PDF
+  bomb is refused in seconds and Ctrl-C or quitting the window kills it.
+- The block's frame cannot be faked by the file: the name is quoted as a JSON string and the end line carries the
+  first 16 hex digits of the file's SHA-256 (`[End of attached file 0123…]`).
+- One message's attachments together: at most MAX_MESSAGE_ATTACHMENTS files, MAX_MESSAGE_TEXT_CHARS characters,
+  and MESSAGE_CONTEXT_SHARE of a known context window (`message_budget_refusal`, checked before storing/sending).
 - `AttachmentFiles` keeps one file per content hash under `<data>/attachments/ab/abcdef…`, written atomically
   (temp file + fsync + rename). A full disk raises the store's `DiskFullError` & co. The store deletes a file once
   no message references it (core/store.py, `purge_session`).
@@ -28,6 +34,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import json
 import logging
 import os
 import re
@@ -156,10 +163,7 @@ def _prepare(name: str, data: bytes, *, process_image: ImageProcessor | None, ma
             raise AttachmentError(f"{name}: not a readable image ({exc}).") from None
         return PreparedAttachment(name, IMAGE, image.mime, image.data, image.width, image.height, source=source)
     if kind == PDF:
-        body, note = pdf_text(data, name)
-        text, truncated, budget_note = _within_budget(body, text_budget)
-        return PreparedAttachment(name, PDF, mime, data, text=text, note=note or budget_note, truncated=truncated,
-                                  source=source, total_chars=len(body), no_text_layer=bool(note))
+        return _prepare_pdf(name, mime, data, text_budget=text_budget, source=source)
     whole = _decode_text(data, name)
     text, truncated, note = _within_budget(whole, text_budget)
     return PreparedAttachment(name, TEXT, mime, data, text=text, note=note, truncated=truncated, source=source,
@@ -265,6 +269,63 @@ def pdf_text(data: bytes, name: str) -> tuple[str, str]:
     return "\n\n".join(pages), ""
 
 
+# ---------------------------------------------------------------------------------------------- PDFs and budgets (issue 12)
+# PDF text is read in a child process that is killed on a time limit, a memory cap or cancel (core/pdf_extract.py);
+# `pdf_text` above stays the in-process reader for callers that trust their file. One message's attachments have a
+# total limit (`message_budget_refusal`), checked before anything is stored or sent.
+MAX_MESSAGE_ATTACHMENTS = 20
+MAX_MESSAGE_TEXT_CHARS = 200_000  # ~50k tokens of attached text in one message
+MESSAGE_CONTEXT_SHARE = 0.6  # attachments may fill at most this part of a known context window
+
+
+def _prepare_pdf(name: str, mime: str, data: bytes, *, text_budget: int, source: Path | None) -> PreparedAttachment:
+    from hermes_desktop.core.pdf_extract import extract_pdf_text
+
+    read = extract_pdf_text(data, name, budget=text_budget)
+    if read.pages == 0:
+        return PreparedAttachment(name, PDF, mime, data, text="", note="This PDF has no pages.", source=source,
+                                  total_chars=0, no_text_layer=True)
+    if not read.has_text and read.complete:
+        note = (f"This PDF has no text layer ({read.pages} page{'s' if read.pages != 1 else ''}, probably scanned "
+                "images), so no text could be extracted.")
+        return PreparedAttachment(name, PDF, mime, data, text=read.text, note=note, source=source,
+                                  total_chars=len(read.text), no_text_layer=True)
+    text, truncated, note = _within_budget(read.text, text_budget)
+    if not read.complete:  # reading stopped at the budget: the whole length is not known, the page count is
+        truncated = True
+        note = (f"Only the first {len(text):,} characters of this {read.pages}-page PDF are included. Copy the file "
+                "into the workspace to let the agent read the rest in pages.")
+    return PreparedAttachment(name, PDF, mime, data, text=text, note=note, truncated=truncated, source=source,
+                              total_chars=len(read.text) if read.complete else None)
+
+
+def message_budget_refusal(prepared: Sequence[PreparedAttachment] | Sequence[AttachmentRef], *,
+                           context_window: int | None = None, max_count: int = MAX_MESSAGE_ATTACHMENTS,
+                           max_chars: int = MAX_MESSAGE_TEXT_CHARS) -> str | None:
+    """One line saying why these attachments are too much for one message, or None when they fit: at most
+    `max_count` files, at most `max_chars` characters of attached text, and (when the profile's context window is
+    known) at most MESSAGE_CONTEXT_SHARE of it in estimated tokens (text blocks and images)."""
+    from hermes_desktop.core.tokens import estimate_text_tokens
+
+    if len(prepared) > max_count:
+        return (f"Not sent: {len(prepared)} files are attached; one message takes at most {max_count}. "
+                "Remove some, or send them over several messages.")
+    chars = sum(len(a.text or "") for a in prepared if a.kind != IMAGE)
+    if chars > max_chars:
+        return (f"Not sent: the attached files hold {chars:,} characters of text; one message takes at most "
+                f"{max_chars:,}. Remove some, or copy them into the workspace for the agent to read in pages.")
+    if context_window:
+        tokens = sum(estimate_text_tokens(a.text or "") if a.kind != IMAGE else
+                     image_tokens(a.width or 0, a.height or 0) for a in prepared)
+        allowed = int(context_window * MESSAGE_CONTEXT_SHARE)
+        if tokens > allowed:
+            return (f"Not sent: the attachments come to about {tokens:,} tokens, more than this model's context "
+                    f"window ({context_window:,} tokens) leaves room for. Remove some, or copy them into the "
+                    "workspace for the agent to read in pages.")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------- (end of issue 12 piece)
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text[:160]
@@ -277,16 +338,24 @@ def _size(n: int) -> str:
 # ---------------------------------------------------------------------------------------------- what the model sees
 BLOCK_START = "[Attached file: "
 BLOCK_END = "[End of attached file]"
-_BLOCK = re.compile(re.escape(BLOCK_START) + r".*?" + re.escape(BLOCK_END), re.S)
+_BLOCK = re.compile(re.escape(BLOCK_START) + r".*?" + re.escape(BLOCK_END[:-1]) + r" [0-9a-f]{16}\]", re.S)
 
 
 def text_block(ref: AttachmentRef) -> str:
-    """A named, fenced block for a text or PDF attachment (the fence is longer than any backtick run inside)."""
+    """A named, fenced block for a text or PDF attachment (the fence is longer than any backtick run inside).
+    The frame cannot be faked from inside: the name is quoted as a JSON string (a `]` or `"` in it is escaped), and
+    the end line carries the first 16 hex digits of the file's SHA-256, which the file's own text cannot contain
+    without changing its hash (deterministic, so a re-sent history keeps the provider's prompt cache)."""
     body = ref.text or ""
     language = "" if ref.kind == PDF else _LANGUAGES.get(Path(ref.name).suffix.lower(), "")
     fence = "`" * max(3, max((len(run) for run in re.findall(r"`+", body)), default=0) + 1)
     tail = f"\n[{ref.note}]" if ref.note else ""
-    return f"{BLOCK_START}{ref.name}]\n{fence}{language}\n{body}\n{fence}{tail}\n{BLOCK_END}"
+    quoted = json.dumps(ref.name, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return f"{BLOCK_START}{quoted}]\n{fence}{language}\n{body}\n{fence}{tail}\n{_block_end(ref.hash)}"
+
+
+def _block_end(digest: str) -> str:
+    return f"{BLOCK_END[:-1]} {digest[:16]}]"
 
 
 def image_part(mime: str, data: bytes) -> dict[str, Any]:
@@ -481,6 +550,6 @@ class _suppress_os:
 __all__ = [
     "AttachmentError", "AttachmentFiles", "HISTORY_IMAGES", "IMAGE", "ImageProcessor", "MAX_FILE_BYTES",
     "MAX_IMAGE_SIDE", "PDF", "PreparedAttachment", "ProcessedImage", "TEXT",
-    "TEXT_BUDGET_CHARS", "attachment_tokens", "image_refusal", "image_tokens", "known_vision_model",
+    "TEXT_BUDGET_CHARS", "attachment_tokens", "image_refusal", "message_budget_refusal", "image_tokens", "known_vision_model",
     "prepare_attachment", "prepare_bytes", "supports_images", "text_block", "user_content",
 ]

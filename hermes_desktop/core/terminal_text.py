@@ -87,6 +87,17 @@ def strip_controls(text: str) -> str:
     return cleaner.feed(text) + cleaner.flush()
 
 
+def safe_name(text: str) -> str:
+    """A name from outside (a file name) for one terminal line: escape sequences and controls removed (newlines
+    too), and each bidirectional control (U+202A-U+202E, U+2066-U+2069, U+200E/F, U+061C) shown as `\\uXXXX`, so
+    `photo\\u202egnp.exe` cannot pass for `photoexe.png`."""
+    flat = strip_controls(text).replace("\n", " ").replace("\t", " ")
+    return _BIDI.sub(lambda match: f"\\u{ord(match.group()):04x}", flat)
+
+
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+
+
 def visible_controls(text: str, *, keep_newlines: bool = False) -> str:
     """`text` with each control character (and bidi override) written as an escape, so nothing is hidden."""
     def show(match: re.Match[str]) -> str:

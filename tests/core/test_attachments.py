@@ -66,7 +66,7 @@ async def test_an_image_and_a_pdf_reach_the_server_as_image_part_and_paged_text(
     assert [p["type"] for p in parts] == ["text", "image_url"]
     text = parts[0]["text"]
     assert text.startswith("What does this say?")
-    assert "[Attached file: report.pdf]" in text and "[page 1]\nQuarterly revenue was 42 million" in text
+    assert "[Attached file: \"report.pdf\"]" in text and "[page 1]\nQuarterly revenue was 42 million" in text
     assert "[page 2]\nCosts fell by 7 percent" in text
     url = parts[1]["image_url"]["url"]
     assert url.startswith("data:image/png;base64,")
@@ -93,7 +93,7 @@ async def test_a_pdf_without_a_text_layer_says_so(engine, model_server, tmp_path
     model_server.enqueue(text_reply("I cannot read it."))
     await engine.agent.start_turn("s1", "Summarise", [prepared]).wait()
     text = user_parts(model_server.chat_requests[0])[0]["text"]
-    assert "[Attached file: scan.pdf]" in text and "no text layer" in text
+    assert "[Attached file: \"scan.pdf\"]" in text and "no text layer" in text
 
 
 async def test_text_files_are_fenced_and_a_large_one_sends_its_first_part_with_a_note(engine, model_server,
@@ -109,9 +109,9 @@ async def test_text_files_are_fenced_and_a_large_one_sends_its_first_part_with_a
     await engine.agent.start_turn("s1", "Look", [attach(code), attach(table), attach(big)]).wait()
 
     text = user_parts(model_server.chat_requests[0])[0]["text"]
-    assert "[Attached file: tool.py]\n````python\ndef f():\n    return '```'\n\n````" in text  # a longer fence
-    assert "[Attached file: data.csv]\n```csv\na,b\n1,2\n\n```" in text
-    block = text[text.index("[Attached file: big.log]"):]
+    assert "[Attached file: \"tool.py\"]\n````python\ndef f():\n    return '```'\n\n````" in text  # a longer fence
+    assert "[Attached file: \"data.csv\"]\n```csv\na,b\n1,2\n\n```" in text
+    block = text[text.index("[Attached file: \"big.log\"]"):]
     assert "line 000000 of the log" in block and "line 004999" not in block
     assert "Only the first" in block and "of 115,000 characters are included" in block and "workspace" in block
     assert len(block) < 42_000
@@ -222,7 +222,7 @@ async def test_export_and_import_round_trip_a_session_with_an_image(engine, mode
 
     engine.store.purge_session("s1")
     assert stored_files(engine.store) == []
-    result = import_file(engine.store, exported)
+    result = import_file(engine.store, exported, process_image=process_image)
 
     restored = engine.store.messages(result.session_id)[0].attachments
     assert restored == original

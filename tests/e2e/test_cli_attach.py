@@ -38,7 +38,7 @@ def test_ask_attach_sends_an_image_and_a_pdf_and_stores_the_image(server, env, t
     assert "revenue was 42 million" in done.stdout
     content = [m for m in server.chat_requests[0].messages if m["role"] == "user"][-1]["content"]
     assert [p["type"] for p in content] == ["text", "image_url"]
-    assert "[Attached file: report.pdf]" in content[0]["text"] and "[page 1]\nRevenue was 42 million" in content[0]["text"]
+    assert "[Attached file: \"report.pdf\"]" in content[0]["text"] and "[page 1]\nRevenue was 42 million" in content[0]["text"]
     assert base64.b64decode(content[1]["image_url"]["url"].split(",", 1)[1]) == picture.read_bytes()
     files = [p for p in (app_paths().data_dir / "attachments").rglob("*") if p.is_file()]
     assert len(files) == 2 and picture.read_bytes() in [f.read_bytes() for f in files]
