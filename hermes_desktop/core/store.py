@@ -686,11 +686,16 @@ class SQLiteSessionStore:
 
 
 def _link_attachments(db: sqlite3.Connection, message_id: int, refs: tuple[AttachmentRef, ...], now: float) -> None:
-    """Record `refs` for the message, in order (the files were written before this transaction)."""
+    """Record `refs` for the message, in order (the files were written before this transaction). Every ref is derived
+    from its bytes (attaching and importing share core/attachments.prepare_bytes), so the newest one replaces the
+    details of an existing row: a row planted by an older version's import that trusted a file's `text` cannot
+    speak for the same bytes attached later."""
     for position, ref in enumerate(refs):
-        db.execute("INSERT OR IGNORE INTO attachments (hash, kind, mime, size, width, height, text, note, created_at) "
-                   "VALUES (?,?,?,?,?,?,?,?,?)", (ref.hash, ref.kind, ref.mime, ref.size, ref.width, ref.height,
-                                                  ref.text, ref.note, now))
+        db.execute("INSERT INTO attachments (hash, kind, mime, size, width, height, text, note, created_at) "
+                   "VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO UPDATE SET kind = excluded.kind, "
+                   "mime = excluded.mime, size = excluded.size, width = excluded.width, height = excluded.height, "
+                   "text = excluded.text, note = excluded.note",
+                   (ref.hash, ref.kind, ref.mime, ref.size, ref.width, ref.height, ref.text, ref.note, now))
         db.execute("INSERT INTO message_attachments (message_id, position, hash, name) VALUES (?,?,?,?)",
                    (message_id, position, ref.hash, ref.name))
 

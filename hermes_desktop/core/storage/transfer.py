@@ -23,7 +23,17 @@ Imports stream: the file is read twice (a check of the whole JSON and the member
 straight into the store's one transaction) and never held whole (core/storage/json_stream.py). Files
 above the `import_max_mb` setting are refused before reading; a malformed file is refused with the
 line and column, or the message number, and the reason; a failure leaves nothing stored.
-Nothing exported contains an API key: known keys and key-shaped strings are redacted.
+Nothing exported contains an API key: known keys and key-shaped strings are redacted. Attachments too: an
+attachment's bytes are checked whole, never text-redacted as base64 (that could corrupt them); a text file goes out
+as the redacted file with its own hash, an image or PDF holding a secret (in its bytes, as UTF-8 or UTF-16, or in a
+PDF's extracted text) goes out without `data`, with `"withheld": reason`, and import turns such an entry into a
+line in the message ("[Attached file … was left out of the exported session: …]").
+
+An imported attachment is made from its bytes by the code that attaching uses (core/attachments.prepare_bytes):
+the file's `text`, `kind`, `mime`, sizes and note are ignored, images are decoded and downscaled by the injected
+`process_image` (the CLI passes hermes_desktop/imaging.py; without one, a file with images is refused), and a file
+that could not be attached is refused with its place and the reason. The attachment row is shared by every message
+with the same bytes, so a lie there would speak for the user's own file later.
 """
 
 from __future__ import annotations
@@ -41,7 +51,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
-from hermes_desktop.core.attachments import IMAGE, MAX_FILE_BYTES, PDF, TEXT, AttachmentFiles
+from hermes_desktop.core.attachments import (MAX_FILE_BYTES, PDF, TEXT, AttachmentError, AttachmentFiles,
+                                             ImageProcessor, PreparedAttachment, prepare_bytes)
 from hermes_desktop.core.redact import redact_text, redact_value
 from hermes_desktop.core.session_types import (CONVERSATION_ROLES, NOTE, SUMMARY, AttachmentRef, InvalidSessionId, NewMessage,
                                                StoredMessage, validate_session_id)
@@ -82,12 +93,14 @@ def export_json(store: Any, session_id: str, *, known_secrets: Iterable[str] = (
                 "name": m.name, "finish_reason": m.finish_reason, "interrupted": m.interrupted, "tokens": m.tokens,
                 "created_at": m.created_at, "updated_at": m.updated_at,
                 **_reasoning_fields(m),
-                **_attachment_fields(m, store),
             }
             for m in rows
         ],
     }
-    return json.dumps(redact_value(document, secrets), ensure_ascii=False, indent=2)
+    document = redact_value(document, secrets)
+    for item, m in zip(document["messages"], rows):  # added after: their bytes are checked, not text-redacted
+        item.update(_attachment_fields(m, store, secrets))
+    return json.dumps(document, ensure_ascii=False, indent=2)
 
 
 def _reasoning_fields(m: StoredMessage) -> dict[str, Any]:
@@ -98,36 +111,109 @@ def _reasoning_fields(m: StoredMessage) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- attachments (core/attachments.py)
-def _attachment_fields(m: StoredMessage, store: Any) -> dict[str, Any]:
+def _attachment_fields(m: StoredMessage, store: Any, secrets: tuple[str, ...]) -> dict[str, Any]:
     """A user message's attachments, embedded: each file's bytes (base64) with its hash, name, kind and mime, so an
-    import elsewhere restores them. A file missing from disk is exported without `data` (and refused on import)."""
+    import elsewhere restores them. Everything but `data` is redacted like the rest of the document; the bytes are
+    never passed through the text redactor (a key-shaped run inside base64 would corrupt them) but checked whole
+    (`_exportable`): a text file goes out redacted (re-hashed), a binary one holding a secret goes out without
+    `data`, with `withheld` saying why, as does a file missing from disk; import turns such an entry into a note."""
     if not m.attachments:
         return {}
     files = AttachmentFiles(store.attachments_dir)
     out = []
     for ref in m.attachments:
         data = files.read(ref.hash)
-        item = {"hash": ref.hash, "name": ref.name, "kind": ref.kind, "mime": ref.mime, "size": ref.size,
-                "width": ref.width, "height": ref.height, "text": ref.text, "note": ref.note}
+        withheld = "the file was missing from disk" if data is None else None
         if data is not None:
+            data, ref, withheld = _exportable(ref, data, secrets)
+        item = redact_value({"hash": ref.hash, "name": ref.name, "kind": ref.kind, "mime": ref.mime, "size": ref.size,
+                             "width": ref.width, "height": ref.height, "text": ref.text, "note": ref.note}, secrets)
+        item["hash"] = ref.hash  # hex: never a secret, and it must stay the bytes' hash
+        if withheld is not None:
+            item["withheld"] = withheld
+        elif data is not None:
             item["data"] = base64.b64encode(data).decode("ascii")
         out.append(item)
     return {"attachments": out}
 
 
-def _imported_attachments(items: Any, where: str, files: AttachmentFiles, written: list[str]) -> tuple[AttachmentRef, ...]:
-    """Check each embedded attachment (its data must hash to its `hash`) and store its file."""
+SECRET_WITHHELD = "contains a saved secret"
+KEY_WITHHELD = "contains what looks like an API key"
+UNCHECKED_WITHHELD = "its text could not be read to check it for secrets"
+_WHOLE_TEXT_CHARS = MAX_FILE_BYTES  # more than any text file holds; a PDF with more text is withheld
+
+
+def _exportable(ref: AttachmentRef, data: bytes, secrets: tuple[str, ...]
+                ) -> tuple[bytes | None, AttachmentRef, str | None]:
+    """(bytes to export, their ref, None) or (None, ref, why withheld). A text file is redacted like any text and,
+    when that changed it, exported as the redacted file (UTF-8, its own hash, text and note derived from it as an
+    import would). An image or PDF cannot be redacted: it is withheld when its bytes (UTF-8 or UTF-16 of a known
+    secret, or a key-shaped string) or, for a PDF, its whole extracted text hold a secret. Fails closed: a file
+    whose whole text cannot be read again is withheld."""
+    if ref.kind == TEXT:
+        whole = _whole_text(ref, data)
+        if whole is None:
+            return None, ref, UNCHECKED_WITHHELD
+        cleaned = redact_text(whole, secrets)
+        if cleaned != whole:
+            data = cleaned.encode("utf-8")
+            try:
+                ref = replace(prepare_bytes(ref.name, data, process_image=None).ref(), name=ref.name)
+            except AttachmentError:
+                return None, ref, UNCHECKED_WITHHELD
+    else:
+        found = _secret_in(data.decode("latin-1"), data, secrets)
+        if found is None and ref.kind == PDF:
+            whole = _whole_text(ref, data)
+            found = UNCHECKED_WITHHELD if whole is None else _secret_in(whole, b"", secrets)
+        if found is not None:
+            return None, ref, found
+    if _secret_in("", data, secrets) is not None:  # whatever the kind: never a known secret in the bytes
+        return None, ref, SECRET_WITHHELD
+    return data, ref, None
+
+
+def _whole_text(ref: AttachmentRef, data: bytes) -> str | None:
+    """All the text of a text file or PDF, read by the code that attaching uses; None when it cannot all be read."""
+    try:
+        prepared = prepare_bytes(ref.name, data, process_image=None, text_budget=_WHOLE_TEXT_CHARS)
+    except AttachmentError:
+        return None
+    return None if prepared.truncated or prepared.text is None else prepared.text
+
+
+def _secret_in(text: str, data: bytes, secrets: tuple[str, ...]) -> str | None:
+    """Why `text`/`data` must not be exported (a known secret, or a key-shaped string in `text`), or None."""
+    for secret in secrets:
+        if secret and len(secret) >= 4 and (secret in text or any(
+                secret.encode(encoding) in data for encoding in ("utf-8", "utf-16-le", "utf-16-be"))):
+            return SECRET_WITHHELD
+    return KEY_WITHHELD if text and redact_text(text) != text else None
+
+
+def _imported_attachments(items: Any, where: str, files: AttachmentFiles, written: list[str],
+                          process_image: ImageProcessor | None) -> tuple[tuple[AttachmentRef, ...], list[str]]:
+    """Check each embedded attachment (its data must hash to its `hash`), derive everything the model sees from the
+    bytes with the code that attaching uses (the file's `text`, `kind`, `mime`, size and note are ignored: a file
+    must not tell the model something else than its bytes say, nor plant that in the row every later attachment of
+    the same bytes shares), and store the result. Images are decoded and downscaled by `process_image` like attached
+    ones (None: refused). Returns the refs and a note for each entry the export withheld."""
     if not isinstance(items, list):
         raise ImportProblem(f"{where}: `attachments` is not a list")
-    refs = []
+    refs, notes = [], []
     for index, item in enumerate(items, 1):
         place = f"{where}, attachment {index}"
         if not isinstance(item, dict):
             raise ImportProblem(f"{place}: is not an object")
-        name, kind, mime, digest = item.get("name"), item.get("kind"), item.get("mime"), item.get("hash")
-        if not isinstance(name, str) or kind not in (IMAGE, TEXT, PDF) or not isinstance(mime, str) \
-                or not isinstance(digest, str):
-            raise ImportProblem(f"{place}: needs a name, a kind (image, text or pdf), a mime type and a hash")
+        name, digest = item.get("name"), item.get("hash")
+        if not isinstance(name, str):
+            raise ImportProblem(f"{place}: needs a name")
+        name = " ".join(name.split())[:255] or "attachment"
+        if "withheld" in item:
+            notes.append(_withheld_note(name, item["withheld"]))
+            continue
+        if not isinstance(digest, str):
+            raise ImportProblem(f"{place} ({name}): needs a hash")
         try:
             data = base64.b64decode(item.get("data") or "", validate=True)
         except (ValueError, TypeError):
@@ -136,15 +222,28 @@ def _imported_attachments(items: Any, where: str, files: AttachmentFiles, writte
             raise ImportProblem(f"{place} ({name}): its data is missing or larger than the attachment limit")
         if hashlib.sha256(data).hexdigest() != digest.lower():
             raise ImportProblem(f"{place} ({name}): its data does not match its hash {digest[:16]}…; refused")
-        files.put(data, digest.lower())
-        written.append(digest.lower())
-        width, height = item.get("width"), item.get("height")
-        text, note = item.get("text"), item.get("note")
-        refs.append(AttachmentRef(digest.lower(), " ".join(name.split())[:255] or "attachment", kind, mime, len(data),
-                                  width if _is_int(width) else None, height if _is_int(height) else None,
-                                  text if isinstance(text, str) and kind != IMAGE else None,
-                                  note if isinstance(note, str) else ""))
-    return tuple(refs)
+        prepared = _prepared(name, data, place, process_image)
+        files.put(prepared.data, prepared.hash)
+        written.append(prepared.hash)
+        refs.append(prepared.ref())
+    return tuple(refs), notes
+
+
+def _prepared(name: str, data: bytes, place: str, process_image: ImageProcessor | None) -> PreparedAttachment:
+    """The file as attaching would have made it, or ImportProblem naming the place and the reason."""
+    try:
+        return prepare_bytes(name, data, process_image=process_image)
+    except AttachmentError as exc:
+        reason = str(exc)
+        reason = reason[len(name) + 2:] if reason.startswith(f"{name}: ") else reason
+        if process_image is None and "no image decoder" in reason:
+            reason = "images cannot be imported here (no image decoder)."
+        raise ImportProblem(f"{place} ({name}): {reason.rstrip('.')}; refused") from None
+
+
+def _withheld_note(name: str, reason: Any) -> str:
+    why = " ".join(str(reason).split())[:160] if isinstance(reason, str) and reason.strip() else "no reason given"
+    return f"[Attached file {name} was left out of the exported session: {why}.]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +257,9 @@ class ImportResult:
 Opener = Callable[[], BinaryIO]
 
 
-def import_path(store: Any, path: Path, *, max_bytes: int) -> ImportResult:
-    """Import the session file at `path`, read as a stream; refused when larger than `max_bytes`."""
+def import_path(store: Any, path: Path, *, max_bytes: int, process_image: ImageProcessor | None = None) -> ImportResult:
+    """Import the session file at `path`, read as a stream; refused when larger than `max_bytes`. Embedded images
+    go through `process_image` as attached ones do (hermes_desktop/imaging.py; None: a file with images is refused)."""
     try:
         info = path.stat()
     except OSError as exc:
@@ -176,13 +276,13 @@ def import_path(store: Any, path: Path, *, max_bytes: int) -> ImportResult:
         except OSError as exc:
             raise ImportProblem(f"cannot read {path}: {exc.strerror or exc}") from exc
 
-    return _import(store, opener, max_bytes)
+    return _import(store, opener, max_bytes, process_image)
 
 
-def import_file(store: Any, text: str) -> ImportResult:
+def import_file(store: Any, text: str, *, process_image: ImageProcessor | None = None) -> ImportResult:
     """Import a session file already in memory (the same checks as `import_path`)."""
     data = text.encode("utf-8")
-    return _import(store, lambda: io.BytesIO(data), None)
+    return _import(store, lambda: io.BytesIO(data), None, process_image)
 
 
 @dataclass
@@ -194,7 +294,7 @@ class _Outline:
     first_user_text: str = ""
 
 
-def _import(store: Any, opener: Opener, max_bytes: int | None) -> ImportResult:
+def _import(store: Any, opener: Opener, max_bytes: int | None, process_image: ImageProcessor | None) -> ImportResult:
     outline = _outline(opener, max_bytes)
     data = outline.members
     if data.get("format") == FORMAT:
@@ -203,7 +303,8 @@ def _import(store: Any, opener: Opener, max_bytes: int | None) -> ImportResult:
             raise ImportProblem(f"the export's format version is not a number: {version!r}")
         if version > FORMAT_VERSION:
             raise ImportProblem(f"this export was made by a newer Hermes Desktop (format version {version})")
-        return _import_native(store, data, _Messages(opener, max_bytes, native=True), outline.messages)
+        return _import_native(store, data, _Messages(opener, max_bytes, native=True, process_image=process_image),
+                              outline.messages)
     if outline.messages and ("session_id" in data or "model" in data):
         return _import_legacy(store, data, _Messages(opener, max_bytes, native=False), outline)
     raise ImportProblem("unknown file format: expected a Hermes Desktop session export or an original-design session file")
@@ -238,8 +339,10 @@ class _Messages:
     its original role in `name`) that is shown but never sent to the model. A malformed message raises
     ImportProblem naming its number and place (inside the store's transaction, so nothing is kept)."""
 
-    def __init__(self, opener: Opener, max_bytes: int | None, *, native: bool) -> None:
+    def __init__(self, opener: Opener, max_bytes: int | None, *, native: bool,
+                 process_image: ImageProcessor | None = None) -> None:
         self._opener, self._max_bytes, self._native = opener, max_bytes, native
+        self._process_image = process_image
         self.notes = 0
         self.files: AttachmentFiles | None = None  # where embedded attachments go (native exports)
         self.written: list[str] = []  # their hashes, to remove again when the import fails
@@ -268,8 +371,9 @@ class _Messages:
         number, parent = self._numbers(m, item.index, where, seen)
         message = _new_message(m, where, open_calls.get(parent, frozenset()) if parent is not None else frozenset())
         if message.role == "user" and m.get("attachments") and self.files is not None:
-            message = replace(message, attachments=_imported_attachments(m["attachments"], where, self.files,
-                                                                         self.written))
+            refs, notes = _imported_attachments(m["attachments"], where, self.files, self.written, self._process_image)
+            content = "\n\n".join([message.content] + notes if message.content else notes) or None
+            message = replace(message, attachments=refs, content=content)
         if message.role == "assistant" and message.tool_calls:
             open_calls[number] = frozenset(str(c["id"]) for c in message.tool_calls)
         elif message.role == "tool" and parent is not None:
