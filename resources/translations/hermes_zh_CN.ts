@@ -168,98 +168,118 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="68"/>
         <source>Ask anything. Hermes can calculate, read and organise files in your workspace, keep notes and read web pages — and asks before it changes anything.</source>
         <translation>尽管问。Hermes 可以计算、读取和整理工作区中的文件、记笔记、阅读网页——并且在做任何改动之前先征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="85"/>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="274"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="96"/>
         <source>Attach images, PDFs or text files (or drop or paste them here)</source>
         <translation>附加图片、PDF 或文本文件（也可拖放或粘贴到这里）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="115"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="117"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="120"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="122"/>
         <source>Stop the reply</source>
         <translation>停止回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="123"/>
         <source>Stop (Esc)</source>
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="199"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
         <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在服务商设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="216"/>
+        <source>Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send them over several messages.</source>
+        <translation>未发送：附加了 {0} 个文件，一条消息最多 {1} 个。请移除一些，或分几条消息发送。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="219"/>
+        <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
+        <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="222"/>
+        <source>Not sent: the attachments are more than this model&apos;s context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
+        <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="229"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="275"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="323"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="326"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="322"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="361"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="323"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="362"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="370"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="371"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="406"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="414"/>
+        <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
+        <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="419"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -1568,345 +1588,345 @@ Folder: {2}</source>
 <context>
     <name>SetupDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="80"/>
         <source>Connect a model</source>
         <translation>连接模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="80"/>
         <source>Edit provider</source>
         <translation>编辑服务商</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="87"/>
         <source>Hermes works with any OpenAI-compatible service, in the cloud or on this computer. Pick one, paste a key if it needs one, and test the connection.</source>
         <translation>Hermes 可以使用任何兼容 OpenAI 的服务，无论在云端还是在这台电脑上。选择一个，如需要就粘贴密钥，然后测试连接。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="89"/>
         <source>Provider settings.</source>
         <translation>服务商设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="127"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="195"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="134"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="196"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="138"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="197"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="143"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="198"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="111"/>
         <source>Stored in the keyring — leave empty to keep it</source>
         <translation>已保存在钥匙串中 — 留空则保持不变</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="112"/>
         <source>Paste your API key</source>
         <translation>粘贴你的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="147"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="499"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="465"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="120"/>
         <source>No secure keyring was found on this computer ({0}). The key will be kept in memory for this run only and never written to a file. To supply it on every start, set the HERMES_API_KEY environment variable.</source>
         <translation>这台电脑上没有找到安全的钥匙串（{0}）。密钥只会在本次运行期间保存在内存中，绝不会写入文件。若要每次启动都提供密钥，请设置环境变量 HERMES_API_KEY。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="123"/>
         <source>no backend</source>
         <translation>无后端</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="165"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="272"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="131"/>
         <source>Native tool calls</source>
         <translation>原生工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="132"/>
         <source>Text tool calls (for models without native support)</source>
         <translation>文本工具调用（用于不支持原生工具调用的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="171"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="142"/>
         <source>provider default</source>
         <translation>服务商默认值</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="146"/>
         <source>Advanced settings</source>
         <translation>高级设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="163"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="164"/>
         <source>Tool calling</source>
         <translation>工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="165"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="166"/>
         <source>Max output tokens</source>
         <translation>最大输出 token 数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="167"/>
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="171"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="184"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="187"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="187"/>
         <source>Not now</source>
         <translation>以后再说</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="265"/>
         <source>Reasoning and images</source>
         <translation>推理与图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="272"/>
         <source>Always</source>
         <translation>总是</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="273"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="275"/>
         <source>Sends a reply&apos;s reasoning back with its tool calls (DeepSeek&apos;s thinking mode requires it). Automatic: for providers known to need it, or once the server asks for it.</source>
         <translation>把回复的推理内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的提供方，或在服务器要求之后。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="281"/>
         <source>Send reasoning back</source>
         <translation>回传推理内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
         <source>Sent as reasoning_effort, for models that accept it</source>
         <translation>作为 reasoning_effort 发送，适用于接受该参数的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="286"/>
         <source>Default (not sent)</source>
         <translation>默认（不发送）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="321"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="287"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="321"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="287"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="321"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="287"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="323"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="289"/>
         <source>Reasoning effort</source>
         <translation>推理强度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="300"/>
         <source>Extra request parameters</source>
         <translation>额外请求参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="304"/>
         <source>Automatic (from the model&apos;s name)</source>
         <translation>自动（根据模型名称）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="339"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="305"/>
         <source>Yes: the model reads images</source>
         <translation>是：模型能读取图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="340"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="306"/>
         <source>No: text only</source>
         <translation>否：仅文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="308"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="312"/>
         <source>Forget what was learned</source>
         <translation>忘记已学到的设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="333"/>
         <source>A JSON object merged into every request (for example {&quot;enable_thinking&quot;: true}). Not for keys: the API key field keeps those in the keyring.</source>
         <translation>一个合并进每个请求的 JSON 对象（例如 {&quot;enable_thinking&quot;: true}）。不要用于密钥：API 密钥栏会把密钥保存在系统密钥环中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="343"/>
         <source>Not a JSON object: write it in braces, {…}.</source>
         <translation>不是 JSON 对象：请写在花括号 {…} 中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="345"/>
         <source>Hermes sets {0} itself; remove it from the extra parameters.</source>
         <translation>{0} 由 Hermes 自行设置；请从额外参数中删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="382"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="348"/>
         <source>“{0}” looks like a key or password. Keys go in the API key field, which keeps them in the keyring; settings.json is not the place for them.</source>
         <translation>“{0}”看起来像密钥或密码。密钥应填在 API 密钥栏，它会保存在系统密钥环中；settings.json 不是存放它的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="384"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="350"/>
         <source>Not valid JSON: {0}</source>
         <translation>不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="390"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="356"/>
         <source>the server wants the reasoning sent back</source>
         <translation>服务器要求回传推理内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="358"/>
         <source>the model refused images</source>
         <translation>模型拒绝了图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="393"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="359"/>
         <source>Learned from the server: {0}.</source>
         <translation>从服务器学到：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="366"/>
         <source>What was learned will be forgotten when you save.</source>
         <translation>保存后将忘记已学到的设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="423"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="389"/>
         <source>Discard your changes?</source>
         <translation>放弃你的更改？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="424"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="390"/>
         <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
         <translation>你输入的服务商设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="391"/>
         <source>Discard</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="428"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="394"/>
         <source>Keep editing</source>
         <translation>继续编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="491"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="457"/>
         <source>Get a key at {0}</source>
         <translation>在 {0} 获取密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="493"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="459"/>
         <source>A local server usually needs no key; leave it empty.</source>
         <translation>本地服务器通常不需要密钥，留空即可。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="499"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="465"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="556"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="519"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="575"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="577"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="540"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="542"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="580"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="545"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="600"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="565"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="606"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="571"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="608"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="573"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="611"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="576"/>
         <source>The extra request parameters are not saved until they are a valid JSON object.</source>
         <translation>额外请求参数须是有效的 JSON 对象才能保存。</translation>
     </message>
@@ -1954,189 +1974,189 @@ Folder: {2}</source>
         <translation>带着摘要开始新会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="252"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="328"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="253"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="252"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="328"/>
         <source>Fork</source>
         <translation>分叉</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="314"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="314"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="320"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="328"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="340"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="341"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="343"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="345"/>
         <source>Thought for {0} s</source>
         <translation>已思考 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="347"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="418"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="421"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="426"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="429"/>
         <source>Note sent to the model</source>
         <translation>发给模型的说明</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="427"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="430"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="428"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="431"/>
         <source>characters</source>
         <translation>个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="441"/>
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="441"/>
         <source>lines</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="452"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="452"/>
         <source>Allow once</source>
         <translation>允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="452"/>
         <source>Allow for this session</source>
         <translation>本会话内允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="451"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="454"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="471"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="474"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="476"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
         <source>running {0:.1f} s</source>
         <translation>运行中 {0:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="479"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="482"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="479"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="482"/>
         <source>done in {0:.2f} s</source>
         <translation>{0:.2f} 秒内完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="483"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="486"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="485"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="488"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="487"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="490"/>
         <source>interrupted — not run</source>
         <translation>已中断 — 未执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="551"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="554"/>
         <source>allowed once</source>
         <translation>已允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="551"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="554"/>
         <source>allowed for this session</source>
         <translation>本会话内已允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="552"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="555"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="552"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="555"/>
         <source>allowed</source>
         <translation>已允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="558"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="561"/>
         <source>built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="560"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="563"/>
         <source>skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="562"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="565"/>
         <source>skill</source>
         <translation>技能</translation>
     </message>

@@ -58,7 +58,7 @@ def test_attach_with_the_button_remove_a_chip_send_and_open_the_thumbnail(make_w
     wait_for_reply(h, "A red diagram; revenue was 42 million.")
     content = [m for m in turn_requests(model_server)[0].messages if m["role"] == "user"][-1]["content"]
     assert [p["type"] for p in content] == ["text", "image_url"]
-    assert "[Attached file: report.pdf]" in content[0]["text"] and "notes.txt" not in content[0]["text"]
+    assert "[Attached file: \"report.pdf\"]" in content[0]["text"] and "notes.txt" not in content[0]["text"]
     assert base64.b64decode(content[1]["image_url"]["url"].split(",", 1)[1]) == picture.read_bytes()
     h.wait_until(lambda: chip_names(h) == [] and not chat.chips.isVisible(), what="the tray emptied once stored")
 
@@ -127,7 +127,7 @@ def test_paste_an_image_from_the_clipboard_and_drop_a_file_onto_the_transcript(m
     wait_for_reply(h, "A green picture and a plan.")
     content = [m for m in turn_requests(model_server)[0].messages if m["role"] == "user"][-1]["content"]
     assert [p["type"] for p in content] == ["text", "image_url"]
-    assert content[0]["text"].startswith("[Attached file: notes.md]\n```markdown\n# Plan\n- ship it")
+    assert content[0]["text"].startswith("[Attached file: \"notes.md\"]\n```markdown\n# Plan\n- ship it")
 
 
 def test_an_image_for_a_text_only_model_is_refused_before_sending_and_the_box_is_kept(make_window, model_server,

@@ -8,29 +8,34 @@ with the reason in the notice under the chips. Send checks `image_refusal` (set 
 model may take no images): a refusal is shown there and the text and chips stay. The chips stay until the
 message is stored (the window calls `clear_attachments` at TurnStarted), so a failed send loses nothing.
 A text file too large to send whole offers "Copy to workspace" (`sig_copy_to_workspace`), so the agent can
-read it in pages. Clicking a thumbnail in the transcript opens the image (a copy under its own name in a
-temporary folder, for the system viewer).
+read it in pages. Clicking a thumbnail in the transcript opens the image (a copy under its own, cleaned name in this
+run's private 0700 folder, core/open_copy.py; only images, PDFs and text files are handed to the system viewer).
+Send also checks the total for one message (`message_budget_refusal`: count, characters, and the context window the
+window sets in `context_window`): a refusal is shown in the same notice, text and chips stay. A PDF is read in its own
+process (core/pdf_extract.py); when the window quits (or the read is cancelled) that process is killed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import html
-import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QPointF, QSize, Qt, QUrl, Signal
+from PySide6.QtCore import (QBuffer, QByteArray, QCoreApplication, QEvent, QIODevice, QObject, QPointF, QSize, Qt, QUrl,
+                            Signal)
 from PySide6.QtGui import (QColor, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QImage,
                            QPainter, QPainterPath, QPen, QPixmap)
 from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QStyle, QToolButton,
                                QVBoxLayout, QWidget)
 
 from hermes_desktop.core.attachments import (
-    IMAGE, AttachmentError, PreparedAttachment, prepare_attachment, prepare_bytes,
+    IMAGE, MAX_MESSAGE_ATTACHMENTS, MAX_MESSAGE_TEXT_CHARS, AttachmentError, PreparedAttachment,
+    message_budget_refusal, prepare_attachment, prepare_bytes,
 )
+from hermes_desktop.core.open_copy import OpenRefused, clean_name, openable, viewer_copy
+from hermes_desktop.core.pdf_extract import cancel_all as cancel_pdf_reads
 from hermes_desktop.imaging import process_image
 from hermes_desktop.ui.chat.input import ChatInput, local_files
 from hermes_desktop.ui.chat.items import Item, MessageItem, ToolCardItem
@@ -77,6 +82,11 @@ class ChatPane(QWidget):
         self.attachments: list[PreparedAttachment] = []
         # The session's model when it cannot take these images (None: it can). Set by the window.
         self.image_refusal: Callable[[list[PreparedAttachment]], str | None] = lambda attachments: None
+        # The session's model's context window, when the window knows it (None: only the fixed limits apply).
+        self.context_window: Callable[[], int | None] = lambda: None
+        app = QCoreApplication.instance()
+        if app is not None:  # a PDF still being read must not keep the program from quitting
+            app.aboutToQuit.connect(cancel_pdf_reads)
         self.attach_button = QToolButton()
         self.attach_button.setObjectName("attachButton")
         self.attach_button.setIcon(paperclip_icon(self.palette().buttonText().color()))
@@ -95,6 +105,7 @@ class ChatPane(QWidget):
         self.attach_notice = QLabel()
         self.attach_notice.setObjectName("attachmentNotice")
         self.attach_notice.setWordWrap(True)
+        self.attach_notice.setTextFormat(Qt.TextFormat.PlainText)  # file names and reasons are shown, never rendered
         self.attach_notice.setContentsMargins(12, 4, 12, 0)
         self.attach_notice.hide()
         self.view.viewport().setAcceptDrops(True)
@@ -177,6 +188,11 @@ class ChatPane(QWidget):
     def _submit(self, text: str) -> None:
         if (not text and not self.attachments) or self._busy or self._send_blocked is not None:
             return
+        too_much = message_budget_refusal(self.attachments, context_window=self.context_window()) \
+            if self.attachments else None
+        if too_much:  # nothing is sent; the text and the chips stay for the user to remove some
+            self.show_attach_notice(self._budget_text(too_much))
+            return
         blocked_by = self.image_refusal(list(self.attachments)) if self.attachments else None
         if blocked_by:  # nothing is sent; the text and the chips stay for the user to change
             names = ", ".join(a.name for a in self.attachments if a.kind == IMAGE)
@@ -191,6 +207,20 @@ class ChatPane(QWidget):
             self.sig_resend_edited.emit(message_id, text)
         else:
             self.sig_send.emit(text)
+
+    def _budget_text(self, reason: str) -> str:
+        """The core's reason, in the window's language where it has one of the known forms."""
+        count = len(self.attachments)
+        chars = sum(len(a.text or "") for a in self.attachments if a.kind != IMAGE)
+        if reason.startswith(f"Not sent: {count} files"):
+            return self.tr("Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send "
+                           "them over several messages.").format(count, MAX_MESSAGE_ATTACHMENTS)
+        if reason.startswith("Not sent: the attached files hold"):
+            return self.tr("Not sent: the attached files hold {0} characters of text; one message takes at most {1}. "
+                           "Remove some, or copy them into the workspace for the agent to read in pages.").format(
+                f"{chars:,}", f"{MAX_MESSAGE_TEXT_CHARS:,}")
+        return self.tr("Not sent: the attachments are more than this model's context window leaves room for. "
+                       "Remove some, or copy them into the workspace for the agent to read in pages.")
 
     def start_editing(self, item: MessageItem) -> None:
         if item.message_id is None:
@@ -269,6 +299,9 @@ class ChatPane(QWidget):
                     prepared = await asyncio.to_thread(prepare_attachment, path, process_image=process_image)
                 else:
                     prepared = await asyncio.to_thread(prepare_bytes, path.name, data, process_image=process_image)
+            except asyncio.CancelledError:  # the window closes: a PDF still being read in its process is killed
+                cancel_pdf_reads()
+                raise
             except AttachmentError as exc:
                 problems.append(str(exc))
                 continue
@@ -289,7 +322,7 @@ class ChatPane(QWidget):
         if attachment.no_text_layer:
             return self.tr("{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.").format(
                 attachment.name)
-        if attachment.truncated:
+        if attachment.truncated and attachment.total_chars is not None:
             return self.tr("{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the "
                            "agent read the rest in pages.").format(attachment.name, f"{len(attachment.text or ''):,}",
                                                                   f"{attachment.total_chars or 0:,}")
@@ -363,8 +396,8 @@ class ChatPane(QWidget):
             self.remove_attachment(attachment)
 
     def open_attachment(self, ref: Any) -> None:
-        """Open an attached file from the transcript with the system's viewer: a copy under its own name (the stored
-        file is named by its hash, which no viewer would recognise)."""
+        """Open an attached file from the transcript with the system's viewer: a copy under its own, cleaned name (the
+        stored file is named by its hash, which no viewer would recognise) in this run's private folder."""
         folder = self.view.delegate.attachments_dir
         if folder is None:
             return
@@ -372,12 +405,16 @@ class ChatPane(QWidget):
         if not stored.is_file():
             self.show_attach_notice(self.tr("{0} is no longer stored.").format(ref.name))
             return
-        target_dir = Path(tempfile.gettempdir()) / "hermes-attachments" / ref.hash[:16]
-        target = target_dir / (Path(ref.name).name or "attachment")
-        try:
-            target_dir.mkdir(parents=True, exist_ok=True)
-            if not target.exists():
-                shutil.copyfile(stored, target)
+        try:  # a private folder of this run, a cleaned name, no symlink followed; only kinds safe for a viewer
+            target = viewer_copy(stored, ref.hash, ref.name)
+        except OpenRefused as exc:
+            if openable(ref.name):  # a kind a viewer may open, but the copy could not be made safely
+                self.show_attach_notice(str(exc))
+                return
+            self.show_attach_notice(self.tr("{0} was not opened: only images, PDFs and text files are opened from "
+                                            "here, since other kinds of file could run a program.").format(
+                clean_name(ref.name)))
+            return
         except OSError as exc:
             self.show_attach_notice(self.tr("{0} could not be opened: {1}").format(ref.name, exc.strerror or exc))
             return
