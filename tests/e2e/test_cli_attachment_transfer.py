@@ -224,9 +224,9 @@ def test_an_imported_image_is_downscaled_like_an_attached_one_and_later_turns_se
 @pytest.mark.parametrize("entry, reason", [
     (lambda: attachment_entry("i0.png", b"\x89PNG\r\n\x1a\n" + os.urandom(64 * 1024), kind="image",
                               mime="image/png"), "attachment 2 (i0.png): not a readable image"),
-    (lambda: attachment_entry("evil.exe", b"MZ\x90\x00" + os.urandom(200), kind="image",
+    (lambda: attachment_entry("../../evil.exe", b"MZ\x90\x00" + os.urandom(200), kind="image",
                               mime="application/x-msdownload"),
-     "attachment 2 (evil.exe): not an image, PDF or text file, so it cannot be attached; refused"),
+     "attachment 2 (../../evil.exe): not an image, PDF or text file, so it cannot be attached; refused"),
 ], ids=["random-bytes-png", "exe-as-image"])
 def test_an_import_whose_image_is_not_one_is_refused_with_the_place_and_nothing_is_kept(
         server, env, tmp_path, entry, reason) -> None:

@@ -235,7 +235,10 @@ def _prepared(name: str, data: bytes, place: str, process_image: ImageProcessor 
         return prepare_bytes(name, data, process_image=process_image)
     except AttachmentError as exc:
         reason = str(exc)
-        reason = reason[len(name) + 2:] if reason.startswith(f"{name}: ") else reason
+        for said in (name, Path(name).name):  # the reason starts with the name (or the last part of a path-like one)
+            if said and reason.startswith(f"{said}: "):
+                reason = reason[len(said) + 2:]
+                break
         if process_image is None and "no image decoder" in reason:
             reason = "images cannot be imported here (no image decoder)."
         raise ImportProblem(f"{place} ({name}): {reason.rstrip('.')}; refused") from None
