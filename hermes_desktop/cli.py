@@ -260,12 +260,16 @@ async def _read_attachments(paths: list[Path], *, quiet: bool) -> list[Any]:
     display). ValueError with one line when one cannot be attached; a partial one is said on stderr."""
     if not paths:
         return []
-    from hermes_desktop.core.attachments import AttachmentError, message_budget_refusal, prepare_attachment
+    from hermes_desktop.core.attachments import AttachmentError, count_refusal, message_budget_refusal, prepare_attachment
     from hermes_desktop.core.pdf_extract import cancel_all
     from hermes_desktop.core.terminal_text import safe_name
     from hermes_desktop.imaging import process_image
 
+    too_many = count_refusal(len(paths))
+    if too_many:  # refused before a single file is read
+        raise ValueError(too_many)
     prepared = []
+    notes = []
     for path in paths:
         try:
             attachment = await asyncio.to_thread(prepare_attachment, path, process_image=process_image)
@@ -277,11 +281,13 @@ async def _read_attachments(paths: list[Path], *, quiet: bool) -> list[Any]:
         if attachment.note and not quiet:
             hint = (" To let the agent read all of it, copy it into the workspace and ask it to read the file in pages."
                     if attachment.truncated else "")
-            print(f"note: {safe_name(attachment.name)}: {attachment.note}{hint}", file=sys.stderr)
+            notes.append(f"note: {safe_name(attachment.name)}: {attachment.note}{hint}")
         prepared.append(attachment)
-    too_much = message_budget_refusal(prepared)  # before anything is stored or sent
+    too_much = message_budget_refusal(prepared)  # before anything is stored or sent: then the one line is all
     if too_much:
         raise ValueError(too_much)
+    for note in notes:
+        print(note, file=sys.stderr)
     return prepared
 
 

@@ -299,6 +299,14 @@ def _prepare_pdf(name: str, mime: str, data: bytes, *, text_budget: int, source:
                               total_chars=len(read.text) if read.complete else None)
 
 
+def count_refusal(count: int, max_count: int = MAX_MESSAGE_ATTACHMENTS) -> str | None:
+    """The reason `count` files are too many for one message (checkable before any file is read), or None."""
+    if count <= max_count:
+        return None
+    return (f"Not sent: {count} files are attached; one message takes at most {max_count}. "
+            "Remove some, or send them over several messages.")
+
+
 def message_budget_refusal(prepared: Sequence[PreparedAttachment] | Sequence[AttachmentRef], *,
                            context_window: int | None = None, max_count: int = MAX_MESSAGE_ATTACHMENTS,
                            max_chars: int = MAX_MESSAGE_TEXT_CHARS) -> str | None:
@@ -307,9 +315,9 @@ def message_budget_refusal(prepared: Sequence[PreparedAttachment] | Sequence[Att
     known) at most MESSAGE_CONTEXT_SHARE of it in estimated tokens (text blocks and images)."""
     from hermes_desktop.core.tokens import estimate_text_tokens
 
-    if len(prepared) > max_count:
-        return (f"Not sent: {len(prepared)} files are attached; one message takes at most {max_count}. "
-                "Remove some, or send them over several messages.")
+    too_many = count_refusal(len(prepared), max_count)
+    if too_many:
+        return too_many
     chars = sum(len(a.text or "") for a in prepared if a.kind != IMAGE)
     if chars > max_chars:
         return (f"Not sent: the attached files hold {chars:,} characters of text; one message takes at most "
@@ -550,6 +558,6 @@ class _suppress_os:
 __all__ = [
     "AttachmentError", "AttachmentFiles", "HISTORY_IMAGES", "IMAGE", "ImageProcessor", "MAX_FILE_BYTES",
     "MAX_IMAGE_SIDE", "PDF", "PreparedAttachment", "ProcessedImage", "TEXT",
-    "TEXT_BUDGET_CHARS", "attachment_tokens", "image_refusal", "message_budget_refusal", "image_tokens", "known_vision_model",
+    "TEXT_BUDGET_CHARS", "attachment_tokens", "image_refusal", "message_budget_refusal", "count_refusal", "image_tokens", "known_vision_model",
     "prepare_attachment", "prepare_bytes", "supports_images", "text_block", "user_content",
 ]
