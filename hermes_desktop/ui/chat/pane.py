@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import (QBuffer, QByteArray, QCoreApplication, QEvent, QIODevice, QObject, QPointF, QSize, Qt, QUrl,
+from PySide6.QtCore import (QBuffer, QByteArray, QEvent, QIODevice, QObject, QPointF, QSize, Qt, QUrl,
                             Signal)
 from PySide6.QtGui import (QColor, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QImage,
                            QPainter, QPainterPath, QPen, QPixmap)
@@ -84,9 +84,6 @@ class ChatPane(QWidget):
         self.image_refusal: Callable[[list[PreparedAttachment]], str | None] = lambda attachments: None
         # The session's model's context window, when the window knows it (None: only the fixed limits apply).
         self.context_window: Callable[[], int | None] = lambda: None
-        app = QCoreApplication.instance()
-        if app is not None:  # a PDF still being read must not keep the program from quitting
-            app.aboutToQuit.connect(cancel_pdf_reads)
         self.attach_button = QToolButton()
         self.attach_button.setObjectName("attachButton")
         self.attach_button.setIcon(paperclip_icon(self.palette().buttonText().color()))
@@ -299,7 +296,10 @@ class ChatPane(QWidget):
                     prepared = await asyncio.to_thread(prepare_attachment, path, process_image=process_image)
                 else:
                     prepared = await asyncio.to_thread(prepare_bytes, path.name, data, process_image=process_image)
-            except asyncio.CancelledError:  # the window closes: a PDF still being read in its process is killed
+            except asyncio.CancelledError:
+                # The window closes (its shutdown cancels every task, ui/tasks.drain): a PDF still being read in its
+                # process is killed, so the worker thread ends and Python can exit. (Not aboutToQuit: qasync emits
+                # it whenever its loop stops, which would kill reads in progress.)
                 cancel_pdf_reads()
                 raise
             except AttachmentError as exc:
