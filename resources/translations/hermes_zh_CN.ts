@@ -174,7 +174,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="92"/>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="282"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -184,102 +184,102 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>附加图片、PDF 或文本文件（也可拖放或粘贴到这里）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="123"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="125"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="128"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
         <source>Stop the reply</source>
         <translation>停止回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="131"/>
         <source>Stop (Esc)</source>
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="207"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
         <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在服务商设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="224"/>
         <source>Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send them over several messages.</source>
         <translation>未发送：附加了 {0} 个文件，一条消息最多 {1} 个。请移除一些，或分几条消息发送。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="227"/>
         <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="230"/>
         <source>Not sent: the attachments are more than this model&apos;s context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="237"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="283"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="323"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="334"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="337"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="372"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="373"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="381"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="371"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="382"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="406"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="425"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="433"/>
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="419"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="438"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>

@@ -25,8 +25,11 @@ def test_too_many_files_for_one_message_are_refused_and_the_text_and_chips_stay(
         part = tmp_path / f"part{n:02}.txt"
         part.write_text("y" * 54_000, encoding="utf-8")
         files.append(part)
+    narrowest = h.window.minimumSizeHint().width()
     h.do(lambda: chat.attach_files(files))
     h.wait_until(lambda: len(chip_names(h)) == 25, what="25 chips")
+    assert h.window.minimumSizeHint().width() <= narrowest  # the chips scroll; the window (and Send) stay on screen
+    assert chat.chip_scroll.horizontalScrollBar().maximum() > 0
     h.send("Summarise all of these")
     h.wait_until(lambda: chat.attach_notice.text().startswith("Not sent: 25 files"), what="the refusal")
     assert chat.attach_notice.isVisible()

@@ -11,7 +11,7 @@ A text file too large to send whole offers "Copy to workspace" (`sig_copy_to_wor
 read it in pages. Clicking a thumbnail in the transcript opens the image (a copy under its own, cleaned name in this
 run's private 0700 folder, core/open_copy.py; only images, PDFs and text files are handed to the system viewer).
 Send also checks the total for one message (`message_budget_refusal`: count, characters, and the context window the
-window sets in `context_window`): a refusal is shown in the same notice, text and chips stay. A PDF is read in its own
+window may set in `context_window`; main_window does not yet, so the window applies the fixed limits): a refusal is shown in the same notice, text and chips stay. A PDF is read in its own
 process (core/pdf_extract.py); when the window quits (or the read is cancelled) that process is killed.
 """
 
@@ -27,8 +27,8 @@ from PySide6.QtCore import (QBuffer, QByteArray, QEvent, QIODevice, QObject, QPo
                             Signal)
 from PySide6.QtGui import (QColor, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QImage,
                            QPainter, QPainterPath, QPen, QPixmap)
-from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QStyle, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy,
+                               QStyle, QToolButton, QVBoxLayout, QWidget)
 
 from hermes_desktop.core.attachments import (
     IMAGE, MAX_MESSAGE_ATTACHMENTS, MAX_MESSAGE_TEXT_CHARS, AttachmentError, PreparedAttachment,
@@ -98,7 +98,18 @@ class ChatPane(QWidget):
         self._chip_row.setContentsMargins(12, 6, 12, 0)
         self._chip_row.setSpacing(6)
         self._chip_row.addStretch(1)
-        self.chips.hide()
+        # Many chips scroll sideways instead of widening the window past the screen (and hiding Send).
+        self.chip_scroll = QScrollArea()
+        self.chip_scroll.setObjectName("attachmentStripScroll")
+        self.chip_scroll.setWidget(self.chips)
+        self.chip_scroll.setWidgetResizable(True)
+        self.chip_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.chip_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.chip_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.chip_scroll.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.chip_scroll.viewport().setAutoFillBackground(False)  # the pane's own background shows through
+        self.chips.setAutoFillBackground(False)
+        self._show_chips(False)
         self.attach_notice = QLabel()
         self.attach_notice.setObjectName("attachmentNotice")
         self.attach_notice.setWordWrap(True)
@@ -140,7 +151,7 @@ class ChatPane(QWidget):
         layout.addWidget(self.empty, 1)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.editing)
-        layout.addWidget(self.chips)
+        layout.addWidget(self.chip_scroll)
         layout.addWidget(self.attach_notice)
         layout.addWidget(bar)
         self.setTabOrder(self.input, self.attach_button)
@@ -372,7 +383,15 @@ class ChatPane(QWidget):
         remove.clicked.connect(lambda: self.remove_attachment(attachment))
         row.addWidget(remove)
         self._chip_row.insertWidget(self._chip_row.count() - 1, chip)
-        self.chips.show()
+        self._show_chips(True)
+
+    def _show_chips(self, shown: bool) -> None:
+        """The chip strip and its scroll area, high enough for a row of chips and a scroll bar under them."""
+        self.chips.setVisible(shown)
+        self.chip_scroll.setVisible(shown)
+        if shown:
+            self.chip_scroll.setFixedHeight(self.chips.sizeHint().height()
+                                            + self.chip_scroll.horizontalScrollBar().sizeHint().height())
 
     def chip_widgets(self) -> list[QFrame]:
         return [w for w in self.chips.findChildren(QFrame, "attachmentChip") if w.parent() is self.chips]
@@ -385,7 +404,7 @@ class ChatPane(QWidget):
                 chip.hide()
                 chip.setParent(None)
                 chip.deleteLater()
-        self.chips.setVisible(bool(self.attachments))
+        self._show_chips(bool(self.attachments))
         if not self.attachments:
             self.attach_notice.hide()
         self.sig_attachments_changed.emit()
