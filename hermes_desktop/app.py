@@ -19,6 +19,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and args[0] in ("--version", "-V"):
         print(f"hermes-desktop {__version__}")
         return 0
+    if args and args[0] == "--read-pdf-text":  # the PDF reader's child process in a bundle (core/pdf_extract.py)
+        from hermes_desktop.core.pdf_extract import CHILD_COMMAND, _child_main
+
+        assert args[0] == CHILD_COMMAND
+        return _child_main(args[1:])
     from hermes_desktop import cli
 
     if args and (args[0] in cli.COMMANDS or args[0] in ("-h", "--help")):

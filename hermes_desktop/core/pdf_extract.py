@@ -57,7 +57,7 @@ def extract_pdf_text(data: bytes, name: str, *, budget: int, timeout: float = PD
     """Read the PDF's text in a child process (blocking); AttachmentError with one line when it cannot be read."""
     from hermes_desktop.core.attachments import AttachmentError
 
-    command = [sys.executable, "-I", "-c", _CHILD, str(budget), str(memory_bytes or 0)]
+    command = _child_command(budget, memory_bytes or 0)
     try:
         child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                  start_new_session=True)  # Ctrl-C on the terminal goes to us, and we decide
@@ -159,6 +159,16 @@ def _limit_memory(memory_bytes: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     except (ValueError, OSError):  # pragma: no cover - a lower hard limit already in place
         pass
+
+
+# The app's own hidden command for the reader, where sys.executable is the bundled app and not a Python.
+CHILD_COMMAND = "--read-pdf-text"
+
+
+def _child_command(budget: int, memory_bytes: int) -> list[str]:
+    if getattr(sys, "frozen", False):  # a PyInstaller bundle: `python -I -c` would start the app itself
+        return [sys.executable, CHILD_COMMAND, str(budget), str(memory_bytes)]
+    return [sys.executable, "-I", "-c", _CHILD, str(budget), str(memory_bytes)]
 
 
 def _child_main(argv: list[str]) -> int:

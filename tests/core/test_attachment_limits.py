@@ -174,3 +174,20 @@ def test_the_viewer_copy_never_follows_a_symlink_and_refuses_what_could_run(tmp_
 def test_a_file_name_prints_without_escapes_and_with_bidi_controls_shown() -> None:
     name = "a\x1b]52;c;SGVsbG8=\x07b\x1b[2K\u202egnp.exe\nx"
     assert safe_name(name) == "ab\\u202egnp.exe x"
+
+
+def test_in_a_bundle_the_reader_is_the_apps_own_hidden_command(monkeypatch) -> None:
+    """In a PyInstaller bundle sys.executable is the app: `python -I -c` would start the window instead."""
+    import subprocess
+    import sys
+
+    from hermes_desktop.core import pdf_extract
+    from tests.support.attachment_files import pdf_bytes
+
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    command = pdf_extract._child_command(1000, 0)
+    assert command[:2] == [sys.executable, pdf_extract.CHILD_COMMAND]
+    # What the bundle runs, here through `python -m hermes_desktop` (the same main()):
+    result = subprocess.run([sys.executable, "-m", "hermes_desktop", *command[1:]],
+                            input=pdf_bytes(["Revenue was 42 million"]), capture_output=True, timeout=120)
+    assert result.returncode == 0 and b"Revenue was 42 million" in result.stdout
