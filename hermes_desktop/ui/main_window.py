@@ -286,6 +286,9 @@ class MainWindow(QMainWindow):
         read_only = getattr(runtime.store, "read_only_reason", None)
         if read_only:  # the reason is in the error bar too (runtime.problems)
             self.chat.block_sending(read_only)
+        # One message's attachments must fit the model's window too (the default profile's; a picked model of
+        # the session may differ, and the engine's own context check still applies then).
+        self.chat.context_window = lambda: (runtime.profile.context_window if runtime.profile else None)
         self.show_tools()
         self.show_skills()
         self._watch_skill_folders()

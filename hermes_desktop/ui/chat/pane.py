@@ -11,7 +11,7 @@ A text file too large to send whole offers "Copy to workspace" (`sig_copy_to_wor
 read it in pages. Clicking a thumbnail in the transcript opens the image (a copy under its own, cleaned name in this
 run's private 0700 folder, core/open_copy.py; only images, PDFs and text files are handed to the system viewer).
 Send also checks the total for one message (`message_budget_refusal`: count, characters, and the context window the
-window may set in `context_window`; main_window does not yet, so the window applies the fixed limits): a refusal is shown in the same notice, text and chips stay. A PDF is read in its own
+window sets in `context_window` from the default profile): a refusal is shown in the same notice, text and chips stay. A PDF is read in its own
 process (core/pdf_extract.py); when the window quits (or the read is cancelled) that process is killed.
 """
 
