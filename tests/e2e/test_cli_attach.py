@@ -6,22 +6,10 @@ import base64
 import os
 
 from hermes_desktop.core.paths import app_paths
-from tests.support.cli import cli_env, hermes
+from tests.support.cli import hermes
 from tests.support.attachment_files import pdf_bytes, png_bytes
-from tests.support.model_server import ScriptedModelServer, text_reply
+from tests.support.model_server import text_reply
 
-import pytest
-
-
-@pytest.fixture
-def server():
-    with ScriptedModelServer() as scripted:
-        yield scripted
-
-
-@pytest.fixture
-def env(server, workspace_dir) -> dict[str, str]:
-    return cli_env(server.base_url, workspace_dir, "sk-cli-attach-0123456789")
 
 
 def test_ask_attach_sends_an_image_and_a_pdf_and_stores_the_image(server, env, tmp_path) -> None:

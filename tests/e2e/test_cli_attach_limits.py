@@ -13,19 +13,8 @@ import pytest
 
 from hermes_desktop.core.paths import app_paths
 from tests.core.test_attachment_limits import bomb_pdf
-from tests.support.cli import GUARD_S, ROOT, cli_env, hermes
-from tests.support.model_server import ScriptedModelServer, text_reply
-
-
-@pytest.fixture
-def server():
-    with ScriptedModelServer() as scripted:
-        yield scripted
-
-
-@pytest.fixture
-def env(server, workspace_dir) -> dict[str, str]:
-    return cli_env(server.base_url, workspace_dir, "sk-cli-limits-0123456789")
+from tests.support.cli import GUARD_S, ROOT, hermes
+from tests.support.model_server import text_reply
 
 
 def _stored_files() -> list[Path]:

@@ -6,24 +6,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
-from tests.support.cli import cli_env, hermes
-from tests.support.model_server import ScriptedModelServer, reasoning_reply
+from tests.support.cli import hermes
+from tests.support.model_server import reasoning_reply
 
 THOUGHT = "Pondering the question \x1b[31mcarefully\x1b[0m."
 ANSWER = "Forty-two."
-
-
-@pytest.fixture
-def server():
-    with ScriptedModelServer() as scripted:
-        yield scripted
-
-
-@pytest.fixture
-def env(server, workspace_dir) -> dict[str, str]:
-    return cli_env(server.base_url, workspace_dir, "sk-cli-thinking")
 
 
 def test_thinking_is_not_printed_unless_asked_and_json_carries_it(server, env) -> None:

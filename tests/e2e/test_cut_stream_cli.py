@@ -11,25 +11,13 @@ from __future__ import annotations
 import json
 import subprocess
 
-import pytest
 
 from hermes_desktop.core.paths import app_paths
 from hermes_desktop.core.settings import AgentLimits, Settings, SettingsStore
 from hermes_desktop.core.store import open_store
-from tests.support.cli import cli_env, hermes
-from tests.support.model_server import CallScript, ScriptedModelServer, cut_tool_call_reply, endless_text_reply
+from tests.support.cli import hermes
+from tests.support.model_server import CallScript, cut_tool_call_reply, endless_text_reply
 
-
-
-@pytest.fixture
-def server():
-    with ScriptedModelServer() as scripted:
-        yield scripted
-
-
-@pytest.fixture
-def env(server, workspace_dir) -> dict[str, str]:
-    return cli_env(server.base_url, workspace_dir, "sk-cli-test-key-0123456789")
 
 
 def ask_json(text: str, env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
