@@ -192,7 +192,9 @@ class SessionSidebar(QWidget):
             label.setTextFormat(Qt.TextFormat.RichText)
             label.setContentsMargins(4, 3, 4, 3)
             item.setSizeHint(label.sizeHint())
-            item.setText(f"{hit.session_title}: {hit.snippet}")  # for accessibility and tests
+            # The label is the row's only text: a DisplayRole text as well would be painted under it. Screen
+            # readers (and tests) get the plain text through the accessible role instead.
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{hit.session_title}: {hit.snippet}")
             self.list.addItem(item)
             self.list.setItemWidget(item, label)
         self._filling = False

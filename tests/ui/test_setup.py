@@ -296,3 +296,23 @@ def test_with_a_real_keyring_the_second_start_needs_no_setup(make_window, model_
     assert keyring.get_password("hermes-desktop", f"provider:{profile_id}") is None
     leaks = [str(p) for p in isolated_home.rglob("*") if p.is_file() and KEY.encode() in p.read_bytes()]
     assert leaks == []
+
+
+def test_choosing_a_model_clears_the_choose_a_model_error(make_window, model_server) -> None:
+    h, dialog = first_run(make_window)
+    status = dialog.findChild(QLabel, "connectionStatus")
+    models = dialog.findChild(QComboBox, "modelEdit")
+    fill(h, dialog, model_server.base_url, "")
+    h.do(lambda: dialog.findChild(QPushButton, "saveButton").click())
+    assert status.text() == "Choose a model." and dialog.isVisible()
+    h.do(lambda: (models.setFocus(), QTest.keyClicks(models.lineEdit(), "scripted-model")))
+    assert status.text() == "" and not status.styleSheet()
+    assert models.currentText() == "scripted-model" and dialog.isVisible(), "nothing was saved by typing"
+    # With another problem left, only the model's sentence goes.
+    fill(h, dialog, "ftp://nowhere", "")
+    h.do(lambda: dialog.findChild(QPushButton, "saveButton").click())
+    assert "Choose a model." in status.text() and "http://" in status.text()
+    h.do(lambda: models.addItems(["picked-model"]))
+    h.do(lambda: models.setCurrentIndex(models.findText("picked-model")))
+    assert "Choose a model." not in status.text() and "http://" in status.text()
+    h.do(dialog.reject)

@@ -156,7 +156,8 @@ def test_search_opens_the_session_scrolled_to_the_hit(make_window) -> None:
         store.append_message(target.id, NewMessage("assistant", f"later filler {n}", finish_reason="stop"))
     search = h.window.findChild(QLineEdit, "sessionSearch")
     h.do(lambda: (search.setFocus(), QTest.keyClicks(search, "xylophone")))
-    h.wait_until(lambda: h.window.sidebar.list.count() and "xylophone" in h.window.sidebar.list.item(0).text(),
+    h.wait_until(lambda: h.window.sidebar.list.count()
+                 and "xylophone" in (h.window.sidebar.list.item(0).data(Qt.ItemDataRole.AccessibleTextRole) or ""),
                  what="the search result")
     h.do(lambda: QTest.keyClick(search, Qt.Key.Key_Return))
     h.wait_until(lambda: h.window.current_session == target.id, what="the session to open")
@@ -167,6 +168,33 @@ def test_search_opens_the_session_scrolled_to_the_hit(make_window) -> None:
     h.wait_until(lambda: view.visualRect(model.index(row)).intersects(view.viewport().rect()),
                  what="the hit scrolled on screen")
     assert model.first_loaded > 0 and model.has_later, "only a page around the hit was loaded"
+
+
+def _colours(image, rect) -> set[int]:
+    return {image.pixel(x, y) for x in range(rect.left(), rect.right() + 1) for y in range(rect.top(), rect.bottom() + 1)}
+
+
+def test_a_search_result_row_paints_one_text(make_window) -> None:
+    """The result's rich label is the only text in its row: the list paints nothing under it."""
+    h = make_window()
+    store = h.controller.store
+    target = store.create_session(title="Music notes")
+    store.append_message(target.id, NewMessage("user", "the word xylophone appears once"))
+    search = h.window.findChild(QLineEdit, "sessionSearch")
+    sessions = h.window.sidebar.list
+    h.do(lambda: (search.setFocus(), QTest.keyClicks(search, "xylophone")))
+    item = h.wait_until(lambda: sessions.count() and sessions.item(0).data(Qt.ItemDataRole.AccessibleTextRole)
+                        and sessions.item(0), what="the search result")
+    label = sessions.itemWidget(item)
+    assert item.text() == "", "the row has no plain text of its own to paint"
+    assert "<b>xylophone</b>" in label.text() and "xylophone" in item.data(Qt.ItemDataRole.AccessibleTextRole)
+    h.do(lambda: sessions.setCurrentRow(-1))
+    rect = sessions.visualItemRect(item)
+    with_label = h.do(lambda: sessions.viewport().grab().toImage())
+    assert len(_colours(with_label, rect)) > 2, "the label's text shows in the grab"
+    h.do(label.hide)
+    under_label = h.do(lambda: sessions.viewport().grab().toImage())
+    assert len(_colours(under_label, rect)) <= 2, "with its label hidden, the row is blank: no second text"
 
 
 def test_a_long_session_opens_at_the_newest_message_and_loads_earlier_pages(make_window) -> None:

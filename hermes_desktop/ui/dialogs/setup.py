@@ -225,6 +225,9 @@ class SetupDialog(QDialog):
         self.base_url.textEdited.connect(lambda _t: self._models_timer.start())
         self.api_key.textEdited.connect(lambda _t: self._models_timer.start())
         self._suggestion: tuple[str, str] | None = None
+        self._model_problem = self.tr("Choose a model.")
+        self._save_problems: list[str] = []
+        """The problems Save last showed in the status line, while they are still shown there."""
         if profile is not None or prefill is not None:
             self._load(profile or prefill)  # type: ignore[arg-type]
         else:
@@ -234,6 +237,7 @@ class SetupDialog(QDialog):
         for edited in (self.base_url.textEdited, self.api_key.textEdited, self.model.lineEdit().textEdited,
                        self.model.activated, self.provider.activated):
             edited.connect(lambda *_args: self._make_default(self.test_button))
+        self.model.editTextChanged.connect(self._clear_model_problem)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -564,13 +568,28 @@ class SetupDialog(QDialog):
         self.fix_button.hide()
         self.status.setText(self.tr("Changed. Test again to be sure, or save."))
 
+    def _clear_model_problem(self, text: str) -> None:
+        """Once a model is chosen or typed, Save's "Choose a model." no longer applies: take it out of the
+        status line (the other problems Save found, if any, stay)."""
+        if not text.strip() or self._model_problem not in self._save_problems:
+            return
+        if self.status.text() != " ".join(self._save_problems):  # something newer (a test result) is shown
+            return
+        self._save_problems.remove(self._model_problem)
+        if self._save_problems:
+            self.status.setText(" ".join(self._save_problems))
+        else:
+            self.status.setStyleSheet("")
+            self.status.clear()
+
     def _save(self) -> None:
         profile = self.profile()
         problems = []
+        self._save_problems = problems
         if not profile.base_url.startswith(("http://", "https://")):
             problems.append(self.tr("The base URL must start with http:// or https://."))
         if not profile.model:
-            problems.append(self.tr("Choose a model."))
+            problems.append(self._model_problem)
         if self._check_extra_params() is None:
             self.advanced_toggle.setChecked(True)
             problems.append(self.tr("The extra request parameters are not saved until they are a valid JSON object."))
