@@ -44,7 +44,8 @@ PRESETS: tuple[Preset, ...] = (
            key_hint="openrouter.ai/keys"),
     Preset("ollama", "Ollama (local)", "http://localhost:11434/v1", "qwen2.5:7b", needs_key=False, context_window=32_768),
     Preset("lmstudio", "LM Studio (local)", "http://localhost:1234/v1", "", needs_key=False, context_window=32_768),
-    Preset("custom", "vLLM / other OpenAI-compatible", "", "", needs_key=False, context_window=32_768),
+    # "Custom" first: a user who has their own server looks for that word (vLLM and the rest are examples).
+    Preset("custom", "Custom (vLLM, other OpenAI-compatible)", "", "", needs_key=False, context_window=32_768),
 )
 
 

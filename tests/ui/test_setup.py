@@ -316,3 +316,11 @@ def test_choosing_a_model_clears_the_choose_a_model_error(make_window, model_ser
     h.do(lambda: models.setCurrentIndex(models.findText("picked-model")))
     assert "Choose a model." not in status.text() and "http://" in status.text()
     h.do(dialog.reject)
+
+
+def test_the_custom_provider_is_found_under_custom(make_window) -> None:
+    h, dialog = first_run(make_window)
+    combo = dialog.findChild(QComboBox, "providerCombo")
+    assert combo.itemText(combo.findData("custom")).startswith("Custom")
+    assert combo.findText("Custom", Qt.MatchFlag.MatchStartsWith) == combo.findData("custom"), "typing Custom finds it"
+    h.do(dialog.reject)
