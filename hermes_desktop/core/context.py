@@ -13,6 +13,11 @@ earlier conversation said, written by the model from it), never as a message of 
 
 A reply's reasoning rides in the history as `reasoning_content`; it counts toward the budget only on the
 messages the model client will actually send it on (`echo_reasoning`, rule in core/llm/reasoning.py).
+
+The reported total (`estimated_tokens`) is never below the sum of its breakdown: a server that counts fewer
+tokens than we estimate (calibration factor < 1; the demo server reports 20) would otherwise show a total
+smaller than the layers listed under it. Calibration still scales the total up when the server counts more,
+and trimming history still uses the calibrated costs.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ class ContextLayers:
 @dataclass(frozen=True, slots=True)
 class BuiltContext:
     messages: list[dict[str, Any]]
-    estimated_tokens: int  # calibrated
+    estimated_tokens: int  # calibrated upwards only: never below the breakdown's sum (see `reported_estimate`)
     raw_estimate: int  # before calibration, for observing the server's count
     budget_tokens: int
     dropped_messages: int
@@ -152,4 +157,10 @@ def build_context(
     breakdown["current_turn"] -= attached_now
     breakdown["attachments"] = attached_kept + attached_now
     messages = [{"role": "system", "content": system_text}, *kept, *current]
-    return BuiltContext(messages, calibration.apply(raw), raw, budget, dropped, breakdown)
+    return BuiltContext(messages, reported_estimate(raw, calibration), raw, budget, dropped, breakdown)
+
+
+def reported_estimate(raw: int, calibration: TokenCalibration) -> int:
+    """The total shown to the user: calibrated up when the server counts more than we estimate, never below
+    `raw` (the breakdown's sum plus overhead), so the total is never smaller than the layers it lists."""
+    return max(raw, calibration.apply(raw))

@@ -333,6 +333,23 @@ def fixed_tokens(runtime, session_id: str = "budget") -> int:
     return sum(v for k, v in built.breakdown.items() if k not in ("history", "current_turn"))
 
 
+async def test_the_context_estimate_is_never_below_its_own_breakdown(runtime, profile, model_server) -> None:
+    """The server reports far fewer prompt tokens (20) than we estimate: the calibrated total must still not
+    fall below the layers the breakdown shows (tools, skill catalog, history, the current turn)."""
+    model_server.enqueue(text_reply("Noted: " + "a long first answer " * 40),
+                         tool_call_reply(CallScript("activate_skill", {"name": "project-doctor"})),
+                         text_reply("Done."))
+    await run_turn(runtime, profile, "estimate", "first question " + "with some words " * 40)
+    events = await run_turn(runtime, profile, "estimate", "second question")
+    prepared = of_type(events, ev.ContextPrepared)
+    assert len(prepared) == 2
+    for event in prepared:
+        layers = event.breakdown
+        assert layers["tool_schemas"] > 0 and layers["skill_catalog"] > 0 and layers["history"] > 0, layers
+        assert event.estimated_tokens >= sum(layers.values()), (event.estimated_tokens, layers)
+    assert len(model_server.chat_requests) == 3
+
+
 def test_the_fixed_part_of_a_request_stays_small(runtime) -> None:
     with_bundled = fixed_tokens(runtime)
     assert with_bundled < 3000, with_bundled
