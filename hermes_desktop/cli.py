@@ -280,7 +280,7 @@ async def _read_attachments(paths: list[Path], *, quiet: bool) -> list[Any]:
             raise
         if attachment.note and not quiet:
             hint = (" To let the agent read all of it, copy it into the workspace and ask it to read the file in pages."
-                    if attachment.truncated else "")
+                    if attachment.truncated and "workspace" not in attachment.note else "")  # said once
             notes.append(f"note: {safe_name(attachment.name)}: {attachment.note}{hint}")
         prepared.append(attachment)
     too_much = message_budget_refusal(prepared)  # before anything is stored or sent: then the one line is all

@@ -613,7 +613,7 @@ class _TurnRun:
                     await self.streaming.add_reasoning(item.text)
                 elif isinstance(item, ReasoningEchoLearned):
                     self.emit(Notice(f"The server wants the model's reasoning sent back with its tool calls (it said: "
-                                     f"“{item.reason}”). Hermes resent the request with it and will keep doing so for "
+                                     f"“{item.reason}”). From now on Hermes sends it back with tool calls for "
                                      "this provider."))
                 elif isinstance(item, RetryNotice):
                     delay = f"{item.delay_s:.1f}" if item.delay_s < 10 else f"{item.delay_s:.0f}"

@@ -54,4 +54,4 @@ def test_ask_attach_a_large_text_file_says_only_the_first_part_went(server, env,
     done = hermes("ask", "what is this?", "--attach", str(log), env=env)
     assert done.returncode == 0, done.stderr
     assert "note: server.log: Only the first 40,000 of 50,001 characters are included" in done.stderr
-    assert "copy it into the workspace" in done.stderr
+    assert done.stderr.count("into the workspace") == 1, "the advice is given once"
