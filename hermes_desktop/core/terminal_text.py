@@ -89,8 +89,8 @@ def strip_controls(text: str) -> str:
 
 def safe_name(text: str) -> str:
     """A name from outside (a file name) for one terminal line: escape sequences and controls removed (newlines
-    too), and each bidirectional control (U+202A-U+202E, U+2066-U+2069, U+200E/F, U+061C) shown as `\\uXXXX`, so
-    `photo\\u202egnp.exe` cannot pass for `photoexe.png`."""
+    too), and each bidirectional control (U+202A-U+202E, U+2066-U+2069, U+200E/F, U+061C) shown as its escape
+    (`\\u202e`), so `photo\\u202egnp.exe` cannot pass for `photoexe.png`."""
     flat = strip_controls(text).replace("\n", " ").replace("\t", " ")
     return _BIDI.sub(lambda match: f"\\u{ord(match.group()):04x}", flat)
 
