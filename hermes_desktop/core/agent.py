@@ -536,7 +536,7 @@ class _TurnRun:
         refs = tuple(a.ref() for a in self.attachments)
         for attachment in self.attachments:
             try:
-                await self.io.call(files.put, attachment.data)
+                await self.io.call(files.put, attachment.data, attachment.hash)
             except StorageUnavailable as error:  # e.g. a full disk: nothing of the message was stored
                 raise error.about("your message and its attachments were not saved") from error
         try:

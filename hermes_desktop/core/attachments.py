@@ -32,10 +32,10 @@ What this module promises (Qt-free; blocking functions are meant for the store e
 from __future__ import annotations
 
 import base64
+import contextlib
+import functools
 import hashlib
-import io
 import json
-import logging
 import os
 import re
 import stat
@@ -236,43 +236,9 @@ def _within_budget(text: str, budget: int) -> tuple[str, bool, str]:
     return head, True, note
 
 
-def pdf_text(data: bytes, name: str) -> tuple[str, str]:
-    """The PDF's text with a `[page N]` marker per page, and a note ("" or why there is no text)."""
-    try:
-        from pypdf import PdfReader
-        from pypdf.errors import PdfReadError
-
-        logging.getLogger("pypdf").setLevel(logging.ERROR)  # its warnings about damaged files are not for the user
-    except ImportError:  # pragma: no cover - a declared dependency
-        raise AttachmentError(f"{name}: PDF support is not installed (pypdf).") from None
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise AttachmentError(f"{name}: the PDF is protected by a password, so its text cannot be read.")
-        pages = []
-        for number, page in enumerate(reader.pages, start=1):
-            pages.append(f"[page {number}]\n{(page.extract_text() or '').strip()}")
-        has_text = any(p.split("\n", 1)[1].strip() for p in pages)
-    except AttachmentError:
-        raise
-    except (PdfReadError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, OSError) as exc:
-        raise AttachmentError(f"{name}: not a readable PDF ({_one_line(exc)}).") from None
-    except Exception as exc:  # pypdf raises assorted errors on damaged files; never a traceback for the user
-        if "crypt" in str(exc).lower() or "AES" in str(exc):
-            raise AttachmentError(f"{name}: the PDF is encrypted in a way that cannot be read here.") from None
-        raise AttachmentError(f"{name}: not a readable PDF ({_one_line(exc)}).") from None
-    if not pages:
-        return "", "This PDF has no pages."
-    if not has_text:
-        return "\n\n".join(pages), (f"This PDF has no text layer ({len(pages)} page{'s' if len(pages) != 1 else ''}, "
-                                    "probably scanned images), so no text could be extracted.")
-    return "\n\n".join(pages), ""
-
-
 # ---------------------------------------------------------------------------------------------- PDFs and budgets (issue 12)
 # PDF text is read in a child process that is killed on a time limit, a memory cap or cancel (core/pdf_extract.py);
-# `pdf_text` above stays the in-process reader for callers that trust their file. One message's attachments have a
-# total limit (`message_budget_refusal`), checked before anything is stored or sent.
+# One message's attachments have a total limit (`message_budget_refusal`), checked before anything is stored or sent.
 MAX_MESSAGE_ATTACHMENTS = 20
 MAX_MESSAGE_TEXT_CHARS = 200_000  # ~50k tokens of attached text in one message
 MESSAGE_CONTEXT_SHARE = 0.6  # attachments may fill at most this part of a known context window
@@ -334,11 +300,6 @@ def message_budget_refusal(prepared: Sequence[PreparedAttachment] | Sequence[Att
 
 
 # ---------------------------------------------------------------------------------------------- (end of issue 12 piece)
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text[:160]
-
-
 def _size(n: int) -> str:
     return f"{n / 1024 / 1024:.1f} MB" if n >= 1024 * 1024 else f"{n / 1024:.0f} KB"
 
@@ -413,7 +374,7 @@ def attachment_tokens(message: dict[str, Any]) -> int:
     if isinstance(content, list):
         for part in content:
             if part.get("type") == "image_url":
-                total += image_tokens(*data_url_size(str(part.get("image_url", {}).get("url", ""))))
+                total += image_part_tokens(part)
             elif part.get("type") == "text":
                 texts.append(str(part.get("text") or ""))
     for text in texts:
@@ -422,6 +383,12 @@ def attachment_tokens(message: dict[str, Any]) -> int:
     return total
 
 
+def image_part_tokens(part: dict[str, Any]) -> int:
+    """An `image_url` request part's tokens, by the tile estimate of its picture's size."""
+    return image_tokens(*data_url_size(str((part.get("image_url") or {}).get("url", ""))))
+
+
+@functools.lru_cache(maxsize=32)  # the same history images are measured on every round trip of a turn
 def data_url_size(url: str) -> tuple[int, int]:
     """(width, height) of a base64 PNG/JPEG/GIF/WebP data URL, or (0, 0) when it cannot be told."""
     try:
@@ -529,7 +496,7 @@ class AttachmentFiles:
             raise error_for(exc, target, "the attachment was not saved") from exc
         finally:
             if tmp is not None:
-                with _suppress_os():
+                with contextlib.suppress(OSError, ValueError):
                     os.unlink(tmp)
         return digest
 
@@ -543,16 +510,10 @@ class AttachmentFiles:
 
     def delete(self, digests: Iterable[str]) -> None:
         for digest in digests:
-            with _suppress_os():
+            with contextlib.suppress(OSError, ValueError):
                 self.path_for(digest).unlink()
 
 
-class _suppress_os:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
-        return kind is not None and issubclass(kind, (OSError, ValueError))
 
 
 __all__ = [

@@ -12,7 +12,6 @@ write could land any more: the turn never ended and the reply was lost. Now:
   in its queue (and the runner's timeout still ends the call; work that never started
   is dropped). Its threads are daemon threads, so one stuck in a system call never keeps
   `hermes-desktop ask` (or the app) from exiting: the interpreter does not wait for them.
-- `tool_workers_busy()` says how many tool threads are running something, for messages.
 
 The store executor's threads are ordinary (non-daemon) threads: a database write that
 started must finish, and SQLite calls are bounded by their busy timeout.
@@ -149,9 +148,6 @@ def tool_executor() -> DaemonThreadPool:
             _tool_executor = DaemonThreadPool(TOOL_WORKERS, "hermes-tool")
         return _tool_executor
 
-
-def tool_workers_busy() -> int:
-    return tool_executor().busy
 
 
 async def run_store(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:

@@ -115,7 +115,6 @@ def _read_pages(data: bytes, budget: int) -> dict[str, Any]:
     (the parent puts the file's name in front)."""
     import io
 
-    from hermes_desktop.core.attachments import _one_line
 
     try:
         from pypdf import PdfReader
@@ -163,6 +162,11 @@ def _limit_memory(memory_bytes: int) -> None:
 
 # The app's own hidden command for the reader, where sys.executable is the bundled app and not a Python.
 CHILD_COMMAND = "--read-pdf-text"
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:160]
 
 
 def _child_command(budget: int, memory_bytes: int) -> list[str]:

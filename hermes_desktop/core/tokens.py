@@ -31,13 +31,13 @@ def estimate_text_tokens(text: str | None) -> int:
 def estimate_message_tokens(message: dict[str, Any]) -> int:
     tokens = MESSAGE_OVERHEAD + estimate_text_tokens(message.get("content") if isinstance(message.get("content"), str) else None)
     if isinstance(message.get("content"), list):  # parts (attachments): text parts, and images by their tile estimate
-        from hermes_desktop.core.attachments import data_url_size, image_tokens
+        from hermes_desktop.core.attachments import image_part_tokens
 
         for part in message["content"]:
             if part.get("type") == "text":
                 tokens += estimate_text_tokens(str(part.get("text") or ""))
             elif part.get("type") == "image_url":
-                tokens += image_tokens(*data_url_size(str((part.get("image_url") or {}).get("url", ""))))
+                tokens += image_part_tokens(part)
     if message.get("tool_calls"):
         tokens += estimate_text_tokens(json.dumps(message["tool_calls"], ensure_ascii=False))
     return tokens
