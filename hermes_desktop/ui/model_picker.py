@@ -76,7 +76,6 @@ class ModelPicker(QToolButton):
         self._current_session = current_session
         self._ensure_session = ensure_session
         self.pick: SessionPick | None = None  # the current session's, as last read
-        self._shown_for: str | None = None
         self.popup: ModelPickerPopup | None = None
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self.clicked.connect(self.open_popup)
@@ -98,7 +97,7 @@ class ModelPicker(QToolButton):
         if session_id != self._current_session():
             self.show_session(self._current_session())  # the user moved on meanwhile: show that one's
             return
-        self.pick, self._shown_for = pick, session_id
+        self.pick = pick
         self._update_label()
         if self.popup is not None and self.popup.isVisible():
             self.popup.fill()
@@ -200,7 +199,7 @@ class ModelPicker(QToolButton):
             self.sig_problem.emit(self.tr("The model choice could not be saved: {0}").format(exc))
             return
         if session_id == self._current_session():
-            self.pick, self._shown_for = pick, session_id
+            self.pick = pick
             self._update_label()
         self.controller.sig_sessions_changed.emit()  # a new chat's session now exists
         profile, model = self.effective()
@@ -438,6 +437,8 @@ class ModelPickerPopup(QFrame):
         return super().eventFilter(watched, event)
 
     def activate(self, item: QTreeWidgetItem) -> None:
+        if not self.isVisible():  # a single click can emit both itemClicked and itemActivated: act once
+            return
         kind = item.data(0, KIND_ROLE)
         runtime = self.picker.controller.runtime
         if kind == "default":

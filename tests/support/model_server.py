@@ -7,7 +7,6 @@ omit `index`/`id`, answer with any status and headers, hang, drop the
 connection half-way, or send a malformed chunk. It records every request and
 notices when a client goes away mid-stream.
 
-Cut streams: `cut_tool_call_reply` stops inside a call's arguments with no finish
 Reasoning: `reasoning_reply` streams a reply's thinking in any of the three forms servers use
 (`reasoning_content` or `reasoning` deltas, or `<think>…</think>` in the content cut at chosen places),
 optionally followed by tool calls, with `completion_tokens_details.reasoning_tokens` in its usage.

@@ -37,7 +37,9 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._estimates: dict[str, tuple[tuple[Any, ...], int, float]] = {}
         self._pending_relayout: set[QPersistentModelIndex] = set()
         self.attachments_dir: Path | None = None  # where attached files live (set by the window)
-        self._thumbs: dict[str, QPixmap] = {}  # content hash -> thumbnail (decoded once, at thumbnail size)
+        # content hash -> thumbnail, decoded once at thumbnail size; None for a file that could not be read (a file
+        # is stored before its message is shown, so a missing one does not come back: no disk read on every paint)
+        self._thumbs: dict[str, QPixmap | None] = {}
 
     # ------------------------------------------------------------------ geometry
     def _width(self, option: QStyleOptionViewItem) -> int:
@@ -130,9 +132,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             if size.isValid() and size.height() > 0:
                 reader.setScaledSize(size.scaled(320, 192, Qt.AspectRatioMode.KeepAspectRatio))
             image = reader.read()
-            if image.isNull():
-                return None
-            self._thumbs[ref.hash] = QPixmap.fromImage(image)
+            self._thumbs[ref.hash] = None if image.isNull() else QPixmap.fromImage(image)
         return self._thumbs.get(ref.hash)
 
     def _paint_thumbnail(self, painter: QPainter, image: Any, theme: themes.Theme) -> None:
