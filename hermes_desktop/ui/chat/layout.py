@@ -352,9 +352,13 @@ class RowLayouter:
         layout.hits.append(Hit(rect, "toggle_thinking"))
         y += height + 4
         if state == "open":
-            text = item.reasoning.strip()
+            # While it streams only the tail is shown: cut before stripping, not the whole thought on every flush.
+            raw = item.reasoning[-(LIVE_THINKING_CHARS + 64):] if item.thinking else item.reasoning
+            text = raw.strip()
             if item.thinking and len(text) > LIVE_THINKING_CHARS:
                 text = "…" + text[-LIVE_THINKING_CHARS:]
+            elif item.thinking and len(raw) < len(item.reasoning):
+                text = "…" + text
             doc = self.docs.get(text, inner - THINKING_INDENT, self.small, plain=True)
             layout.docs.append(DocPart(QPointF(MARGIN_X + THINKING_INDENT, y), doc, muted=True))
             layout.rules.append(QRectF(MARGIN_X + 3, y, 2, doc.size().height()))
