@@ -213,6 +213,7 @@ async def _ask(args: argparse.Namespace) -> int:
         await turn.wait()
         raise
     finally:
+        await agent.stop_background()  # a summary refresh would outlive the command
         if agent.model is not None:
             await agent.model.aclose()
         if runtime.session_models is not None:

@@ -49,6 +49,7 @@ from hermes_desktop.core.attachments import (
 )
 from hermes_desktop.core.audit import AuditLog
 from hermes_desktop.core.context import BuiltContext, ContextLayers, build_context
+from hermes_desktop.core.conversation_summary import TurnSummary
 from hermes_desktop.core.events import (
     AssistantMessageStarted,
     ContextPrepared,
@@ -209,11 +210,21 @@ class Agent:
         self.services = services
         self.calibration = TokenCalibration()
         self.no_vision_profiles: set[str] = set()  # learned in this process (the settings keep it for later)
+        # Background refreshes of long conversations' summaries, by session (core/conversation_summary.py).
+        self.summary_refreshes: dict[str, asyncio.Task[None]] = {}
 
     def start_turn(self, session_id: str, text: str, attachments: Sequence[PreparedAttachment] = ()) -> Turn:
         """Persist `text` (and its attachments) as the user's next message and answer it. Images for a model that
         takes none are refused before anything is stored or sent (TurnError with the reason)."""
         return Turn(lambda emit: _TurnRun(self, session_id, text, emit, tuple(attachments)).run())
+
+    async def stop_background(self) -> None:
+        """Cancel background summary refreshes (before the model clients close)."""
+        tasks = list(self.summary_refreshes.values())
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     def attachment_files(self) -> AttachmentFiles:
         files = self.services.attachment_files
@@ -364,6 +375,7 @@ class _TurnRun:
         self.deadline: asyncio.Timeout | None = None
         self.model: ModelClient | None = agent.model  # this turn's: the session's choice (see _run)
         self.ctx = ToolContext(session_id, self.services.workspace, self.services.network, self.services.notes_dir)
+        self.summaries = TurnSummary(agent, session_id, self.io.call, emit)
 
     # ------------------------------------------------------------------ lifecycle
     async def run(self) -> None:
@@ -468,6 +480,7 @@ class _TurnRun:
         self.emit(TurnStarted(self.session_id, user_id, self.text, stored[-1].attachments if stored else ()))
         if choice is not None and choice.notice:
             self.emit(Notice(choice.notice, "warning"))
+        stored = await self.summaries.load(stored)  # the running summary, when the history outgrew the context
         self.history = await self.io.call(self._request_history, stored, model)
         self.turn_start = next(i for i in range(len(stored) - 1, -1, -1) if stored[i].id == user_id)
 
@@ -486,7 +499,8 @@ class _TurnRun:
                                    self.services.registry.specs(exclude=self.services.disabled_tools))
             tools = [s.to_openai() for s in offered_specs]
             offered = {s.name for s in offered_specs}
-            context = self._build_context(tools)
+            context = await self.summaries.ensure(self._build_context(tools), lambda: self._build_context(tools),
+                                                  model, self.history, self.turn_start, self.agent.calibration)
             self.emit(ContextPrepared(self.round_trips, context.estimated_tokens, context.budget_tokens,
                                       context.dropped_messages, dict(context.breakdown)))
             self.emit(ModelRequestStarted(self.round_trips, model.profile.model, model.tool_mode.value if tools else "none"))
@@ -518,6 +532,7 @@ class _TurnRun:
                                  "its thinking to read what it wrote.", "warning"))
             if not done.tool_calls:
                 await self._maybe_title()
+                self.summaries.after_turn(context, done.text, model)
                 return FinishReason.COMPLETED, ""
             stop = await self._run_tools(done.tool_calls, offered, reason=done.text)
             if stop is not None:
@@ -599,7 +614,7 @@ class _TurnRun:
         return build_context(layers, self.history, current_turn_start=self.turn_start, tools=tools,
                              context_window=int(profile.context_window * self.context_shrink),
                              reserved_output=reserved, calibration=self.agent.calibration,
-                             echo_reasoning=model.echo_reasoning)
+                             echo_reasoning=model.echo_reasoning, **self.summaries.context_args())
 
     async def _stream(self, model: ModelClient, request: ChatRequest) -> StreamDone:
         assert self.streaming is not None

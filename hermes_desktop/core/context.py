@@ -18,6 +18,11 @@ The reported total (`estimated_tokens`) is never below the sum of its breakdown:
 tokens than we estimate (calibration factor < 1; the demo server reports 20) would otherwise show a total
 smaller than the layers listed under it. Calibration still scales the total up when the server counts more,
 and trimming history still uses the calibrated costs.
+
+A long conversation's running summary (core/conversation_summary.py) replaces the first `summarised` messages of
+the history: its section goes at the end of the system message, and its tokens are their own breakdown entry
+(`conversation_summary`). `available_tokens` says how much room the layers and the current turn leave for summary
+and history together, for deciding where the next summary should end.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ class BuiltContext:
     budget_tokens: int
     dropped_messages: int
     breakdown: dict[str, int] = field(default_factory=dict)
+    available_tokens: int = 0  # room for summary + history after the layers and the current turn (calibrated)
 
 
 def repair_tool_pairs(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -107,8 +113,13 @@ def build_context(
     reserved_output: int,
     calibration: TokenCalibration | None = None,
     echo_reasoning: bool = False,
+    summary: str = "",
+    summarised: int = 0,
 ) -> BuiltContext:
-    """`history[current_turn_start:]` is this turn (its user message onward) and is always kept."""
+    """`history[current_turn_start:]` is this turn (its user message onward) and is always kept.
+
+    `summary` (the conversation summary's system section) stands in for `history[:summarised]`, which is not sent;
+    `summarised` is an exchange boundary before the current turn."""
     calibration = calibration or TokenCalibration()
     carriers = echo_carriers(history) if echo_reasoning else set()
     carried = {id(history[i]) for i in carriers}
@@ -117,8 +128,10 @@ def build_context(
         extra = estimate_text_tokens(message.get(ECHO_FIELD)) if id(message) in carried else 0
         return estimate_message_tokens(message) + extra
 
-    summary = "\n\n".join(str(m.get("content") or "").strip() for m in history if m.get("role") == SUMMARY)
-    system_text = "\n\n".join(part for part in (layers.system_message(), summary) if part)
+    summarised = max(0, min(summarised, current_turn_start))
+    summary_note = "\n\n".join(str(m.get("content") or "").strip() for m in history[summarised:]
+                                if m.get("role") == SUMMARY)
+    system_text = "\n\n".join(part for part in (layers.system_message(), summary_note, summary.strip()) if part)
     budget = max(256, context_window - reserved_output)
     breakdown = {
         "system": estimate_text_tokens(layers.system),
@@ -127,15 +140,17 @@ def build_context(
         "tool_rules": estimate_text_tokens(layers.tool_rules),
         "memory": estimate_text_tokens(layers.memory),
         "tool_schemas": estimate_tools_tokens(tools),
-        "summary": estimate_text_tokens(summary),
+        "summary": estimate_text_tokens(summary_note),
+        "conversation_summary": estimate_text_tokens(summary),
     }
     fixed = sum(breakdown.values()) + 4
     current = repair_tool_pairs(history[current_turn_start:])
     current_tokens = sum(cost(m) for m in current)
-    earlier = _exchanges(repair_tool_pairs(history[:current_turn_start]))
+    earlier = _exchanges(repair_tool_pairs(history[summarised:current_turn_start]))
     sizes = [sum(cost(m) for m in group) for group in earlier]
 
     available = budget - calibration.apply(fixed + current_tokens)
+    room = available + calibration.apply(breakdown["conversation_summary"])
     kept_from = len(earlier)
     used = 0
     for index in range(len(earlier) - 1, -1, -1):
@@ -157,7 +172,7 @@ def build_context(
     breakdown["current_turn"] -= attached_now
     breakdown["attachments"] = attached_kept + attached_now
     messages = [{"role": "system", "content": system_text}, *kept, *current]
-    return BuiltContext(messages, reported_estimate(raw, calibration), raw, budget, dropped, breakdown)
+    return BuiltContext(messages, reported_estimate(raw, calibration), raw, budget, dropped, breakdown, room)
 
 
 def reported_estimate(raw: int, calibration: TokenCalibration) -> int:

@@ -171,6 +171,28 @@ class Notice:
 
 
 @dataclass(frozen=True, slots=True)
+class SummarisingStarted:
+    """The history no longer fits the context: a side request summarises `messages` earlier messages before the
+    model is asked, and the turn waits for it (core/conversation_summary.py)."""
+
+    messages: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationSummary:
+    """This turn's requests send `text` in place of the conversation's first `covered_messages` messages (message
+    ids `covered_from` to `covered_to`; the stored history is unchanged). `new`: made during this turn."""
+
+    covered_from: int
+    covered_to: int
+    covered_messages: int
+    tokens: int
+    text: str
+    model: str = ""
+    new: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class TurnError:
     kind: ErrorKind
     message: str  # one or two sentences a user understands
@@ -200,6 +222,8 @@ Event = Union[
     ToolCallFinished,
     UsageReported,
     Notice,
+    SummarisingStarted,
+    ConversationSummary,
     TurnError,
     TurnFinished,
 ]

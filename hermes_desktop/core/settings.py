@@ -134,6 +134,11 @@ class AgentLimits:
     # One model reply's output limit (its text, and separately the arguments of its tool calls), in characters:
     # a stream that never ends is stopped there, what arrived is kept and its tool calls do not run.
     max_reply_chars: int = 200_000
+    # Long conversations (core/conversation_summary.py): when the history no longer fits, older exchanges are sent
+    # as a summary and the newest this many stay word for word (0: no summaries, old exchanges are left out).
+    summary_keep_exchanges: int = 20
+    # One summary side request's time limit; past it the turn leaves old exchanges out instead, and says so.
+    summary_timeout_s: float = 60.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -142,6 +142,8 @@ class AppController(QObject):
             turn.cancel()
         for turn in list(self._turns.values()):
             await turn.wait()
+        if self.agent is not None:
+            await self.agent.stop_background()  # summary refreshes (core/conversation_summary.py)
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:

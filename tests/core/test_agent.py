@@ -346,12 +346,14 @@ async def test_context_too_long_is_retried_once_with_less_history(engine, model_
     events = await engine.ask("second")
     assert any("too long" in n.message for n in of_type(events, ev.Notice))
     assert events[-1].reason is ev.FinishReason.COMPLETED
-    refused, retried = model_server.chat_requests
+    # (the retry's smaller budget no longer holds the history: it is summarised first, by a side request)
+    refused, retried = [r for r in model_server.chat_requests if "running summary" not in r.system_prompt]
     assert len(refused.messages) == 1 + 16 + 1, "the first attempt carried the whole history"
     assert len(retried.messages) < len(refused.messages), "the retry sent less history"
     assert retried.messages[-1] == {"role": "user", "content": "second"}
     first, second = of_type(events, ev.ContextPrepared)
-    assert first.dropped_messages == 0 < second.dropped_messages and second.budget_tokens < first.budget_tokens
+    assert second.budget_tokens < first.budget_tokens and first.dropped_messages == 0
+    assert 0 < second.breakdown["conversation_summary"] or 0 < second.dropped_messages
 
 
 async def test_chat_only_mode_sends_no_tools(profile, workspace_dir, model_server) -> None:

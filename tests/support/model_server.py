@@ -291,6 +291,23 @@ def malformed_reply(text_before: str = "") -> ScriptedReply:
     return ScriptedReply(events=events + ['{"id": "broken", "choices": [{"delta": {"content": "x"'])
 
 
+# The opening of the app's conversation-summary prompt (hermes_desktop/core/conversation_summary.py).
+SUMMARY_PROMPT_OPENING = "You keep the running summary of a long conversation"
+
+
+def goal_echo_summary(request: RecordedRequest) -> ScriptedReply:
+    """A summary made from the request itself: every line that mentions a goal (from the old summary or the new
+    messages), then how many new messages it merged. So a test can follow the user's first goal through summaries."""
+    text = "\n".join(str(m.get("content") or "") for m in request.messages if m.get("role") == "user")
+    goals: list[str] = []
+    for line in text.splitlines():
+        line = line.strip().lstrip("-• ").strip()
+        if "goal" in line.lower() and line not in goals:
+            goals.append(line)
+    merged = sum(1 for line in text.splitlines() if line.startswith(("User:", "Assistant:", "Tool result")))
+    return text_reply("\n".join(f"- {g}" for g in goals) + f"\n- merged {merged} new lines")
+
+
 # ---------------------------------------------------------------- the server
 
 class _QuietServer(ThreadingHTTPServer):
@@ -318,6 +335,10 @@ class ScriptedModelServer:
         # The app asks for a session title after a first exchange; answer that here so it never takes a
         # reply a test queued for its next turn. Tests of titles turn this off.
         self.auto_titles = True
+        # Likewise a conversation summary (a side request of long sessions): answered by `summary_responder`
+        # (a goal-echoing summary by default; tests of failures put an error, a hang or garbage there).
+        self.auto_summaries = True
+        self.summary_responder: Responder = goal_echo_summary
         self.requests: list[RecordedRequest] = []
         self.client_disconnected = threading.Event()
         self.disconnects = 0
@@ -369,6 +390,8 @@ class ScriptedModelServer:
     def _next_reply(self, request: RecordedRequest) -> ScriptedReply:
         if self.auto_titles and not request.tool_names and request.system_prompt.startswith("Write a title"):
             return text_reply("Scripted title")
+        if self.auto_summaries and not request.tool_names and request.system_prompt.startswith(SUMMARY_PROMPT_OPENING):
+            return self.summary_responder(request)
         with self._lock:
             if self._queue:
                 return self._queue.popleft()
