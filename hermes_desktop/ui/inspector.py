@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QComboBox,
+    QHeaderView,
     QListWidgetItem,
     QTabWidget,
     QTreeWidget,
@@ -23,6 +24,7 @@ from hermes_desktop.core.tools.spec import ToolSpec
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.activity import ActivityRecorder, TurnActivity
 from hermes_desktop.ui.mcp_panel import McpPanel
+from hermes_desktop.ui.keyboard import fit_tool_columns, install_tool_keys
 from hermes_desktop.ui.panels import button, list_with_buttons
 from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
 
@@ -60,9 +62,16 @@ class Inspector(QTabWidget):
         self.tools.setObjectName("toolList")
         self.tools.setAccessibleName(self.tr("Tools"))
         self.tools.setHeaderLabels([self.tr("Tool"), self.tr("Risk"), self.tr("Approval")])
-        self.tools.setColumnWidth(0, 170)
-        self.tools.setColumnWidth(1, 80)
+        # The tab is narrow (390 px at the default window): the name column takes what Risk and the Approval
+        # combos leave, so no horizontal scroll bar appears and the combos keep their arrows (fit_tool_columns).
+        self.tools.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tools.header().setStretchLastSection(False)
+        self.tools.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tools.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.tools.header().setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
+        self.tools.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.tools.setWordWrap(True)
+        install_tool_keys(self.tools)
         self.tools.itemChanged.connect(self._tool_changed)
         self.skills = rich_list("skillList", self.tr("Skills"))
         self.skills.itemSelectionChanged.connect(self._skill_selected)
@@ -121,8 +130,9 @@ class Inspector(QTabWidget):
             item.setForeground(1, QColor(theme.risk_colour(spec.risk.value)))
             item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable)
             item.setCheckState(0, Qt.CheckState.Unchecked if spec.name in disabled else Qt.CheckState.Checked)
-            self.tools.setItemWidget(item, 2, self._rule_combo(rule_key(spec.name, spec.source, spec.source_detail),
-                                                               rules))
+            combo = self._rule_combo(rule_key(spec.name, spec.source, spec.source_detail), rules)
+            combo.setAccessibleName(self.tr("Approval rule for {0}").format(spec.name))
+            self.tools.setItemWidget(item, 2, combo)
             description = QTreeWidgetItem(item, [spec.description])
             description.setFirstColumnSpanned(True)
             description.setFlags(Qt.ItemFlag.ItemIsEnabled)
@@ -133,6 +143,7 @@ class Inspector(QTabWidget):
             text.setFont(0, QFont("monospace"))
             text.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
         self._filling = False
+        fit_tool_columns(self.tools)
 
     def _source_title(self, source: str) -> str:
         if source == "builtin":

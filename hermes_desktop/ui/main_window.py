@@ -41,7 +41,7 @@ from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
 from hermes_desktop.ui.mcp_actions import McpActions
 from hermes_desktop.ui.model_picker import ModelPicker
 from hermes_desktop.ui.watcher import SettledWatcher
-from hermes_desktop.ui.chat.items import MessageItem, ToolCardItem, items_from_messages
+from hermes_desktop.ui.chat.items import MessageItem, ToolCardItem, items_from_messages, summary_card
 from hermes_desktop.ui.chat.pane import ChatPane
 from hermes_desktop.ui.controller import AppController, Page
 from hermes_desktop.ui.inspector import Inspector
@@ -59,6 +59,14 @@ SHORTCUTS = [
     ("Ctrl+Shift+C", QT_TRANSLATE_NOOP("MainWindow", "Copy the last reply")),
     ("Ctrl+,", QT_TRANSLATE_NOOP("MainWindow", "Settings")),
     ("Ctrl+Shift+M", QT_TRANSLATE_NOOP("MainWindow", "Choose the model for this session")),
+    ("Ctrl+Q", QT_TRANSLATE_NOOP("MainWindow", "Quit")),
+    ("F2", QT_TRANSLATE_NOOP("MainWindow", "Rename the selected session")),
+    (QT_TRANSLATE_NOOP("MainWindow", "Menu key / Shift+F10"),
+     QT_TRANSLATE_NOOP("MainWindow", "Actions for the selected message (copy, edit, fork, regenerate, tool details, "
+                                     "allow or deny)")),
+    (QT_TRANSLATE_NOOP("MainWindow", "Up / Down in the conversation"), QT_TRANSLATE_NOOP("MainWindow", "Select a message")),
+    (QT_TRANSLATE_NOOP("MainWindow", "F4 in the Tools list"),
+     QT_TRANSLATE_NOOP("MainWindow", "Change the selected tool's approval rule")),
     (QT_TRANSLATE_NOOP("MainWindow", "Double-click a message"), QT_TRANSLATE_NOOP("MainWindow", "Select and copy its text")),
 ]
 
@@ -135,7 +143,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.chat)
         self.splitter.addWidget(self.inspector)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([260, 760, 320])
+        self.splitter.setSizes([250, 700, 390])  # the Tools tab fits its columns at 1340 px (ui/keyboard.py)
         central = QWidget()
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
@@ -172,6 +180,7 @@ class MainWindow(QMainWindow):
         self.usage_label.setObjectName("usageLabel")
         self.context_meter = QProgressBar()
         self.context_meter.setObjectName("contextMeter")
+        self.context_meter.setAccessibleName(self.tr("Context budget used"))
         self.context_meter.setMaximumWidth(160)
         self.context_meter.setTextVisible(True)
         self.context_meter.setFormat(self.tr("context %p%"))
@@ -179,6 +188,7 @@ class MainWindow(QMainWindow):
         self.context_meter.setToolTip(self.tr("Context budget used by the last request"))
         self.mode_switch = QComboBox()
         self.mode_switch.setObjectName("approvalModeSwitch")
+        self.mode_switch.setAccessibleName(self.tr("Approval mode"))
         self.mode_switch.setToolTip(self.tr("When Hermes asks before using a tool"))
         for value, label in (("ask_risky", self.tr("Ask before changes")), ("always_ask", self.tr("Always ask")),
                              ("trusted", self.tr("Trusted")), ("chat_only", self.tr("Chat only"))):
@@ -531,7 +541,7 @@ class MainWindow(QMainWindow):
         await self.refresh_sessions()
 
     def _show_page(self, page: Page) -> None:
-        items = items_from_messages(page.messages, self.controller.tool_info, page.versions)
+        items = items_from_messages(page.messages, self.controller.tool_info, page.versions, summary_card(page))
         self.chat.model.reset(items, first=page.first_position, end=page.end_position, total=page.total)
         for event in page.live_events:
             self.chat.model.apply(event)
@@ -548,12 +558,12 @@ class MainWindow(QMainWindow):
                 page = await self.controller.load_page(session_id, start=max(0, model.first_loaded - 60),
                                                        end=model.first_loaded)
                 if session_id == self.current_session:
-                    model.prepend(items_from_messages(page.messages, self.controller.tool_info, page.versions),
+                    model.prepend(items_from_messages(page.messages, self.controller.tool_info, page.versions, summary_card(page)),
                                   first=page.first_position, end=page.end_position)
             elif not earlier and model.has_later:
                 page = await self.controller.load_page(session_id, start=model.end_loaded, end=model.end_loaded + 60)
                 if session_id == self.current_session:
-                    model.append_page(items_from_messages(page.messages, self.controller.tool_info, page.versions),
+                    model.append_page(items_from_messages(page.messages, self.controller.tool_info, page.versions, summary_card(page)),
                                       first=page.first_position, end=page.end_position)
                     model.total = page.total
                     for event in page.live_events:

@@ -74,6 +74,7 @@ class ApprovalDialog(QDialog):
         where.setVisible(bool(session_title))
         self.args_view = QPlainTextEdit(self.arguments_text(workspace))
         self.args_view.setObjectName("argsView")
+        self.args_view.setAccessibleName(self.tr("The tool call's arguments"))
         self.args_view.setReadOnly(True)
         self.args_view.setFont(QFont("monospace"))
         self.args_view.setMinimumHeight(140)

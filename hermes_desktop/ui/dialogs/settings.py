@@ -74,6 +74,7 @@ class SettingsDialog(QDialog):
         page = QWidget()
         self.profiles = QListWidget()
         self.profiles.setObjectName("profileList")
+        self.profiles.setAccessibleName(self.tr("Providers"))
         self.profiles.itemDoubleClicked.connect(lambda _i: spawn(self.edit_profile()))
         buttons = QVBoxLayout()
         for label, name, handler in (
@@ -197,9 +198,11 @@ class SettingsDialog(QDialog):
         form = QFormLayout(page)
         self.workspace = QLineEdit(str(runtime.workspace.root))
         self.workspace.setObjectName("workspaceEdit")
+        self.workspace.setAccessibleName(self.tr("Workspace folder"))
         self._asking_workspace = False
         self.workspace.editingFinished.connect(lambda: spawn(self.use_workspace(self.workspace.text().strip())))
         browse = QPushButton(self.tr("Choose…"))
+        browse.setAccessibleName(self.tr("Choose the workspace folder"))
         browse.clicked.connect(lambda: spawn(self._choose_workspace()))
         row = QHBoxLayout()
         row.addWidget(self.workspace, 1)
@@ -290,6 +293,7 @@ class SettingsDialog(QDialog):
         explain.setWordWrap(True)
         self.rules_list = QListWidget()
         self.rules_list.setObjectName("ruleList")
+        self.rules_list.setAccessibleName(self.tr("Approval rules"))
         revoke = QPushButton(self.tr("Revoke"))
         revoke.setObjectName("revokeRuleButton")
         revoke.clicked.connect(self._revoke_selected)
@@ -349,8 +353,10 @@ class SettingsDialog(QDialog):
             grid.addWidget(QLabel(label), row, 0)
             shown = QLineEdit(str(path))
             shown.setReadOnly(True)
+            shown.setAccessibleName(label)
             grid.addWidget(shown, row, 1)
             button = QPushButton(self.tr("Open"))
+            button.setAccessibleName(self.tr("Open the folder: {0}").format(label))
             button.clicked.connect(lambda _c=False, p=path: self._open_folder(Path(p)))
             grid.addWidget(button, row, 2)
         report = runtime.secrets_report
