@@ -222,6 +222,7 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
         env=dict(env),
         model_catalog=ModelCatalog(paths.data_dir / CACHE_FILE_NAME),
     )
+    runtime.mcp.workspace = lambda: runtime.workspace.root  # ${workspaceFolder} in mcp.json
     skills.reload()
     return runtime
 

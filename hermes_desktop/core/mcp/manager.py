@@ -10,9 +10,18 @@ import asyncio
 import importlib
 import logging
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Protocol
 
-from hermes_desktop.core.mcp.config import MCPConfig, MCPConfigError, ServerConfig, load_config
+from hermes_desktop.core.mcp.config import (
+    InputSpec,
+    MCPConfig,
+    MCPConfigError,
+    ServerConfig,
+    VariableContext,
+    input_username,
+    load_config,
+    missing_inputs,
+)
 from hermes_desktop.core.mcp.status import ServerStatus
 from hermes_desktop.core.mcp.supervisor import ServerSupervisor
 from hermes_desktop.core.secrets import SecretStore
@@ -21,6 +30,13 @@ from hermes_desktop.core.tools.registry import ToolRegistry
 log = logging.getLogger(__name__)
 
 StatusListener = Callable[[ServerStatus], None]
+
+
+class InputAsker(Protocol):
+    """Asks the user for an `${input:ID}` value (a dialog in the window, a hidden prompt on a terminal).
+    Returns None when the user declines; the server then fails naming the input."""
+
+    async def ask_input(self, servers: list[str], spec: InputSpec) -> str | None: ...
 
 
 class MCPManager:
@@ -34,6 +50,8 @@ class MCPManager:
         self.config = MCPConfig()
         self.supervisors: dict[str, ServerSupervisor] = {}
         self._listeners: list[StatusListener] = []
+        self.workspace: Callable[[], Path | None] = lambda: None  # ${workspaceFolder} (the runtime sets it)
+        self.input_asker: InputAsker | None = None  # none: `${input:…}` without a stored answer fails the server
 
     def add_listener(self, listener: StatusListener) -> None:
         self._listeners.append(listener)
@@ -60,6 +78,7 @@ class MCPManager:
                 await self.supervisors.pop(name).stop()
         if any(not server.disabled for server in wanted.values()):
             await asyncio.to_thread(_import_sdk)  # ~1.5 s of imports: never on the event loop (the window's)
+        await self._ask_inputs([s for name, s in wanted.items() if name not in self.supervisors and not s.disabled])
         for name, server in wanted.items():
             if name not in self.supervisors:
                 self.supervisors[name] = self._supervisor(server)
@@ -71,7 +90,39 @@ class MCPManager:
         return config
 
     def _supervisor(self, server: ServerConfig) -> ServerSupervisor:
-        return ServerSupervisor(server, self._registry, self._secrets, self._log_dir, self._notify, self._known_secrets)
+        supervisor = ServerSupervisor(server, self._registry, self._secrets, self._log_dir, self._notify,
+                                      self._known_secrets)
+        supervisor.variables = VariableContext(workspace=self.workspace())
+        return supervisor
+
+    async def _ask_inputs(self, servers: list[ServerConfig]) -> None:
+        """Ask once for each `${input:ID}` that has no stored answer (one question per ID, even when several
+        servers use it), and keep the answer in the keyring under each server's `mcp:<server>:input:<ID>`.
+        Nothing is asked without an asker; a declined or failed question leaves the server to fail naming it."""
+        if self.input_asker is None or self._secrets is None:
+            return
+        wanted: dict[str, tuple[InputSpec, list[str]]] = {}
+        for server in servers:
+            try:
+                missing = await asyncio.to_thread(missing_inputs, server, self._secrets)
+            except MCPConfigError as exc:  # the keyring cannot be read: the start reports it
+                log.warning("MCP server %s: %s", server.name, exc)
+                continue
+            for spec in missing:
+                wanted.setdefault(spec.id, (spec, []))[1].append(server.name)
+        for spec, names in wanted.values():
+            try:
+                answer = await self.input_asker.ask_input(names, spec)
+            except Exception:  # noqa: BLE001 - a failing asker must not stop the other servers
+                log.exception("asking for MCP input %s failed", spec.id)
+                continue
+            if answer is None:
+                continue
+            for name in names:
+                try:
+                    await asyncio.to_thread(self._secrets.set, input_username(name, spec.id), answer)
+                except Exception as exc:  # noqa: BLE001 - the keyring refused: the start names the input
+                    log.warning("MCP input %s for %s could not be stored: %s", spec.id, name, type(exc).__name__)
 
     async def get_prompt(self, server: str, name: str, arguments: dict[str, str]) -> str:
         supervisor = self.supervisors.get(server)

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from hermes_desktop.core.mcp.bridge import parameters_of, render_blocks, render_result, risk_of, tool_name
-from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, resolve_secrets
+from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, VariableContext, resolve_server
 from hermes_desktop.core.mcp.process_group import end_group, server_pid
 from hermes_desktop.core.mcp.status import PromptArgument, PromptInfo, ServerState, ServerStatus
 from hermes_desktop.core.mcp.stderr_log import RotatingLog, StderrPump
@@ -121,6 +121,7 @@ class ServerSupervisor:
         self._starting: asyncio.Timeout | None = None  # the start deadline, while starting
         self._stage = ""  # what starting waits for, for the timeout's reason
         self._not_mcp = ""  # the first stdout line that was not JSON-RPC
+        self.variables = VariableContext()  # what ${workspaceFolder} etc. stand for (set by the manager)
         self.status = ServerStatus(config.name, ServerState.DISABLED if config.disabled else ServerState.STOPPED,
                                    transport=config.transport, target=config.describe(), secrets=config.secret_names)
         self.settled = asyncio.Event()  # set once a start has connected or failed (for `ask` and `doctor`)
@@ -345,15 +346,18 @@ class ServerSupervisor:
         return redact_text("\n\n".join(p for p in parts if p), self._known_secrets)
 
     async def _transport(self, stack: AsyncExitStack) -> Any:
-        env, headers, secret_values = resolve_secrets(self.config, self._secrets)
+        # Variables (${env:…}, ${workspaceFolder}, ${secret:…}, ${input:…}) filled now; an unresolved one fails the
+        # start naming it, before anything is sent (core/mcp/config.py). The keyring may block: a worker thread.
+        resolved, secret_values = await asyncio.to_thread(resolve_server, self.config, self._secrets, self.variables)
         self._known_secrets.update(secret_values)
+        env, headers = dict(resolved.env), dict(resolved.headers)
         if self.config.url:
             import httpx2
             from mcp.client.streamable_http import streamable_http_client
 
             http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(
                 self.config.timeout_s, read=self.config.timeout_s + 30)))
-            return streamable_http_client(self.config.url, http_client=http)
+            return streamable_http_client(resolved.url, http_client=http)
         from mcp import StdioServerParameters
         from mcp.client.stdio import stdio_client
 
@@ -363,8 +367,8 @@ class ServerSupervisor:
         self._pump = StderrPump(log, self.config.name)
         # Registered before the client is entered, so it runs after the client (and the server) are gone.
         stack.callback(self._pump.close_writer)
-        params = StdioServerParameters(command=self.config.command, args=list(self.config.args), env=env or None,
-                                       cwd=self.config.cwd)
+        params = StdioServerParameters(command=resolved.command, args=list(resolved.args), env=env or None,
+                                       cwd=resolved.cwd)
         return stdio_client(params, errlog=self._pump.writer)
 
     async def _serve(self, client: Any) -> None:
