@@ -113,6 +113,16 @@ class ActivityRecorder:
                 entry.detail += f"\ndecision: {decision or 'none'}; result: {len(event.result):,} characters" + \
                     (f" ({event.truncated_chars:,} cut)" if event.truncated_chars else "")
             return entry
+        if isinstance(event, ev.SummarisingStarted):
+            entry = ActivityEntry("notice", f"Summarising {event.messages:,} earlier messages (the request waits)")
+            turn.entries.append(entry)
+            return entry
+        if isinstance(event, ev.ConversationSummary):
+            made = f"made now by {event.model}" if event.new else f"made earlier by {event.model}"
+            entry = ActivityEntry("context", f"Earlier conversation: {event.covered_messages:,} messages sent as a "
+                                  f"{event.tokens:,}-token summary", f"{made}\n{event.text[:600]}")
+            turn.entries.append(entry)
+            return entry
         if isinstance(event, (ev.Notice, ev.RetryScheduled)):
             entry = ActivityEntry("notice", event.message)
             turn.entries.append(entry)
@@ -156,6 +166,8 @@ def _outcome_words(event: ev.ToolCallFinished) -> str:
 
 _LAYER_LABELS = {"system": "system prompt", "tool_schemas": "tool schemas", "skill_catalog": "skill catalog",
                  "active_skills": "active skills", "tool_rules": "tool rules", "memory": "memory",
+                 "summary": "summary the session began with",
+                 "conversation_summary": "earlier conversation (summary)",
                  "history": "history", "current_turn": "this turn", "attachments": "attachments"}
 
 

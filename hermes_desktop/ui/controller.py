@@ -54,6 +54,7 @@ class Page:
     total: int  # messages in the active history, not counting a running turn's
     live_turn: Any = None  # the turn running in this session (its messages come from its events, not the store)
     versions: dict[int, tuple[int, ...]] = field(default_factory=dict)  # messages with edits/regenerations
+    summary: Any = None  # the running summary of a long conversation (core/conversation_summary.SummaryRecord)
 
     @property
     def live_events(self) -> list[ev.Event]:
@@ -202,7 +203,10 @@ class AppController(QObject):
         first, messages = await asyncio.to_thread(self._align, session_id, first, messages, total,
                                                   end is None or start is None)
         versions = await asyncio.to_thread(store.versions_of, [m.id for m in messages if m.role in ("user", "assistant")])
-        page = Page(session_id, messages, first, total, None, versions)
+        from hermes_desktop.core.conversation_summary import load_summary
+
+        summary = await asyncio.to_thread(load_summary, store, session_id) if messages else None
+        page = Page(session_id, messages, first, total, None, versions, summary)
         return replace(page, live_turn=turn) if not page.has_later else page
 
     def _align(self, session_id: str, start: int, messages: list[StoredMessage], total: int,

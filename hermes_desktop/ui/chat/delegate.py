@@ -157,6 +157,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             "error": (theme.error_bg, theme.error_border),
             "stopped": (theme.notice_bg, theme.card_border),
             "notice": (theme.notice_bg, theme.card_border),
+            "summary": (theme.notice_bg, theme.card_border),  # a long conversation's summary card
         }.get(layout.background_kind, (theme.notice_bg, theme.notice_bg))
         painter.setPen(QPen(QColor(border), 1))
         painter.setBrush(QBrush(QColor(fill)))

@@ -153,7 +153,24 @@ class NoticeItem:
         return f"n{id(self)}"
 
 
-Item = Union[MessageItem, ToolCardItem, BannerItem, NoticeItem]
+@dataclass(eq=False)
+class SummaryItem:
+    """The card at the cut of a long conversation (core/conversation_summary.py): the messages above it are sent to
+    the model as this summary, the ones below it word for word. Collapsed until clicked (or Enter/Space)."""
+
+    text: str
+    covered_to: int  # the last message it stands for: the card sits right after it
+    covered_messages: int
+    tokens: int
+    model: str = ""
+    open: bool = False
+
+    @property
+    def key(self) -> str:
+        return f"s{self.covered_to}"
+
+
+Item = Union[MessageItem, ToolCardItem, BannerItem, NoticeItem, SummaryItem]
 ToolInfo = Callable[[str], tuple[str, str]]  # tool name -> (source, risk)
 
 
@@ -188,10 +205,12 @@ def status_of_result(content: str | None) -> str:
 
 
 def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
-                        versions: dict[int, tuple[int, ...]] | None = None) -> list[Item]:
+                        versions: dict[int, tuple[int, ...]] | None = None,
+                        summary: SummaryItem | None = None) -> list[Item]:
     """The rows for stored messages: tool results fold into the card of the call they answer.
 
-    `versions` maps a message id to the ids of all its versions, for messages that have more than one."""
+    `versions` maps a message id to the ids of all its versions, for messages that have more than one. `summary`
+    (the conversation's running summary) goes right after the message it ends with, when that is among them."""
     versions = versions or {}
     rows: list[Item] = []
     cards: dict[str, ToolCardItem] = {}
@@ -221,4 +240,14 @@ def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
             rows.append(NoticeItem(message.content or ""))
         elif message.role not in CONVERSATION_ROLES:  # an imported note, or an older version's system message
             rows.append(NoticeItem(message.content or "", note_of=message.name or message.role))
+        if summary is not None and message.id == summary.covered_to:
+            rows.append(summary)
     return rows
+
+
+def summary_card(page: Any) -> SummaryItem | None:
+    """The summary card for a loaded page of a session (controller.Page.summary), if the session has one."""
+    record = getattr(page, "summary", None)
+    if record is None:
+        return None
+    return SummaryItem(record.text, record.covered_to, record.covered_messages, record.tokens, record.model)

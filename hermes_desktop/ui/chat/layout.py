@@ -33,6 +33,7 @@ from hermes_desktop.ui.chat.items import (
     Item,
     MessageItem,
     NoticeItem,
+    SummaryItem,
     ToolCardItem,
     thinking_display,
     thinking_seconds,
@@ -158,6 +159,8 @@ def signature(item: Item) -> tuple[Any, ...]:
                 item.impact, item.decided_by, None if elapsed is None else round(elapsed, 1))
     if isinstance(item, BannerItem):
         return ("b", item.message, item.actions, item.level)
+    if isinstance(item, SummaryItem):
+        return ("s", item.open, item.covered_messages, item.tokens, item.text)
     return ("n", item.text)
 
 
@@ -218,6 +221,8 @@ class RowLayouter:
             return self._card(item, width)
         if isinstance(item, BannerItem):
             return self._banner(item, width)
+        if isinstance(item, SummaryItem):
+            return self._summary(item, width)
         return self._notice(item, width)
 
     def _footer(self, layout: RowLayout, y: float, actions: list[tuple[str, str]], *, right: float | None, left: float) -> None:
@@ -514,6 +519,39 @@ class RowLayouter:
         y += CARD_PAD - 4
         layout.background = QRectF(left, PAD_Y / 2, inner, y - PAD_Y / 2)
         layout.background_kind = "error" if banner.level == "error" else "stopped"
+        layout.height = y + PAD_Y / 2
+        return layout
+
+    def _summary(self, card: SummaryItem, width: float) -> RowLayout:
+        """The card at the cut: a toggle heading, what it stands for, and (open) the summary the model is sent."""
+        left, inner = MARGIN_X, max(120.0, width - 2 * MARGIN_X)
+        layout = RowLayout(height=0)
+        y = PAD_Y / 2 + CARD_PAD
+        heading = ("▾ " if card.open else "▸ ") + QCoreApplication.translate("Transcript",
+                                                                             "Earlier conversation (summarised)")
+        line_h = self.small_metrics.height()
+        rect = QRectF(left + CARD_PAD, y, self.small_metrics.horizontalAdvance(heading) + 6, line_h)
+        layout.texts.append(TextPart(rect, heading, "link"))
+        layout.hits.append(Hit(rect, "toggle_summary"))
+        y += line_h + 4
+        note = QCoreApplication.translate(
+            "Transcript", "The {0} messages above are sent to the model as this summary ({1} tokens); the conversation "
+            "itself is kept unchanged.").format(f"{card.covered_messages:,}", f"{card.tokens:,}")
+        doc = self.docs.get(note, inner - 2 * CARD_PAD, self.small, plain=True)
+        layout.docs.append(DocPart(QPointF(left + CARD_PAD, y), doc, muted=True))
+        y += doc.size().height() + 4
+        if card.open:
+            palette = themes.current().markdown
+            top = y
+            for _, block in split_blocks_at(card.text):
+                rendered = render_block(block, palette)
+                doc = self.docs.get(rendered.html, inner - 3 * CARD_PAD, self.small)
+                layout.docs.append(DocPart(QPointF(left + 2 * CARD_PAD, y), doc))
+                y += doc.size().height() + 4
+            layout.rules.append(QRectF(left + CARD_PAD + 3, top, 2, max(0.0, y - top - 4)))
+        y += CARD_PAD - 4
+        layout.background = QRectF(left, PAD_Y / 2, inner, y - PAD_Y / 2)
+        layout.background_kind = "summary"
         layout.height = y + PAD_Y / 2
         return layout
 

@@ -32,6 +32,7 @@ from hermes_desktop.ui.chat.items import (
     Item,
     MessageItem,
     NoticeItem,
+    SummaryItem,
     ToolCardItem,
     pretty_arguments,
 )
@@ -72,6 +73,7 @@ class TranscriptModel(QAbstractListModel):
         self._pending_reasoning: list[str] = []
         self._cards: dict[str, ToolCardItem] = {}
         self._retry_notice: NoticeItem | None = None
+        self._summarising: NoticeItem | None = None  # "Summarising earlier conversation…" while the turn waits
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(STREAM_INTERVAL_MS)
@@ -140,6 +142,7 @@ class TranscriptModel(QAbstractListModel):
         self._pending_reasoning.clear()
         self._cards = {i.call_id: i for i in self._rows if isinstance(i, ToolCardItem)}
         self._retry_notice = None
+        self._summarising = None
         self._pages = deque([_Page(first, end, len(self._rows))])
         self.total = total
         self.endResetModel()
@@ -226,6 +229,8 @@ class TranscriptModel(QAbstractListModel):
             return
         if not isinstance(event, (ev.UsageReported, ev.ContextPrepared, ev.ModelRequestStarted)):
             self.flush_stream()
+        if isinstance(event, (ev.ConversationSummary, ev.Notice, ev.ContextPrepared, ev.TurnError, ev.TurnFinished)):
+            self._end_summarising()
         if isinstance(event, ev.TurnStarted):
             self.append(MessageItem("user", event.text, event.user_message_id, attachments=event.attachments))
         elif isinstance(event, ev.ModelRequestStarted):
@@ -254,6 +259,14 @@ class TranscriptModel(QAbstractListModel):
                 self.changed(self._last_reply)
         elif isinstance(event, ev.RetryScheduled):
             self._show_retry(event.message)
+        elif isinstance(event, ev.SummarisingStarted):
+            if self._summarising is None:
+                self._summarising = NoticeItem(QCoreApplication.translate(
+                    "Transcript", "Summarising earlier conversation…"))
+                self.append(self._summarising)
+        elif isinstance(event, ev.ConversationSummary):
+            self.show_summary(SummaryItem(event.text, event.covered_to, event.covered_messages, event.tokens,
+                                          event.model))
         elif isinstance(event, ev.Notice):
             self.append(NoticeItem(event.message))
         elif isinstance(event, ev.TurnError):
@@ -340,6 +353,64 @@ class TranscriptModel(QAbstractListModel):
             self.remove(self._retry_notice)
             self._retry_notice = None
 
+    def _end_summarising(self) -> None:
+        if self._summarising is not None:
+            self.remove(self._summarising)
+            self._summarising = None
+
+    # ------------------------------------------------------------------ the summary card
+    def summary_item(self) -> SummaryItem | None:
+        return next((i for i in self._rows if isinstance(i, SummaryItem)), None)
+
+    def show_summary(self, card: SummaryItem) -> None:
+        """Put the conversation's summary card at its cut (replacing an older one); not shown when the cut is
+        above the loaded pages (it comes with them when the user scrolls up)."""
+        old = self.summary_item()
+        if old is not None:
+            if (old.covered_to, old.text) == (card.covered_to, card.text):
+                return
+            card.open = old.open
+            self._remove_paged(self.row_of(old))
+        row = self._cut_row(card.covered_to)
+        if row is not None:
+            self._insert_paged(row, card)
+
+    def _cut_row(self, covered_to: int) -> int | None:
+        """The row just after the message `covered_to` (message ids grow along the conversation)."""
+        seen = False
+        for row, item in enumerate(self._rows):
+            message_id = getattr(item, "message_id", None)
+            if message_id is None:
+                continue
+            if message_id <= covered_to:
+                seen = True
+            else:
+                return row if seen else None
+        return len(self._rows) if seen else None
+
+    def _insert_paged(self, row: int, item: Item) -> None:
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._rows.insert(row, item)
+        self.endInsertRows()
+        self._count_in_page(row, +1)
+
+    def _remove_paged(self, row: int) -> None:
+        if row < 0:
+            return
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._rows[row]
+        self.endRemoveRows()
+        self._count_in_page(row, -1)
+
+    def _count_in_page(self, row: int, change: int) -> None:
+        """Keep each loaded page's row count right when a row is put into (or taken out of) its middle."""
+        start = 0
+        for number, page in enumerate(self._pages):
+            if start <= row < start + page.rows + (1 if change > 0 else 0):
+                self._pages[number] = _Page(page.first, page.end, page.rows + change)
+                return
+            start += page.rows
+
     def _tick_running_cards(self) -> None:
         for card in self._cards.values():
             if card.status == RUNNING:
@@ -378,4 +449,7 @@ def _accessible_text(item: Item) -> str:
         return f"Error: {item.message}"
     if isinstance(item, NoticeItem) and item.note_of:
         return f"{note_heading(item.note_of)}\n\n{item.text}"
+    if isinstance(item, SummaryItem):
+        heading = QCoreApplication.translate("Transcript", "Earlier conversation (summarised)")
+        return f"{heading}\n\n{item.text}" if item.open else heading
     return item.text

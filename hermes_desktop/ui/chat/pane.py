@@ -38,7 +38,7 @@ from hermes_desktop.core.open_copy import OpenRefused, clean_name, openable, vie
 from hermes_desktop.core.pdf_extract import cancel_all as cancel_pdf_reads
 from hermes_desktop.imaging import process_image
 from hermes_desktop.ui.chat.input import ChatInput, local_files
-from hermes_desktop.ui.chat.items import Item, MessageItem, ToolCardItem
+from hermes_desktop.ui.chat.items import Item, MessageItem, SummaryItem, ToolCardItem
 from hermes_desktop.ui.chat.model import TranscriptModel
 from hermes_desktop.ui.chat.view import ChatView
 
@@ -262,6 +262,9 @@ class ChatPane(QWidget):
                 item.result_open = not item.result_open
             else:
                 item.show_all = True
+            self.model.changed(item)
+        elif action == "toggle_summary" and isinstance(item, SummaryItem):
+            item.open = not item.open
             self.model.changed(item)
         elif action.startswith("banner:"):
             self.sig_banner_action.emit(action.split(":", 1)[1])

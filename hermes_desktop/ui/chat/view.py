@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QListView, QWidget
 
 from hermes_desktop.ui.chat.delegate import TranscriptDelegate
-from hermes_desktop.ui.chat.model import TranscriptModel
+from hermes_desktop.ui.chat.items import SummaryItem
+from hermes_desktop.ui.chat.model import ITEM_ROLE, TranscriptModel
 
 EARLIER_THRESHOLD_PX = 400
 
@@ -44,6 +46,14 @@ class ChatView(QListView):
         bar = self.verticalScrollBar()
         bar.valueChanged.connect(self._scrolled)
         bar.rangeChanged.connect(self._range_changed)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        """Enter or Space on the summary card of a long conversation opens or closes it."""
+        item = self.currentIndex().data(ITEM_ROLE) if self.currentIndex().isValid() else None
+        if isinstance(item, SummaryItem) and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            self.delegate.sig_action.emit("toggle_summary", item, None)
+            return
+        super().keyPressEvent(event)
 
     def _row_changed(self, top_left: QModelIndex, *_: object) -> None:
         # A row that grew (streamed text, an opened card) needs the list laid out again.
