@@ -4,22 +4,22 @@
 <context>
     <name>AddModelDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="463"/>
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="464"/>
         <source>A model name {0} accepts, as its documentation writes it (for example one its server does not list). It is kept with the provider and used for this session.</source>
         <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本会话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="469"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="470"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="472"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="473"/>
         <source>Add and use</source>
         <translation>添加并使用</translation>
     </message>
@@ -27,37 +27,37 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="629"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="635"/>
         <source>active in this session</source>
         <translation>本会话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="629"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="635"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="631"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="637"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="633"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="639"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="644"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="650"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="644"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="650"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="644"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="650"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
@@ -100,27 +100,32 @@
         <translation>会话：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="77"/>
+        <source>The tool call&apos;s arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
         <source>Allow once</source>
         <translation>允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="84"/>
         <source>Allow for this session</source>
         <translation>本会话内允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="86"/>
         <source>Always allow this tool</source>
         <translation>始终允许此工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="101"/>
         <source>Arguments:</source>
         <translation>参数：</translation>
     </message>
@@ -174,7 +179,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="92"/>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="285"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -234,52 +239,52 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="286"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="337"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="340"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="372"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="375"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="376"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="381"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="384"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="382"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="385"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="428"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="436"/>
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="441"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -287,7 +292,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/view.py" line="23"/>
+        <location filename="../../hermes_desktop/ui/chat/view.py" line="25"/>
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
@@ -295,7 +300,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="84"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -303,156 +308,161 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="60"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="61"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="95"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
         <source>Risk</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
         <source>Approval</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="67"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="96"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="69"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="235"/>
         <source>Use in this session</source>
         <translation>在本会话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="79"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="83"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="84"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="81"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="98"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="97"/>
         <source>MCP</source>
         <translation>MCP</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="134"/>
+        <source>Approval rule for {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="139"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="150"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="152"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="143"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="156"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="160"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="160"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="160"/>
         <source>destructive</source>
         <translation>破坏性</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
         <source>Never allow</source>
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="214"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="221"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="234"/>
         <source>Stop using in this session</source>
         <translation>在本会话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="251"/>
         <source>Nothing yet: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>暂无内容：每一轮的模型调用、工具调用和上下文预算会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="261"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="263"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
@@ -460,63 +470,63 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="162"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="186"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="188"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="192"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="193"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="193"/>
         <source>Always ask</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="197"/>
         <source>Dry run</source>
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="54"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
@@ -556,123 +566,169 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择本会话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="211"/>
         <source>Export session as Markdown…</source>
         <translation>将会话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="212"/>
         <source>Export session as JSON…</source>
         <translation>将会话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
+        <source>Rename the selected session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="64"/>
+        <source>Menu key / Shift+F10</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
+        <source>Actions for the selected message (copy, edit, fork, regenerate, tool details, allow or deny)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
+        <source>Up / Down in the conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
+        <source>Select a message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="68"/>
+        <source>F4 in the Tools list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
+        <source>Change the selected tool&apos;s approval rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="183"/>
+        <source>Context budget used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="191"/>
+        <source>Approval mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="223"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="777"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="364"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="368"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="401"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="438"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="426"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="439"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -681,87 +737,87 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="442"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="487"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="500"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="568"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="581"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="569"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="582"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="585"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="598"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="587"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="600"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="587"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="600"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="592"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="605"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="636"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="649"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="669"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="682"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="672"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="685"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="674"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="687"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="704"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="717"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="710"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="723"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="727"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="740"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="766"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="779"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="766"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="779"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1074,38 +1130,38 @@ Folder: {2}</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="83"/>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="119"/>
         <source>No model set up</source>
         <translation>尚未设置模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="120"/>
         <source>Set up a provider to chat</source>
         <translation>设置一个提供方即可开始对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="125"/>
         <source>chosen for this session</source>
         <translation>为本会话选择</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="125"/>
         <source>the default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
         <source>Model for this session: {0} ({1}). Click or press Ctrl+Shift+M to change it.</source>
         <translation>本会话的模型：{0}（{1}）。点击或按 Ctrl+Shift+M 更换。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="199"/>
         <source>The model choice could not be saved: {0}</source>
         <translation>无法保存所选模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="207"/>
         <source>This session uses {0} · {1} from its next message.</source>
         <translation>本会话从下一条消息起使用 {0} · {1}。</translation>
     </message>
@@ -1113,97 +1169,97 @@ Folder: {2}</source>
 <context>
     <name>ModelPickerPopup</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="234"/>
         <source>Model for this session</source>
         <translation>本会话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="241"/>
         <source>Filter models…</source>
         <translation>筛选模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="254"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="256"/>
         <source>Ask every provider&apos;s server for its models again</source>
         <translation>重新向每个提供方的服务器获取模型列表</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="259"/>
         <source>Applies to this session from its next message.</source>
         <translation>从下一条消息起用于本会话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="318"/>
         <source>Default: {0} · {1}</source>
         <translation>默认：{0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="319"/>
         <source>Follow the default model (the active provider&apos;s); new sessions use it</source>
         <translation>跟随默认模型（当前提供方的模型）；新会话使用它</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="332"/>
         <source>Could not list models: {0}</source>
         <translation>无法获取模型列表：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="342"/>
         <source>{0} (profile&apos;s model)</source>
         <translation>{0}（提供方的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="344"/>
         <source>{0} (added by hand)</source>
         <translation>{0}（手动添加）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="349"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="348"/>
         <source>Add model…</source>
         <translation>添加模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="354"/>
         <source>No providers yet: set one up in Settings.</source>
         <translation>还没有提供方：请在设置中添加。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="367"/>
         <source>{0} — listing models…</source>
         <translation>{0} — 正在获取模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="369"/>
         <source>{0} — not listed yet</source>
         <translation>{0} — 尚未获取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="371"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="370"/>
         <source>{0} — {1} listed {2}</source>
         <translation>{0} — {1} 个，获取于{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="375"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="374"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="376"/>
         <source>{0} min ago</source>
         <translation>{0} 分钟前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="378"/>
         <source>{0} h ago</source>
         <translation>{0} 小时前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
         <source>{0} days ago</source>
         <translation>{0} 天前</translation>
     </message>
@@ -1286,42 +1342,42 @@ Folder: {2}</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="235"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="237"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="237"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="238"/>
         <source>Fork</source>
         <translation>分叉</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="239"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="240"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="241"/>
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="243"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -1350,12 +1406,13 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="52"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="348"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="77"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
@@ -1375,199 +1432,215 @@ Folder: {2}</source>
         <translation>你的数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="81"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="82"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="83"/>
         <source>Duplicate</source>
         <translation>复制一份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="84"/>
         <source>Use this one</source>
         <translation>使用这个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="85"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="107"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="108"/>
         <source>No providers yet: add one.</source>
         <translation>还没有服务商：添加一个吧。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="112"/>
         <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="156"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="175"/>
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="189"/>
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="204"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="207"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="258"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="205"/>
+        <source>Choose the workspace folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="212"/>
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="222"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="222"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="226"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="233"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="234"/>
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="237"/>
         <source>Show while it streams, then collapse</source>
         <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="238"/>
         <source>Always show</source>
         <translation>始终显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="238"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="243"/>
         <source>Model&apos;s thinking</source>
         <translation>模型的思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="244"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="249"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="288"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="291"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的破坏性调用，即使该工具被设为始终允许，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="296"/>
+        <source>Approval rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="297"/>
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="300"/>
         <source>Revoke all</source>
         <translation>全部撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="315"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="315"/>
         <source>always asks</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="316"/>
         <source>never allowed</source>
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="321"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="325"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="347"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>会话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="349"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="350"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="358"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="359"/>
+        <source>Open the folder: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="363"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统钥匙串中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="364"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的钥匙串（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -1575,12 +1648,12 @@ Folder: {2}</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="107"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看会话；设置服务商后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="102"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="110"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
@@ -1643,7 +1716,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="113"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="465"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="469"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -1659,7 +1732,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="131"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="276"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
@@ -1730,203 +1803,203 @@ Folder: {2}</source>
         <translation>以后再说</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="269"/>
         <source>Reasoning and images</source>
         <translation>推理与图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="276"/>
         <source>Always</source>
         <translation>总是</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="277"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="279"/>
         <source>Sends a reply&apos;s reasoning back with its tool calls (DeepSeek&apos;s thinking mode requires it). Automatic: for providers known to need it, or once the server asks for it.</source>
         <translation>把回复的推理内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的提供方，或在服务器要求之后。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
         <source>Send reasoning back</source>
         <translation>回传推理内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="289"/>
         <source>Sent as reasoning_effort, for models that accept it</source>
         <translation>作为 reasoning_effort 发送，适用于接受该参数的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="290"/>
         <source>Default (not sent)</source>
         <translation>默认（不发送）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="291"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="291"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="291"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="293"/>
         <source>Reasoning effort</source>
         <translation>推理强度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="304"/>
         <source>Extra request parameters</source>
         <translation>额外请求参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="308"/>
         <source>Automatic (from the model&apos;s name)</source>
         <translation>自动（根据模型名称）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="309"/>
         <source>Yes: the model reads images</source>
         <translation>是：模型能读取图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="310"/>
         <source>No: text only</source>
         <translation>否：仅文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="312"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="316"/>
         <source>Forget what was learned</source>
         <translation>忘记已学到的设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="337"/>
         <source>A JSON object merged into every request (for example {&quot;enable_thinking&quot;: true}). Not for keys: the API key field keeps those in the keyring.</source>
         <translation>一个合并进每个请求的 JSON 对象（例如 {&quot;enable_thinking&quot;: true}）。不要用于密钥：API 密钥栏会把密钥保存在系统密钥环中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="347"/>
         <source>Not a JSON object: write it in braces, {…}.</source>
         <translation>不是 JSON 对象：请写在花括号 {…} 中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="349"/>
         <source>Hermes sets {0} itself; remove it from the extra parameters.</source>
         <translation>{0} 由 Hermes 自行设置；请从额外参数中删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="352"/>
         <source>“{0}” looks like a key or password. Keys go in the API key field, which keeps them in the keyring; settings.json is not the place for them.</source>
         <translation>“{0}”看起来像密钥或密码。密钥应填在 API 密钥栏，它会保存在系统密钥环中；settings.json 不是存放它的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="354"/>
         <source>Not valid JSON: {0}</source>
         <translation>不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="356"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="360"/>
         <source>the server wants the reasoning sent back</source>
         <translation>服务器要求回传推理内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="362"/>
         <source>the model refused images</source>
         <translation>模型拒绝了图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="359"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="363"/>
         <source>Learned from the server: {0}.</source>
         <translation>从服务器学到：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="370"/>
         <source>What was learned will be forgotten when you save.</source>
         <translation>保存后将忘记已学到的设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="393"/>
         <source>Discard your changes?</source>
         <translation>放弃你的更改？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="390"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="394"/>
         <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
         <translation>你输入的服务商设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="395"/>
         <source>Discard</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="394"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="398"/>
         <source>Keep editing</source>
         <translation>继续编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="461"/>
         <source>Get a key at {0}</source>
         <translation>在 {0} 获取密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="463"/>
         <source>A local server usually needs no key; leave it empty.</source>
         <translation>本地服务器通常不需要密钥，留空即可。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="465"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="469"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="519"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="523"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="540"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="542"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="544"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="546"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="545"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="549"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="565"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="569"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="571"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="590"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="573"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="228"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="576"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="595"/>
         <source>The extra request parameters are not saved until they are a valid JSON object.</source>
         <translation>额外请求参数须是有效的 JSON 对象才能保存。</translation>
     </message>
@@ -1934,234 +2007,250 @@ Folder: {2}</source>
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="63"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="63"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
         <source>destructive</source>
         <translation>破坏性</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="66"/>
         <source>Open provider settings</source>
         <translation>打开服务商设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="67"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="253"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="333"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="258"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="253"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="333"/>
         <source>Fork</source>
         <translation>分叉</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="319"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="319"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="325"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="333"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="348"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="350"/>
         <source>Thought for {0} s</source>
         <translation>已思考 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="347"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="352"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="421"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="430"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="438"/>
         <source>Note sent to the model</source>
         <translation>发给模型的说明</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="430"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="439"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="440"/>
         <source>characters</source>
         <translation>个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="441"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="450"/>
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="441"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="450"/>
         <source>lines</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="452"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="461"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="452"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="461"/>
         <source>Allow once</source>
         <translation>允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="452"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="461"/>
         <source>Allow for this session</source>
         <translation>本会话内允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="454"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="463"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="474"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="483"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="476"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="485"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="487"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="487"/>
         <source>running {0:.1f} s</source>
         <translation>运行中 {0:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="482"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="491"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="482"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="491"/>
         <source>done in {0:.2f} s</source>
         <translation>{0:.2f} 秒内完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="486"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="495"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="488"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="497"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="490"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="499"/>
         <source>interrupted — not run</source>
         <translation>已中断 — 未执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="554"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="530"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="453"/>
+        <source>Earlier conversation (summarised)</source>
+        <translation>之前的对话（已总结）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="537"/>
+        <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
+        <translation>上面的 {0} 条消息以这份总结（{1} 个 token）发给模型；对话本身没有改动。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="596"/>
         <source>allowed once</source>
         <translation>已允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="554"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="596"/>
         <source>allowed for this session</source>
         <translation>本会话内已允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="555"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="597"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="555"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="597"/>
         <source>allowed</source>
         <translation>已允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="561"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="603"/>
         <source>built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="563"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="605"/>
         <source>skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="565"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="607"/>
         <source>skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="264"/>
+        <source>Summarising earlier conversation…</source>
+        <translation>正在总结之前的对话…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="438"/>
         <source>Imported “{role}” message: shown here, never sent to the model</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>

@@ -535,8 +535,8 @@ class RowLayouter:
         layout.hits.append(Hit(rect, "toggle_summary"))
         y += line_h + 4
         note = QCoreApplication.translate(
-            "Transcript", "The {0} messages above are sent to the model as this summary ({1} tokens); the conversation "
-            "itself is kept unchanged.").format(f"{card.covered_messages:,}", f"{card.tokens:,}")
+            "Transcript", "The {0} messages above reach the model as this summary ({1} tokens); the conversation "
+            "itself is unchanged.").format(f"{card.covered_messages:,}", f"{card.tokens:,}")
         doc = self.docs.get(note, inner - 2 * CARD_PAD, self.small, plain=True)
         layout.docs.append(DocPart(QPointF(left + CARD_PAD, y), doc, muted=True))
         y += doc.size().height() + 4
