@@ -190,6 +190,8 @@ async def _ask(args: argparse.Namespace) -> int:
                 wrote_text = True
             elif isinstance(event, (ev.Notice, ev.RetryScheduled)):
                 print(f"\n[{strip_controls(event.message)}]", file=sys.stderr)
+            elif isinstance(event, ev.SummarisingStarted):
+                print(f"[summarising {event.messages:,} earlier messages…]", file=sys.stderr)
             elif isinstance(event, ev.ToolCallFinished):
                 how = "interrupted, not run" if event.outcome is ev.ToolOutcome.INTERRUPTED else \
                     f"{event.outcome.value}, {event.duration_s:.2f} s"

@@ -91,6 +91,10 @@ def system_section(record: SummaryRecord) -> str:
             f"below; this summary of them, written earlier in this session, stands in for them:\n\n{record.text}")
 
 
+# What the system section adds around the summary's text (its heading and the sentence under it).
+SECTION_OVERHEAD = estimate_text_tokens(system_section(SummaryRecord("", 0, 0, 1_000_000, "", 0, 0.0))) + 8
+
+
 def summary_cap(budget_tokens: int) -> int:
     """Tokens the summary may take: a sixth of the budget, between 200 and 2,000."""
     return max(200, min(2_000, budget_tokens // 6))
@@ -413,7 +417,7 @@ class TurnSummary:
         costs = [calibration.apply(estimate_message_tokens(m)) for m in history[:turn_start]]
         cap = summary_cap(context.budget_tokens)
         cut = plan_cut(costs, exchange_starts(earlier), covered=self.summarised, available=context.available_tokens,
-                       keep_exchanges=self.limits.summary_keep_exchanges, cap=cap)
+                       keep_exchanges=self.limits.summary_keep_exchanges, cap=cap + SECTION_OVERHEAD)
         if cut is None:
             return context
         messages = earlier[cut.start:cut.end]
@@ -505,7 +509,7 @@ async def refresh_summary(agent: Any, model: ModelClient, session_id: str, *, bu
     costs = [agent.calibration.apply(estimate_message_tokens(m.to_openai())) for m in after]
     cap = summary_cap(budget)
     cut = plan_cut(costs, exchange_starts(after), covered=0, available=available,
-                   keep_exchanges=limits.summary_keep_exchanges, cap=cap)
+                   keep_exchanges=limits.summary_keep_exchanges, cap=cap + SECTION_OVERHEAD)
     if cut is None or cut.end == 0:
         return
     messages = after[: cut.end]
