@@ -103,6 +103,8 @@ class ChatRequest:
     tools: list[dict[str, Any]] = field(default_factory=list)  # OpenAI `tools` format
     # Stop reading a reply whose text, or separately its tool-call arguments, pass this many characters.
     max_reply_chars: int | None = None
+    # A lower `max_tokens` than the profile's for this one request (an MCP server's sampling request).
+    max_tokens: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,6 +336,8 @@ class ModelClient:
             kwargs["temperature"] = self.profile.temperature
         if self.profile.max_output_tokens:
             kwargs["max_tokens"] = self.profile.max_output_tokens
+        if request.max_tokens:
+            kwargs["max_tokens"] = min(request.max_tokens, kwargs.get("max_tokens") or request.max_tokens)
         if self.profile.reasoning_effort:
             kwargs["reasoning_effort"] = self.profile.reasoning_effort
         if self.profile.extra_params:
