@@ -10,7 +10,7 @@ import asyncio
 import importlib
 import logging
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from hermes_desktop.core.mcp.config import (
     InputSpec,
@@ -26,6 +26,7 @@ from hermes_desktop.core.mcp.status import ServerStatus
 from hermes_desktop.core.mcp.supervisor import ServerSupervisor
 from hermes_desktop.core.secrets import SecretStore
 from hermes_desktop.core.tools.registry import ToolRegistry
+from hermes_desktop.core.tools.spec import ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,7 @@ class MCPManager:
         self._listeners: list[StatusListener] = []
         self.workspace: Callable[[], Path | None] = lambda: None  # ${workspaceFolder} (the runtime sets it)
         self.input_asker: InputAsker | None = None  # none: `${input:…}` without a stored answer fails the server
+        self.client_features: Any = None  # elicitation/sampling/roots for every server (supervisor.client_kwargs)
 
     def add_listener(self, listener: StatusListener) -> None:
         self._listeners.append(listener)
@@ -66,6 +68,14 @@ class MCPManager:
 
     def statuses(self) -> list[ServerStatus]:
         return [s.status for s in self.supervisors.values()]
+
+    def withheld_tools(self) -> set[str]:
+        """The tools of servers whose circuit breaker is open: not offered to the model (core/mcp/breaker.py)."""
+        return {name for s in self.supervisors.values() if s.breaker.withheld for name in s.status.tools}
+
+    def offered(self, specs: list[ToolSpec]) -> list[ToolSpec]:
+        withheld = self.withheld_tools()
+        return [spec for spec in specs if spec.name not in withheld] if withheld else specs
 
     async def reload(self) -> MCPConfig:
         """Read mcp.json again: start new servers, restart changed ones, stop removed ones. Needs a running loop."""
@@ -93,6 +103,7 @@ class MCPManager:
         supervisor = ServerSupervisor(server, self._registry, self._secrets, self._log_dir, self._notify,
                                       self._known_secrets)
         supervisor.variables = VariableContext(workspace=self.workspace())
+        supervisor.client_features = self.client_features
         return supervisor
 
     async def _ask_inputs(self, servers: list[ServerConfig]) -> None:
@@ -123,6 +134,29 @@ class MCPManager:
                     await asyncio.to_thread(self._secrets.set, input_username(name, spec.id), answer)
                 except Exception as exc:  # noqa: BLE001 - the keyring refused: the start names the input
                     log.warning("MCP input %s for %s could not be stored: %s", spec.id, name, type(exc).__name__)
+
+    async def sign_in(self, name: str, **options: Any) -> Any:
+        """OAuth sign-in to one HTTP/SSE server (browser + loopback redirect, tokens to the keyring: core/mcp/
+        oauth.py), then the server restarts with its tokens. Raises SignInError with a reason fit to show."""
+        from hermes_desktop.core.mcp.oauth import sign_in
+
+        supervisor = self.supervisors.get(name)
+        if supervisor is None:
+            raise MCPConfigError(f"no MCP server named “{name}”")
+        result = await sign_in(supervisor.config, self._secrets, **options)
+        supervisor.restart()
+        return result
+
+    async def sign_out(self, name: str) -> bool:
+        """Forget one server's OAuth tokens and registration (keyring); it then waits for a new sign-in."""
+        from hermes_desktop.core.mcp.oauth import sign_out
+
+        removed = await asyncio.to_thread(sign_out, self._secrets, name)
+        supervisor = self.supervisors.get(name)
+        if supervisor is not None:
+            await supervisor.stop()
+            supervisor.start()
+        return removed
 
     async def get_prompt(self, server: str, name: str, arguments: dict[str, str]) -> str:
         supervisor = self.supervisors.get(server)

@@ -30,6 +30,7 @@ class ServerState(StrEnum):
     FAILED = "failed"
     DISABLED = "disabled"
     STOPPED = "stopped"
+    NEEDS_SIGN_IN = "needs sign-in"  # an HTTP server answered 401/403: it waits for "Sign in" (no restarts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,3 +44,5 @@ class ServerStatus:
     secrets: tuple[str, ...] = ()  # the ${secret:NAME} names it needs from the keyring
     schema_tokens: int = 0  # what its tool schemas add to every request (estimated)
     prompts: tuple[PromptInfo, ...] = ()
+    sign_in: str = ""  # OAuth: "" (not used for this server), "signed_in", "signed_out"
+    withheld: str = ""  # the circuit breaker's note when its tools are withheld or on trial (core/mcp/breaker.py)

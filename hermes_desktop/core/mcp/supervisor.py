@@ -33,13 +33,15 @@ import asyncio
 import logging
 import time
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+from hermes_desktop.core.mcp.breaker import CircuitBreaker
 from hermes_desktop.core.mcp.bridge import parameters_of, render_blocks, render_result, risk_of, tool_name
 from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, VariableContext, resolve_server
 from hermes_desktop.core.mcp.process_group import end_group, server_pid
+from hermes_desktop.core.mcp.oauth import SignInRequired, background_provider, uses_oauth
 from hermes_desktop.core.mcp.status import PromptArgument, PromptInfo, ServerState, ServerStatus
 from hermes_desktop.core.mcp.stderr_log import RotatingLog, StderrPump
 from hermes_desktop.core.redact import redact_text
@@ -113,6 +115,7 @@ class ServerSupervisor:
         self._queue: asyncio.Queue[_Call | _Broken | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._restart_now = asyncio.Event()
+        self._restart_asked = False  # restart() on a connected server: end the session and start again at once
         self._stopping = False
         self._tool_names: dict[str, str] = {}  # the Hermes tools registered for this server
         self._connected_at = 0.0
@@ -122,6 +125,11 @@ class ServerSupervisor:
         self._stage = ""  # what starting waits for, for the timeout's reason
         self._not_mcp = ""  # the first stdout line that was not JSON-RPC
         self.variables = VariableContext()  # what ${workspaceFolder} etc. stand for (set by the manager)
+        self.breaker = CircuitBreaker(config.name, config.breaker)  # withholds its tools while calls keep failing
+        self.client_features: Any = None  # elicitation/sampling/roots callbacks (set by the manager; see client_kwargs)
+        self._auth: Any = None  # this run's OAuth provider (HTTP and SSE servers; core/mcp/oauth.py)
+        self._http_status = 0  # the last HTTP status the MCP endpoint answered (401/403: sign-in; 404/405: SSE)
+        self._use_sse = config.transport == "sse"
         self.status = ServerStatus(config.name, ServerState.DISABLED if config.disabled else ServerState.STOPPED,
                                    transport=config.transport, target=config.describe(), secrets=config.secret_names)
         self.settled = asyncio.Event()  # set once a start has connected or failed (for `ask` and `doctor`)
@@ -135,10 +143,14 @@ class ServerSupervisor:
 
     def restart(self) -> None:
         """Try again now (after a failure, or to pick up a changed server)."""
+        self.breaker.reset()
         if self._task is None or self._task.done():
             self.start()
         else:
             self._restart_now.set()
+            if self.status.state is ServerState.CONNECTED:  # the serving loop ends its session (None) and
+                self._restart_asked = True  # _own starts a new process without the crash back-off
+                self._queue.put_nowait(None)
 
     async def stop(self) -> None:
         """End the server and return once its process group is gone: a start in progress is ended now, not at
@@ -207,7 +219,8 @@ class ServerSupervisor:
         self.status = ServerStatus(self.config.name, state, redact_text(detail, self._known_secrets),
                                    tuple(self._tool_names), self.config.transport, self.config.describe(),
                                    self.config.secret_names, estimate_tools_tokens(schemas) if schemas else 0,
-                                   self._prompts if state is ServerState.CONNECTED else ())
+                                   self._prompts if state is ServerState.CONNECTED else (), self._sign_in_state(),
+                                   withheld=self.breaker.note())
         if state in (ServerState.STARTING, ServerState.STOPPED):
             self.settled.clear()
         else:
@@ -232,6 +245,13 @@ class ServerSupervisor:
                 await self._stderr_drained()
                 if self._stopping:  # a start ended by stop(): not a failure to report
                     break
+                needs = self._sign_in_reason(exc)
+                if needs is not None:  # restarting cannot help until the user signs in: wait for them
+                    self._fail_pending(needs)
+                    self._set(ServerState.NEEDS_SIGN_IN, needs)
+                    await self._pause(None)
+                    failures = 0
+                    continue
                 reason = describe_error(exc) + self._stderr_tail()
                 log.warning("MCP server %s: %s", self.config.name, redact_text(reason, self._known_secrets))
                 if self._connected_at and time.monotonic() - self._connected_at > STABLE_AFTER_S:
@@ -247,6 +267,9 @@ class ServerSupervisor:
                     continue
             if self._stopping:
                 break
+            if self._restart_asked:  # the user's Restart, not a crash
+                self._restart_asked = False
+                continue
             self._fail_pending(reason)
             delay = RESTART_DELAYS_S[min(failures, len(RESTART_DELAYS_S)) - 1] if failures else RESTART_DELAYS_S[0]
             self._set(ServerState.RESTARTING, f"{reason}; restarting in {delay:g} s")
@@ -276,8 +299,22 @@ class ServerSupervisor:
                     self._stage = "start"
                     transport = await self._transport(stack)
                     self._stage = "answer `initialize`"
-                    client = await stack.enter_async_context(
-                        Client(transport, mode="legacy", message_handler=self._on_message))
+                    try:
+                        client = await stack.enter_async_context(Client(
+                            transport, mode="legacy", message_handler=self._on_message, client_info=client_info(),
+                            **client_kwargs(self.client_features, self.config)))
+                    except Exception:
+                        if not self._falls_back_to_sse():
+                            raise
+                        # The spec's backwards compatibility: a POST answered 404/405 means an HTTP+SSE server.
+                        log.info("MCP server %s: Streamable HTTP answered %d; trying HTTP+SSE", self.config.name,
+                                 self._http_status)
+                        self._use_sse = True
+                        await stack.aclose()
+                        transport = await self._transport(stack)
+                        client = await stack.enter_async_context(Client(
+                            transport, mode="legacy", message_handler=self._on_message, client_info=client_info(),
+                            **client_kwargs(self.client_features, self.config)))
                     self._stage = "list its tools"
                     listing = await client.list_tools()
                     resources = await self._has_resources(client)
@@ -352,12 +389,11 @@ class ServerSupervisor:
         self._known_secrets.update(secret_values)
         env, headers = dict(resolved.env), dict(resolved.headers)
         if self.config.url:
-            import httpx2
-            from mcp.client.streamable_http import streamable_http_client
-
-            http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(
-                self.config.timeout_s, read=self.config.timeout_s + 30)))
-            return streamable_http_client(resolved.url, http_client=http)
+            self._http_status = 0
+            self._auth = await background_provider(replace(self.config, url=resolved.url), self._secrets) \
+                if uses_oauth(self.config) else None
+            return await http_transport(stack, replace(self.config, url=resolved.url), headers, self._auth,
+                                        sse=self._use_sse, on_status=self._saw_status)
         from mcp import StdioServerParameters
         from mcp.client.stdio import stdio_client
 
@@ -370,6 +406,37 @@ class ServerSupervisor:
         params = StdioServerParameters(command=resolved.command, args=list(resolved.args), env=env or None,
                                        cwd=resolved.cwd)
         return stdio_client(params, errlog=self._pump.writer)
+
+    def _saw_status(self, status: int) -> None:
+        self._http_status = status
+
+    def _sign_in_state(self) -> str:
+        """For the MCP tab: "" (no OAuth for this server), "signed_in" or "signed_out"."""
+        if not uses_oauth(self.config):
+            return ""
+        tokens = self._auth.context.current_tokens if self._auth is not None else None
+        return "signed_in" if tokens is not None else "signed_out"
+
+    def _falls_back_to_sse(self) -> bool:
+        return bool(self.config.url) and not self._use_sse and self.config.type != "http" \
+            and self._http_status in (404, 405)
+
+    def _sign_in_reason(self, exc: BaseException | None) -> str | None:
+        """Why the server needs the user to sign in, if that is what went wrong (a 401/403, or the OAuth flow
+        stopping where it would need a browser)."""
+        if exc is not None:
+            inner = exc
+            while isinstance(inner, BaseExceptionGroup) and inner.exceptions:
+                found = inner.subgroup(SignInRequired)
+                inner = found.exceptions[0] if found is not None else inner.exceptions[0]
+            if isinstance(inner, SignInRequired):
+                return str(inner)
+        if self._auth is not None and self._auth.sign_in_needed:
+            return self._auth.sign_in_needed
+        if self._http_status in (401, 403):
+            return (f"it needs you to sign in (HTTP {self._http_status})" if self._auth is not None else
+                    f"it refused the request (HTTP {self._http_status}): check its Authorization header")
+        return None
 
     async def _serve(self, client: Any) -> None:
         """Hand calls to the client until stopped, or until the server stops answering."""
@@ -417,6 +484,8 @@ class ServerSupervisor:
                     f"MCP server “{self.config.name}” failed during the call: {describe_error(exc)}"))
             if _transport_failure(exc):
                 self._queue.put_nowait(_Broken(exc))
+            elif self._sign_in_reason(None) is not None:  # the token was revoked or more scope is needed
+                self._queue.put_nowait(_Broken(SignInRequired(self._sign_in_reason(None) or "")))
             return
         if not call.future.done():
             call.future.set_result(result)
@@ -488,12 +557,41 @@ class ServerSupervisor:
 
     def _tool_handler(self, remote_name: str) -> Callable[[dict[str, Any], ToolContext], Awaitable[str]]:
         async def call(args: dict[str, Any], ctx: ToolContext) -> str:
-            result = await self._submit(lambda client: client.call_tool(remote_name, args))
+            self.breaker.before_call()  # raises ToolWithheld (not sent) while the breaker is open
+            started = time.monotonic()
+            try:
+                result = await self._submit(lambda client: client.call_tool(remote_name, args))
+            except asyncio.CancelledError:  # the call's timeout (a failure) or the user's Stop (neither)
+                if time.monotonic() - started >= self.config.timeout_s - 0.05:
+                    self._call_failed(f"{remote_name} did not answer within {self.config.timeout_s:g} s")
+                else:
+                    self.breaker.abandoned()
+                raise
+            except Exception as exc:
+                raise ToolError(str(exc) + self._call_failed(describe_error(exc))) from exc
             text = render_result(result)  # its own secrets, if it echoes them, are removed by the tool runner
             if getattr(result, "is_error", False):
-                raise ToolError(text or f"{remote_name} reported an error")
+                text = text or f"{remote_name} reported an error"
+                raise ToolError(text + self._call_failed(f"{remote_name}: {text}"))
+            was_on_trial = self.breaker.state.value != "closed"
+            self.breaker.succeeded()
+            if was_on_trial:  # the trial passed: the tools are offered again
+                self._set(self.status.state, self.status.detail)
             return text
         return call
+
+    def _call_failed(self, reason: str) -> str:
+        """Count a failed call on the breaker; when that opens it, say so (the model and Activity see the note)
+        and tell the MCP tab now and again when the cool-down ends."""
+        if not self.breaker.failed(redact_text(" ".join(reason.split()), self._known_secrets)):
+            return ""
+        note = self.breaker.note()
+        log.warning("MCP server %s: %s", self.config.name, note)
+        self._set(self.status.state, self.status.detail)
+        asyncio.get_running_loop().call_later(
+            self.config.breaker.cooldown_s + 0.1,
+            lambda: None if self._stopping else self._set(self.status.state, self.status.detail))
+        return f" (MCP server “{self.config.name}”: {note})"
 
     async def _list_resources(self, args: dict[str, Any], ctx: ToolContext) -> list[dict[str, Any]]:
         result = await self._submit(lambda client: client.list_resources())
@@ -530,3 +628,74 @@ def _transport_failure(exc: BaseException) -> bool:
     if isinstance(exc, MCPError):
         return "closed" in str(exc).lower() or "connection" in str(exc).lower()
     return isinstance(exc, (OSError, EOFError, ConnectionError)) or "Closed" in type(exc).__name__
+
+
+def client_info() -> Any:
+    """How Hermes introduces itself to a server: `hermes-desktop` and the app's version (ARCHITECTURE.md)."""
+    from mcp.types import Implementation
+
+    from hermes_desktop import __version__
+
+    return Implementation(name="hermes-desktop", title="Hermes Desktop", version=__version__)
+
+
+def client_kwargs(features: Any, config: ServerConfig) -> dict[str, Any]:
+    """The client-feature callbacks passed to the SDK's Client for one server. `features` (set by the manager,
+    built in core/mcp/client_features.py) answers `client_kwargs(config)` with any of `elicitation_callback`,
+    `sampling_callback`, `sampling_capabilities`, `list_roots_callback`; the SDK declares exactly the capabilities
+    whose callbacks are given, so what is declared is what is implemented. None: no client features."""
+    if features is None:
+        return {}
+    return dict(features.client_kwargs(config))
+
+
+async def http_transport(stack: AsyncExitStack, config: ServerConfig, headers: dict[str, str], auth: Any, *,
+                         sse: bool, on_status: Callable[[int], None] | None = None) -> Any:
+    """A Streamable HTTP (or legacy HTTP+SSE) transport to `config.url`, with OAuth when `auth` is given;
+    `on_status` hears each status the MCP endpoint answers (not the OAuth side requests)."""
+    import httpx2
+
+    endpoint = config.url.split("?")[0].rstrip("/")
+
+    async def hear(response: Any) -> None:
+        if on_status is not None and str(response.request.url).split("?")[0].rstrip("/") == endpoint:
+            on_status(response.status_code)
+
+    def make_client(headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None) -> Any:
+        return httpx2.AsyncClient(headers=headers, auth=auth, timeout=timeout or httpx2.Timeout(
+            config.timeout_s, read=config.timeout_s + 30), event_hooks={"response": [hear]})
+
+    if sse:
+        from mcp.client.sse import sse_client
+
+        return sse_client(config.url, headers=headers, timeout=config.timeout_s, auth=auth,
+                          httpx_client_factory=make_client)
+    from mcp.client.streamable_http import streamable_http_client
+
+    http = await stack.enter_async_context(make_client(headers, auth=auth))
+    return streamable_http_client(config.url, http_client=http)
+
+
+async def connect_once(config: ServerConfig, secrets: SecretStore | None, auth: Any,
+                       features: Any = None) -> int:
+    """Connect to an HTTP/SSE server once with `auth` (an interactive sign-in), list its tools, disconnect.
+    Falls back to HTTP+SSE like a supervisor does. Returns the number of tools."""
+    from mcp import Client
+
+    resolved, _secret_values = await asyncio.to_thread(resolve_server, config, secrets)
+    use_sse = config.transport == "sse"
+    for attempt in range(2):
+        seen: list[int] = []
+        async with AsyncExitStack() as stack:
+            transport = await http_transport(stack, resolved, dict(resolved.headers), auth, sse=use_sse,
+                                             on_status=seen.append)
+            try:
+                client = await stack.enter_async_context(Client(
+                    transport, mode="legacy", client_info=client_info(), **client_kwargs(features, config)))
+            except Exception:
+                if attempt == 0 and not use_sse and config.type != "http" and seen and seen[-1] in (404, 405):
+                    use_sse = True
+                    continue
+                raise
+            return len((await client.list_tools()).tools)
+    return 0

@@ -1,0 +1,503 @@
+"""OAuth 2.1 sign-in for Streamable HTTP and SSE servers, on the MCP SDK's `OAuthClientProvider`.
+
+What the SDK does (mcp.client.auth): on a 401 it discovers the protected-resource metadata (RFC 9728, from
+`WWW-Authenticate` or the well-known URLs) and the authorization server's metadata (RFC 8414 / OIDC), registers
+the client dynamically (RFC 7591) unless one is known, runs the authorization-code grant with PKCE (S256) and a
+`state` it checks, exchanges the code, refreshes an expired token, and on a 403 `insufficient_scope` asks again
+for the union of the scopes (step-up).
+
+What Hermes adds here:
+- `KeyringTokenStorage`: tokens and the client registration (its secret included) are one JSON record in the
+  keyring under `mcp:<server>:oauth`, with the token's absolute expiry (the SDK only knows `expires_in`, which
+  means nothing after a restart: a stored token past its expiry is refreshed before it is sent). No secure
+  keyring: sign-in is refused with that reason; nothing is ever written elsewhere. Logs, mcp.json and the
+  database never see a token.
+- Two modes. *Background* (the supervisor): a server never signed in gets its requests sent as they are, and a
+  401/403 makes `sign_in_needed` say why; a signed-in server's tokens are used and refreshed, and when the SDK
+  would open a browser (the refresh failed, more scope is needed) it stops instead with `SignInRequired`. No
+  browser ever opens by itself and no restart loop follows. *Interactive* (`sign_in`, used by the MCP tab's
+  "Sign in" and `mcp login NAME`): the consent page opens in the system browser (`open_url`, injectable) and a
+  one-shot loopback listener on 127.0.0.1 (a free port, or `oauth.redirectPort`) takes the redirect: it checks
+  `state` (a mismatch ends the sign-in, refused), answers once and closes, and gives up after `timeout_s`.
+- A pre-registered client (`oauth.clientId`, `clientSecret` from the keyring) replaces dynamic registration.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import webbrowser
+from dataclasses import dataclass
+from html import escape
+from typing import Any, AsyncGenerator, Awaitable, Callable
+from urllib.parse import parse_qs, urlparse
+
+from hermes_desktop.core.mcp.config import ServerConfig, secret_username
+from hermes_desktop.core.secrets import SecretStore, SecretStoreError
+
+log = logging.getLogger(__name__)
+
+OAUTH_NAME = "oauth"  # keyring username mcp:<server>:oauth
+CLIENT_NAME = "Hermes Desktop"
+SIGN_IN_TIMEOUT_S = 300.0
+CALLBACK_PATH = "/callback"
+
+
+class SignInRequired(Exception):
+    """The server wants the user to sign in (again); the message says why, fit to show."""
+
+
+class SignInError(Exception):
+    """A sign-in did not complete; the message is fit to show."""
+
+
+def oauth_username(server: str) -> str:
+    return secret_username(server, OAUTH_NAME)
+
+
+def uses_oauth(config: ServerConfig) -> bool:
+    """HTTP and SSE servers may ask for sign-in, unless turned off or given their own Authorization header."""
+    return bool(config.url) and config.oauth.enabled and not any(
+        k.lower() == "authorization" for k in config.headers)
+
+
+# ---------------------------------------------------------------------------------------------- storage
+class KeyringTokenStorage:
+    """The SDK's TokenStorage over the keyring (one JSON record per server). Keyring calls run in a thread."""
+
+    def __init__(self, secrets: SecretStore | None, server: str, *, client_info: Any = None,
+                 require_persistent: bool = True) -> None:
+        self._secrets = secrets
+        self._server = server
+        self._fixed_client = client_info  # a pre-registered client: used instead of anything stored
+        self._require_persistent = require_persistent
+        self.expires_at: float | None = None
+
+    def _check(self) -> SecretStore:
+        if self._secrets is None or (self._require_persistent and not self._secrets.is_persistent):
+            raise SignInError("Sign-in needs the system keyring to keep its tokens, and no secure keyring is "
+                              "available here, so nothing was stored (tokens are never written to a file).")
+        return self._secrets
+
+    def _read_sync(self) -> dict[str, Any]:
+        if self._secrets is None:
+            return {}
+        try:
+            text = self._secrets.get(oauth_username(self._server))
+        except SecretStoreError as exc:
+            raise SignInError(str(exc)) from exc
+        if not text:
+            return {}
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError:
+            log.warning("the stored sign-in of MCP server %s is unreadable; it is ignored", self._server)
+            return {}
+        return record if isinstance(record, dict) else {}
+
+    def _write_sync(self, record: dict[str, Any]) -> None:
+        store = self._check()
+        try:
+            store.set(oauth_username(self._server), json.dumps(record))
+        except SecretStoreError as exc:
+            raise SignInError(str(exc)) from exc
+
+    async def read(self) -> dict[str, Any]:
+        return await asyncio.to_thread(self._read_sync)
+
+    async def update(self, **changes: Any) -> None:
+        def change() -> None:
+            record = self._read_sync()
+            record.update(changes)
+            self._write_sync({k: v for k, v in record.items() if v is not None})
+        await asyncio.to_thread(change)
+
+    async def get_tokens(self) -> Any:
+        from mcp.shared.auth import OAuthToken
+
+        record = await self.read()
+        tokens = record.get("tokens")
+        if not tokens:
+            return None
+        self.expires_at = record.get("expires_at")
+        try:
+            return OAuthToken.model_validate(tokens)
+        except Exception:  # noqa: BLE001 - a record from another version: sign in again
+            return None
+
+    async def set_tokens(self, tokens: Any) -> None:
+        expires_at = time.time() + tokens.expires_in if tokens.expires_in else None
+        self.expires_at = expires_at
+        await self.update(tokens=tokens.model_dump(mode="json", exclude_none=True), expires_at=expires_at)
+
+    async def get_client_info(self) -> Any:
+        from mcp.shared.auth import OAuthClientInformationFull
+
+        if self._fixed_client is not None:
+            return self._fixed_client
+        info = (await self.read()).get("client")
+        try:
+            return OAuthClientInformationFull.model_validate(info) if info else None
+        except Exception:  # noqa: BLE001
+            return None
+
+    async def set_client_info(self, client_info: Any) -> None:
+        if self._fixed_client is not None:
+            return
+        await self.update(client=client_info.model_dump(mode="json", exclude_none=True))
+
+    async def wanted_scope(self) -> str | None:
+        return (await self.read()).get("wanted_scope")
+
+    async def forget_tokens(self) -> None:
+        """Drop the tokens, keep the registration (a new sign-in reuses it)."""
+        def change() -> None:
+            record = self._read_sync()
+            if record:
+                record.pop("tokens", None)
+                record.pop("expires_at", None)
+                self._write_sync(record)
+        await asyncio.to_thread(change)
+
+
+def sign_out(secrets: SecretStore | None, server: str) -> bool:
+    """Remove the server's tokens and registration from the keyring. Returns whether there was anything."""
+    if secrets is None:
+        return False
+    try:
+        had = bool(secrets.get(oauth_username(server)))
+        secrets.delete(oauth_username(server))
+    except SecretStoreError as exc:
+        raise SignInError(str(exc)) from exc
+    return had
+
+
+def signed_in(secrets: SecretStore | None, server: str) -> bool:
+    """Whether tokens are stored for the server (keyring read: may block)."""
+    try:
+        text = secrets.get(oauth_username(server)) if secrets is not None else None
+        return bool(text and json.loads(text).get("tokens"))
+    except (SecretStoreError, ValueError, AttributeError):
+        return False
+
+
+# ---------------------------------------------------------------------------------------------- loopback
+class LoopbackReceiver:
+    """A one-shot HTTP listener on 127.0.0.1 for the authorization redirect."""
+
+    def __init__(self, server_name: str, port: int = 0) -> None:
+        self._server_name = server_name
+        self._port = port
+        self._server: asyncio.base_events.Server | None = None
+        self._result: asyncio.Future[Any] | None = None
+        self.expected_state: str | None = None
+
+    async def start(self) -> int:
+        self._result = asyncio.get_running_loop().create_future()
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", self._port)
+        return self._server.sockets[0].getsockname()[1]
+
+    @property
+    def redirect_uri(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}{CALLBACK_PATH}"
+
+    def expect(self, authorization_url: str) -> None:
+        self.expected_state = (parse_qs(urlparse(authorization_url).query).get("state") or [None])[0]
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        except (asyncio.TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+            writer.close()
+            return
+        parts = head.split(b"\r\n", 1)[0].decode("latin-1").split()
+        target = urlparse(parts[1]) if len(parts) >= 2 else urlparse("/")
+        query = {k: v[0] for k, v in parse_qs(target.query).items()}
+        status, page = 400, "This is not a sign-in answer Hermes is waiting for."
+        result = self._result
+        if parts[:1] != ["GET"] or target.path != CALLBACK_PATH or result is None or result.done():
+            status = 404
+        elif "error" in query:
+            reason = query.get("error_description") or query["error"]
+            page = f"Sign-in was not completed: {reason}"
+            result.set_exception(SignInError(f"the authorization server refused the sign-in: {reason}"))
+        elif self.expected_state is None or query.get("state") != self.expected_state:
+            page = "Refused: this answer does not belong to the sign-in Hermes started."
+            result.set_exception(SignInError("the browser returned a sign-in answer that does not match this "
+                                             "sign-in (state mismatch); it was refused. Try again."))
+        elif not query.get("code"):
+            result.set_exception(SignInError("the browser returned no authorization code"))
+        else:
+            status, page = 200, f"Signed in to “{self._server_name}”. You can close this tab and return to Hermes."
+            from mcp.shared.auth import AuthorizationCodeResult
+
+            result.set_result(AuthorizationCodeResult(code=query["code"], state=query.get("state"),
+                                                      iss=query.get("iss")))
+        body = (f"<!doctype html><meta charset=utf-8><title>Hermes</title><p>{escape(page)}</p>").encode()
+        reason = {200: "OK", 400: "Bad Request", 404: "Not Found"}[status]
+        writer.write(f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/html; charset=utf-8\r\n"
+                     f"Content-Length: {len(body)}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n".encode()
+                     + body)
+        try:
+            await writer.drain()
+        except ConnectionError:
+            pass
+        writer.close()
+        if result is not None and result.done():
+            self.close()  # single use
+
+    async def wait(self, timeout_s: float) -> Any:
+        assert self._result is not None
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._result), timeout_s)
+        except asyncio.TimeoutError:
+            raise SignInError(f"no answer from the browser within {timeout_s:g} s; sign-in was cancelled") from None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+
+
+# ---------------------------------------------------------------------------------------------- provider
+def _provider_class() -> type:
+    from mcp.client.auth import OAuthClientProvider
+    from mcp.client.auth.utils import union_scopes
+
+    class HermesOAuthProvider(OAuthClientProvider):
+        """The SDK's provider with Hermes' two modes (see the module docstring)."""
+
+        def __init__(self, *args: Any, interactive: bool, extra_scope: str | None = None, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.interactive = interactive
+            self.extra_scope = extra_scope
+            self.sign_in_needed: str | None = None  # why, once a background request found it needs sign-in
+            self.challenged = False  # interactive: whether the server asked for authorization at all
+
+        async def _initialize(self) -> None:
+            await super()._initialize()
+            storage = self.context.storage
+            if self.context.current_tokens is not None and getattr(storage, "expires_at", None):
+                self.context.token_expiry_time = storage.expires_at
+
+        async def _perform_authorization(self) -> Any:
+            self.challenged = True
+            if not self.interactive:
+                self.sign_in_needed = self._reason()
+                storage = self.context.storage
+                if isinstance(storage, KeyringTokenStorage) and self.context.client_metadata.scope:
+                    try:
+                        await storage.update(wanted_scope=self.context.client_metadata.scope)
+                    except SignInError:
+                        pass
+                raise SignInRequired(self.sign_in_needed)
+            if self.extra_scope:
+                self.context.client_metadata.scope = union_scopes(self.context.client_metadata.scope,
+                                                                  self.extra_scope)
+            return await super()._perform_authorization()
+
+        def _reason(self) -> str:
+            if self.context.current_tokens is not None:
+                return "its sign-in has expired or needs more permission; sign in again"
+            return "it needs you to sign in"
+
+        async def _auth_flow(self, request: Any) -> AsyncGenerator[Any, Any]:
+            if not self.interactive:
+                async with self.context.lock:
+                    if not self._initialized:
+                        await self._initialize()
+                    never_signed_in = self.context.current_tokens is None
+                if never_signed_in:  # send as it is; a 401/403 means the user has to sign in first
+                    response = yield request
+                    if response.status_code in (401, 403):
+                        self.sign_in_needed = f"it needs you to sign in (HTTP {response.status_code})"
+                    return
+            flow = super()._auth_flow(request)
+            try:
+                outgoing = await flow.__anext__()
+                while True:
+                    response = yield outgoing
+                    outgoing = await flow.asend(response)
+            except StopAsyncIteration:
+                return
+            finally:
+                await flow.aclose()
+
+    return HermesOAuthProvider
+
+
+def _client_secret(config: ServerConfig, secrets: SecretStore | None) -> str | None:
+    """The pre-registered client's secret: `${secret:NAME}` from the keyring (or as written)."""
+    import re
+
+    value = config.oauth.client_secret
+    if not value:
+        return None
+    match = re.fullmatch(r"\$\{secret:([A-Za-z0-9_.-]+)\}", value)
+    if not match:
+        return value
+    try:
+        found = secrets.get(secret_username(config.name, match.group(1))) if secrets is not None else None
+    except SecretStoreError as exc:
+        raise SignInError(str(exc)) from exc
+    if not found:
+        raise SignInError(f"no secret {match.group(1)!r} in the keyring for the OAuth client of “{config.name}”: "
+                          f"run `hermes-desktop mcp set-secret {config.name} {match.group(1)}`")
+    return found
+
+
+def make_provider(config: ServerConfig, secrets: SecretStore | None, *, interactive: bool,
+                  redirect_uri: str = f"http://127.0.0.1{CALLBACK_PATH}",
+                  redirect_handler: Callable[[str], Awaitable[None]] | None = None,
+                  callback_handler: Callable[[], Awaitable[Any]] | None = None, storage: Any = None,
+                  extra_scope: str | None = None, client_secret: str | None = None) -> Any:
+    from pydantic import AnyUrl
+
+    from mcp.shared.auth import OAuthClientMetadata
+
+    settings = config.oauth
+    scope = " ".join(settings.scopes) or None
+    if storage is None:
+        storage = KeyringTokenStorage(secrets, config.name, client_info=_fixed_client(config, client_secret,
+                                                                                      redirect_uri))
+
+    async def refuse(_url: str) -> None:
+        raise SignInRequired("it needs you to sign in")
+
+    async def nothing() -> Any:
+        raise SignInRequired("it needs you to sign in")
+
+    return _provider_class()(
+        config.url,
+        OAuthClientMetadata(client_name=CLIENT_NAME, redirect_uris=[AnyUrl(redirect_uri)],
+                            grant_types=["authorization_code", "refresh_token"], response_types=["code"],
+                            scope=scope, token_endpoint_auth_method="none"),
+        storage, redirect_handler=redirect_handler or refuse, callback_handler=callback_handler or nothing,
+        client_metadata_url=settings.client_metadata_url or None, interactive=interactive, extra_scope=extra_scope)
+
+
+def _fixed_client(config: ServerConfig, secret: str | None, redirect_uri: str) -> Any:
+    """The pre-registered client (`oauth.clientId`), or None for dynamic registration."""
+    if not config.oauth.client_id:
+        return None
+    from pydantic import AnyUrl
+
+    from mcp.shared.auth import OAuthClientInformationFull
+
+    return OAuthClientInformationFull(
+        client_id=config.oauth.client_id, client_secret=secret, redirect_uris=[AnyUrl(redirect_uri)],
+        token_endpoint_auth_method="client_secret_basic" if secret else "none")
+
+
+async def background_provider(config: ServerConfig, secrets: SecretStore | None) -> Any:
+    """The provider a supervisor uses: stored tokens, refresh, never a browser."""
+    secret = await asyncio.to_thread(_client_secret, config, secrets) if config.oauth.client_id else None
+    storage = KeyringTokenStorage(secrets, config.name, require_persistent=False,
+                                  client_info=_fixed_client(config, secret, f"http://127.0.0.1{CALLBACK_PATH}"))
+    return make_provider(config, secrets, interactive=False, storage=storage, client_secret=secret)
+
+
+@dataclass
+class SignInResult:
+    server: str
+    challenged: bool  # False: the server never asked for sign-in (nothing was stored)
+    tools: int
+
+
+async def sign_in(config: ServerConfig, secrets: SecretStore | None, *,
+                  open_url: Callable[[str], Any] | None = None, on_url: Callable[[str], None] | None = None,
+                  timeout_s: float = SIGN_IN_TIMEOUT_S, client_info: dict[str, str] | None = None,
+                  storage: Any = None, connect: Callable[[Any], Awaitable[int]] | None = None) -> SignInResult:
+    """Sign in to an HTTP/SSE server interactively: the browser, the loopback redirect, tokens to the keyring.
+
+    `open_url` opens the consent page (default: the system browser); `on_url` is told the URL first (the CLI
+    prints it). `connect(provider)` connects once with the provider and returns the number of tools (default:
+    the app's transport, see supervisor.connect_once)."""
+    if not config.url:
+        raise SignInError(f"“{config.name}” is not an HTTP server; only HTTP and SSE servers sign in")
+    if not config.oauth.enabled:
+        raise SignInError(f"OAuth is turned off for “{config.name}” in mcp.json (\"oauth\": false)")
+    own_storage = storage is None
+    storage = storage or KeyringTokenStorage(secrets, config.name)
+    if own_storage:
+        await asyncio.to_thread(storage._check)  # no secure keyring: refuse before anything happens
+    secret = await asyncio.to_thread(_client_secret, config, secrets)
+    previous = await storage.get_client_info() if not config.oauth.client_id else None
+    port = config.oauth.redirect_port
+    if not port and previous is not None and previous.redirect_uris:
+        port = urlparse(str(previous.redirect_uris[0])).port or 0  # the registered redirect, if still free
+    receiver = LoopbackReceiver(config.name, port)
+    try:
+        await receiver.start()
+    except OSError:
+        if config.oauth.redirect_port:
+            raise SignInError(f"port {port} on 127.0.0.1 (oauth.redirectPort) is in use; sign-in needs it") from None
+        receiver = LoopbackReceiver(config.name, 0)
+        await receiver.start()
+    redirect_uri = receiver.redirect_uri
+    if previous is not None and redirect_uri not in [str(u) for u in previous.redirect_uris or ()]:
+        await storage.update(client=None)  # registered for another redirect: register again
+    if own_storage:
+        await storage.forget_tokens()  # a fresh consent, not the old tokens
+    opener = open_url or _system_browser
+
+    async def redirect(url: str) -> None:
+        receiver.expect(url)
+        if on_url is not None:
+            on_url(url)
+        opened = opener(url)
+        if asyncio.iscoroutine(opened):
+            await opened
+
+    async def callback() -> Any:
+        return await receiver.wait(timeout_s)
+
+    fixed = _fixed_client(config, secret, redirect_uri)
+    if fixed is not None:
+        if isinstance(storage, KeyringTokenStorage):
+            storage._fixed_client = fixed
+        else:
+            await storage.set_client_info(fixed)
+    extra = " ".join(dict.fromkeys((*config.oauth.scopes, *((await storage.wanted_scope() or "").split()
+                                                            if hasattr(storage, "wanted_scope") else ())))) or None
+    provider = make_provider(config, secrets, interactive=True, redirect_uri=redirect_uri, redirect_handler=redirect,
+                             callback_handler=callback, storage=storage, extra_scope=extra, client_secret=secret)
+    try:
+        if connect is None:
+            from hermes_desktop.core.mcp.supervisor import connect_once
+
+            tools = await connect_once(config, secrets, provider)
+        else:
+            tools = await connect(provider)
+    except BaseException as exc:
+        inner = _innermost(exc)
+        if isinstance(inner, (SignInError, SignInRequired)):
+            raise SignInError(str(inner)) from None
+        if isinstance(exc, asyncio.CancelledError):
+            raise
+        raise SignInError(f"sign-in to “{config.name}” failed: {_describe(inner)}") from None
+    finally:
+        receiver.close()
+    if hasattr(storage, "update") and provider.challenged:
+        await storage.update(wanted_scope=None)
+    return SignInResult(config.name, provider.challenged, tools)
+
+
+def _innermost(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text if len(text) < 300 else text[:297] + "…"
+
+
+def _system_browser(url: str) -> None:
+    if not webbrowser.open(url):
+        log.info("no browser could be opened for the sign-in page")

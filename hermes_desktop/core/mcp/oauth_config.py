@@ -1,0 +1,55 @@
+"""The `oauth` field of an HTTP server in mcp.json (no SDK imports: config.py reads it).
+
+    "search": {"url": "https://example.com/mcp",
+               "oauth": {"clientId": "abc", "clientSecret": "${secret:client}", "scopes": ["read", "write"],
+                         "redirectPort": 8765}}
+
+Every Streamable HTTP or SSE server may ask for OAuth sign-in; the field is only needed for a client that was
+registered by hand with the authorization server (otherwise Hermes registers itself dynamically), for extra
+scopes, or to turn OAuth off (`"oauth": false`). `clientSecret` should be a `${secret:NAME}` reference (the
+keyring), never the secret itself. `redirectPort` fixes the loopback redirect's port for an authorization
+server that does not accept any port on 127.0.0.1 (RFC 8252 §7.3 says it should).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class OAuthConfigError(ValueError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class OAuthSettings:
+    enabled: bool = True
+    client_id: str = ""
+    client_secret: str = ""  # usually `${secret:NAME}`
+    scopes: tuple[str, ...] = ()
+    redirect_port: int = 0  # 0: a free port each time
+    client_metadata_url: str = ""  # a URL-based client id (CIMD) the app can use when the server supports it
+
+
+def parse_oauth(value: Any) -> OAuthSettings:
+    if value is None or value is True:
+        return OAuthSettings()
+    if value is False:
+        return OAuthSettings(enabled=False)
+    if not isinstance(value, dict):
+        raise OAuthConfigError("`oauth` must be an object with `clientId`, `clientSecret`, `scopes`, or false")
+    scopes = value.get("scopes", ())
+    if isinstance(scopes, str):
+        scopes = scopes.split()
+    if not isinstance(scopes, (list, tuple)) or not all(isinstance(s, str) for s in scopes):
+        raise OAuthConfigError("`oauth.scopes` must be a list of strings")
+    port = value.get("redirectPort", 0)
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
+        raise OAuthConfigError("`oauth.redirectPort` must be a port number")
+    for key in ("clientId", "clientSecret", "clientMetadataUrl"):
+        if value.get(key) is not None and not isinstance(value.get(key), str):
+            raise OAuthConfigError(f"`oauth.{key}` must be a string")
+    if value.get("clientSecret") and not value.get("clientId"):
+        raise OAuthConfigError("`oauth.clientSecret` needs `oauth.clientId`")
+    return OAuthSettings(True, value.get("clientId") or "", value.get("clientSecret") or "", tuple(scopes), port,
+                         value.get("clientMetadataUrl") or "")

@@ -1,0 +1,246 @@
+"""OAuth sign-in for HTTP MCP servers, end to end against a local authorization server (tests/support/
+oauth_server.py) protecting the project's test MCP server, with the browser step done as real HTTP GETs that
+follow the redirect to the app's loopback listener. Tokens go to the real Secret Service under run_suite.sh;
+legacy HTTP+SSE servers (explicit and by fallback) and the client's identity are here too."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from hermes_desktop.core.mcp.config import parse_server
+from hermes_desktop.core.mcp.oauth import (
+    LoopbackReceiver,
+    SignInError,
+    oauth_username,
+    sign_in,
+)
+from hermes_desktop.core.mcp.status import ServerState
+from hermes_desktop.core.runtime import open_runtime
+from hermes_desktop.core.secrets import KeyringSecretStore, MemorySecretStore
+from tests.support.oauth_server import AuthState, follow_consent, running_auth_server
+
+REPO = Path(__file__).resolve().parents[2]
+SETTLE_S = 30
+
+
+class PersistentMemoryStore(MemorySecretStore):
+    """Stands in for the keyring only where no Secret Service runs (outside run_suite.sh)."""
+
+    @property
+    def is_persistent(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def secrets() -> Iterator[Any]:
+    if os.environ.get("HERMES_TEST_SECRET_SERVICE"):
+        import keyring
+
+        previous = keyring.get_keyring()
+        backend = keyring.core.load_keyring("keyring.backends.SecretService.Keyring")
+        keyring.set_keyring(backend)
+        store = KeyringSecretStore(backend)
+        yield store
+        for name in ("remote", "sse", "fallback"):
+            store.delete(oauth_username(name))
+        keyring.set_keyring(previous)
+    else:
+        yield PersistentMemoryStore()
+
+
+@pytest.fixture
+def auth() -> Iterator[AuthState]:
+    with running_auth_server() as state:
+        yield state
+
+
+@pytest.fixture
+def runtime(workspace_dir: Path, secrets):
+    made = open_runtime({"HERMES_WORKSPACE": str(workspace_dir)}, secrets=secrets)
+    yield made
+    made.store.close()
+
+
+def browser(opened: list[str]):
+    async def open_url(url: str) -> None:
+        opened.append(url)
+        await asyncio.to_thread(follow_consent, url)
+    return open_url
+
+
+async def start(runtime, servers: dict[str, Any]) -> None:
+    runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    await runtime.mcp.reload()
+    await runtime.mcp.wait_until_settled(SETTLE_S)
+
+
+async def until(condition, what: str, timeout: float = SETTLE_S) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.05)
+
+
+def status(runtime, name: str):
+    return runtime.mcp.supervisors[name].status
+
+
+async def test_a_server_needing_sign_in_says_so_and_does_not_restart_then_sign_in_connects_it(
+        runtime, auth, secrets) -> None:
+    await start(runtime, {"remote": {"url": f"{auth.base}/mcp"}})
+    first = status(runtime, "remote")
+    assert first.state is ServerState.NEEDS_SIGN_IN, first
+    assert "sign in" in first.detail and "Server returned an error response" not in first.detail
+    assert first.sign_in == "signed_out"
+    requests_then = len(auth.mcp_statuses)
+    await asyncio.sleep(1.0)  # a restart loop would have tried again by now (its first delay is 0.5 s)
+    assert len(auth.mcp_statuses) == requests_then, "no restart loop while sign-in is needed"
+    assert status(runtime, "remote").state is ServerState.NEEDS_SIGN_IN
+
+    opened: list[str] = []
+    result = await runtime.mcp.sign_in("remote", open_url=browser(opened))
+    assert result.challenged and result.tools > 0
+    assert len(opened) == 1 and "code_challenge_method=S256" in opened[0] and "state=" in opened[0]
+    assert auth.grants == ["authorization_code"]
+    await until(lambda: status(runtime, "remote").state is ServerState.CONNECTED, "connected")
+    assert status(runtime, "remote").sign_in == "signed_in"
+    assert "mcp_remote_echo" in status(runtime, "remote").tools
+
+    stored = json.loads(secrets.get(oauth_username("remote")))
+    assert stored["tokens"]["access_token"] in auth.access and stored["client"]["client_id"] in auth.clients
+    if isinstance(secrets, KeyringSecretStore):
+        import keyring
+
+        assert keyring.get_password("hermes-desktop", "mcp:remote:oauth") == secrets.get("mcp:remote:oauth")
+    # Never in mcp.json, the database, or the logs.
+    token = stored["tokens"]["access_token"]
+    assert token not in runtime.paths.mcp_config_file.read_text()
+    for path in [*runtime.paths.data_dir.rglob("*"), *runtime.paths.mcp_log_dir.parent.rglob("*")]:
+        if path.is_file():
+            assert token.encode() not in path.read_bytes(), path
+
+    spec = runtime.registry.get("mcp_remote_echo")
+    assert await spec.handler({"text": "hi"}, None) == "echo: hi"
+
+    assert await runtime.mcp.sign_out("remote") is True
+    assert secrets.get(oauth_username("remote")) is None
+    await until(lambda: status(runtime, "remote").state is ServerState.NEEDS_SIGN_IN, "signed out")
+    await runtime.mcp.stop_all()
+
+
+async def test_an_expired_token_is_refreshed_without_a_browser(runtime, auth, secrets) -> None:
+    config = parse_server("remote", {"url": f"{auth.base}/mcp"})
+    await sign_in(config, secrets, open_url=browser([]))
+    record = json.loads(secrets.get(oauth_username("remote")))
+    old = record["tokens"]["access_token"]
+    record["expires_at"] = time.time() - 60  # as if the app restarted an hour later
+    secrets.set(oauth_username("remote"), json.dumps(record))
+
+    await start(runtime, {"remote": {"url": f"{auth.base}/mcp"}})
+    assert status(runtime, "remote").state is ServerState.CONNECTED, status(runtime, "remote")
+    assert auth.grants == ["authorization_code", "refresh_token"]
+    renewed = json.loads(secrets.get(oauth_username("remote")))
+    assert renewed["tokens"]["access_token"] != old and renewed["expires_at"] > time.time()
+    await runtime.mcp.stop_all()
+
+
+async def test_a_revoked_token_mid_session_turns_into_needs_sign_in(runtime, auth, secrets) -> None:
+    await sign_in(parse_server("remote", {"url": f"{auth.base}/mcp"}), secrets, open_url=browser([]))
+    await start(runtime, {"remote": {"url": f"{auth.base}/mcp"}})
+    assert status(runtime, "remote").state is ServerState.CONNECTED
+    auth.revoke_all()
+    spec = runtime.registry.get("mcp_remote_echo")
+    with pytest.raises(Exception):
+        await spec.handler({"text": "hi"}, None)
+    await until(lambda: status(runtime, "remote").state is ServerState.NEEDS_SIGN_IN, "needs sign-in")
+    assert "sign in" in status(runtime, "remote").detail
+    await runtime.mcp.stop_all()
+
+
+async def test_a_redirect_with_the_wrong_state_is_refused_and_nothing_is_stored(auth, secrets) -> None:
+    config = parse_server("remote", {"url": f"{auth.base}/mcp"})
+
+    async def forged(url: str) -> None:
+        import httpx2
+
+        def go() -> int:
+            with httpx2.Client() as http:
+                answer = http.get(url, follow_redirects=False)
+                location = answer.headers["location"].replace("state=", "state=forged")
+                return http.get(location).status_code
+        assert await asyncio.to_thread(go) == 400
+
+    with pytest.raises(SignInError, match="state mismatch"):
+        await sign_in(config, secrets, open_url=forged)
+    record = secrets.get(oauth_username("remote"))
+    assert record is None or "tokens" not in json.loads(record)
+    assert auth.grants == [], "no code was exchanged"
+
+
+async def test_the_loopback_listener_is_single_use_and_times_out() -> None:
+    receiver = LoopbackReceiver("x")
+    port = await receiver.start()
+    with pytest.raises(SignInError, match="no answer from the browser"):
+        await receiver.wait(0.2)
+    with pytest.raises(OSError):
+        await asyncio.open_connection("127.0.0.1", port)
+
+
+async def test_without_a_secure_keyring_sign_in_is_refused_with_the_reason(auth) -> None:
+    config = parse_server("remote", {"url": f"{auth.base}/mcp"})
+    opened: list[str] = []
+    with pytest.raises(SignInError, match="keyring"):
+        await sign_in(config, MemorySecretStore(), open_url=browser(opened))
+    assert opened == [] and auth.grants == []
+
+
+# ---------------------------------------------------------------------------------------------- SSE and identity
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def sse_server() -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "tests.support.mcp_server", "--sse", str(port)], cwd=REPO,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield f"http://127.0.0.1:{port}/sse"
+    process.terminate()
+    process.wait(10)
+
+
+async def test_a_legacy_sse_server_works_by_type_and_by_the_404_405_fallback(runtime, sse_server) -> None:
+    await start(runtime, {"sse": {"type": "sse", "url": sse_server},
+                          "fallback": {"url": sse_server}})
+    for name in ("sse", "fallback"):
+        assert status(runtime, name).state is ServerState.CONNECTED, status(runtime, name)
+        spec = runtime.registry.get(f"mcp_{name}_echo")
+        assert await spec.handler({"text": name}, None) == f"echo: {name}"
+    assert status(runtime, "sse").transport == "sse"
+    await runtime.mcp.stop_all()
+
+
+async def test_the_client_introduces_itself_as_hermes_desktop(runtime, sse_server) -> None:
+    from hermes_desktop import __version__
+    from hermes_desktop.core.mcp.supervisor import client_info
+
+    info = client_info()
+    assert (info.name, info.version) == ("hermes-desktop", __version__)
