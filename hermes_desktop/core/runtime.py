@@ -122,7 +122,7 @@ class Runtime:
             dry_run=self.settings.dry_run,
             skills_layer=self.skills.skill_layer,
             skill_catalog=self.skills.catalog,
-            offer_tools=self.skills.offered,
+            offer_tools=lambda session_id, specs: self.skills.offered(session_id, self.mcp.offered(specs)),
             before_turn=self.skills.apply_slash,
             known_secrets=REDACTION.known_secrets,
             learn_no_vision=self.remember_no_vision,
