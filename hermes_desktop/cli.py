@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 from hermes_desktop import __version__
 
-COMMANDS = ("ask", "doctor", "sessions", "mcp")
+COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills")
 MCP_START_WAIT_S = 20.0
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GUARD, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -58,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     secret = mcp_actions.add_parser("set-secret", help="store a ${secret:NAME} value in the keyring (read from stdin)")
     secret.add_argument("server")
     secret.add_argument("name")
+    from hermes_desktop.commands import skills as skills_command
+
+    skills_command.add_parser(commands)
     return parser
 
 
@@ -77,6 +80,10 @@ def main(argv: Sequence[str]) -> int:
         return _run_async(_doctor())
     if args.command == "mcp":
         return _run_async(_mcp_list()) if args.action == "list" else _mcp_set_secret(args)
+    if args.command == "skills":
+        from hermes_desktop.commands import skills as skills_command
+
+        return skills_command.run(args)
     return _sessions(args)
 
 
@@ -166,6 +173,9 @@ async def _ask(args: argparse.Namespace) -> int:
     for problem in runtime.problems:
         print(f"note: {problem}", file=sys.stderr)
     approver = TerminalApprover() if sys.stdin.isatty() else None
+    from hermes_desktop.commands.mcp_terminal import install_terminal_askers
+
+    install_terminal_askers(runtime)  # MCP elicitation/sampling on the terminal; without one: declined / refused
     await _start_mcp(runtime, quiet=args.json)
     agent = runtime.make_agent(approver)
     session_id = args.session or _new_session_id()
@@ -471,26 +481,11 @@ def _mcp_set_secret(args: argparse.Namespace) -> int:
 
 
 def _report_skills(runtime: Any, out: Callable[[str], None]) -> None:
-    """Every skill with its origin and problems, and every folder that was skipped with the reason."""
-    manager = runtime.skills
-    out("\nSkills")
-    for root, origin in runtime.skill_roots():
-        out(f"  folder ({origin.value}) {root}  [{'present' if root.is_dir() else 'none'}]")
-    for skill in manager.skills:
-        notes = [f"{skill.origin.value}, {skill.format.value}"]
-        if skill.overrides is not None:
-            notes.append(f"replaces the {skill.overrides.value} skill of the same name")
-        out(f"  {skill.name}  ({'; '.join(notes)})")
-        for problem in manager.problems(skill):
-            out(f"      {problem.level}: {problem.file}: {problem.reason}")
-    for folder, problems in manager.discovery.rejected:
-        out(f"  SKIPPED {folder}")
-        for problem in problems:
-            out(f"      {problem.level}: {problem.file}: {problem.reason}")
-    from hermes_desktop.core.tokens import estimate_text_tokens
+    """Every skill with its origin, problems and requirements, every skipped folder with the reason, and how many
+    skills the catalog lists and how many are searchable (hermes_desktop/commands/skills.py)."""
+    from hermes_desktop.commands import skills as skills_command
 
-    out(f"  {len(manager.skills)} loaded, {len(manager.discovery.rejected)} skipped; "
-        f"the catalog adds about {estimate_text_tokens(manager.catalog())} tokens to every request")
+    skills_command.report(runtime, out)
 
 
 # ---------------------------------------------------------------- sessions

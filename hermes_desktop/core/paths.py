@@ -84,6 +84,11 @@ def resources_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "resources"
 
 
+def claude_skills_dir() -> Path:
+    """~/.claude/skills: Claude Code's personal skills folder (read only when the setting claude_skills is on)."""
+    return Path.home() / ".claude" / "skills"
+
+
 def agents_skills_dir() -> Path:
     """~/.agents/skills: where Agent Skills–compatible clients share skills."""
     return Path.home() / ".agents" / "skills"

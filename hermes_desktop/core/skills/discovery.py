@@ -1,5 +1,13 @@
 """Find skills in their folders. A later root overrides an earlier one with the same skill name:
-bundled < ~/.agents/skills < the user's skills folder. Blocking (file I/O): run in a worker thread."""
+bundled < ~/.claude/skills < ~/.agents/skills < the user's skills folder. Blocking (file I/O): run in a worker thread.
+
+Layouts (issue 15): a skill folder directly in a root; a collection one level down (`root/my-skills/pdf/SKILL.md`);
+and a cloned repository of skills, whose skills sit in its `skills/` folder or one more level below
+(`root/anthropics-skills/skills/pdf/SKILL.md`, `root/repo/plugins/x/SKILL.md`). So a folder that is not a skill is
+searched two levels further down (never into hidden folders, `node_modules` or caches). Every top-level folder that
+yields no skill is reported with its reason, as is every folder with a definition file that failed to load. When
+two skills share a name, the one that wins names the folder it hides (`overrides_folder`).
+"""
 
 from __future__ import annotations
 
@@ -8,8 +16,44 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
-from hermes_desktop.core.skills.loader import load_skill
+from hermes_desktop.core.skills.loader import is_skill_folder, list_folder, load_skill
 from hermes_desktop.core.skills.model import Discovery, Origin, Skill, SkillProblem
+
+MAX_DEPTH = 3  # root/collection/skills/<skill>: a cloned repository's skills/ folder
+MAX_FOLDERS_PER_ROOT = 20_000  # stops a root pointed at a huge tree (e.g. the home folder) from scanning for ever
+_NEVER_SCANNED = {"node_modules", "__pycache__", "venv", ".venv", "site-packages", "dist", "build", "target"}
+
+
+def _subfolders(entries: dict[str, os.DirEntry[str]]) -> list[Path]:
+    folders = []
+    for name, entry in entries.items():
+        if name.startswith(".") or name in _NEVER_SCANNED:
+            continue
+        try:
+            if entry.is_dir():  # follows a symlinked folder, as users link skills in
+                folders.append(Path(entry.path))
+        except OSError:
+            continue
+    return sorted(folders)
+
+
+def _find(folder: Path, depth: int, budget: list[int], out: list[tuple[Path, dict[str, os.DirEntry[str]]]],
+          errors: list[tuple[str, tuple[SkillProblem, ...]]]) -> int:
+    """Append the skill folders at or below `folder` (at most MAX_DEPTH levels below the root). Returns how many."""
+    if budget[0] <= 0:
+        return 0
+    budget[0] -= 1
+    try:
+        entries = list_folder(folder)
+    except OSError as exc:
+        errors.append((str(folder), (SkillProblem(folder.name, f"cannot be listed: {exc.strerror or exc}", "error"),)))
+        return 0
+    if is_skill_folder(entries):
+        out.append((folder, entries))
+        return 1
+    if depth >= MAX_DEPTH:
+        return 0
+    return sum(_find(child, depth + 1, budget, out, errors) for child in _subfolders(entries))
 
 
 def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
@@ -18,19 +62,27 @@ def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
     rejected: list[tuple[str, tuple[SkillProblem, ...]]] = []
     for root, origin in roots:
         try:
-            with os.scandir(root) as listing:
-                folders = sorted(Path(e.path) for e in listing if e.is_dir() and not e.name.startswith("."))
+            top = _subfolders(list_folder(root))
         except OSError:
             continue  # a missing root is normal (no user skills yet, ~/.agents/skills absent)
-        for folder in folders:
-            skill, problems = load_skill(folder, origin)
-            if skill is None:
-                if problems:
-                    rejected.append((str(folder), tuple(problems)))
-                continue
-            previous = chosen.get(skill.name)
-            if previous is not None:
-                overridden.append(previous)
-                skill = replace(skill, overrides=previous.origin)
-            chosen[skill.name] = skill
+        budget = [MAX_FOLDERS_PER_ROOT]
+        for first in top:
+            found: list[tuple[Path, dict[str, os.DirEntry[str]]]] = []
+            errors: list[tuple[str, tuple[SkillProblem, ...]]] = []
+            if _find(first, 1, budget, found, errors) == 0 and not errors:
+                rejected.append((str(first), (SkillProblem(
+                    first.name, "no SKILL.md or skill.yaml in it, nor in the two levels of folders below it"
+                    + (" (the scan stopped: too many folders in this root)" if budget[0] <= 0 else ""), "info"),)))
+            rejected.extend(errors)
+            for folder, entries in found:
+                skill, problems = load_skill(folder, origin, entries)
+                if skill is None:
+                    rejected.append((str(folder), tuple(problems) or (
+                        SkillProblem(folder.name, "could not be loaded", "error"),)))
+                    continue
+                previous = chosen.get(skill.name)
+                if previous is not None:
+                    overridden.append(previous)
+                    skill = replace(skill, overrides=previous.origin, overrides_folder=previous.folder)
+                chosen[skill.name] = skill
     return Discovery(tuple(sorted(chosen.values(), key=lambda s: s.name)), tuple(rejected), tuple(overridden))

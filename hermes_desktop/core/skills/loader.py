@@ -7,19 +7,27 @@ the reason (shown in the Skills tab and by `doctor` like any other problem), and
 plus one byte of it is ever read: the size is taken from the open file, and the read stops at the limit
 even if the file grows meanwhile. Resources have their own limit (`read_limited`, used by
 `read_skill_resource`).
+
+Layouts found in the wild (issue 15): `SKILL.md` is accepted in any letter case (`skill.md`); a description with an
+unquoted `: ` in it (invalid YAML, but common) is read leniently as the Agent Skills client guide asks, with a
+warning; a name outside the standard's `a-z0-9-` (e.g. Chinese) is a warning that says the skill still works.
+`requires` (`{mcp: [...], commands: [...]}`, or a list of `mcp:NAME` / `command:NAME`) and `compatibility`
+(`mcp:NAME`, "the NAME MCP server", backticked `command`s) become `Requirement`s, shown with whether each is present.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import yaml
 
-from hermes_desktop.core.skills.model import Origin, Skill, SkillFormat, SkillProblem
+from hermes_desktop.core.skills.model import Origin, Requirement, Skill, SkillFormat, SkillProblem
 
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 MAX_NAME = 64
@@ -68,18 +76,54 @@ def _parse_yaml(text: str) -> Any:
     return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader, C or Python
 
 
-def load_skill(folder: Path, origin: Origin) -> tuple[Skill | None, list[SkillProblem]]:
+def skill_md_name(entries: Iterable[str]) -> str | None:
+    """The folder's SKILL.md as it is spelled there (any letter case; the exact spelling wins)."""
+    names = [n for n in entries if n.lower() == "skill.md"]
+    return "SKILL.md" if "SKILL.md" in names else (sorted(names)[0] if names else None)
+
+
+def is_skill_folder(entries: dict[str, os.DirEntry[str]]) -> bool:
+    md = skill_md_name(entries)
+    return (md is not None and entries[md].is_file()) or ("skill.yaml" in entries and entries["skill.yaml"].is_file())
+
+
+def list_folder(folder: Path) -> dict[str, os.DirEntry[str]]:
+    with os.scandir(folder) as listing:
+        return {entry.name: entry for entry in listing}
+
+
+def load_skill(folder: Path, origin: Origin,
+               entries: dict[str, os.DirEntry[str]] | None = None) -> tuple[Skill | None, list[SkillProblem]]:
     # One directory listing answers every "is there a …" question below (stat calls dominate at 1,000 skills).
-    try:
-        with os.scandir(folder) as listing:
-            entries = {entry.name: entry for entry in listing}
-    except OSError as exc:
-        return None, [SkillProblem(folder.name, f"cannot be listed: {exc}", "error")]
-    if "SKILL.md" in entries and entries["SKILL.md"].is_file():
-        return _load_skill_md(folder, origin, entries)
+    if entries is None:
+        try:
+            entries = list_folder(folder)
+        except OSError as exc:
+            return None, [SkillProblem(folder.name, f"cannot be listed: {exc}", "error")]
+    md = skill_md_name(entries)
+    if md is not None and entries[md].is_file():
+        return _load_skill_md(folder, origin, entries, md)
     if "skill.yaml" in entries and entries["skill.yaml"].is_file():
         return _load_yaml(folder, origin, entries)
     return None, []  # not a skill folder: nothing to say
+
+
+_FIELD_LINE = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(.*\S)[ \t]*$")
+
+
+def lenient_front_matter(text: str) -> tuple[str, list[str]]:
+    """Quote top-level `key: value` lines whose plain value holds `: ` (invalid YAML that authors write often,
+    e.g. `description: Use when: the user asks`). Returns the mended text and the keys that were quoted."""
+    mended: list[str] = []
+    keys: list[str] = []
+    for line in text.splitlines():
+        match = _FIELD_LINE.match(line)
+        value = match.group(2) if match else ""
+        if match and ": " in value and value[0] not in "'\"[{|>&*!%@`#":
+            keys.append(match.group(1))
+            line = f"{match.group(1)}: " + json.dumps(value, ensure_ascii=False)  # a JSON string is a YAML string
+        mended.append(line)
+    return "\n".join(mended), keys
 
 
 def _check_name(name: Any, folder: Path, file: str, problems: list[SkillProblem], *, must_match_folder: bool) -> str:
@@ -88,8 +132,14 @@ def _check_name(name: Any, folder: Path, file: str, problems: list[SkillProblem]
         problems.append(SkillProblem(file, f"no name; using the folder name {folder.name!r}"))
         return folder.name
     if len(text) > MAX_NAME or not NAME.match(text):
-        problems.append(SkillProblem(file, f"name {text!r} should be 1-{MAX_NAME} lowercase letters, digits and "
-                                           "single hyphens"))
+        if any(ch.isspace() or ch == "/" for ch in text):
+            problems.append(SkillProblem(file, f"name {text!r} has spaces or slashes; using the folder name "
+                                               f"{folder.name!r}"))
+            text = folder.name
+        else:
+            problems.append(SkillProblem(file, f"name {text!r} is non-standard (the standard allows 1-{MAX_NAME} "
+                                               "lowercase letters, digits and single hyphens), but the skill works, "
+                                               f"also as /{text}"))
     if must_match_folder and text != folder.name:
         problems.append(SkillProblem(file, f"name {text!r} does not match its folder {folder.name!r}"))
     return text
@@ -114,6 +164,57 @@ def _tool_list(value: Any) -> tuple[str, ...]:
     return ()
 
 
+def _names(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [t for t in re.split(r"[\s,]+", value) if t]
+    if isinstance(value, (list, tuple)):
+        return [str(t).strip() for t in value if str(t).strip()]
+    return []
+
+
+_KIND_WORDS = {"mcp": "mcp", "mcp_servers": "mcp", "mcp-servers": "mcp", "mcpservers": "mcp", "servers": "mcp",
+               "commands": "command", "command": "command", "bins": "command", "bin": "command",
+               "binaries": "command", "tools": "command", "executables": "command"}
+_COMPAT_MCP = re.compile(r"\bmcp:([A-Za-z0-9_.-]+)|\b(?:the\s+)?([A-Za-z0-9_.-]+)\s+MCP\s+server", re.I)
+_NOT_NAMES = {"mcp", "server", "a", "an", "the", "any", "one", "your", "an", "remote", "local", "this", "some"}
+_COMPAT_COMMAND = re.compile(r"`([A-Za-z0-9_.+-]+)`")
+
+
+def requirements(meta: dict[str, Any]) -> tuple[Requirement, ...]:
+    """What `requires` and `compatibility` name: MCP servers and commands (see the module docstring)."""
+    found: list[Requirement] = []
+
+    def add(kind: str, name: str, source: str) -> None:
+        item = Requirement(kind, name.strip(), source)
+        if item.name and item.name.lower() not in _NOT_NAMES and item not in found:
+            found.append(item)
+
+    for source in ("requires", "compatibility"):
+        value = meta.get(source)
+        if isinstance(value, dict):
+            for key, names in value.items():
+                kind = _KIND_WORDS.get(str(key).lower())
+                for name in _names(names) if kind else ():
+                    add(kind, name, source)
+        elif isinstance(value, (list, tuple)) or (source == "requires" and isinstance(value, str)):
+            for entry in _names(value):
+                kind, _, name = entry.partition(":")
+                if name and _KIND_WORDS.get(kind.lower()):
+                    add(_KIND_WORDS[kind.lower()], name, source)
+                elif not name:
+                    add("command", entry, source)
+        elif isinstance(value, str):
+            for match in _COMPAT_MCP.finditer(value):
+                add("mcp", match.group(1) or match.group(2), source)
+            for match in _COMPAT_COMMAND.finditer(value):
+                add("command", match.group(1), source)
+    return tuple(found)
+
+
+def command_present(name: str) -> bool:
+    return shutil.which(name) is not None
+
+
 def is_resource(relative: Path) -> bool:
     """Whether a path inside a skill folder is a resource the model may read: any file except the skill's
     definition (already in its instructions), its code (tools.py, scripts/), and hidden or cache files.
@@ -123,7 +224,7 @@ def is_resource(relative: Path) -> bool:
     parts = relative.parts
     if not parts or any(p.startswith(".") or p == "__pycache__" for p in parts) or parts[0] == "scripts":
         return False
-    return not (len(parts) == 1 and parts[0] in DEFINITION_FILES)
+    return not (len(parts) == 1 and (parts[0] in DEFINITION_FILES or parts[0].lower() == "skill.md"))
 
 
 def _resources(folder: Path) -> tuple[str, ...]:
@@ -146,33 +247,47 @@ def _common(folder: Path, entries: dict[str, os.DirEntry[str]]) -> dict[str, Any
             "has_scripts": "scripts" in entries and entries["scripts"].is_dir(), "resources": _resources(folder)}
 
 
-def _load_skill_md(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]]) -> tuple[Skill | None, list[SkillProblem]]:
+def _load_skill_md(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]],
+                   md: str = "SKILL.md") -> tuple[Skill | None, list[SkillProblem]]:
     problems: list[SkillProblem] = []
+    if md != "SKILL.md":
+        problems.append(SkillProblem(md, f"is spelled {md!r}; the standard spells it 'SKILL.md' (read anyway)"))
     try:
-        text = _read_definition(folder, "SKILL.md")
+        text = _read_definition(folder, md)
     except TooLarge as exc:
-        return None, [SkillProblem("SKILL.md", str(exc), "error")]
+        return None, [SkillProblem(md, str(exc), "error")]
     except (OSError, UnicodeDecodeError) as exc:
-        return None, [SkillProblem("SKILL.md", f"cannot be read: {exc}", "error")]
+        return None, [SkillProblem(md, f"cannot be read: {exc}", "error")]
     match = _FRONT_MATTER.match(text)
     if not match:
-        return None, [SkillProblem("SKILL.md", "no YAML front matter (--- … ---) at the top", "error")]
+        return None, [SkillProblem(md, "no YAML front matter (--- … ---) at the top", "error")]
     try:
         meta = _parse_yaml(match.group(1)) or {}
     except yaml.YAMLError as exc:
-        return None, [SkillProblem("SKILL.md", f"front matter is not valid YAML: {exc}", "error")]
+        mended, keys = lenient_front_matter(match.group(1))
+        try:
+            meta = _parse_yaml(mended) if keys else None
+        except yaml.YAMLError:
+            meta = None
+        if meta is None:
+            return None, [SkillProblem(md, f"front matter is not valid YAML: {exc}", "error")]
+        problems.append(SkillProblem(md, f"{', '.join(keys)} has an unquoted ': ' (not valid YAML); read leniently "
+                                         "as text. Put the value in quotes to silence this."))
     if not isinstance(meta, dict):
-        return None, [SkillProblem("SKILL.md", "front matter is not a mapping of fields", "error")]
-    name = _check_name(meta.get("name"), folder, "SKILL.md", problems, must_match_folder=True)
-    description = _check_description(meta.get("description"), "SKILL.md", problems)
+        return None, [SkillProblem(md, "front matter is not a mapping of fields", "error")]
+    name = _check_name(meta.get("name"), folder, md, problems, must_match_folder=True)
+    description = _check_description(meta.get("description"), md, problems)
     if description is None:
         return None, problems
     body = match.group(2).strip()
     if not body:
-        problems.append(SkillProblem("SKILL.md", "no instructions after the front matter"))
+        problems.append(SkillProblem(md, "no instructions after the front matter"))
+    compatibility = meta.get("compatibility")
     return Skill(name, description, body, folder, SkillFormat.SKILL_MD, origin,
                  tools=_tool_list(meta.get("allowed-tools")), license=str(meta.get("license") or ""),
-                 compatibility=str(meta.get("compatibility") or ""), problems=tuple(problems),
+                 compatibility=compatibility if isinstance(compatibility, str) else
+                 (json.dumps(compatibility, ensure_ascii=False) if compatibility else ""),
+                 problems=tuple(problems), requires=requirements(meta), definition=md,
                  **_common(folder, entries)), problems
 
 
@@ -201,4 +316,5 @@ def _load_yaml(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]
     if not instructions:
         problems.append(SkillProblem("skill.yaml", "no `prompt` and no instructions.md: the skill has no instructions"))
     return Skill(name, description, instructions, folder, SkillFormat.YAML, origin, tools=_tool_list(meta.get("tools")),
-                 license=str(meta.get("license") or ""), problems=tuple(problems), **_common(folder, entries)), problems
+                 license=str(meta.get("license") or ""), problems=tuple(problems), requires=requirements(meta),
+                 definition="skill.yaml", **_common(folder, entries)), problems

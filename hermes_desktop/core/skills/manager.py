@@ -2,22 +2,28 @@
 each request offers.
 
 Progressive disclosure:
-1. every request carries a compact catalog (name and description of each skill) in the system
-   prompt; none at all when no skill is installed;
-2. `activate_skill(name)` returns the skill's instructions and resources and makes it active for the
-   session: from then on its instructions are in the skill layer of the context and its own tools
-   (from tools.py, and `<skill>_run_script` for its scripts/: core/skills/scripts.py) are offered; tools of
-   inactive skills are not;
-3. `read_skill_resource(name, path)` returns one text file of the skill: from references/ or assets/, or
-   another non-code file its instructions point to (public skills use examples/ or a top-level reference.md;
-   see loader.is_resource). Never a path outside the folder, never tools.py or scripts/, and never a file
-   over MAX_RESOURCE_BYTES (refused with its size; at most the limit is ever read: loader.read_limited).
-The user activates a skill by pinning it (Skills tab) or starting a message with `/skill-name`.
-Active skills are saved with the session (the store's active_skills), so reopening restores them.
+1. every request carries a compact catalog (name and description) in the system prompt, within a budget
+   (core/skills/catalog.py): all skills when they fit, else the session's active skills, recently used ones and
+   the ones most relevant to the current message, plus `find_skills(query)` over the rest (offered only then);
+   none at all when no skill is installed. No tool schema lists skill names (an enum of 1,000 names was ~11,000
+   tokens on every request): a name is checked when the tool runs, and a wrong one gets the closest names;
+2. `activate_skill(name)` makes the skill active for the session and returns its tools and its full resource list;
+   its instructions are not in the result: from the next request on they are in the skill layer of the system
+   message, so they are sent once per request, not twice (the result says where to find them). Its own tools
+   (tools.py, and `<skill>_run_script` for scripts/: core/skills/scripts.py) are offered from then on;
+3. `read_skill_resource(name, path, offset, limit)` returns one text file of the skill, a page at a time (`limit`
+   characters from `offset`; a page that stops early says how many characters remain and the next offset): from
+   references/ or assets/, or another non-code file its instructions point to (see loader.is_resource). A path
+   that does not exist is matched without regard to letter case (the pdf skill says FORMS.md for forms.md), and
+   failing that the error lists the closest existing paths (difflib). Never a path outside the folder, never
+   tools.py or scripts/, and never a file over MAX_RESOURCE_BYTES (refused with its size).
+The user activates a skill by pinning it (Skills tab) or starting a message with `/skill-name` (any Unicode name:
+`/会议纪要`). Active skills are saved with the session (the store's active_skills), so reopening restores them.
 """
 
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 import threading
@@ -25,11 +31,15 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from hermes_desktop.core.skills import code
+from hermes_desktop.core.skills.catalog import (
+    SEARCH_DESCRIPTION_CHARS, Catalog, SkillIndex, build_catalog, catalog_budget, full_catalog,
+)
 from hermes_desktop.core.skills.discovery import discover
 from hermes_desktop.core.skills.loader import TooLarge, is_resource, read_limited
 from hermes_desktop.core.skills.model import Discovery, Origin, Skill, SkillProblem
 from hermes_desktop.core.skills.scripts import script_tool
 from hermes_desktop.core.skills.trust import TrustStore
+from hermes_desktop.core.tokens import estimate_text_tokens, estimate_tools_tokens
 from hermes_desktop.core.tools.registry import ToolRegistry
 from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
 
@@ -37,9 +47,29 @@ log = logging.getLogger(__name__)
 
 ACTIVATE = "activate_skill"
 READ_RESOURCE = "read_skill_resource"
+FIND = "find_skills"
 CATALOG_DESCRIPTION_CHARS = 240
-MAX_RESOURCE_BYTES = 200_000
-_SLASH = re.compile(r"^/([a-z0-9][a-z0-9-]{0,63})(?:\s|$)")
+MAX_RESOURCE_BYTES = 2_000_000
+PAGE_CHARS = 6_000  # a page of a resource: under the default tool result budget (8,000) with room for the note
+MAX_PAGE_CHARS = 100_000
+# The system prompt and tool rules are not known when offering tools; this is a generous estimate of them, so a
+# catalog that is said to fit (find_skills not offered) really fits once they are known.
+OTHER_FIXED_ALLOWANCE = 400
+RECENT = 20
+FIND_RESULTS = 8
+_SLASH = re.compile(r"^/([^\s/]{1,64})(?:\s|$)")
+
+
+def page(text: str, offset: int, limit: int, *, how_to_continue: str) -> str:
+    """`limit` characters of `text` from `offset`; when more remains, a last line says how much and how to go on."""
+    total = len(text)
+    offset = max(0, min(offset, total))
+    chunk = text[offset: offset + limit]
+    end = offset + len(chunk)
+    if end >= total:
+        return chunk if offset == 0 else chunk + f"\n[end: characters {offset:,}-{end:,} of {total:,}]"
+    return (chunk + f"\n[… {total - end:,} more characters (this part: {offset:,}-{end:,} of {total:,}). "
+            "To read on, " + how_to_continue.replace("{offset}", str(end)) + "]")
 
 
 class SkillManager:
@@ -54,6 +84,11 @@ class SkillManager:
         self.code_problems: dict[str, list[SkillProblem]] = {}
         self._skill_tools: dict[str, list[str]] = {}  # skill name -> tool names it registered
         self._untrusted: set[str] = set()  # skills with code the user has not trusted (as of the last reload)
+        self._index = SkillIndex.build(())
+        self._full = Catalog("", 0, 0)
+        self._full_tokens = 0
+        self._recent: list[str] = []  # activated in this run, newest first
+        self.last_catalog = Catalog("", 0, 0)  # what the latest request listed (Activity, doctor)
 
     # ------------------------------------------------------------------ discovery
     def reload(self) -> Discovery:
@@ -74,6 +109,9 @@ class SkillManager:
                 else:
                     self._untrusted.add(skill.name)
             self.discovery = found
+            self._index = SkillIndex.build(found.skills)
+            self._full = full_catalog(found.skills)
+            self._full_tokens = estimate_text_tokens(self._full.text)
             self._register_skill_tools()
         return found
 
@@ -102,23 +140,30 @@ class SkillManager:
         self._skill_tools[skill.name] = names
 
     def _register_skill_tools(self) -> None:
-        for name in (ACTIVATE, READ_RESOURCE):
+        for name in (ACTIVATE, READ_RESOURCE, FIND):
             self._registry.unregister(name)
-        names = [s.name for s in self.skills]
-        if not names:
+        if not self.skills:
             return
+        name_field = {"type": "string", "description": "a skill's name as the catalog or find_skills gives it"}
         self._registry.register(ToolSpec(
-            ACTIVATE, "Load a skill's full instructions when the user's task matches its description in the skill "
-            "catalog. Returns the instructions and the skill's resource files.",
-            {"type": "object", "properties": {"name": {"type": "string", "enum": names}}, "required": ["name"],
-             "additionalProperties": False},
+            ACTIVATE, "Load a skill when the user's task matches its description. Its instructions then appear in "
+            "your system message; returns its tools and resource files.",
+            {"type": "object", "properties": {"name": name_field}, "required": ["name"], "additionalProperties": False},
             self._activate_tool, Risk.READ, timeout_s=10, source="skills"))
         self._registry.register(ToolSpec(
-            READ_RESOURCE, "Read one resource file of an active skill (a path listed by activate_skill, "
-            "relative to the skill's folder).",
-            {"type": "object", "properties": {"name": {"type": "string", "enum": names}, "path": {"type": "string"}},
+            READ_RESOURCE, "Read a resource file of a skill (a path activate_skill listed), one page at a time.",
+            {"type": "object", "properties": {
+                "name": name_field, "path": {"type": "string", "description": "relative to the skill's folder"},
+                "offset": {"type": "integer", "minimum": 0, "description": "first character (default 0)"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_CHARS,
+                          "description": f"characters to read (default {PAGE_CHARS})"}},
              "required": ["name", "path"], "additionalProperties": False},
             self._read_resource_tool, Risk.READ, timeout_s=10, source="skills"))
+        self._registry.register(ToolSpec(
+            FIND, "Search the installed skills not listed in the catalog by keywords (any language).",
+            {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"],
+             "additionalProperties": False},
+            self._find_tool, Risk.READ, timeout_s=10, source="skills"))
 
     @property
     def skills(self) -> tuple[Skill, ...]:
@@ -126,6 +171,14 @@ class SkillManager:
 
     def get(self, name: str) -> Skill | None:
         return self.discovery.get(name)
+
+    def closest_names(self, name: str, n: int = 5) -> list[str]:
+        names = [s.name for s in self.skills]
+        lowered = {s.lower(): s for s in names}
+        if name.lower() in lowered:
+            return [lowered[name.lower()]]
+        close = difflib.get_close_matches(name, names, n=n, cutoff=0.6)
+        return close or [found for found, _ in self._index.search(name, n)]
 
     def tool_owner(self, tool_name: str) -> str | None:
         return next((skill for skill, names in self._skill_tools.items() if tool_name in names), None)
@@ -157,7 +210,11 @@ class SkillManager:
     def activate(self, session_id: str, name: str) -> Skill:
         skill = self.get(name)
         if skill is None:
-            raise ToolError(f"no skill named {name!r}; the catalog lists the installed skills")
+            close = self.closest_names(name)
+            raise ToolError(f"no skill named {name!r}" + (f"; the closest names: {', '.join(close)}" if close else
+                                                          "; use find_skills to search the installed skills"))
+        with self._lock:
+            self._recent = [name] + [n for n in self._recent if n != name][: RECENT - 1]
         if self._store.get_session(session_id) is None:
             self._store.create_session(session_id)
         current = self.active(session_id)
@@ -169,7 +226,7 @@ class SkillManager:
         self._store.set_active_skills(session_id, [n for n in self.active(session_id) if n != name])
 
     def apply_slash(self, session_id: str, text: str) -> str | None:
-        """`/skill-name …` at the start of a message activates that skill. Returns its name."""
+        """`/skill-name …` at the start of a message activates that skill (any Unicode name). Returns its name."""
         match = _SLASH.match(text.strip())
         if match and self.get(match.group(1)) is not None:
             self.activate(session_id, match.group(1))
@@ -177,17 +234,26 @@ class SkillManager:
         return None
 
     # ------------------------------------------------------------------ what a request carries
-    def catalog(self) -> str:
-        if not self.skills:
-            return ""
-        lines = ["Skills you can use. When a task matches one, call activate_skill with its name first, then "
-                 "follow its instructions:"]
-        for skill in self.skills:
-            description = skill.description
-            if len(description) > CATALOG_DESCRIPTION_CHARS:
-                description = description[: CATALOG_DESCRIPTION_CHARS - 1].rstrip() + "…"
-            lines.append(f"- {skill.name}: {description}")
-        return "\n".join(lines)
+    def needs_search(self, other_fixed_tokens: int) -> bool:
+        """Whether the full catalog is over its budget, so the catalog is a selection and find_skills is offered."""
+        return self._full_tokens > catalog_budget(other_fixed_tokens)
+
+    def catalog_for(self, session_id: str = "", message: str = "", other_fixed_tokens: int = 0) -> Catalog:
+        """The catalog for one request (see core/skills/catalog.py); remembered as `last_catalog`."""
+        pinned = self.active(session_id) if session_id else []
+        with self._lock:
+            recent = list(self._recent)
+        made = build_catalog(self.skills, catalog_budget(other_fixed_tokens), index=self._index, message=message,
+                             pinned=pinned, recent=recent, full=self._full)
+        self.last_catalog = made
+        return made
+
+    def catalog(self, session_id: str = "", message: str = "", other_fixed_tokens: int = 0) -> str:
+        return self.catalog_for(session_id, message, other_fixed_tokens).text
+
+    def search(self, query: str, limit: int = FIND_RESULTS) -> list[Skill]:
+        found = [self.get(name) for name, _ in self._index.search(query, limit)]
+        return [s for s in found if s is not None]
 
     def skill_layer(self, session_id: str) -> str:
         parts = []
@@ -198,44 +264,98 @@ class SkillManager:
         return "\n\n".join(parts)
 
     def offered(self, session_id: str, specs: Iterable[ToolSpec]) -> list[ToolSpec]:
-        """Drop the tools of skills that are not active in this session."""
+        """Drop the tools of skills that are not active in this session, and find_skills when the catalog lists
+        every skill."""
         active = set(self.active(session_id))
-        return [s for s in specs if not (s.source.startswith("skill:") and s.source[6:] not in active)]
+        kept = [s for s in specs if not (s.source.startswith("skill:") and s.source[6:] not in active)]
+        if not any(s.name == FIND for s in kept):
+            return kept
+        others = estimate_tools_tokens([s.to_openai() for s in kept]) + OTHER_FIXED_ALLOWANCE
+        return kept if self.needs_search(others) else [s for s in kept if s.name != FIND]
 
-    # ------------------------------------------------------------------ the two tools
+    # ------------------------------------------------------------------ the tools
     def _activate_tool(self, args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
-        skill = self.activate(ctx.session_id, args["name"])
+        skill = self.activate(ctx.session_id, str(args["name"]).strip().lstrip("/"))
         return {
             "skill": skill.name,
-            "instructions": skill.instructions,
+            "instructions": f"now in your system message, under '## Skill: {skill.name} (active)'; follow them",
             "tools": list(skill.tools) + self._skill_tools.get(skill.name, []),
             "resources": list(skill.resources),
-            "note": "The skill is now active: its instructions stay in your context for this session." + (
-                " Its scripts cannot run yet: the user has not trusted this skill's code (Skills tab > Trust "
-                "code…). Tell the user if the task needs them." if self.needs_trust(skill) else ""),
+            "note": "The skill is now active for this session. Read a resource with read_skill_resource(name, path)."
+            + (" Its scripts cannot run yet: the user has not trusted this skill's code (Skills tab > Trust code…, "
+               f"or `hermes-desktop skills trust {skill.name}`). Tell the user if the task needs them."
+               if self.needs_trust(skill) else ""),
         }
 
-    def _read_resource_tool(self, args: dict[str, Any], ctx: ToolContext) -> str:
-        skill = self.get(args["name"])
-        if skill is None:
-            raise ToolError(f"no skill named {args['name']!r}")
-        relative = str(args["path"]).strip().lstrip("/")
+    def _find_tool(self, args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
+        query = str(args.get("query") or "").strip()
+        if not query:
+            raise ToolError("give a few keywords to search for")
+        found = self.search(query)
+        if not found:
+            return {"query": query, "skills": [], "note": "No installed skill matches these words; try other words "
+                    "or synonyms, or do the task without a skill."}
+        return {"query": query, "skills": [{"name": s.name, "description": s.description[:SEARCH_DESCRIPTION_CHARS]}
+                                           for s in found],
+                "note": "Call activate_skill with the name of the one that fits the task."}
+
+    def _resource_path(self, skill: Skill, relative: str) -> tuple[Path, str, str]:
+        """The file for `relative`, its path as found, and a note when it was matched without regard to case.
+        ToolError naming the closest existing paths when there is none."""
         root = skill.folder.resolve()
         target = (skill.folder / relative).resolve()
         if root not in target.parents or not is_resource(target.relative_to(root)):
             raise ToolError(f"refused: {relative!r} is not one of the skill's resource files (its instructions and "
                             "code are not resources; paths outside the skill's folder are never read)")
-        if not target.is_file():
-            raise ToolError(f"{relative!r} does not exist in skill {skill.name}")
+        if target.is_file():
+            return target, relative, ""
+        known = self._all_resources(skill)
+        same = [p for p in known if p.lower() == relative.lower()]
+        if same:
+            found = same[0]
+            return (skill.folder / found).resolve(), found, f"[{relative!r} does not exist; this is {found!r}]\n"
+        close = difflib.get_close_matches(relative, known, n=5, cutoff=0.4)
+        by_name = [p for p in known if Path(p).name.lower() == Path(relative).name.lower() and p not in close]
+        close = (by_name + close)[:5]
+        raise ToolError(f"{relative!r} does not exist in skill {skill.name}" +
+                        (f"; the closest existing paths: {', '.join(close)}" if close else
+                         f"; its resources: {', '.join(skill.resources[:20]) or 'none'}"))
+
+    @staticmethod
+    def _all_resources(skill: Skill) -> list[str]:
+        found = []
+        for path in skill.folder.rglob("*"):
+            if len(found) > 5000:
+                break
+            try:
+                relative = path.relative_to(skill.folder)
+                if path.is_file() and not path.is_symlink() and is_resource(relative):
+                    found.append(relative.as_posix())
+            except OSError:
+                continue
+        return sorted(found)
+
+    def _read_resource_tool(self, args: dict[str, Any], ctx: ToolContext) -> str:
+        name = str(args["name"]).strip()
+        skill = self.get(name)
+        if skill is None:
+            close = self.closest_names(name)
+            raise ToolError(f"no skill named {name!r}" + (f"; the closest names: {', '.join(close)}" if close else ""))
+        relative = str(args["path"]).strip().lstrip("/")
+        target, found, note = self._resource_path(skill, relative)
         try:  # never more than the limit is read, whatever the file's size says or becomes
-            data = read_limited(target, MAX_RESOURCE_BYTES, "a resource is returned whole to the model")
+            data = read_limited(target, MAX_RESOURCE_BYTES, "larger resources are not read")
         except TooLarge as exc:
-            raise ToolError(f"refused: {relative!r} {exc}; it cannot be read in parts yet") from None
+            raise ToolError(f"refused: {found!r} {exc}") from None
         except OSError as exc:
-            raise ToolError(f"{relative!r} cannot be read: {exc.strerror or exc}") from None
+            raise ToolError(f"{found!r} cannot be read: {exc.strerror or exc}") from None
         if b"\x00" in data[:8192]:
-            raise ToolError(f"{relative!r} is a binary file; only text resources can be read")
+            raise ToolError(f"{found!r} is a binary file; only text resources can be read")
         try:
-            return data.decode("utf-8-sig")
+            text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ToolError(f"{relative!r} is not UTF-8 text") from exc
+            raise ToolError(f"{found!r} is not UTF-8 text") from exc
+        offset = int(args.get("offset") or 0)
+        limit = max(1, min(int(args.get("limit") or PAGE_CHARS), MAX_PAGE_CHARS))
+        how = f"call read_skill_resource(name={skill.name!r}, path={found!r}, offset={{offset}})"
+        return note + page(text, offset, limit, how_to_continue=how)

@@ -15,6 +15,7 @@ class SkillFormat(StrEnum):
 class Origin(StrEnum):
     BUNDLED = "bundled"
     AGENTS = "agents"  # ~/.agents/skills, the standard's cross-client folder
+    CLAUDE = "claude"  # ~/.claude/skills, Claude Code's folder (optional, off by default)
     USER = "user"  # the data directory's skills/
 
 
@@ -23,6 +24,15 @@ class SkillProblem:
     file: str
     reason: str
     level: str = "warning"  # warning: loaded anyway | error: skipped
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """Something a skill says it needs: an MCP server (`mcp`) or a command on PATH (`command`)."""
+
+    kind: str  # "mcp" | "command"
+    name: str
+    source: str = "requires"  # the front-matter field it came from: requires | compatibility
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +51,9 @@ class Skill:
     resources: tuple[str, ...] = ()  # files under references/ and assets/, relative to the folder
     problems: tuple[SkillProblem, ...] = ()
     overrides: Origin | None = None  # the origin of a skill with the same name that this one replaces
+    overrides_folder: Path | None = None  # the folder of the skill this one replaces (hidden by it)
+    requires: tuple[Requirement, ...] = ()
+    definition: str = ""  # the definition file's name as found (SKILL.md, skill.md, skill.yaml)
 
     @property
     def has_code(self) -> bool:
@@ -64,4 +77,18 @@ class Discovery:
     overridden: tuple[Skill, ...] = field(default=())
 
     def get(self, name: str) -> Skill | None:
-        return next((s for s in self.skills if s.name == name), None)
+        return _index(self).get(name)
+
+
+_INDEXES: "dict[int, tuple[Discovery, dict[str, Skill]]]" = {}
+
+
+def _index(discovery: Discovery) -> dict[str, Skill]:
+    """Name -> skill, built once per Discovery (a frozen value): `get` is called per tool call and per row."""
+    cached = _INDEXES.get(id(discovery))
+    if cached is None or cached[0] is not discovery:
+        if len(_INDEXES) > 8:
+            _INDEXES.clear()
+        cached = (discovery, {s.name: s for s in discovery.skills})
+        _INDEXES[id(discovery)] = cached
+    return cached[1]

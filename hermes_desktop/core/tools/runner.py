@@ -1,5 +1,6 @@
 """Run one tool call: its own timeout, exceptions caught, result rendered, the app's own secrets removed from it
-(whatever tool echoed them: a file, a web page, an MCP server), and cut to a budget.
+(whatever tool echoed them: a file, a web page, an MCP server), and cut to a budget. A successful result over the budget is kept whole in memory and its shown part says how to read
+on with `read_more` (core/tools/pager.py).
 
 Blocking handlers run on the bounded tool executor (core/executors.py), never on the threads the
 session database uses. A timeout ends the wait and drops a call that had not started yet; a call
@@ -22,6 +23,7 @@ from typing import Any, Collection
 from hermes_desktop.core.events import ToolOutcome
 from hermes_desktop.core.executors import TOOL_WORKERS, run_tool_thread
 from hermes_desktop.core.redact import redact_known
+from hermes_desktop.core.tools.pager import PAGER, first_page
 from hermes_desktop.core.tools.spec import ToolContext, ToolError, ToolSpec
 
 log = logging.getLogger(__name__)
@@ -76,7 +78,11 @@ async def run_tool(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, *, de
         log.exception("tool %s raised", spec.name)
         content = error_content(f"{spec.name} failed: {type(exc).__name__}: {exc}")
         outcome = ToolOutcome.ERROR
-    content, cut = truncate(redact_known(content, known_secrets), char_budget)
+    content = redact_known(content, known_secrets)
+    if outcome is ToolOutcome.OK and len(content) > char_budget:  # kept whole: read_more pages on (core/tools/pager.py)
+        content, cut = first_page(content, char_budget, PAGER.keep(ctx.session_id, content))
+    else:
+        content, cut = truncate(content, char_budget)
     return ToolResult(outcome, content, time.monotonic() - started, cut)
 
 

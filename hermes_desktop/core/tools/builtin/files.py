@@ -22,6 +22,7 @@ from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError,
 from hermes_desktop.core.tools.workspace import open_regular_file
 
 MAX_READ_BYTES = 1_000_000
+READ_PAGE_CHARS = 6_000  # one page of read_file: under the default tool result budget, with room for the header
 MAX_LIST_ENTRIES = 500
 MAX_SEARCH_RESULTS = 100
 MAX_SEARCH_FILES = 20_000
@@ -98,15 +99,30 @@ def read_file(args: dict[str, Any], ctx: ToolContext) -> str:
     if path.is_dir():
         raise ToolError(f"{ws.relative(path)} is a folder; use list_directory")
     text, encoding = read_text(path)
-    lines = text.splitlines()
+    limit = max(1, min(int(args.get("limit") or READ_PAGE_CHARS), 100_000))
+    shown_name = ws.relative(path) + (f", {encoding}" if encoding != "utf-8" else "")
+    if args.get("offset") is not None:  # by characters: a page of `limit` from `offset` (issue 15: read everything)
+        offset = max(0, min(int(args["offset"]), len(text)))
+        chunk = text[offset: offset + limit]
+        end = offset + len(chunk)
+        header = f"{shown_name} (characters {offset:,}-{end:,} of {len(text):,}"
+        return header + (f"; {len(text) - end:,} more: continue with offset={end})" if end < len(text) else ")") + \
+            "\n" + chunk
+    lines = text.splitlines(keepends=True)
     start = int(args.get("start_line") or 1)
     count = int(args.get("max_lines") or 400)
     chosen = lines[start - 1 : start - 1 + count]
+    begin = sum(len(line) for line in lines[: start - 1])
+    body = "".join(chosen)
     end = start + len(chosen) - 1
-    header = f"{ws.relative(path)} (lines {start}-{end} of {len(lines)}" + (f", {encoding}" if encoding != "utf-8" else "") + ")"
+    header = f"{shown_name} (lines {start}-{end} of {len(lines)})"
+    if len(body) > limit:  # long lines: a page by characters, and where to go on
+        body = body[:limit]
+        return (f"{shown_name} (from line {start}: characters {begin:,}-{begin + limit:,} of {len(text):,}; "
+                f"{len(text) - begin - limit:,} more: continue with offset={begin + limit})\n" + body)
     if end < len(lines):
         header += f"; continue with start_line={end + 1}"
-    return header + "\n" + "\n".join(chosen)
+    return header + "\n" + body.rstrip("\r\n")
 
 
 def _glob_matches(relative: str, pattern: str) -> bool:
@@ -349,10 +365,14 @@ def file_tools() -> list[ToolSpec]:
         ToolSpec("list_directory", "List a folder in the workspace (names, sizes, dates).",
                  _object({"path": {**_PATH, "description": "Folder relative to the workspace; '.' for the top"}}, []),
                  list_directory, Risk.READ, timeout_s=15),
-        ToolSpec("read_file", "Read a UTF-8 text file from the workspace, optionally a range of lines.",
+        ToolSpec("read_file", "Read a UTF-8 text file from the workspace: a range of lines, or a page of characters "
+                 "(offset/limit) to read a long file in parts.",
                  _object({"path": _PATH,
                           "start_line": {"type": "integer", "minimum": 1, "description": "First line (1-based)"},
-                          "max_lines": {"type": "integer", "minimum": 1, "maximum": 2000}}, ["path"]),
+                          "max_lines": {"type": "integer", "minimum": 1, "maximum": 2000},
+                          "offset": {"type": "integer", "minimum": 0, "description": "First character (0-based)"},
+                          "limit": {"type": "integer", "minimum": 1, "maximum": 100000,
+                                    "description": f"Characters per page (default {READ_PAGE_CHARS})"}}, ["path"]),
                  read_file, Risk.READ, timeout_s=15),
         ToolSpec("search_files", "Find files in the workspace by glob pattern and, optionally, text they contain.",
                  _object({"glob": {"type": "string", "description": "e.g. '*.md' or 'reports/**/*.csv'"},

@@ -1,0 +1,387 @@
+"""`hermes-desktop skills list [--json] | show NAME | trust NAME [--yes] | untrust NAME | install PATH|ZIP [--force]`,
+and the Skills section of `doctor`.
+
+- `trust` shows what will be trusted (the skill's folder, its code files and the SHA-256 of each, and the hash of
+  the whole folder that trust is tied to) and asks on the terminal; without a terminal it refuses unless `--yes`.
+- `install` copies a skill folder or a .zip into the user's skills folder, then validates it with the same loader
+  the app uses and reports what it found. It refuses: an existing skill folder of that name (unless `--force`), a
+  zip entry that would land outside the target (absolute, `..`, a drive letter: "zip slip"), symlinks (in a zip or
+  a folder), more than MAX_FILES files or MAX_INSTALL_BYTES bytes (counted while copying, so a zip that lies about
+  its sizes is still stopped), and a source that is no skill. The copy is made in a hidden temporary folder beside
+  the target and renamed into place, so a failed install leaves nothing behind.
+Exit codes as in cli.py: 0 done, 1 failed, 2 bad usage (unknown skill, refused input).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import zipfile
+from pathlib import Path, PurePosixPath
+from typing import Any, Callable
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+MAX_FILES = 2_000
+MAX_INSTALL_BYTES = 50_000_000
+
+
+def add_parser(commands: Any) -> None:
+    """The `skills` subcommand and its actions (called by cli.build_parser)."""
+    skills = commands.add_parser("skills", help="installed skills: list, show, trust their code, install")
+    actions = skills.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="every skill and every skipped folder with its reason")
+    listing.add_argument("--json", action="store_true")
+    show = actions.add_parser("show", help="one skill: folder, requirements, resources, code and trust")
+    show.add_argument("name")
+    trust = actions.add_parser("trust", help="let a skill's code (tools.py, scripts/) run; asks on the terminal")
+    trust.add_argument("name")
+    trust.add_argument("--yes", action="store_true", help="trust without asking (needed without a terminal)")
+    untrust = actions.add_parser("untrust", help="withdraw trust: its code no longer runs")
+    untrust.add_argument("name")
+    install = actions.add_parser("install", help="copy a skill folder or .zip into your skills folder")
+    install.add_argument("path", type=Path)
+    install.add_argument("--force", action="store_true", help="replace an installed skill folder of the same name")
+
+
+def run(args: argparse.Namespace) -> int:
+    from hermes_desktop.core.terminal_text import strip_controls
+
+    if args.action == "install":
+        return install(args.path, force=args.force)
+    from hermes_desktop.core.runtime import open_runtime
+
+    runtime = open_runtime()
+    try:
+        if args.action == "list":
+            return list_skills(runtime, as_json=args.json)
+        skill = runtime.skills.get(args.name)
+        if skill is None:
+            close = runtime.skills.closest_names(args.name)
+            print(f"error: no skill named {strip_controls(args.name)!r}" +
+                  (f"; did you mean {', '.join(close)}?" if close else ""), file=sys.stderr)
+            return EXIT_USAGE
+        if args.action == "show":
+            return show(runtime, skill)
+        if args.action == "trust":
+            return trust(runtime, skill, yes=args.yes)
+        if args.action == "untrust":
+            runtime.skills.trust.revoke(skill)
+            print(f"{skill.name}: trust withdrawn; its code will not run until you trust it again")
+            return EXIT_OK
+    finally:
+        runtime.store.close()
+    return EXIT_USAGE
+
+
+# ---------------------------------------------------------------- facts shared by list, show and doctor
+
+def _requirements(runtime: Any, skill: Any) -> list[Any]:
+    from hermes_desktop.core.skills.requirements import check, configured_mcp_servers
+
+    if not skill.requires:
+        return []
+    return check(skill, configured_mcp_servers(runtime.paths.mcp_config_file))
+
+
+def _skill_facts(runtime: Any, skill: Any) -> dict[str, Any]:
+    manager = runtime.skills
+    return {
+        "name": skill.name, "description": skill.description, "origin": skill.origin.value,
+        "format": skill.format.value, "folder": str(skill.folder), "definition": skill.definition,
+        "shadows": str(skill.overrides_folder) if skill.overrides_folder else None,
+        "needs_trust": manager.needs_trust(skill), "has_code": skill.has_code,
+        "requirements": [{"kind": s.requirement.kind, "name": s.requirement.name, "present": s.present,
+                          "from": s.requirement.source} for s in _requirements(runtime, skill)],
+        "problems": [{"level": p.level, "file": p.file, "reason": p.reason} for p in manager.problems(skill)],
+    }
+
+
+def list_skills(runtime: Any, *, as_json: bool) -> int:
+    from hermes_desktop.core.terminal_text import strip_controls
+
+    manager = runtime.skills
+    skipped = [{"folder": folder, "reasons": [f"{p.file}: {p.reason}" for p in problems]}
+               for folder, problems in manager.discovery.rejected]
+    if as_json:
+        print(json.dumps({"skills": [_skill_facts(runtime, s) for s in manager.skills], "skipped": skipped},
+                         ensure_ascii=False, indent=2))
+        return EXIT_OK
+    for skill in manager.skills:
+        flags = [skill.origin.value] + (["code not trusted"] if manager.needs_trust(skill) else [])
+        missing = [s.requirement.name for s in _requirements(runtime, skill) if not s.present]
+        if missing:
+            flags.append("missing: " + ", ".join(missing))
+        description = skill.description if len(skill.description) <= 90 else skill.description[:89] + "…"
+        print(strip_controls(f"{skill.name}  [{'; '.join(flags)}]  {description}"))
+    for entry in skipped:
+        print(strip_controls(f"SKIPPED {entry['folder']}: {'; '.join(entry['reasons'])}"))
+    print(f"{len(manager.skills)} skills, {len(skipped)} skipped folders")
+    return EXIT_OK
+
+
+def show(runtime: Any, skill: Any) -> int:
+    from hermes_desktop.core.skills.scripts import list_scripts
+    from hermes_desktop.core.terminal_text import strip_controls
+
+    facts = _skill_facts(runtime, skill)
+    lines = [f"{skill.name}", f"  {skill.description}", f"  folder: {skill.folder} ({skill.origin.value}, "
+             f"{skill.definition or skill.format.value})"]
+    if skill.overrides_folder:
+        lines.append(f"  hides the skill of the same name in {skill.overrides_folder}")
+    if skill.license:
+        lines.append(f"  license: {skill.license}")
+    if skill.compatibility:
+        lines.append(f"  compatibility: {skill.compatibility}")
+    for state in _requirements(runtime, skill):
+        lines.append(f"  requires {state.words()}")
+    if skill.resources:
+        lines.append(f"  resources ({len(skill.resources)}): " + ", ".join(skill.resources))
+    if skill.has_code:
+        code = (["tools.py"] if skill.has_tools_py else []) + [f"scripts/{s}" for s in list_scripts(skill)]
+        lines.append("  code: " + ", ".join(code) + ("  (NOT trusted: it does not run)" if facts["needs_trust"]
+                                                     else "  (trusted)"))
+    for problem in facts["problems"]:
+        lines.append(f"  {problem['level']}: {problem['file']}: {problem['reason']}")
+    print("\n".join(strip_controls(line) for line in lines))  # names and text come from the skill's files
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- trust
+
+def code_files(skill: Any) -> list[Path]:
+    """The files whose content trust covers and that can run: tools.py and everything under scripts/."""
+    files = [skill.folder / "tools.py"] if skill.has_tools_py else []
+    scripts = skill.folder / "scripts"
+    if scripts.is_dir():
+        files += sorted(p for p in scripts.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return files
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def trust(runtime: Any, skill: Any, *, yes: bool, stdin: Any = None, out: Any = None) -> int:
+    from hermes_desktop.core.skills.trust import content_hash
+    from hermes_desktop.core.terminal_text import strip_controls
+
+    stdin, out = stdin or sys.stdin, out or sys.stdout
+    if not skill.has_code:
+        print(f"{skill.name} has no code (tools.py or scripts/); there is nothing to trust", file=out)
+        return EXIT_OK
+    if not runtime.skills.needs_trust(skill):
+        print(f"{skill.name} is already trusted" + (" (bundled with the app)" if skill.origin.value == "bundled"
+                                                   else ""), file=out)
+        return EXIT_OK
+    print(strip_controls(f"Trusting skill {skill.name} ({skill.folder}) lets this code run when the skill is active "
+                         "(each run still asks for your approval):"), file=out)
+    for path in code_files(skill):
+        print(strip_controls(f"  {path.relative_to(skill.folder).as_posix()}  sha256 {_sha256(path)}"), file=out)
+    folder_hash = content_hash(skill.folder)
+    print(f"Trust is for this exact content (all files of the folder: sha256 {folder_hash}); any change asks again.",
+          file=out)
+    if not yes:
+        if not stdin.isatty():
+            print("error: not trusted: no terminal to ask on; run it in a terminal, or add --yes", file=sys.stderr)
+            return EXIT_USAGE
+        out.write("Trust this code? [y/N] ")
+        out.flush()
+        if stdin.readline().strip().lower() not in ("y", "yes"):
+            print("not trusted", file=out)
+            return EXIT_FAILED
+    if content_hash(skill.folder) != folder_hash:  # changed while the user read the list
+        print("error: the skill's files changed while you were asked; nothing was trusted. Run it again.",
+              file=sys.stderr)
+        return EXIT_FAILED
+    runtime.skills.trust.trust(skill)
+    print(f"trusted {skill.name}: its code can run now", file=out)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- install
+
+class InstallRefused(Exception):
+    """The source cannot be installed; the message says why. Nothing was written."""
+
+
+def _copy_folder(source: Path, target: Path) -> int:
+    count, total = 0, 0
+    for base, dirs, files in os.walk(source):
+        dirs[:] = [d for d in dirs if d not in (".git", "__pycache__")]
+        for name in dirs + files:
+            path = Path(base) / name
+            if path.is_symlink():
+                raise InstallRefused(f"{path.relative_to(source)} is a symbolic link; links are not installed")
+        relative = Path(base).relative_to(source)
+        (target / relative).mkdir(parents=True, exist_ok=True)
+        for name in files:
+            path = Path(base) / name
+            info = path.lstat()
+            if not stat.S_ISREG(info.st_mode):
+                raise InstallRefused(f"{path.relative_to(source)} is not a regular file")
+            count, total = count + 1, total + info.st_size
+            if count > MAX_FILES or total > MAX_INSTALL_BYTES:
+                raise InstallRefused(f"more than {MAX_FILES:,} files or {MAX_INSTALL_BYTES // 1_000_000} MB")
+            shutil.copyfile(path, target / relative / name)
+    return count
+
+
+def _safe_member(name: str) -> PurePosixPath:
+    path = PurePosixPath(name.replace("\\", "/"))
+    if path.is_absolute() or ".." in path.parts or (path.parts and ":" in path.parts[0]):
+        raise InstallRefused(f"the zip entry {name!r} would be written outside the skill's folder")
+    return path
+
+
+def _extract_zip(source: Path, target: Path) -> int:
+    try:
+        archive = zipfile.ZipFile(source)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise InstallRefused(f"{source.name} is not a readable zip file: {exc}") from None
+    count, total = 0, 0
+    with archive:
+        members = archive.infolist()
+        if len(members) > MAX_FILES:
+            raise InstallRefused(f"the zip holds {len(members):,} entries; at most {MAX_FILES:,} are installed")
+        for member in members:
+            relative = _safe_member(member.filename)
+            if stat.S_ISLNK(member.external_attr >> 16):
+                raise InstallRefused(f"the zip entry {member.filename!r} is a symbolic link; links are not installed")
+            if member.is_dir() or not relative.parts or relative.parts[0] == "__MACOSX":
+                continue
+            destination = target.joinpath(*relative.parts)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            with archive.open(member) as reader, open(destination, "wb") as writer:
+                while block := reader.read(1 << 20):  # counted as written: a zip's declared sizes may lie
+                    total += len(block)
+                    if total > MAX_INSTALL_BYTES:
+                        raise InstallRefused(f"the zip unpacks to more than {MAX_INSTALL_BYTES // 1_000_000} MB")
+                    writer.write(block)
+            count += 1
+    return count
+
+
+def _skill_root(unpacked: Path) -> Path:
+    """The folder holding SKILL.md/skill.yaml: the unpacked folder itself or its single top-level folder."""
+    from hermes_desktop.core.skills.loader import is_skill_folder, list_folder
+
+    if is_skill_folder(list_folder(unpacked)):
+        return unpacked
+    children = [p for p in unpacked.iterdir() if p.is_dir() and not p.name.startswith((".", "__MACOSX"))]
+    if len(children) == 1 and is_skill_folder(list_folder(children[0])):
+        return children[0]
+    raise InstallRefused("no SKILL.md or skill.yaml at its top (or in its single top-level folder)")
+
+
+def install_into(source: Path, skills_dir: Path, *, force: bool) -> tuple[Any, Path, int]:
+    """Install `source` (folder or .zip) into `skills_dir`. Returns (skill, its folder, files). Raises InstallRefused."""
+    from hermes_desktop.core.skills.loader import load_skill
+    from hermes_desktop.core.skills.model import Origin
+
+    if not source.exists():
+        raise InstallRefused(f"{source} does not exist")
+    skills_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".installing-", dir=skills_dir))
+    try:
+        unpacked = staging / "unpacked"
+        unpacked.mkdir()
+        if source.is_dir():
+            files = _copy_folder(source, unpacked)
+        elif zipfile.is_zipfile(source):
+            files = _extract_zip(source, unpacked)
+        else:
+            raise InstallRefused(f"{source.name} is neither a folder nor a zip file")
+        root = _skill_root(unpacked)
+        skill, problems = load_skill(root, Origin.USER)
+        if skill is None:
+            reasons = "; ".join(f"{p.file}: {p.reason}" for p in problems) or "not a skill"
+            raise InstallRefused(f"it does not load as a skill: {reasons}")
+        folder_name = skill.name if all(c not in skill.name for c in "/\\\0") and skill.name not in (".", "..") \
+            else source.stem
+        target = skills_dir / folder_name
+        if target.exists() or target.is_symlink():
+            if not force:
+                raise InstallRefused(f"{target} already exists; add --force to replace it")
+            shutil.rmtree(target) if target.is_dir() and not target.is_symlink() else target.unlink()
+        root.rename(target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    installed, _ = load_skill(target, Origin.USER)
+    return installed, target, files
+
+
+def install(source: Path, *, force: bool) -> int:
+    from hermes_desktop.core.paths import app_paths
+    from hermes_desktop.core.terminal_text import strip_controls
+
+    try:
+        skill, target, files = install_into(source.expanduser(), app_paths().user_skills_dir, force=force)
+    except InstallRefused as exc:
+        print(strip_controls(f"error: {source} was not installed: {exc}"), file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        print(strip_controls(f"error: {source} was not installed: {exc}"), file=sys.stderr)
+        return EXIT_FAILED
+    print(strip_controls(f"installed {skill.name} into {target} ({files} files, {len(skill.resources)} resources)"))
+    for problem in skill.problems:
+        print(strip_controls(f"  {problem.level}: {problem.file}: {problem.reason}"))
+    for requirement in skill.requires:
+        print(strip_controls(f"  requires {requirement.kind} {requirement.name}"))
+    if skill.has_code:
+        print(f"  it has code ({skill.code_files}) that runs only after `hermes-desktop skills trust {skill.name}`")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- doctor
+
+def report(runtime: Any, out: Callable[[str], None]) -> None:
+    """The Skills section of `doctor`: folders (optional ones with their setting), every skill with its origin,
+    problems, requirements and what it hides, every skipped folder with its reason, and the catalog's size."""
+    from hermes_desktop.core.paths import agents_skills_dir, claude_skills_dir
+    from hermes_desktop.core.terminal_text import strip_controls
+    from hermes_desktop.core.tokens import estimate_text_tokens
+
+    manager = runtime.skills
+    out("\nSkills")
+    used = {str(root) for root, _ in runtime.skill_roots()}
+    for root, origin in runtime.skill_roots():
+        out(f"  folder ({origin.value}) {root}  [{'present' if root.is_dir() else 'none'}]")
+    for setting, root in (("claude_skills", claude_skills_dir()), ("agents_skills", agents_skills_dir())):
+        if str(root) not in used:
+            out(f"  folder {root}  [off: set \"{setting}\": true in settings.json to load it"
+                + ("; it exists" if root.is_dir() else "") + "]")
+    for skill in manager.skills:
+        notes = [f"{skill.origin.value}, {skill.definition or skill.format.value}"]
+        if skill.overrides_folder is not None:
+            notes.append(f"hides the {skill.overrides.value if skill.overrides else ''} skill of the same name in "
+                         f"{skill.overrides_folder}")
+        out(strip_controls(f"  {skill.name}  ({'; '.join(notes)})  {skill.folder}"))
+        for state in _requirements(runtime, skill):
+            out(strip_controls(f"      requires {state.words()}"))
+        for problem in manager.problems(skill):
+            out(strip_controls(f"      {problem.level}: {problem.file}: {problem.reason}"))
+    for folder, problems in manager.discovery.rejected:
+        out(strip_controls(f"  SKIPPED {folder}"))
+        for problem in problems:
+            out(strip_controls(f"      {problem.level}: {problem.file}: {problem.reason}"))
+    from hermes_desktop.core.prompts import system_prompt, tool_rules
+    from hermes_desktop.core.tokens import estimate_tools_tokens
+
+    tools = [spec.to_openai() for spec in manager.offered("", runtime.registry.specs())]
+    others = estimate_text_tokens(system_prompt()) + estimate_text_tokens(tool_rules(runtime.workspace.root)) + \
+        estimate_tools_tokens(tools)  # as the agent measures them for a request
+    catalog = manager.catalog_for("", "", others)
+    listed = (f"the catalog lists {catalog.listed} in full ({estimate_text_tokens(catalog.text):,} tokens at most "
+              f"on every request)")
+    searchable = f" and {catalog.searchable} more are searchable with find_skills" if catalog.searchable else ""
+    out(f"  {len(manager.skills)} loaded, {len(manager.discovery.rejected)} skipped; {listed}{searchable}")

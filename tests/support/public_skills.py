@@ -1,0 +1,74 @@
+"""Real public skill collections as a new user would have them: each repository's tree copied into a skills folder
+as if `git clone`d there (skills two levels down, in the repository's skills/ folder).
+
+The repositories are not part of this project: they come from local snapshots (the `fetch` mirror under
+/work/.mirror, or HERMES_SKILL_MIRRORS=dir1:dir2 of bare git directories); nothing is committed. When no snapshot is
+present, `copy_collections` returns [] and the tests that need it skip with that reason.
+
+Run directly for the numbers: `python -m tests.support.public_skills` prints found / skipped (with reasons) and the
+fixed part of a real request's tokens.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import tarfile
+from pathlib import Path
+
+MIRRORS = {"anthropics-skills": "anthropics+skills", "superpowers": "obra+superpowers"}
+MIRROR_ROOT = Path("/work/.mirror")
+
+
+def snapshots() -> dict[str, Path]:
+    """Clone name -> bare git directory, for the snapshots present on this machine."""
+    found: dict[str, Path] = {}
+    extra = [Path(p) for p in os.environ.get("HERMES_SKILL_MIRRORS", "").split(os.pathsep) if p]
+    for path in extra:
+        if (path / "HEAD").exists():
+            found[path.parent.name if path.name == "repo" else path.name] = path
+    for name, folder in MIRRORS.items():
+        repo = MIRROR_ROOT / folder / "repo"
+        if (repo / "HEAD").exists():
+            found[name] = repo
+    return found
+
+
+def copy_collections(dest: Path) -> list[str]:
+    """Copy each snapshot's tree to dest/<name>/ (symlinks are left out, as a skills folder should have none).
+    Returns the names copied."""
+    copied = []
+    for name, repo in snapshots().items():
+        data = subprocess.run(["git", f"--git-dir={repo}", "archive", "--format=tar", "HEAD"], capture_output=True,
+                              check=True, timeout=120).stdout
+        target = dest / name
+        target.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+            members = [m for m in archive.getmembers() if m.isfile() or m.isdir()]
+            archive.extractall(target, members=members, filter="data")
+        copied.append(name)
+    return copied
+
+
+def main() -> None:
+    import tempfile
+
+    from hermes_desktop.core.skills.discovery import discover
+    from hermes_desktop.core.skills.model import Origin
+
+    with tempfile.TemporaryDirectory() as home:
+        root = Path(home) / "skills"
+        names = copy_collections(root)
+        found = discover([(root, Origin.USER)])
+        print(f"collections: {', '.join(names) or 'none (no snapshots)'}")
+        print(f"found {len(found.skills)} skills; skipped {len(found.rejected)} folders")
+        for folder, problems in found.rejected:
+            print(f"  SKIPPED {Path(folder).relative_to(root)}: " + "; ".join(f"{p.file}: {p.reason}" for p in problems))
+        for skill in found.skills:
+            for problem in skill.problems:
+                print(f"  {skill.name}: {problem.level}: {problem.file}: {problem.reason}")
+
+
+if __name__ == "__main__":
+    main()
