@@ -57,7 +57,6 @@ def test_the_contract_object_names_exist(make_window) -> None:
 def test_a_message_streams_in_and_the_session_appears(make_window, model_server) -> None:
     h = make_window()
     model_server.enqueue(slow_text_reply("Hello! Streaming this reply word by word, 你好。", chunk_size=3, delay_s=0.02))
-    model_server.chat_requests  # noqa: B018 - recorded for the assertions below
     h.send("hi there")
     assert h.window.findChild(QPlainTextEdit, "chatInput").toPlainText() == ""
     partial = h.wait_until(lambda: replies(h.window) and replies(h.window)[-1].streaming and replies(h.window)[-1].text,
@@ -71,6 +70,13 @@ def test_a_message_streams_in_and_the_session_appears(make_window, model_server)
     stored = h.controller.store.messages(h.window.current_session)
     assert stored[-1].interrupted and stored[-1].content == reply.text
     assert h.wait_until(lambda: h.window.sidebar.list.count() >= 2, what="the session in the sidebar")
+    # What went to the model: one request, the system prompt first, the typed text last, the tools offered.
+    requests = [r for r in model_server.chat_requests if r.messages and r.messages[-1].get("content") == "hi there"]
+    assert len(requests) == 1, "the message was sent once"
+    request = requests[0]
+    assert request.messages[0]["role"] == "system" and request.system_prompt
+    assert request.messages[-1] == {"role": "user", "content": "hi there"}
+    assert {"calculate", "read_file", "write_file"} <= set(request.tool_names)
 
 
 def test_a_full_reply_renders_markdown_and_finishes(make_window, model_server) -> None:
@@ -211,10 +217,12 @@ def test_a_long_session_opens_at_the_newest_message_and_loads_earlier_pages(make
     view = h.window.chat.view
     h.wait_until(lambda: view.visualRect(model.index(model.rowCount() - 1)).intersects(view.viewport().rect()),
                  what="the newest message on screen")
-    before = model.rowCount()
+    before, first_before = model.rowCount(), model.first_loaded
     h.do(lambda: view.verticalScrollBar().setValue(0))
     h.wait_until(lambda: model.rowCount() > before, what="an earlier page")
-    assert model.items()[0].text != "message 9940" or model.rowCount() > before
+    assert model.first_loaded < first_before, "the page loaded lies before what was shown"
+    assert model.items()[0].text == f"message {model.first_loaded}", "in order, from the new first position"
+    assert [i.text for i in model.items()].index(f"message {first_before}") == first_before - model.first_loaded
 
 
 def test_restart_restores_the_last_session(make_window, model_server) -> None:
@@ -335,17 +343,67 @@ def test_escape_stops_and_the_input_stays_usable(make_window, model_server) -> N
 
 
 def test_theme_switch_repaints(make_window, model_server) -> None:
+    """What is on screen changes, not only the flag: the sidebar, the transcript and the reply's inline code are
+    painted in the new theme's colours (grabbed pixels), and back again."""
+    from hermes_desktop.ui.theme import DARK_THEME, LIGHT_THEME
+
     h = make_window()
+    h.do(lambda: h.window.set_theme("light"))
     model_server.enqueue(text_reply("`code` and text"))
     h.send("x")
     wait_for_reply(h, "`code` and text")
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="idle")
+    h.settle(0.1)
+    assert painted_in(h, LIGHT_THEME), "light to start with"
     h.do(lambda: h.window.set_theme("dark"))
     h.settle(0.1)
     assert h.window.theme_manager.theme.dark
     assert json.loads(h.controller.runtime.settings_store.path.read_text())["theme"] == "dark"
+    assert painted_in(h, DARK_THEME), "the window is repainted in the dark palette"
     h.wait_until(lambda: paperclip_lightness(h) > 150, what="a light paperclip on the dark theme")
     h.do(lambda: h.window.set_theme("light"))
+    h.settle(0.1)
+    assert painted_in(h, LIGHT_THEME), "and back in the light one"
     h.wait_until(lambda: paperclip_lightness(h) < 110, what="a dark paperclip on the light theme")
+
+
+def _most_common(image) -> int:
+    counts: dict[int, int] = {}
+    for x in range(0, image.width(), 2):
+        for y in range(0, image.height(), 2):
+            counts[image.pixel(x, y)] = counts.get(image.pixel(x, y), 0) + 1
+    return max(counts, key=counts.get)
+
+
+def painted_in(h, theme) -> bool:
+    """Grabs of the sidebar list, the transcript and the reply's row, compared with the theme's colours."""
+    from PySide6.QtGui import QColor
+
+    def rgb(name: str) -> int:
+        return QColor(name).rgba()
+
+    window = h.window
+    sidebar = window.sidebar.list.viewport().grab().toImage()
+    transcript = window.chat.view.viewport().grab().toImage()
+    panel = window.sidebar.grab().toImage()
+    view = window.chat.view
+    row = view.visualRect(view.model().index(view.model().rowCount() - 1, 0))
+    reply = transcript.copy(row)
+    reply_colours = {reply.pixel(x, y) for x in range(reply.width()) for y in range(reply.height())}
+    assert theme.markdown.inline_code_background != DARK_OR_LIGHT[not theme.dark].markdown.inline_code_background
+    return (_most_common(sidebar) == rgb(theme.base) and _most_common(transcript) == rgb(theme.base)
+            and panel.pixel(2, panel.height() - 2) == rgb(theme.window)
+            and rgb(theme.markdown.inline_code_background) in reply_colours
+            and rgb(DARK_OR_LIGHT[not theme.dark].markdown.inline_code_background) not in reply_colours)
+
+
+def _themes() -> dict[bool, object]:
+    from hermes_desktop.ui.theme import DARK_THEME, LIGHT_THEME
+
+    return {True: DARK_THEME, False: LIGHT_THEME}
+
+
+DARK_OR_LIGHT = _themes()
 
 
 def paperclip_lightness(h) -> int:
