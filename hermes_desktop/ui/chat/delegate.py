@@ -122,6 +122,10 @@ class TranscriptDelegate(QStyledItemDelegate):
             self._paint_text(painter, text, theme)
         for image in layout.images:
             self._paint_thumbnail(painter, image, theme)
+        if option.state & QStyle.StateFlag.State_HasFocus:  # the message the keyboard is on (ui/keyboard.py)
+            painter.setPen(QPen(QColor(theme.accent), 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(QRectF(3, 1, option.rect.width() - 6, option.rect.height() - 2), 8, 8)
         painter.restore()
 
     def thumbnail(self, ref: Any) -> QPixmap | None:
@@ -158,6 +162,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             "stopped": (theme.notice_bg, theme.card_border),
             "notice": (theme.notice_bg, theme.card_border),
             "summary": (theme.notice_bg, theme.card_border),  # a long conversation's summary card
+            "remembered": (theme.notice_bg, theme.card_border),  # "Remembered: …" with Undo (ui/memory_actions.py)
         }.get(layout.background_kind, (theme.notice_bg, theme.notice_bg))
         painter.setPen(QPen(QColor(border), 1))
         painter.setBrush(QBrush(QColor(fill)))

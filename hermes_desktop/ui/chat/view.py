@@ -36,6 +36,9 @@ class ChatView(QListView):
         self.setModel(model)
         self.delegate = TranscriptDelegate(self)
         self.setItemDelegate(self.delegate)
+        from hermes_desktop.ui.keyboard import install_message_keys
+
+        install_message_keys(self)  # Menu key / Shift+F10: the focused message's actions (ui/keyboard.py)
         self._follow = True
         self._keep_from_bottom: int | None = None
         model.dataChanged.connect(self._row_changed)
