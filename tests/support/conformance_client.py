@@ -1,0 +1,156 @@
+"""The client the MCP conformance suite (npm @modelcontextprotocol/conformance, `client` mode) runs: the app's
+own MCP layer, not the SDK's Client directly.
+
+    python -m tests.support.conformance_client SERVER_URL      (MCP_CONFORMANCE_SCENARIO names the scenario)
+
+It writes an mcp.json with one HTTP server, starts it through MCPManager / ServerSupervisor (clientInfo, client
+features, transports, OAuth exactly as the app has them), and plays the user: when the server's state is "needs
+sign-in" it presses Sign in (MCPManager.sign_in) with a browser that follows the consent redirect over HTTP to the
+app's loopback listener; then it calls the scenario's tool through the tool registry, as the model would. An
+elicitation is accepted with the schema's defaults (a test answerer standing in for the person at the form).
+Tokens are kept in memory here (no Secret Service in a conformance run; the keyring path is tested in
+tests/core/test_mcp_oauth.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hermes_desktop.core.mcp.bridge import tool_name
+from hermes_desktop.core.mcp.client_features import ClientFeatures, ElicitAction, ElicitationAnswer
+from hermes_desktop.core.mcp.manager import MCPManager
+from hermes_desktop.core.mcp.status import ServerState
+from hermes_desktop.core.secrets import MemorySecretStore
+from hermes_desktop.core.tools.registry import ToolRegistry
+
+NAME = "conformance"
+SIGN_IN_ATTEMPTS = 2  # a server that keeps asking for more scope is not asked forever (auth/scope-retry-limit)
+SCENARIO_TOOLS = {"tools_call": ("add_numbers", {"a": 5, "b": 3}), "sse-retry": ("test_reconnection", {}),
+                  "elicitation-sep1034-client-defaults": ("test_client_elicitation_defaults", {})}
+
+log = logging.getLogger("conformance_client")
+
+
+class RunStore(MemorySecretStore):
+    """Tokens for this run only (see the module docstring)."""
+
+    @property
+    def is_persistent(self) -> bool:
+        return True
+
+
+class DefaultsElicitor:
+    """Accepts every form with the defaults its schema gives (SEP-1034)."""
+
+    async def elicit(self, request: Any) -> ElicitationAnswer:
+        return ElicitationAnswer(ElicitAction.ACCEPT, {f.name: f.default for f in request.fields
+                                                       if f.default is not None})
+
+
+async def follow_consent(url: str) -> None:
+    """The browser: GET the consent page, then GET where it redirects (the app's loopback listener)."""
+    import httpx2
+
+    async with httpx2.AsyncClient(timeout=30) as http:
+        answer = await http.get(url, follow_redirects=False)
+        location = answer.headers.get("location")
+        if answer.status_code not in (301, 302, 303, 307, 308) or not location:
+            raise RuntimeError(f"the consent page answered {answer.status_code}, not a redirect")
+        await http.get(location, follow_redirects=False)
+
+
+def server_entry(url: str, context: dict[str, Any]) -> dict[str, Any]:
+    entry: dict[str, Any] = {"url": url, "startTimeout": 60}
+    oauth: dict[str, Any] = {}
+    if context.get("client_id"):
+        oauth["clientId"] = context["client_id"]
+        if context.get("client_secret"):
+            oauth["clientSecret"] = context["client_secret"]
+    if os.environ.get("MCP_CONFORMANCE_SCENARIO", "") == "auth/basic-cimd":
+        oauth["clientMetadataUrl"] = "https://conformance-test.local/client-metadata.json"
+    if oauth:
+        entry["oauth"] = oauth
+    return entry
+
+
+async def run(url: str, scenario: str, context: dict[str, Any]) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="hermes-conformance-"))
+    config = folder / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {NAME: server_entry(url, context)}}), encoding="utf-8")
+    registry = ToolRegistry()
+    manager = MCPManager(config, registry, RunStore(), folder / "logs", set())
+    features = ClientFeatures()
+    features.elicitor = DefaultsElicitor()
+    manager.client_features = features
+    try:
+        await manager.reload()
+        await manager.wait_until_settled(60)
+        supervisor = manager.supervisors[NAME]
+        signed_in = 0
+        while True:
+            state = supervisor.status.state
+            if state is ServerState.NEEDS_SIGN_IN and signed_in < SIGN_IN_ATTEMPTS:
+                signed_in += 1
+                log.info("signing in (%s)", supervisor.status.detail)
+                before = supervisor.status
+                await manager.sign_in(NAME, open_url=follow_consent, timeout_s=30)
+                await _until_settled(supervisor, before)
+                continue
+            if state is not ServerState.CONNECTED:
+                raise SystemExit(f"server is {state.value}: {supervisor.status.detail}")
+            remote, args = SCENARIO_TOOLS.get(scenario, (None, {}))
+            if remote is None and scenario.startswith("auth/") and supervisor.status.tools:
+                remote = next((t for t in _remote_names(supervisor)), None)
+            if remote is None:
+                return
+            spec = registry.get(tool_name(NAME, remote))
+            if spec is None:
+                raise SystemExit(f"the server offers no tool {remote}")
+            try:
+                result = await spec.handler(args, None)
+                log.info("%s -> %s", remote, result)
+                return
+            except Exception as exc:  # noqa: BLE001 - a sign-in may be needed (step-up); otherwise reported
+                await _until_settled(supervisor, supervisor.status, limit=100)
+                if supervisor.status.state is ServerState.NEEDS_SIGN_IN and signed_in < SIGN_IN_ATTEMPTS:
+                    continue
+                if scenario.startswith("auth/"):
+                    log.info("%s failed: %s", remote, exc)
+                    return
+                raise
+    finally:
+        await manager.stop_all()
+
+
+def _remote_names(supervisor: Any) -> list[str]:
+    prefix = f"mcp_{NAME}_"
+    return [name[len(prefix):] for name in supervisor.status.tools
+            if name.startswith(prefix) and name[len(prefix):] not in ("list_resources", "read_resource")]
+
+
+async def _until_settled(supervisor: Any, before: Any, limit: int = 1200) -> None:
+    """Wait for the server's next settled state after `before` (a restart, a session that ended)."""
+    for _ in range(limit):
+        status = supervisor.status
+        if status is not before and status.state not in (ServerState.STARTING, ServerState.RESTARTING):
+            return
+        await asyncio.sleep(0.05)
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s %(levelname)s %(message)s")
+    url = sys.argv[-1]
+    scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
+    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    asyncio.run(run(url, scenario, context))
+
+
+if __name__ == "__main__":
+    main()
