@@ -24,10 +24,6 @@ from hermes_desktop.ui.chat.items import MessageItem, thinking_state
 from hermes_desktop.ui.chat.model import ITEM_ROLE
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MessageActions", text)
-
-
 def is_menu_key(event: QKeyEvent) -> bool:
     """The Menu key, or Shift+F10 (the usual keyboard way to a context menu)."""
     return event.key() == Qt.Key.Key_Menu or (
@@ -86,15 +82,18 @@ def message_actions(view: Any, index: QModelIndex) -> list[tuple[str, str, Any]]
             current = item.versions.index(item.message_id) if isinstance(item, MessageItem) and \
                 item.message_id in item.versions else 0
             target = item.versions.index(hit.payload) if hit.payload in item.versions else 0
-            text = _tr("Previous version") if target < current else _tr("Next version")
+            text = (QCoreApplication.translate("MessageActions", "Previous version") if target < current
+                    else QCoreApplication.translate("MessageActions", "Next version"))
         elif hit.action == "open_attachment":
-            text = _tr("Open {0}").format(getattr(hit.payload, "name", ""))
+            text = QCoreApplication.translate("MessageActions", "Open {0}").format(getattr(hit.payload, "name", ""))
         elif hit.action == "toggle_thinking":
-            text = _tr("Hide thinking") if thinking_state(item) == "open" else _tr("Show thinking")
+            text = (QCoreApplication.translate("MessageActions", "Hide thinking") if thinking_state(item) == "open"
+                    else QCoreApplication.translate("MessageActions", "Show thinking"))
         entries.append((text or hit.action, hit.action, hit.payload))
     code_blocks = [part.code for part in layout.docs if part.code]
     for number, code in enumerate(code_blocks, 1):
-        label = _tr("Copy code") if len(code_blocks) == 1 else _tr("Copy code block {0}").format(number)
+        label = (QCoreApplication.translate("MessageActions", "Copy code") if len(code_blocks) == 1
+                 else QCoreApplication.translate("MessageActions", "Copy code block {0}").format(number))
         entries.append((label, "copy_code", code))
     return entries
 
@@ -153,7 +152,7 @@ def open_actions_menu(view: Any, index: QModelIndex, where: QPoint | None = None
         return None
     menu = QMenu(view)
     menu.setObjectName("messageActionsMenu")
-    menu.setAccessibleName(_tr("Message actions"))
+    menu.setAccessibleName(QCoreApplication.translate("MessageActions", "Message actions"))
     for label, action, payload in entries:
         entry = menu.addAction(label)
         entry.setData(action)

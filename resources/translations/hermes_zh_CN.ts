@@ -27,37 +27,37 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="635"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="647"/>
         <source>active in this session</source>
         <translation>本会话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="635"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="647"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="637"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="649"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="639"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="651"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="662"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="662"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="662"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
@@ -102,7 +102,7 @@
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="77"/>
         <source>The tool call&apos;s arguments</source>
-        <translation type="unfinished"></translation>
+        <translation>工具调用的参数</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82"/>
@@ -173,118 +173,118 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="70"/>
         <source>Ask anything. Hermes can calculate, read and organise files in your workspace, keep notes and read web pages — and asks before it changes anything.</source>
         <translation>尽管问。Hermes 可以计算、读取和整理工作区中的文件、记笔记、阅读网页——并且在做任何改动之前先征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="92"/>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="94"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="289"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="95"/>
         <source>Attach images, PDFs or text files (or drop or paste them here)</source>
         <translation>附加图片、PDF 或文本文件（也可拖放或粘贴到这里）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="125"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="127"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="132"/>
         <source>Stop the reply</source>
         <translation>停止回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="133"/>
         <source>Stop (Esc)</source>
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="209"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
         <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在服务商设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="226"/>
         <source>Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send them over several messages.</source>
         <translation>未发送：附加了 {0} 个文件，一条消息最多 {1} 个。请移除一些，或分几条消息发送。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="229"/>
         <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="232"/>
         <source>Not sent: the attachments are more than this model&apos;s context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="239"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="290"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="341"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="340"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="344"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="375"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="379"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="380"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="384"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="388"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="385"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="389"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="428"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="432"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="436"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="440"/>
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="441"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="445"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -300,7 +300,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="87"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -308,161 +308,166 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="62"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="63"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="97"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="66"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="66"/>
         <source>Risk</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="66"/>
         <source>Approval</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="76"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="98"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="78"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="239"/>
         <source>Use in this session</source>
         <translation>在本会话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="81"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="85"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="86"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="90"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="100"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="99"/>
         <source>MCP</source>
         <translation>MCP</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="134"/>
-        <source>Approval rule for {0}</source>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="102"/>
+        <source>Memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="138"/>
+        <source>Approval rule for {0}</source>
+        <translation>{0} 的批准规则</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="143"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="150"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="156"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="158"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="156"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="160"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
         <source>destructive</source>
         <translation>破坏性</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="169"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="169"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
         <source>Never allow</source>
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="218"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="225"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="238"/>
         <source>Stop using in this session</source>
         <translation>在本会话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="255"/>
         <source>Nothing yet: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>暂无内容：每一轮的模型调用、工具调用和上下文预算会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="265"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="267"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
@@ -470,265 +475,265 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="162"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="170"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="196"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="200"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
         <source>Always ask</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="202"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="202"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
         <source>Dry run</source>
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="207"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="54"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
         <source>Search all sessions</source>
         <translation>搜索所有会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
         <source>Focus the message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
         <source>Send / new line</source>
         <translation>发送 / 换行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
         <source>Stop the reply (or cancel editing)</source>
         <translation>停止回复（或取消编辑）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
         <source>Copy the last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="64"/>
         <source>Choose the model for this session</source>
         <translation>选择本会话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
         <source>Export session as Markdown…</source>
         <translation>将会话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
         <source>Export session as JSON…</source>
         <translation>将会话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="222"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
         <source>Rename the selected session</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名所选对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
         <source>Menu key / Shift+F10</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
-        <source>Actions for the selected message (copy, edit, fork, regenerate, tool details, allow or deny)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
-        <source>Up / Down in the conversation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
-        <source>Select a message</source>
-        <translation type="unfinished"></translation>
+        <translation>菜单键 / Shift+F10</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="68"/>
+        <source>Actions for the selected message (copy, edit, fork, regenerate, tool details, allow or deny)</source>
+        <translation>所选消息的操作（复制、编辑、分支、重新生成、工具详情、批准或拒绝）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <source>Up / Down in the conversation</source>
+        <translation>在对话中按上 / 下</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <source>Select a message</source>
+        <translation>选择一条消息</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
         <source>F4 in the Tools list</source>
-        <translation type="unfinished"></translation>
+        <translation>在工具列表中按 F4</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
         <source>Change the selected tool&apos;s approval rule</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="183"/>
-        <source>Context budget used</source>
-        <translation type="unfinished"></translation>
+        <translation>更改所选工具的批准规则</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="191"/>
-        <source>Approval mode</source>
-        <translation type="unfinished"></translation>
+        <source>Context budget used</source>
+        <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
+        <source>Approval mode</source>
+        <translation>批准模式</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="223"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="246"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="777"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="815"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="378"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="382"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="401"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="415"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="452"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="439"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="453"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -737,87 +742,87 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="442"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="456"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="500"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="514"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="581"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="600"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="582"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="601"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="598"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="617"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="600"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="619"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="600"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="619"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="605"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="624"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="649"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="670"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="682"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="703"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="685"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="706"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="687"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="708"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="717"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="738"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="723"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="744"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="740"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="776"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="779"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="817"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="779"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="817"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -848,6 +853,219 @@ Folder: {2}</source>
         <location filename="../../hermes_desktop/ui/mcp_actions.py" line="129"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>McpElicitationDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="69"/>
+        <source>The MCP server “{0}” asks:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="82"/>
+        <source>Decline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="84"/>
+        <source>Cancel</source>
+        <translation type="unfinished">取消</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="87"/>
+        <source>Open a page for MCP server “{0}”?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="89"/>
+        <source>Open in browser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="91"/>
+        <source>MCP server “{0}” asks for information</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="93"/>
+        <source>Accept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="116"/>
+        <source>It wants you to open a page on {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="122"/>
+        <source>Full address:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="128"/>
+        <source>Nothing is opened unless you press “Open in browser”. Check the address first: only continue if you trust this site.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="166"/>
+        <source>* required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="181"/>
+        <source>Yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="187"/>
+        <source>(choose one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="215"/>
+        <source>a whole number from {0} to {1}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="216"/>
+        <source>a number from {0} to {1}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="218"/>
+        <source>a whole number, at least {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="218"/>
+        <source>a number, at least {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="220"/>
+        <source>a whole number, at most {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="220"/>
+        <source>a number, at most {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
+        <source>a whole number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
+        <source>a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
+        <source>name@example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
+        <source>https://example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
+        <source>YYYY-MM-DD</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
+        <source>YYYY-MM-DDTHH:MM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="242"/>
+        <source>This field is required.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="244"/>
+        <source>Enter a number.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="246"/>
+        <source>Enter a whole number.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="248"/>
+        <source>The smallest allowed value is {0}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="250"/>
+        <source>The largest allowed value is {0}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="252"/>
+        <source>Enter at least {0} characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="254"/>
+        <source>Enter at most {0} characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="256"/>
+        <source>Enter an email address like name@example.com.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="258"/>
+        <source>Enter an address like https://example.com.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="260"/>
+        <source>Enter a date as YYYY-MM-DD.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="262"/>
+        <source>Enter a date and time as YYYY-MM-DDTHH:MM.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="264"/>
+        <source>Choose at least {0}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="266"/>
+        <source>Choose at most {0}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="268"/>
+        <source>Answer yes or no.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="270"/>
+        <source>Choose one of the options.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="271"/>
+        <source>Enter text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="294"/>
+        <source>Please correct the marked fields.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1007,6 +1225,109 @@ Folder: {2}</source>
     </message>
 </context>
 <context>
+    <name>McpSamplingDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="28"/>
+        <source>MCP server “{0}” wants to use your model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="38"/>
+        <source>The MCP server “{0}” asks your model ({1}) to answer the messages below. Only what is shown here is sent: nothing from your conversations, and no tools.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="56"/>
+        <source>Reply (you can edit it before sending):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="72"/>
+        <source>Refuse</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="74"/>
+        <source>Generate reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="76"/>
+        <source>Send reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="96"/>
+        <source>System prompt:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="98"/>
+        <source>User:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="98"/>
+        <source>Assistant:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="101"/>
+        <source>[{0} image(s), sent to the model]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="106"/>
+        <source>Max tokens: {0} requested, {1} allowed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="109"/>
+        <source>Model hints (the answer comes from your model): {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="112"/>
+        <source>cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="112"/>
+        <source>speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="112"/>
+        <source>intelligence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="113"/>
+        <source>Priorities: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="116"/>
+        <source>The server asked to include context from your sessions; none is included.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="126"/>
+        <source>Generating a reply with {0}…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="135"/>
+        <source>The model failed: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="136"/>
+        <source>Try again</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>McpSecretDialog</name>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="13"/>
@@ -1120,6 +1441,432 @@ Folder: {2}</source>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="100"/>
         <source>Timeout per call</source>
         <translation>每次调用的超时</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryActions</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="66"/>
+        <source>Incognito</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="68"/>
+        <source>Don&apos;t use or record memory in this conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="69"/>
+        <source>Don&apos;t use or record memory in this conversation: nothing is recalled into it, nothing said in it is remembered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="75"/>
+        <source>Incognito: this conversation does not use or record memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
+        <source>Use memory again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="145"/>
+        <source>The memory was not changed: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="154"/>
+        <source>Edit memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="155"/>
+        <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="156"/>
+        <source>What Hermes remembers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="172"/>
+        <source>The memory was not deleted: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="177"/>
+        <source>Deleted “{0}”</source>
+        <translation type="unfinished">已删除“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="178"/>
+        <source>Deleted {0} memories</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="191"/>
+        <source>Wipe all memories?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="192"/>
+        <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="194"/>
+        <source>Wipe all memories</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="202"/>
+        <source>The memories were not wiped: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="206"/>
+        <source>All memories were wiped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="214"/>
+        <source>The conversation this memory came from was deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="228"/>
+        <source>Memory history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="223"/>
+        <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="233"/>
+        <source>in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="233"/>
+        <source>replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="286"/>
+        <source>Could not forget it: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="336"/>
+        <source>The conversation&apos;s memory switch was not saved: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="343"/>
+        <source>This conversation does not use or record memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="344"/>
+        <source>This conversation uses memory again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MemoryPanel</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="96"/>
+        <source>Search memories</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="98"/>
+        <source>Memories</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="319"/>
+        <source>Edit…</source>
+        <translation type="unfinished">编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="110"/>
+        <source>Change what this memory says (F2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="320"/>
+        <source>Pin</source>
+        <translation type="unfinished">置顶</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="112"/>
+        <source>A pinned memory is always offered to the model and never expires (Ctrl+P)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="325"/>
+        <source>Delete</source>
+        <translation type="unfinished">删除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="114"/>
+        <source>Delete this memory (Delete); you can undo it for a moment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="322"/>
+        <source>Go to source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="116"/>
+        <source>Open the conversation and the message it came from (Enter)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="324"/>
+        <source>History…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="118"/>
+        <source>The older memories on the same subject this one replaced (Ctrl+H)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="119"/>
+        <source>Wipe all…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="120"/>
+        <source>Delete every memory (asks first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="123"/>
+        <source>Undo</source>
+        <translation type="unfinished">撤销</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="163"/>
+        <source>Memory is off (Settings › Memory): nothing is recalled or remembered. What was remembered before is kept and listed here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="175"/>
+        <source>Long-term</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="176"/>
+        <source>Short-term</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="177"/>
+        <source>No longer used (replaced, expired or forgotten)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="192"/>
+        <source>Created {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="199"/>
+        <source>No memory matches “{0}”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="201"/>
+        <source>No memories yet.
+
+Memory keeps short facts you tell Hermes — preferences, your projects, deadlines — so later conversations can use them. Say “remember that …” in a chat, or just state a preference (“I prefer …”); each memory shows here with your own words and where you said them, and you can edit, pin or delete it.
+
+A conversation with “Don&apos;t use or record memory” on (its context menu, or the switch in the status bar) leaves no trace here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="219"/>
+        <source>added by you, {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="219"/>
+        <source>added by you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="220"/>
+        <source>Untitled conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="221"/>
+        <source>from “{0}”, {1}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="221"/>
+        <source>from “{0}”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="226"/>
+        <source>replaced by a newer memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="228"/>
+        <source>forgotten</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="230"/>
+        <source>expired {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="232"/>
+        <source>until {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="265"/>
+        <source>replaces {0} earlier</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="245"/>
+        <source>Pinned: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="320"/>
+        <source>Unpin</source>
+        <translation type="unfinished">取消置顶</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="335"/>
+        <source>Memory actions</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MemorySettingsPage</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="21"/>
+        <source>Hermes keeps short facts you tell it (preferences, projects, deadlines), each with your own words and where you said them, and gives the relevant ones to the model in later conversations. You see, edit and delete them in the Memory tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="26"/>
+        <source>Use memory: recall memories in conversations and remember new ones</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="30"/>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="31"/>
+        <source>When off, nothing is recalled or recorded; what was remembered before stays until you delete it. A single conversation can also be kept out of memory (its context menu).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="37"/>
+        <source>Short-term memory half-life in days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="39"/>
+        <source> days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="43"/>
+        <source>Short-term half-life</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="44"/>
+        <source>A short-term memory counts half as much after this many days, a quarter after twice as many. Long-term and pinned memories do not fade.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="50"/>
+        <source>Memory token budget per request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="53"/>
+        <source> tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="56"/>
+        <source>Room in each request</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MessageActions</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="85"/>
+        <source>Previous version</source>
+        <translation>上一个版本</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="86"/>
+        <source>Next version</source>
+        <translation>下一个版本</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="88"/>
+        <source>Open {0}</source>
+        <translation>打开 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="90"/>
+        <source>Hide thinking</source>
+        <translation>隐藏思考过程</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="91"/>
+        <source>Show thinking</source>
+        <translation>显示思考过程</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="95"/>
+        <source>Copy code</source>
+        <translation>复制代码</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="96"/>
+        <source>Copy code block {0}</source>
+        <translation>复制代码块 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="155"/>
+        <source>Message actions</source>
+        <translation>消息操作</translation>
     </message>
 </context>
 <context>
@@ -1267,117 +2014,122 @@ Folder: {2}</source>
 <context>
     <name>SessionSidebar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="73"/>
         <source>Search all sessions (Ctrl+K)</source>
         <translation>搜索所有会话（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="74"/>
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="76"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="78"/>
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="79"/>
         <source>New session (Ctrl+N)</source>
         <translation>新建会话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="83"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="93"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="152"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="174"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="174"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="174"/>
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="175"/>
         <source>Previous 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="175"/>
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="184"/>
         <source>No matches</source>
         <translation>没有匹配项</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="193"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="238"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="240"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="240"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="241"/>
         <source>Fork</source>
         <translation>分叉</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="242"/>
+        <source>Don&apos;t use or record memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="247"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="248"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="249"/>
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="251"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -1385,262 +2137,267 @@ Folder: {2}</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="41"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="42"/>
         <source>Ask before changing anything (recommended)</source>
         <translation>任何改动前都询问（推荐）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="42"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="43"/>
         <source>Always ask, even before reading</source>
         <translation>总是询问，读取前也问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="43"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="44"/>
         <source>Trusted: only ask before deleting or overwriting</source>
         <translation>信任：只在删除或覆盖前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="44"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="45"/>
         <source>Chat only: no tools at all</source>
         <translation>仅聊天：不使用任何工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="52"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="353"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="55"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="82"/>
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="57"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="58"/>
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="63"/>
         <source>Your data</source>
         <translation>你的数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="86"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="87"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="88"/>
         <source>Duplicate</source>
         <translation>复制一份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="89"/>
         <source>Use this one</source>
         <translation>使用这个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="90"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="113"/>
         <source>No providers yet: add one.</source>
         <translation>还没有服务商：添加一个吧。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="117"/>
         <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="156"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="161"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="180"/>
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="194"/>
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="209"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="201"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="210"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="263"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="205"/>
-        <source>Choose the workspace folder</source>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="62"/>
+        <source>Memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="210"/>
+        <source>Choose the workspace folder</source>
+        <translation>选择工作区文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="217"/>
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="224"/>
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="222"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="234"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="227"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="227"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="231"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="238"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="239"/>
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="242"/>
         <source>Show while it streams, then collapse</source>
         <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="243"/>
         <source>Always show</source>
         <translation>始终显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="243"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="248"/>
         <source>Model&apos;s thinking</source>
         <translation>模型的思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="249"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="254"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="296"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的破坏性调用，即使该工具被设为始终允许，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="301"/>
         <source>Approval rules</source>
-        <translation type="unfinished"></translation>
+        <translation>批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="305"/>
         <source>Revoke all</source>
         <translation>全部撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="320"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="320"/>
         <source>always asks</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="321"/>
         <source>never allowed</source>
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="330"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="347"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="352"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>会话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="349"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="354"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="355"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="363"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="359"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="364"/>
         <source>Open the folder: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="368"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统钥匙串中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="369"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的钥匙串（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -1648,12 +2405,12 @@ Folder: {2}</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="107"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="110"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看会话；设置服务商后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="113"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
@@ -2007,252 +2764,277 @@ Folder: {2}</source>
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
         <source>destructive</source>
         <translation>破坏性</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="66"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="66"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="67"/>
         <source>Open provider settings</source>
         <translation>打开服务商设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="68"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="258"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="338"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="263"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="258"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="338"/>
         <source>Fork</source>
         <translation>分叉</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="324"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="324"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="330"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="338"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="351"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="353"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="355"/>
         <source>Thought for {0} s</source>
         <translation>已思考 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="357"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="430"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="435"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="443"/>
         <source>Note sent to the model</source>
         <translation>发给模型的说明</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="439"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="444"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="440"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="445"/>
         <source>characters</source>
         <translation>个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="450"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="455"/>
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="450"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="455"/>
         <source>lines</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="461"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="466"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="461"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="466"/>
         <source>Allow once</source>
         <translation>允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="461"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="466"/>
         <source>Allow for this session</source>
         <translation>本会话内允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="468"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="483"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="488"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="485"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="490"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="487"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="492"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="487"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="492"/>
         <source>running {0:.1f} s</source>
         <translation>运行中 {0:.1f} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="491"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="496"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="491"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="496"/>
         <source>done in {0:.2f} s</source>
         <translation>{0:.2f} 秒内完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="495"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="500"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="497"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="502"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="499"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="504"/>
         <source>interrupted — not run</source>
         <translation>已中断 — 未执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="530"/>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="453"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="535"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="466"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="537"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="542"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
         <translation>上面的 {0} 条消息以这份总结（{1} 个 token）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="596"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="572"/>
+        <source>Undo</source>
+        <translation type="unfinished">撤销</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="573"/>
+        <source>Show in the Memory tab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="627"/>
         <source>allowed once</source>
         <translation>已允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="596"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="627"/>
         <source>allowed for this session</source>
         <translation>本会话内已允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="597"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="628"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="597"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="628"/>
         <source>allowed</source>
         <translation>已允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="603"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="634"/>
         <source>built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="605"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="636"/>
         <source>skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="607"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="638"/>
         <source>skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="265"/>
         <source>Summarising earlier conversation…</source>
         <translation>正在总结之前的对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="439"/>
         <source>Imported “{role}” message: shown here, never sent to the model</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="447"/>
+        <source>Forgotten (undone): {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="449"/>
+        <source>Could not undo; still remembered: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="450"/>
+        <source>Remembered: {0}</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>
