@@ -341,3 +341,53 @@ async def test_workspace_changed_sends_list_changed_once_per_change(runtime, tmp
     await asyncio.gather(*features._pending)
     assert (await call(runtime, "show_roots"))["changes"] == 1
     await runtime.mcp.stop_all()
+
+
+# ------------------------------------------------------------------ the reference server from npm
+
+@pytest.mark.skipif(__import__("shutil").which("npx") is None,
+                    reason="Node.js (npx) is not installed: @modelcontextprotocol/server-everything needs it")
+async def test_server_everything_offers_its_elicitation_sampling_and_roots_tools_and_they_work(
+        runtime, profile, model_server) -> None:
+    """server-everything only lists these tools to a client that declares the capabilities."""
+    opened: list[str] = []
+    features = runtime.mcp.client_features
+    features.elicitor = ScriptedElicitor([
+        ElicitationAnswer(ElicitAction.ACCEPT, {"name": "Ada", "integer": 7, "untitledMultipleSelectEnum": ["Piano"]}),
+        ElicitationAnswer(ElicitAction.ACCEPT)])
+    features.sampler = ScriptedSampler()
+    features._open_url = opened.append
+    agent = runtime.make_agent(model=ModelClient(profile, "k"))
+    model_server.enqueue(text_reply("Sampled by Hermes."))
+    runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": {"everything": {
+        "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"], "timeout": 60}}}),
+        encoding="utf-8")
+    await runtime.mcp.reload()
+    await runtime.mcp.wait_until_settled(90)
+    status = runtime.mcp.supervisors["everything"].status
+    if status.state is not ServerState.CONNECTED and any(
+            code in status.detail for code in ("ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNREFUSED", "ECONNRESET")):
+        await runtime.mcp.stop_all()
+        pytest.skip(f"the npm registry is out of reach, so npx cannot fetch the server: {status.detail}")
+    assert status.state is ServerState.CONNECTED, status.detail
+    for tool in ("get-roots-list", "trigger-elicitation-request", "trigger-url-elicitation",
+                 "trigger-sampling-request"):
+        assert f"mcp_everything_{tool}" in status.tools, tool
+
+    def tool(name: str):
+        return runtime.registry.get(f"mcp_everything_{name}").handler
+
+    roots = await tool("get-roots-list")({}, None)
+    assert runtime.workspace.root.resolve().as_uri() in roots
+    form = await tool("trigger-elicitation-request")({}, None)
+    assert '"action": "accept"' in form and '"name": "Ada"' in form and '"integer": 7' in form
+    asked = features.elicitor.asked[0]
+    legacy = next(f for f in asked.fields if f.name == "legacyTitledEnum")
+    assert legacy.kind is FieldKind.CHOICE and legacy.options[0].label != legacy.options[0].value
+    await tool("trigger-url-elicitation")({"url": "https://example.com/consent"}, None)
+    assert opened == ["https://example.com/consent"]
+    sampled = await tool("trigger-sampling-request")({"prompt": "hi", "maxTokens": 50}, None)
+    assert "Sampled by Hermes." in sampled
+    assert model_server.chat_requests[-1].body["max_tokens"] == 50
+    await agent.model.aclose()
+    await runtime.mcp.stop_all()
