@@ -58,6 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     secret = mcp_actions.add_parser("set-secret", help="store a ${secret:NAME} value in the keyring (read from stdin)")
     secret.add_argument("server")
     secret.add_argument("name")
+    from hermes_desktop.commands import mcp_import
+
+    mcp_import.add_parser(mcp_actions)
+    from hermes_desktop.commands import mcp_auth
+
+    mcp_auth.add_actions(mcp_actions)
     from hermes_desktop.commands import skills as skills_command
 
     skills_command.add_parser(commands)
@@ -78,6 +84,14 @@ def main(argv: Sequence[str]) -> int:
         return _run_async(_ask(args))
     if args.command == "doctor":
         return _run_async(_doctor())
+    if args.command == "mcp" and args.action in ("login", "logout"):
+        from hermes_desktop.commands import mcp_auth
+
+        return mcp_auth.run(args)
+    if args.command == "mcp" and args.action == "import":
+        from hermes_desktop.commands import mcp_import
+
+        return mcp_import.run_import(args)
     if args.command == "mcp":
         return _run_async(_mcp_list()) if args.action == "list" else _mcp_set_secret(args)
     if args.command == "skills":
@@ -176,6 +190,9 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.commands.mcp_terminal import install_terminal_askers
 
     install_terminal_askers(runtime)  # MCP elicitation/sampling on the terminal; without one: declined / refused
+    from hermes_desktop.commands.mcp_import import install_input_asker
+
+    install_input_asker(runtime)  # mcp.json ${input:…} asked once on a terminal; never without one
     await _start_mcp(runtime, quiet=args.json)
     agent = runtime.make_agent(approver)
     session_id = args.session or _new_session_id()
@@ -450,6 +467,9 @@ async def _mcp_list() -> int:
     from hermes_desktop.core.runtime import open_runtime
 
     runtime = open_runtime()
+    from hermes_desktop.commands.mcp_import import install_input_asker
+
+    install_input_asker(runtime)  # mcp.json ${input:…} asked once on a terminal; never without one
     try:
         return EXIT_OK if await _report_mcp(runtime, print) else EXIT_FAILED
     finally:

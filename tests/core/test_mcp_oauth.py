@@ -244,3 +244,53 @@ async def test_the_client_introduces_itself_as_hermes_desktop(runtime, sse_serve
 
     info = client_info()
     assert (info.name, info.version) == ("hermes-desktop", __version__)
+
+
+# ---------------------------------------------------------------------------------------------- CLI
+needs_secret_service = pytest.mark.skipif(
+    not os.environ.get("HERMES_TEST_SECRET_SERVICE"),
+    reason="needs a real Secret Service (make test runs the suite under dbus-run-session with gnome-keyring)")
+
+
+def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "hermes_desktop", *args], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def cli_env(auth: AuthState) -> dict[str, str]:
+    config = Path(os.environ["XDG_CONFIG_HOME"]) / "hermes-desktop" / "mcp.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"mcpServers": {"remote": {"url": f"{auth.base}/mcp"},
+                                                 "local": {"command": "true"}}}), encoding="utf-8")
+    return {**os.environ, "PYTHONPATH": str(REPO), "BROWSER": f"{sys.executable} -m tests.support.fake_browser %s"}
+
+
+@pytest.mark.keyring
+@needs_secret_service
+def test_mcp_login_and_logout_on_the_command_line(auth) -> None:
+    import keyring
+
+    env = cli_env(auth)
+    done = cli("mcp", "login", "remote", env=env)
+    assert done.returncode == 0, done.stderr
+    assert f"{auth.base}/authorize?" in done.stdout and "Signed in to “remote”" in done.stdout
+    assert "mcp:remote:oauth" in done.stdout
+    record = json.loads(keyring.get_password("hermes-desktop", "mcp:remote:oauth"))
+    token = record["tokens"]["access_token"]
+    assert token in auth.access and token not in done.stdout + done.stderr
+    assert auth.grants == ["authorization_code"]
+
+    done = cli("mcp", "logout", "remote", env=env)
+    assert done.returncode == 0 and "Signed out of “remote”" in done.stdout, done.stderr
+    assert keyring.get_password("hermes-desktop", "mcp:remote:oauth") is None
+
+
+def test_mcp_login_refuses_without_a_keyring_and_for_unknown_or_stdio_servers(auth) -> None:
+    env = {**cli_env(auth), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    done = cli("mcp", "login", "remote", env=env)
+    assert done.returncode == 1 and "no secure keyring" in done.stderr and "/authorize" not in done.stdout
+    assert auth.grants == [] and auth.authorize_requests == []
+    done = cli("mcp", "login", "nosuch", env=env)
+    assert done.returncode == 2 and "no MCP server named “nosuch”" in done.stderr
+    done = cli("mcp", "login", "local", env=env)
+    assert done.returncode == 2 and "only HTTP and SSE servers sign in" in done.stderr

@@ -31,6 +31,10 @@ KNOWN = {
     # fixed its mock upstream (modelcontextprotocol/conformance#359, "make 2025-03-26 backcompat mock RFC 8414
     # §3.3-compliant"), after 0.1.16.
     "auth/2025-03-26-oauth-metadata-backcompat": "the pinned suite's mock names a wrong issuer (fixed upstream, #359)",
+    # Enterprise-managed authorization (SEP-990, an extension): the client trades an ID token from the company's
+    # identity provider for an ID-JAG (RFC 8693), then that for an access token (RFC 7523). Hermes has no enterprise
+    # IdP sign-in to get the ID token from, so this grant is not offered.
+    "auth/cross-app-access-complete-flow": "enterprise-managed authorization (SEP-990 extension) is not implemented",
 }
 
 

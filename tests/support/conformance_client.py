@@ -73,6 +73,11 @@ def server_entry(url: str, context: dict[str, Any]) -> dict[str, Any]:
         oauth["clientId"] = context["client_id"]
         if context.get("client_secret"):
             oauth["clientSecret"] = context["client_secret"]
+    if os.environ.get("MCP_CONFORMANCE_SCENARIO", "").startswith("auth/client-credentials-"):
+        oauth["grant"] = "client_credentials"  # a machine client: its secret or key is in the context
+        if context.get("private_key_pem"):
+            oauth.update(privateKey=context["private_key_pem"], signingAlgorithm=context.get("signing_algorithm",
+                                                                                             "ES256"))
     if os.environ.get("MCP_CONFORMANCE_SCENARIO", "") == "auth/basic-cimd":
         oauth["clientMetadataUrl"] = "https://conformance-test.local/client-metadata.json"
     if oauth:

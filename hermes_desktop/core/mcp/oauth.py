@@ -330,11 +330,11 @@ def _provider_class() -> type:
     return HermesOAuthProvider
 
 
-def _client_secret(config: ServerConfig, secrets: SecretStore | None) -> str | None:
-    """The pre-registered client's secret: `${secret:NAME}` from the keyring (or as written)."""
+def _client_secret(config: ServerConfig, secrets: SecretStore | None, value: str | None = None) -> str | None:
+    """The pre-registered client's secret (or `value`): `${secret:NAME}` from the keyring (or as written)."""
     import re
 
-    value = config.oauth.client_secret
+    value = config.oauth.client_secret if value is None else value
     if not value:
         return None
     match = re.fullmatch(r"\$\{secret:([A-Za-z0-9_.-]+)\}", value)
@@ -395,10 +395,40 @@ def _fixed_client(config: ServerConfig, secret: str | None, redirect_uri: str) -
 
 async def background_provider(config: ServerConfig, secrets: SecretStore | None) -> Any:
     """The provider a supervisor uses: stored tokens, refresh, never a browser."""
+    if config.oauth.grant == "client_credentials":
+        return await _client_credentials_provider(config, secrets)
     secret = await asyncio.to_thread(_client_secret, config, secrets) if config.oauth.client_id else None
     storage = KeyringTokenStorage(secrets, config.name, require_persistent=False,
                                   client_info=_fixed_client(config, secret, f"http://127.0.0.1{CALLBACK_PATH}"))
     return make_provider(config, secrets, interactive=False, storage=storage, client_secret=secret)
+
+
+async def _client_credentials_provider(config: ServerConfig, secrets: SecretStore | None) -> Any:
+    """The client-credentials grant (SEP-1046): a secret or a signed JWT, no person involved. Its tokens are
+    kept like a sign-in's (the keyring, or this run's memory when there is none: nothing is asked of a user)."""
+    from mcp.client.auth.extensions.client_credentials import (
+        ClientCredentialsOAuthProvider,
+        PrivateKeyJWTOAuthProvider,
+        SignedJWTParameters,
+    )
+
+    settings = config.oauth
+    storage = KeyringTokenStorage(secrets, config.name, require_persistent=False)
+    scope = " ".join(settings.scopes) or None
+    if settings.private_key:
+        key = await asyncio.to_thread(_client_secret, config, secrets, settings.private_key)
+        jwt = SignedJWTParameters(issuer=settings.client_id, subject=settings.client_id, signing_key=key or "",
+                                  signing_algorithm=settings.signing_algorithm)
+        provider = PrivateKeyJWTOAuthProvider(server_url=config.url, storage=storage, client_id=settings.client_id,
+                                              assertion_provider=jwt.create_assertion_provider(), scope=scope)
+    else:
+        secret = await asyncio.to_thread(_client_secret, config, secrets)
+        provider = ClientCredentialsOAuthProvider(server_url=config.url, storage=storage,
+                                                  client_id=settings.client_id, client_secret=secret or "",
+                                                  token_endpoint_auth_method=settings.token_endpoint_auth,
+                                                  scope=scope)
+    provider.sign_in_needed = None  # the supervisor asks every provider this (a refused grant fails plainly)
+    return provider
 
 
 @dataclass
@@ -421,6 +451,9 @@ async def sign_in(config: ServerConfig, secrets: SecretStore | None, *,
         raise SignInError(f"“{config.name}” is not an HTTP server; only HTTP and SSE servers sign in")
     if not config.oauth.enabled:
         raise SignInError(f"OAuth is turned off for “{config.name}” in mcp.json (\"oauth\": false)")
+    if config.oauth.grant == "client_credentials":
+        raise SignInError(f"“{config.name}” uses the client-credentials grant: it signs in by itself, without a "
+                          "browser")
     own_storage = storage is None
     storage = storage or KeyringTokenStorage(secrets, config.name)
     if own_storage:
@@ -498,6 +531,8 @@ def _describe(exc: BaseException) -> str:
     return text if len(text) < 300 else text[:297] + "…"
 
 
-def _system_browser(url: str) -> None:
-    if not webbrowser.open(url):
+async def _system_browser(url: str) -> None:
+    """The system browser (in a thread: a `BROWSER` command may wait for the page, which needs this loop's
+    loopback listener to answer)."""
+    if not await asyncio.to_thread(webbrowser.open, url):
         log.info("no browser could be opened for the sign-in page")

@@ -9,6 +9,11 @@ registered by hand with the authorization server (otherwise Hermes registers its
 scopes, or to turn OAuth off (`"oauth": false`). `clientSecret` should be a `${secret:NAME}` reference (the
 keyring), never the secret itself. `redirectPort` fixes the loopback redirect's port for an authorization
 server that does not accept any port on 127.0.0.1 (RFC 8252 §7.3 says it should).
+
+A server for machines rather than people uses the client-credentials grant (no browser, no sign-in button):
+`{"grant": "client_credentials", "clientId": "…", "clientSecret": "${secret:client}"}` (sent with
+client_secret_basic, or `"tokenEndpointAuth": "client_secret_post"`), or with a signed JWT instead of a secret
+(private_key_jwt): `"privateKey": "${secret:key}"` (a PEM) and optionally `"signingAlgorithm"` (default ES256).
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ class OAuthSettings:
     scopes: tuple[str, ...] = ()
     redirect_port: int = 0  # 0: a free port each time
     client_metadata_url: str = ""  # a URL-based client id (CIMD) the app can use when the server supports it
+    grant: str = "authorization_code"  # or "client_credentials"
+    token_endpoint_auth: str = "client_secret_basic"  # client credentials with a secret: or client_secret_post
+    private_key: str = ""  # client credentials with private_key_jwt: a PEM, usually `${secret:NAME}`
+    signing_algorithm: str = "ES256"
 
 
 def parse_oauth(value: Any) -> OAuthSettings:
@@ -46,10 +55,20 @@ def parse_oauth(value: Any) -> OAuthSettings:
     port = value.get("redirectPort", 0)
     if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
         raise OAuthConfigError("`oauth.redirectPort` must be a port number")
-    for key in ("clientId", "clientSecret", "clientMetadataUrl"):
+    for key in ("clientId", "clientSecret", "clientMetadataUrl", "privateKey", "signingAlgorithm"):
         if value.get(key) is not None and not isinstance(value.get(key), str):
             raise OAuthConfigError(f"`oauth.{key}` must be a string")
     if value.get("clientSecret") and not value.get("clientId"):
         raise OAuthConfigError("`oauth.clientSecret` needs `oauth.clientId`")
+    grant = value.get("grant", "authorization_code")
+    if grant not in ("authorization_code", "client_credentials"):
+        raise OAuthConfigError("`oauth.grant` must be \"authorization_code\" or \"client_credentials\"")
+    method = value.get("tokenEndpointAuth", "client_secret_basic")
+    if method not in ("client_secret_basic", "client_secret_post"):
+        raise OAuthConfigError("`oauth.tokenEndpointAuth` must be \"client_secret_basic\" or \"client_secret_post\"")
+    if grant == "client_credentials" and not (value.get("clientId") and (value.get("clientSecret")
+                                                                         or value.get("privateKey"))):
+        raise OAuthConfigError("the client_credentials grant needs `oauth.clientId` and `clientSecret` or `privateKey`")
     return OAuthSettings(True, value.get("clientId") or "", value.get("clientSecret") or "", tuple(scopes), port,
-                         value.get("clientMetadataUrl") or "")
+                         value.get("clientMetadataUrl") or "", grant, method, value.get("privateKey") or "",
+                         value.get("signingAlgorithm") or "ES256")
