@@ -27,39 +27,69 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="647"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="648"/>
         <source>active in this session</source>
         <translation>本会话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="647"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="648"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="649"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="650"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="651"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="652"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/controller.py" line="662"/>
+        <source>Hides the skill of the same name in {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="677"/>
+        <source>Needs MCP server {0}: configured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="678"/>
+        <source>Needs MCP server {0}: not configured in mcp.json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="680"/>
+        <source>Needs command {0}: found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="681"/>
+        <source>Needs command {0}: not found on PATH</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="662"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="662"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="687"/>
+        <source>~/.claude</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -308,166 +338,166 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="65"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="65"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="100"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="69"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="69"/>
         <source>Risk</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="69"/>
         <source>Approval</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="78"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="101"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="80"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="243"/>
         <source>Use in this session</source>
         <translation>在本会话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="84"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="88"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="92"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="103"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="102"/>
         <source>MCP</source>
         <translation>MCP</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="102"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="105"/>
         <source>Memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="141"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="143"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="146"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="157"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="156"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="159"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="161"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="163"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
         <source>destructive</source>
         <translation>破坏性</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
         <source>Never allow</source>
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="222"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="229"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="242"/>
         <source>Stop using in this session</source>
         <translation>在本会话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="259"/>
         <source>Nothing yet: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>暂无内容：每一轮的模型调用、工具调用和上下文预算会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="269"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="271"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
@@ -860,212 +890,212 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="69"/>
         <source>The MCP server “{0}” asks:</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP 服务器“{0}”询问：</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="82"/>
         <source>Decline</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="84"/>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="87"/>
         <source>Open a page for MCP server “{0}”?</source>
-        <translation type="unfinished"></translation>
+        <translation>为 MCP 服务器“{0}”打开网页？</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="89"/>
         <source>Open in browser</source>
-        <translation type="unfinished"></translation>
+        <translation>在浏览器中打开</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="91"/>
         <source>MCP server “{0}” asks for information</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP 服务器“{0}”请求信息</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="93"/>
         <source>Accept</source>
-        <translation type="unfinished"></translation>
+        <translation>接受</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="116"/>
         <source>It wants you to open a page on {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>它想让你打开 {0} 上的网页</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="122"/>
         <source>Full address:</source>
-        <translation type="unfinished"></translation>
+        <translation>完整地址：</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="128"/>
         <source>Nothing is opened unless you press “Open in browser”. Check the address first: only continue if you trust this site.</source>
-        <translation type="unfinished"></translation>
+        <translation>除非你按下“在浏览器中打开”，否则不会打开任何网页。请先核对地址：只有信任此网站时才继续。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="166"/>
         <source>* required</source>
-        <translation type="unfinished"></translation>
+        <translation>* 必填</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="181"/>
         <source>Yes</source>
-        <translation type="unfinished"></translation>
+        <translation>是</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="187"/>
         <source>(choose one)</source>
-        <translation type="unfinished"></translation>
+        <translation>（请选择）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="215"/>
         <source>a whole number from {0} to {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 到 {1} 之间的整数</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="216"/>
         <source>a number from {0} to {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 到 {1} 之间的数字</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="218"/>
         <source>a whole number, at least {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>整数，至少 {0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="218"/>
         <source>a number, at least {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>数字，至少 {0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="220"/>
         <source>a whole number, at most {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>整数，至多 {0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="220"/>
         <source>a number, at most {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>数字，至多 {0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
         <source>a whole number</source>
-        <translation type="unfinished"></translation>
+        <translation>整数</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
         <source>a number</source>
-        <translation type="unfinished"></translation>
+        <translation>数字</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
         <source>name@example.com</source>
-        <translation type="unfinished"></translation>
+        <translation>name@example.com</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
         <source>https://example.com</source>
-        <translation type="unfinished"></translation>
+        <translation>https://example.com</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
         <source>YYYY-MM-DD</source>
-        <translation type="unfinished"></translation>
+        <translation>YYYY-MM-DD</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
         <source>YYYY-MM-DDTHH:MM</source>
-        <translation type="unfinished"></translation>
+        <translation>YYYY-MM-DDTHH:MM</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="242"/>
         <source>This field is required.</source>
-        <translation type="unfinished"></translation>
+        <translation>此项为必填项。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="244"/>
         <source>Enter a number.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入数字。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="246"/>
         <source>Enter a whole number.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入整数。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="248"/>
         <source>The smallest allowed value is {0}.</source>
-        <translation type="unfinished"></translation>
+        <translation>允许的最小值为 {0}。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="250"/>
         <source>The largest allowed value is {0}.</source>
-        <translation type="unfinished"></translation>
+        <translation>允许的最大值为 {0}。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="252"/>
         <source>Enter at least {0} characters.</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少输入 {0} 个字符。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="254"/>
         <source>Enter at most {0} characters.</source>
-        <translation type="unfinished"></translation>
+        <translation>最多输入 {0} 个字符。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="256"/>
         <source>Enter an email address like name@example.com.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入电子邮件地址，例如 name@example.com。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="258"/>
         <source>Enter an address like https://example.com.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入网址，例如 https://example.com。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="260"/>
         <source>Enter a date as YYYY-MM-DD.</source>
-        <translation type="unfinished"></translation>
+        <translation>请按 YYYY-MM-DD 格式输入日期。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="262"/>
         <source>Enter a date and time as YYYY-MM-DDTHH:MM.</source>
-        <translation type="unfinished"></translation>
+        <translation>请按 YYYY-MM-DDTHH:MM 格式输入日期和时间。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="264"/>
         <source>Choose at least {0}.</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少选择 {0} 项。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="266"/>
         <source>Choose at most {0}.</source>
-        <translation type="unfinished"></translation>
+        <translation>最多选择 {0} 项。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="268"/>
         <source>Answer yes or no.</source>
-        <translation type="unfinished"></translation>
+        <translation>请回答是或否。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="270"/>
         <source>Choose one of the options.</source>
-        <translation type="unfinished"></translation>
+        <translation>请从选项中选择。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="271"/>
         <source>Enter text.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入文本。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="294"/>
         <source>Please correct the marked fields.</source>
-        <translation type="unfinished"></translation>
+        <translation>请更正标出的字段。</translation>
     </message>
 </context>
 <context>
@@ -1229,102 +1259,102 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="28"/>
         <source>MCP server “{0}” wants to use your model</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP 服务器“{0}”想使用你的模型</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="38"/>
         <source>The MCP server “{0}” asks your model ({1}) to answer the messages below. Only what is shown here is sent: nothing from your conversations, and no tools.</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP 服务器“{0}”请求你的模型（{1}）回答下面的消息。只会发送这里显示的内容：不包含你的任何对话，也不提供工具。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="56"/>
         <source>Reply (you can edit it before sending):</source>
-        <translation type="unfinished"></translation>
+        <translation>回复（发送前可以编辑）：</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="72"/>
         <source>Refuse</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="74"/>
         <source>Generate reply</source>
-        <translation type="unfinished"></translation>
+        <translation>生成回复</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="76"/>
         <source>Send reply</source>
-        <translation type="unfinished"></translation>
+        <translation>发送回复</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="96"/>
         <source>System prompt:</source>
-        <translation type="unfinished"></translation>
+        <translation>系统提示：</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="98"/>
         <source>User:</source>
-        <translation type="unfinished"></translation>
+        <translation>用户：</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="98"/>
         <source>Assistant:</source>
-        <translation type="unfinished"></translation>
+        <translation>助手：</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="101"/>
         <source>[{0} image(s), sent to the model]</source>
-        <translation type="unfinished"></translation>
+        <translation>[{0} 张图片，会发送给模型]</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="106"/>
         <source>Max tokens: {0} requested, {1} allowed.</source>
-        <translation type="unfinished"></translation>
+        <translation>最大令牌数：请求 {0}，允许 {1}。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="109"/>
         <source>Model hints (the answer comes from your model): {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>模型提示（回答来自你的模型）：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="112"/>
         <source>cost</source>
-        <translation type="unfinished"></translation>
+        <translation>成本</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="112"/>
         <source>speed</source>
-        <translation type="unfinished"></translation>
+        <translation>速度</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="112"/>
         <source>intelligence</source>
-        <translation type="unfinished"></translation>
+        <translation>智能</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="113"/>
         <source>Priorities: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>优先级：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="116"/>
         <source>The server asked to include context from your sessions; none is included.</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器请求附带你对话中的上下文；不会附带任何内容。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="126"/>
         <source>Generating a reply with {0}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在用 {0} 生成回复…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="135"/>
         <source>The model failed: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>模型出错：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="136"/>
         <source>Try again</source>
-        <translation type="unfinished"></translation>
+        <translation>重试</translation>
     </message>
 </context>
 <context>
@@ -1580,119 +1610,129 @@ Folder: {2}</source>
 <context>
     <name>MemoryPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="95"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="96"/>
-        <source>Search memories</source>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="77"/>
+        <source>d MMM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="78"/>
+        <source>d MMM yyyy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="99"/>
+        <source>Search memories</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="101"/>
         <source>Memories</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="109"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="324"/>
         <source>Edit…</source>
         <translation type="unfinished">编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="113"/>
         <source>Change what this memory says (F2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="111"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="298"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="325"/>
         <source>Pin</source>
         <translation type="unfinished">置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="115"/>
         <source>A pinned memory is always offered to the model and never expires (Ctrl+P)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="113"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="116"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="330"/>
         <source>Delete</source>
         <translation type="unfinished">删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="117"/>
         <source>Delete this memory (Delete); you can undo it for a moment</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="115"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="322"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="327"/>
         <source>Go to source</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="116"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="119"/>
         <source>Open the conversation and the message it came from (Enter)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="117"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="329"/>
         <source>History…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="121"/>
         <source>The older memories on the same subject this one replaced (Ctrl+H)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="122"/>
         <source>Wipe all…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="123"/>
         <source>Delete every memory (asks first)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
         <source>Undo</source>
         <translation type="unfinished">撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="166"/>
         <source>Memory is off (Settings › Memory): nothing is recalled or remembered. What was remembered before is kept and listed here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="178"/>
         <source>Long-term</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="179"/>
         <source>Short-term</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="180"/>
         <source>No longer used (replaced, expired or forgotten)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="195"/>
         <source>Created {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="202"/>
         <source>No memory matches “{0}”.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="204"/>
         <source>No memories yet.
 
 Memory keeps short facts you tell Hermes — preferences, your projects, deadlines — so later conversations can use them. Say “remember that …” in a chat, or just state a preference (“I prefer …”); each memory shows here with your own words and where you said them, and you can edit, pin or delete it.
@@ -1701,69 +1741,69 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="222"/>
         <source>added by you, {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="222"/>
         <source>added by you</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="223"/>
         <source>Untitled conversation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="224"/>
         <source>from “{0}”, {1}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="224"/>
         <source>from “{0}”</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="229"/>
         <source>replaced by a newer memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="231"/>
         <source>forgotten</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="233"/>
         <source>expired {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="235"/>
         <source>until {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="241"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="270"/>
         <source>replaces {0} earlier</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="245"/>
-        <source>Pinned: </source>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="248"/>
+        <source>Pinned: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="298"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="325"/>
         <source>Unpin</source>
         <translation type="unfinished">取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="335"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="340"/>
         <source>Memory actions</source>
         <translation type="unfinished"></translation>
     </message>
