@@ -7,7 +7,8 @@ is a palette change plus a repaint, never a restart.
 nearly invisible on the dark palette (measured from grabs in tests/ui/test_keyboard.py and
 test_window_actions.py): check box indicators (in forms and in item views) get a 1.5 px outline in the
 muted colour (>= 3:1 against base and window in both themes) and, when checked, an accent fill with a
-white tick; the focus frame is a 2 px accent ring; and the standard dialog-button / line-edit-clear icons
+white tick; the focus frame, and buttons, line edits and combo boxes with the keyboard focus, get a 2 px
+accent ring (Fusion's own cue, a 1 px tint, was hard to find); menus get a visible frame; and the standard dialog-button / line-edit-clear icons
 are drawn in the current text colour, so a Close button's icon is light on dark. No style sheet: an
 app-wide one would turn every widget into a QStyleSheetStyle widget and cost start-up time.
 """
@@ -132,6 +133,10 @@ class HermesStyle(QProxyStyle):
         QStyle.StandardPixmap.SP_DialogResetButton: "cross",
     }
 
+    # Panels that get an accent ring when they have the keyboard focus (Fusion's own cue is a 1 px tint).
+    _RINGED = (QStyle.PrimitiveElement.PE_PanelButtonCommand, QStyle.PrimitiveElement.PE_FrameLineEdit,
+               QStyle.PrimitiveElement.PE_PanelButtonTool)
+
     def __init__(self) -> None:
         super().__init__("Fusion")
         self.icons: dict[tuple[str, str], QIcon] = {}
@@ -151,7 +156,23 @@ class HermesStyle(QProxyStyle):
             painter.drawRoundedRect(QRectF(option.rect).adjusted(1, 1, -1, -1), 3, 3)
             painter.restore()
             return
+        if element == QStyle.PrimitiveElement.PE_FrameMenu:
+            painter.save()
+            painter.setPen(QColor(current().muted if current().dark else current().card_border))
+            painter.drawRect(option.rect.adjusted(0, 0, -1, -1))
+            painter.restore()
+            return
         super().drawPrimitive(element, option, painter, widget)
+        if element in self._RINGED and option.state & QStyle.StateFlag.State_HasFocus \
+                and option.state & QStyle.StateFlag.State_Enabled:
+            _focus_ring(painter, option.rect, current())
+
+    def drawComplexControl(self, control: QStyle.ComplexControl, option: QStyleOption, painter: QPainter,
+                           widget: QWidget | None = None) -> None:  # noqa: N802 (Qt's name)
+        super().drawComplexControl(control, option, painter, widget)
+        if control in (QStyle.ComplexControl.CC_ComboBox, QStyle.ComplexControl.CC_SpinBox) \
+                and option.state & QStyle.StateFlag.State_HasFocus and option.state & QStyle.StateFlag.State_Enabled:
+            _focus_ring(painter, option.rect, current())
 
     def standardIcon(self, icon: QStyle.StandardPixmap, option: QStyleOption | None = None,
                      widget: QWidget | None = None) -> QIcon:  # noqa: N802 (Qt's name)
@@ -196,6 +217,15 @@ def _draw_check(painter: QPainter, option: QStyleOption, theme: Theme) -> None:
         painter.drawPath(path)
     elif partial:
         painter.fillRect(QRectF(box.left() + size * 0.25, box.center().y() - 1, size * 0.5, 2), accent)
+    painter.restore()
+
+
+def _focus_ring(painter: QPainter, rect: object, theme: Theme) -> None:
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(QPen(QColor(theme.accent), 2))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRoundedRect(QRectF(rect).adjusted(1, 1, -1, -1), 3, 3)
     painter.restore()
 
 

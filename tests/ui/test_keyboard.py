@@ -383,3 +383,28 @@ def test_the_shortcuts_list_is_complete(make_window) -> None:
     for needed in ("Ctrl+Q", "F2", "Menu key", "Shift+F10", "Ctrl+N", "Ctrl+K", "F4"):
         assert needed in keys, needed
     h.do(dialog.reject)
+
+
+def test_focus_rings_show_in_both_themes(make_window) -> None:
+    """A button, the search box and a combo with the keyboard focus carry an accent ring at 3:1 or more against
+    the window, light and dark; the same widget without focus has none."""
+    h = make_window()
+    window = h.window
+    h.do(window.activateWindow)
+    for preference in ("light", "dark"):
+        h.do(lambda p=preference: window.set_theme(p))
+        theme = window.theme_manager.theme
+        accent = QColor(theme.accent)
+        for widget in (window.sidebar.new_button, window.sidebar.search, window.mode_switch):
+            h.do(lambda: window.chat.input.setFocus(Qt.FocusReason.TabFocusReason))
+            unfocused = grabbed(widget)
+            h.do(lambda w=widget: w.setFocus(Qt.FocusReason.TabFocusReason))
+            h.wait_until(lambda w=widget: w.hasFocus(), what="the focus")
+            focused = grabbed(widget)
+            ring = QRect(1, 1, focused.width() - 2, focused.height() - 2)
+            edge = [focused.pixelColor(x, ring.center().y()) for x in (1, 2)] + \
+                   [focused.pixelColor(ring.center().x(), y) for y in (1, 2)]
+            assert any(contrast(c, accent) < 1.3 for c in edge), f"{widget.objectName()}: no accent ring ({preference})"
+            assert any(contrast(c, QColor(theme.window)) >= 3.0 for c in edge), "the ring stands out from the window"
+            before = [unfocused.pixelColor(x, ring.center().y()) for x in (1, 2)]
+            assert not any(contrast(c, accent) < 1.3 for c in before), "no ring without the focus"

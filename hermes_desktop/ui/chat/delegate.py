@@ -96,7 +96,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         if estimated and abs(layout.height - previous) > 1:
             self._relayout_later(index)
         theme = themes.current()
-        hovered = bool(option.state & QStyle.StateFlag.State_MouseOver)
+        # The footer links (Copy, Edit, …) show under the mouse, and on the message the keyboard is on.
+        hovered = bool(option.state & (QStyle.StateFlag.State_MouseOver | QStyle.StateFlag.State_HasFocus))
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.translate(option.rect.topLeft())
