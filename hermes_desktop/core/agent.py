@@ -93,7 +93,8 @@ from hermes_desktop.core.session_models import ModelChoice
 from hermes_desktop.core.session_types import NewMessage, SessionStore, StoredMessage
 from hermes_desktop.core.settings import AgentLimits, ApprovalMode
 from hermes_desktop.core.storage.errors import SessionExists, StorageError, StorageUnavailable
-from hermes_desktop.core.tokens import TokenCalibration, estimate_text_tokens
+from hermes_desktop.core import request_fit
+from hermes_desktop.core.tokens import TokenCalibration, estimate_text_tokens, estimate_tools_tokens
 from hermes_desktop.core.tools.approval import ApprovalPolicy, ApprovalRequest, Decision, PolicyDecision
 from hermes_desktop.core.tools.network import NetworkPolicy
 from hermes_desktop.core.tools.registry import PreparedCall, ToolRegistry
@@ -136,7 +137,10 @@ class AgentServices:
     disabled_tools: set[str] = field(default_factory=set)
     dry_run: bool = False
     skills_layer: Callable[[str], str] = lambda session_id: ""
-    skill_catalog: Callable[[], str] = lambda: ""
+    # The skill catalog for (session id, the user's message, tokens the rest of the fixed part takes): core/skills.
+    skill_catalog: Callable[[str, str, int], str] = lambda session_id, message, other_tokens: ""
+    # (skills listed in the catalog, skills reachable only through find_skills) of the latest catalog, for Activity.
+    skill_counts: Callable[[], tuple[int, int]] = lambda: (0, 0)
     # Narrows the tools a request offers (skills: only active skills' own tools); called every round.
     offer_tools: Callable[[str, list[ToolSpec]], list[ToolSpec]] = lambda session_id, specs: specs
     # Runs in a worker thread once the user's message is saved (skills: `/skill-name` activation).
@@ -376,6 +380,7 @@ class _TurnRun:
         self.model: ModelClient | None = agent.model  # this turn's: the session's choice (see _run)
         self.ctx = ToolContext(session_id, self.services.workspace, self.services.network, self.services.notes_dir)
         self.summaries = TurnSummary(agent, session_id, self.io.call, emit)
+        self.skills_text = ""  # the active skills' layer of the latest request (request_fit names each skill's cost)
 
     # ------------------------------------------------------------------ lifecycle
     async def run(self) -> None:
@@ -499,10 +504,15 @@ class _TurnRun:
                                    self.services.registry.specs(exclude=self.services.disabled_tools))
             tools = [s.to_openai() for s in offered_specs]
             offered = {s.name for s in offered_specs}
-            context = await self.summaries.ensure(self._build_context(tools), lambda: self._build_context(tools),
+            first = self._build_context(tools)
+            too_big = request_fit.refusal(first, offered_specs, self.skills_text, model.profile.context_window)
+            if too_big is not None:  # never sent over the window: the user is told what to turn off (issue 15)
+                raise too_big
+            context = await self.summaries.ensure(first, lambda: self._build_context(tools),
                                                   model, self.history, self.turn_start, self.agent.calibration)
+            listed, searchable = self.services.skill_counts() if tools else (0, 0)
             self.emit(ContextPrepared(self.round_trips, context.estimated_tokens, context.budget_tokens,
-                                      context.dropped_messages, dict(context.breakdown)))
+                                      context.dropped_messages, dict(context.breakdown), listed, searchable))
             self.emit(ModelRequestStarted(self.round_trips, model.profile.model, model.tool_mode.value if tools else "none"))
             self.streaming = _StreamingMessage(self.io, store, self.session_id, self.services.clock, self.emit)
             try:
@@ -604,11 +614,14 @@ class _TurnRun:
         assert model is not None
         profile = model.profile
         reserved = profile.max_output_tokens or 1024
+        system, rules = system_prompt(), tool_rules(self.services.workspace.root) if tools else ""
+        others = estimate_text_tokens(system) + estimate_text_tokens(rules) + estimate_tools_tokens(tools)
+        self.skills_text = self.services.skills_layer(self.session_id)
         layers = ContextLayers(
-            system=system_prompt(),
-            catalog=self.services.skill_catalog() if tools else "",
-            skills=self.services.skills_layer(self.session_id),
-            tool_rules=tool_rules(self.services.workspace.root) if tools else "",
+            system=system,
+            catalog=self.services.skill_catalog(self.session_id, self.text or "", others) if tools else "",
+            skills=self.skills_text,
+            tool_rules=rules,
             memory=self.services.memory_layer(self.session_id),
         )
         return build_context(layers, self.history, current_turn_start=self.turn_start, tools=tools,

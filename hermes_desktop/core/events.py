@@ -75,6 +75,8 @@ class ContextPrepared:
     budget_tokens: int
     dropped_messages: int
     breakdown: dict[str, int] = field(default_factory=dict)
+    skills_listed: int = 0  # skills the catalog lists in full
+    skills_searchable: int = 0  # the other installed skills, reachable through find_skills
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,12 @@ from typing import TYPE_CHECKING, Mapping
 
 from hermes_desktop.core.audit import AuditLog
 from hermes_desktop.core.logging_setup import REDACTION
+from hermes_desktop.core.mcp.client_features import ClientFeatures, workspace_roots
 from hermes_desktop.core.mcp.manager import MCPManager
 from hermes_desktop.core.model_catalog import CACHE_FILE_NAME, ModelCatalog
-from hermes_desktop.core.paths import AppPaths, agents_skills_dir, app_paths, bundled_skills_dir, ensure_dir
+from hermes_desktop.core.paths import (
+    AppPaths, agents_skills_dir, app_paths, bundled_skills_dir, claude_skills_dir, ensure_dir,
+)
 from hermes_desktop.core.secrets import BackendReport, SecretStore, SecretStoreError, open_secret_store, resolve_api_key
 from hermes_desktop.core.session_models import SessionModels
 from hermes_desktop.core.session_types import SessionStore
@@ -30,6 +33,7 @@ from hermes_desktop.core.skills.trust import TrustStore
 from hermes_desktop.core.tools.approval import ApprovalPolicy, Approver, DenyAllApprover, Rule
 from hermes_desktop.core.tools.builtin import builtin_tools
 from hermes_desktop.core.tools.network import NetworkPolicy
+from hermes_desktop.core.tools.pager import PAGER, read_more_tool
 from hermes_desktop.core.tools.registry import ToolRegistry
 from hermes_desktop.core.tools.workspace import Workspace
 
@@ -122,7 +126,9 @@ class Runtime:
             dry_run=self.settings.dry_run,
             skills_layer=self.skills.skill_layer,
             skill_catalog=self.skills.catalog,
-            offer_tools=lambda session_id, specs: self.skills.offered(session_id, self.mcp.offered(specs)),
+            skill_counts=lambda: (self.skills.last_catalog.listed, self.skills.last_catalog.searchable),
+            offer_tools=lambda session_id, specs: PAGER.offered(
+                session_id, self.skills.offered(session_id, self.mcp.offered(specs))),
             before_turn=self.skills.apply_slash,
             known_secrets=REDACTION.known_secrets,
             learn_no_vision=self.remember_no_vision,
@@ -134,11 +140,16 @@ class Runtime:
         else:
             self.session_models.set_default(lambda: agent.model)
         services.choose_model = self.session_models.choose
+        if self.mcp.client_features is not None:
+            self.mcp.client_features.model = lambda: agent.model  # an MCP server's sampling uses the active model
         return agent
 
     def skill_roots(self) -> list[tuple[Path, Origin]]:
-        """Bundled first, then ~/.agents/skills (if enabled), then the user's folder: later ones override."""
+        """Bundled first, then ~/.claude/skills and ~/.agents/skills (each if enabled), then the user's folder: later
+        ones override."""
         roots = [(bundled_skills_dir(), Origin.BUNDLED)]
+        if getattr(self.settings, "claude_skills", False):
+            roots.append((claude_skills_dir(), Origin.CLAUDE))
         if self.settings.agents_skills:
             roots.append((agents_skills_dir(), Origin.AGENTS))
         roots.append((self.paths.user_skills_dir, Origin.USER))
@@ -203,6 +214,7 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
     except OSError as exc:  # a read-only or full data folder: the history still opens (read-only), skills load
         problems.append(f"The skills folder {paths.user_skills_dir} could not be created: {exc.strerror or exc}")
     registry = ToolRegistry(builtin_tools())
+    registry.register(read_more_tool())  # offered only while a session has a long result to read on
     runtime: Runtime
     skills = SkillManager(lambda: runtime.skill_roots(), TrustStore(paths.trusted_skills_file), registry, store)
     runtime = Runtime(
@@ -223,6 +235,9 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
         model_catalog=ModelCatalog(paths.data_dir / CACHE_FILE_NAME),
     )
     runtime.mcp.workspace = lambda: runtime.workspace.root  # ${workspaceFolder} in mcp.json
+    # Elicitation, sampling and roots for MCP servers; the window / terminal set its elicitor and sampler.
+    runtime.mcp.client_features = ClientFeatures(roots=lambda: workspace_roots(runtime.workspace.root),
+                                                 audit=runtime.audit, servers=lambda: runtime.mcp.supervisors.values())
     skills.reload()
     return runtime
 

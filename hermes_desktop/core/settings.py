@@ -160,6 +160,8 @@ class Settings:
     dry_run: bool = False
     # Also load skills from ~/.agents/skills (the Agent Skills standard's folder shared between clients).
     agents_skills: bool = False
+    # Also load skills from ~/.claude/skills (Claude Code's folder), overridden by the two folders above.
+    claude_skills: bool = False
     # `sessions import` refuses files larger than this (the file is streamed, never read whole).
     import_max_mb: int = 100
     thinking_display: ThinkingDisplay = ThinkingDisplay.AUTO
@@ -194,6 +196,7 @@ class Settings:
                         if v in ("always_allow", "ask", "never_allow")},
             dry_run=bool(data.get("dry_run", False)),
             agents_skills=bool(data.get("agents_skills", False)),
+            claude_skills=bool(data.get("claude_skills", False)),
             import_max_mb=_positive_int(data.get("import_max_mb"), 100),
             thinking_display=_enum(ThinkingDisplay, data.get("thinking_display"), ThinkingDisplay.AUTO),
         )

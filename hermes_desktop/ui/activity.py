@@ -182,6 +182,10 @@ def _breakdown(event: ev.ContextPrepared) -> str:
     raw = sum(event.breakdown.values())
     if raw and abs(event.estimated_tokens - raw) > max(16, raw // 20):
         lines.append(f"layers sum to {raw:,}; total scaled to the server's count")
+    if event.skills_searchable:
+        lines.append(f"skills: {event.skills_listed:,} listed, {event.skills_searchable:,} more searchable with find_skills")
+    elif event.skills_listed:
+        lines.append(f"skills: all {event.skills_listed:,} listed")
     if event.dropped_messages:
         lines.append(f"{event.dropped_messages} older messages left out")
     return "\n".join(lines)

@@ -32,6 +32,7 @@ MIN_CATALOG_TOKENS = 300  # even when the tools take a lot, a few skills are lis
 MAX_CATALOG_TOKENS = 1500
 DESCRIPTION_CHARS = 240  # a description longer than this is cut in the catalog (find_skills shows more)
 SEARCH_DESCRIPTION_CHARS = 400
+PARTIAL_DESCRIPTION_CHARS = 160  # a selection lists more skills, each a little shorter
 K1, B = 1.2, 0.75
 
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f]+")
@@ -146,7 +147,7 @@ def build_catalog(skills: Sequence[Skill], budget_tokens: int, *, index: SkillIn
     used = header_tokens
     lines: list[str] = []
     for name in order:
-        line = catalog_line(by_name[name])
+        line = catalog_line(by_name[name], PARTIAL_DESCRIPTION_CHARS)
         cost = estimate_text_tokens(line) + 1
         if used + cost > budget_tokens:
             if len(lines) >= len(relevant) + 8:
