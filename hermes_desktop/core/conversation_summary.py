@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from dataclasses import dataclass
@@ -204,7 +203,8 @@ def transcript_lines(messages: Sequence[StoredMessage]) -> list[str]:
     for message in messages:
         content = message.content or ""
         if message.role == "user":
-            lines.append(f"User: {_clip(content, MESSAGE_CHARS)}")
+            files = ", ".join(getattr(ref, "name", "") for ref in message.attachments)
+            lines.append(f"User: {_clip(content, MESSAGE_CHARS)}" + (f" [attached: {files}]" if files else ""))
         elif message.role == "assistant":
             if content.strip():
                 lines.append(f"Assistant: {_clip(content, MESSAGE_CHARS)}")
@@ -222,19 +222,6 @@ def transcript_lines(messages: Sequence[StoredMessage]) -> list[str]:
 def _user_text(previous: str, lines: Sequence[str]) -> str:
     head = f"Existing summary:\n{previous}\n\n" if previous.strip() else "Existing summary: (none yet)\n\n"
     return head + "New messages to merge in:\n\n" + "\n\n".join(lines)
-
-
-def chunk_lines(lines: Sequence[str], budget_tokens: int) -> list[list[str]]:
-    chunks: list[list[str]] = [[]]
-    used = 0
-    for line in lines:
-        cost = estimate_text_tokens(line) + 2
-        if chunks[-1] and used + cost > budget_tokens:
-            chunks.append([])
-            used = 0
-        chunks[-1].append(line)
-        used += cost
-    return chunks
 
 
 async def _ask(model: ModelClient, system: str, user: str, timeout_s: float) -> str:
