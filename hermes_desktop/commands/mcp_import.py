@@ -1,0 +1,146 @@
+"""`mcp import [FILE | --from CLIENT] [--yes] [--keep-existing]`, and `${input:…}` questions on a terminal.
+
+Import prints the preview (core/mcp/importing.py: what is added, changed, identical or skipped, and which secrets
+move to the keyring), then:
+- on a terminal, asks about each changed server (“Replace …? [y/N]”) and once more before writing;
+- with `--yes`, accepts everything the preview shows (changed servers too, unless `--keep-existing`);
+- without a terminal and without `--yes`, only previews: nothing is written (exit 0).
+Exit 1 when the source or mcp.json cannot be used (the reason is printed; nothing changed).
+
+`${input:ID}` values in mcp.json are asked with a hidden prompt when `mcp list` or `ask` runs on a terminal
+(TerminalInputAsker); never without one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import sys
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+EXIT_OK, EXIT_FAILED = 0, 1
+
+
+def add_parser(actions: Any) -> None:
+    """The `mcp import` sub-command's arguments (cli.py calls this with the `mcp` sub-parsers)."""
+    from hermes_desktop.core.mcp.importing import CLIENTS
+
+    parser = actions.add_parser("import", help="bring MCP servers over from another client's file (preview first)")
+    parser.add_argument("file", nargs="?", type=Path, help="a file in the mcpServers or VS Code servers shape")
+    parser.add_argument("--from", dest="client", choices=CLIENTS, help="read that client's usual file on this OS")
+    parser.add_argument("--yes", action="store_true", help="accept the preview without asking (also changed servers)")
+    parser.add_argument("--keep-existing", action="store_true",
+                        help="never replace a server mcp.json already has under the same name")
+
+
+def run_import(args: argparse.Namespace, *, stdin: TextIO | None = None, out: Callable[[str], None] = print) -> int:
+    from hermes_desktop.core.mcp.importing import (
+        Change,
+        ImportError_,
+        apply_import,
+        describe_plan,
+        plan_from_client,
+        plan_import,
+    )
+    from hermes_desktop.core.paths import app_paths
+    from hermes_desktop.core.secrets import open_secret_store
+    from hermes_desktop.core.terminal_text import strip_controls
+
+    stdin = stdin or sys.stdin
+    if (args.file is None) == (args.client is None):
+        print("error: give a FILE or --from CLIENT (one of them)", file=sys.stderr)
+        return 2
+    config_path = app_paths().mcp_config_file
+    store, report = open_secret_store()
+    try:
+        plan = plan_import(config_path, [args.file], store) if args.file else \
+            plan_from_client(config_path, args.client, store)
+    except ImportError_ as exc:
+        print(f"error: {strip_controls(str(exc))}; nothing was changed", file=sys.stderr)
+        return EXIT_FAILED
+    for line in describe_plan(plan):
+        out(strip_controls(line))  # names and paths come from another program's file: no escapes obeyed
+    if plan.secrets_moved and not report.secure:
+        out(f"note: no secure keyring ({report.reason}): the secrets above are NOT stored anywhere; mcp.json gets "
+            "${secret:…} references, set each value later with `hermes-desktop mcp set-secret SERVER NAME`")
+    if not plan.has_work:
+        out("Nothing to import.")
+        return EXIT_OK
+    changed = plan.of(Change.CHANGE)
+    interactive = stdin.isatty()
+    if not args.yes and not interactive:
+        out("Preview only (no terminal to ask on): run again with --yes to import.")
+        return EXIT_OK
+    accepted: set[str] = set()
+    if args.keep_existing:
+        pass
+    elif args.yes:
+        accepted = {item.name for item in changed}
+    else:
+        for item in changed:
+            if _confirm(f"Replace “{strip_controls(item.name)}” in mcp.json with the imported one? [y/N] ", stdin):
+                accepted.add(item.name)
+        adds = len(plan.of(Change.ADD))
+        if not adds and not accepted:
+            out("Nothing was changed.")
+            return EXIT_OK
+        if not _confirm(f"Write {adds} new and {len(accepted)} replaced server(s) to {config_path}? [y/N] ", stdin):
+            out("Nothing was changed.")
+            return EXIT_OK
+    try:
+        result = apply_import(config_path, plan, accepted, store, keyring_secure=report.secure)
+    except (ImportError_, OSError) as exc:
+        print(f"error: {strip_controls(str(exc))}; nothing was changed", file=sys.stderr)
+        return EXIT_FAILED
+    if result.added:
+        out("Added: " + ", ".join(result.added))
+    if result.replaced:
+        out("Replaced: " + ", ".join(result.replaced))
+    if changed and not result.replaced:
+        out("Kept as they were: " + ", ".join(item.name for item in changed))
+    for username in result.secrets_stored:
+        out(f"Stored {username} in the keyring")
+    for username in result.secrets_not_stored:
+        server, _, name = username.removeprefix("mcp:").partition(":")
+        out(f"Needs a value: {username} (`hermes-desktop mcp set-secret {server} {name}`)")
+    if result.backup is not None:
+        out(f"The previous mcp.json is in {result.backup}")
+    return EXIT_OK
+
+
+def _confirm(prompt: str, stdin: TextIO) -> bool:
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    return stdin.readline().strip().lower() in ("y", "yes")
+
+
+class TerminalInputAsker:
+    """Asks for an mcp.json `${input:ID}` on the terminal, hidden when the input says password (the default)."""
+
+    def __init__(self, out: TextIO | None = None) -> None:
+        self.out = out or sys.stderr
+
+    async def ask_input(self, servers: list[str], spec: Any) -> str | None:
+        from hermes_desktop.core.terminal_text import visible_controls as shown
+
+        what = shown(spec.description or spec.id)
+        prompt = f"{what} (${{input:{shown(spec.id)}}} for MCP server {', '.join(shown(s) for s in servers)}; " \
+                 "kept in the keyring; empty to skip): "
+        if spec.password:
+            answer = await asyncio.to_thread(getpass.getpass, prompt, self.out)
+        else:
+            self.out.write(prompt)
+            self.out.flush()
+            answer = await asyncio.to_thread(sys.stdin.readline)
+        answer = answer.strip()
+        return answer or None
+
+
+def install_input_asker(runtime: Any, stdin: TextIO | None = None) -> bool:
+    """Ask `${input:…}` on this terminal when stdin is one (never otherwise). True when installed."""
+    if not (stdin or sys.stdin).isatty():
+        return False
+    runtime.mcp.input_asker = TerminalInputAsker()
+    return True

@@ -1,0 +1,501 @@
+"""Bring MCP servers over from other clients' files into mcp.json: find, read, convert, preview, merge.
+
+Where each client keeps its servers (checked against each client's documentation):
+- Claude Desktop: `claude_desktop_config.json` in `~/Library/Application Support/Claude/` (macOS),
+  `%APPDATA%\\Claude\\` (Windows), `~/.config/Claude/` (Linux, unofficial builds);
+- Cursor: `~/.cursor/mcp.json` (every OS);
+- VS Code: `mcp.json` in the user folder (`~/Library/Application Support/Code/User/`, `%APPDATA%\\Code\\User\\`,
+  `~/.config/Code/User/`; since VS Code 1.102), and the older `"mcp": {"servers": …}` in `settings.json` there
+  (Insiders: `Code - Insiders`); both are JSON with comments;
+- LM Studio: `~/.lmstudio/mcp.json` (`%USERPROFILE%\\.lmstudio\\mcp.json`), Cursor's notation;
+- Windsurf: `~/.codeium/windsurf/mcp_config.json` (`%USERPROFILE%\\.codeium\\windsurf\\…`), `serverUrl` for URLs.
+
+A file given by path may be any of those shapes: `mcpServers`, VS Code's `servers` (+ `inputs`), or a settings
+file with `mcp.servers`.
+
+Conversion: each entry keeps the fields Hermes understands (command, args, env, cwd, url, headers, type,
+disabled, timeout); `serverUrl` becomes `url`; other fields are dropped and named in the preview. A name Hermes
+cannot use (spaces, over 40 characters) is cleaned and the preview says so. VS Code `inputs` that the imported
+servers use are copied into mcp.json's own `inputs`.
+
+Merge policy (the preview shows each server as one of these):
+- new name: added;
+- same name, same entry (after conversion): identical, skipped;
+- same name, different entry: a change, listed field by field, applied only when the user accepts it
+  (`mcp import` asks on a terminal; `--yes` accepts; `--keep-existing` never replaces); otherwise the
+  existing server is left as it is;
+- an entry that is not a valid server: skipped with the reason; the others still import.
+
+Secrets are never copied into mcp.json as plain text without being said: a literal value in `env` or `headers`
+whose name says secret (TOKEN, KEY, SECRET, PASSWORD, Authorization…) or which looks like a key (`sk-…`,
+`ghp_…`, `Bearer …`), and an argument that looks like a key, is flagged in the preview and moved to the keyring
+(`mcp:<server>:<NAME>`), the entry getting `${secret:NAME}` in its place (an Authorization header keeps its
+`Bearer ` prefix). Without a secure keyring the value is not stored anywhere: the entry still gets the
+reference, and the preview says to set it with “Set secret…” or `mcp set-secret`.
+
+Safety: the source is only read. A source larger than 5 MB, not JSON (comments and trailing commas allowed),
+or without a server section is refused with the reason, and nothing changes. mcp.json itself is written
+atomically after the previous file is copied to `mcp.json.bak`; a broken mcp.json is refused (fix it first).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import shutil
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Mapping
+
+from hermes_desktop.core.mcp.config import (
+    MCPConfigError,
+    _editable,
+    parse_inputs,
+    parse_server,
+    secret_username,
+    section_of,
+    server_sections,
+)
+from hermes_desktop.core.redact import _KEY_LIKE, _SECRET_FIELD
+from hermes_desktop.core.secrets import SecretStore
+from hermes_desktop.core.settings import write_atomically
+
+CLIENTS = ("claude", "cursor", "vscode", "lmstudio", "windsurf")
+CLIENT_NAMES = {"claude": "Claude Desktop", "cursor": "Cursor", "vscode": "VS Code", "lmstudio": "LM Studio",
+                "windsurf": "Windsurf"}
+MAX_SOURCE_BYTES = 5 * 1024 * 1024
+KEPT_FIELDS = ("type", "command", "args", "env", "cwd", "url", "headers", "disabled", "timeout", "startTimeout")
+_VARIABLE_ONLY = re.compile(r"^\s*(Bearer\s+|Basic\s+|Token\s+)?\$\{[^{}]+\}\s*$", re.I)
+_SCHEME = re.compile(r"^(Bearer|Basic|Token)\s+", re.I)
+
+
+class ImportError_(MCPConfigError):
+    """The source cannot be imported (missing, too large, not JSON, no servers): nothing was changed."""
+
+
+class Change(StrEnum):
+    ADD = "add"
+    CHANGE = "change"
+    SAME = "same"
+    INVALID = "invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class MovedSecret:
+    """A literal secret found in the source: where it was and the `${secret:NAME}` it becomes."""
+
+    where: str  # env.GITHUB_TOKEN, headers.Authorization, args[3]
+    name: str  # the keyring name (username mcp:<server>:<name>)
+    value: str = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanItem:
+    name: str
+    change: Change
+    entry: dict[str, Any] = field(default_factory=dict)  # what mcp.json gets (secrets replaced by references)
+    current: dict[str, Any] | None = None  # what mcp.json has now under that name
+    differences: tuple[str, ...] = ()  # for a change: the fields that differ
+    secrets: tuple[MovedSecret, ...] = ()
+    notes: tuple[str, ...] = ()  # renamed, dropped fields, why it is invalid
+    source_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPlan:
+    sources: tuple[Path, ...]
+    items: tuple[PlanItem, ...]
+    inputs: tuple[dict[str, Any], ...] = ()  # VS Code inputs the imported servers use
+    problems: tuple[str, ...] = ()  # source-level notes (a second file unreadable, an input ignored)
+
+    def of(self, change: Change) -> list[PlanItem]:
+        return [item for item in self.items if item.change is change]
+
+    @property
+    def secrets_moved(self) -> bool:
+        return any(item.secrets for item in self.items if item.change in (Change.ADD, Change.CHANGE))
+
+    @property
+    def has_work(self) -> bool:
+        return any(item.change in (Change.ADD, Change.CHANGE) for item in self.items)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    added: tuple[str, ...]
+    replaced: tuple[str, ...]
+    secrets_stored: tuple[str, ...]  # keyring usernames
+    secrets_not_stored: tuple[str, ...]  # usernames that still need a value (no secure keyring, or it failed)
+    backup: Path | None
+
+
+# ---------------------------------------------------------------------------------------------- where
+
+def client_paths(client: str, *, system: str | None = None, home: Path | None = None,
+                 environ: Mapping[str, str] | None = None) -> list[Path]:
+    """The files a client keeps its MCP servers in on this OS, most likely first (they may not exist)."""
+    system = system or platform.system()
+    home = home or Path.home()
+    environ = os.environ if environ is None else environ
+    appdata = Path(environ["APPDATA"]) if environ.get("APPDATA") else home / "AppData" / "Roaming"
+    profile = Path(environ["USERPROFILE"]) if system == "Windows" and environ.get("USERPROFILE") else home
+    if system == "Darwin":
+        app_support = home / "Library" / "Application Support"
+    elif system == "Windows":
+        app_support = appdata
+    else:
+        app_support = Path(environ["XDG_CONFIG_HOME"]) if environ.get("XDG_CONFIG_HOME") else home / ".config"
+    if client == "claude":
+        return [app_support / "Claude" / "claude_desktop_config.json"]
+    if client == "cursor":
+        return [profile / ".cursor" / "mcp.json"]
+    if client == "vscode":
+        return [app_support / folder / "User" / name for folder in ("Code", "Code - Insiders")
+                for name in ("mcp.json", "settings.json")]
+    if client == "lmstudio":
+        return [profile / ".lmstudio" / "mcp.json"]
+    if client == "windsurf":
+        return [profile / ".codeium" / "windsurf" / "mcp_config.json"]
+    raise ImportError_(f"unknown client {client!r}; choose one of {', '.join(CLIENTS)}")
+
+
+def find_client_files(client: str, **where: Any) -> list[Path]:
+    return [path for path in client_paths(client, **where) if path.is_file()]
+
+
+# ---------------------------------------------------------------------------------------------- read
+
+def strip_jsonc(text: str) -> str:
+    """JSON with comments (VS Code's settings and mcp.json): `//` and `/* */` comments and trailing commas
+    removed outside strings, so the strict JSON parser can read it."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                i += 1
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        else:
+            out.append(c)
+            i += 1
+    return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
+
+
+def read_source(path: Path) -> dict[str, Any]:
+    """A client's file as a JSON object. Raises ImportError_ with the reason; reads nothing else."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise ImportError_(f"{path} does not exist") from None
+    except OSError as exc:
+        raise ImportError_(f"{path} cannot be read: {exc.strerror or exc}") from exc
+    if not path.is_file():
+        raise ImportError_(f"{path} is not a file")
+    if size > MAX_SOURCE_BYTES:
+        raise ImportError_(f"{path} is {size / 1024 / 1024:.1f} MB; an MCP configuration is never that large "
+                           f"(the limit is {MAX_SOURCE_BYTES // 1024 // 1024} MB), so it was not read")
+    try:
+        text = path.read_bytes()[:MAX_SOURCE_BYTES + 1].decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ImportError_(f"{path} cannot be read as UTF-8 text: {exc}") from exc
+    try:
+        data = json.loads(strip_jsonc(text)) if text.strip() else {}
+    except (json.JSONDecodeError, RecursionError) as exc:
+        where = f" (line {exc.lineno}, column {exc.colno}: {exc.msg})" if isinstance(exc, json.JSONDecodeError) else ""
+        raise ImportError_(f"{path} is not valid JSON{where}") from exc
+    if not isinstance(data, dict):
+        raise ImportError_(f"{path} does not hold a JSON object")
+    return data
+
+
+def servers_of(data: Mapping[str, Any], where: str) -> tuple[dict[str, Any], list[Any]]:
+    """The servers and VS Code inputs in any known shape: mcpServers, servers, settings.json's mcp.servers."""
+    nested = data.get("mcp") if isinstance(data.get("mcp"), dict) else {}
+    candidates = [("mcpServers", data.get("mcpServers"), data.get("inputs")),
+                  ("servers", data.get("servers"), data.get("inputs")),
+                  ("mcp.servers", nested.get("servers"), nested.get("inputs")),
+                  ("mcp.servers", data.get("mcp.servers"), data.get("mcp.inputs"))]
+    found: dict[str, Any] = {}
+    inputs: list[Any] = []
+    seen_section = False
+    for key, servers, section_inputs in candidates:
+        if servers is None:
+            continue
+        if not isinstance(servers, dict):
+            raise ImportError_(f"\"{key}\" in {where} is not an object of server names")
+        seen_section = True
+        for name, entry in servers.items():
+            found.setdefault(str(name), entry)
+        if isinstance(section_inputs, list):
+            inputs.extend(section_inputs)
+    if not seen_section:
+        raise ImportError_(f"{where} has no MCP servers (no \"mcpServers\", \"servers\" or \"mcp.servers\")")
+    return found, inputs
+
+
+# ---------------------------------------------------------------------------------------------- convert
+
+def clean_name(name: str) -> str:
+    cleaned = re.sub(r"[^A-Za-z0-9_.-]+", "-", name.strip()).strip("-") or "server"
+    return cleaned[:40]
+
+
+def _secret_name(key: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", key)[:60] or "secret"
+
+
+def _is_secret(key: str, value: str) -> bool:
+    if not value.strip() or _VARIABLE_ONLY.match(value) or "${" in value:
+        return False
+    return bool(_SECRET_FIELD.search(key)) or bool(_KEY_LIKE.search(value))
+
+
+def convert_entry(entry: Any) -> tuple[dict[str, Any], list[str], list[MovedSecret]]:
+    """One source entry in Hermes' form: kept fields, notes on dropped ones, literal secrets moved out."""
+    if not isinstance(entry, dict):
+        raise MCPConfigError("is not an object")
+    converted: dict[str, Any] = {}
+    notes: list[str] = []
+    if "serverUrl" in entry and "url" not in entry:
+        converted["url"] = entry["serverUrl"]
+    for key in KEPT_FIELDS:
+        if key in entry and key not in converted:
+            converted[key] = entry[key]
+    dropped = sorted(k for k in entry if k not in KEPT_FIELDS and k != "serverUrl")
+    if dropped:
+        notes.append("fields Hermes does not use were left out: " + ", ".join(dropped))
+    if isinstance(converted.get("type"), str) and converted["type"].lower() in ("streamable-http", "streamablehttp",
+                                                                                 "streamable_http"):
+        converted["type"] = "http"
+    moved: list[MovedSecret] = []
+    used: set[str] = set()
+
+    def unique(name: str) -> str:
+        base, n = name, 2
+        while name in used:
+            name, n = f"{base}_{n}", n + 1
+        used.add(name)
+        return name
+
+    for section in ("env", "headers"):
+        values = converted.get(section)
+        if not isinstance(values, dict):
+            continue
+        replaced = {}
+        for key, value in values.items():
+            text = str(value)
+            if isinstance(value, (str, int, float)) and _is_secret(str(key), text):
+                name = unique(_secret_name(str(key)))
+                scheme = _SCHEME.match(text) if section == "headers" else None
+                secret = text[scheme.end():] if scheme else text
+                moved.append(MovedSecret(f"{section}.{key}", name, secret))
+                replaced[key] = (scheme.group(0) if scheme else "") + f"${{secret:{name}}}"
+            else:
+                replaced[key] = value
+        converted[section] = replaced
+    args = converted.get("args")
+    if isinstance(args, list):
+        new_args = []
+        for index, arg in enumerate(args):
+            text = str(arg)
+            match = _KEY_LIKE.search(text) if isinstance(arg, str) and "${" not in text else None
+            if match:
+                name = unique(f"arg{index}")
+                moved.append(MovedSecret(f"args[{index}]", name, match.group(0)))
+                new_args.append(text[:match.start()] + f"${{secret:{name}}}" + text[match.end():])
+            else:
+                new_args.append(arg)
+        converted["args"] = new_args
+    return converted, notes, moved
+
+
+def _normal(entry: Mapping[str, Any] | None) -> dict[str, Any]:
+    """An entry for comparison: only the fields that matter, empty ones and defaults away."""
+    if not isinstance(entry, Mapping):
+        return {}
+    normal = {("url" if k == "serverUrl" else k): v for k, v in entry.items()
+              if k in (*KEPT_FIELDS, "serverUrl") and v not in (None, "", [], {}, False)}
+    if isinstance(normal.get("type"), str):
+        kind = normal["type"].lower()
+        normal["type"] = "http" if kind in ("streamable-http", "streamablehttp", "streamable_http") else kind
+        if normal["type"] == ("stdio" if "command" in normal else "http"):
+            normal.pop("type")  # the type its command or url implies anyway
+    if normal.get("timeout") == 60:
+        normal.pop("timeout")
+    return normal
+
+
+def _differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[str, ...]:
+    a, b = _normal(old), _normal(new)
+    return tuple(sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k)))
+
+
+# ---------------------------------------------------------------------------------------------- plan
+
+def plan_import(config_path: Path, sources: list[Path], secrets: SecretStore | None = None) -> ImportPlan:
+    """What importing these files would do to mcp.json. Reads only; raises ImportError_ when a source (or
+    mcp.json) cannot be used."""
+    if not sources:
+        raise ImportError_("no file to import from")
+    try:
+        current_doc = _editable(config_path)
+    except MCPConfigError as exc:
+        raise ImportError_(str(exc)) from exc
+    current: dict[str, Any] = {}
+    for _key, servers in server_sections(current_doc):
+        for name, entry in servers.items():
+            current.setdefault(name, entry)
+    entries: dict[str, tuple[Any, Path]] = {}
+    raw_inputs: list[Any] = []
+    for path in sources:
+        found, inputs = servers_of(read_source(path), str(path))
+        for name, entry in found.items():
+            entries.setdefault(name, (entry, path))
+        raw_inputs.extend(inputs)
+    inputs, input_problems = parse_inputs(raw_inputs or None)
+    items: list[PlanItem] = []
+    taken: set[str] = set()
+    for source_name, (entry, _path) in entries.items():
+        name = clean_name(source_name)
+        notes = [] if name == source_name else [f"renamed from “{source_name}” (Hermes names use letters, digits, "
+                                                f"'.', '_' and '-', at most 40)"]
+        if name in taken:
+            items.append(PlanItem(name, Change.INVALID, notes=(*notes, "another imported server has this name"),
+                                  source_name=source_name))
+            continue
+        taken.add(name)
+        try:
+            converted, more, moved = convert_entry(entry)
+            parse_server(name, converted, inputs)
+        except MCPConfigError as exc:
+            items.append(PlanItem(name, Change.INVALID, notes=(*notes, str(exc)), source_name=source_name))
+            continue
+        notes += more
+        existing = current.get(name)
+        if existing is None:
+            items.append(PlanItem(name, Change.ADD, converted, None, (), tuple(moved), tuple(notes), source_name))
+            continue
+        differences = list(_differences(existing, converted))
+        for secret in moved:
+            try:
+                stored = secrets.get(secret_username(name, secret.name)) if secrets is not None else None
+            except Exception:  # noqa: BLE001 - unreadable keyring: treat as different, the user decides
+                stored = None
+            if stored is not None and stored != secret.value:  # none stored (no keyring): cannot tell, not a change
+                differences.append(f"secret {secret.name}")
+        change = Change.CHANGE if differences else Change.SAME
+        items.append(PlanItem(name, change, converted, existing if isinstance(existing, dict) else {},
+                              tuple(differences), tuple(moved), tuple(notes), source_name))
+    used = {i for item in items if item.change in (Change.ADD, Change.CHANGE)
+            for i in parse_server(item.name, item.entry, inputs).input_ids}
+    input_entries = tuple(_input_entry(spec) for key, spec in inputs.items() if key in used)
+    return ImportPlan(tuple(sources), tuple(items), input_entries, tuple(input_problems))
+
+
+def _input_entry(spec: Any) -> dict[str, Any]:
+    return {"type": "promptString", "id": spec.id, **({"description": spec.description} if spec.description else {}),
+            **({"password": True} if spec.password else {})}
+
+
+def plan_from_client(config_path: Path, client: str, secrets: SecretStore | None = None, **where: Any) -> ImportPlan:
+    files = find_client_files(client, **where)
+    if not files:
+        looked = ", ".join(str(p) for p in client_paths(client, **where))
+        raise ImportError_(f"no {CLIENT_NAMES.get(client, client)} configuration found (looked in {looked})")
+    usable: list[Path] = []
+    problems: list[str] = []
+    for path in files:  # VS Code: a settings.json without MCP servers is not an error when mcp.json has them
+        try:
+            servers_of(read_source(path), str(path))
+            usable.append(path)
+        except ImportError_ as exc:
+            problems.append(str(exc))
+    if not usable:
+        raise ImportError_("; ".join(problems))
+    plan = plan_import(config_path, usable, secrets)
+    return ImportPlan(plan.sources, plan.items, plan.inputs, (*plan.problems, *problems))
+
+
+# ---------------------------------------------------------------------------------------------- apply
+
+def apply_import(config_path: Path, plan: ImportPlan, accepted_changes: set[str], secrets: SecretStore | None,
+                 *, keyring_secure: bool) -> ImportResult:
+    """Add the new servers and replace the accepted changed ones; move their secrets to the keyring; copy the
+    previous mcp.json to mcp.json.bak and write the new one atomically. Raises ImportError_ (nothing written)
+    when mcp.json cannot be read back as it was."""
+    adds = plan.of(Change.ADD)
+    changes = [item for item in plan.of(Change.CHANGE) if item.name in accepted_changes]
+    if not adds and not changes:
+        return ImportResult((), (), (), (), None)
+    try:
+        data = _editable(config_path)
+    except MCPConfigError as exc:
+        raise ImportError_(str(exc)) from exc
+    stored: list[str] = []
+    missing: list[str] = []
+    for item in [*adds, *changes]:
+        for secret in item.secrets:
+            username = secret_username(item.name, secret.name)
+            if secrets is None or not keyring_secure:
+                missing.append(username)
+                continue
+            try:
+                secrets.set(username, secret.value)
+                stored.append(username)
+            except Exception:  # noqa: BLE001 - the keyring refused: the value is not kept anywhere, and it is said
+                missing.append(username)
+    target = section_of(data, None)
+    for item in adds:
+        data[target][item.name] = item.entry
+    for item in changes:
+        section = section_of(data, item.name)
+        old = data[section].get(item.name)
+        kept = {k: v for k, v in old.items() if k not in (*KEPT_FIELDS, "serverUrl")} if isinstance(old, dict) else {}
+        data[section][item.name] = {**kept, **item.entry}
+    if plan.inputs:
+        existing = data.get("inputs") if isinstance(data.get("inputs"), list) else []
+        ids = {i.get("id") for i in existing if isinstance(i, dict)}
+        data["inputs"] = [*existing, *(i for i in plan.inputs if i["id"] not in ids)]
+    backup = None
+    config_path.parent.mkdir(parents=True, exist_ok=True)
+    if config_path.exists():
+        backup = config_path.with_name(config_path.name + ".bak")
+        shutil.copy2(config_path, backup)
+    write_atomically(config_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return ImportResult(tuple(i.name for i in adds), tuple(i.name for i in changes), tuple(stored), tuple(missing),
+                        backup)
+
+
+def describe_plan(plan: ImportPlan) -> list[str]:
+    """The preview as plain lines (for the terminal; the window shows the same items in a table)."""
+    lines = ["Importing from " + ", ".join(str(p) for p in plan.sources)]
+    marks = {Change.ADD: "+ add", Change.CHANGE: "~ change", Change.SAME: "= identical, skipped",
+             Change.INVALID: "! skipped"}
+    for item in plan.items:
+        target = item.entry.get("url") or " ".join(str(x) for x in [item.entry.get("command", ""),
+                                                                     *item.entry.get("args", [])]).strip()
+        lines.append(f"  {marks[item.change]}: {item.name}" + (f"  ({target})" if target else ""))
+        if item.change is Change.CHANGE:
+            lines.append("      differs in: " + ", ".join(item.differences))
+        for secret in item.secrets:
+            lines.append(f"      secret in {secret.where}: moved to the keyring as ${{secret:{secret.name}}}")
+        for note in item.notes:
+            lines.append(f"      {note}")
+    for problem in plan.problems:
+        lines.append(f"  note: {problem}")
+    counts = {change: len(plan.of(change)) for change in Change}
+    lines.append(f"{counts[Change.ADD]} to add, {counts[Change.CHANGE]} changed, {counts[Change.SAME]} identical, "
+                 f"{counts[Change.INVALID]} skipped")
+    return lines
