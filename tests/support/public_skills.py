@@ -54,13 +54,27 @@ def copy_collections(dest: Path) -> list[str]:
 def main() -> None:
     import tempfile
 
-    from hermes_desktop.core.skills.discovery import discover
-    from hermes_desktop.core.skills.model import Origin
+    from hermes_desktop.core.prompts import system_prompt, tool_rules
+    from hermes_desktop.core.runtime import open_runtime
+    from hermes_desktop.core.secrets import MemorySecretStore
+    from hermes_desktop.core.tokens import estimate_text_tokens, estimate_tools_tokens
 
     with tempfile.TemporaryDirectory() as home:
-        root = Path(home) / "skills"
+        for variable in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+            os.environ[variable] = str(Path(home) / variable.lower())
+        runtime = open_runtime({"HERMES_WORKSPACE": str(Path(home) / "workspace")}, secrets=MemorySecretStore())
+        root = runtime.paths.user_skills_dir
         names = copy_collections(root)
-        found = discover([(root, Origin.USER)])
+        found = runtime.skills.reload()
+        specs = [s for s in runtime.skills.offered("s", runtime.registry.specs()) if s.name != "read_more"]
+        tools = [s.to_openai() for s in specs]
+        others = estimate_text_tokens(system_prompt()) + estimate_text_tokens(tool_rules(Path(home))) + \
+            estimate_tools_tokens(tools)
+        catalog = runtime.skills.catalog_for("s", "fill in a PDF form", others)
+        print(f"fixed part: {others + estimate_text_tokens(catalog.text):,} tokens (system + rules + tool schemas "
+              f"{others:,}, catalog {estimate_text_tokens(catalog.text):,}); {catalog.listed} listed, "
+              f"{catalog.searchable} searchable; find_skills offered: {any(s.name == 'find_skills' for s in specs)}")
+        runtime.store.close()
         print(f"collections: {', '.join(names) or 'none (no snapshots)'}")
         print(f"found {len(found.skills)} skills; skipped {len(found.rejected)} folders")
         for folder, problems in found.rejected:
