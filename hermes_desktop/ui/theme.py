@@ -156,13 +156,13 @@ class HermesStyle(QProxyStyle):
             painter.drawRoundedRect(QRectF(option.rect).adjusted(1, 1, -1, -1), 3, 3)
             painter.restore()
             return
-        if element == QStyle.PrimitiveElement.PE_FrameMenu:
-            painter.save()
-            painter.setPen(QColor(current().muted if current().dark else current().card_border))
+        super().drawPrimitive(element, option, painter, widget)
+        if element in (QStyle.PrimitiveElement.PE_FrameMenu, QStyle.PrimitiveElement.PE_PanelMenu):
+            painter.save()  # Fusion's menu outline is the window colour darkened: invisible on the dark theme
+            painter.setPen(QColor(current().muted))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(option.rect.adjusted(0, 0, -1, -1))
             painter.restore()
-            return
-        super().drawPrimitive(element, option, painter, widget)
         if element in self._RINGED and option.state & QStyle.StateFlag.State_HasFocus \
                 and option.state & QStyle.StateFlag.State_Enabled:
             _focus_ring(painter, option.rect, current())
