@@ -3,7 +3,7 @@ logs, and reloading when mcp.json is saved. The main window only wires this up."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QMessageBox
@@ -30,6 +30,8 @@ class McpActions(QObject):
         self.secret_dialog: McpSecretDialog | None = None
         self.remove_dialog: Confirmation | None = None
         self._watcher: SettledWatcher | None = None
+        self.open_url: Any = None  # the sign-in page's opener (None: the system browser); tests inject one
+        self.sign_in_task: Any = None
 
     def refresh(self) -> None:
         """Show the servers' states; their tools may have come or gone, so the Tools tab too."""
@@ -53,6 +55,10 @@ class McpActions(QObject):
             spawn(self.use_prompt(name))
         elif action == "set_secret" and name:
             spawn(self.ask_secret(name))
+        elif action == "sign_in" and name:
+            self.sign_in_task = spawn(self.sign_in(name))
+        elif action == "sign_out" and name:
+            spawn(self.sign_out(name))
         elif action == "reload":
             spawn(self.controller.reload_mcp())
         elif action == "edit_config":
@@ -96,6 +102,41 @@ class McpActions(QObject):
             self.window.errors.show_message(self.tr("The prompt could not be fetched: {0}").format(exc))
             return
         self.window.chat.input.append_text(text)
+
+    async def sign_in(self, server: str) -> None:
+        """OAuth sign-in: the server's page in the browser, the answer on a loopback listener, tokens to the keyring
+        (core/mcp/oauth.py); the server then restarts with them. Failures are shown with their reason."""
+        from hermes_desktop.core.mcp.oauth import SignInError
+
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        self.window.statusBar().showMessage(self.tr("Sign in to “{0}” in your browser; Hermes waits for it to come "
+                                                    "back.").format(server))
+        options = {"open_url": self.open_url} if self.open_url is not None else {}
+        try:
+            result = await runtime.mcp.sign_in(server, **options)
+        except SignInError as exc:
+            self.window.statusBar().clearMessage()
+            self.window.errors.show_message(self.tr("Sign-in to “{0}” did not complete: {1}").format(server, exc))
+            return
+        if result.challenged:
+            self.window.statusBar().showMessage(self.tr("Signed in to “{0}”.").format(server), 6000)
+        else:
+            self.window.statusBar().showMessage(self.tr("“{0}” did not ask for sign-in.").format(server), 6000)
+
+    async def sign_out(self, server: str) -> None:
+        from hermes_desktop.core.mcp.oauth import SignInError
+
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        try:
+            await runtime.mcp.sign_out(server)
+        except SignInError as exc:
+            self.window.errors.show_message(self.tr("Sign-out of “{0}” did not complete: {1}").format(server, exc))
+            return
+        self.window.statusBar().showMessage(self.tr("Signed out of “{0}”.").format(server), 6000)
 
     async def remove_server(self, name: str) -> None:
         from hermes_desktop.core.mcp.config import MCPConfigError

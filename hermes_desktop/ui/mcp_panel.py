@@ -22,17 +22,20 @@ def _state_colour(state: ServerState, theme: themes.Theme) -> str:
         return theme.risk_read
     if state is ServerState.FAILED:
         return theme.risk_destructive
-    if state in (ServerState.STARTING, ServerState.RESTARTING):
+    if state in (ServerState.STARTING, ServerState.RESTARTING, ServerState.NEEDS_SIGN_IN):
         return theme.risk_write
     return theme.muted
 
 
-def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme: themes.Theme) -> str:
+def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme: themes.Theme,
+                 sign_in_words: str = "") -> str:
     html = (f"<b>{escape(status.name)}</b>&nbsp;&nbsp;<span style='color:{_state_colour(status.state, theme)}'>"
             f"{escape(state_words)}</span>&nbsp;<span style='color:{theme.muted}'>· {escape(status.transport)}"
             f"</span><br><span style='color:{theme.muted}'>{escape(status.target)}</span>")
     if status.detail and status.state is not ServerState.CONNECTED:
         html += f"<br><span style='color:{_state_colour(status.state, theme)}'>⚠ {escape(status.detail)}</span>"
+    if sign_in_words:
+        html += f"<br><span style='color:{theme.muted}'>{escape(sign_in_words)}</span>"
     if status.tools:
         shown = ", ".join(status.tools[:MAX_TOOLS_LISTED]) + (" …" if len(status.tools) > MAX_TOOLS_LISTED else "")
         html += f"<br>{escape(tools_words)}<br><span style='color:{theme.muted}'>{escape(shown)}</span>"
@@ -41,7 +44,7 @@ def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme
 
 class McpPanel(QWidget):
     sig_action = Signal(str, str)
-    """(action, server name): edit, remove, restart, set_secret, prompt (a name); add, reload, edit_config,
+    """(action, server name): edit, remove, restart, set_secret, prompt, sign_in, sign_out (a name); add, reload, edit_config,
     open_logs (no name)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -56,9 +59,15 @@ class McpPanel(QWidget):
                                     self.tr("Store a ${secret:NAME} value this server needs in the system keyring"))
         self.prompt_button = button(self.tr("Use a prompt…"), "useMcpPromptButton", self._on_selected("prompt"),
                                     self.tr("Fill one of this server's prompt templates into the message box"))
+        self.sign_in_button = button(self.tr("Sign in…"), "signInMcpButton", self._on_selected("sign_in"),
+                                     self.tr("Open this server's sign-in page in your browser; the tokens are kept in "
+                                             "the system keyring"))
+        self.sign_out_button = button(self.tr("Sign out"), "signOutMcpButton", self._on_selected("sign_out"),
+                                      self.tr("Forget this server's sign-in (its tokens in the system keyring)"))
         list_with_buttons(self, self.servers, [
             [button(self.tr("Add…"), "addMcpServerButton", self._on_tab("add")), self.edit_button, self.remove_button],
             [self.restart_button, self.secret_button, self.prompt_button],
+            [self.sign_in_button, self.sign_out_button],
             [button(self.tr("Reload mcp.json"), "reloadMcpButton", self._on_tab("reload")),
              button(self.tr("Edit mcp.json"), "editMcpConfigButton", self._on_tab("edit_config")),
              button(self.tr("Open logs"), "openMcpLogsButton", self._on_tab("open_logs"))],
@@ -89,12 +98,13 @@ class McpPanel(QWidget):
             if status.prompts:
                 tools += " · " + (self.tr("1 prompt") if len(status.prompts) == 1
                                   else self.tr("{0} prompts").format(len(status.prompts)))
+            signed = self._sign_in_words(status)
             text = f"{status.name}  ·  {words}  ·  {status.target}" + \
                 (f"\n⚠ {status.detail}" if status.detail and status.state is not ServerState.CONNECTED else "") + \
-                (f"\n{tools}" if status.tools else "")
+                (f"\n{signed}" if signed else "") + (f"\n{tools}" if status.tools else "")
             item = QListWidgetItem(text)
             item.setData(NAME_ROLE, status.name)
-            item.setData(HTML_ROLE, _server_html(status, words, tools, theme))
+            item.setData(HTML_ROLE, _server_html(status, words, tools, theme, signed))
             self.servers.addItem(item)
             if status.name == selected:
                 item.setSelected(True)
@@ -108,7 +118,19 @@ class McpPanel(QWidget):
     def _state_words(self, state: ServerState) -> str:
         return {ServerState.STARTING: self.tr("starting"), ServerState.CONNECTED: self.tr("connected"),
                 ServerState.RESTARTING: self.tr("restarting"), ServerState.FAILED: self.tr("failed"),
-                ServerState.DISABLED: self.tr("disabled"), ServerState.STOPPED: self.tr("stopped")}[state]
+                ServerState.DISABLED: self.tr("disabled"), ServerState.STOPPED: self.tr("stopped"),
+                ServerState.NEEDS_SIGN_IN: self.tr("needs sign-in")}[state]
+
+    def _sign_in_words(self, status: ServerStatus) -> str:
+        if status.state is ServerState.NEEDS_SIGN_IN:
+            return self.tr("Press “Sign in…” to open its sign-in page in your browser.")
+        if status.sign_in == "signed_in":
+            return self.tr("Signed in (tokens in the system keyring)")
+        return ""
+
+    def sign_in_state(self, name: str) -> str:
+        status = self._statuses.get(name)
+        return status.sign_in if status else ""
 
     def selected(self) -> str | None:
         items = self.servers.selectedItems()
@@ -128,3 +150,5 @@ class McpPanel(QWidget):
             button.setEnabled(name is not None)
         self.secret_button.setEnabled(bool(name and self.secrets_needed(name)))
         self.prompt_button.setEnabled(bool(name and self.prompts_of(name)))
+        self.sign_in_button.setEnabled(bool(name and self.sign_in_state(name)))
+        self.sign_out_button.setEnabled(bool(name and self.sign_in_state(name) == "signed_in"))

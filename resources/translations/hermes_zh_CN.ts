@@ -860,27 +860,57 @@ Folder: {2}</source>
 <context>
     <name>McpActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="102"/>
         <source>The prompt could not be fetched: {0}</source>
         <translation>无法获取提示词：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="114"/>
+        <source>Sign in to “{0}” in your browser; Hermes waits for it to come back.</source>
+        <translation>请在浏览器中登录“{0}”；Hermes 正在等待浏览器返回。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="121"/>
+        <source>Sign-in to “{0}” did not complete: {1}</source>
+        <translation>登录“{0}”未完成：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="124"/>
+        <source>Signed in to “{0}”.</source>
+        <translation>已登录“{0}”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="126"/>
+        <source>“{0}” did not ask for sign-in.</source>
+        <translation>“{0}”不需要登录。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="137"/>
+        <source>Sign-out of “{0}” did not complete: {1}</source>
+        <translation>退出“{0}”的登录未完成：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="139"/>
+        <source>Signed out of “{0}”.</source>
+        <translation>已退出“{0}”的登录。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="145"/>
         <source>Remove MCP server?</source>
         <translation>移除 MCP 服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="105"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="146"/>
         <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
         <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在钥匙串中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="147"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="170"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
@@ -953,147 +983,147 @@ Folder: {2}</source>
         <translation>（请选择）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="216"/>
         <source>a whole number from {0} to {1}</source>
         <translation>{0} 到 {1} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="217"/>
         <source>a number from {0} to {1}</source>
         <translation>{0} 到 {1} 之间的数字</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="219"/>
         <source>a whole number, at least {0}</source>
         <translation>整数，至少 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="219"/>
         <source>a number, at least {0}</source>
         <translation>数字，至少 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
         <source>a whole number, at most {0}</source>
         <translation>整数，至多 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
         <source>a number, at most {0}</source>
         <translation>数字，至多 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
         <source>a number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
         <source>name@example.com</source>
         <translation>name@example.com</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
         <source>https://example.com</source>
         <translation>https://example.com</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
         <source>YYYY-MM-DD</source>
         <translation>YYYY-MM-DD</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
         <source>YYYY-MM-DDTHH:MM</source>
         <translation>YYYY-MM-DDTHH:MM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="243"/>
         <source>This field is required.</source>
         <translation>此项为必填项。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="245"/>
         <source>Enter a number.</source>
         <translation>请输入数字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="247"/>
         <source>Enter a whole number.</source>
         <translation>请输入整数。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="249"/>
         <source>The smallest allowed value is {0}.</source>
         <translation>允许的最小值为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="251"/>
         <source>The largest allowed value is {0}.</source>
         <translation>允许的最大值为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="253"/>
         <source>Enter at least {0} characters.</source>
         <translation>请至少输入 {0} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="255"/>
         <source>Enter at most {0} characters.</source>
         <translation>最多输入 {0} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="257"/>
         <source>Enter an email address like name@example.com.</source>
         <translation>请输入电子邮件地址，例如 name@example.com。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="259"/>
         <source>Enter an address like https://example.com.</source>
         <translation>请输入网址，例如 https://example.com。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="261"/>
         <source>Enter a date as YYYY-MM-DD.</source>
         <translation>请按 YYYY-MM-DD 格式输入日期。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="263"/>
         <source>Enter a date and time as YYYY-MM-DDTHH:MM.</source>
         <translation>请按 YYYY-MM-DDTHH:MM 格式输入日期和时间。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="265"/>
         <source>Choose at least {0}.</source>
         <translation>请至少选择 {0} 项。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="267"/>
         <source>Choose at most {0}.</source>
         <translation>最多选择 {0} 项。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="269"/>
         <source>Answer yes or no.</source>
         <translation>请回答是或否。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="271"/>
         <source>Choose one of the options.</source>
         <translation>请从选项中选择。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="272"/>
         <source>Enter text.</source>
         <translation>请输入文本。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="294"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="295"/>
         <source>Please correct the marked fields.</source>
         <translation>请更正标出的字段。</translation>
     </message>
@@ -1101,124 +1131,159 @@ Folder: {2}</source>
 <context>
     <name>McpPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="50"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="53"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="57"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="58"/>
         <source>Set secret…</source>
         <translation>设置密钥…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="59"/>
         <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
         <translation>把此服务器需要的 ${secret:NAME} 值保存到系统钥匙串</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="55"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="56"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="60"/>
         <source>Use a prompt…</source>
         <translation>使用提示词…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="61"/>
         <source>Fill one of this server&apos;s prompt templates into the message box</source>
         <translation>把此服务器的一个提示词模板填入输入框</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="62"/>
+        <source>Sign in…</source>
+        <translation>登录…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="63"/>
+        <source>Open this server&apos;s sign-in page in your browser; the tokens are kept in the system keyring</source>
+        <translation>在浏览器中打开此服务器的登录页面；令牌保存在系统密钥环中</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="65"/>
+        <source>Sign out</source>
+        <translation>退出登录</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
+        <source>Forget this server&apos;s sign-in (its tokens in the system keyring)</source>
+        <translation>清除此服务器的登录（系统密钥环中的令牌）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="71"/>
         <source>Reload mcp.json</source>
         <translation>重新加载 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="72"/>
         <source>Edit mcp.json</source>
         <translation>编辑 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73"/>
         <source>Open logs</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="95"/>
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="95"/>
         <source>1 tool</source>
         <translation>1 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="97"/>
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="99"/>
         <source>1 prompt</source>
         <translation>1 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="100"/>
         <source>{0} prompts</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="102"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="112"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="119"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="119"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="120"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="120"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
         <source>stopped</source>
         <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="122"/>
+        <source>needs sign-in</source>
+        <translation>需要登录</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
+        <source>Press “Sign in…” to open its sign-in page in your browser.</source>
+        <translation>按“登录…”在浏览器中打开它的登录页面。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="128"/>
+        <source>Signed in (tokens in the system keyring)</source>
+        <translation>已登录（令牌在系统密钥环中）</translation>
     </message>
 </context>
 <context>
