@@ -104,6 +104,7 @@ class AppController(QObject):
         self._tasks: set[asyncio.Task[Any]] = set()  # consumers and titlers: finished before the store closes
         self._holds: set[asyncio.Future[None]] = set()  # turns sent meanwhile wait for these (see hold_turns)
         self._provider_release: Callable[[], None] | None = None  # a saved provider the engine does not have yet
+        self._mcp_askers: tuple[Any, Any] | None = None  # the window's Elicitor and Sampler (set_mcp_askers)
 
     # ------------------------------------------------------------------ start / stop
     async def start(self) -> None:
@@ -112,6 +113,8 @@ class AppController(QObject):
         from hermes_desktop.ui.chat.markdown_render import warm_up
 
         self.runtime = await asyncio.to_thread(open_runtime, self._env)
+        if self._mcp_askers is not None:
+            self.set_mcp_askers(*self._mcp_askers)
         self.sig_store_ready.emit()  # the sidebar can fill while the model client (openai: ~0.5 s) loads
         # The key comes from the keyring, which can block (an unlock prompt): not on the GUI thread.
         self.agent = await asyncio.to_thread(self.runtime.make_agent, self._approver)
@@ -506,6 +509,13 @@ class AppController(QObject):
         if self.agent is not None:
             self.agent.services.policy.approver = approver
 
+    def set_mcp_askers(self, elicitor: Any, sampler: Any) -> None:
+        """Who answers MCP servers' elicitation and sampling requests (the window's dialogs). Set before `start()`."""
+        self._mcp_askers = (elicitor, sampler)
+        features = self.runtime.mcp.client_features if self.runtime is not None else None
+        if features is not None:
+            features.elicitor, features.sampler = elicitor, sampler
+
     def set_rule(self, key: str, rule: str | None) -> None:
         """A per-tool approval rule (always_allow / ask / never_allow), or None for the mode's default."""
         from hermes_desktop.core.tools.approval import Rule
@@ -547,6 +557,8 @@ class AppController(QObject):
         workspace.ensure_exists()
         self.runtime.workspace = workspace
         self.agent.services.workspace = workspace
+        if self.runtime.mcp.client_features is not None:
+            self.runtime.mcp.client_features.workspace_changed()  # MCP servers hear roots/list_changed
 
     def broad_workspace(self) -> tuple[str, str | None]:
         """Where the workspace in use comes from ("environment", "settings" or "default"), and why it is too
@@ -629,6 +641,7 @@ class AppController(QObject):
         assert self.runtime is not None
         manager = self.runtime.skills
         active = set(manager.active(session_id)) if session_id else set()
+        mcp_servers = None
         rows = []
         for skill in manager.skills:
             needs_trust = manager.needs_trust(skill)
@@ -639,15 +652,39 @@ class AppController(QObject):
                 state += " · " + self.tr("replaces the {0} skill of the same name").format(
                     self._origin_words(skill.overrides.value))
             state += f" · {self._origin_words(skill.origin.value)}, {skill.format.value}"
+            if skill.requires and mcp_servers is None:
+                from hermes_desktop.core.skills.requirements import configured_mcp_servers
+
+                mcp_servers = configured_mcp_servers(self.runtime.paths.mcp_config_file)
             rows.append({"name": skill.name, "description": skill.description, "state": state,
                          "active": skill.name in active, "needs_trust": needs_trust, "folder": str(skill.folder),
-                         "problems": [f"{p.file}: {p.reason}" for p in manager.problems(skill) if p.level != "trust"]})
+                         "problems": [f"{p.file}: {p.reason}" for p in manager.problems(skill) if p.level != "trust"]
+                         + ([self.tr("Hides the skill of the same name in {0}").format(skill.overrides_folder)]
+                            if skill.overrides_folder else []),
+                         "requirements": self._requirement_rows(skill, mcp_servers or set())})
         rejected = [(folder, "; ".join(f"{p.file}: {p.reason}" for p in problems))
                     for folder, problems in manager.discovery.rejected]
         return rows, rejected
 
+    def _requirement_rows(self, skill: Any, mcp_servers: set[str]) -> list[tuple[str, bool]]:
+        """Each MCP server or command the skill names, in words, and whether it is here (core/skills/requirements)."""
+        from hermes_desktop.core.skills.requirements import check
+
+        rows = []
+        for state in check(skill, mcp_servers):
+            name = state.requirement.name
+            if state.requirement.kind == "mcp":
+                text = (self.tr("Needs MCP server {0}: configured").format(name) if state.present else
+                        self.tr("Needs MCP server {0}: not configured in mcp.json").format(name))
+            else:
+                text = (self.tr("Needs command {0}: found").format(name) if state.present else
+                        self.tr("Needs command {0}: not found on PATH").format(name))
+            rows.append((text, state.present))
+        return rows
+
     def _origin_words(self, origin: str) -> str:
-        return {"bundled": self.tr("bundled"), "user": self.tr("user"), "agents": self.tr("~/.agents")}.get(origin, origin)
+        return {"bundled": self.tr("bundled"), "user": self.tr("user"), "agents": self.tr("~/.agents"),
+                "claude": self.tr("~/.claude")}.get(origin, origin)
 
     async def reload_skills(self) -> None:
         assert self.runtime is not None
@@ -665,6 +702,12 @@ class AppController(QObject):
 
         assert self.runtime is not None
         self._save_settings(replace(self.runtime.settings, thinking_display=ThinkingDisplay(value)))
+
+    async def set_claude_skills(self, enabled: bool) -> None:
+        """Also load skills from ~/.claude/skills (Claude Code's personal skills folder)."""
+        assert self.runtime is not None
+        self._save_settings(replace(self.runtime.settings, claude_skills=enabled))
+        await self.reload_skills()
 
     async def set_agents_skills(self, enabled: bool) -> None:
         """Also load skills from ~/.agents/skills (the Agent Skills standard's folder shared with other clients)."""

@@ -1,4 +1,5 @@
-"""The right-hand inspector: Tools (enable/disable, schemas), Skills, MCP servers, and the Activity trace."""
+"""The right-hand inspector: Tools (enable/disable, schemas), Skills, MCP servers, the Activity trace, and Memory
+(ui/memory_panel.py)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from hermes_desktop.core.tools.spec import ToolSpec
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.activity import ActivityRecorder, TurnActivity
 from hermes_desktop.ui.mcp_panel import McpPanel
+from hermes_desktop.ui.memory_panel import MemoryPanel
 from hermes_desktop.ui.keyboard import fit_tool_columns, install_tool_keys
 from hermes_desktop.ui.panels import button, list_with_buttons
 from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
@@ -38,6 +40,9 @@ def _skill_html(row: dict[str, object], problems: list[str], theme: themes.Theme
     marker = f"<span style='color:{theme.accent}'>● </span>" if row["active"] else ""
     html = (f"{marker}<b>{escape(str(row['name']))}</b>&nbsp;&nbsp;"
             f"<span style='color:{theme.muted}'>{escape(str(row['state']))}</span><br>{escape(str(row['description']))}")
+    for text, present in row.get("requirements") or []:  # type: ignore[union-attr]
+        colour = theme.muted if present else theme.risk_write
+        html += f"<br><span style='color:{colour}'>{'✓' if present else '✗'} {escape(str(text))}</span>"
     for problem in problems:
         html += f"<br><span style='color:{theme.risk_write}'>⚠ {escape(problem)}</span>"
     return html
@@ -96,6 +101,8 @@ class Inspector(QTabWidget):
         self.addTab(skills_page, self.tr("Skills"))
         self.addTab(self.mcp, self.tr("MCP"))
         self.addTab(self.activity, self.tr("Activity"))
+        self.memory = MemoryPanel()  # last, so a saved tab index (main_window state) keeps pointing where it did
+        self.addTab(self.memory, self.tr("Memory"))
         self._filling = False
         self._activity_shown: tuple[ActivityRecorder | None, int] = (None, 0)  # which trace, how many turns
         self.show_skills([], [])
@@ -202,7 +209,8 @@ class Inspector(QTabWidget):
         theme = themes.current()
         for row in rows:
             problems = [str(p) for p in row["problems"]]  # type: ignore[union-attr]
-            lines = [f"{row['name']}  ·  {row['state']}", str(row["description"])] + [f"⚠ {p}" for p in problems]
+            needs = [f"{'✓' if present else '✗'} {text}" for text, present in row.get("requirements") or []]  # type: ignore[union-attr]
+            lines = [f"{row['name']}  ·  {row['state']}", str(row["description"])] + needs + [f"⚠ {p}" for p in problems]
             item = QListWidgetItem("\n".join(lines))
             item.setData(NAME_ROLE, row["name"])
             item.setData(HTML_ROLE, _skill_html(row, problems, theme))
@@ -248,8 +256,8 @@ class Inspector(QTabWidget):
         if recorder is None or not recorder.turns:
             self.activity.clear()
             self._activity_shown = (None, 0)
-            empty = QTreeWidgetItem([self.tr("Nothing yet: each turn's model calls, tool calls and context "
-                                             "budget appear here.")])
+            empty = QTreeWidgetItem([self.tr("Nothing yet. Send a message: each turn's model calls, tool calls and "
+                                             "context budget appear here; select one to find it in the chat.")])
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
             self.activity.addTopLevelItem(empty)
             return

@@ -1,4 +1,5 @@
-"""Settings (Ctrl+,): provider profiles, workspace, approvals, appearance, and where the data lives."""
+"""Settings (Ctrl+,): provider profiles, workspace, approvals, appearance, memory (dialogs/memory_settings.py), and
+where the data lives."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hermes_desktop.core.paths import agents_skills_dir
+from hermes_desktop.core.paths import agents_skills_dir, claude_skills_dir
 from hermes_desktop.core.secrets import SecretStoreError
 from hermes_desktop.ui.async_dialog import run_dialog
 from hermes_desktop.ui.dialogs.setup import SetupDialog
@@ -55,6 +56,10 @@ class SettingsDialog(QDialog):
         tabs.addTab(self._providers_tab(), self.tr("Providers"))
         tabs.addTab(self._general_tab(), self.tr("General"))
         tabs.addTab(self._permissions_tab(), self.tr("Permissions"))
+        from hermes_desktop.ui.dialogs.memory_settings import MemorySettingsPage
+
+        self.memory_page = MemorySettingsPage(controller)
+        tabs.addTab(self.memory_page, self.tr("Memory"))
         tabs.addTab(self._data_tab(), self.tr("Your data"))
         self.tabs = tabs
         self.message = QLabel()
@@ -247,6 +252,12 @@ class SettingsDialog(QDialog):
         self.agents_skills.setChecked(runtime.settings.agents_skills)
         self.agents_skills.toggled.connect(lambda on: spawn(self.controller.set_agents_skills(on)))
         form.addRow(self.tr("Skills"), self.agents_skills)
+        self.claude_skills = QCheckBox(self.tr("Also load skills from {0} (Claude Code's folder)").format(
+            claude_skills_dir()))
+        self.claude_skills.setObjectName("claudeSkillsCheck")
+        self.claude_skills.setChecked(runtime.settings.claude_skills)
+        self.claude_skills.toggled.connect(lambda on: spawn(self.controller.set_claude_skills(on)))
+        form.addRow("", self.claude_skills)
         return page
 
     def _theme_chosen(self) -> None:
