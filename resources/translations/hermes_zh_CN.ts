@@ -49,27 +49,27 @@
     <message>
         <location filename="../../hermes_desktop/ui/controller.py" line="662"/>
         <source>Hides the skill of the same name in {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/controller.py" line="677"/>
         <source>Needs MCP server {0}: configured</source>
-        <translation type="unfinished"></translation>
+        <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/controller.py" line="678"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
-        <translation type="unfinished"></translation>
+        <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/controller.py" line="680"/>
         <source>Needs command {0}: found</source>
-        <translation type="unfinished"></translation>
+        <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/controller.py" line="681"/>
         <source>Needs command {0}: not found on PATH</source>
-        <translation type="unfinished"></translation>
+        <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
@@ -89,7 +89,7 @@
     <message>
         <location filename="../../hermes_desktop/ui/controller.py" line="687"/>
         <source>~/.claude</source>
-        <translation type="unfinished"></translation>
+        <translation>~/.claude</translation>
     </message>
 </context>
 <context>
@@ -488,8 +488,8 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="259"/>
-        <source>Nothing yet: each turn&apos;s model calls, tool calls and context budget appear here.</source>
-        <translation>暂无内容：每一轮的模型调用、工具调用和上下文预算会显示在这里。</translation>
+        <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="269"/>
@@ -1126,6 +1126,34 @@ Folder: {2}</source>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="295"/>
         <source>Please correct the marked fields.</source>
         <translation>请更正标出的字段。</translation>
+    </message>
+</context>
+<context>
+    <name>McpInputDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="21"/>
+        <source>Value for MCP server “{0}”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="29"/>
+        <source>${{input:{0}}} in mcp.json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="30"/>
+        <source>Asked once: it is kept in the system keyring and used each time the server starts. “Set secret…” changes it later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="32"/>
+        <source>No secure keyring ({0}): the value is kept in memory until Hermes closes.</source>
+        <translation type="unfinished">没有安全的钥匙串（{0}）：该值只保存在内存中，直到 Hermes 关闭。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="41"/>
+        <source>Value</source>
+        <translation type="unfinished">值</translation>
     </message>
 </context>
 <context>
@@ -2159,82 +2187,89 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="163"/>
+        <source>No conversations yet.
+Type a message below to start one;
+it is kept here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="179"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="179"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="179"/>
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="180"/>
         <source>Previous 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="180"/>
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="189"/>
         <source>No matches</source>
         <translation>没有匹配项</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="198"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="243"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="245"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="245"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="246"/>
         <source>Fork</source>
         <translation>分叉</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="247"/>
         <source>Don&apos;t use or record memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="252"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="253"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="254"/>
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="256"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -2263,7 +2298,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="53"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="359"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -2346,7 +2381,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="206"/>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="215"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="269"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
@@ -2432,77 +2467,82 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="255"/>
+        <source>Also load skills from {0} (Claude Code&apos;s folder)</source>
+        <translation>同时从 {0} 加载技能（Claude Code 的文件夹）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的破坏性调用，即使该工具被设为始终允许，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="307"/>
         <source>Approval rules</source>
         <translation>批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="308"/>
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
         <source>Revoke all</source>
         <translation>全部撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="326"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="326"/>
         <source>always asks</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="321"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="327"/>
         <source>never allowed</source>
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="330"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="336"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="358"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>会话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="360"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="361"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="369"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="370"/>
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="374"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统钥匙串中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="375"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的钥匙串（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
