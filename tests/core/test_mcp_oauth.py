@@ -131,6 +131,13 @@ async def test_a_server_needing_sign_in_says_so_and_does_not_restart_then_sign_i
     spec = runtime.registry.get("mcp_remote_echo")
     assert await spec.handler({"text": "hi"}, None) == "echo: hi"
 
+    # Who the server was told it talks to, and what it was told the client can do.
+    from hermes_desktop import __version__
+
+    hello = auth.initialize[-1]
+    assert (hello["clientInfo"]["name"], hello["clientInfo"]["version"]) == ("hermes-desktop", __version__)
+    assert set(hello["capabilities"]) == {"elicitation", "sampling", "roots"}, hello["capabilities"]
+
     assert await runtime.mcp.sign_out("remote") is True
     assert secrets.get(oauth_username("remote")) is None
     await until(lambda: status(runtime, "remote").state is ServerState.NEEDS_SIGN_IN, "signed out")
@@ -294,3 +301,13 @@ def test_mcp_login_refuses_without_a_keyring_and_for_unknown_or_stdio_servers(au
     assert done.returncode == 2 and "no MCP server named “nosuch”" in done.stderr
     done = cli("mcp", "login", "local", env=env)
     assert done.returncode == 2 and "only HTTP and SSE servers sign in" in done.stderr
+
+
+async def test_a_refused_authorization_header_fails_once_with_the_status_not_a_restart_loop(runtime, auth) -> None:
+    await start(runtime, {"keyed": {"url": f"{auth.base}/mcp", "headers": {"Authorization": "Bearer wrong"}}})
+    failed = status(runtime, "keyed")
+    assert failed.state is ServerState.FAILED and "HTTP 401" in failed.detail and failed.sign_in == ""
+    seen = len(auth.mcp_statuses)
+    await asyncio.sleep(1.0)
+    assert len(auth.mcp_statuses) == seen, "no restart loop"
+    await runtime.mcp.stop_all()

@@ -2,6 +2,7 @@
 
     python -m tests.support.mcp_server                 # stdio
     python -m tests.support.mcp_server --http PORT     # Streamable HTTP on 127.0.0.1:PORT/mcp
+    python -m tests.support.mcp_server --sse PORT      # legacy HTTP+SSE on 127.0.0.1:PORT/sse (+ /messages/)
 
 Its tools cover what the client must handle: read-only, write and unannotated (destructive) tools, a tool
 that reports an error, one that hangs, one that kills the server mid-call, and one that shows an
@@ -90,8 +91,17 @@ def review(change: str, focus: str = "correctness") -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--http", type=int, default=None)
+    parser.add_argument("--sse", type=int, default=None)
+    parser.add_argument("--client-features", action="store_true",
+                        help="add the tools that elicit, sample and list roots (tests/support/mcp_client_features.py)")
     options = parser.parse_args()
-    if options.http is not None:
+    if options.client_features:
+        from tests.support.mcp_client_features import register
+
+        register(server)
+    if options.sse is not None:
+        server.run("sse", host="127.0.0.1", port=options.sse)
+    elif options.http is not None:
         server.run("streamable-http", host="127.0.0.1", port=options.http)
     else:
         server.run()

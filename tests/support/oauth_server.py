@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import secrets
 import socket
 import threading
@@ -47,6 +48,7 @@ class AuthState:
     grants: list[str] = field(default_factory=list)  # "authorization_code" / "refresh_token", in order
     authorize_requests: list[dict[str, str]] = field(default_factory=list)
     mcp_statuses: list[int] = field(default_factory=list)
+    initialize: list[dict[str, Any]] = field(default_factory=list)  # the params of each `initialize` the MCP side got
 
     def revoke_all(self) -> None:
         self.access.clear()
@@ -158,6 +160,23 @@ def build_app(state: AuthState) -> Any:
                 await Response(status_code=401, headers={"WWW-Authenticate": challenge})(scope, receive, send)
                 return
             state.mcp_statuses.append(200)
+            chunks: list[bytes] = []
+
+            async def recording() -> Any:
+                message = await receive()
+                if message["type"] == "http.request":
+                    chunks.append(message.get("body", b""))
+                    if not message.get("more_body"):
+                        try:
+                            request = json.loads(b"".join(chunks) or b"null")
+                        except ValueError:
+                            request = None
+                        if isinstance(request, dict) and request.get("method") == "initialize":
+                            state.initialize.append(request.get("params") or {})
+                return message
+
+            await mcp_app(scope, recording, send)
+            return
         await mcp_app(scope, receive, send)
 
     return app

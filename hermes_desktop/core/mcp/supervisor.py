@@ -247,8 +247,8 @@ class ServerSupervisor:
                     break
                 needs = self._sign_in_reason(exc)
                 if needs is not None:  # restarting cannot help until the user signs in: wait for them
-                    self._fail_pending(needs)
-                    self._set(ServerState.NEEDS_SIGN_IN, needs)
+                    self._fail_pending(needs)  # (without OAuth, its own header was refused: failed, same reason)
+                    self._set(ServerState.NEEDS_SIGN_IN if self._auth is not None else ServerState.FAILED, needs)
                     await self._pause(None)
                     failures = 0
                     continue
