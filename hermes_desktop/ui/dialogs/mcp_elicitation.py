@@ -170,7 +170,7 @@ class McpElicitationDialog(QDialog):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(holder)
-        scroll.setMinimumHeight(min(520, 60 + 56 * len(self.request.fields)))
+        scroll.setMinimumHeight(min(520, holder.sizeHint().height() + 4))  # scrolls only for long forms
         layout.addWidget(scroll, 1)
         if self.inputs:
             next(iter(self.inputs.values())).setFocus()
@@ -205,6 +205,7 @@ class McpElicitationDialog(QDialog):
         if form_field.default is not None:
             line.setText(_number(form_field.default) if kind is not FieldKind.TEXT else str(form_field.default))
         line.setPlaceholderText(self._hint(form_field))
+        line.setToolTip(self._hint(form_field))  # the range stays findable when a default fills the line
         return line
 
     def _hint(self, form_field: FormField) -> str:
