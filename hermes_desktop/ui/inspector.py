@@ -218,9 +218,10 @@ class Inspector(QTabWidget):
             self.skills.addItem(item)
             if row["name"] == selected:
                 item.setSelected(True)
+        not_loaded = self.tr("Not loaded")  # outside the f-string, where lupdate sees it
         for folder, reason in rejected:
             item = QListWidgetItem(self.tr("Not loaded: {0}").format(folder) + f"\n⚠ {reason}")
-            item.setData(HTML_ROLE, f"<b>{escape(self.tr('Not loaded'))}</b> "
+            item.setData(HTML_ROLE, f"<b>{escape(not_loaded)}</b> "
                                     f"<span style='color:{theme.muted}'>{escape(folder)}</span><br>"
                                     f"<span style='color:{theme.risk_destructive}'>⚠ {escape(reason)}</span>")
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)

@@ -27,67 +27,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="648"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="650"/>
         <source>active in this session</source>
         <translation>本会话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="648"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="650"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="652"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="652"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="654"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="662"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="664"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="677"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="679"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="678"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="680"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="680"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="682"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="681"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="683"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="688"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="688"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="688"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="687"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="689"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -371,7 +371,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="83"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="244"/>
         <source>Use in this session</source>
         <translation>在本会话中使用</translation>
     </message>
@@ -472,32 +472,37 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="221"/>
+        <source>Not loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="223"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="230"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="243"/>
         <source>Stop using in this session</source>
         <translation>在本会话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="260"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="270"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="272"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
@@ -505,63 +510,63 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="173"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="197"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="203"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
         <source>Always ask</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
         <source>Dry run</source>
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
@@ -611,18 +616,18 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="222"/>
         <source>Export session as Markdown…</source>
         <translation>将会话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="223"/>
         <source>Export session as JSON…</source>
         <translation>将会话导出为 JSON…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -662,108 +667,108 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>更改所选工具的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="194"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="202"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="245"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="247"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="815"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="818"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="381"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="382"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="385"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="418"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="452"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="455"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="453"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="456"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -772,87 +777,87 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="456"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="459"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="514"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="517"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="600"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="603"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="601"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="604"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="617"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="620"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="619"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="622"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="619"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="622"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="624"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="627"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="670"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="673"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="703"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="706"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="706"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="709"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="708"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="711"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="738"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="741"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="744"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="747"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="776"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="779"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="817"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="820"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="817"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="820"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -860,57 +865,57 @@ Folder: {2}</source>
 <context>
     <name>McpActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="102"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="108"/>
         <source>The prompt could not be fetched: {0}</source>
         <translation>无法获取提示词：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="120"/>
         <source>Sign in to “{0}” in your browser; Hermes waits for it to come back.</source>
         <translation>请在浏览器中登录“{0}”；Hermes 正在等待浏览器返回。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="127"/>
         <source>Sign-in to “{0}” did not complete: {1}</source>
         <translation>登录“{0}”未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="130"/>
         <source>Signed in to “{0}”.</source>
         <translation>已登录“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="132"/>
         <source>“{0}” did not ask for sign-in.</source>
         <translation>“{0}”不需要登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="143"/>
         <source>Sign-out of “{0}” did not complete: {1}</source>
         <translation>退出“{0}”的登录未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="145"/>
         <source>Signed out of “{0}”.</source>
         <translation>已退出“{0}”的登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="151"/>
         <source>Remove MCP server?</source>
         <translation>移除 MCP 服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="152"/>
         <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
         <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在钥匙串中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="153"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="176"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
@@ -1129,6 +1134,134 @@ Folder: {2}</source>
     </message>
 </context>
 <context>
+    <name>McpImportDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="55"/>
+        <source>Import MCP servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="68"/>
+        <source>{0} (not found)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="70"/>
+        <source>A file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="71"/>
+        <source>Choose file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="75"/>
+        <source>Import from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="85"/>
+        <source>Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="85"/>
+        <source>What happens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="85"/>
+        <source>Details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="103"/>
+        <source>Import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="129"/>
+        <source>Choose a file in the mcpServers or VS Code servers shape.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="136"/>
+        <source>Import MCP servers from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="137"/>
+        <source>JSON files (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="157"/>
+        <source>Reading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="164"/>
+        <source>Cannot import: {0}. Nothing was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="178"/>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="178"/>
+        <source>Replace (changed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="179"/>
+        <source>Identical: skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="179"/>
+        <source>Invalid: skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="188"/>
+        <source>Differs in: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="190"/>
+        <source>Secret in {0} goes to the keyring as ${{secret:{1}}}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="201"/>
+        <source>Tick to replace the server mcp.json has under this name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="205"/>
+        <source>From: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="211"/>
+        <source>{0} secret(s) found in the file move to the system keyring; mcp.json only gets ${{secret:…}} references.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="213"/>
+        <source>{0} secret(s) found in the file are NOT copied: there is no secure keyring ({1}). mcp.json gets ${{secret:…}} references; set each value with “Set secret…”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="235"/>
+        <source>{0} to add, {1} to replace, {2} identical, {3} invalid</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>McpInputDialog</name>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="21"/>
@@ -1159,157 +1292,172 @@ Folder: {2}</source>
 <context>
     <name>McpPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="55"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="59"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="60"/>
         <source>Set secret…</source>
         <translation>设置密钥…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="61"/>
         <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
         <translation>把此服务器需要的 ${secret:NAME} 值保存到系统钥匙串</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="57"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="58"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="70"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="62"/>
         <source>Use a prompt…</source>
         <translation>使用提示词…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="63"/>
         <source>Fill one of this server&apos;s prompt templates into the message box</source>
         <translation>把此服务器的一个提示词模板填入输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
         <source>Sign in…</source>
         <translation>登录…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="65"/>
         <source>Open this server&apos;s sign-in page in your browser; the tokens are kept in the system keyring</source>
         <translation>在浏览器中打开此服务器的登录页面；令牌保存在系统密钥环中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="67"/>
         <source>Sign out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
         <source>Forget this server&apos;s sign-in (its tokens in the system keyring)</source>
         <translation>清除此服务器的登录（系统密钥环中的令牌）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73"/>
+        <source>Import servers…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74"/>
+        <source>Bring servers over from Claude Desktop, Cursor, VS Code, LM Studio, Windsurf or a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="75"/>
         <source>Reload mcp.json</source>
         <translation>重新加载 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="76"/>
         <source>Edit mcp.json</source>
         <translation>编辑 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="77"/>
         <source>Open logs</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="99"/>
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="99"/>
         <source>1 tool</source>
         <translation>1 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="101"/>
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="103"/>
         <source>1 prompt</source>
         <translation>1 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="104"/>
         <source>{0} prompts</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="106"/>
+        <source>Circuit breaker: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="118"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="127"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="127"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="128"/>
         <source>needs sign-in</source>
         <translation>需要登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="132"/>
         <source>Press “Sign in…” to open its sign-in page in your browser.</source>
         <translation>按“登录…”在浏览器中打开它的登录页面。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="134"/>
         <source>Signed in (tokens in the system keyring)</source>
         <translation>已登录（令牌在系统密钥环中）</translation>
     </message>
@@ -1594,108 +1742,118 @@ Folder: {2}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="149"/>
         <source>The memory was not changed: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="158"/>
         <source>Edit memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="159"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="156"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="160"/>
         <source>What Hermes remembers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="179"/>
         <source>The memory was not deleted: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="184"/>
         <source>Deleted “{0}”</source>
         <translation type="unfinished">已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="185"/>
         <source>Deleted {0} memories</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="206"/>
         <source>Wipe all memories?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="207"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="209"/>
         <source>Wipe all memories</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="217"/>
         <source>The memories were not wiped: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="221"/>
         <source>All memories were wiped.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="229"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="222"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="243"/>
         <source>Memory history</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="238"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="248"/>
+        <source>forgotten</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="249"/>
         <source>in use</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="248"/>
         <source>replaced</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="249"/>
+        <source>expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="302"/>
         <source>Could not forget it: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="355"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="362"/>
         <source>This conversation does not use or record memory.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="363"/>
         <source>This conversation uses memory again.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3179,6 +3337,19 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/chat/model.py" line="450"/>
         <source>Remembered: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>dialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="260"/>
+        <source>The servers could not be imported: {0}. mcp.json was not changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="263"/>
+        <source>Imported {0} new and {1} replaced MCP server(s).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
