@@ -132,6 +132,9 @@ class _MessageKeys(QObject):
             open_actions_menu(view, view.currentIndex())
             return True
         elif kind == QEvent.Type.ContextMenu and isinstance(event, QContextMenuEvent):
+            shown = getattr(view, "actions_menu", None)
+            if shown is not None and _alive(shown) and shown.isVisible():
+                return True  # the Menu key's press opened it already (some platforms send this on release)
             if event.reason() == QContextMenuEvent.Reason.Mouse:
                 index = view.indexAt(view.viewport().mapFrom(watched, event.pos()) if watched is not view.viewport()
                                      else event.pos())
@@ -143,6 +146,12 @@ class _MessageKeys(QObject):
                               else None)
             return True
         return False
+
+
+def _alive(widget: QObject) -> bool:
+    from shiboken6 import isValid
+
+    return isValid(widget)
 
 
 def open_actions_menu(view: Any, index: QModelIndex, where: QPoint | None = None) -> QMenu | None:

@@ -408,3 +408,27 @@ def test_focus_rings_show_in_both_themes(make_window) -> None:
             assert any(contrast(c, QColor(theme.window)) >= 3.0 for c in edge), "the ring stands out from the window"
             before = [unfocused.pixelColor(x, ring.center().y()) for x in (1, 2)]
             assert not any(contrast(c, accent) < 1.3 for c in before), "no ring without the focus"
+
+
+def test_right_click_opens_the_clicked_message_menu_and_the_menu_key_opens_one_menu(make_window, model_server) -> None:
+    from PySide6.QtGui import QContextMenuEvent
+
+    h = make_window()
+    model_server.enqueue(text_reply("Short answer."))
+    h.send("short question")
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session or "") and len(rows(h.window)) == 2
+                 and not rows(h.window)[1].streaming, what="the reply")
+    view = h.window.chat.view
+    user_rect = view.visualRect(view.model().index(0, 0))
+    point = QPoint(user_rect.right() - 40, user_rect.top() + 20)
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, point, view.viewport().mapToGlobal(point))
+    h.do(lambda: QApplication.sendEvent(view.viewport(), event))
+    menu = h.wait_until(lambda: getattr(view, "actions_menu", None), what="the menu")
+    assert "Edit" in [a.text() for a in menu.actions()], "the menu of the row under the mouse (the user's message)"
+    assert view.currentIndex().row() == 0
+    h.do(menu.close)
+    menu, _entries = open_menu_with(h, Qt.Key.Key_Menu)
+    release = QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, QPoint(5, 5), view.mapToGlobal(QPoint(5, 5)))
+    h.do(lambda: QApplication.sendEvent(view, release))
+    assert view.actions_menu is menu, "a context-menu event after the Menu key does not open a second menu"
+    h.do(menu.close)
