@@ -27,67 +27,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="653"/>
         <source>active in this session</source>
         <translation>本会话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="653"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="652"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="655"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="654"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="657"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="664"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="667"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="679"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="682"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="680"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="683"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="682"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="685"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="683"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="688"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="691"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="688"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="691"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="688"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="691"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="689"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="692"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -494,7 +494,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="260"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="270"/>
@@ -1742,118 +1742,118 @@ Folder: {2}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="150"/>
         <source>The memory was not changed: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="159"/>
         <source>Edit memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="160"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="161"/>
         <source>What Hermes remembers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="180"/>
         <source>The memory was not deleted: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="185"/>
         <source>Deleted “{0}”</source>
         <translation type="unfinished">已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="186"/>
         <source>Deleted {0} memories</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="207"/>
         <source>Wipe all memories?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="208"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="210"/>
         <source>Wipe all memories</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="218"/>
         <source>The memories were not wiped: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="222"/>
         <source>All memories were wiped.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="230"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="237"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="244"/>
         <source>Memory history</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="239"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="249"/>
         <source>forgotten</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="250"/>
         <source>in use</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="249"/>
         <source>replaced</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="250"/>
         <source>expired</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="304"/>
         <source>Could not forget it: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="357"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="364"/>
         <source>This conversation does not use or record memory.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="365"/>
         <source>This conversation uses memory again.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1861,129 +1861,129 @@ Folder: {2}</source>
 <context>
     <name>MemoryPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="83"/>
         <source>d MMM</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="84"/>
         <source>d MMM yyyy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="98"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="107"/>
         <source>Search memories</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="109"/>
         <source>Memories</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="112"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="335"/>
         <source>Edit…</source>
         <translation type="unfinished">编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="121"/>
         <source>Change what this memory says (F2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="114"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="303"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="336"/>
         <source>Pin</source>
         <translation type="unfinished">置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="123"/>
         <source>A pinned memory is always offered to the model and never expires (Ctrl+P)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="116"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="330"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="341"/>
         <source>Delete</source>
         <translation type="unfinished">删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="125"/>
         <source>Delete this memory (Delete); you can undo it for a moment</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="118"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="338"/>
         <source>Go to source</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="127"/>
         <source>Open the conversation and the message it came from (Enter)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="120"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="329"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="340"/>
         <source>History…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="129"/>
         <source>The older memories on the same subject this one replaced (Ctrl+H)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="130"/>
         <source>Wipe all…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="131"/>
         <source>Delete every memory (asks first)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="134"/>
         <source>Undo</source>
         <translation type="unfinished">撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="174"/>
         <source>Memory is off (Settings › Memory): nothing is recalled or remembered. What was remembered before is kept and listed here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="186"/>
         <source>Long-term</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="187"/>
         <source>Short-term</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="180"/>
-        <source>No longer used (replaced, expired or forgotten)</source>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="188"/>
+        <source>No longer used (replaced or expired)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="203"/>
         <source>Created {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="210"/>
         <source>No memory matches “{0}”.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="212"/>
         <source>No memories yet.
 
 Memory keeps short facts you tell Hermes — preferences, your projects, deadlines — so later conversations can use them. Say “remember that …” in a chat, or just state a preference (“I prefer …”); each memory shows here with your own words and where you said them, and you can edit, pin or delete it.
@@ -1992,69 +1992,79 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="230"/>
         <source>added by you, {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="230"/>
         <source>added by you</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="223"/>
-        <source>Untitled conversation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="224"/>
-        <source>from “{0}”, {1}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="224"/>
-        <source>from “{0}”</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="229"/>
-        <source>replaced by a newer memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="231"/>
-        <source>forgotten</source>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="232"/>
+        <source>from a deleted conversation, {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="233"/>
-        <source>expired {0}</source>
+        <source>from a deleted conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="234"/>
+        <source>Untitled conversation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="235"/>
-        <source>until {0}</source>
+        <source>from “{0}”, {1}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="235"/>
+        <source>from “{0}”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="240"/>
+        <source>replaced by a newer memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="242"/>
+        <source>forgotten</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="244"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="270"/>
+        <source>expired {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="246"/>
+        <source>until {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="281"/>
         <source>replaces {0} earlier</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="259"/>
         <source>Pinned: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="303"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="336"/>
         <source>Unpin</source>
         <translation type="unfinished">取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="340"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="351"/>
         <source>Memory actions</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2155,7 +2165,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>复制代码块 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="164"/>
         <source>Message actions</source>
         <translation>消息操作</translation>
     </message>
@@ -2349,7 +2359,9 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <source>No conversations yet.
 Type a message below to start one;
 it is kept here.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有对话。
+在下方输入消息即可开始，
+对话会保存在这里。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="179"/>
