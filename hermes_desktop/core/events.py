@@ -195,6 +195,19 @@ class ConversationSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class MemoryRemembered:
+    """Hermes kept new memories from the user's words (after a turn, or through the `remember` tool). Not part of
+    a turn's event stream: it usually comes after TurnFinished, so it is delivered through
+    `MemoryService.subscribe` (core/memory/service.py), on the event loop. `superseded`: ids of the older memories
+    these replaced (Undo, `MemoryStore.undo_add(memory_ids)`, brings them back)."""
+
+    session_id: str
+    memory_ids: tuple[int, ...]
+    statements: tuple[str, ...]
+    superseded: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class TurnError:
     kind: ErrorKind
     message: str  # one or two sentences a user understands
@@ -226,6 +239,7 @@ Event = Union[
     Notice,
     SummarisingStarted,
     ConversationSummary,
+    MemoryRemembered,
     TurnError,
     TurnFinished,
 ]

@@ -151,8 +151,73 @@ def _v5_attachments(db: sqlite3.Connection) -> None:
     )
 
 
+def _v6_memories(db: sqlite3.Connection) -> None:
+    """Memory (core/memory): what Hermes remembers about the user across sessions, per provider profile, each
+    memory with the user's own words (`quote`) and where they were said. Soft states (superseded, forgotten,
+    expired) keep a memory for undo and history. No foreign key to sessions or messages: a memory outlives the
+    conversation it came from (its source is then shown as deleted). The search index (memories_fts) is made by
+    core/memory/store.py beside this table, as the session index is (it needs FTS5). `memory_incognito` lists the
+    sessions that neither record nor recall memories (a session may be marked before its first message)."""
+    _run(
+        db,
+        """
+        CREATE TABLE memories (
+            id INTEGER PRIMARY KEY,
+            profile_id TEXT NOT NULL DEFAULT '',
+            layer TEXT NOT NULL DEFAULT 'short_term',
+            statement TEXT NOT NULL,
+            quote TEXT NOT NULL DEFAULT '',
+            source_session_id TEXT,
+            source_message_id INTEGER,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            expires_at REAL,
+            state TEXT NOT NULL DEFAULT 'active',
+            prior_state TEXT,
+            state_changed_at REAL,
+            superseded_by INTEGER REFERENCES memories(id) ON DELETE SET NULL,
+            pinned INTEGER NOT NULL DEFAULT 0,
+            subject TEXT NOT NULL DEFAULT '',
+            entities TEXT NOT NULL DEFAULT '',
+            kind TEXT NOT NULL DEFAULT 'fact',
+            origin TEXT NOT NULL DEFAULT 'auto',
+            embedding BLOB,
+            embedding_model TEXT
+        );
+        CREATE INDEX memories_by_profile ON memories(profile_id, state, subject);
+        CREATE INDEX memories_by_source ON memories(source_message_id);
+        CREATE INDEX memories_by_superseded ON memories(superseded_by);
+        CREATE TABLE memory_incognito (session_id TEXT PRIMARY KEY, set_at REAL NOT NULL)
+        """,
+    )
+
+
+def _v7_context_summaries(db: sqlite3.Connection) -> None:
+    """A long conversation's running summary (core/conversation_summary.py): the text the model is sent in place of
+    the path's messages `covered_from`..`covered_to`, its token estimate, when and by which model it was made. The
+    messages themselves are never changed; deleting a message or a session deletes its summaries (cascade)."""
+    _run(
+        db,
+        """
+        CREATE TABLE context_summaries (
+            id INTEGER PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            covered_from INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            covered_to INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            covered_messages INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            tokens INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            model TEXT
+        );
+        CREATE INDEX context_summaries_by_session ON context_summaries(session_id, covered_to)
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search,
-                               _v3_summaries_get_their_own_role, _v4_reasoning, _v5_attachments]
+                               _v3_summaries_get_their_own_role, _v4_reasoning, _v5_attachments,
+                               _v6_memories, _v7_context_summaries]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -1,0 +1,142 @@
+"""Writing memories after a turn: the rules find candidates in the user's message (core/memory/rules.py), one side
+request asks the model to refine them into short statements, and only statements whose quote is the user's own
+words survive.
+
+The side request is like the title's (core/titles.py): no tools, a time limit, its reasoning ignored. Its answer
+must be JSON `{"memories": [{"statement", "quote", "subject", "kind", "date"}]}`. A memory is discarded when its quote
+is not found verbatim in the user's message, when the quote's sentence is a question or a hypothetical, or when it is
+empty or too long. When the side request fails (HTTP error, time-out, not JSON), the explicit "remember …" sentences
+are still kept, from the rules alone; nothing else is guessed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from hermes_desktop.core.llm import ChatRequest, ModelClient, ModelError, StreamDone
+from hermes_desktop.core.memory.model import Kind
+from hermes_desktop.core.memory.rules import (
+    Candidate, end_of_day, find_date, is_hypothetical, is_question, sentences, statement_from_explicit,
+)
+from hermes_desktop.core.memory.text import quote_in
+
+log = logging.getLogger(__name__)
+
+EXTRACT_TIMEOUT_S = 30.0
+MAX_STATEMENT_CHARS = 200
+PROMPT_OPENING = "You extract memories"
+"""The side request's system prompt starts with this (the scripted test server recognises it)."""
+CANDIDATES_HEADING = "Candidate sentences:"
+_PROMPT = (
+    PROMPT_OPENING + " about the user from their message, for future conversations. Keep only what the user states "
+    "as true about themselves or asks to be remembered: stable preferences, facts about them and their projects, "
+    "dates and deadlines. Never keep a hypothetical, a question, a condition, or anything the user did not say. "
+    "For each memory give: statement (short, in the same language as the user, e.g. \"Prefers tea over coffee\"), "
+    "quote (the exact words from the message it comes from, copied character for character), subject (a few words "
+    "naming what it is about, the same for a later change of mind, e.g. \"preferred drink\"), kind (one of "
+    "preference, identity, project, deadline, fact, explicit) and date (YYYY-MM-DD for a deadline, else null). "
+    "Today is {today}. Reply with JSON only: {{\"memories\": [...]}}, an empty list when nothing is worth keeping."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    statement: str
+    quote: str
+    subject: str
+    kind: Kind
+    expires_at: float | None
+
+
+def request_for(message: str, candidates: list[Candidate], today: date) -> ChatRequest:
+    listed = "\n".join(f"- {c.sentence} [{c.kind.value}]" for c in candidates)
+    return ChatRequest([
+        {"role": "system", "content": _PROMPT.format(today=today.isoformat())},
+        {"role": "user", "content": f"Message:\n{message[:4000]}\n\n{CANDIDATES_HEADING}\n{listed}"},
+    ])
+
+
+def _json_object(text: str) -> Any:
+    text = text.strip()
+    fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
+    if fenced:
+        text = fenced.group(1).strip()
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end < start:
+        raise ValueError("no JSON object in the answer")
+    return json.loads(text[start:end + 1])
+
+
+def _sentence_of(quote: str, message: str) -> str:
+    for sentence in sentences(message):
+        if quote_in(quote, sentence) or quote_in(sentence, quote):
+            return sentence
+    return quote
+
+
+def validate(answer: str, message: str, today: date) -> list[Extracted]:
+    """The memories of the model's answer that can be traced to the user's words. Raises ValueError when the answer
+    is not the JSON asked for."""
+    data = _json_object(answer)
+    items = data.get("memories") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        raise ValueError("the answer has no list of memories")
+    kept: list[Extracted] = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        statement = " ".join(str(item.get("statement") or "").split())
+        quote = str(item.get("quote") or "").strip()
+        if not statement or len(statement) > MAX_STATEMENT_CHARS:
+            continue
+        if not quote_in(quote, message):
+            log.info("memory discarded, its quote is not the user's words: %r", quote[:80])
+            continue
+        sentence = _sentence_of(quote, message)
+        if is_question(sentence) or is_hypothetical(sentence) or is_hypothetical(quote):
+            log.info("memory discarded, a question or hypothetical: %r", quote[:80])
+            continue
+        try:
+            kind = Kind(str(item.get("kind") or "fact").lower())
+        except ValueError:
+            kind = Kind.FACT
+        day = None
+        raw_date = item.get("date")
+        if isinstance(raw_date, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw_date.strip()):
+            with contextlib.suppress(ValueError):
+                day = date.fromisoformat(raw_date.strip())
+        if day is None and kind is Kind.DEADLINE:
+            day = find_date(sentence, today)
+        if day is not None and kind in (Kind.FACT, Kind.PROJECT):
+            kind = Kind.DEADLINE
+        kept.append(Extracted(statement, quote, str(item.get("subject") or "").strip(), kind,
+                              end_of_day(day) if day is not None and kind is Kind.DEADLINE else None))
+    return kept
+
+
+def rules_only(candidates: list[Candidate]) -> list[Extracted]:
+    """What is kept when the model could not refine: the explicit "remember …" sentences as the user wrote them."""
+    return [Extracted(statement_from_explicit(c.sentence), c.sentence, "", Kind.EXPLICIT,
+                      end_of_day(c.deadline) if c.deadline else None)
+            for c in candidates if c.kind is Kind.EXPLICIT]
+
+
+async def refine(model: ModelClient, message: str, candidates: list[Candidate], today: date) -> list[Extracted]:
+    """One side request; on any failure the rules-only result."""
+    try:
+        async with asyncio.timeout(EXTRACT_TIMEOUT_S):
+            async with contextlib.aclosing(model.stream(request_for(message, candidates, today))) as stream:
+                async for item in stream:
+                    if isinstance(item, StreamDone):
+                        return validate(item.text, message, today)
+        raise ValueError("the answer ended without a reply")
+    except (ModelError, TimeoutError, ValueError) as exc:
+        log.info("memory refinement failed (%s); keeping only explicit requests", exc)
+        return rules_only(candidates)

@@ -1,0 +1,118 @@
+"""Rules that find memory candidates in the user's own words (cheap, no model): sentences that state a preference,
+an identity, a project, a date or deadline, or ask to be remembered. Questions and hypotheticals are never
+candidates. The model only refines what these find (core/memory/extract.py)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from hermes_desktop.core.memory.model import Kind
+
+_SENTENCE = re.compile(r"[^.!?。！？\n;；]+[.!?。！？;；]*")
+
+_HYPOTHETICAL = re.compile(
+    r"\b(if|suppose|supposing|imagine|hypothetically|pretend|what if|assuming|in case)\b|如果|假如|假设|要是|倘若|万一|想象",
+    re.I)
+_QUESTION_START = re.compile(r"^\s*(what|how|why|when|where|who|which|can you|could you|would you|do you|does|is it|"
+                             r"are you|should i|shall|will you)\b", re.I)
+
+_PATTERNS: list[tuple[Kind, re.Pattern[str]]] = [
+    (Kind.EXPLICIT, re.compile(r"\bremember\b|\bdon'?t forget\b|\bkeep in mind\b|\bnote that\b|记住|记得|别忘|记一下", re.I)),
+    (Kind.IDENTITY, re.compile(r"\bmy name is\b|\bcall me\b|\bi am an?\b|\bi'?m an?\b|\bi work (as|at|for)\b|"
+                               r"\bi live in\b|\bi'?m from\b|我叫|我的名字|我是|我住在|我在.{1,12}工作", re.I)),
+    (Kind.PREFERENCE, re.compile(r"\bi (really )?(prefer|like|love|hate|dislike|enjoy|want you to)\b|"
+                                 r"\bi (don'?t|do not|never|always) (like|want|use|eat|drink)\b|"
+                                 r"\b(please )?(always|never)\b|\bfrom now on\b|\bin (the )?future\b|\bgoing forward\b|"
+                                 r"\bdon'?t (ever )?(use|give|send|write|call)\b|"
+                                 r"以后|我(很|最|更|比较)?喜欢|我不喜欢|我(更)?偏好|我讨厌|我爱|不要|别再|总是|从现在", re.I)),
+    (Kind.PROJECT, re.compile(r"\b(my|our) (project|app|repo|codebase|startup|company|thesis|book)\b|\bworking on\b|"
+                              r"\bproject [A-Z\"“]|项目|工程", re.I)),
+    (Kind.DEADLINE, re.compile(r"\bdeadline\b|\bdue\b|\bby (mon|tues|wednes|thurs|fri|satur|sun)day\b|截止|到期|之前交|"
+                               r"交付|\bbefore (the )?\d", re.I)),
+]
+
+_MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
+                                            "nov", "dec"))}
+_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_MONTH_DAY = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b", re.I)
+_DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
+_CJK_DATE = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]")
+_RELATIVE = [(re.compile(r"\btomorrow\b|明天"), 1), (re.compile(r"后天"), 2), (re.compile(r"\btoday\b|今天"), 0),
+             (re.compile(r"\bnext week\b|下周|下个星期"), 7)]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    sentence: str  # the user's words, as written
+    kind: Kind
+    deadline: date | None = None
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+
+
+def is_question(sentence: str) -> bool:
+    s = sentence.strip()
+    return s.endswith(("?", "？")) or s.rstrip("。.!！ ").endswith(("吗", "呢", "么")) or bool(_QUESTION_START.match(s))
+
+
+def is_hypothetical(sentence: str) -> bool:
+    return bool(_HYPOTHETICAL.search(sentence))
+
+
+def find_date(sentence: str, today: date) -> date | None:
+    """The first date named in `sentence` (ISO, "Dec 15", "15 December", "12月15日", tomorrow/明天...). A month and
+    day without a year is the next such day from `today`."""
+    def upcoming(month: int, day: int, year: int | None = None) -> date | None:
+        try:
+            found = date(year or today.year, month, day)
+            if year is None and found < today:
+                found = date(today.year + 1, month, day)
+            return found
+        except ValueError:
+            return None
+
+    if m := _ISO.search(sentence):
+        return upcoming(int(m[2]), int(m[3]), int(m[1]))
+    if m := _MONTH_DAY.search(sentence):
+        return upcoming(_MONTHS[m[1][:3].lower()], int(m[2]))
+    if m := _DAY_MONTH.search(sentence):
+        return upcoming(_MONTHS[m[2][:3].lower()], int(m[1]))
+    if m := _CJK_DATE.search(sentence):
+        return upcoming(int(m[2]), int(m[3]), int(m[1]) if m[1] else None)
+    for pattern, days in _RELATIVE:
+        if pattern.search(sentence):
+            return today + timedelta(days=days)
+    return None
+
+
+def end_of_day(day: date) -> float:
+    """A deadline is kept through its whole day (local time), then expires."""
+    return datetime(day.year, day.month, day.day, 23, 59, 59).timestamp()
+
+
+def find_candidates(text: str, today: date) -> list[Candidate]:
+    """The sentences of the user's message worth refining into memories, with why (the first rule that matched;
+    a date makes it a deadline)."""
+    found = []
+    for sentence in sentences(text):
+        if is_question(sentence) or is_hypothetical(sentence):
+            continue
+        kind = next((k for k, pattern in _PATTERNS if pattern.search(sentence)), None)
+        day = find_date(sentence, today)
+        if day is not None and kind in (None, Kind.PROJECT, Kind.FACT, Kind.DEADLINE):
+            kind = Kind.DEADLINE
+        if kind is not None:
+            found.append(Candidate(sentence, kind, day))
+    return found
+
+
+def statement_from_explicit(sentence: str) -> str:
+    """"Remember that X" -> "X" (for the rules-only fallback when the model could not refine)."""
+    cleaned = re.sub(r"^\s*(please\s+)?(remember|don'?t forget|keep in mind|note)\s+(that\s+)?|^\s*(请)?(记住|记得|别忘了?)[，,:：\s]*",
+                     "", sentence, flags=re.I)
+    cleaned = cleaned.strip(" .。!！")
+    return cleaned[:1].upper() + cleaned[1:] if cleaned else sentence.strip()

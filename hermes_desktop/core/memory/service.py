@@ -1,0 +1,198 @@
+"""MemoryService: memory as the rest of the app meets it. One per runtime (`Runtime.memory`).
+
+- Recall, before each turn: `prepare(session_id, text, profile_id)` (blocking, the agent runs it in a worker
+  thread) chooses the memories for this turn; `layer(session_id)` returns their text for the context's memory
+  layer (AgentServices.memory_layer) and `recalled(session_id)` the memories themselves (Activity, tests).
+- Writing, after each turn: `after_turn(session_id, profile_id, message_id, text, model)` returns at once; the
+  rules, the model's refinement and the store writes run in a background task (never delaying the reply or
+  TurnFinished). `wait_idle()` waits for those tasks (`ask` waits before it exits; tests wait instead of sleeping).
+- Events: `subscribe(callback)` -> unsubscribe function. The callback gets `MemoryRemembered` (core/events.py) on
+  the event loop's thread whenever memories were written from a turn or by the `remember` tool. The window
+  subscribes once and shows "Remembered: … Undo" in the session it names (Undo: `store.undo_add(memory_ids)`).
+- Switches: `enabled` (Settings.memory_enabled, the global switch) and the per-session incognito flag
+  (`store.set_incognito`): when either is off nothing is recalled or recorded for the session.
+- Tools: `tools()` gives remember / recall / forget (core/memory/tools.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import date
+from typing import TYPE_CHECKING, Any, Callable
+
+from hermes_desktop.core.events import MemoryRemembered
+from hermes_desktop.core.memory.extract import Extracted, refine
+from hermes_desktop.core.memory.model import Memory, Origin, Recalled, layer_for
+from hermes_desktop.core.memory.recall import layer_text, recall
+from hermes_desktop.core.memory.rules import find_candidates
+from hermes_desktop.core.memory.store import MemoryStore
+
+if TYPE_CHECKING:
+    from hermes_desktop.core.llm import ModelClient
+    from hermes_desktop.core.tools.spec import ToolSpec
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[MemoryRemembered], None]
+
+
+class MemoryService:
+    """See the module docstring. `settings()` returns the current Settings (memory_enabled,
+    memory_half_life_days, memory_budget_tokens); `today()` the local date (injectable with the store's clock)."""
+
+    def __init__(self, store: MemoryStore, settings: Callable[[], Any], *,
+                 embedder: Any | None = None) -> None:
+        self.store = store
+        self._settings = settings
+        self.embedder = embedder  # core/memory/embeddings.py Embedder, or None
+        self._listeners: list[Listener] = []
+        self._layers: dict[str, list[Recalled]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ switches
+    @property
+    def enabled(self) -> bool:
+        return bool(getattr(self._settings(), "memory_enabled", True))
+
+    def active_for(self, session_id: str) -> bool:
+        """Whether this session may recall and record memories (global switch on, session not incognito)."""
+        return self.enabled and not self.store.is_incognito(session_id)
+
+    def today(self) -> date:
+        return date.fromtimestamp(self.store.clock())
+
+    # ------------------------------------------------------------------ events
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _announce(self, event: MemoryRemembered) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:
+                log.exception("a memory listener failed")
+
+    # ------------------------------------------------------------------ recall
+    def prepare(self, session_id: str, text: str, profile_id: str) -> list[Recalled]:
+        """Choose this turn's memories for `session_id` (blocking). Nothing when memory is off for it."""
+        chosen: list[Recalled] = []
+        try:
+            if text.strip() and self.active_for(session_id):
+                settings = self._settings()
+                similarity = self.embedder.similarity(profile_id, text) if self.embedder is not None else None
+                chosen = recall(self.store, profile_id, text,
+                                budget_tokens=int(getattr(settings, "memory_budget_tokens", 400)),
+                                half_life_days=float(getattr(settings, "memory_half_life_days", 7.0)),
+                                titles=self._title, similarity=similarity)
+        except Exception:  # recall never fails a turn: the request goes without memories
+            log.exception("memory recall failed")
+        self._layers[session_id] = chosen
+        return chosen
+
+    def _title(self, session_id: str) -> str | None:
+        info = self.store.sessions.get_session(session_id)
+        return None if info is None else info.title
+
+    def layer(self, session_id: str) -> str:
+        """The memory layer text chosen by the latest `prepare` for this session ("" if none)."""
+        return layer_text(self._layers.get(session_id, ()))
+
+    def recalled(self, session_id: str) -> list[Recalled]:
+        return list(self._layers.get(session_id, ()))
+
+    def search(self, profile_id: str, query: str, *, limit: int = 10) -> list[Recalled]:
+        """The `recall` tool: the best memories for `query`, without the budget."""
+        settings = self._settings()
+        return recall(self.store, profile_id, query, budget_tokens=10_000,
+                      half_life_days=float(getattr(settings, "memory_half_life_days", 7.0)),
+                      titles=self._title)[:limit]
+
+    # ------------------------------------------------------------------ writing
+    def after_turn(self, session_id: str, profile_id: str, message_id: int, text: str,
+                   model: "ModelClient | None") -> None:
+        """Schedule extraction from the user's message of a finished turn; returns at once."""
+        if model is None or not text.strip():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        task = loop.create_task(self._extract(session_id, profile_id, message_id, text, model))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _extract(self, session_id: str, profile_id: str, message_id: int, text: str,
+                       model: "ModelClient") -> None:
+        from hermes_desktop.core.executors import run_store
+
+        try:
+            if not await run_store(self.active_for, session_id):
+                return
+            today = self.today()
+            candidates = find_candidates(text, today)
+            if not candidates:
+                return
+            extracted = await refine(model, text, candidates, today)
+            if not extracted:
+                return
+            if not await run_store(self.active_for, session_id):  # switched off while the model answered
+                return
+            saved = await run_store(self._save, extracted, profile_id, session_id, message_id, Origin.AUTO)
+            if saved:
+                self._announce(_event(session_id, saved))
+                if self.embedder is not None:
+                    await self.embedder.embed_memories([m for m, _ in saved])
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # never surfaces in the conversation; the message itself is safely stored
+            log.exception("memory extraction failed")
+
+    def _save(self, extracted: list[Extracted], profile_id: str, session_id: str | None, message_id: int | None,
+              origin: str) -> list[tuple[Memory, list[int]]]:
+        saved = []
+        for item in extracted:
+            replaced = [m.id for m in self.store.active_with_subject(profile_id, item.subject)] if item.subject else []
+            memory = self.store.add(item.statement, profile_id=profile_id, quote=item.quote, kind=item.kind,
+                                    layer=layer_for(item.kind), subject=item.subject, session_id=session_id,
+                                    message_id=message_id, expires_at=item.expires_at, origin=origin)
+            saved.append((memory, replaced))
+        return saved
+
+    def remember(self, extracted: Extracted, profile_id: str, session_id: str,
+                 message_id: int | None) -> tuple[Memory, MemoryRemembered]:
+        """Store one memory the `remember` tool checked (blocking). Returns it and the event to `announce` (on the
+        loop)."""
+        memory, replaced = self._save([extracted], profile_id, session_id, message_id, Origin.TOOL)[0]
+        return memory, _event(session_id, [(memory, replaced)])
+
+    def announce(self, event: MemoryRemembered) -> None:
+        """Tell the listeners (call on the event loop's thread)."""
+        self._announce(event)
+
+    async def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait for running extractions (True when none is left)."""
+        tasks = list(self._tasks)
+        if not tasks:
+            return True
+        done, pending = await asyncio.wait(tasks, timeout=timeout)
+        return not pending
+
+    async def close(self) -> None:
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    def tools(self) -> list["ToolSpec"]:
+        from hermes_desktop.core.memory.tools import memory_tools
+
+        return memory_tools(self)
+
+
+def _event(session_id: str, saved: list[tuple[Memory, list[int]]]) -> MemoryRemembered:
+    return MemoryRemembered(session_id, tuple(m.id for m, _ in saved), tuple(m.statement for m, _ in saved),
+                            tuple(i for _, ids in saved for i in ids))
+

@@ -1,0 +1,417 @@
+"""MemoryStore: the memories in hermes.db (table `memories`, migration v6) and their search index.
+
+This is the one API the Memory tab, the CLI (`hermes-desktop memory …`), the memory tools and the after-turn
+extraction use. Every method is synchronous and blocking (SQLite): call it from a worker thread
+(`core.executors.run_store`, or `asyncio.to_thread` in the UI), never on the event loop. It shares the session
+store's connection and lock (one connection per process), so it is thread-safe, and its writes fail the same way
+(StorageError / StorageUnavailable, ReadOnlyStoreError for a read-only history).
+
+Profiles: every memory belongs to the provider profile it was made with (`profile_id`); recall and the tools
+only ever see the active profile's memories. `list()`/`count()` with `profile_id=None` show all (the Memory tab
+and the CLI show everything the app keeps; `memory export` too).
+
+States: nothing is deleted behind the user's back. `forget()` marks memories FORGOTTEN (kept, `undo_forget()`
+restores them); a newer memory with the same `subject` marks the older SUPERSEDED (`history()` shows the chain);
+an active memory past `expires_at` reads as EXPIRED (unless pinned). Only `delete()` and `wipe()` remove rows.
+
+Search index: `memories_fts` (FTS5, CJK characters as single tokens like the session index,
+core/storage/search.py) holds each memory's statement, quote and entity keys under the memory's id. It is
+written in the same transaction as the memory (no triggers: a connection without Hermes' SQL functions can
+still write). Without FTS5, search and recall fall back to LIKE.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from typing import Any, Callable, Collection, Iterable
+
+from hermes_desktop.core.memory.model import Kind, Layer, Memory, MemoryState, Origin, layer_for
+from hermes_desktop.core.memory.text import entity_keys, or_expression, recall_terms, subject_key
+from hermes_desktop.core.storage import search as fts
+
+log = logging.getLogger(__name__)
+
+_COLUMNS = ("id, profile_id, layer, statement, quote, source_session_id, source_message_id, created_at, updated_at, "
+            "expires_at, state, superseded_by, pinned, subject, entities, kind, origin, embedding_model")
+ALL_STATES = tuple(MemoryState)
+
+
+class MemoryNotFound(LookupError):
+    """No memory with that id (deleted, or never made)."""
+
+
+def _memory(row: sqlite3.Row, now: float) -> Memory:
+    state = MemoryState(row["state"])
+    expires = row["expires_at"]
+    if state is MemoryState.ACTIVE and expires is not None and expires <= now and not row["pinned"]:
+        state = MemoryState.EXPIRED
+    return Memory(
+        id=row["id"], profile_id=row["profile_id"], layer=Layer(row["layer"]), statement=row["statement"],
+        quote=row["quote"], session_id=row["source_session_id"], message_id=row["source_message_id"],
+        created_at=row["created_at"], updated_at=row["updated_at"], expires_at=expires, state=state,
+        superseded_by=row["superseded_by"], pinned=bool(row["pinned"]), subject=row["subject"],
+        entities=tuple(e for e in (row["entities"] or "").split("\n") if e), kind=row["kind"], origin=row["origin"],
+        embedding_model=row["embedding_model"],
+    )
+
+
+def _index_body(statement: str, quote: str, entities: Iterable[str]) -> str:
+    return fts.segment("\n".join([statement, quote, *entities]))
+
+
+class MemoryStore:
+    """Memories over a SQLiteSessionStore's connection (see the module docstring). `clock` gives Unix seconds
+    (injectable: tests move time forward instead of sleeping)."""
+
+    def __init__(self, store: Any, *, clock: Callable[[], float] = time.time) -> None:
+        self.sessions = store
+        self.clock = clock
+        self.search_available = False
+        try:
+            self.search_available = self._ensure_index()
+        except Exception as exc:  # a read-only history: LIKE search; never a reason not to start
+            log.info("memory search index unavailable: %s", exc)
+
+    # ------------------------------------------------------------------ plumbing
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        return self.sessions._read(sql, params)
+
+    def _write(self, work: Callable[[sqlite3.Connection], Any], what: str = "the memory change was not saved") -> Any:
+        return self.sessions._write(work, what)
+
+    def _ensure_index(self) -> bool:
+        db: sqlite3.Connection = self.sessions._db
+        with self.sessions._lock:
+            if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'memories_fts'").fetchone() is not None:
+                return True
+            if getattr(self.sessions, "read_only", False) or not fts.fts5_available(db):
+                return False
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(body, "
+                       "tokenize = 'unicode61 remove_diacritics 2')")
+            for row in db.execute("SELECT id, statement, quote, entities FROM memories").fetchall():
+                db.execute("INSERT INTO memories_fts (rowid, body) VALUES (?, ?)",
+                           (row["id"], _index_body(row["statement"], row["quote"], row["entities"].split("\n"))))
+
+        self._write(work, "the memory search index was not made")
+        return True
+
+    def _reindex(self, db: sqlite3.Connection, memory_id: int) -> None:
+        if not self.search_available:
+            return
+        row = db.execute("SELECT statement, quote, entities FROM memories WHERE id = ?", (memory_id,)).fetchone()
+        db.execute("DELETE FROM memories_fts WHERE rowid = ?", (memory_id,))
+        if row is not None:
+            db.execute("INSERT INTO memories_fts (rowid, body) VALUES (?, ?)",
+                       (memory_id, _index_body(row["statement"], row["quote"], row["entities"].split("\n"))))
+
+    def _unindex(self, db: sqlite3.Connection, ids: Collection[int]) -> None:
+        if self.search_available:
+            for memory_id in ids:
+                db.execute("DELETE FROM memories_fts WHERE rowid = ?", (memory_id,))
+
+    # ------------------------------------------------------------------ reading
+    def get(self, memory_id: int) -> Memory | None:
+        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (memory_id,))
+        return _memory(rows[0], self.clock()) if rows else None
+
+    def _filters(self, profile_id: str | None, layer: Layer | None, states: Collection[MemoryState] | None,
+                 now: float) -> tuple[list[str], list[Any]]:
+        where: list[str] = []
+        params: list[Any] = []
+        if profile_id is not None:
+            where.append("m.profile_id = ?")
+            params.append(profile_id)
+        if layer is not None:
+            where.append("m.layer = ?")
+            params.append(Layer(layer).value)
+        if states is not None:
+            parts = []
+            wanted = {MemoryState(s) for s in states}
+            due = "(m.expires_at IS NOT NULL AND m.expires_at <= ? AND m.pinned = 0)"
+            if MemoryState.ACTIVE in wanted:
+                parts.append(f"(m.state = 'active' AND NOT {due})")
+                params.append(now)
+            if MemoryState.EXPIRED in wanted:
+                parts.append(f"(m.state = 'expired' OR (m.state = 'active' AND {due}))")
+                params.append(now)
+            for state in wanted - {MemoryState.ACTIVE, MemoryState.EXPIRED}:
+                parts.append("m.state = ?")
+                params.append(state.value)
+            where.append("(" + (" OR ".join(parts) or "0") + ")")
+        return where, params
+
+    def list(self, *, profile_id: str | None = None, layer: Layer | None = None,
+             states: Collection[MemoryState] | None = (MemoryState.ACTIVE,), query: str = "",
+             limit: int = 500, offset: int = 0) -> list[Memory]:
+        """Memories, newest first (pinned first). `states=None`: every state. `query`: search statement, quote and
+        entities (all words must match, CJK-aware, like session search)."""
+        now = self.clock()
+        where, params = self._filters(profile_id, layer, states, now)
+        join = ""
+        terms = fts.query_terms(query) if query.strip() else []
+        if terms:
+            expression = fts.match_expression(terms) if self.search_available else None
+            if expression is not None:
+                join = "JOIN memories_fts f ON f.rowid = m.id"
+                where.append("memories_fts MATCH ?")
+                params.append(expression)
+            else:
+                for term in terms:
+                    where.append("(m.statement LIKE ? ESCAPE '\\' OR m.quote LIKE ? ESCAPE '\\')")
+                    params += [fts.like_pattern(term)] * 2
+        sql = (f"SELECT {', '.join('m.' + c.strip() for c in _COLUMNS.split(','))} FROM memories m {join} "
+               f"{'WHERE ' + ' AND '.join(where) if where else ''} "
+               "ORDER BY m.pinned DESC, m.updated_at DESC, m.id DESC LIMIT ? OFFSET ?")
+        return [_memory(r, now) for r in self._read(sql, (*params, limit, offset))]
+
+    def count(self, *, profile_id: str | None = None, layer: Layer | None = None,
+              states: Collection[MemoryState] | None = (MemoryState.ACTIVE,)) -> int:
+        where, params = self._filters(profile_id, layer, states, self.clock())
+        sql = f"SELECT COUNT(*) FROM memories m {'WHERE ' + ' AND '.join(where) if where else ''}"
+        return int(self._read(sql, tuple(params))[0][0])
+
+    def history(self, memory_id: int) -> list[Memory]:
+        """The memory and every memory on its subject chain (what it replaced and what replaced it), newest first."""
+        now = self.clock()
+        seen: dict[int, Memory] = {}
+        todo = [memory_id]
+        while todo:
+            current = todo.pop()
+            if current in seen:
+                continue
+            rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE id = ? OR superseded_by = ?", (current, current))
+            for row in rows:
+                memory = _memory(row, now)
+                if memory.id == current:
+                    seen[current] = memory
+                    if memory.superseded_by is not None:
+                        todo.append(memory.superseded_by)
+                elif memory.id not in seen:
+                    todo.append(memory.id)
+        return sorted(seen.values(), key=lambda m: (m.created_at, m.id), reverse=True)
+
+    def for_message(self, message_id: int) -> list[Memory]:
+        """Memories made from this message (any state), oldest first."""
+        now = self.clock()
+        return [_memory(r, now) for r in self._read(
+            f"SELECT {_COLUMNS} FROM memories WHERE source_message_id = ? ORDER BY id", (message_id,))]
+
+    def active_with_subject(self, profile_id: str, subject: str) -> list[Memory]:
+        """The active memories a new memory with this subject would supersede."""
+        key = subject_key(subject)
+        if not key:
+            return []
+        now = self.clock()
+        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND subject = ? AND state = 'active'",
+                          (profile_id, key))
+        return [m for m in (_memory(r, now) for r in rows) if m.active]
+
+    # ------------------------------------------------------------------ writing
+    def add(self, statement: str, *, profile_id: str = "", quote: str = "", layer: Layer | None = None,
+            kind: str = Kind.FACT, subject: str = "", entities: Iterable[str] | None = None,
+            session_id: str | None = None, message_id: int | None = None, expires_at: float | None = None,
+            origin: str = Origin.USER, pinned: bool = False) -> Memory:
+        """Store a new active memory and return it. `layer` defaults from `kind` (preferences, identities, projects,
+        explicit requests: long-term; the rest short-term). With a `subject`, active memories of the same profile
+        and subject become SUPERSEDED by it (`superseded_by` = the new id). `entities` default to the names found
+        in the statement and quote."""
+        statement = " ".join(statement.split())
+        if not statement:
+            raise ValueError("a memory needs a statement")
+        now = self.clock()
+        key = subject_key(subject)
+        names = sorted({e.strip().lower() for e in entities if e.strip()} if entities is not None
+                       else entity_keys(statement) | entity_keys(quote))
+        chosen = Layer(layer) if layer is not None else layer_for(kind)
+
+        def work(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
+                "INSERT INTO memories (profile_id, layer, statement, quote, source_session_id, source_message_id, "
+                "created_at, updated_at, expires_at, state, pinned, subject, entities, kind, origin) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?)",
+                (profile_id, chosen.value, statement, quote, session_id, message_id, now, now, expires_at,
+                 int(pinned), key, "\n".join(names), str(kind), str(origin)))
+            new_id = int(cursor.lastrowid)
+            if key:
+                db.execute("UPDATE memories SET state = 'superseded', prior_state = state, superseded_by = ?, "
+                           "state_changed_at = ? WHERE profile_id = ? AND subject = ? AND state = 'active' AND id != ?",
+                           (new_id, now, profile_id, key, new_id))
+            self._reindex(db, new_id)
+            return new_id
+
+        memory = self.get(self._write(work, "the memory was not saved"))
+        assert memory is not None
+        return memory
+
+    def edit(self, memory_id: int, statement: str) -> Memory:
+        """Change what a memory says (the quote, its source, stays as the user said it)."""
+        statement = " ".join(statement.split())
+        if not statement:
+            raise ValueError("a memory needs a statement")
+
+        def work(db: sqlite3.Connection) -> None:
+            if db.execute("UPDATE memories SET statement = ?, updated_at = ? WHERE id = ?",
+                          (statement, self.clock(), memory_id)).rowcount == 0:
+                raise MemoryNotFound(memory_id)
+            self._reindex(db, memory_id)
+
+        self._write(work)
+        memory = self.get(memory_id)
+        assert memory is not None
+        return memory
+
+    def set_pinned(self, memory_id: int, pinned: bool) -> None:
+        """Pinned memories are offered first in every recall, never decay and never expire."""
+        def work(db: sqlite3.Connection) -> None:
+            if db.execute("UPDATE memories SET pinned = ? WHERE id = ?", (int(pinned), memory_id)).rowcount == 0:
+                raise MemoryNotFound(memory_id)
+
+        self._write(work)
+
+    def forget(self, memory_ids: Iterable[int]) -> list[int]:
+        """Mark memories FORGOTTEN (never recalled; kept for `undo_forget`). Returns the ids that changed."""
+        ids = [int(i) for i in memory_ids]
+        now = self.clock()
+
+        def work(db: sqlite3.Connection) -> list[int]:
+            changed = []
+            for memory_id in ids:
+                if db.execute("UPDATE memories SET prior_state = state, state = 'forgotten', state_changed_at = ? "
+                              "WHERE id = ? AND state != 'forgotten'", (now, memory_id)).rowcount:
+                    changed.append(memory_id)
+            return changed
+
+        return self._write(work, "the memory was not forgotten")
+
+    def undo_forget(self, memory_ids: Iterable[int]) -> list[int]:
+        """Bring forgotten memories back to the state they had. Returns the ids that changed."""
+        ids = [int(i) for i in memory_ids]
+
+        def work(db: sqlite3.Connection) -> list[int]:
+            changed = []
+            for memory_id in ids:
+                if db.execute("UPDATE memories SET state = COALESCE(prior_state, 'active'), prior_state = NULL, "
+                              "state_changed_at = ? WHERE id = ? AND state = 'forgotten'",
+                              (self.clock(), memory_id)).rowcount:
+                    changed.append(memory_id)
+            return changed
+
+        return self._write(work)
+
+    def undo_add(self, memory_ids: Iterable[int]) -> list[int]:
+        """Undo of "Remembered: …": delete these new memories and make the memories they superseded active again.
+        Returns the ids deleted."""
+        ids = [int(i) for i in memory_ids]
+
+        def work(db: sqlite3.Connection) -> list[int]:
+            done = []
+            for memory_id in ids:
+                db.execute("UPDATE memories SET state = 'active', prior_state = NULL, superseded_by = NULL "
+                           "WHERE superseded_by = ? AND state = 'superseded'", (memory_id,))
+                if db.execute("DELETE FROM memories WHERE id = ?", (memory_id,)).rowcount:
+                    done.append(memory_id)
+            self._unindex(db, done)
+            return done
+
+        return self._write(work, "the memory was not removed")
+
+    def delete(self, memory_ids: Iterable[int]) -> int:
+        """Remove memories for good (no undo). Returns how many were removed."""
+        ids = [int(i) for i in memory_ids]
+
+        def work(db: sqlite3.Connection) -> int:
+            removed = sum(db.execute("DELETE FROM memories WHERE id = ?", (i,)).rowcount for i in ids)
+            self._unindex(db, ids)
+            return removed
+
+        return self._write(work, "the memory was not deleted")
+
+    def wipe(self, *, profile_id: str | None = None) -> int:
+        """Remove every memory (of one profile, or all). No undo: the UI confirms first."""
+        def work(db: sqlite3.Connection) -> int:
+            if profile_id is None:
+                removed = db.execute("DELETE FROM memories").rowcount
+                if self.search_available:
+                    db.execute("DELETE FROM memories_fts")
+                return removed
+            ids = [r[0] for r in db.execute("SELECT id FROM memories WHERE profile_id = ?", (profile_id,))]
+            db.execute("DELETE FROM memories WHERE profile_id = ?", (profile_id,))
+            self._unindex(db, ids)
+            return len(ids)
+
+        return self._write(work, "the memories were not wiped")
+
+    def set_embedding(self, memory_id: int, vector: bytes, model: str) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE memories SET embedding = ?, embedding_model = ? WHERE id = ?", (vector, model, memory_id))
+
+        self._write(work, "the memory's embedding was not saved")
+
+    def embeddings(self, ids: Collection[int], model: str) -> dict[int, bytes]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self._read(f"SELECT id, embedding FROM memories WHERE id IN ({marks}) AND embedding_model = ? "
+                          "AND embedding IS NOT NULL", (*ids, model))
+        return {r[0]: r[1] for r in rows}
+
+    # ------------------------------------------------------------------ incognito
+    def set_incognito(self, session_id: str, on: bool) -> None:
+        """A session that neither records nor recalls memories (may be set before the session exists)."""
+        def work(db: sqlite3.Connection) -> None:
+            if on:
+                db.execute("INSERT OR IGNORE INTO memory_incognito (session_id, set_at) VALUES (?, ?)",
+                           (session_id, self.clock()))
+            else:
+                db.execute("DELETE FROM memory_incognito WHERE session_id = ?", (session_id,))
+
+        self._write(work, "the session's memory switch was not saved")
+
+    def is_incognito(self, session_id: str) -> bool:
+        return bool(self._read("SELECT 1 FROM memory_incognito WHERE session_id = ?", (session_id,)))
+
+    # ------------------------------------------------------------------ recall support
+    def candidates(self, profile_id: str, text: str, *, limit: int = 60) -> list[tuple[Memory, float]]:
+        """Active memories of `profile_id` matching any word of `text`, best first, with their BM25 relevance
+        (positive, higher is better); then the pinned ones (relevance 0) not already there."""
+        now = self.clock()
+        terms = recall_terms(text)
+        found: list[tuple[Memory, float]] = []
+        alive = ("m.profile_id = ? AND m.state = 'active' AND "
+                 "(m.expires_at IS NULL OR m.expires_at > ? OR m.pinned = 1)")
+        columns = ", ".join("m." + c.strip() for c in _COLUMNS.split(","))
+        expression = or_expression(terms) if self.search_available else None
+        if expression is not None:
+            rows = self._read(
+                f"SELECT {columns}, bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.id = "
+                f"memories_fts.rowid WHERE memories_fts MATCH ? AND {alive} ORDER BY rank LIMIT ?",
+                (expression, profile_id, now, limit))
+            found = [(_memory(r, now), -float(r["rank"])) for r in rows]
+        elif terms:  # no FTS5: count the words found
+            rows = self._read(f"SELECT {columns} FROM memories m WHERE {alive} ORDER BY m.updated_at DESC LIMIT 2000",
+                              (profile_id, now))
+            scored = []
+            for row in rows:
+                body = f"{row['statement']}\n{row['quote']}\n{row['entities']}".lower()
+                hits = sum(1 for t in terms if t in body)
+                if hits:
+                    scored.append((_memory(row, now), float(hits)))
+            found = sorted(scored, key=lambda pair: -pair[1])[:limit]
+        have = {m.id for m, _ in found}
+        for row in self._read(f"SELECT {columns} FROM memories m WHERE {alive} AND m.pinned = 1 "
+                              "ORDER BY m.updated_at DESC LIMIT 20", (profile_id, now)):
+            if row["id"] not in have:
+                found.append((_memory(row, now), 0.0))
+        return found
+
+    def recent_long_term(self, profile_id: str, *, limit: int = 5) -> list[Memory]:
+        """The newest active long-term memories: offered when nothing in the message matches them."""
+        return self.list(profile_id=profile_id, layer=Layer.LONG_TERM, limit=limit)
+
+    def export(self, *, profile_id: str | None = None) -> list[dict[str, Any]]:
+        """Every memory (all states) as JSON-ready dicts, oldest first (`memory export`)."""
+        return [m.to_json() for m in reversed(self.list(profile_id=profile_id, states=None, limit=1_000_000))]

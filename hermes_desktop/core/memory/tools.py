@@ -1,0 +1,153 @@
+"""The memory tools the model can call: `remember(statement, quote)`, `recall(query)`, `forget(query | id)`.
+
+- `remember` is risk `read` so it never asks (the issue: "the memory is the app's own data, always visible and
+  undoable"; it touches no file and nothing outside the app, and the window shows "Remembered: … Undo"). It only
+  keeps what the user said: the quote (or, without one, the statement itself) must be found verbatim in one of the
+  user's recent messages of this session, and not in a question or a hypothetical; otherwise it is refused with a
+  result the model reads.
+- `recall` is read-only.
+- `forget` is destructive: it goes through approval, and its impact (the precheck) lists exactly the memories it
+  will forget, by id and statement. Forgotten memories are kept (undo in the Memory tab) but never recalled.
+All three see only the memories of the session's provider profile, and refuse when memory is off for the session
+(global switch or incognito).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hermes_desktop.core.executors import run_store
+from hermes_desktop.core.memory.extract import Extracted
+from hermes_desktop.core.memory.model import Kind, Memory, MemoryState
+from hermes_desktop.core.memory.rules import end_of_day, find_candidates, find_date, is_hypothetical, is_question, sentences
+from hermes_desktop.core.memory.text import quote_in
+from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
+
+if TYPE_CHECKING:
+    from hermes_desktop.core.memory.service import MemoryService
+
+RECENT_USER_MESSAGES = 12
+FORGET_LIMIT = 20
+OFF = {"status": "refused", "message": "Memory is off for this conversation (incognito, or switched off in "
+       "settings), so nothing is remembered, recalled or forgotten here."}
+
+
+def _profile(service: "MemoryService", session_id: str) -> str:
+    info = service.store.sessions.get_session(session_id)
+    return (info.profile_id if info is not None else None) or ""
+
+
+def _source_message(service: "MemoryService", session_id: str, words: str) -> tuple[int, str] | None:
+    """The newest of the user's recent messages that contains `words` verbatim: (message id, its text)."""
+    recent = service.store.sessions.recent_messages(session_id, RECENT_USER_MESSAGES * 4)
+    for message in reversed([m for m in recent if m.role == "user"][-RECENT_USER_MESSAGES:]):
+        if quote_in(words, message.content or ""):
+            return message.id, message.content or ""
+    return None
+
+
+def _check_remember(service: "MemoryService", session_id: str, statement: str, quote: str) -> dict[str, Any]:
+    if not service.active_for(session_id):
+        return OFF
+    statement = " ".join(statement.split())
+    if not statement:
+        return {"status": "refused", "message": "Not remembered: the statement is empty."}
+    words = quote.strip() or statement
+    found = _source_message(service, session_id, words)
+    if found is None:
+        what = "quote" if quote.strip() else "statement (no quote was given)"
+        return {"status": "refused", "message": f"Not remembered: the {what} is not found word for word in the "
+                "user's recent messages. Only remember what the user actually said; pass their exact words as "
+                "`quote`."}
+    message_id, text = found
+    sentence = next((s for s in sentences(text) if quote_in(words, s)), words)
+    if is_question(sentence) or is_hypothetical(sentence):
+        return {"status": "refused", "message": "Not remembered: the user's words are a question or a hypothetical, "
+                "not something they stated."}
+    today = service.today()
+    kinds = [c.kind for c in find_candidates(sentence, today)]
+    kind = kinds[0] if kinds else Kind.EXPLICIT
+    day = find_date(sentence, today)
+    expires = end_of_day(day) if day is not None and kind is Kind.DEADLINE else None
+    memory, event = service.remember(Extracted(statement, words, "", kind, expires), _profile(service, session_id),
+                                     session_id, message_id)
+    return {"status": "remembered", "id": memory.id, "statement": memory.statement, "layer": memory.layer.value,
+            "_event": event}
+
+
+def _recall(service: "MemoryService", session_id: str, query: str) -> dict[str, Any]:
+    if not service.active_for(session_id):
+        return OFF
+    found = service.search(_profile(service, session_id), query)
+    return {"memories": [{"id": r.memory.id, "statement": r.memory.statement, "quote": r.memory.quote,
+                          "layer": r.memory.layer.value, "source": r.source} for r in found]}
+
+
+def targets(service: "MemoryService", session_id: str, args: dict[str, Any]) -> list[Memory]:
+    """The memories `forget(args)` would forget: by id, or every not-yet-forgotten memory matching the query."""
+    profile = _profile(service, session_id)
+    states = (MemoryState.ACTIVE, MemoryState.SUPERSEDED, MemoryState.EXPIRED)
+    if args.get("id") is not None:
+        try:
+            memory = service.store.get(int(args["id"]))
+        except (TypeError, ValueError):
+            raise ToolError("`id` must be a memory's number") from None
+        return [memory] if memory is not None and memory.profile_id == profile and memory.state in states else []
+    query = str(args.get("query") or "").strip()
+    if not query:
+        raise ToolError("give `query` (words of the memories to forget) or `id`")
+    return service.store.list(profile_id=profile, states=states, query=query, limit=FORGET_LIMIT)
+
+
+def describe(memories: list[Memory]) -> str:
+    if not memories:
+        return "Forgets nothing: no memory matches."
+    listed = "; ".join(f"#{m.id} “{m.statement}”" for m in memories)
+    return f"Forgets {len(memories)} {'memory' if len(memories) == 1 else 'memories'}: {listed}"
+
+
+def memory_tools(service: "MemoryService") -> list[ToolSpec]:
+    async def remember(args: dict[str, Any], ctx: ToolContext) -> Any:
+        result = await run_store(_check_remember, service, ctx.session_id, str(args.get("statement") or ""),
+                                 str(args.get("quote") or ""))
+        event = result.pop("_event", None)
+        if event is not None:
+            service.announce(event)
+        return result
+
+    async def recall_tool(args: dict[str, Any], ctx: ToolContext) -> Any:
+        return await run_store(_recall, service, ctx.session_id, str(args.get("query") or ""))
+
+    def forget_impact(args: dict[str, Any], ctx: ToolContext) -> Impact:
+        if not service.active_for(ctx.session_id):
+            return Impact("Forgets nothing: memory is off for this conversation.")
+        return Impact(describe(targets(service, ctx.session_id, args)))
+
+    def forget(args: dict[str, Any], ctx: ToolContext) -> Any:
+        if not service.active_for(ctx.session_id):
+            return OFF
+        chosen = targets(service, ctx.session_id, args)
+        if not chosen:
+            return {"status": "nothing_to_forget", "message": "No memory matches; nothing was forgotten."}
+        done = service.store.forget([m.id for m in chosen])
+        return {"status": "forgotten", "ids": done, "statements": [m.statement for m in chosen if m.id in done]}
+
+    return [
+        ToolSpec("remember", "Remember something the user said about themselves, their preferences or their projects, "
+                 "for future conversations. Only the user's own words: `quote` must be copied exactly from the user's "
+                 "message.",
+                 {"type": "object", "properties": {
+                     "statement": {"type": "string", "description": "Short statement in the user's language."},
+                     "quote": {"type": "string", "description": "The user's exact words it comes from."}},
+                  "required": ["statement"], "additionalProperties": False},
+                 remember, risk=Risk.READ, blocking=False, tags=("memory",)),
+        ToolSpec("recall", "Search what you remember about the user (from earlier conversations).",
+                 {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"],
+                  "additionalProperties": False},
+                 recall_tool, risk=Risk.READ, blocking=False, tags=("memory",)),
+        ToolSpec("forget", "Forget memories the user wants gone: by `query` (words of the memories) or by `id`. "
+                 "The user is asked first and sees exactly which memories.",
+                 {"type": "object", "properties": {"query": {"type": "string"}, "id": {"type": "integer"}},
+                  "additionalProperties": False},
+                 forget, risk=Risk.DESTRUCTIVE, precheck=forget_impact, tags=("memory",)),
+    ]
