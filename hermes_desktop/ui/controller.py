@@ -105,6 +105,7 @@ class AppController(QObject):
         self._holds: set[asyncio.Future[None]] = set()  # turns sent meanwhile wait for these (see hold_turns)
         self._provider_release: Callable[[], None] | None = None  # a saved provider the engine does not have yet
         self._mcp_askers: tuple[Any, Any] | None = None  # the window's Elicitor and Sampler (set_mcp_askers)
+        self.mcp_input_asker: Any = None  # asks mcp.json's ${input:…} once (ui/dialogs/mcp_input.py); set before start
 
     # ------------------------------------------------------------------ start / stop
     async def start(self) -> None:
@@ -115,6 +116,7 @@ class AppController(QObject):
         self.runtime = await asyncio.to_thread(open_runtime, self._env)
         if self._mcp_askers is not None:
             self.set_mcp_askers(*self._mcp_askers)
+        self.runtime.mcp.input_asker = self.mcp_input_asker
         self.sig_store_ready.emit()  # the sidebar can fill while the model client (openai: ~0.5 s) loads
         # The key comes from the keyring, which can block (an unlock prompt): not on the GUI thread.
         self.agent = await asyncio.to_thread(self.runtime.make_agent, self._approver)

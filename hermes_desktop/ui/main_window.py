@@ -155,6 +155,9 @@ class MainWindow(QMainWindow):
         self.approver = GuiApprover(self, workspace=lambda: self.controller.runtime.workspace if self.controller.runtime
                                     else None, session_title=self._session_title)
         controller.set_approver(self.approver)
+        from hermes_desktop.ui.dialogs.mcp_input import WindowInputAsker
+
+        self.input_asker = controller.mcp_input_asker = WindowInputAsker(self)  # mcp.json ${input:…}, asked once
         self._build_status_bar()
         self._build_menus()
         self._connect()

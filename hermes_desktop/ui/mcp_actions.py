@@ -32,6 +32,8 @@ class McpActions(QObject):
         self._watcher: SettledWatcher | None = None
         self.open_url: Any = None  # the sign-in page's opener (None: the system browser); tests inject one
         self.sign_in_task: Any = None
+        self.import_dialog: Any = None  # “Import servers…” (ui/dialogs/mcp_import.py)
+        self.import_task: Any = None
 
     def refresh(self) -> None:
         """Show the servers' states; their tools may have come or gone, so the Tools tab too."""
@@ -59,6 +61,10 @@ class McpActions(QObject):
             self.sign_in_task = spawn(self.sign_in(name))
         elif action == "sign_out" and name:
             spawn(self.sign_out(name))
+        elif action == "import":
+            from hermes_desktop.ui.dialogs.mcp_import import import_servers
+
+            self.import_task = spawn(import_servers(self))
         elif action == "reload":
             spawn(self.controller.reload_mcp())
         elif action == "edit_config":

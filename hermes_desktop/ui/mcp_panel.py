@@ -28,7 +28,7 @@ def _state_colour(state: ServerState, theme: themes.Theme) -> str:
 
 
 def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme: themes.Theme,
-                 sign_in_words: str = "") -> str:
+                 sign_in_words: str = "", withheld_words: str = "") -> str:
     html = (f"<b>{escape(status.name)}</b>&nbsp;&nbsp;<span style='color:{_state_colour(status.state, theme)}'>"
             f"{escape(state_words)}</span>&nbsp;<span style='color:{theme.muted}'>· {escape(status.transport)}"
             f"</span><br><span style='color:{theme.muted}'>{escape(status.target)}</span>")
@@ -36,6 +36,8 @@ def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme
         html += f"<br><span style='color:{_state_colour(status.state, theme)}'>⚠ {escape(status.detail)}</span>"
     if sign_in_words:
         html += f"<br><span style='color:{theme.muted}'>{escape(sign_in_words)}</span>"
+    if withheld_words:  # the circuit breaker (core/mcp/breaker.py)
+        html += f"<br><span style='color:{theme.risk_destructive}'>⛔ {escape(withheld_words)}</span>"
     if status.tools:
         shown = ", ".join(status.tools[:MAX_TOOLS_LISTED]) + (" …" if len(status.tools) > MAX_TOOLS_LISTED else "")
         html += f"<br>{escape(tools_words)}<br><span style='color:{theme.muted}'>{escape(shown)}</span>"
@@ -45,7 +47,7 @@ def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme
 class McpPanel(QWidget):
     sig_action = Signal(str, str)
     """(action, server name): edit, remove, restart, set_secret, prompt, sign_in, sign_out (a name); add, reload, edit_config,
-    open_logs (no name)."""
+    open_logs, import (no name)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -67,7 +69,9 @@ class McpPanel(QWidget):
         list_with_buttons(self, self.servers, [
             [button(self.tr("Add…"), "addMcpServerButton", self._on_tab("add")), self.edit_button, self.remove_button],
             [self.restart_button, self.secret_button, self.prompt_button],
-            [self.sign_in_button, self.sign_out_button],
+            [self.sign_in_button, self.sign_out_button,
+             button(self.tr("Import servers…"), "importMcpServersButton", self._on_tab("import"),
+                    self.tr("Bring servers over from Claude Desktop, Cursor, VS Code, LM Studio, Windsurf or a file"))],
             [button(self.tr("Reload mcp.json"), "reloadMcpButton", self._on_tab("reload")),
              button(self.tr("Edit mcp.json"), "editMcpConfigButton", self._on_tab("edit_config")),
              button(self.tr("Open logs"), "openMcpLogsButton", self._on_tab("open_logs"))],
@@ -99,12 +103,14 @@ class McpPanel(QWidget):
                 tools += " · " + (self.tr("1 prompt") if len(status.prompts) == 1
                                   else self.tr("{0} prompts").format(len(status.prompts)))
             signed = self._sign_in_words(status)
+            withheld = self.tr("Circuit breaker: {0}").format(status.withheld) if status.withheld else ""
             text = f"{status.name}  ·  {words}  ·  {status.target}" + \
                 (f"\n⚠ {status.detail}" if status.detail and status.state is not ServerState.CONNECTED else "") + \
-                (f"\n{signed}" if signed else "") + (f"\n{tools}" if status.tools else "")
+                (f"\n{signed}" if signed else "") + (f"\n⛔ {withheld}" if withheld else "") + \
+                (f"\n{tools}" if status.tools else "")
             item = QListWidgetItem(text)
             item.setData(NAME_ROLE, status.name)
-            item.setData(HTML_ROLE, _server_html(status, words, tools, theme, signed))
+            item.setData(HTML_ROLE, _server_html(status, words, tools, theme, signed, withheld))
             self.servers.addItem(item)
             if status.name == selected:
                 item.setSelected(True)
