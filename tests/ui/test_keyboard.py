@@ -163,6 +163,11 @@ def test_dark_theme_check_boxes_and_icons_have_3_to_1_contrast(make_window) -> N
         assert contrast(background, QColor(theme.base)) < 1.2, "sampled the list's background"
         assert ring_contrast(image, rect, background) >= 3.0, f"{item.text(0)}: its box is not visible"
     assert inner_contrast(image, tree_indicator(tree, checked)) >= 3.0, "the tick stands out from its box"
+    row = tree.visualRect(tree.indexFromItem(checked, 0))
+    branch = QRect(row.left() - tree.indentation(), row.top(), tree.indentation(), row.height())
+    base = QColor(theme.base)
+    assert max(contrast(image.pixelColor(x, y), base) for x in range(branch.left(), branch.right() + 1)
+               for y in range(branch.top(), branch.bottom() + 1)) >= 3.0, "the expand arrow is visible"
 
     for box in (window.dry_run,):
         shot = grabbed(box)
