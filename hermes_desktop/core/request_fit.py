@@ -68,10 +68,10 @@ def costs(context: BuiltContext, specs: Sequence[ToolSpec], skills_layer: str) -
     if builtin:
         listed.append(Cost("tools", "built-in tools", builtin, "disable tools you do not need in the Tools tab"))
     if context.breakdown.get("memory"):
-        listed.append(Cost("memory", "memory", context.breakdown["memory"], "turn memory off for this session"))
+        listed.append(Cost("memory", "memory", context.breakdown["memory"], "turn memory off in Settings"))
     if context.breakdown.get("current_turn"):
-        listed.append(Cost("message", "this message", context.breakdown["current_turn"],
-                           "shorten the message, or split it"))
+        listed.append(Cost("message", "this turn", context.breakdown["current_turn"],
+                           "your message and this turn's tool results: shorten the message or split the task"))
     return sorted(listed, key=lambda c: -c.tokens)
 
 

@@ -265,3 +265,18 @@ async def test_a_chinese_skill_name_activates_with_a_slash(runtime, profile, mod
     await run_turn(runtime, profile, "zh-slash", "/会议纪要 今天的周会")
     assert runtime.skills.active("zh-slash") == ["会议纪要"]
     assert "## Skill: 会议纪要 (active)\n列出决定和待办。" in model_server.chat_requests[0].system_prompt
+
+
+def test_find_skills_searches_in_chinese_and_recent_use_survives_a_restart(runtime, workspace_dir) -> None:
+    generate(user_dir(runtime), 300)
+    skill_md(user_dir(runtime) / "会议纪要", "会议纪要", "把会议录音整理成会议纪要：决定、待办和负责人。")
+    runtime.skills.reload()
+    assert [s.name for s in runtime.skills.search("帮我写会议纪要")][0] == "会议纪要"
+    runtime.skills.activate("earlier", "gen-0007")
+    runtime.store.close()
+    again = open_runtime({"HERMES_WORKSPACE": str(workspace_dir)}, secrets=MemorySecretStore())
+    try:
+        catalog = again.skills.catalog_for("new-session", "something unrelated", 1900)
+        assert catalog.searchable > 0 and "- gen-0007:" in catalog.text, "recently used is listed"
+    finally:
+        again.store.close()

@@ -34,7 +34,7 @@ MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 RESOURCE_FOLDERS = ("references", "assets")
 DEFINITION_FILES = ("SKILL.md", "skill.yaml", "instructions.md", "tools.py")
-MAX_RESOURCES_LISTED = 200
+MAX_RESOURCES_LISTED = 1000  # activate_skill lists them all; a long list pages like any long result
 MAX_DEFINITION_BYTES = 256_000  # about 64,000 tokens of instructions at most, on every request
 # libyaml's C parser is about 10x faster than the pure-Python one; discovery of 1,000 skills depends on it.
 _SAFE_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -88,7 +88,8 @@ class SkillManager:
         self._full = Catalog("", 0, 0)
         self._full_tokens = 0
         self._recent: list[str] = []  # activated in this run, newest first
-        self.last_catalog = Catalog("", 0, 0)  # what the latest request listed (Activity, doctor)
+        self.last_catalog = Catalog("", 0, 0)  # what the latest request listed (doctor)
+        self._last_by_session: dict[str, Catalog] = {}  # the same per session (Activity)
 
     # ------------------------------------------------------------------ discovery
     def reload(self) -> Discovery:
@@ -113,7 +114,22 @@ class SkillManager:
             self._full = full_catalog(found.skills)
             self._full_tokens = estimate_text_tokens(self._full.text)
             self._register_skill_tools()
+            if not self._recent:
+                self._recent = self._recently_used()
         return found
+
+    def _recently_used(self) -> list[str]:
+        """Skills active in the most recently updated sessions (newest first): 'recently used' across restarts."""
+        listing = getattr(self._store, "list_sessions", None)
+        if listing is None:
+            return []
+        names: list[str] = []
+        try:
+            for info in listing(limit=RECENT):
+                names += [n for n in info.active_skills if n not in names]
+        except Exception:  # the store may be read-only or busy: recency is only a hint
+            log.debug("could not read recent sessions' skills", exc_info=True)
+        return names[:RECENT]
 
     def _register_code(self, skill: Skill) -> None:
         specs: list[ToolSpec] = []
@@ -246,7 +262,16 @@ class SkillManager:
         made = build_catalog(self.skills, catalog_budget(other_fixed_tokens), index=self._index, message=message,
                              pinned=pinned, recent=recent, full=self._full)
         self.last_catalog = made
+        if session_id:
+            with self._lock:
+                self._last_by_session[session_id] = made
         return made
+
+    def counts(self, session_id: str = "") -> tuple[int, int]:
+        """(listed, searchable) of the latest catalog built for the session."""
+        with self._lock:
+            made = self._last_by_session.get(session_id, self.last_catalog)
+        return made.listed, made.searchable
 
     def catalog(self, session_id: str = "", message: str = "", other_fixed_tokens: int = 0) -> str:
         return self.catalog_for(session_id, message, other_fixed_tokens).text
