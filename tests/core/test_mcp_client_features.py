@@ -213,6 +213,32 @@ async def test_url_mode_opens_the_browser_only_after_the_user_accepts(runtime) -
     await runtime.mcp.stop_all()
 
 
+async def test_a_call_does_not_time_out_while_the_user_fills_in_its_form(runtime) -> None:
+    """The server's `timeout` is 2 s; the user takes longer than that to answer: the call still gets the answer."""
+    import asyncio
+
+    from hermes_desktop.core.tools.runner import run_tool
+
+    class SlowUser:
+        async def elicit(self, request: ElicitationRequest) -> ElicitationAnswer:
+            await asyncio.sleep(3)  # longer than the call's timeout
+            return ElicitationAnswer(ElicitAction.ACCEPT, {"city": "Porto"})
+
+    runtime.mcp.client_features.elicitor = SlowUser()
+    entry = {"command": sys.executable, "args": ["-m", "tests.support.mcp_server", "--client-features"],
+             "cwd": str(REPO), "env": {"PYTHONPATH": str(REPO)}, "timeout": 2}
+    runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": {"cf": entry}}), encoding="utf-8")
+    await runtime.mcp.reload()
+    await runtime.mcp.wait_until_settled(SETTLE_S)
+    schema = json.dumps({"type": "object", "properties": {"city": {"type": "string"}}})
+    ctx = ToolContext("s1", runtime.workspace, runtime.network_policy(), runtime.workspace.root / "notes")
+    result = await run_tool(runtime.registry.get("mcp_cf_ask_form"), {"schema": schema}, ctx, default_timeout_s=60,
+                            char_budget=10_000)
+    assert result.outcome.value == "ok", result.content
+    assert json.loads(result.content) == {"action": "accept", "content": {"city": "Porto"}}
+    await runtime.mcp.stop_all()
+
+
 # ------------------------------------------------------------------ sampling
 
 async def test_sampling_is_served_by_the_active_model_with_only_the_server_s_messages(

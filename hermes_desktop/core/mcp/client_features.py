@@ -22,6 +22,8 @@ terminal for `ask` on a TTY (commands/mcp_terminal.py), and otherwise an answer 
 - **Capabilities.** The SDK declares `elicitation` (form and url), `sampling` and `roots` (listChanged) exactly
   when the matching callback is given: `client_kwargs` gives all three, because all three are implemented. Only one
   question (form or sampling) is on screen at a time; others wait their turn.
+- **Time.** While the user answers, the asking server's calls in progress do not time out (their deadlines are
+  lifted and given back afterwards, core/tools/runner.py); a call the server cancels closes its question.
 """
 
 from __future__ import annotations
@@ -614,7 +616,7 @@ class ClientFeatures:
             self._record("elicitation/create", server, decision="error", outcome=str(exc))
             return types.ErrorData(code=types.INVALID_PARAMS, message=f"Hermes cannot show this request: {exc}")
         try:
-            async with self._one_at_a_time():
+            async with _clock_stopped(server), self._one_at_a_time():
                 answer = await self.elicitor.elicit(request)
         except asyncio.CancelledError:
             raise
@@ -671,7 +673,7 @@ class ClientFeatures:
 
         by = "you"
         try:
-            async with self._one_at_a_time():
+            async with _clock_stopped(server), self._one_at_a_time():
                 text = await self.sampler.sample(request, generate)
         except asyncio.CancelledError:
             self._record("sampling/createMessage", server, decision="refused", decided_by="cancelled",
@@ -728,6 +730,27 @@ class ClientFeatures:
     def _record(self, tool: str, server: str, **fields: Any) -> None:
         if self._audit is not None:
             self._audit.record(tool=tool, source=f"mcp:{server}", **{k: v for k, v in fields.items() if v is not None})
+
+
+@contextlib.asynccontextmanager
+async def _clock_stopped(server: str) -> Any:
+    """While the user answers a server's question, the server's calls in progress do not time out: their deadlines
+    are lifted, and given back with the time they had left once the answer is in (core/tools/runner.py)."""
+    from hermes_desktop.core.tools.runner import RUNNING_DEADLINES
+
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    paused = [(deadline, when) for deadline in list(RUNNING_DEADLINES.get(f"mcp:{server}", ()))
+              if (when := deadline.when()) is not None and not deadline.expired()]
+    for deadline, _when in paused:
+        deadline.reschedule(None)
+    try:
+        yield
+    finally:
+        now = loop.time()
+        for deadline, when in paused:
+            if not deadline.expired():
+                deadline.reschedule(now + max(0.0, when - started))
 
 
 @contextlib.contextmanager

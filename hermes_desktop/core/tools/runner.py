@@ -28,6 +28,10 @@ from hermes_desktop.core.tools.spec import ToolContext, ToolError, ToolSpec
 
 log = logging.getLogger(__name__)
 
+# The deadlines of the calls running now, by their tool's source ("mcp:<server>", ...): an MCP server that asks the
+# user something mid-call stops its calls' clocks while the user answers (core/mcp/client_features.py).
+RUNNING_DEADLINES: dict[str, set[asyncio.Timeout]] = {}
+
 
 @dataclass(frozen=True, slots=True)
 class ToolResult:
@@ -64,8 +68,12 @@ async def run_tool(spec: ToolSpec, args: dict[str, Any], ctx: ToolContext, *, de
     started = time.monotonic()
     began = threading.Event()
     try:
-        async with asyncio.timeout(timeout):
-            value = await _invoke(spec, args, ctx, began)
+        async with asyncio.timeout(timeout) as deadline:
+            RUNNING_DEADLINES.setdefault(spec.source, set()).add(deadline)
+            try:
+                value = await _invoke(spec, args, ctx, began)
+            finally:
+                RUNNING_DEADLINES.get(spec.source, set()).discard(deadline)
         content, outcome = render(value), ToolOutcome.OK
     except TimeoutError:
         content = error_content(_timeout_message(spec, timeout, began.is_set()))
