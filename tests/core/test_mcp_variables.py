@@ -255,3 +255,17 @@ async def test_an_input_answer_is_kept_in_the_real_keyring(workspace_dir, tmp_pa
     finally:
         store.delete("mcp:kr:input:word")
         made.store.close()
+
+
+async def test_restart_asks_again_for_an_input_that_was_declined(runtime, secrets, tmp_path) -> None:  # noqa: F811
+    runtime.mcp.input_asker = RecordingAsker({})
+    await start_document(runtime, {"servers": {"a": {"type": "stdio",
+                                                     **stdio_entry(tmp_path, env={"WORD": "${input:word}"})}}})
+    assert state(runtime, "a") is ServerState.FAILED
+    answering = RecordingAsker({"word": "second-try"})
+    runtime.mcp.input_asker = answering
+    runtime.mcp.restart("a")
+    await until(lambda: state(runtime, "a") is ServerState.CONNECTED, "the restarted server")
+    assert [spec.id for _names, spec in answering.asked] == ["word"]
+    assert await runtime.registry.get("mcp_a_env_value").handler({"name": "WORD"}, None) == "second-try"
+    await runtime.mcp.stop_all()

@@ -53,6 +53,7 @@ class MCPManager:
         self._listeners: list[StatusListener] = []
         self.workspace: Callable[[], Path | None] = lambda: None  # ${workspaceFolder} (the runtime sets it)
         self.input_asker: InputAsker | None = None  # none: `${input:…}` without a stored answer fails the server
+        self._asking: set[asyncio.Task[None]] = set()  # Restart's questions in progress
         self.client_features: Any = None  # elicitation/sampling/roots for every server (supervisor.client_kwargs)
 
     def add_listener(self, listener: StatusListener) -> None:
@@ -165,8 +166,23 @@ class MCPManager:
         return await supervisor.get_prompt(name, arguments)
 
     def restart(self, name: str) -> None:
-        if name in self.supervisors:
-            self.supervisors[name].restart()
+        """Start the server again now. One whose `${input:…}` has no stored answer (the question was declined)
+        is asked again first."""
+        supervisor = self.supervisors.get(name)
+        if supervisor is None:
+            return
+        if self.input_asker is not None and supervisor.config.input_ids:
+            task = asyncio.get_running_loop().create_task(self._ask_then_restart(supervisor))
+            self._asking.add(task)
+            task.add_done_callback(self._asking.discard)
+        else:
+            supervisor.restart()
+
+    async def _ask_then_restart(self, supervisor: ServerSupervisor) -> None:
+        try:
+            await self._ask_inputs([supervisor.config])
+        finally:
+            supervisor.restart()
 
     async def wait_until_settled(self, timeout_s: float) -> None:
         """Wait (up to timeout_s) until every enabled server is connected or has failed: for `ask` and `doctor`."""
