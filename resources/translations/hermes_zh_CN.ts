@@ -865,57 +865,57 @@ Folder: {2}</source>
 <context>
     <name>McpActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="110"/>
         <source>The prompt could not be fetched: {0}</source>
         <translation>无法获取提示词：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="122"/>
         <source>Sign in to “{0}” in your browser; Hermes waits for it to come back.</source>
         <translation>请在浏览器中登录“{0}”；Hermes 正在等待浏览器返回。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="129"/>
         <source>Sign-in to “{0}” did not complete: {1}</source>
         <translation>登录“{0}”未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="132"/>
         <source>Signed in to “{0}”.</source>
         <translation>已登录“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="134"/>
         <source>“{0}” did not ask for sign-in.</source>
         <translation>“{0}”不需要登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="143"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="145"/>
         <source>Sign-out of “{0}” did not complete: {1}</source>
         <translation>退出“{0}”的登录未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="147"/>
         <source>Signed out of “{0}”.</source>
         <translation>已退出“{0}”的登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="151"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="153"/>
         <source>Remove MCP server?</source>
         <translation>移除 MCP 服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="154"/>
         <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
         <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在钥匙串中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="153"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="155"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="178"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
@@ -1138,127 +1138,127 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="55"/>
         <source>Import MCP servers</source>
-        <translation type="unfinished"></translation>
+        <translation>导入 MCP 服务器</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="68"/>
         <source>{0} (not found)</source>
-        <translation type="unfinished"></translation>
+        <translation>{0}（未找到）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="70"/>
         <source>A file…</source>
-        <translation type="unfinished"></translation>
+        <translation>文件…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="71"/>
         <source>Choose file…</source>
-        <translation type="unfinished"></translation>
+        <translation>选择文件…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="75"/>
         <source>Import from</source>
-        <translation type="unfinished"></translation>
+        <translation>导入来源</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="85"/>
         <source>Server</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="85"/>
         <source>What happens</source>
-        <translation type="unfinished"></translation>
+        <translation>操作</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="85"/>
         <source>Details</source>
-        <translation type="unfinished"></translation>
+        <translation>详情</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="103"/>
         <source>Import</source>
-        <translation type="unfinished"></translation>
+        <translation>导入</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="129"/>
         <source>Choose a file in the mcpServers or VS Code servers shape.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择 mcpServers 或 VS Code servers 格式的文件。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="136"/>
         <source>Import MCP servers from</source>
-        <translation type="unfinished"></translation>
+        <translation>从以下文件导入 MCP 服务器</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="137"/>
         <source>JSON files (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="157"/>
         <source>Reading…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="164"/>
         <source>Cannot import: {0}. Nothing was changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导入：{0}。未做任何更改。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="178"/>
         <source>Add</source>
-        <translation type="unfinished"></translation>
+        <translation>添加</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="178"/>
         <source>Replace (changed)</source>
-        <translation type="unfinished"></translation>
+        <translation>替换（有变化）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="179"/>
         <source>Identical: skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>相同：跳过</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="179"/>
         <source>Invalid: skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>无效：跳过</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="188"/>
         <source>Differs in: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>不同之处：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="190"/>
         <source>Secret in {0} goes to the keyring as ${{secret:{1}}}</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 中的密钥将存入系统密钥环，写作 ${{secret:{1}}}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="201"/>
         <source>Tick to replace the server mcp.json has under this name</source>
-        <translation type="unfinished"></translation>
+        <translation>勾选以替换 mcp.json 中同名的服务器</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="205"/>
         <source>From: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>来源：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="211"/>
         <source>{0} secret(s) found in the file move to the system keyring; mcp.json only gets ${{secret:…}} references.</source>
-        <translation type="unfinished"></translation>
+        <translation>文件中发现 {0} 个密钥，将移入系统密钥环；mcp.json 中只写入 ${{secret:…}} 引用。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="213"/>
         <source>{0} secret(s) found in the file are NOT copied: there is no secure keyring ({1}). mcp.json gets ${{secret:…}} references; set each value with “Set secret…”.</source>
-        <translation type="unfinished"></translation>
+        <translation>文件中发现的 {0} 个密钥不会被复制：没有安全的系统密钥环（{1}）。mcp.json 中写入 ${{secret:…}} 引用；请用“设置密钥…”逐个设置其值。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="235"/>
         <source>{0} to add, {1} to replace, {2} identical, {3} invalid</source>
-        <translation type="unfinished"></translation>
+        <translation>添加 {0} 个，替换 {1} 个，相同 {2} 个，无效 {3} 个</translation>
     </message>
 </context>
 <context>
@@ -1266,27 +1266,27 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="21"/>
         <source>Value for MCP server “{0}”</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP 服务器“{0}”所需的值</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="29"/>
         <source>${{input:{0}}} in mcp.json</source>
-        <translation type="unfinished"></translation>
+        <translation>mcp.json 中的 ${{input:{0}}}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="30"/>
         <source>Asked once: it is kept in the system keyring and used each time the server starts. “Set secret…” changes it later.</source>
-        <translation type="unfinished"></translation>
+        <translation>只询问一次：它保存在系统密钥环中，服务器每次启动时使用。之后可用“设置密钥…”修改。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="32"/>
         <source>No secure keyring ({0}): the value is kept in memory until Hermes closes.</source>
-        <translation type="unfinished">没有安全的钥匙串（{0}）：该值只保存在内存中，直到 Hermes 关闭。</translation>
+        <translation>没有安全的系统密钥环（{0}）：该值仅保存在内存中，直到 Hermes 关闭。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="41"/>
         <source>Value</source>
-        <translation type="unfinished">值</translation>
+        <translation>值</translation>
     </message>
 </context>
 <context>
@@ -1359,12 +1359,12 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73"/>
         <source>Import servers…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入服务器…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74"/>
         <source>Bring servers over from Claude Desktop, Cursor, VS Code, LM Studio, Windsurf or a file</source>
-        <translation type="unfinished"></translation>
+        <translation>从 Claude Desktop、Cursor、VS Code、LM Studio、Windsurf 或文件中导入服务器</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="75"/>
@@ -1409,7 +1409,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="106"/>
         <source>Circuit breaker: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>熔断器：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="118"/>
@@ -1742,118 +1742,118 @@ Folder: {2}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="150"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="152"/>
         <source>The memory was not changed: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="161"/>
         <source>Edit memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="162"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="163"/>
         <source>What Hermes remembers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="182"/>
         <source>The memory was not deleted: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="187"/>
         <source>Deleted “{0}”</source>
         <translation type="unfinished">已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="188"/>
         <source>Deleted {0} memories</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="209"/>
         <source>Wipe all memories?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="210"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="212"/>
         <source>Wipe all memories</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="220"/>
         <source>The memories were not wiped: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="224"/>
         <source>All memories were wiped.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="232"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="238"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="246"/>
         <source>Memory history</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="241"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="251"/>
         <source>forgotten</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="252"/>
         <source>in use</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="251"/>
         <source>replaced</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="252"/>
         <source>expired</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
         <source>Could not forget it: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="359"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="366"/>
         <source>This conversation does not use or record memory.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="365"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="367"/>
         <source>This conversation uses memory again.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3357,12 +3357,12 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="260"/>
         <source>The servers could not be imported: {0}. mcp.json was not changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器无法导入：{0}。mcp.json 未被更改。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="263"/>
         <source>Imported {0} new and {1} replaced MCP server(s).</source>
-        <translation type="unfinished"></translation>
+        <translation>已导入 {0} 个新的 MCP 服务器，替换 {1} 个。</translation>
     </message>
 </context>
 </TS>
