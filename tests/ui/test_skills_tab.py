@@ -163,3 +163,30 @@ def test_the_shared_agents_folder_is_a_setting(make_window, tmp_path: Path, monk
     h.do(lambda: settings.agents_skills.setChecked(False))
     h.wait_until(lambda: not any(t.startswith("shared-skill") for t in skill_texts(h)), what="the shared skill gone")
     h.do(settings.accept)
+
+
+def test_requirements_skipped_folders_and_hidden_skills_are_shown(make_window) -> None:
+    h = make_window()
+    runtime = h.controller.runtime
+    runtime.paths.mcp_config_file.write_text('{"mcpServers": {"github": {"command": "true"}}}', encoding="utf-8")
+    skills = runtime.paths.user_skills_dir
+    needs = skills / "cloned-repo" / "skills" / "needs-things"
+    needs.mkdir(parents=True)
+    (needs / "SKILL.md").write_text("---\nname: needs-things\ndescription: Uses GitHub and jq.\nrequires:\n"
+                                    "  mcp: [github, jira]\n  commands: [sh, no-such-command-hermes]\n---\nDo it.\n",
+                                    encoding="utf-8")
+    (skills / "just-notes").mkdir()
+    (skills / "just-notes" / "README.txt").write_text("not a skill", encoding="utf-8")
+    mine = skills / "mine" / "web-research"
+    mine.mkdir(parents=True)
+    (mine / "SKILL.md").write_text("---\nname: web-research\ndescription: My research.\n---\nMine.\n", encoding="utf-8")
+    h.do(lambda: h.window.findChild(QPushButton, "reloadSkillsButton").click())
+    h.wait_until(lambda: any(t.startswith("needs-things") for t in skill_texts(h)), what="the nested skill")
+    text = next(t for t in skill_texts(h) if t.startswith("needs-things"))
+    assert "✓ Needs MCP server github: configured" in text
+    assert "✗ Needs MCP server jira: not configured in mcp.json" in text
+    assert "✓ Needs command sh: found" in text and "✗ Needs command no-such-command-hermes: not found on PATH" in text
+    skipped = next(t for t in skill_texts(h) if "just-notes" in t)
+    assert "no SKILL.md or skill.yaml" in skipped
+    hidden = next(t for t in skill_texts(h) if t.startswith("web-research"))
+    assert "Hides the skill of the same name in" in hidden and "skills/web-research" in hidden
