@@ -190,3 +190,21 @@ def test_requirements_skipped_folders_and_hidden_skills_are_shown(make_window) -
     assert "no SKILL.md or skill.yaml" in skipped
     hidden = next(t for t in skill_texts(h) if t.startswith("web-research"))
     assert "Hides the skill of the same name in" in hidden and "skills/web-research" in hidden
+
+
+def test_a_request_over_the_window_is_not_sent_and_the_window_says_what_to_turn_off(make_window, model_server) -> None:
+    from hermes_desktop.ui.chat.items import BannerItem
+
+    h = make_window()
+    folder = h.controller.runtime.paths.user_skills_dir / "huge-manual"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: huge-manual\ndescription: A very long manual.\n---\n" + "Step. " * 36_000,
+                                     encoding="utf-8")
+    h.do(lambda: h.window.findChild(QPushButton, "reloadSkillsButton").click())
+    h.wait_until(lambda: any(t.startswith("huge-manual") for t in skill_texts(h)), what="the big skill")
+    h.send("/huge-manual begin")
+    banner = h.wait_until(lambda: next((i for i in h.window.chat.model.items() if isinstance(i, BannerItem)), None),
+                          what="the refusal")
+    assert "Not sent" in banner.message and "stop using skill huge-manual in this session" in banner.message
+    assert model_server.chat_requests == [], "nothing was sent"
+
