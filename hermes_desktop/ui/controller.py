@@ -117,6 +117,9 @@ class AppController(QObject):
         if self._mcp_askers is not None:
             self.set_mcp_askers(*self._mcp_askers)
         self.runtime.mcp.input_asker = self.mcp_input_asker
+        memory = getattr(self.runtime, "memory", None)
+        if memory is not None:  # "Remembered: …" comes after TurnFinished, from the memory service (on this loop)
+            memory.subscribe(self._memory_remembered)
         self.sig_store_ready.emit()  # the sidebar can fill while the model client (openai: ~0.5 s) loads
         # The key comes from the keyring, which can block (an unlock prompt): not on the GUI thread.
         self.agent = await asyncio.to_thread(self.runtime.make_agent, self._approver)
@@ -731,6 +734,88 @@ class AppController(QObject):
         else:
             await asyncio.to_thread(manager.activate, session_id, name)
         self.sig_skills_changed.emit()
+
+    # ------------------------------------------------------------------ memory (core/memory; ui/memory_actions.py)
+    sig_memories_changed = Signal()
+    """Memories were added, changed, forgotten or wiped (after a turn, by a memory tool, from the Memory tab)."""
+
+    @property
+    def memory(self) -> Any:
+        """The memory store (core/memory/store.MemoryStore), or None before the store is open. Blocking: call its
+        methods through the async wrappers below or in a worker thread."""
+        service = getattr(self.runtime, "memory", None) if self.runtime is not None else None
+        return getattr(service, "store", service)
+
+    def _memory_remembered(self, event: ev.MemoryRemembered) -> None:
+        if not self._closed:
+            self.sig_session_event.emit(event.session_id, event)
+            self.sig_memories_changed.emit()
+
+    @property
+    def memory_enabled(self) -> bool:
+        return bool(getattr(self.runtime.settings, "memory_enabled", True)) if self.runtime is not None else True
+
+    def memory_rows(self, query: str = "") -> tuple[list[Any], int]:
+        """(worker thread) What the Memory tab lists: every profile's memories in use, superseded or expired (a
+        forgotten one is what the user deleted), matching `query`; and how many there are without the query."""
+        from hermes_desktop.core.memory.model import MemoryState
+
+        shown = (MemoryState.ACTIVE, MemoryState.SUPERSEDED, MemoryState.EXPIRED)
+        store = self.memory
+        rows = store.list(states=shown, query=query, limit=1000)
+        return rows, (store.count(states=shown) if query else len(rows))
+
+    def memory_count(self) -> int:
+        """(worker thread) How many memories Wipe all would delete (every state)."""
+        return int(self.memory.count(states=None))
+
+    def memory_history(self, memory_id: int) -> list[Any]:
+        """(worker thread) The memory's subject chain, newest first."""
+        return list(self.memory.history(memory_id))
+
+    async def _memory_write(self, call: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return await asyncio.to_thread(call, *args)
+        finally:
+            self.sig_memories_changed.emit()
+
+    async def pin_memory(self, memory_id: int, pinned: bool) -> None:
+        await self._memory_write(self.memory.set_pinned, memory_id, pinned)
+
+    async def edit_memory(self, memory_id: int, statement: str) -> None:
+        await self._memory_write(self.memory.edit, memory_id, statement)
+
+    async def forget_memories(self, memory_ids: list[int]) -> list[int]:
+        """Mark them forgotten (never recalled; `restore_memories` brings them back)."""
+        return list(await self._memory_write(self.memory.forget, memory_ids))
+
+    async def restore_memories(self, memory_ids: list[int]) -> None:
+        await self._memory_write(self.memory.undo_forget, memory_ids)
+
+    async def delete_memories(self, memory_ids: list[int]) -> None:
+        """Remove them for good (after a delete's undo time ran out)."""
+        await self._memory_write(self.memory.delete, memory_ids)
+
+    async def undo_remembered(self, memory_ids: list[int]) -> None:
+        """Undo of "Remembered: …": the new memories go, the ones they replaced are in use again."""
+        await self._memory_write(self.memory.undo_add, memory_ids)
+
+    async def wipe_memories(self) -> None:
+        await self._memory_write(self.memory.wipe)
+
+    def incognito_sessions(self, session_ids: Sequence[str]) -> list[str]:
+        """(worker thread) Which of these sessions neither use nor record memory."""
+        store = self.memory
+        return [s for s in session_ids if store.is_incognito(s)] if store is not None else []
+
+    async def set_incognito(self, session_id: str, on: bool) -> None:
+        """Don't use or record memory in this session (on), or do again."""
+        await asyncio.to_thread(self.memory.set_incognito, session_id, on)
+
+    def set_memory_settings(self, **changes: Any) -> None:
+        """memory_enabled, memory_half_life_days, memory_budget_tokens: saved now, used from the next turn."""
+        assert self.runtime is not None
+        self._save_settings(replace(self.runtime.settings, **changes))
 
     # ------------------------------------------------------------------ settings
     def set_tool_enabled(self, name: str, enabled: bool) -> None:

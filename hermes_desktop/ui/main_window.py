@@ -36,9 +36,12 @@ from PySide6.QtWidgets import (
 from hermes_desktop.core import events as ev
 from hermes_desktop.core.tools.approval import Decision
 from hermes_desktop.ui.approver import GuiApprover
+from hermes_desktop.ui.dialogs.mcp_elicitation import GuiElicitor
+from hermes_desktop.ui.dialogs.mcp_sampling import GuiSampler
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
 from hermes_desktop.ui.mcp_actions import McpActions
+from hermes_desktop.ui.memory_actions import MemoryActions
 from hermes_desktop.ui.model_picker import ModelPicker
 from hermes_desktop.ui.watcher import SettledWatcher
 from hermes_desktop.ui.chat.items import MessageItem, ToolCardItem, items_from_messages, summary_card
@@ -158,7 +161,12 @@ class MainWindow(QMainWindow):
         from hermes_desktop.ui.dialogs.mcp_input import WindowInputAsker
 
         self.input_asker = controller.mcp_input_asker = WindowInputAsker(self)  # mcp.json ${input:…}, asked once
+        self.elicitor, self.sampler = GuiElicitor(self), GuiSampler(self)  # MCP servers' questions
+        controller.set_mcp_askers(self.elicitor, self.sampler)
         self._build_status_bar()
+        self.memory = MemoryActions(self)  # the Memory tab, "Remembered: …" rows, the incognito switch
+        self.statusBar().insertPermanentWidget(2, self.memory.toggle)
+        self.chat.layout().insertWidget(self.chat.layout().indexOf(self.chat.editing), self.memory.strip)
         self._build_menus()
         self._connect()
         self.chat.setEnabled(False)
@@ -285,6 +293,10 @@ class MainWindow(QMainWindow):
         c.sig_mcp_changed.connect(self.mcp.refresh)
         i.mcp.sig_action.connect(self.mcp.act)
         i.sig_show_in_chat.connect(self._show_in_chat)
+        c.sig_memories_changed.connect(self.memory.refresh)
+        p.sig_memory_action.connect(self.memory.chat_action)
+        s.sig_incognito.connect(lambda sid, on: spawn(self.memory.set_incognito(sid, on)))
+        s.incognito_of = self.memory.is_incognito
         self.theme_manager.sig_theme_changed.connect(self._theme_changed)
 
     # ------------------------------------------------------------------ engine ready
@@ -304,6 +316,8 @@ class MainWindow(QMainWindow):
         self.chat.context_window = lambda: (runtime.profile.context_window if runtime.profile else None)
         self.show_tools()
         self.show_skills()
+        self.memory.refresh()
+        spawn(self.memory.load_incognito())
         self._watch_skill_folders()
         self.mcp.watch_config()
         self._sync_approval_controls()
@@ -519,6 +533,7 @@ class MainWindow(QMainWindow):
         self.sidebar.set_current(None)
         self.inspector.show_activity(None)
         self.model_picker.show_session(None)
+        self.memory.show_session(None)
         self.usage_label.setText("")
         self.context_meter.setValue(0)
         self.setWindowTitle("Hermes Desktop")
@@ -534,6 +549,7 @@ class MainWindow(QMainWindow):
         self.sidebar.set_current(session_id)
         self.chat.set_busy(self.controller.is_busy(session_id))
         self.model_picker.show_session(session_id)
+        self.memory.show_session(session_id)
         self.inspector.show_activity(await self.controller.activity_for(session_id))
         self.show_skills()
         self.context_meter.setValue(0)
@@ -549,6 +565,9 @@ class MainWindow(QMainWindow):
         for event in page.live_events:
             self.chat.model.apply(event)
         self.chat.model.flush_stream()
+        if not page.has_later:  # this run's "Remembered: …" rows of the session (ui/memory_actions.py)
+            for item in self.memory.rows_for(page.session_id):
+                self.chat.model.append(item)
 
     async def _load_more(self, *, earlier: bool) -> None:
         model = self.chat.model
@@ -639,6 +658,8 @@ class MainWindow(QMainWindow):
     def _on_event(self, session_id: str, event: ev.Event) -> None:
         if isinstance(event, (ev.TurnStarted, ev.TurnFinished)):
             self._track_unsaved_send(session_id, event)
+        if self.memory.on_event(session_id, event):
+            return
         if session_id != self.current_session:
             return
         self.chat.model.apply(event)
@@ -725,6 +746,21 @@ class MainWindow(QMainWindow):
             self.statusBar().clearMessage()
             self.errors.show_message(self.tr("Could not write the summary: {0}").format(getattr(exc, "message", exc)))
 
+    async def show_message(self, session_id: str, message_id: int | None) -> None:
+        """Open a session at one of its messages and put the keyboard focus on it (the Memory tab's "Go to
+        source"). A message no longer on the session's active branch (edited since) opens the session at its end."""
+        position = None
+        if message_id is not None:
+            path = await asyncio.to_thread(self.controller.store.messages, session_id)
+            position = next((n for n, m in enumerate(path) if m.id == message_id), None)
+        await self.open_session(session_id, position)
+        row = self.chat.model.find_message(message_id) if message_id is not None else -1
+        if row >= 0:
+            view = self.chat.view
+            view.setCurrentIndex(self.chat.model.index(row))
+            view.setFocus(Qt.FocusReason.OtherFocusReason)
+            QTimer.singleShot(0, lambda: view.scroll_to_row(row))
+
     def _show_in_chat(self, message_id: Any, call_id: Any) -> None:
         model = self.chat.model
         row = -1
@@ -771,6 +807,8 @@ class MainWindow(QMainWindow):
         self.chat.view.refresh_layouts()
         self.show_skills()  # the lists' colours are part of their HTML
         self.mcp.refresh()
+        self.memory.refresh()
+        self.memory.show_session(self.current_session)
         if self.errors.isVisible():
             self.errors.show_message("")
 

@@ -61,7 +61,13 @@ class MemoryRow:
     expires_at: float | None = None  # a deadline: not recalled after it
     pinned: bool = False
     state: str = ACTIVE  # active | superseded | expired | forgotten
-    history: int = 0  # how many older memories this one superseded (its history)
+    replaced: int = 0  # how many older memories on its subject this one replaced
+    replaced_by: int | None = None  # the newer memory that replaced it
+    source_deleted: bool = False  # the conversation it came from was deleted
+
+    @property
+    def has_history(self) -> bool:
+        return self.replaced > 0 or self.replaced_by is not None
 
     @property
     def in_use(self) -> bool:
@@ -87,6 +93,8 @@ class MemoryPanel(QWidget):
     """"Wipe all…" was pressed: ask, then delete every memory."""
     sig_undo = Signal()
     """Undo the last delete (the undo bar's button)."""
+    sig_undo_expired = Signal()
+    """The undo offer ended without Undo: the deleted memories can go for good."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -134,7 +142,7 @@ class MemoryPanel(QWidget):
         self.undo_bar.hide()
         self._undo_timer = QTimer(self)
         self._undo_timer.setSingleShot(True)
-        self._undo_timer.timeout.connect(self.undo_bar.hide)
+        self._undo_timer.timeout.connect(self._undo_expired)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -177,7 +185,7 @@ class MemoryPanel(QWidget):
         groups: list[tuple[str, list[MemoryRow]]] = [
             (self.tr("Long-term"), [r for r in rows if r.in_use and r.layer == LONG_TERM]),
             (self.tr("Short-term"), [r for r in rows if r.in_use and r.layer != LONG_TERM]),
-            (self.tr("No longer used (replaced, expired or forgotten)"), [r for r in rows if not r.in_use]),
+            (self.tr("No longer used (replaced or expired)"), [r for r in rows if not r.in_use]),
         ]
         for title, members in groups:
             if not members:
@@ -220,6 +228,9 @@ class MemoryPanel(QWidget):
         when = short_date(row.created_at) if row.created_at else ""
         if row.session_id is None:
             return self.tr("added by you, {0}").format(when) if when else self.tr("added by you")
+        if row.source_deleted:
+            return self.tr("from a deleted conversation, {0}").format(when) if when else \
+                self.tr("from a deleted conversation")
         title = row.session_title or self.tr("Untitled conversation")
         return self.tr("from “{0}”, {1}").format(title, when) if when else self.tr("from “{0}”").format(title)
 
@@ -240,8 +251,8 @@ class MemoryPanel(QWidget):
         state = self._state_words(row)
         if state:
             details.append(state)
-        if row.history:
-            details.append(self.tr("replaces {0} earlier").format(row.history))
+        if row.replaced:
+            details.append(self.tr("replaces {0} earlier").format(row.replaced))
         return details
 
     def _plain(self, row: MemoryRow) -> str:
@@ -266,8 +277,8 @@ class MemoryPanel(QWidget):
         if state:
             colour = theme.risk_write if row.in_use else theme.muted
             parts.append(f"<span style='color:{colour}'>{escape(state)}</span>")
-        if row.history:
-            parts.append(escape(self.tr("replaces {0} earlier").format(row.history)))
+        if row.replaced:
+            parts.append(escape(self.tr("replaces {0} earlier").format(row.replaced)))
         html += f"<br><span style='color:{theme.muted}'>{' · '.join(parts)}</span>"
         return html
 
@@ -301,8 +312,8 @@ class MemoryPanel(QWidget):
         for widget in (self.edit_button, self.pin_button, self.delete_button):
             widget.setEnabled(row is not None)
         self.pin_button.setText(self.tr("Unpin") if row is not None and row.pinned else self.tr("Pin"))
-        self.source_button.setEnabled(row is not None and row.session_id is not None)
-        self.history_button.setEnabled(row is not None and row.history > 0)
+        self.source_button.setEnabled(row is not None and row.session_id is not None and not row.source_deleted)
+        self.history_button.setEnabled(row is not None and row.has_history)
 
     def _pin_clicked(self) -> None:
         row = self.selected()
@@ -313,9 +324,9 @@ class MemoryPanel(QWidget):
         row = self.selected()
         if row is None:
             return
-        if action == "source" and row.session_id is None:
+        if action == "source" and (row.session_id is None or row.source_deleted):
             return
-        if action == "history" and not row.history:
+        if action == "history" and not row.has_history:
             return
         self.sig_action.emit(action, row.id)
 
@@ -323,9 +334,9 @@ class MemoryPanel(QWidget):
         """(label, action, shortcut) of the row's context menu."""
         entries = [(self.tr("Edit…"), "edit", "F2"),
                    (self.tr("Unpin") if row.pinned else self.tr("Pin"), "unpin" if row.pinned else "pin", "Ctrl+P")]
-        if row.session_id is not None:
+        if row.session_id is not None and not row.source_deleted:
             entries.append((self.tr("Go to source"), "source", "Enter"))
-        if row.history:
+        if row.has_history:
             entries.append((self.tr("History…"), "history", "Ctrl+H"))
         entries.append((self.tr("Delete"), "delete", "Del"))
         return entries
@@ -356,6 +367,10 @@ class MemoryPanel(QWidget):
         self.undo_label.setText(text)
         self.undo_bar.show()
         self._undo_timer.start(int(seconds * 1000))
+
+    def _undo_expired(self) -> None:
+        self.undo_bar.hide()
+        self.sig_undo_expired.emit()
 
     def _undo_clicked(self) -> None:
         self.undo_bar.hide()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 from datetime import date, datetime, timedelta
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
@@ -63,6 +63,8 @@ class SessionSidebar(QWidget):
     sig_fork = Signal(str)
     sig_export = Signal(str, str)
     """(session id, "md" | "json")."""
+    sig_incognito = Signal(str, bool)
+    """(session id, True): don't use or record memory in it; False: use memory again."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -116,6 +118,7 @@ class SessionSidebar(QWidget):
         self._sessions: list[SessionInfo] = []
         self._current: str | None = None
         self._filling = False
+        self.incognito_of: Callable[[str], bool] = lambda _session_id: False  # set by the window (memory)
 
     # ------------------------------------------------------------------ filling
     @property
@@ -156,6 +159,11 @@ class SessionSidebar(QWidget):
                 if info.id == self._current:
                     item.setSelected(True)
                     self.list.setCurrentItem(item)
+        if not self._sessions:
+            empty = QListWidgetItem(self.tr("No conversations yet.\nType a message below to start one;\nit is kept here."))
+            empty.setFlags(Qt.ItemFlag.NoItemFlags)
+            empty.setData(KIND_ROLE, "empty")
+            self.list.addItem(empty)
         self._filling = False
 
     def set_current(self, session_id: str | None) -> None:
@@ -236,6 +244,11 @@ class SessionSidebar(QWidget):
         pinned = bool(info and info.pinned)
         menu.addAction(self.tr("Unpin") if pinned else self.tr("Pin"), lambda: self.sig_pin.emit(session_id, not pinned))
         menu.addAction(self.tr("Fork"), lambda: self.sig_fork.emit(session_id))
+        incognito = menu.addAction(self.tr("Don't use or record memory"))
+        incognito.setObjectName("incognitoAction")
+        incognito.setCheckable(True)
+        incognito.setChecked(self.incognito_of(session_id))
+        incognito.toggled.connect(lambda on: self.sig_incognito.emit(session_id, on))
         export = menu.addMenu(self.tr("Export"))
         export.addAction(self.tr("Markdown…"), lambda: self.sig_export.emit(session_id, "md"))
         export.addAction(self.tr("JSON…"), lambda: self.sig_export.emit(session_id, "json"))

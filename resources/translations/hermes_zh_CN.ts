@@ -404,7 +404,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="105"/>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="141"/>
@@ -1719,143 +1719,143 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="66"/>
         <source>Incognito</source>
-        <translation type="unfinished"></translation>
+        <translation>无痕</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="68"/>
         <source>Don&apos;t use or record memory in this conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>此对话不使用也不记录记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="69"/>
         <source>Don&apos;t use or record memory in this conversation: nothing is recalled into it, nothing said in it is remembered</source>
-        <translation type="unfinished"></translation>
+        <translation>此对话不使用也不记录记忆：不会向其中调入记忆，其中说的话也不会被记住</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="75"/>
         <source>Incognito: this conversation does not use or record memory.</source>
-        <translation type="unfinished"></translation>
+        <translation>无痕：此对话不使用也不记录记忆。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
         <source>Use memory again</source>
-        <translation type="unfinished"></translation>
+        <translation>重新使用记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="152"/>
         <source>The memory was not changed: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>记忆未更改：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="161"/>
         <source>Edit memory</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="162"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
-        <translation type="unfinished"></translation>
+        <translation>Hermes 记住的内容（你的原话保持不变：“{0}”）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="163"/>
         <source>What Hermes remembers</source>
-        <translation type="unfinished"></translation>
+        <translation>Hermes 记住的内容</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="182"/>
         <source>The memory was not deleted: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>记忆未删除：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="187"/>
         <source>Deleted “{0}”</source>
-        <translation type="unfinished">已删除“{0}”</translation>
+        <translation>已删除“{0}”</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="188"/>
         <source>Deleted {0} memories</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="209"/>
         <source>Wipe all memories?</source>
-        <translation type="unfinished"></translation>
+        <translation>清除全部记忆？</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="210"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="212"/>
         <source>Wipe all memories</source>
-        <translation type="unfinished"></translation>
+        <translation>清除全部记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="220"/>
         <source>The memories were not wiped: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>记忆未清除：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="224"/>
         <source>All memories were wiped.</source>
-        <translation type="unfinished"></translation>
+        <translation>已清除全部记忆。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="232"/>
         <source>The conversation this memory came from was deleted.</source>
-        <translation type="unfinished"></translation>
+        <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="240"/>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="246"/>
         <source>Memory history</source>
-        <translation type="unfinished"></translation>
+        <translation>记忆历史</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="241"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
-        <translation type="unfinished"></translation>
+        <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="251"/>
         <source>forgotten</source>
-        <translation type="unfinished"></translation>
+        <translation>已遗忘</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="252"/>
         <source>in use</source>
-        <translation type="unfinished"></translation>
+        <translation>使用中</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="251"/>
         <source>replaced</source>
-        <translation type="unfinished"></translation>
+        <translation>已被取代</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="252"/>
         <source>expired</source>
-        <translation type="unfinished"></translation>
+        <translation>已过期</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
         <source>Could not forget it: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法遗忘：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="359"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="366"/>
         <source>This conversation does not use or record memory.</source>
-        <translation type="unfinished"></translation>
+        <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="367"/>
         <source>This conversation uses memory again.</source>
-        <translation type="unfinished"></translation>
+        <translation>此对话重新使用记忆。</translation>
     </message>
 </context>
 <context>
@@ -1863,124 +1863,124 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="83"/>
         <source>d MMM</source>
-        <translation type="unfinished"></translation>
+        <translation>M月d日</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="84"/>
         <source>d MMM yyyy</source>
-        <translation type="unfinished"></translation>
+        <translation>yyyy年M月d日</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="106"/>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="107"/>
         <source>Search memories</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="109"/>
         <source>Memories</source>
-        <translation type="unfinished"></translation>
+        <translation>记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="120"/>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="335"/>
         <source>Edit…</source>
-        <translation type="unfinished">编辑…</translation>
+        <translation>编辑…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="121"/>
         <source>Change what this memory says (F2)</source>
-        <translation type="unfinished"></translation>
+        <translation>修改这条记忆的内容（F2）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="122"/>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="314"/>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="336"/>
         <source>Pin</source>
-        <translation type="unfinished">置顶</translation>
+        <translation>置顶</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="123"/>
         <source>A pinned memory is always offered to the model and never expires (Ctrl+P)</source>
-        <translation type="unfinished"></translation>
+        <translation>置顶的记忆总会提供给模型，且永不过期（Ctrl+P）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="124"/>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="341"/>
         <source>Delete</source>
-        <translation type="unfinished">删除</translation>
+        <translation>删除</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="125"/>
         <source>Delete this memory (Delete); you can undo it for a moment</source>
-        <translation type="unfinished"></translation>
+        <translation>删除这条记忆（Delete）；短时间内可以撤销</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="338"/>
         <source>Go to source</source>
-        <translation type="unfinished"></translation>
+        <translation>转到出处</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="127"/>
         <source>Open the conversation and the message it came from (Enter)</source>
-        <translation type="unfinished"></translation>
+        <translation>打开它来自的对话和消息（Enter）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="128"/>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="340"/>
         <source>History…</source>
-        <translation type="unfinished"></translation>
+        <translation>历史…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="129"/>
         <source>The older memories on the same subject this one replaced (Ctrl+H)</source>
-        <translation type="unfinished"></translation>
+        <translation>这条记忆取代的同一主题的旧记忆（Ctrl+H）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="130"/>
         <source>Wipe all…</source>
-        <translation type="unfinished"></translation>
+        <translation>全部清除…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="131"/>
         <source>Delete every memory (asks first)</source>
-        <translation type="unfinished"></translation>
+        <translation>删除所有记忆（会先询问）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="134"/>
         <source>Undo</source>
-        <translation type="unfinished">撤销</translation>
+        <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="174"/>
         <source>Memory is off (Settings › Memory): nothing is recalled or remembered. What was remembered before is kept and listed here.</source>
-        <translation type="unfinished"></translation>
+        <translation>记忆已关闭（设置 › 记忆）：不会调入也不会记住任何内容。之前记住的内容仍保留并列在这里。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="186"/>
         <source>Long-term</source>
-        <translation type="unfinished"></translation>
+        <translation>长期</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="187"/>
         <source>Short-term</source>
-        <translation type="unfinished"></translation>
+        <translation>短期</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="188"/>
         <source>No longer used (replaced or expired)</source>
-        <translation type="unfinished"></translation>
+        <translation>不再使用（已被取代或已过期）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="203"/>
         <source>Created {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>创建于 {0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="210"/>
         <source>No memory matches “{0}”.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有与“{0}”匹配的记忆。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="212"/>
@@ -1989,84 +1989,88 @@ Folder: {2}</source>
 Memory keeps short facts you tell Hermes — preferences, your projects, deadlines — so later conversations can use them. Say “remember that …” in a chat, or just state a preference (“I prefer …”); each memory shows here with your own words and where you said them, and you can edit, pin or delete it.
 
 A conversation with “Don&apos;t use or record memory” on (its context menu, or the switch in the status bar) leaves no trace here.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有记忆。
+
+记忆保存你告诉 Hermes 的简短事实——偏好、你的项目、截止日期——以便之后的对话使用。在对话中说“记住……”，或直接说出偏好（“我喜欢……”）；每条记忆都会连同你的原话和出处显示在这里，你可以编辑、置顶或删除它。
+
+开启了“不使用也不记录记忆”的对话（在其右键菜单或状态栏的开关中设置）不会在这里留下任何痕迹。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="230"/>
         <source>added by you, {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>由你添加，{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="230"/>
         <source>added by you</source>
-        <translation type="unfinished"></translation>
+        <translation>由你添加</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="232"/>
         <source>from a deleted conversation, {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>来自已删除的对话，{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="233"/>
         <source>from a deleted conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>来自已删除的对话</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="234"/>
         <source>Untitled conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>未命名对话</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="235"/>
         <source>from “{0}”, {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>来自“{0}”，{1}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="235"/>
         <source>from “{0}”</source>
-        <translation type="unfinished"></translation>
+        <translation>来自“{0}”</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="240"/>
         <source>replaced by a newer memory</source>
-        <translation type="unfinished"></translation>
+        <translation>已被更新的记忆取代</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="242"/>
         <source>forgotten</source>
-        <translation type="unfinished"></translation>
+        <translation>已遗忘</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="244"/>
         <source>expired {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>{0}已过期</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="246"/>
         <source>until {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>有效至{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="281"/>
         <source>replaces {0} earlier</source>
-        <translation type="unfinished"></translation>
+        <translation>取代了 {0} 条旧记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="259"/>
         <source>Pinned: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>置顶：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="314"/>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="336"/>
         <source>Unpin</source>
-        <translation type="unfinished">取消置顶</translation>
+        <translation>取消置顶</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="351"/>
         <source>Memory actions</source>
-        <translation type="unfinished"></translation>
+        <translation>记忆操作</translation>
     </message>
 </context>
 <context>
@@ -2074,57 +2078,57 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="21"/>
         <source>Hermes keeps short facts you tell it (preferences, projects, deadlines), each with your own words and where you said them, and gives the relevant ones to the model in later conversations. You see, edit and delete them in the Memory tab.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hermes 会保存你告诉它的简短事实（偏好、项目、截止日期），每条都附有你的原话和出处，并在之后的对话中把相关的提供给模型。你可以在“记忆”标签页中查看、编辑和删除它们。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="26"/>
         <source>Use memory: recall memories in conversations and remember new ones</source>
-        <translation type="unfinished"></translation>
+        <translation>使用记忆：在对话中调入记忆并记住新内容</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="30"/>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="31"/>
         <source>When off, nothing is recalled or recorded; what was remembered before stays until you delete it. A single conversation can also be kept out of memory (its context menu).</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭后不会调入也不会记录任何内容；之前记住的内容会保留，直到你删除。也可以只让某个对话不使用记忆（在其右键菜单中设置）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="37"/>
         <source>Short-term memory half-life in days</source>
-        <translation type="unfinished"></translation>
+        <translation>短期记忆的半衰期（天）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="39"/>
         <source> days</source>
-        <translation type="unfinished"></translation>
+        <translation> 天</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="43"/>
         <source>Short-term half-life</source>
-        <translation type="unfinished"></translation>
+        <translation>短期记忆半衰期</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="44"/>
         <source>A short-term memory counts half as much after this many days, a quarter after twice as many. Long-term and pinned memories do not fade.</source>
-        <translation type="unfinished"></translation>
+        <translation>短期记忆经过这么多天后权重减半，两倍天数后为四分之一。长期记忆和置顶的记忆不会衰减。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="50"/>
         <source>Memory token budget per request</source>
-        <translation type="unfinished"></translation>
+        <translation>每次请求的记忆 token 预算</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="53"/>
         <source> tokens</source>
-        <translation type="unfinished"></translation>
+        <translation> 个 token</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="56"/>
         <source>Room in each request</source>
-        <translation type="unfinished"></translation>
+        <translation>每次请求中的占用</translation>
     </message>
 </context>
 <context>
@@ -2421,7 +2425,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="247"/>
         <source>Don&apos;t use or record memory</source>
-        <translation type="unfinished"></translation>
+        <translation>不使用也不记录记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="252"/>
@@ -2558,7 +2562,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="62"/>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="210"/>
@@ -3284,12 +3288,12 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="572"/>
         <source>Undo</source>
-        <translation type="unfinished">撤销</translation>
+        <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="573"/>
         <source>Show in the Memory tab</source>
-        <translation type="unfinished"></translation>
+        <translation>在“记忆”标签页中显示</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="627"/>
@@ -3339,17 +3343,17 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/chat/model.py" line="447"/>
         <source>Forgotten (undone): {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>已遗忘（已撤销）：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/model.py" line="449"/>
         <source>Could not undo; still remembered: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法撤销；仍记得：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/model.py" line="450"/>
         <source>Remembered: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>已记住：{0}</translation>
     </message>
 </context>
 <context>

@@ -170,7 +170,24 @@ class SummaryItem:
         return f"s{self.covered_to}"
 
 
-Item = Union[MessageItem, ToolCardItem, BannerItem, NoticeItem, SummaryItem]
+@dataclass(eq=False)
+class RememberedItem:
+    """ "Remembered: …" after a turn whose words Hermes kept as memories (core/memory), with Undo; after Undo it
+    says they were forgotten. Shown by the window (ui/memory_actions.py), not stored with the conversation; its
+    words come from chat/model.remembered_text."""
+
+    memory_ids: tuple[int, ...]
+    statements: tuple[str, ...]
+    session_id: str = ""
+    state: str = "shown"  # shown | undoing | undone | failed
+
+    @property
+    def key(self) -> str:
+        return f"r{id(self)}"
+
+
+
+Item = Union[MessageItem, ToolCardItem, BannerItem, NoticeItem, SummaryItem, RememberedItem]
 ToolInfo = Callable[[str], tuple[str, str]]  # tool name -> (source, risk)
 
 

@@ -33,6 +33,7 @@ from hermes_desktop.ui.chat.items import (
     Item,
     MessageItem,
     NoticeItem,
+    RememberedItem,
     SummaryItem,
     ToolCardItem,
     thinking_display,
@@ -40,7 +41,7 @@ from hermes_desktop.ui.chat.items import (
     thinking_state,
 )
 from hermes_desktop.ui.chat.markdown_render import is_list_block, render_block, split_blocks_at
-from hermes_desktop.ui.chat.model import note_heading
+from hermes_desktop.ui.chat.model import note_heading, remembered_text
 
 MARGIN_X = 18.0
 PAD_Y = 8.0
@@ -161,6 +162,8 @@ def signature(item: Item) -> tuple[Any, ...]:
         return ("b", item.message, item.actions, item.level)
     if isinstance(item, SummaryItem):
         return ("s", item.open, item.covered_messages, item.tokens, item.text)
+    if isinstance(item, RememberedItem):
+        return ("r", item.statements, item.state)
     return ("n", item.text)
 
 
@@ -223,6 +226,8 @@ class RowLayouter:
             return self._banner(item, width)
         if isinstance(item, SummaryItem):
             return self._summary(item, width)
+        if isinstance(item, RememberedItem):
+            return self._remembered(item, width)
         return self._notice(item, width)
 
     def _footer(self, layout: RowLayout, y: float, actions: list[tuple[str, str]], *, right: float | None, left: float) -> None:
@@ -552,6 +557,32 @@ class RowLayouter:
         y += CARD_PAD - 4
         layout.background = QRectF(left, PAD_Y / 2, inner, y - PAD_Y / 2)
         layout.background_kind = "summary"
+        layout.height = y + PAD_Y / 2
+        return layout
+
+    def _remembered(self, item: RememberedItem, width: float) -> RowLayout:
+        """ "Remembered: …" with Undo and a way to the Memory tab; after Undo, that it was forgotten."""
+        left, inner = MARGIN_X, max(120.0, width - 2 * MARGIN_X)
+        layout = RowLayout(height=0)
+        y = PAD_Y / 2 + CARD_PAD - 2
+        doc = self.docs.get(remembered_text(item), inner - 2 * CARD_PAD, self.small, plain=True)
+        layout.docs.append(DocPart(QPointF(left + CARD_PAD, y), doc, muted=item.state == "undone"))
+        y += doc.size().height() + 4
+        links = [] if item.state in ("undone", "undoing") else [
+            ("undo_remembered", QCoreApplication.translate("Transcript", "Undo")),
+            ("show_memories", QCoreApplication.translate("Transcript", "Show in the Memory tab"))]
+        x = left + CARD_PAD
+        for action, label in links:
+            w = self.small_metrics.horizontalAdvance(label) + 4
+            rect = QRectF(x, y, w, self.small_metrics.height())
+            layout.texts.append(TextPart(rect, label, "link"))
+            layout.hits.append(Hit(rect, action))
+            x += w + 18
+        if links:
+            y += self.small_metrics.height() + 2
+        y += CARD_PAD - 4
+        layout.background = QRectF(left, PAD_Y / 2, inner, y - PAD_Y / 2)
+        layout.background_kind = "remembered"
         layout.height = y + PAD_Y / 2
         return layout
 

@@ -32,6 +32,7 @@ from hermes_desktop.ui.chat.items import (
     Item,
     MessageItem,
     NoticeItem,
+    RememberedItem,
     SummaryItem,
     ToolCardItem,
     pretty_arguments,
@@ -439,7 +440,19 @@ def note_heading(role: str) -> str:
                                       ).format(role=role)
 
 
+def remembered_text(item: RememberedItem) -> str:
+    """The words of a "Remembered: …" row: what was remembered, or that Undo forgot it."""
+    listed = "; ".join(item.statements)
+    if item.state == "undone":
+        return QCoreApplication.translate("Transcript", "Forgotten (undone): {0}").format(listed)
+    if item.state == "failed":
+        return QCoreApplication.translate("Transcript", "Could not undo; still remembered: {0}").format(listed)
+    return QCoreApplication.translate("Transcript", "Remembered: {0}").format(listed)
+
+
 def _accessible_text(item: Item) -> str:
+    if isinstance(item, RememberedItem):
+        return remembered_text(item)
     if isinstance(item, MessageItem):
         who = "You" if item.role == "user" else "Hermes"
         return f"{who}: {item.text}"

@@ -38,7 +38,7 @@ from hermes_desktop.core.open_copy import OpenRefused, clean_name, openable, vie
 from hermes_desktop.core.pdf_extract import cancel_all as cancel_pdf_reads
 from hermes_desktop.imaging import process_image
 from hermes_desktop.ui.chat.input import ChatInput, local_files
-from hermes_desktop.ui.chat.items import Item, MessageItem, SummaryItem, ToolCardItem
+from hermes_desktop.ui.chat.items import Item, MessageItem, RememberedItem, SummaryItem, ToolCardItem
 from hermes_desktop.ui.chat.model import TranscriptModel
 from hermes_desktop.ui.chat.view import ChatView
 
@@ -59,6 +59,8 @@ class ChatPane(QWidget):
     sig_copy_to_workspace = Signal(object)
     """Copy this attachment (PreparedAttachment) into the workspace, for the agent to read in pages."""
     sig_attachments_changed = Signal()
+    sig_memory_action = Signal(str, object)
+    """From a "Remembered: …" row (RememberedItem): undo_remembered (forget what it remembered) or show_memories."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -263,6 +265,8 @@ class ChatPane(QWidget):
             else:
                 item.show_all = True
             self.model.changed(item)
+        elif action in ("undo_remembered", "show_memories") and isinstance(item, RememberedItem):
+            self.sig_memory_action.emit(action, item)
         elif action == "toggle_summary" and isinstance(item, SummaryItem):
             item.open = not item.open
             self.model.changed(item)

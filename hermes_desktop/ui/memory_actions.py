@@ -1,0 +1,381 @@
+"""What the Memory tab, the chat's "Remembered: …" rows and the incognito switch do.
+
+Every store call runs in a worker thread (`asyncio.to_thread`, as the controller does for sessions), so a
+large memory table or a busy disk never freezes the window. Modals are opened with `run_dialog` (never
+`exec()` or a static QMessageBox inside a coroutine). The main window only wires this up.
+
+- The tab is refilled when memories change (`controller.sig_memories_changed`: a turn remembered something,
+  a tool forgot something, the tab edited one) and when the search text changes.
+- Delete is undoable for a while (the tab's undo bar); Wipe all asks first, Cancel being the default.
+- "Go to source" opens the memory's session at its message and puts the keyboard focus on that message.
+- Incognito ("Don't use or record memory") is per session: the status bar's switch and the session's context
+  menu set it; while the open session has it on, a strip above the message box says so, with a way out.
+  A new chat gets its id (and its stored row) when the switch is turned on, so the flag holds for its first turn.
+- A "Remembered: …" row is added to the chat of the session it came from, kept for this run so reopening
+  the session shows it again; its Undo deletes those memories and the row says they were forgotten.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+)
+
+from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
+from hermes_desktop.ui.chat.items import RememberedItem
+from hermes_desktop.ui.memory_panel import MemoryRow, short_date
+from hermes_desktop.ui.tasks import spawn
+
+if TYPE_CHECKING:
+    from hermes_desktop.ui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+
+class MemoryActions(QObject):
+    def __init__(self, window: "MainWindow") -> None:
+        super().__init__(window)
+        self.window = window
+        self.controller = window.controller
+        self.panel = window.inspector.memory
+        self._deleted: list[int] = []  # the last delete, for Undo
+        self._remembered: dict[str, list[RememberedItem]] = {}  # session -> its "Remembered: …" rows, this run
+        self._refreshing = False
+        self._again = False
+        # The open dialogs, for tests and automation.
+        self.edit_dialog: QInputDialog | None = None
+        self.wipe_dialog: Confirmation | None = None
+        self.history_dialog: QDialog | None = None
+        self._incognito: set[str] = set()  # sessions with memory off (read once when the engine is ready)
+        self.toggle = QCheckBox(self.tr("Incognito"))
+        self.toggle.setObjectName("incognitoToggle")
+        self.toggle.setAccessibleName(self.tr("Don't use or record memory in this conversation"))
+        self.toggle.setToolTip(self.tr("Don't use or record memory in this conversation: nothing is recalled into it, "
+                                       "nothing said in it is remembered"))
+        self.toggle.toggled.connect(lambda on: spawn(self.set_incognito(None, on)))
+        self.strip = QFrame()
+        self.strip.setObjectName("incognitoBanner")
+        self.strip.setFrameShape(QFrame.Shape.StyledPanel)
+        self.strip_label = QLabel(self.tr("Incognito: this conversation does not use or record memory."))
+        self.strip_label.setWordWrap(True)
+        leave = QPushButton(self.tr("Use memory again"))
+        leave.setObjectName("leaveIncognitoButton")
+        leave.clicked.connect(lambda: self.toggle.setChecked(False))
+        row = QHBoxLayout(self.strip)
+        row.setContentsMargins(12, 4, 8, 4)
+        row.addWidget(self.strip_label, 1)
+        row.addWidget(leave)
+        self.strip.hide()
+        self.controller.sig_settings_changed.connect(
+            lambda: self.panel.set_memory_enabled(self.controller.memory_enabled))
+        self.panel.sig_action.connect(self.act)
+        self.panel.sig_search.connect(lambda _text: self.refresh())
+        self.panel.sig_wipe.connect(lambda: spawn(self.wipe_all()))
+        self.panel.sig_undo.connect(lambda: spawn(self.undo_delete()))
+        self.panel.sig_undo_expired.connect(lambda: spawn(self._purge_deleted()))
+
+    @property
+    def _memory(self) -> Any:
+        return self.controller.memory
+
+    # ------------------------------------------------------------------ the tab
+    def refresh(self) -> None:
+        """Refill the tab (coalesced: one refill runs at a time, and one more if asked meanwhile)."""
+        if self._memory is None:
+            return
+        if self._refreshing:
+            self._again = True
+            return
+        spawn(self._refresh())
+
+    async def _refresh(self) -> None:
+        self._refreshing = True
+        try:
+            while True:
+                self._again = False
+                query = self.panel.search_text
+                records, total = await asyncio.to_thread(self.controller.memory_rows, query)
+                rows = await self._rows(records)
+                if not self._again:
+                    self.panel.show_memories(rows, total=total)
+                    self.panel.set_memory_enabled(self.controller.memory_enabled)
+                    return
+        finally:
+            self._refreshing = False
+
+    async def _rows(self, records: list[Any]) -> list[MemoryRow]:
+        titles: dict[str, str | None] = {}
+        for session_id in {r.session_id for r in records if r.session_id}:
+            info = await asyncio.to_thread(self.controller.store.get_session, session_id)
+            titles[session_id] = info.title if info is not None else None
+        predecessors: dict[int, int] = {}
+        for record in records:
+            if record.superseded_by is not None:
+                predecessors[record.superseded_by] = predecessors.get(record.superseded_by, 0) + 1
+        return [row_of(record, titles, predecessors.get(record.id, 0)) for record in records]
+
+    def act(self, action: str, memory_id: int) -> None:
+        if self._memory is None:
+            return
+        if action == "edit":
+            spawn(self.edit(memory_id))
+        elif action in ("pin", "unpin"):
+            spawn(self._change(self.controller.pin_memory, memory_id, action == "pin"))
+        elif action == "delete":
+            spawn(self.delete([memory_id]))
+        elif action == "source":
+            spawn(self.go_to_source(memory_id))
+        elif action == "history":
+            spawn(self.show_history(memory_id))
+
+    async def _change(self, call: Any, *args: Any) -> None:
+        try:
+            await call(*args)
+        except Exception as exc:  # a full or read-only disk: said in the window, nothing else changes
+            log.exception("memory change failed")
+            self.window.errors.show_message(self.tr("The memory was not changed: {0}").format(exc))
+        self.refresh()
+
+    async def edit(self, memory_id: int) -> None:
+        row = self.panel._rows.get(memory_id)
+        if row is None:
+            return
+        dialog = QInputDialog(self.window)
+        dialog.setObjectName("editMemoryDialog")
+        dialog.setWindowTitle(self.tr("Edit memory"))
+        dialog.setLabelText(self.tr("What Hermes remembers (your words stay as they were: “{0}”)").format(row.quote)
+                            if row.quote else self.tr("What Hermes remembers"))
+        dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput, True)
+        dialog.setTextValue(row.statement)
+        dialog.resize(460, 220)
+        self.edit_dialog = dialog
+        if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
+            return
+        text = " ".join(dialog.textValue().split())
+        if text and text != row.statement:
+            await self._change(self.controller.edit_memory, memory_id, text)
+
+    async def delete(self, memory_ids: list[int]) -> None:
+        """Forgotten at once (never recalled again), removed for good when the Undo offer ends. (Closed before
+        that, they stay forgotten: out of recall and of this list, still in `memory export`.)"""
+        rows = [self.panel._rows.get(i) for i in memory_ids]
+        await self._purge_deleted()  # an earlier delete's Undo ends now
+        try:
+            await self.controller.forget_memories(memory_ids)
+        except Exception as exc:
+            self.window.errors.show_message(self.tr("The memory was not deleted: {0}").format(exc))
+            self.refresh()
+            return
+        self._deleted = list(memory_ids)
+        first = next((r for r in rows if r is not None), None)
+        text = self.tr("Deleted “{0}”").format(first.statement) if first and len(memory_ids) == 1 else \
+            self.tr("Deleted {0} memories").format(len(memory_ids))
+        self.panel.offer_undo(text)
+        self.refresh()
+
+    async def undo_delete(self) -> None:
+        ids, self._deleted = self._deleted, []
+        if ids:
+            await self._change(self.controller.restore_memories, ids)
+
+    async def _purge_deleted(self) -> None:
+        ids, self._deleted = self._deleted, []
+        if ids:
+            try:
+                await self.controller.delete_memories(ids)
+            except Exception:  # they stay forgotten: never recalled, not listed
+                log.exception("forgotten memories could not be removed")
+
+    async def wipe_all(self) -> None:
+        count = await asyncio.to_thread(self.controller.memory_count)
+        if not count:
+            return
+        box = Confirmation(self.window, QMessageBox.Icon.Warning, self.tr("Wipe all memories?"),
+                           self.tr("This deletes all {0} memories Hermes keeps, long-term and short-term, with their "
+                                   "history. It cannot be undone. Your conversations are not changed.").format(count),
+                           self.tr("Wipe all memories"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setObjectName("wipeMemoriesDialog")
+        self.wipe_dialog = box
+        if not await box.confirmed():
+            return
+        try:
+            await self.controller.wipe_memories()
+        except Exception as exc:
+            self.window.errors.show_message(self.tr("The memories were not wiped: {0}").format(exc))
+        self._deleted = []
+        self.panel.undo_bar.hide()
+        self.refresh()
+        self.window.statusBar().showMessage(self.tr("All memories were wiped."), 6000)
+
+    async def go_to_source(self, memory_id: int) -> None:
+        row = self.panel._rows.get(memory_id)
+        if row is None or row.session_id is None:
+            return
+        info = await asyncio.to_thread(self.controller.store.get_session, row.session_id)
+        if info is None:
+            self.window.statusBar().showMessage(self.tr("The conversation this memory came from was deleted."), 6000)
+            return
+        await self.window.show_message(row.session_id, row.message_id)
+
+    async def show_history(self, memory_id: int) -> None:
+        chain = await asyncio.to_thread(self.controller.memory_history, memory_id)
+        dialog = QDialog(self.window)
+        dialog.setObjectName("memoryHistoryDialog")
+        dialog.setWindowTitle(self.tr("Memory history"))
+        explain = QLabel(self.tr("Newest first. A newer memory on the same subject replaces the older one; the older "
+                                 "ones are kept here and are no longer given to the model."))
+        explain.setWordWrap(True)
+        listing = QListWidget()
+        listing.setObjectName("memoryHistoryList")
+        listing.setAccessibleName(self.tr("Memory history"))
+        listing.setWordWrap(True)
+        for record in chain:
+            row = row_of(record, {}, 0)
+            when = short_date(row.created_at) if row.created_at else ""
+            state = {"superseded": self.tr("replaced"), "forgotten": self.tr("forgotten"),
+                     "expired": self.tr("expired")}.get(row.state, self.tr("in use"))
+            text = f"{row.statement}\n“{row.quote}”\n{when} · {state}" if row.quote else f"{row.statement}\n{when} · {state}"
+            item = QListWidgetItem(text)
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+            listing.addItem(item)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(dialog.reject)
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(explain)
+        layout.addWidget(listing, 1)
+        layout.addWidget(buttons)
+        dialog.resize(460, 320)
+        self.history_dialog = dialog
+        await run_dialog(dialog)
+
+    # ------------------------------------------------------------------ "Remembered: …" in the chat
+    def on_event(self, session_id: str, event: Any) -> bool:
+        """An engine event of any session: True when it was memory's (the window need not show it)."""
+        from hermes_desktop.core import events as ev
+
+        if isinstance(event, ev.MemoryRemembered):
+            self.remembered(event.session_id or session_id, tuple(event.memory_ids), tuple(event.statements))
+            return True
+        if isinstance(event, ev.ToolCallFinished) and event.name in ("remember", "forget"):
+            self.refresh()
+        return False
+
+    def remembered(self, session_id: str, memory_ids: tuple[int, ...], statements: tuple[str, ...]) -> None:
+        """A turn of `session_id` was remembered: the row in its chat (now, or when it is opened again)."""
+        item = RememberedItem(tuple(memory_ids), tuple(statements), session_id)
+        self._remembered.setdefault(session_id, []).append(item)
+        if session_id == self.window.current_session:
+            self.window.chat.model.append(item)
+        self.refresh()
+
+    def rows_for(self, session_id: str) -> list[RememberedItem]:
+        """This run's "Remembered: …" rows of a session (shown at the end of its newest page)."""
+        return list(self._remembered.get(session_id, []))
+
+    def chat_action(self, action: str, item: RememberedItem) -> None:
+        if action == "undo_remembered" and item.state in ("shown", "failed"):
+            spawn(self.undo_remembered(item))
+        elif action == "show_memories":
+            self.show_tab(item.memory_ids[0] if item.memory_ids else None)
+
+    async def undo_remembered(self, item: RememberedItem) -> None:
+        item.state = "undoing"
+        self.window.chat.model.changed(item)
+        try:
+            await self.controller.undo_remembered(list(item.memory_ids))
+            item.state = "undone"
+        except Exception as exc:
+            log.exception("undo of a remembered memory failed")
+            item.state = "failed"
+            self.window.errors.show_message(self.tr("Could not forget it: {0}").format(exc))
+        self.window.chat.model.changed(item)
+        self.refresh()
+
+    def show_tab(self, memory_id: int | None = None) -> None:
+        inspector = self.window.inspector
+        inspector.setVisible(True)
+        inspector.setCurrentWidget(self.panel)
+        if memory_id is not None:
+            QTimer.singleShot(0, lambda: self.panel.select(memory_id))
+
+    # ------------------------------------------------------------------ incognito
+    async def load_incognito(self) -> None:
+        """Which sessions keep memory out (once, when the engine is ready)."""
+        try:
+            sessions = [info.id for info in await self.controller.list_sessions()]
+            if self.window.current_session is not None:
+                sessions.append(self.window.current_session)
+            self._incognito = set(await asyncio.to_thread(self.controller.incognito_sessions, sessions))
+        except Exception:  # an older database without the flag: nothing is incognito
+            log.exception("could not read the incognito sessions")
+            self._incognito = set()
+        self.show_session(self.window.current_session)
+
+    def is_incognito(self, session_id: str | None) -> bool:
+        return session_id is not None and session_id in self._incognito
+
+    def show_session(self, session_id: str | None) -> None:
+        """The switch and the strip follow the open session."""
+        on = self.is_incognito(session_id)
+        self.toggle.blockSignals(True)
+        self.toggle.setChecked(on)
+        self.toggle.blockSignals(False)
+        self.toggle.setEnabled(self.controller.memory is not None)
+        self.strip.setVisible(on)
+        self._style_strip()
+
+    def _style_strip(self) -> None:
+        from hermes_desktop.ui import theme as themes
+
+        theme = themes.current()
+        self.strip.setStyleSheet(f"#incognitoBanner {{ background: {theme.notice_bg}; border: 1px solid {theme.accent};"
+                                 f" border-radius: 6px; margin: 4px 12px 0 12px; }}")
+
+    async def set_incognito(self, session_id: str | None, on: bool) -> None:
+        """Memory off (on=True) or on again for a session; None: the open one (a new chat gets its id now)."""
+        if self.controller.memory is None:
+            return
+        if session_id is None:
+            session_id = self.window._ensure_session()
+        try:
+            await self.controller.set_incognito(session_id, on)
+        except Exception as exc:
+            self.window.errors.show_message(self.tr("The conversation's memory switch was not saved: {0}").format(exc))
+            self.show_session(self.window.current_session)
+            return
+        (self._incognito.add if on else self._incognito.discard)(session_id)
+        if session_id == self.window.current_session:
+            self.show_session(session_id)
+        self.window.statusBar().showMessage(
+            self.tr("This conversation does not use or record memory.") if on else
+            self.tr("This conversation uses memory again."), 5000)
+
+
+def row_of(memory: Any, titles: dict[str, str | None], predecessors: int) -> MemoryRow:
+    """The tab's row for a core Memory (core/memory/model.py). `titles`: source session -> its title (None: the
+    session was deleted); `predecessors`: how many older memories this one replaced."""
+    state = memory.state.value if hasattr(memory.state, "value") else str(memory.state)
+    layer = memory.layer.value if hasattr(memory.layer, "value") else str(memory.layer)
+    title = titles.get(memory.session_id, "") if memory.session_id else ""
+    return MemoryRow(id=memory.id, layer=layer, statement=memory.statement, quote=memory.quote,
+                     session_id=memory.session_id, session_title=title or "", message_id=memory.message_id,
+                     created_at=memory.created_at, expires_at=memory.expires_at, pinned=memory.pinned, state=state,
+                     replaced=predecessors, replaced_by=memory.superseded_by,
+                     source_deleted=bool(memory.session_id) and memory.session_id in titles
+                     and titles[memory.session_id] is None)
