@@ -306,3 +306,33 @@ async def test_a_summary_grown_too_big_is_merged_down(profile, workspace_dir, mo
         assert GOAL in main_requests(model_server)[-1].system_prompt
     finally:
         await engine.close()
+
+
+async def test_a_turn_near_the_budget_refreshes_the_summary_in_the_background(profile, workspace_dir,
+                                                                               model_server) -> None:
+    """The history still fits but comes close: the summary is made after the turn, so the next one does not wait."""
+    from hermes_desktop.core.settings import ApprovalMode
+
+    engine = make_engine(small_profile(profile, 4_096), workspace_dir, limits=AgentLimits(summary_keep_exchanges=4),
+                         mode=ApprovalMode.CHAT_ONLY)
+    try:
+        await long_session(engine, 8)  # about 85% of the 3,072-token budget
+        model_server.enqueue(text_reply("ok"))
+        events = await engine.ask("one more")
+        prepared = of_type(events, ev.ContextPrepared)[0]
+        assert prepared.dropped_messages == 0 and prepared.estimated_tokens > 0.8 * prepared.budget_tokens
+        assert not of_type(events, ev.SummarisingStarted) and not of_type(events, ev.ConversationSummary)
+        refreshing = list(engine.agent.summary_refreshes.values())
+        assert refreshing, "a background refresh started after the turn"
+        await asyncio.gather(*refreshing)
+        record = load_summary(engine.store, "s1")
+        assert record is not None and GOAL in record.text
+        model_server.enqueue(text_reply("still ok"))
+        events = await engine.ask("and another")
+        assert not of_type(events, ev.SummarisingStarted), "the next turn did not wait"
+        used = of_type(events, ev.ConversationSummary)
+        assert used and not used[0].new and used[0].covered_to == record.covered_to
+        assert GOAL in main_requests(model_server)[-1].system_prompt
+    finally:
+        await engine.agent.stop_background()
+        await engine.close()
