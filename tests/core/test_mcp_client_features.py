@@ -136,6 +136,34 @@ def test_answers_are_checked_against_each_rule() -> None:
         parse_text(fields["seats"], "three")
 
 
+def test_a_sampling_request_s_images_go_to_the_model_and_audio_or_tools_are_refused() -> None:
+    from mcp import types
+
+    from hermes_desktop.core.mcp.client_features import UnsupportedSampling, model_messages, sampling_request
+
+    image = types.ImageContent(type="image", data="aGk=", mime_type="image/png")
+    params = types.CreateMessageRequestParams(
+        messages=[types.SamplingMessage(role="user", content=[types.TextContent(type="text", text="What is it?"),
+                                                              image]),
+                  types.SamplingMessage(role="assistant", content=types.TextContent(type="text", text="A dot."))],
+        max_tokens=10, include_context="allServers")
+    request = sampling_request("s", params, "m")
+    assert request.messages[0].images == 1 and request.include_context == "allServers"
+    assert model_messages(request) == [
+        {"role": "user", "content": [{"type": "text", "text": "What is it?"},
+                                     {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGk="}}]},
+        {"role": "assistant", "content": "A dot."}]
+    audio = types.AudioContent(type="audio", data="aGk=", mime_type="audio/wav")
+    with pytest.raises(UnsupportedSampling, match="audio"):
+        sampling_request("s", types.CreateMessageRequestParams(
+            messages=[types.SamplingMessage(role="user", content=audio)], max_tokens=5), "m")
+    tool = types.Tool(name="t", input_schema={"type": "object"})
+    with pytest.raises(UnsupportedSampling, match="tool"):
+        sampling_request("s", types.CreateMessageRequestParams(
+            messages=[types.SamplingMessage(role="user", content=types.TextContent(type="text", text="x"))],
+            max_tokens=5, tools=[tool]), "m")
+
+
 # ------------------------------------------------------------------ over a real server
 
 async def test_the_client_declares_elicitation_sampling_and_roots(runtime) -> None:
