@@ -58,6 +58,8 @@ class McpActions(QObject):
         elif action == "set_secret" and name:
             spawn(self.ask_secret(name))
         elif action == "sign_in" and name:
+            if self.sign_in_task is not None and not self.sign_in_task.done():
+                self.sign_in_task.cancel()  # one sign-in at a time: the newer press wins
             self.sign_in_task = spawn(self.sign_in(name))
         elif action == "sign_out" and name:
             spawn(self.sign_out(name))

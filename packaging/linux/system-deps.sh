@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the system packages Hermes Desktop and its tests need on Debian/Ubuntu, if any are missing,
 # then check that Qt's X11 (xcb) platform plugin finds every library it needs.
-#   --tests   also what the test suite needs (a real Secret Service: gnome-keyring + dbus; Xvfb)
+#   --tests   also what the test suite needs (a real Secret Service: gnome-keyring + dbus; Xvfb; npm)
 # Installs only as root (or with passwordless sudo); otherwise prints the command and carries on,
 # and the tests that need a missing part skip with the reason.
 #
@@ -23,7 +23,7 @@ want=("${window[@]}" fonts-noto-cjk)   # the fonts: Chinese text in the window
 mode=run
 if [ "${1:-}" = "--tests" ]; then
   mode=tests
-  want+=(gnome-keyring dbus dbus-x11 xvfb)
+  want+=(gnome-keyring dbus dbus-x11 xvfb npm)   # npm: the MCP conformance suite and its Node 22 (tests/.node)
 fi
 
 # Qt's xcb plugin and the Qt libraries it loads, from the project's venv (or QT_PLUGIN_FILES).

@@ -311,3 +311,16 @@ async def test_a_refused_authorization_header_fails_once_with_the_status_not_a_r
     await asyncio.sleep(1.0)
     assert len(auth.mcp_statuses) == seen, "no restart loop"
     await runtime.mcp.stop_all()
+
+
+async def test_a_cancelled_sign_in_keeps_the_previous_tokens(auth, secrets) -> None:
+    config = parse_server("remote", {"url": f"{auth.base}/mcp"})
+    await sign_in(config, secrets, open_url=browser([]))
+    before = secrets.get(oauth_username("remote"))
+
+    async def walk_away(url: str) -> None:  # the user closes the browser tab
+        pass
+
+    with pytest.raises(SignInError, match="no answer from the browser"):
+        await sign_in(config, secrets, open_url=walk_away, timeout_s=0.5)
+    assert secrets.get(oauth_username("remote")) == before

@@ -151,16 +151,6 @@ class KeyringTokenStorage:
     async def wanted_scope(self) -> str | None:
         return (await self.read()).get("wanted_scope")
 
-    async def forget_tokens(self) -> None:
-        """Drop the tokens, keep the registration (a new sign-in reuses it)."""
-        def change() -> None:
-            record = self._read_sync()
-            if record:
-                record.pop("tokens", None)
-                record.pop("expires_at", None)
-                self._write_sync(record)
-        await asyncio.to_thread(change)
-
 
 def sign_out(secrets: SecretStore | None, server: str) -> bool:
     """Remove the server's tokens and registration from the keyring. Returns whether there was anything."""
@@ -440,8 +430,7 @@ class SignInResult:
 
 async def sign_in(config: ServerConfig, secrets: SecretStore | None, *,
                   open_url: Callable[[str], Any] | None = None, on_url: Callable[[str], None] | None = None,
-                  timeout_s: float = SIGN_IN_TIMEOUT_S, client_info: dict[str, str] | None = None,
-                  storage: Any = None, connect: Callable[[Any], Awaitable[int]] | None = None) -> SignInResult:
+                  timeout_s: float = SIGN_IN_TIMEOUT_S, storage: Any = None, connect: Callable[[Any], Awaitable[int]] | None = None) -> SignInResult:
     """Sign in to an HTTP/SSE server interactively: the browser, the loopback redirect, tokens to the keyring.
 
     `open_url` opens the consent page (default: the system browser); `on_url` is told the URL first (the CLI
@@ -474,8 +463,9 @@ async def sign_in(config: ServerConfig, secrets: SecretStore | None, *,
     redirect_uri = receiver.redirect_uri
     if previous is not None and redirect_uri not in [str(u) for u in previous.redirect_uris or ()]:
         await storage.update(client=None)  # registered for another redirect: register again
-    if own_storage:
-        await storage.forget_tokens()  # a fresh consent, not the old tokens
+    kept = storage
+    if own_storage:  # a fresh consent; the stored tokens are replaced only once it succeeded (a cancel keeps them)
+        storage = _PendingTokens(storage)
     opener = open_url or _system_browser
 
     async def redirect(url: str) -> None:
@@ -491,7 +481,7 @@ async def sign_in(config: ServerConfig, secrets: SecretStore | None, *,
 
     fixed = _fixed_client(config, secret, redirect_uri)
     if fixed is not None:
-        if isinstance(storage, KeyringTokenStorage):
+        if isinstance(storage, (KeyringTokenStorage, _PendingTokens)):
             storage._fixed_client = fixed
         else:
             await storage.set_client_info(fixed)
@@ -515,9 +505,51 @@ async def sign_in(config: ServerConfig, secrets: SecretStore | None, *,
         raise SignInError(f"sign-in to “{config.name}” failed: {_describe(inner)}") from None
     finally:
         receiver.close()
-    if hasattr(storage, "update") and provider.challenged:
-        await storage.update(wanted_scope=None)
+    if isinstance(storage, _PendingTokens):
+        await storage.commit()
+    if hasattr(kept, "update") and provider.challenged:
+        await kept.update(wanted_scope=None)
     return SignInResult(config.name, provider.challenged, tools)
+
+
+class _PendingTokens:
+    """An interactive sign-in's storage: starts without tokens (so the server asks for consent, with the scope
+    wanted last time), keeps new tokens aside until the sign-in completed, then stores them in the keyring."""
+
+    def __init__(self, keyring: KeyringTokenStorage) -> None:
+        self._keyring = keyring
+        self._tokens: Any = None
+        self.expires_at: float | None = None
+
+    @property
+    def _fixed_client(self) -> Any:
+        return self._keyring._fixed_client
+
+    @_fixed_client.setter
+    def _fixed_client(self, value: Any) -> None:
+        self._keyring._fixed_client = value
+
+    async def get_tokens(self) -> Any:
+        return self._tokens
+
+    async def set_tokens(self, tokens: Any) -> None:
+        self._tokens = tokens
+
+    async def get_client_info(self) -> Any:
+        return await self._keyring.get_client_info()
+
+    async def set_client_info(self, client_info: Any) -> None:
+        await self._keyring.set_client_info(client_info)
+
+    async def wanted_scope(self) -> str | None:
+        return await self._keyring.wanted_scope()
+
+    async def update(self, **changes: Any) -> None:
+        await self._keyring.update(**changes)
+
+    async def commit(self) -> None:
+        if self._tokens is not None:
+            await self._keyring.set_tokens(self._tokens)
 
 
 def _innermost(exc: BaseException) -> BaseException:

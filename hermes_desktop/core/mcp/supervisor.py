@@ -220,7 +220,7 @@ class ServerSupervisor:
                                    tuple(self._tool_names), self.config.transport, self.config.describe(),
                                    self.config.secret_names, estimate_tools_tokens(schemas) if schemas else 0,
                                    self._prompts if state is ServerState.CONNECTED else (), self._sign_in_state(),
-                                   withheld=self.breaker.note())
+                                   withheld=self.breaker.note(), breaker=self.breaker.info())
         if state in (ServerState.STARTING, ServerState.STOPPED):
             self.settled.clear()
         else:
@@ -248,7 +248,9 @@ class ServerSupervisor:
                 needs = self._sign_in_reason(exc)
                 if needs is not None:  # restarting cannot help until the user signs in: wait for them
                     self._fail_pending(needs)  # (without OAuth, its own header was refused: failed, same reason)
-                    self._set(ServerState.NEEDS_SIGN_IN if self._auth is not None else ServerState.FAILED, needs)
+                    self._set(ServerState.NEEDS_SIGN_IN, f"{needs}; sign in from the MCP tab or with "
+                              f"`hermes-desktop mcp login {self.config.name}`") if self._auth is not None else \
+                        self._set(ServerState.FAILED, needs)
                     await self._pause(None)
                     failures = 0
                     continue
