@@ -140,12 +140,19 @@ class AgentServices:
     # The skill catalog for (session id, the user's message, tokens the rest of the fixed part takes): core/skills.
     skill_catalog: Callable[[str, str, int], str] = lambda session_id, message, other_tokens: ""
     # (skills listed in the catalog, skills reachable only through find_skills) of the latest catalog, for Activity.
-    skill_counts: Callable[[], tuple[int, int]] = lambda: (0, 0)
+    skill_counts: Callable[[str], tuple[int, int]] = lambda session_id: (0, 0)
     # Narrows the tools a request offers (skills: only active skills' own tools); called every round.
     offer_tools: Callable[[str, list[ToolSpec]], list[ToolSpec]] = lambda session_id, specs: specs
     # Runs in a worker thread once the user's message is saved (skills: `/skill-name` activation).
     before_turn: Callable[[str, str], object] = lambda session_id, text: None
     memory_layer: Callable[[str], str] = lambda session_id: ""
+    # Memory (core/memory/service.py). Before a turn's first request, in a worker thread: (session id, the user's
+    # message, profile id) chooses what memory_layer gives for the session and returns an event to emit (or None).
+    # After a turn that answered a new user
+    # message: (session id, profile id, message id, its text, the turn's model); returns at once (its work runs in
+    # the background), so it never delays the reply or TurnFinished.
+    prepare_memory: Callable[[str, str, str], "Event | None"] = lambda session_id, text, profile_id: None
+    remember_turn: Callable[[str, str, int, str, Any], object] = lambda *args: None
     clock: Callable[[], float] = time.monotonic
     # The app's own secrets (API keys, MCP secrets; a live set): removed from every tool result before the model,
     # the session database or the audit log sees it.
@@ -364,6 +371,8 @@ class _TurnRun:
         self.services = agent.services
         self.session_id = session_id
         self.text = text
+        self.new_message = text is not None  # not a regenerate: memory reads it after the turn
+        self.user_id: int | None = None
         self.emit = emit
         self.io = _StoreIO()
         self.round_trips = 0
@@ -387,6 +396,7 @@ class _TurnRun:
         try:
             reason, message = await self._run_within_deadline()
             self.emit(TurnFinished(reason, message, self.round_trips))
+            self._remember_turn()
         except _DeadlinePassed:
             message = _deadline_message(self.services.limits.turn_deadline_s)
             await self._after_cancel(DEADLINE_RESULT)
@@ -410,6 +420,15 @@ class _TurnRun:
             self.emit(TurnError(ErrorKind.INTERNAL, f"Something went wrong inside Hermes ({type(exc).__name__}: {exc}). "
                                 "Your message is saved; the details are in the log.", ErrorAction.RETRY, repr(exc)))
             self.emit(TurnFinished(FinishReason.ERROR, "internal error", self.round_trips))
+
+    def _remember_turn(self) -> None:
+        """Hand a new user message of a finished turn to memory (a regenerated one was handed over already)."""
+        if self.new_message and self.user_id is not None and self.model is not None:
+            try:
+                self.services.remember_turn(self.session_id, self.model.profile.id, self.user_id, self.text or "",
+                                            self.model)
+            except Exception:  # memory never breaks a turn
+                log.exception("memory could not take the turn")
 
     async def _keep_partial(self) -> None:
         try:
@@ -495,6 +514,10 @@ class _TurnRun:
         await self.io.call(store.set_model, self.session_id, model.profile.id, model.profile.model)
 
         await self.io.call(self.services.before_turn, self.session_id, self.text)
+        self.user_id = user_id
+        recalled = await self.io.call(self.services.prepare_memory, self.session_id, self.text, model.profile.id)
+        if recalled is not None:  # MemoryRecalled: what the memory layer holds this turn, with sources (Activity)
+            self.emit(recalled)
         shrunk = False
 
         while self.round_trips < self.services.limits.max_round_trips:
@@ -510,7 +533,7 @@ class _TurnRun:
                 raise too_big
             context = await self.summaries.ensure(first, lambda: self._build_context(tools),
                                                   model, self.history, self.turn_start, self.agent.calibration)
-            listed, searchable = self.services.skill_counts() if tools else (0, 0)
+            listed, searchable = self.services.skill_counts(self.session_id) if tools else (0, 0)
             self.emit(ContextPrepared(self.round_trips, context.estimated_tokens, context.budget_tokens,
                                       context.dropped_messages, dict(context.breakdown), listed, searchable))
             self.emit(ModelRequestStarted(self.round_trips, model.profile.model, model.tool_mode.value if tools else "none"))

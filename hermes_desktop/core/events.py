@@ -195,6 +195,15 @@ class ConversationSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class MemoryRecalled:
+    """The memories this turn's requests carry in their memory layer (core/memory), best first: ids, and lines
+    "statement (from 'Trip planning', 3 Nov)" for Activity. Emitted before the first request, only when any."""
+
+    memory_ids: tuple[int, ...]
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MemoryRemembered:
     """Hermes kept new memories from the user's words (after a turn, or through the `remember` tool). Not part of
     a turn's event stream: it usually comes after TurnFinished, so it is delivered through
@@ -239,6 +248,7 @@ Event = Union[
     Notice,
     SummarisingStarted,
     ConversationSummary,
+    MemoryRecalled,
     MemoryRemembered,
     TurnError,
     TurnFinished,

@@ -40,6 +40,7 @@ from hermes_desktop.core.tools.workspace import Workspace
 if TYPE_CHECKING:  # the agent and the model client pull in openai (~0.5 s): loaded in make_agent()
     from hermes_desktop.core.agent import Agent
     from hermes_desktop.core.llm import ModelClient
+    from hermes_desktop.core.memory.service import MemoryService
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,7 @@ class Runtime:
     env: Mapping[str, str] = field(default_factory=dict)
     session_models: SessionModels | None = None  # set by make_agent
     model_catalog: ModelCatalog | None = None
+    memory: "MemoryService | None" = None  # core/memory; None when the store is not SQLite (memory off)
 
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
         return None if self.profile is None else self._resolve_key(self.profile, env)
@@ -132,6 +134,7 @@ class Runtime:
             before_turn=self.skills.apply_slash,
             known_secrets=REDACTION.known_secrets,
             learn_no_vision=self.remember_no_vision,
+            **self.memory_hooks(),
         )
         agent = Agent(model, services)
         if self.session_models is None:
@@ -143,6 +146,14 @@ class Runtime:
         if self.mcp.client_features is not None:
             self.mcp.client_features.model = lambda: agent.model  # an MCP server's sampling uses the active model
         return agent
+
+    def memory_hooks(self) -> dict[str, object]:
+        """The agent's memory hooks (core/memory/service.py): recall before a turn, extraction after it."""
+        memory = self.memory
+        if memory is None:
+            return {}
+        return {"memory_layer": memory.layer, "prepare_memory": memory.prepare_event,
+                "remember_turn": memory.after_turn}
 
     def skill_roots(self) -> list[tuple[Path, Origin]]:
         """Bundled first, then ~/.claude/skills and ~/.agents/skills (each if enabled), then the user's folder: later
@@ -238,7 +249,25 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
     # Elicitation, sampling and roots for MCP servers; the window / terminal set its elicitor and sampler.
     runtime.mcp.client_features = ClientFeatures(roots=lambda: workspace_roots(runtime.workspace.root),
                                                  audit=runtime.audit, servers=lambda: runtime.mcp.supervisors.values())
+    runtime.memory = open_memory(runtime)
     skills.reload()
     return runtime
+
+
+def open_memory(runtime: Runtime) -> "MemoryService | None":
+    """Memory over the session store's database, its tools registered (remember, recall, forget)."""
+    from hermes_desktop.core.memory.service import MemoryService
+    from hermes_desktop.core.memory.store import MemoryStore
+
+    if not hasattr(runtime.store, "_db"):
+        return None
+    try:
+        service = MemoryService(MemoryStore(runtime.store), lambda: runtime.settings)
+    except Exception as exc:  # e.g. a database of a version without the memory tables, open read-only
+        log.warning("memory is unavailable: %s", exc)
+        return None
+    for spec in service.tools():
+        runtime.registry.register(spec, replace=True)
+    return service
 
 

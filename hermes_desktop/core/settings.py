@@ -96,6 +96,8 @@ class ProviderProfile:
     # Learned from the server's answers, kept so they hold after a restart.
     learned_reasoning_echo: bool = False
     learned_no_vision: bool = False
+    # A model of this provider's /embeddings endpoint for memory recall (core/memory/embeddings.py); None: BM25 only.
+    embedding_model: str | None = None
 
     @property
     def keyring_username(self) -> str:
@@ -165,6 +167,11 @@ class Settings:
     # `sessions import` refuses files larger than this (the file is streamed, never read whole).
     import_max_mb: int = 100
     thinking_display: ThinkingDisplay = ThinkingDisplay.AUTO
+    # Memory (core/memory): the global switch; short-term memories' half-life in days; tokens the recalled
+    # memories may take in a request.
+    memory_enabled: bool = True
+    memory_half_life_days: float = 7.0
+    memory_budget_tokens: int = 400
 
     def profile(self, profile_id: str | None) -> ProviderProfile | None:
         return next((p for p in self.profiles if p.id == profile_id), None)
@@ -199,6 +206,9 @@ class Settings:
             claude_skills=bool(data.get("claude_skills", False)),
             import_max_mb=_positive_int(data.get("import_max_mb"), 100),
             thinking_display=_enum(ThinkingDisplay, data.get("thinking_display"), ThinkingDisplay.AUTO),
+            memory_enabled=bool(data.get("memory_enabled", True)),
+            memory_half_life_days=_positive_float(data.get("memory_half_life_days"), 7.0),
+            memory_budget_tokens=_positive_int(data.get("memory_budget_tokens"), 400),
         )
 
 
@@ -211,6 +221,14 @@ def _enum(kind: type[E], value: Any, default: E) -> E:
         return kind(value)
     except ValueError:
         return default
+
+
+def _positive_float(value: Any, default: float) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return default
+    return number if number > 0 and number == number and number != float("inf") else default
 
 
 def _positive_int(value: Any, default: int) -> int:

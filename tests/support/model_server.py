@@ -308,6 +308,30 @@ def goal_echo_summary(request: RecordedRequest) -> ScriptedReply:
     return text_reply("\n".join(f"- {g}" for g in goals) + f"\n- merged {merged} new lines")
 
 
+# The opening of the app's memory-extraction prompt (hermes_desktop/core/memory/extract.py).
+MEMORY_PROMPT_OPENING = "You extract memories"
+
+
+def memory_reply(*memories: dict[str, Any]) -> Responder:
+    """A memory responder answering every extraction request with these memories (statement, quote, subject,
+    kind, date), as JSON."""
+    return lambda request: text_reply(json.dumps({"memories": list(memories)}, ensure_ascii=False))
+
+
+def echo_memories(request: RecordedRequest) -> ScriptedReply:
+    """The default answer to an extraction request: each candidate sentence the rules listed, kept as it is
+    (statement = quote = the sentence; kind from the rules' tag)."""
+    text = "\n".join(str(m.get("content") or "") for m in request.messages if m.get("role") == "user")
+    memories = []
+    listed = text.split("Candidate sentences:", 1)[1] if "Candidate sentences:" in text else ""
+    for line in listed.splitlines():
+        line = line.strip()
+        if line.startswith("- ") and line.endswith("]") and " [" in line:
+            sentence, kind = line[2:].rsplit(" [", 1)
+            memories.append({"statement": sentence, "quote": sentence, "subject": "", "kind": kind[:-1], "date": None})
+    return text_reply(json.dumps({"memories": memories}, ensure_ascii=False))
+
+
 # ---------------------------------------------------------------- the server
 
 class _QuietServer(ThreadingHTTPServer):
@@ -339,6 +363,10 @@ class ScriptedModelServer:
         # (a goal-echoing summary by default; tests of failures put an error, a hang or garbage there).
         self.auto_summaries = True
         self.summary_responder: Responder = goal_echo_summary
+        # And the memory extraction after a turn (core/memory/extract.py): answered by `memory_responder` (each
+        # candidate kept as written by default; `memory_reply(...)` scripts the JSON, error_reply a failure).
+        self.auto_memory = True
+        self.memory_responder: Responder = echo_memories
         self.requests: list[RecordedRequest] = []
         self.client_disconnected = threading.Event()
         self.disconnects = 0
@@ -392,6 +420,8 @@ class ScriptedModelServer:
             return text_reply("Scripted title")
         if self.auto_summaries and not request.tool_names and request.system_prompt.startswith(SUMMARY_PROMPT_OPENING):
             return self.summary_responder(request)
+        if self.auto_memory and not request.tool_names and request.system_prompt.startswith(MEMORY_PROMPT_OPENING):
+            return self.memory_responder(request)
         with self._lock:
             if self._queue:
                 return self._queue.popleft()

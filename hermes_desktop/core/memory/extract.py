@@ -18,14 +18,16 @@ import logging
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hermes_desktop.core.llm import ChatRequest, ModelClient, ModelError, StreamDone
 from hermes_desktop.core.memory.model import Kind
 from hermes_desktop.core.memory.rules import (
     Candidate, end_of_day, find_date, is_hypothetical, is_question, sentences, statement_from_explicit,
 )
 from hermes_desktop.core.memory.text import quote_in
+
+if TYPE_CHECKING:
+    from hermes_desktop.core.llm import ChatRequest, ModelClient
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +57,9 @@ class Extracted:
     expires_at: float | None
 
 
-def request_for(message: str, candidates: list[Candidate], today: date) -> ChatRequest:
+def request_for(message: str, candidates: list[Candidate], today: date) -> "ChatRequest":
+    from hermes_desktop.core.llm import ChatRequest
+
     listed = "\n".join(f"- {c.sentence} [{c.kind.value}]" for c in candidates)
     return ChatRequest([
         {"role": "system", "content": _PROMPT.format(today=today.isoformat())},
@@ -128,8 +132,10 @@ def rules_only(candidates: list[Candidate]) -> list[Extracted]:
             for c in candidates if c.kind is Kind.EXPLICIT]
 
 
-async def refine(model: ModelClient, message: str, candidates: list[Candidate], today: date) -> list[Extracted]:
+async def refine(model: "ModelClient", message: str, candidates: list[Candidate], today: date) -> list[Extracted]:
     """One side request; on any failure the rules-only result."""
+    from hermes_desktop.core.llm import ModelError, StreamDone
+
     try:
         async with asyncio.timeout(EXTRACT_TIMEOUT_S):
             async with contextlib.aclosing(model.stream(request_for(message, candidates, today))) as stream:

@@ -21,10 +21,10 @@ import logging
 from datetime import date
 from typing import TYPE_CHECKING, Any, Callable
 
-from hermes_desktop.core.events import MemoryRemembered
+from hermes_desktop.core.events import MemoryRecalled, MemoryRemembered
 from hermes_desktop.core.memory.extract import Extracted, refine
 from hermes_desktop.core.memory.model import Memory, Origin, Recalled, layer_for
-from hermes_desktop.core.memory.recall import layer_text, recall
+from hermes_desktop.core.memory.recall import layer_text, line, recall
 from hermes_desktop.core.memory.rules import find_candidates
 from hermes_desktop.core.memory.store import MemoryStore
 
@@ -90,6 +90,13 @@ class MemoryService:
             log.exception("memory recall failed")
         self._layers[session_id] = chosen
         return chosen
+
+    def prepare_event(self, session_id: str, text: str, profile_id: str) -> MemoryRecalled | None:
+        """`prepare`, as the agent's `prepare_memory` hook: the event naming what was recalled, or None."""
+        chosen = self.prepare(session_id, text, profile_id)
+        if not chosen:
+            return None
+        return MemoryRecalled(tuple(r.memory.id for r in chosen), tuple(line(r)[2:] for r in chosen))
 
     def _title(self, session_id: str) -> str | None:
         info = self.store.sessions.get_session(session_id)
