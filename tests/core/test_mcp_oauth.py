@@ -324,3 +324,20 @@ async def test_a_cancelled_sign_in_keeps_the_previous_tokens(auth, secrets) -> N
     with pytest.raises(SignInError, match="no answer from the browser"):
         await sign_in(config, secrets, open_url=walk_away, timeout_s=0.5)
     assert secrets.get(oauth_username("remote")) == before
+
+
+def test_the_oauth_field_is_parsed_checked_and_kept_when_the_form_saves_the_server(tmp_path: Path) -> None:
+    from hermes_desktop.core.mcp.config import MCPConfigError, load_config, save_server
+
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps({"mcpServers": {"remote": {"url": "https://example.com/mcp", "oauth": {
+        "clientId": "abc", "clientSecret": "${secret:client}", "scopes": ["read", "write"], "redirectPort": 8765}}}}))
+    server = load_config(path).servers[0]
+    assert (server.oauth.client_id, server.oauth.scopes, server.oauth.redirect_port) == ("abc", ("read", "write"), 8765)
+    save_server(path, "remote", {"url": "https://example.com/mcp2"}, replacing="remote")  # what the form sends
+    saved = json.loads(path.read_text())["mcpServers"]["remote"]
+    assert saved["url"] == "https://example.com/mcp2" and saved["oauth"]["clientId"] == "abc"
+    assert not parse_server("off", {"url": "https://x/mcp", "oauth": False}).oauth.enabled
+    for bad in ({"scopes": 3}, {"clientSecret": "s"}, {"grant": "password"}, {"grant": "client_credentials"}):
+        with pytest.raises(MCPConfigError):
+            parse_server("bad", {"url": "https://x/mcp", "oauth": bad})

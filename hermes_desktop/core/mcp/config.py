@@ -466,4 +466,4 @@ def remove_server(path: Path, name: str) -> None:
             return
 
 
-_FIELDS = ("command", "args", "env", "cwd", "url", "serverUrl", "headers", "disabled", "timeout", "oauth")
+_FIELDS = ("command", "args", "env", "cwd", "url", "serverUrl", "headers", "disabled", "timeout")
