@@ -119,6 +119,10 @@ def test_install_copies_a_folder_or_zip_and_refuses_what_is_unsafe(env, tmp_path
         z.writestr("big.bin", b"\0" * 60_000_000)
     refused = hermes("skills", "install", str(bomb), env=env)
     assert refused.returncode == 2 and "more than 50 MB" in refused.stderr and not (skills_dir() / "bomb").exists()
+    with_link = write_skill(tmp_path / "src" / "with-link", "with-link", "Has a link.")
+    (with_link / "secrets").symlink_to(Path.home())
+    refused = hermes("skills", "install", str(with_link), env=env)
+    assert refused.returncode == 2 and "symbolic link" in refused.stderr and not (skills_dir() / "with-link").exists()
     assert not [p for p in skills_dir().iterdir() if p.name.startswith(".installing-")], "no leftovers"
 
 
