@@ -37,7 +37,7 @@ def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme
     if sign_in_words:
         html += f"<br><span style='color:{theme.muted}'>{escape(sign_in_words)}</span>"
     if withheld_words:  # the circuit breaker (core/mcp/breaker.py)
-        html += f"<br><span style='color:{theme.risk_destructive}'>⛔ {escape(withheld_words)}</span>"
+        html += f"<br><span style='color:{theme.risk_destructive}'>⚠ {escape(withheld_words)}</span>"
     if status.tools:
         shown = ", ".join(status.tools[:MAX_TOOLS_LISTED]) + (" …" if len(status.tools) > MAX_TOOLS_LISTED else "")
         html += f"<br>{escape(tools_words)}<br><span style='color:{theme.muted}'>{escape(shown)}</span>"
@@ -103,10 +103,10 @@ class McpPanel(QWidget):
                 tools += " · " + (self.tr("1 prompt") if len(status.prompts) == 1
                                   else self.tr("{0} prompts").format(len(status.prompts)))
             signed = self._sign_in_words(status)
-            withheld = self.tr("Circuit breaker: {0}").format(status.withheld) if status.withheld else ""
+            withheld = self._breaker_words(status)
             text = f"{status.name}  ·  {words}  ·  {status.target}" + \
                 (f"\n⚠ {status.detail}" if status.detail and status.state is not ServerState.CONNECTED else "") + \
-                (f"\n{signed}" if signed else "") + (f"\n⛔ {withheld}" if withheld else "") + \
+                (f"\n{signed}" if signed else "") + (f"\n⚠ {withheld}" if withheld else "") + \
                 (f"\n{tools}" if status.tools else "")
             item = QListWidgetItem(text)
             item.setData(NAME_ROLE, status.name)
@@ -126,6 +126,16 @@ class McpPanel(QWidget):
                 ServerState.RESTARTING: self.tr("restarting"), ServerState.FAILED: self.tr("failed"),
                 ServerState.DISABLED: self.tr("disabled"), ServerState.STOPPED: self.tr("stopped"),
                 ServerState.NEEDS_SIGN_IN: self.tr("needs sign-in")}[state]
+
+    def _breaker_words(self, status: ServerStatus) -> str:
+        info = status.breaker
+        if info is None:
+            return ""
+        if info.on_trial:
+            return self.tr("Tools offered again on trial after {0} failed calls in a row; the next call decides. "
+                           "Last error: {1}").format(info.failures, info.reason)
+        return self.tr("Tools withheld from the model after {0} failed calls in a row; one trial call from {1}, or "
+                       "press Restart. Last error: {2}").format(info.failures, info.retry_at, info.reason)
 
     def _sign_in_words(self, status: ServerStatus) -> str:
         if status.state is ServerState.NEEDS_SIGN_IN:

@@ -1176,87 +1176,87 @@ Folder: {2}</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="103"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="104"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="130"/>
         <source>Choose a file in the mcpServers or VS Code servers shape.</source>
         <translation>请选择 mcpServers 或 VS Code servers 格式的文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="137"/>
         <source>Import MCP servers from</source>
         <translation>从以下文件导入 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="138"/>
         <source>JSON files (*.json);;All files (*)</source>
         <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="158"/>
         <source>Reading…</source>
         <translation>正在读取…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="165"/>
         <source>Cannot import: {0}. Nothing was changed.</source>
         <translation>无法导入：{0}。未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="179"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="179"/>
         <source>Replace (changed)</source>
         <translation>替换（有变化）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="180"/>
         <source>Identical: skipped</source>
         <translation>相同：跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="180"/>
         <source>Invalid: skipped</source>
         <translation>无效：跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="189"/>
         <source>Differs in: {0}</source>
         <translation>不同之处：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="191"/>
         <source>Secret in {0} goes to the keyring as ${{secret:{1}}}</source>
         <translation>{0} 中的密钥将存入系统密钥环，写作 ${{secret:{1}}}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="203"/>
         <source>Tick to replace the server mcp.json has under this name</source>
         <translation>勾选以替换 mcp.json 中同名的服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="207"/>
         <source>From: {0}</source>
         <translation>来源：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="213"/>
         <source>{0} secret(s) found in the file move to the system keyring; mcp.json only gets ${{secret:…}} references.</source>
         <translation>文件中发现 {0} 个密钥，将移入系统密钥环；mcp.json 中只写入 ${{secret:…}} 引用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="215"/>
         <source>{0} secret(s) found in the file are NOT copied: there is no secure keyring ({1}). mcp.json gets ${{secret:…}} references; set each value with “Set secret…”.</source>
         <translation>文件中发现的 {0} 个密钥不会被复制：没有安全的系统密钥环（{1}）。mcp.json 中写入 ${{secret:…}} 引用；请用“设置密钥…”逐个设置其值。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="237"/>
         <source>{0} to add, {1} to replace, {2} identical, {3} invalid</source>
         <translation>添加 {0} 个，替换 {1} 个，相同 {2} 个，无效 {3} 个</translation>
     </message>
@@ -1407,11 +1407,6 @@ Folder: {2}</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="106"/>
-        <source>Circuit breaker: {0}</source>
-        <translation>熔断器：{0}</translation>
-    </message>
-    <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="118"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
@@ -1452,12 +1447,22 @@ Folder: {2}</source>
         <translation>需要登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="135"/>
+        <source>Tools offered again on trial after {0} failed calls in a row; the next call decides. Last error: {1}</source>
+        <translation>连续 {0} 次调用失败后，工具已重新提供以试用；下一次调用决定是否恢复。最后的错误：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="137"/>
+        <source>Tools withheld from the model after {0} failed calls in a row; one trial call from {1}, or press Restart. Last error: {2}</source>
+        <translation>连续 {0} 次调用失败，工具已暂不提供给模型；{1} 起允许一次试用调用，或按“重启”。最后的错误：{2}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="142"/>
         <source>Press “Sign in…” to open its sign-in page in your browser.</source>
         <translation>按“登录…”在浏览器中打开它的登录页面。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="144"/>
         <source>Signed in (tokens in the system keyring)</source>
         <translation>已登录（令牌在系统密钥环中）</translation>
     </message>
@@ -2159,17 +2164,22 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>显示思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="94"/>
+        <source>Open link {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="97"/>
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="98"/>
         <source>Copy code block {0}</source>
         <translation>复制代码块 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="189"/>
         <source>Message actions</source>
         <translation>消息操作</translation>
     </message>
@@ -3359,12 +3369,12 @@ it is kept here.</source>
 <context>
     <name>dialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="262"/>
         <source>The servers could not be imported: {0}. mcp.json was not changed.</source>
         <translation>服务器无法导入：{0}。mcp.json 未被更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="265"/>
         <source>Imported {0} new and {1} replaced MCP server(s).</source>
         <translation>已导入 {0} 个新的 MCP 服务器，替换 {1} 个。</translation>
     </message>

@@ -92,6 +92,8 @@ async def test_a_server_whose_calls_keep_failing_is_withheld_then_tried_once_the
     status = runtime.mcp.statuses()[0] if runtime.mcp.statuses()[0].name == "flaky" else runtime.mcp.statuses()[1]
     assert status.state is ServerState.CONNECTED and "withheld" in status.withheld
     assert "database is down" in status.withheld
+    assert status.breaker is not None and status.breaker.failures == 2 and not status.breaker.on_trial
+    assert "database is down" in status.breaker.reason and status.breaker.retry_at.count(":") == 2
 
     # A call that still arrives is not sent to the server: a structured error says why.
     with pytest.raises(ToolWithheld) as withheld:

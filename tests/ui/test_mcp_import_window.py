@@ -129,11 +129,11 @@ def test_a_server_whose_calls_keep_failing_shows_its_tools_withheld(make_window,
     fail = CallScript("mcp_flaky_fail", {"reason": "database is down"})
     model_server.enqueue(tool_call_reply(fail), tool_call_reply(fail), text_reply("It keeps failing."))
     h.send("use the flaky server")
-    h.wait_until(lambda: any("Circuit breaker: tools withheld from the model after 2 failed calls" in t
+    h.wait_until(lambda: any("Tools withheld from the model after 2 failed calls in a row" in t
                              for t in server_texts(h)), timeout=30, what="the breaker in the MCP tab")
     h.wait_until(lambda: len(model_server.chat_requests) >= 3, what="the last request")
     assert not any(n.startswith("mcp_flaky_") for n in model_server.chat_requests[2].tool_names)
     h.do(lambda: h.window.findChild(QListWidget, "mcpServerList").setCurrentRow(0))
     h.do(lambda: h.window.findChild(QPushButton, "restartMcpButton").click())
-    h.wait_until(lambda: any(t.startswith("flaky  ·  connected") and "Circuit breaker" not in t
+    h.wait_until(lambda: any(t.startswith("flaky  ·  connected") and "Tools withheld" not in t
                              for t in server_texts(h)), timeout=30, what="Restart to close the breaker")

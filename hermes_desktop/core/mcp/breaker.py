@@ -23,6 +23,7 @@ from enum import StrEnum
 from typing import Callable
 
 from hermes_desktop.core.mcp.config import BreakerSettings
+from hermes_desktop.core.mcp.status import BreakerInfo
 from hermes_desktop.core.tools.spec import ToolError
 
 
@@ -76,6 +77,15 @@ class CircuitBreaker:
         until = time.strftime("%H:%M:%S", time.localtime(self._wall() + self.retry_in_s()))
         return (f"tools withheld from the model after {count} failed calls in a row (last: {self.reason}); "
                 f"one trial call is allowed from {until}, or press Restart")
+
+    def info(self) -> BreakerInfo | None:
+        """The note in parts (for a translated sentence in the window); None while closed."""
+        state = self.state
+        if state is BreakerState.CLOSED:
+            return None
+        until = time.strftime("%H:%M:%S", time.localtime(self._wall() + self.retry_in_s()))
+        return BreakerInfo(state is BreakerState.HALF_OPEN, self.settings.failures, self.reason,
+                           "" if state is BreakerState.HALF_OPEN else until)
 
     # ------------------------------------------------------------------ calls
     def before_call(self) -> None:

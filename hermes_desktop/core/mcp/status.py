@@ -23,6 +23,16 @@ class PromptInfo:
     arguments: tuple[PromptArgument, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class BreakerInfo:
+    """An open or half-open circuit breaker (core/mcp/breaker.py), for the MCP tab."""
+
+    on_trial: bool  # False: withheld until `retry_at`; True: offered again, the next call decides
+    failures: int
+    reason: str  # the last failure
+    retry_at: str = ""  # local time, HH:MM:SS
+
+
 class ServerState(StrEnum):
     STARTING = "starting"
     CONNECTED = "connected"
@@ -46,3 +56,4 @@ class ServerStatus:
     prompts: tuple[PromptInfo, ...] = ()
     sign_in: str = ""  # OAuth: "" (not used for this server), "signed_in", "signed_out"
     withheld: str = ""  # the circuit breaker's note when its tools are withheld or on trial (core/mcp/breaker.py)
+    breaker: "BreakerInfo | None" = None  # the same, in parts, for a translated sentence in the MCP tab

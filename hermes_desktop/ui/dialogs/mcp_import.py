@@ -85,6 +85,7 @@ class McpImportDialog(QDialog):
         self.preview.setHeaderLabels([self.tr("Server"), self.tr("What happens"), self.tr("Details")])
         self.preview.setRootIsDecorated(False)
         self.preview.setWordWrap(True)
+        self.preview.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.preview.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.preview.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.preview.header().setStretchLastSection(True)
@@ -113,7 +114,7 @@ class McpImportDialog(QDialog):
         layout.addWidget(self.problem)
         layout.addWidget(self.summary)
         layout.addWidget(self.buttons)
-        self.setMinimumSize(760, 460)
+        self.setMinimumSize(860, 460)
         self.source.currentIndexChanged.connect(lambda _index: self._source_changed())
         first_found = next((i for i, client in enumerate(CLIENTS) if find_client_files(client)), None)
         if first_found is not None:
@@ -194,6 +195,7 @@ class McpImportDialog(QDialog):
             details.extend(entry.notes)
             item = QTreeWidgetItem([entry.name, words[entry.change], "\n".join(details)])
             item.setData(0, Qt.ItemDataRole.UserRole, entry.name)
+            item.setToolTip(2, "\n".join(details))
             item.setForeground(1, QColor(colours[entry.change]))
             if entry.change is Change.CHANGE:  # the user's own server stays unless they tick it
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
