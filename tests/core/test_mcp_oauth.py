@@ -341,3 +341,22 @@ def test_the_oauth_field_is_parsed_checked_and_kept_when_the_form_saves_the_serv
     for bad in ({"scopes": 3}, {"clientSecret": "s"}, {"grant": "password"}, {"grant": "client_credentials"}):
         with pytest.raises(MCPConfigError):
             parse_server("bad", {"url": "https://x/mcp", "oauth": bad})
+
+
+async def test_a_call_needing_more_scope_asks_to_sign_in_again_and_the_new_sign_in_asks_for_it(
+        runtime, secrets) -> None:
+    with running_auth_server(scopes_supported=("mcp.read",), needs_scope={"wipe": "mcp.admin"}) as auth:
+        await start(runtime, {"remote": {"url": f"{auth.base}/mcp"}})
+        await runtime.mcp.sign_in("remote", open_url=browser([]))
+        await until(lambda: status(runtime, "remote").state is ServerState.CONNECTED, "connected")
+        assert auth.authorize_requests[-1]["scope"] == "mcp.read"
+        wipe = runtime.registry.get("mcp_remote_wipe")
+        with pytest.raises(Exception):
+            await wipe.handler({"folder": "x"}, None)
+        await until(lambda: status(runtime, "remote").state is ServerState.NEEDS_SIGN_IN, "needs sign-in")
+        assert "more permission" in status(runtime, "remote").detail
+        await runtime.mcp.sign_in("remote", open_url=browser([]))
+        assert set(auth.authorize_requests[-1]["scope"].split()) == {"mcp.read", "mcp.admin"}
+        await until(lambda: status(runtime, "remote").state is ServerState.CONNECTED, "connected again")
+        assert await runtime.registry.get("mcp_remote_wipe").handler({"folder": "x"}, None) == "would wipe x"
+        await runtime.mcp.stop_all()

@@ -41,6 +41,7 @@ class AuthState:
     token_lifetime_s: int = 3600
     scopes_supported: tuple[str, ...] = ("mcp.read", "mcp.write")
     pre_registered: tuple[str, str] | None = None  # (client id, secret)
+    needs_scope: dict[str, str] = field(default_factory=dict)  # tool name -> the scope a call of it needs (else 403)
     clients: dict[str, dict[str, Any]] = field(default_factory=dict)
     codes: dict[str, dict[str, Any]] = field(default_factory=dict)
     access: dict[str, dict[str, Any]] = field(default_factory=dict)  # token -> {expires, scope}
@@ -159,23 +160,40 @@ def build_app(state: AuthState) -> Any:
                              'oauth-protected-resource/mcp"')
                 await Response(status_code=401, headers={"WWW-Authenticate": challenge})(scope, receive, send)
                 return
-            state.mcp_statuses.append(200)
             chunks: list[bytes] = []
-
-            async def recording() -> Any:
+            while True:  # the whole body first: whether to answer 403 depends on it
                 message = await receive()
-                if message["type"] == "http.request":
-                    chunks.append(message.get("body", b""))
-                    if not message.get("more_body"):
-                        try:
-                            request = json.loads(b"".join(chunks) or b"null")
-                        except ValueError:
-                            request = None
-                        if isinstance(request, dict) and request.get("method") == "initialize":
-                            state.initialize.append(request.get("params") or {})
-                return message
+                if message["type"] != "http.request":
+                    break
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body"):
+                    break
+            try:
+                request = json.loads(b"".join(chunks) or b"null")
+            except ValueError:
+                request = None
+            method = request.get("method") if isinstance(request, dict) else None
+            if method == "initialize":
+                state.initialize.append(request.get("params") or {})
+            if method == "tools/call":
+                needed = state.needs_scope.get((request.get("params") or {}).get("name", ""))
+                if needed and needed not in record["scope"].split():
+                    state.mcp_statuses.append(403)
+                    challenge = (f'Bearer error="insufficient_scope", scope="{needed}", resource_metadata='
+                                 f'"{state.base}/.well-known/oauth-protected-resource/mcp"')
+                    await Response(status_code=403, headers={"WWW-Authenticate": challenge})(scope, receive, send)
+                    return
+            state.mcp_statuses.append(200)
+            replayed = False
 
-            await mcp_app(scope, recording, send)
+            async def replay() -> Any:
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+                return await receive()
+
+            await mcp_app(scope, replay, send)
             return
         await mcp_app(scope, receive, send)
 
