@@ -272,7 +272,8 @@ class MemoryPanel(QWidget):
             html += f"<br><i><span style='color:{theme.muted}'>“{escape(row.quote)}”</span></i>"
         parts = [escape(self._source_words(row))]
         if row.pinned:
-            parts.insert(0, f"<span style='color:{theme.accent}'>{escape(self.tr('pinned'))}</span>")
+            pinned = escape(self.tr("pinned"))
+            parts.insert(0, f"<span style='color:{theme.accent}'>{pinned}</span>")
         state = self._state_words(row)
         if state:
             colour = theme.risk_write if row.in_use else theme.muted

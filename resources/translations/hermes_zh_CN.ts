@@ -1888,7 +1888,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="120"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="335"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="336"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
@@ -1899,8 +1899,8 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="122"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="314"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="337"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
@@ -1911,7 +1911,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="124"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="342"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -1922,7 +1922,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="339"/>
         <source>Go to source</source>
         <translation>转到出处</translation>
     </message>
@@ -1933,7 +1933,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="128"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="340"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="341"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
@@ -2057,7 +2057,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="282"/>
         <source>replaces {0} earlier</source>
         <translation>取代了 {0} 条旧记忆</translation>
     </message>
@@ -2067,13 +2067,18 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>置顶：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="314"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="275"/>
+        <source>pinned</source>
+        <translation>已置顶</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="337"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="352"/>
         <source>Memory actions</source>
         <translation>记忆操作</translation>
     </message>
@@ -2166,7 +2171,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/keyboard.py" line="94"/>
         <source>Open link {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>打开链接 {0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/keyboard.py" line="97"/>
