@@ -63,6 +63,14 @@ def test_the_summary_card_shows_at_the_cut_and_opens(make_window, model_server) 
     view.setCurrentIndex(h.window.chat.model.index(row))
     h.do(lambda: QTest.keyClick(view, Qt.Key.Key_Return))
     assert not card.open
+    # and the focused row's actions menu (Menu key) lists it
+    from hermes_desktop.ui.keyboard import message_actions, trigger
+
+    index = h.window.chat.model.index(row)
+    entries = [(label, action) for label, action, _ in message_actions(view, index)]
+    assert ("Earlier conversation (summarised)", "toggle_summary") in entries
+    h.do(lambda: trigger(view, index, "toggle_summary", None))
+    assert card.open
     # the Activity tab: the summary's own line in the breakdown, and the summary itself
     turn = h.controller.activity[session].turns[-1]
     context = [e for e in turn.entries if e.kind == "context" and e.title.startswith("Context")]
