@@ -4,7 +4,7 @@
   focus (the view's current index; arrows move it, focusing the view picks the newest) has an actions
   menu: the Menu key, Shift+F10 or a right-click open it, listing exactly the clickable parts of that row's
   layout (Copy, Edit, Fork, Regenerate, the Arguments/Result toggles, Show all, Retry, the inline
-  Deny/Allow choices, versions, attachments, code-block Copy). Choosing an entry does what a click does.
+  Deny/Allow choices, versions, attachments, code-block Copy, links). Choosing an entry does what a click does.
 - The Tools tab: each tool's Approval combo is an item widget; left in the Tab chain, Tab walked through
   every one of them before leaving the list. The combos take focus only on click; the list is one Tab stop,
   arrows move inside it, Space toggles the tool, and F4 / Alt+Down / Enter open the current tool's rule.
@@ -90,12 +90,31 @@ def message_actions(view: Any, index: QModelIndex) -> list[tuple[str, str, Any]]
             text = (QCoreApplication.translate("MessageActions", "Hide thinking") if thinking_state(item) == "open"
                     else QCoreApplication.translate("MessageActions", "Show thinking"))
         entries.append((text or hit.action, hit.action, hit.payload))
+    for url in _links(layout)[:20]:
+        entries.append((QCoreApplication.translate("MessageActions", "Open link {0}").format(url), "link", url))
     code_blocks = [part.code for part in layout.docs if part.code]
     for number, code in enumerate(code_blocks, 1):
         label = (QCoreApplication.translate("MessageActions", "Copy code") if len(code_blocks) == 1
                  else QCoreApplication.translate("MessageActions", "Copy code block {0}").format(number))
         entries.append((label, "copy_code", code))
     return entries
+
+
+def _links(layout: Any) -> list[str]:
+    """The web and mail links in the row's text, in order, each once (what a click on them opens)."""
+    found: list[str] = []
+    for part in layout.docs:
+        block = part.doc.begin()
+        while block.isValid():
+            iterator = block.begin()
+            while not iterator.atEnd():
+                fragment = iterator.fragment()
+                href = fragment.charFormat().anchorHref() if fragment.isValid() else ""
+                if href and href.split(":", 1)[0] in ("http", "https", "mailto") and href not in found:
+                    found.append(href)
+                iterator += 1
+            block = block.next()
+    return found
 
 
 def trigger(view: Any, index: QModelIndex | QPersistentModelIndex, action: str, payload: Any) -> None:
@@ -105,6 +124,12 @@ def trigger(view: Any, index: QModelIndex | QPersistentModelIndex, action: str, 
     item = index.data(ITEM_ROLE)
     delegate = view.delegate
     if item is None:
+        return
+    if action == "link":
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
+        QDesktopServices.openUrl(QUrl(payload))
         return
     if action == "copy_code":
         QGuiApplication.clipboard().setText(payload or "")

@@ -437,3 +437,33 @@ def test_right_click_opens_the_clicked_message_menu_and_the_menu_key_opens_one_m
     h.do(lambda: QApplication.sendEvent(view, release))
     assert view.actions_menu is menu, "a context-menu event after the Menu key does not open a second menu"
     h.do(menu.close)
+
+
+def test_links_in_a_reply_open_from_its_menu(make_window, model_server) -> None:
+    from PySide6.QtCore import QObject, QUrl, Slot
+    from PySide6.QtGui import QDesktopServices
+
+    class Opened(QObject):  # https URLs go here instead of a browser (QDesktopServices.setUrlHandler)
+        def __init__(self) -> None:
+            super().__init__()
+            self.urls: list[str] = []
+
+        @Slot(QUrl)
+        def open(self, url: QUrl) -> None:
+            self.urls.append(url.toString())
+
+    h = make_window()
+    model_server.enqueue(text_reply("Read [the guide](https://example.com/guide) first."))
+    h.send("where do I start")
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session or "") and len(rows(h.window)) == 2
+                 and not rows(h.window)[1].streaming, what="the reply")
+    focus_row(h, rows(h.window)[1])
+    menu, entries = open_menu_with(h, Qt.Key.Key_Menu)
+    label = next(t for t in entries if "https://example.com/guide" in t)
+    opened = Opened()
+    QDesktopServices.setUrlHandler("https", opened, "open")
+    try:
+        h.do(entries[label].trigger)
+    finally:
+        QDesktopServices.unsetUrlHandler("https")
+    assert opened.urls == ["https://example.com/guide"]

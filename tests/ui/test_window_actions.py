@@ -239,3 +239,17 @@ def test_revoke_all_clears_the_rules_in_settings_json(make_window) -> None:
     for name in ("write_file", "delete_path"):
         assert tools.tools.itemWidget(tools.tool_item(name), 2).currentData() is None, "the Tools tab follows"
     h.do(dialog.reject)
+
+
+def test_empty_states_say_what_to_do_next(make_window, model_server) -> None:
+    h = make_window()
+    sessions = h.window.sidebar.list
+    assert sessions.count() == 1 and "Type a message" in sessions.item(0).text()
+    assert not sessions.item(0).flags() & Qt.ItemFlag.ItemIsEnabled, "the hint cannot be opened or selected"
+    activity = h.window.inspector.activity
+    assert activity.topLevelItemCount() == 1 and "Send a message" in activity.topLevelItem(0).text(0)
+    mcp = h.window.findChild(QListWidget, "mcpServerList")
+    assert mcp.count() == 1 and "Add…" in mcp.item(0).text()
+    ask(h, model_server, "hello", "hi")
+    h.wait_until(lambda: all("Type a message" not in sessions.item(r).text() for r in range(sessions.count()))
+                 and sessions.count() == 2, what="the hint to give way to the session")
