@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 from hermes_desktop import __version__
 
-COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills")
+COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills", "memory")
 MCP_START_WAIT_S = 20.0
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GUARD, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -67,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     from hermes_desktop.commands import skills as skills_command
 
     skills_command.add_parser(commands)
+    from hermes_desktop.commands import memory as memory_command
+
+    memory_command.add_parser(commands)
     return parser
 
 
@@ -98,6 +101,10 @@ def main(argv: Sequence[str]) -> int:
         from hermes_desktop.commands import skills as skills_command
 
         return skills_command.run(args)
+    if args.command == "memory":
+        from hermes_desktop.commands import memory as memory_command
+
+        return memory_command.run(args)
     return _sessions(args)
 
 
@@ -195,6 +202,9 @@ async def _ask(args: argparse.Namespace) -> int:
     install_input_asker(runtime)  # mcp.json ${input:…} asked once on a terminal; never without one
     await _start_mcp(runtime, quiet=args.json)
     agent = runtime.make_agent(approver)
+    from hermes_desktop.commands import memory as memory_command
+
+    memory_command.print_remembered(runtime, quiet=args.json)  # "[remembered: …]" on stderr
     session_id = args.session or _new_session_id()
     turn = agent.start_turn(session_id, args.text, attachments)
     code = EXIT_OK
@@ -242,6 +252,7 @@ async def _ask(args: argparse.Namespace) -> int:
         await turn.wait()
         raise
     finally:
+        await memory_command.finish(runtime)  # the turn's memories are written before the command exits
         await agent.stop_background()  # a summary refresh would outlive the command
         if agent.model is not None:
             await agent.model.aclose()

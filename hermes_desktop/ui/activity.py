@@ -123,6 +123,10 @@ class ActivityRecorder:
                                   f"{event.tokens:,}-token summary", f"{made}\n{event.text[:600]}")
             turn.entries.append(entry)
             return entry
+        if isinstance(event, ev.MemoryRecalled):  # the memory layer of this turn's requests, with sources
+            entry = ActivityEntry("context", f"Memory: {len(event.lines)} recalled", "\n".join(event.lines))
+            turn.entries.append(entry)
+            return entry
         if isinstance(event, (ev.Notice, ev.RetryScheduled)):
             entry = ActivityEntry("notice", event.message)
             turn.entries.append(entry)

@@ -1,0 +1,125 @@
+"""`hermes-desktop memory list [--json] | add TEXT | forget ID | export`: what Hermes remembers, from the terminal.
+
+- `list` prints every memory the app keeps (all profiles and states: active, superseded, forgotten, expired), newest
+  first; `--json` gives a JSON array of objects with id, layer, statement, quote, source_session, created, expires,
+  state (and the rest of core/memory/model.Memory.to_json). Times are Unix seconds in JSON, local dates in text.
+- `add TEXT` keeps TEXT as a long-term memory of the active provider profile, added by the user (no source message).
+- `forget ID` marks a memory forgotten: never recalled again, kept so the Memory tab can undo it.
+- `export` prints every memory as one JSON document ({"format": ..., "memories": [...]}). Session exports never
+  include memories (core/storage/transfer.py writes sessions and messages only).
+Exit codes as in cli.py: 0 done, 1 failed (storage), 2 bad usage (unknown id, empty text).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from typing import Any
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXPORT_FORMAT = "hermes-desktop-memories/1"
+
+
+def add_parser(commands: Any) -> None:
+    """The `memory` subcommand and its actions (called by cli.build_parser)."""
+    memory = commands.add_parser("memory", help="what Hermes remembers about you: list, add, forget, export")
+    actions = memory.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="every memory with its quote, source, state and expiry")
+    listing.add_argument("--json", action="store_true")
+    add = actions.add_parser("add", help="remember TEXT (a long-term memory of the active provider profile)")
+    add.add_argument("text")
+    forget = actions.add_parser("forget", help="forget the memory with this id (never recalled again)")
+    forget.add_argument("id", type=int)
+    actions.add_parser("export", help="print every memory as JSON")
+
+
+def _date(value: float | None) -> str:
+    return "-" if value is None else f"{datetime.fromtimestamp(value):%Y-%m-%d %H:%M}"
+
+
+def run(args: argparse.Namespace) -> int:
+    from hermes_desktop.core.memory.store import MemoryStore
+    from hermes_desktop.core.paths import app_paths
+    from hermes_desktop.core.storage.errors import StorageError
+    from hermes_desktop.core.store import open_store
+    from hermes_desktop.core.terminal_text import strip_controls
+
+    paths = app_paths()
+    opened = open_store(paths)
+    for message in opened.messages:
+        print(f"note: {message}", file=sys.stderr)
+    try:
+        store = MemoryStore(opened.store)
+        if args.action == "list":
+            memories = store.list(states=None, limit=1_000_000)
+            if args.json:
+                print(json.dumps([m.to_json() for m in memories], ensure_ascii=False, indent=2))
+                return EXIT_OK
+            if not memories:
+                print("No memories yet.")
+            for m in memories:
+                print(f"#{m.id}  {m.layer.value:<10} {m.state.value:<10} {strip_controls(m.statement)}")
+                print(f"      quote: {strip_controls(m.quote) or '-'}")
+                print(f"      source: {m.session_id or '-'}  created: {_date(m.created_at)}  "
+                      f"expires: {_date(m.expires_at)}{'  pinned' if m.pinned else ''}")
+            return EXIT_OK
+        if args.action == "add":
+            text = " ".join(args.text.split())
+            if not text:
+                print("error: nothing to remember (the text is empty)", file=sys.stderr)
+                return EXIT_USAGE
+            memory = store.add(text, profile_id=_active_profile_id(paths), quote="", kind="explicit", origin="user")
+            print(f"remembered #{memory.id}: {strip_controls(memory.statement)}")
+            return EXIT_OK
+        if args.action == "forget":
+            memory = store.get(args.id)
+            if memory is None:
+                print(f"error: no memory #{args.id}", file=sys.stderr)
+                return EXIT_USAGE
+            if not store.forget([args.id]):
+                print(f"#{args.id} was already forgotten")
+                return EXIT_OK
+            print(f"forgot #{args.id}: {strip_controls(memory.statement)} (undo in the Memory tab)")
+            return EXIT_OK
+        if args.action == "export":
+            print(json.dumps({"format": EXPORT_FORMAT, "exported": datetime.now().astimezone().isoformat(),
+                              "memories": store.export()}, ensure_ascii=False, indent=2))
+            return EXIT_OK
+    except StorageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        opened.store.close()
+    return EXIT_USAGE
+
+
+def _active_profile_id(paths: Any) -> str:
+    """The active provider profile's id (as `ask` would use it), "" when none is set up."""
+    import os
+
+    from hermes_desktop.core.settings import SettingsStore, effective_profile
+
+    profile = effective_profile(SettingsStore(paths).load().settings, os.environ)
+    return profile.id if profile is not None else ""
+
+
+MEMORY_WAIT_S = 35.0  # the extraction side request's own limit is 30 s
+
+
+def print_remembered(runtime: Any, *, quiet: bool) -> None:
+    """`ask`: say on stderr what was remembered from the user's message (unless `--json`)."""
+    from hermes_desktop.core.terminal_text import strip_controls
+
+    if runtime.memory is None or quiet:
+        return
+    runtime.memory.subscribe(lambda event: print(
+        "[remembered: " + "; ".join(strip_controls(s) for s in event.statements) + "]", file=sys.stderr))
+
+
+async def finish(runtime: Any) -> None:
+    """`ask`: wait for the turn's memory extraction (bounded), then stop it."""
+    if runtime.memory is not None:
+        await runtime.memory.wait_idle(MEMORY_WAIT_S)
+        await runtime.memory.close()

@@ -1,0 +1,59 @@
+"""`hermes-desktop memory …` and memory in `ask`, run as the real command line against the scripted model (issue 13).
+
+The server answers the extraction side request itself (each candidate sentence kept as written), so the replies a
+test queues are only ever the conversation's."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.support.cli import hermes
+from tests.support.model_server import MEMORY_PROMPT_OPENING, text_reply
+
+FIELDS = {"id", "layer", "statement", "quote", "source_session", "created", "expires", "state"}
+
+
+def test_memory_from_ask_is_listed_recalled_in_a_new_session_forgotten_and_exported(server, env) -> None:
+    server.enqueue(text_reply("Noted."), text_reply("How about a green tea?"))
+    said = "I prefer green tea over coffee. The Apollo report is due on 2031-12-20."
+    first = hermes("ask", said, "--session", "trip", env=env)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.strip() == "Noted."
+    assert "[remembered: I prefer green tea over coffee.; The Apollo report is due on 2031-12-20.]" in first.stderr
+
+    listed = hermes("memory", "list", "--json", env=env)
+    assert listed.returncode == 0, listed.stderr
+    memories = {m["statement"]: m for m in json.loads(listed.stdout)}
+    assert set(memories) == {"I prefer green tea over coffee.", "The Apollo report is due on 2031-12-20."}
+    for memory in memories.values():
+        assert FIELDS <= set(memory)
+        assert memory["source_session"] == "trip" and memory["state"] == "active"
+        assert memory["quote"] in said
+    tea, apollo = memories["I prefer green tea over coffee."], memories["The Apollo report is due on 2031-12-20."]
+    assert tea["layer"] == "long_term" and tea["expires"] is None
+    assert apollo["layer"] == "short_term" and apollo["expires"] is not None
+
+    second = hermes("ask", "Any ideas for a drink with breakfast?", "--session", "breakfast", env=env)
+    assert second.returncode == 0, second.stderr
+    request = [r for r in server.chat_requests if "breakfast" in json.dumps(r.body)][0]
+    assert re.search(r"- I prefer green tea over coffee\. \(from '[^']+', \d+ \w+\)", request.system_prompt)
+    assert server.pending == 0
+    assert len([r for r in server.chat_requests if r.system_prompt.startswith(MEMORY_PROMPT_OPENING)]) == 1
+
+    added = hermes("memory", "add", "Likes answers as bullet lists", env=env)
+    assert added.returncode == 0 and added.stdout.startswith("remembered #")
+    forgotten = hermes("memory", "forget", str(tea["id"]), env=env)
+    assert forgotten.returncode == 0 and "forgot" in forgotten.stdout
+    assert hermes("memory", "forget", "9999", env=env).returncode == 2
+
+    plain = hermes("memory", "list", env=env)
+    assert "forgotten" in plain.stdout and "Likes answers as bullet lists" in plain.stdout
+    exported = json.loads(hermes("memory", "export", env=env).stdout)
+    states = {m["statement"]: m["state"] for m in exported["memories"]}
+    assert states == {"I prefer green tea over coffee.": "forgotten", "The Apollo report is due on 2031-12-20.": "active",
+                      "Likes answers as bullet lists": "active"}
+
+    session = hermes("sessions", "export", "trip", "--format", "json", env=env)
+    assert session.returncode == 0, session.stderr
+    assert "bullet lists" not in session.stdout and "memories" not in json.loads(session.stdout)
