@@ -241,7 +241,7 @@ async def test_a_legacy_sse_server_works_by_type_and_by_the_404_405_fallback(run
         assert status(runtime, name).state is ServerState.CONNECTED, status(runtime, name)
         spec = runtime.registry.get(f"mcp_{name}_echo")
         assert await spec.handler({"text": name}, None) == f"echo: {name}"
-    assert status(runtime, "sse").transport == "sse"
+    assert status(runtime, "sse").transport == "sse" and status(runtime, "fallback").transport == "sse"
     await runtime.mcp.stop_all()
 
 

@@ -25,6 +25,7 @@ What Hermes adds here:
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -254,6 +255,7 @@ class LoopbackReceiver:
 
 
 # ---------------------------------------------------------------------------------------------- provider
+@functools.cache
 def _provider_class() -> type:
     from mcp.client.auth import OAuthClientProvider
     from mcp.client.auth.utils import union_scopes

@@ -217,7 +217,8 @@ class ServerSupervisor:
     def _set(self, state: ServerState, detail: str = "") -> None:
         schemas = [spec.to_openai() for name in self._tool_names if (spec := self._registry.get(name)) is not None]
         self.status = ServerStatus(self.config.name, state, redact_text(detail, self._known_secrets),
-                                   tuple(self._tool_names), self.config.transport, self.config.describe(),
+                                   tuple(self._tool_names), "sse" if self._use_sse else self.config.transport,
+                                   self.config.describe(),
                                    self.config.secret_names, estimate_tools_tokens(schemas) if schemas else 0,
                                    self._prompts if state is ServerState.CONNECTED else (), self._sign_in_state(),
                                    withheld=self.breaker.note(), breaker=self.breaker.info())
