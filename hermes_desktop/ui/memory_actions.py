@@ -123,7 +123,7 @@ class MemoryActions(QObject):
         titles: dict[str, str | None] = {}
         for session_id in {r.session_id for r in records if r.session_id}:
             info = await asyncio.to_thread(self.controller.store.get_session, session_id)
-            titles[session_id] = info.title if info is not None else None
+            titles[session_id] = info.title if info is not None and info.deleted_at is None else None  # trash: gone
         predecessors: dict[int, int] = {}
         for record in records:
             if record.superseded_by is not None:
@@ -228,7 +228,7 @@ class MemoryActions(QObject):
         if row is None or row.session_id is None:
             return
         info = await asyncio.to_thread(self.controller.store.get_session, row.session_id)
-        if info is None:
+        if info is None or info.deleted_at is not None:
             self.window.statusBar().showMessage(self.tr("The conversation this memory came from was deleted."), 6000)
             return
         await self.window.show_message(row.session_id, row.message_id)

@@ -9,7 +9,8 @@ import time
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QCheckBox, QDialogButtonBox, QLineEdit, QListWidget, QMessageBox, QPushButton, QSpinBox
+from PySide6.QtWidgets import (QCheckBox, QDialogButtonBox, QLineEdit, QListWidget, QMenu, QMessageBox, QPushButton,
+                               QSpinBox)
 
 from hermes_desktop.core.memory.model import Kind, Layer, MemoryState
 from hermes_desktop.core.session_types import NewMessage
@@ -281,6 +282,42 @@ def test_incognito_persists_and_a_turn_in_it_records_nothing(make_window, model_
     h.do(lambda: h.window.findChild(QPushButton, "leaveIncognitoButton").click())
     h.wait_until(lambda: not memory.is_incognito(session), what="memory on again")
     assert not strip.isVisible()
+
+
+def test_the_session_menu_switches_memory_off_and_shows_it(make_window) -> None:
+    h = make_window()
+    store = h.controller.store
+    session = store.create_session(title="Private thoughts").id
+    store.append_message(session, NewMessage("user", "hello"))
+    h.run(h.window.refresh_sessions())
+    sessions = h.window.sidebar.list
+
+    def menu_for_session() -> QMenu:
+        row = next(r for r in range(sessions.count()) if sessions.item(r).data(Qt.ItemDataRole.UserRole + 1) == session)
+        h.do(lambda: h.window.sidebar._menu(sessions.visualItemRect(sessions.item(row)).center()))
+        return [m for m in h.window.sidebar.findChildren(QMenu) if m.isVisible()][-1]
+
+    menu = menu_for_session()
+    action = next(a for a in menu.actions() if a.objectName() == "incognitoAction")
+    assert action.isCheckable() and not action.isChecked()
+    h.do(lambda: (action.trigger(), menu.close()))
+    h.wait_until(lambda: h.controller.memory.is_incognito(session), what="stored from the menu")
+    menu = menu_for_session()
+    assert next(a for a in menu.actions() if a.objectName() == "incognitoAction").isChecked()
+    h.do(menu.close)
+    h.run(h.window.open_session(session, None))
+    assert h.window.findChild(QCheckBox, "incognitoToggle").isChecked() and h.window.memory.strip.isVisible()
+
+
+def test_a_memory_from_a_deleted_conversation_says_so(make_window) -> None:
+    h = make_window()
+    session, first, _second = trip_session(h)
+    memory = h.controller.memory.add("Prefers tea", quote="I prefer tea", session_id=session, message_id=first)
+    h.run(h.controller.delete(session))
+    texts = refreshed(h, lambda t: any(x.startswith("Prefers tea") for x in t), "the memory")
+    assert "from a deleted conversation" in next(x for x in texts if x.startswith("Prefers tea"))
+    select(h, memory.id)
+    assert not h.window.findChild(QPushButton, "memorySourceButton").isEnabled()
 
 
 def test_incognito_survives_a_restart(make_window, model_server) -> None:
