@@ -160,7 +160,7 @@ async def test_an_expired_token_is_refreshed_without_a_browser(runtime, auth, se
     await runtime.mcp.stop_all()
 
 
-async def test_a_revoked_token_mid_session_turns_into_needs_sign_in(runtime, auth, secrets) -> None:
+async def test_a_revoked_token_mid_session_turns_into_needs_sign_in(runtime, auth, secrets, caplog) -> None:
     await sign_in(parse_server("remote", {"url": f"{auth.base}/mcp"}), secrets, open_url=browser([]))
     await start(runtime, {"remote": {"url": f"{auth.base}/mcp"}})
     assert status(runtime, "remote").state is ServerState.CONNECTED
@@ -170,6 +170,7 @@ async def test_a_revoked_token_mid_session_turns_into_needs_sign_in(runtime, aut
         await spec.handler({"text": "hi"}, None)
     await until(lambda: status(runtime, "remote").state is ServerState.NEEDS_SIGN_IN, "needs sign-in")
     assert "sign in" in status(runtime, "remote").detail
+    assert "OAuth flow error" not in caplog.text, "a state, not an error with a traceback in the log"
     await runtime.mcp.stop_all()
 
 

@@ -255,10 +255,18 @@ class LoopbackReceiver:
 
 
 # ---------------------------------------------------------------------------------------------- provider
+def _quiet_sign_in_required(record: logging.LogRecord) -> bool:
+    """The SDK logs every exception from its OAuth flow with a traceback; "needs sign-in" is a state, not an error."""
+    error = record.exc_info[1] if record.exc_info else None
+    return not isinstance(error, SignInRequired)
+
+
 @functools.cache
 def _provider_class() -> type:
     from mcp.client.auth import OAuthClientProvider
     from mcp.client.auth.utils import union_scopes
+
+    logging.getLogger("mcp.client.auth.oauth2").addFilter(_quiet_sign_in_required)
 
     class HermesOAuthProvider(OAuthClientProvider):
         """The SDK's provider with Hermes' two modes (see the module docstring)."""
