@@ -642,7 +642,9 @@ class _TurnRun:
         self.skills_text = self.services.skills_layer(self.session_id)
         layers = ContextLayers(
             system=system,
-            catalog=self.services.skill_catalog(self.session_id, self.text or "", others) if tools else "",
+            # No catalog when activate_skill is not offered (disabled in the Tools tab): nothing could use it.
+            catalog=self.services.skill_catalog(self.session_id, self.text or "", others)
+            if any(t.get("function", {}).get("name") == "activate_skill" for t in tools) else "",
             skills=self.skills_text,
             tool_rules=rules,
             memory=self.services.memory_layer(self.session_id),

@@ -280,3 +280,15 @@ def test_find_skills_searches_in_chinese_and_recent_use_survives_a_restart(runti
         assert catalog.searchable > 0 and "- gen-0007:" in catalog.text, "recently used is listed"
     finally:
         again.store.close()
+
+
+async def test_disabling_activate_skill_removes_the_catalog_and_find_skills(runtime, profile, model_server) -> None:
+    generate(user_dir(runtime), 200)
+    runtime.skills.reload()
+    runtime.settings = replace(runtime.settings, disabled_tools=("activate_skill",))
+    model_server.enqueue(text_reply("ok"))
+    events = await run_turn(runtime, profile, "off", "prepare the invoice documents")
+    request = model_server.chat_requests[0]
+    assert "activate_skill" not in request.tool_names and "find_skills" not in request.tool_names
+    assert "Skills you can use" not in request.system_prompt
+    assert of_type(events, ev.ContextPrepared)[0].breakdown["skill_catalog"] == 0

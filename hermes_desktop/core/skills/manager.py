@@ -295,6 +295,8 @@ class SkillManager:
         kept = [s for s in specs if not (s.source.startswith("skill:") and s.source[6:] not in active)]
         if not any(s.name == FIND for s in kept):
             return kept
+        if not any(s.name == ACTIVATE for s in kept):  # skills switched off (Tools tab): nothing to find
+            return [s for s in kept if s.name != FIND]
         others = estimate_tools_tokens([s.to_openai() for s in kept]) + OTHER_FIXED_ALLOWANCE
         return kept if self.needs_search(others) else [s for s in kept if s.name != FIND]
 
