@@ -164,6 +164,12 @@ def test_a_sampling_request_s_images_go_to_the_model_and_audio_or_tools_are_refu
             max_tokens=5, tools=[tool]), "m")
 
 
+def test_a_url_s_domain_shows_look_alike_letters_as_punycode() -> None:
+    assert ElicitationRequest("s", "m", "url", url="https://login.example.com/x").domain == "login.example.com"
+    spoof = ElicitationRequest("s", "m", "url", url="https://l\u043egin.example.com/x").domain  # Cyrillic o
+    assert spoof.endswith("(xn--lgin-55d.example.com)"), spoof
+
+
 # ------------------------------------------------------------------ over a real server
 
 async def test_the_client_declares_elicitation_sampling_and_roots(runtime) -> None:

@@ -371,8 +371,15 @@ class ElicitationRequest:
 
     @property
     def domain(self) -> str:
-        """The host the URL leads to (shown apart, so a look-alike path cannot hide it)."""
-        return (urlsplit(self.url).hostname or "") if self.url else ""
+        """The host the URL leads to (shown apart, so a look-alike path cannot hide it); a host with non-ASCII
+        letters also shows its punycode form, so a look-alike letter (a Cyrillic “о”) cannot pass for a Latin one."""
+        host = (urlsplit(self.url).hostname or "") if self.url else ""
+        if host.isascii():
+            return host
+        try:
+            return f"{host} ({host.encode('idna').decode('ascii')})"
+        except UnicodeError:
+            return host.encode("ascii", "backslashreplace").decode("ascii")
 
 
 @dataclass(frozen=True, slots=True)
