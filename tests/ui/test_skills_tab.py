@@ -208,3 +208,20 @@ def test_a_request_over_the_window_is_not_sent_and_the_window_says_what_to_turn_
     assert "Not sent" in banner.message and "stop using skill huge-manual in this session" in banner.message
     assert model_server.chat_requests == [], "nothing was sent"
 
+
+
+def test_the_claude_code_folder_is_a_setting(make_window, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    theirs = tmp_path / "home" / ".claude" / "skills" / "claude-skill"
+    theirs.mkdir(parents=True)
+    (theirs / "skill.md").write_text("---\nname: claude-skill\ndescription: From Claude Code.\n---\nDo it.\n",
+                                     encoding="utf-8")
+    h = make_window()
+    assert not any(t.startswith("claude-skill") for t in skill_texts(h)), "off by default"
+    h.do(h.window.open_settings)
+    settings = h.wait_until(lambda: getattr(h.window, "settings_dialog", None), what="settings")
+    h.do(lambda: settings.claude_skills.setChecked(True))
+    h.wait_until(lambda: any(t.startswith("claude-skill  ·  available") and "claude" in t for t in skill_texts(h)),
+                 what="the Claude Code skill")
+    assert h.controller.runtime.settings_store.load().settings.claude_skills is True
+    h.do(settings.accept)
