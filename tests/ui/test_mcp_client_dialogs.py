@@ -267,3 +267,28 @@ def test_changing_the_workspace_in_the_window_tells_the_servers(make_window, mod
         h.settle(0.05)
         seen = roots()
     assert seen == {"roots": [{"uri": other.resolve().as_uri(), "name": "Workspace"}], "changes": 1}
+
+
+def test_a_failing_model_is_shown_in_the_sampling_dialog_and_can_be_tried_again(make_window, model_server) -> None:
+    from tests.support.model_server import error_reply
+
+    h = make_window()
+    start_server(h)
+    model_server.enqueue(tool_call_reply(CallScript("mcp_cf_sample", {"prompt": "Once more."})),
+                         error_reply(400, "the prompt is too long for this model"),
+                         text_reply("Second try."), text_reply("Done."))
+    h.send("ask the server")
+    dialog = sampling_dialog(h)
+    approve = dialog.findChild(QPushButton, "samplingApproveButton")
+    h.do(approve.click)
+    status = dialog.findChild(QLabel, "samplingStatusLabel")
+    h.wait_until(lambda: "The model failed" in status.text(), what="the model's failure to be shown")
+    assert "too long" in status.text()
+    assert not dialog.findChild(QPushButton, "samplingSendButton").isVisible(), "nothing to send"
+    assert approve.text() == "Try again" and approve.isEnabled()
+    h.do(approve.click)
+    reply = dialog.findChild(QPlainTextEdit, "samplingReplyEdit")
+    h.wait_until(lambda: reply.isVisible() and reply.toPlainText() == "Second try.", what="the second reply")
+    h.do(lambda: dialog.findChild(QPushButton, "samplingSendButton").click())
+    h.wait_until(lambda: len(model_server.chat_requests) >= 4, what="the tool result to reach the model")
+    assert json.loads(model_server.chat_requests[-1].messages[-1]["content"])["text"] == "Second try."
