@@ -113,6 +113,9 @@ def test_saving_a_server_into_a_vs_code_file_keeps_its_shape(tmp_path: Path) -> 
     data = json.loads(path.read_text())
     assert "mcpServers" not in data and set(data["servers"]) == {"a2", "b"}
     assert data["servers"]["a2"]["type"] == "stdio", "a field the form does not show is kept"
+    save_server(path, "a2", {"url": "https://example.com/mcp"}, replacing="a2")
+    assert "type" not in json.loads(path.read_text())["servers"]["a2"], "a type that would contradict is dropped"
+    assert not load_config(path).problems
 
 
 # ------------------------------------------------------------------ substitution
@@ -269,3 +272,53 @@ async def test_restart_asks_again_for_an_input_that_was_declined(runtime, secret
     assert [spec.id for _names, spec in answering.asked] == ["word"]
     assert await runtime.registry.get("mcp_a_env_value").handler({"name": "WORD"}, None) == "second-try"
     await runtime.mcp.stop_all()
+
+
+def test_mcp_list_on_a_terminal_asks_an_input_once_hidden_and_without_one_never(tmp_path, isolated_home) -> None:
+    """`hermes-desktop mcp list` in a real pseudo-terminal: the prompt appears once, the typed answer is not
+    echoed, the server connects with it; the same command without a terminal asks nothing and names the input."""
+    import pty
+    import select
+
+    from hermes_desktop.core.paths import app_paths
+    from tests.support.cli import hermes
+
+    config = app_paths().mcp_config_file
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({
+        "inputs": [{"type": "promptString", "id": "word", "description": "Pass word", "password": True}],
+        "servers": {"vault": {"type": "stdio", **stdio_entry(tmp_path, env={"WORD": "${input:word}"})}}}))
+    env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(isolated_home)}
+
+    piped = hermes("mcp", "list", env=env)
+    assert piped.returncode == 1 and "Pass word" not in piped.stdout + piped.stderr
+    assert "${input:word}" in piped.stdout and "vault" in piped.stdout
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the pty is its controlling terminal, as in a real shell
+        os.chdir(REPO)
+        os.execvpe(sys.executable, [sys.executable, "-m", "hermes_desktop", "mcp", "list"], env)
+    output = b""
+    answered = False
+    try:
+        while True:
+            ready, _, _ = select.select([fd], [], [], 60)
+            if not ready:
+                raise AssertionError("mcp list did not finish: " + output.decode(errors="replace"))
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # the child ended (EIO on Linux)
+                break
+            if not chunk:
+                break
+            output += chunk
+            if not answered and b"Pass word" in output:
+                os.write(fd, b"typed-secret-99\n")
+                answered = True
+    finally:
+        _, status = os.waitpid(pid, 0)
+    text = output.decode(errors="replace")
+    assert text.count("Pass word") == 1, text
+    assert "typed-secret-99" not in text, "the answer is typed hidden and never printed"
+    assert "vault (stdio" in text and ": connected" in text, text
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -452,6 +452,9 @@ def save_server(path: Path, name: str, entry: dict[str, Any], replacing: str | N
     servers: dict[str, Any] = data[section_of(data, replacing)]
     previous = servers.pop(replacing, {}) if replacing else {}
     kept = {k: v for k, v in previous.items() if k not in _FIELDS} if isinstance(previous, dict) else {}
+    kept_type = TRANSPORT_TYPES.get(str(kept.get("type", "")).lower())
+    if "type" not in entry and kept_type and (kept_type == "stdio") != bool(entry.get("command")):
+        kept.pop("type")  # the form switched between a command and a URL: the old type would contradict it
     servers[name] = {**kept, **{k: v for k, v in entry.items() if v not in (None, "", [], {})}}
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
