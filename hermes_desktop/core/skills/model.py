@@ -80,15 +80,15 @@ class Discovery:
         return _index(self).get(name)
 
 
-_INDEXES: "dict[int, tuple[Discovery, dict[str, Skill]]]" = {}
+_LAST_INDEX: "tuple[Discovery | None, dict[str, Skill]]" = (None, {})
 
 
 def _index(discovery: Discovery) -> dict[str, Skill]:
-    """Name -> skill, built once per Discovery (a frozen value): `get` is called per tool call and per row."""
-    cached = _INDEXES.get(id(discovery))
-    if cached is None or cached[0] is not discovery:
-        if len(_INDEXES) > 8:
-            _INDEXES.clear()
+    """Name -> skill for the latest Discovery asked about (a frozen value): `get` is called per tool call and per
+    row. Only one is kept, so an old discovery's skills (and their instructions) are not held in memory."""
+    global _LAST_INDEX
+    cached = _LAST_INDEX
+    if cached[0] is not discovery:
         cached = (discovery, {s.name: s for s in discovery.skills})
-        _INDEXES[id(discovery)] = cached
+        _LAST_INDEX = cached  # one tuple assignment: a reader in another thread sees the old or the new pair
     return cached[1]
