@@ -779,6 +779,11 @@ class AppController(QObject):
         finally:
             self.sig_memories_changed.emit()
 
+    async def add_memory(self, statement: str) -> None:
+        """A memory the user wrote (Memory tab "Add…"): long-term, for the active profile, as `memory add` does."""
+        profile = self.runtime.profile.id if self.runtime is not None and self.runtime.profile is not None else ""
+        await self._memory_write(lambda: self.memory.add(statement, profile_id=profile, kind="explicit", origin="user"))
+
     async def pin_memory(self, memory_id: int, pinned: bool) -> None:
         await self._memory_write(self.memory.set_pinned, memory_id, pinned)
 

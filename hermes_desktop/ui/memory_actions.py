@@ -87,6 +87,13 @@ class MemoryActions(QObject):
         self.panel.sig_action.connect(self.act)
         self.panel.sig_search.connect(lambda _text: self.refresh())
         self.panel.sig_wipe.connect(lambda: spawn(self.wipe_all()))
+        self.panel.sig_add.connect(lambda: spawn(self.add()))
+        # Session titles show as sources: a retitled or deleted conversation refreshes the tab (coalesced).
+        self._titles_timer = QTimer(self)
+        self._titles_timer.setSingleShot(True)
+        self._titles_timer.setInterval(400)
+        self._titles_timer.timeout.connect(self.refresh)
+        self.controller.sig_sessions_changed.connect(self._titles_timer.start)
         self.panel.sig_undo.connect(lambda: spawn(self.undo_delete()))
         self.panel.sig_undo_expired.connect(lambda: spawn(self._purge_deleted()))
 
@@ -128,7 +135,12 @@ class MemoryActions(QObject):
         for record in records:
             if record.superseded_by is not None:
                 predecessors[record.superseded_by] = predecessors.get(record.superseded_by, 0) + 1
-        return [row_of(record, titles, predecessors.get(record.id, 0)) for record in records]
+        runtime = self.controller.runtime
+        active = runtime.profile.id if runtime is not None and runtime.profile is not None else ""
+        names = {p.id: p.name for p in runtime.settings.profiles} if runtime is not None else {}
+        return [row_of(record, titles, predecessors.get(record.id, 0),
+                       "" if record.profile_id == active else names.get(record.profile_id, record.profile_id))
+                for record in records]
 
     def act(self, action: str, memory_id: int) -> None:
         if self._memory is None:
@@ -170,6 +182,22 @@ class MemoryActions(QObject):
         text = " ".join(dialog.textValue().split())
         if text and text != row.statement:
             await self._change(self.controller.edit_memory, memory_id, text)
+
+    async def add(self) -> None:
+        """A memory the user writes: long-term, for the active provider profile, without a quote or source."""
+        dialog = QInputDialog(self.window)
+        dialog.setObjectName("addMemoryDialog")
+        dialog.setWindowTitle(self.tr("Add a memory"))
+        dialog.setLabelText(self.tr("What should Hermes remember? (a short fact, e.g. “Prefers answers in British "
+                                    "English”)"))
+        dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput, True)
+        dialog.resize(460, 220)
+        self.edit_dialog = dialog
+        if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
+            return
+        text = " ".join(dialog.textValue().split())
+        if text:
+            await self._change(self.controller.add_memory, text)
 
     async def delete(self, memory_ids: list[int]) -> None:
         """Forgotten at once (never recalled again), removed for good when the Undo offer ends. (Closed before
@@ -367,9 +395,10 @@ class MemoryActions(QObject):
             self.tr("This conversation uses memory again."), 5000)
 
 
-def row_of(memory: Any, titles: dict[str, str | None], predecessors: int) -> MemoryRow:
+def row_of(memory: Any, titles: dict[str, str | None], predecessors: int, other_profile: str = "") -> MemoryRow:
     """The tab's row for a core Memory (core/memory/model.py). `titles`: source session -> its title (None: the
-    session was deleted); `predecessors`: how many older memories this one replaced."""
+    session was deleted); `predecessors`: how many older memories this one replaced; `other_profile`: the name of
+    its provider profile when that is not the active one."""
     state = memory.state.value if hasattr(memory.state, "value") else str(memory.state)
     layer = memory.layer.value if hasattr(memory.layer, "value") else str(memory.layer)
     title = titles.get(memory.session_id, "") if memory.session_id else ""
@@ -378,4 +407,4 @@ def row_of(memory: Any, titles: dict[str, str | None], predecessors: int) -> Mem
                      created_at=memory.created_at, expires_at=memory.expires_at, pinned=memory.pinned, state=state,
                      replaced=predecessors, replaced_by=memory.superseded_by,
                      source_deleted=bool(memory.session_id) and memory.session_id in titles
-                     and titles[memory.session_id] is None)
+                     and titles[memory.session_id] is None, other_profile=other_profile)

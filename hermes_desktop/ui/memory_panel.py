@@ -64,6 +64,7 @@ class MemoryRow:
     replaced: int = 0  # how many older memories on its subject this one replaced
     replaced_by: int | None = None  # the newer memory that replaced it
     source_deleted: bool = False  # the conversation it came from was deleted
+    other_profile: str = ""  # the provider profile it belongs to, when not the active one (recalled only there)
 
     @property
     def has_history(self) -> bool:
@@ -89,6 +90,8 @@ class MemoryPanel(QWidget):
     """(action, memory id) for the selected memory: edit, pin, unpin, delete, source, history."""
     sig_search = Signal(str)
     """Search text changed (debounced); empty: every memory. Answer with `show_memories`."""
+    sig_add = Signal()
+    """"Add…" was pressed: ask for a statement and keep it as a long-term memory."""
     sig_wipe = Signal()
     """"Wipe all…" was pressed: ask, then delete every memory."""
     sig_undo = Signal()
@@ -129,6 +132,8 @@ class MemoryPanel(QWidget):
                                      self.tr("The older memories on the same subject this one replaced (Ctrl+H)"))
         self.wipe_button = button(self.tr("Wipe all…"), "wipeMemoriesButton", self.sig_wipe.emit,
                                   self.tr("Delete every memory (asks first)"))
+        self.add_button = button(self.tr("Add…"), "addMemoryButton", self.sig_add.emit,
+                                 self.tr("Write a memory yourself (long-term, used in every conversation)"))
         self.undo_label = QLabel()
         self.undo_label.setObjectName("memoryUndoLabel")
         self.undo_button = QPushButton(self.tr("Undo"))
@@ -150,7 +155,7 @@ class MemoryPanel(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.undo_bar)
-        for buttons in ([self.edit_button, self.pin_button, self.delete_button],
+        for buttons in ([self.add_button, self.edit_button, self.pin_button, self.delete_button],
                         [self.source_button, self.history_button, self.wipe_button]):
             row = QHBoxLayout()
             for widget in buttons:
@@ -211,7 +216,7 @@ class MemoryPanel(QWidget):
             else:
                 text = self.tr("No memories yet.\n\nMemory keeps short facts you tell Hermes — preferences, your "
                                "projects, deadlines — so later conversations can use them. Say “remember that …” "
-                               "in a chat, or just state a preference (“I prefer …”); each memory shows here with "
+                               "in a chat, state a preference (“I prefer …”), or press Add…; each memory shows here with "
                                "your own words and where you said them, and you can edit, pin or delete it.\n\n"
                                "A conversation with “Don't use or record memory” on (its context menu, or the "
                                "switch in the status bar) leaves no trace here.")
@@ -253,6 +258,8 @@ class MemoryPanel(QWidget):
             details.append(state)
         if row.replaced:
             details.append(self.tr("replaces {0} earlier").format(row.replaced))
+        if row.other_profile:
+            details.append(self.tr("used only with {0}").format(row.other_profile))
         return details
 
     def _plain(self, row: MemoryRow) -> str:
@@ -280,6 +287,8 @@ class MemoryPanel(QWidget):
             parts.append(f"<span style='color:{colour}'>{escape(state)}</span>")
         if row.replaced:
             parts.append(escape(self.tr("replaces {0} earlier").format(row.replaced)))
+        if row.other_profile:
+            parts.append(escape(self.tr("used only with {0}").format(row.other_profile)))
         html += f"<br><span style='color:{theme.muted}'>{' · '.join(parts)}</span>"
         return html
 

@@ -1747,118 +1747,128 @@ Folder: {2}</source>
         <translation>重新使用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="164"/>
         <source>The memory was not changed: {0}</source>
         <translation>记忆未更改：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="173"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="162"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="174"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation>Hermes 记住的内容（你的原话保持不变：“{0}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="175"/>
         <source>What Hermes remembers</source>
         <translation>Hermes 记住的内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="190"/>
+        <source>Add a memory</source>
+        <translation>添加记忆</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="191"/>
+        <source>What should Hermes remember? (a short fact, e.g. “Prefers answers in British English”)</source>
+        <translation>Hermes 应该记住什么？（一条简短的事实，例如“回答时使用英式英语”）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="210"/>
         <source>The memory was not deleted: {0}</source>
         <translation>记忆未删除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="215"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="216"/>
         <source>Deleted {0} memories</source>
         <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="237"/>
         <source>Wipe all memories?</source>
         <translation>清除全部记忆？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="238"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="240"/>
         <source>Wipe all memories</source>
         <translation>清除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="248"/>
         <source>The memories were not wiped: {0}</source>
         <translation>记忆未清除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="252"/>
         <source>All memories were wiped.</source>
         <translation>已清除全部记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="260"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="240"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="274"/>
         <source>Memory history</source>
         <translation>记忆历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="269"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="279"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="280"/>
         <source>in use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="279"/>
         <source>replaced</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="280"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="334"/>
         <source>Could not forget it: {0}</source>
         <translation>无法遗忘：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="359"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="387"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="394"/>
         <source>This conversation does not use or record memory.</source>
         <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="395"/>
         <source>This conversation uses memory again.</source>
         <translation>此对话重新使用记忆。</translation>
     </message>
@@ -1866,219 +1876,235 @@ Folder: {2}</source>
 <context>
     <name>MemoryPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="84"/>
         <source>d MMM</source>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="85"/>
         <source>d MMM yyyy</source>
         <translation>yyyy年M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="106"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="107"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="110"/>
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="112"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="120"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="345"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="124"/>
         <source>Change what this memory says (F2)</source>
         <translation>修改这条记忆的内容（F2）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="122"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="315"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="346"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
         <source>A pinned memory is always offered to the model and never expires (Ctrl+P)</source>
         <translation>置顶的记忆总会提供给模型，且永不过期（Ctrl+P）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="124"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="351"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="128"/>
         <source>Delete this memory (Delete); you can undo it for a moment</source>
         <translation>删除这条记忆（Delete）；短时间内可以撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="339"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="348"/>
         <source>Go to source</source>
         <translation>转到出处</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="130"/>
         <source>Open the conversation and the message it came from (Enter)</source>
         <translation>打开它来自的对话和消息（Enter）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="128"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="350"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="132"/>
         <source>The older memories on the same subject this one replaced (Ctrl+H)</source>
         <translation>这条记忆取代的同一主题的旧记忆（Ctrl+H）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="133"/>
         <source>Wipe all…</source>
         <translation>全部清除…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="134"/>
         <source>Delete every memory (asks first)</source>
         <translation>删除所有记忆（会先询问）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="135"/>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="136"/>
+        <source>Write a memory yourself (long-term, used in every conversation)</source>
+        <translation>自己写一条记忆（长期，在每个对话中使用）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="139"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="179"/>
         <source>Memory is off (Settings › Memory): nothing is recalled or remembered. What was remembered before is kept and listed here.</source>
         <translation>记忆已关闭（设置 › 记忆）：不会调入也不会记住任何内容。之前记住的内容仍保留并列在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="191"/>
         <source>Long-term</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="192"/>
         <source>Short-term</source>
         <translation>短期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="193"/>
         <source>No longer used (replaced or expired)</source>
         <translation>不再使用（已被取代或已过期）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="208"/>
         <source>Created {0}</source>
         <translation>创建于 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="215"/>
         <source>No memory matches “{0}”.</source>
         <translation>没有与“{0}”匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="217"/>
         <source>No memories yet.
 
-Memory keeps short facts you tell Hermes — preferences, your projects, deadlines — so later conversations can use them. Say “remember that …” in a chat, or just state a preference (“I prefer …”); each memory shows here with your own words and where you said them, and you can edit, pin or delete it.
+Memory keeps short facts you tell Hermes — preferences, your projects, deadlines — so later conversations can use them. Say “remember that …” in a chat, state a preference (“I prefer …”), or press Add…; each memory shows here with your own words and where you said them, and you can edit, pin or delete it.
 
 A conversation with “Don&apos;t use or record memory” on (its context menu, or the switch in the status bar) leaves no trace here.</source>
         <translation>还没有记忆。
 
-记忆保存你告诉 Hermes 的简短事实——偏好、你的项目、截止日期——以便之后的对话使用。在对话中说“记住……”，或直接说出偏好（“我喜欢……”）；每条记忆都会连同你的原话和出处显示在这里，你可以编辑、置顶或删除它。
+记忆保存你告诉 Hermes 的简短事实——偏好、你的项目、截止日期——以便之后的对话使用。在对话中说“记住……”、说出偏好（“我喜欢……”），或点击“添加…”；每条记忆都会连同你的原话和出处显示在这里，你可以编辑、置顶或删除它。
 
 开启了“不使用也不记录记忆”的对话（在其右键菜单或状态栏的开关中设置）不会在这里留下任何痕迹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="235"/>
         <source>added by you, {0}</source>
         <translation>由你添加，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="235"/>
         <source>added by you</source>
         <translation>由你添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="237"/>
         <source>from a deleted conversation, {0}</source>
         <translation>来自已删除的对话，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="238"/>
         <source>from a deleted conversation</source>
         <translation>来自已删除的对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="239"/>
         <source>Untitled conversation</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="240"/>
         <source>from “{0}”, {1}</source>
         <translation>来自“{0}”，{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="240"/>
         <source>from “{0}”</source>
         <translation>来自“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="245"/>
         <source>replaced by a newer memory</source>
         <translation>已被更新的记忆取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="247"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="249"/>
         <source>expired {0}</source>
         <translation>{0}已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="251"/>
         <source>until {0}</source>
         <translation>有效至{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="289"/>
         <source>replaces {0} earlier</source>
         <translation>取代了 {0} 条旧记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="291"/>
+        <source>used only with {0}</source>
+        <translation>仅用于 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="266"/>
         <source>Pinned: {0}</source>
         <translation>置顶：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="282"/>
         <source>pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="315"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="346"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="361"/>
         <source>Memory actions</source>
         <translation>记忆操作</translation>
     </message>

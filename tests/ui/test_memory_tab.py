@@ -353,3 +353,22 @@ def test_settings_memory_page_saves_the_switch_budget_and_half_life(make_window)
     assert saved["memory_enabled"] is False and saved["memory_budget_tokens"] == 600
     h.do(lambda: dialog.findChild(QDialogButtonBox).rejected.emit())
     h.wait_until(lambda: h.window.inspector.memory.status.isVisibleTo(h.window.inspector.memory), what="the off note")
+
+
+def test_add_writes_a_long_term_memory_for_the_active_provider(make_window) -> None:
+    h = make_window()
+    h.do(lambda: (h.window.memory.show_tab(), h.window.findChild(QPushButton, "addMemoryButton").click()))
+    dialog = h.wait_until(lambda: h.window.memory.edit_dialog, what="the add dialog")
+    assert dialog.objectName() == "addMemoryDialog"
+    h.do(lambda: (dialog.setTextValue("  Prefers answers in British English "), dialog.accept()))
+    memory = h.controller.memory
+    added = h.wait_until(lambda: memory.list(), what="the new memory")[0]
+    assert (added.statement, added.layer, added.quote, added.session_id) == (
+        "Prefers answers in British English", Layer.LONG_TERM, "", None)
+    assert added.profile_id == h.controller.runtime.profile.id
+    texts = h.wait_until(lambda: [t for t in panel_texts(h) if t.startswith("Prefers answers")], what="listed")
+    assert "added by you" in texts[0] and "used only with" not in texts[0]
+    # a memory of another provider profile says where it is used
+    memory.add("Likes haiku", profile_id="work-profile", kind=Kind.PREFERENCE)
+    texts = refreshed(h, lambda t: any(x.startswith("Likes haiku") for x in t), "the other profile's memory")
+    assert "used only with work-profile" in next(x for x in texts if x.startswith("Likes haiku"))
