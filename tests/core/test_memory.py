@@ -324,3 +324,15 @@ def test_a_v5_database_migrates_to_memory_with_a_backup() -> None:
     assert backup.execute("PRAGMA user_version").fetchone()[0] == 5
     assert backup.execute("SELECT content FROM messages").fetchall() == [("我喜欢喝绿茶",)]
     opened.store.close()
+
+
+async def test_a_remember_call_and_the_after_turn_extraction_keep_one_memory(engine, model_server) -> None:
+    service = with_memory(engine)
+    said = "Remember that my locker code is 4711."
+    model_server.enqueue(tool_call_reply(CallScript("remember", {"statement": "Locker code is 4711",
+                                                                 "quote": "my locker code is 4711"})),
+                         text_reply("Noted."))
+    model_server.memory_responder = memory_reply({"statement": "Locker code is 4711", "quote": said,
+                                                  "subject": "locker code", "kind": "explicit"})
+    await turn(engine, service, said, "a")
+    assert [m.statement for m in service.store.list(states=None)] == ["Locker code is 4711"]

@@ -57,3 +57,23 @@ def test_memory_from_ask_is_listed_recalled_in_a_new_session_forgotten_and_expor
     session = hermes("sessions", "export", "trip", "--format", "json", env=env)
     assert session.returncode == 0, session.stderr
     assert "bullet lists" not in session.stdout and "memories" not in json.loads(session.stdout)
+
+
+def test_the_demo_model_remembers_recalls_and_asks_before_forgetting(env) -> None:
+    """The demo model (tests/support/demo_model.py) as a new user would meet memory: a preference in one session is
+    used in the next; "forget …" asks, and with no terminal to answer, nothing is forgotten."""
+    from tests.support.demo_model import demo_responder
+    from tests.support.model_server import ScriptedModelServer
+
+    with ScriptedModelServer(responder=demo_responder) as demo:
+        env = {**env, "HERMES_BASE_URL": demo.base_url}
+        told = hermes("ask", "I prefer answers in short bullet points.", env=env)
+        assert told.returncode == 0 and "[remembered: I prefer answers in short bullet points.]" in told.stderr
+        used = hermes("ask", "Hello there", env=env)
+        assert "From what you told me before:" in used.stdout
+        assert re.search(r"- I prefer answers in short bullet points\. \(from '[^']+', \d+ \w+\)", used.stdout)
+        recalled = hermes("ask", "What do you remember about me?", env=env)
+        assert "I remember:" in recalled.stdout and "short bullet points" in recalled.stdout
+        refused = hermes("ask", "Forget what I said about bullet points.", env=env)
+        assert "You declined" in refused.stdout
+    assert [m["state"] for m in json.loads(hermes("memory", "list", "--json", env=env).stdout)] == ["active"]

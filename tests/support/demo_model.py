@@ -11,10 +11,16 @@ from __future__ import annotations
 import json
 import re
 
-from tests.support.model_server import CallScript, RecordedRequest, ScriptedReply, text_reply, tool_call_reply
+from tests.support.model_server import (
+    MEMORY_PROMPT_OPENING, CallScript, RecordedRequest, ScriptedReply, echo_memories, text_reply, tool_call_reply,
+)
 
 _ARITHMETIC = re.compile(r"[\d\.\s\(\)\+\-\*/\^%]{3,}")
 _CATALOG_LINE = re.compile(r"^- ([a-z0-9][a-z0-9-]*): ", re.M)
+_MEMORY_HEADING = "## What you remember about the user"
+_FORGET = re.compile(r"\bforget (?:what i said |everything )?(?:about )?(?:the |my )?(.+?)[.!?]*$|忘(?:掉|记)(?:我说的)?(?:关于)?(.+?)(?:的事)?[。！]*$",
+                     re.I)
+_RECALL = re.compile(r"what do you (?:remember|know) about (?:me|my )?(.*?)[?.!]*$|你记得(.*?)[吗？?]*$", re.I)
 
 
 def demo_responder(request: RecordedRequest) -> ScriptedReply:
@@ -23,7 +29,11 @@ def demo_responder(request: RecordedRequest) -> ScriptedReply:
     if "Write a title" in request.system_prompt:
         asked = str(last.get("content") or "").split("\n")[1] if "\n" in str(last.get("content")) else ""
         return text_reply(" ".join(asked.split()[:5]).rstrip("?") or "Conversation")
+    if request.system_prompt.startswith(MEMORY_PROMPT_OPENING):  # memory extraction: keep each candidate
+        return echo_memories(request)
     tools = set(request.tool_names)
+    if last.get("role") == "tool" and last.get("name") in ("remember", "recall", "forget"):
+        return _memory_result(last)
     if last.get("role") == "tool":
         return _after_skill_tool(last, tools) or _summarise(last)
     text = str(last.get("content") or "")
@@ -31,6 +41,13 @@ def demo_responder(request: RecordedRequest) -> ScriptedReply:
              if n in text.lower() or n.replace("-", " ") in text.lower()]
     if "activate_skill" in tools and named and f"## Skill: {named[0]} (active)" not in request.system_prompt:
         return tool_call_reply(CallScript("activate_skill", {"name": named[0]}), delay_s=0.01)
+    forgetting, recalling = _FORGET.search(text.strip()), _RECALL.search(text.strip())
+    if "forget" in tools and forgetting:
+        return tool_call_reply(CallScript("forget", {"query": (forgetting.group(1) or forgetting.group(2)).strip()}),
+                               delay_s=0.01)
+    if "recall" in tools and recalling:
+        return tool_call_reply(CallScript("recall", {"query": (recalling.group(1) or recalling.group(2) or
+                                                               "me").strip() or "me"}), delay_s=0.01)
     expression = max(_ARITHMETIC.findall(text), key=len, default="").strip().rstrip("?=")
     if "calculate" in tools and re.search(r"\d\s*[\+\-\*/\^]", expression or ""):
         return tool_call_reply(CallScript("calculate", {"expression": expression}), delay_s=0.01)
@@ -47,6 +64,12 @@ def demo_responder(request: RecordedRequest) -> ScriptedReply:
                  "| Q2 | 1,450 | +20.8% |\n| Q3 | 1,390 | −4.1% |\n\n- Revenue peaked in **Q2**\n- Q3 dipped slightly\n\n"
                  "> Numbers are illustrative.")
         return text_reply(reply, chunk_size=4, delay_s=0.005)
+    if _MEMORY_HEADING in request.system_prompt:  # show that memories reached the request, with their sources
+        remembered = [line[2:] for line in request.system_prompt.split(_MEMORY_HEADING, 1)[1].splitlines()
+                      if line.startswith("- ")]
+        if remembered:
+            return text_reply("From what you told me before:\n\n" + "\n".join(f"- {r}" for r in remembered[:3]) +
+                              f"\n\nYou said:\n\n> {text}", chunk_size=3, delay_s=0.005)
     if re.search(r"[\u4e00-\u9fff]", text):
         reply = f"你好！你说的是：\n\n> {text}\n\n我是演示模型，可以**计算**、查看**时间**和列出**文件**。"
     else:
@@ -73,6 +96,28 @@ def _after_skill_tool(tool_message: dict, tools: set[str]) -> ScriptedReply | No
         return text_reply(f"Following the skill's guide:\n\n{lines}\n\nPaste your notes and I will write it in "
                           "this format.", chunk_size=3, delay_s=0.005)
     return None
+
+
+def _memory_result(tool_message: dict) -> ScriptedReply:
+    try:
+        data = json.loads(str(tool_message.get("content") or ""))
+    except ValueError:
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    if data.get("status") == "denied":
+        reply = "You declined, so I did not forget anything."
+    elif data.get("status") == "forgotten":
+        reply = "Forgotten:\n\n" + "\n".join(f"- {s}" for s in data.get("statements", []))
+    elif "memories" in data:
+        found = data["memories"]
+        reply = ("I remember:\n\n" + "\n".join(f"- {m['statement']} ({m['source']})" for m in found)) if found \
+            else "I don't remember anything about that."
+    elif data.get("status") == "remembered":
+        reply = f"I'll remember: {data.get('statement')}"
+    else:
+        reply = str(data.get("message") or "Nothing to do.")
+    return text_reply(reply, chunk_size=3, delay_s=0.005)
 
 
 def _summarise(tool_message: dict) -> ScriptedReply:

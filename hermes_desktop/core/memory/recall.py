@@ -89,6 +89,8 @@ def recall(store: MemoryStore, profile_id: str, message: str, *, budget_tokens: 
     used = estimate_text_tokens(HEADING)
     cache: dict[str, str | None] = {}
     for memory, value in ranked:
+        if budget_tokens - used < 8:
+            break
         if memory.session_id is not None and memory.session_id not in cache:
             cache[memory.session_id] = titles(memory.session_id)
         item = Recalled(memory, value, source_text(memory, cache.get(memory.session_id or "", "")))

@@ -160,6 +160,8 @@ class MemoryService:
               origin: str) -> list[tuple[Memory, list[int]]]:
         saved = []
         for item in extracted:
+            if self.store.same_as(profile_id, item.statement, item.quote, message_id) is not None:
+                continue  # already remembered (e.g. the model called `remember` for it during the turn)
             replaced = [m.id for m in self.store.active_with_subject(profile_id, item.subject)] if item.subject else []
             memory = self.store.add(item.statement, profile_id=profile_id, quote=item.quote, kind=item.kind,
                                     layer=layer_for(item.kind), subject=item.subject, session_id=session_id,
@@ -168,9 +170,12 @@ class MemoryService:
         return saved
 
     def remember(self, extracted: Extracted, profile_id: str, session_id: str,
-                 message_id: int | None) -> tuple[Memory, MemoryRemembered]:
+                 message_id: int | None) -> tuple[Memory, MemoryRemembered | None]:
         """Store one memory the `remember` tool checked (blocking). Returns it and the event to `announce` (on the
-        loop)."""
+        loop); an active memory that already says it is returned instead, with no event."""
+        existing = self.store.same_as(profile_id, extracted.statement, extracted.quote, message_id)
+        if existing is not None:
+            return existing, None
         memory, replaced = self._save([extracted], profile_id, session_id, message_id, Origin.TOOL)[0]
         return memory, _event(session_id, [(memory, replaced)])
 

@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 _COLUMNS = ("id, profile_id, layer, statement, quote, source_session_id, source_message_id, created_at, updated_at, "
             "expires_at, state, superseded_by, pinned, subject, entities, kind, origin, embedding_model")
 ALL_STATES = tuple(MemoryState)
+PREFILTER = 200  # recall ranks this many best FTS matches before filtering them (see `candidates`)
 
 
 class MemoryNotFound(LookupError):
@@ -210,6 +211,15 @@ class MemoryStore:
                           (profile_id, key))
         return [m for m in (_memory(r, now) for r in rows) if m.active]
 
+    def same_as(self, profile_id: str, statement: str, quote: str = "", message_id: int | None = None) -> Memory | None:
+        """An active memory of the profile that already says this (same statement, any case and spacing), or that
+        was made from the same words of the same message: remembering it again adds nothing."""
+        now = self.clock()
+        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND state = 'active' AND "
+                          "(lower(statement) = lower(?) OR (source_message_id = ? AND quote = ? AND quote != '')) "
+                          "LIMIT 1", (profile_id, " ".join(statement.split()), message_id, quote))
+        return _memory(rows[0], now) if rows else None
+
     # ------------------------------------------------------------------ writing
     def add(self, statement: str, *, profile_id: str = "", quote: str = "", layer: Layer | None = None,
             kind: str = Kind.FACT, subject: str = "", entities: Iterable[str] | None = None,
@@ -375,7 +385,7 @@ class MemoryStore:
         return bool(self._read("SELECT 1 FROM memory_incognito WHERE session_id = ?", (session_id,)))
 
     # ------------------------------------------------------------------ recall support
-    def candidates(self, profile_id: str, text: str, *, limit: int = 60) -> list[tuple[Memory, float]]:
+    def candidates(self, profile_id: str, text: str, *, limit: int = 32) -> list[tuple[Memory, float]]:
         """Active memories of `profile_id` matching any word of `text`, best first, with their BM25 relevance
         (positive, higher is better); then the pinned ones (relevance 0) not already there."""
         now = self.clock()
@@ -386,10 +396,14 @@ class MemoryStore:
         columns = ", ".join("m." + c.strip() for c in _COLUMNS.split(","))
         expression = or_expression(terms) if self.search_available else None
         if expression is not None:
-            rows = self._read(
-                f"SELECT {columns}, bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.id = "
-                f"memories_fts.rowid WHERE memories_fts MATCH ? AND {alive} ORDER BY rank LIMIT ?",
-                (expression, profile_id, now, limit))
+            # The best FTS matches first (cheap: the index alone), then their rows filtered to this profile's live
+            # memories; only when too few survive, every match is joined (CROSS JOIN: the index drives the join).
+            base = (f"SELECT {columns}, f.rank FROM (SELECT rowid, bm25(memories_fts) AS rank FROM memories_fts "
+                    "WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?) f CROSS JOIN memories m ON m.id = f.rowid "
+                    f"WHERE {alive} ORDER BY f.rank LIMIT ?")
+            rows = self._read(base, (expression, PREFILTER, profile_id, now, limit))
+            if len(rows) < limit:
+                rows = self._read(base, (expression, -1, profile_id, now, limit))
             found = [(_memory(r, now), -float(r["rank"])) for r in rows]
         elif terms:  # no FTS5: count the words found
             rows = self._read(f"SELECT {columns} FROM memories m WHERE {alive} ORDER BY m.updated_at DESC LIMIT 2000",
@@ -402,7 +416,7 @@ class MemoryStore:
                     scored.append((_memory(row, now), float(hits)))
             found = sorted(scored, key=lambda pair: -pair[1])[:limit]
         have = {m.id for m, _ in found}
-        for row in self._read(f"SELECT {columns} FROM memories m WHERE {alive} AND m.pinned = 1 "
+        for row in self._read(f"SELECT {columns} FROM memories m INDEXED BY memories_pinned WHERE m.pinned = 1 AND {alive} "
                               "ORDER BY m.updated_at DESC LIMIT 20", (profile_id, now)):
             if row["id"] not in have:
                 found.append((_memory(row, now), 0.0))
@@ -410,7 +424,11 @@ class MemoryStore:
 
     def recent_long_term(self, profile_id: str, *, limit: int = 5) -> list[Memory]:
         """The newest active long-term memories: offered when nothing in the message matches them."""
-        return self.list(profile_id=profile_id, layer=Layer.LONG_TERM, limit=limit)
+        now = self.clock()
+        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND state = 'active' AND layer = ? "
+                          "AND (expires_at IS NULL OR expires_at > ? OR pinned = 1) ORDER BY updated_at DESC LIMIT ?",
+                          (profile_id, Layer.LONG_TERM.value, now, limit))
+        return [_memory(r, now) for r in rows]
 
     def export(self, *, profile_id: str | None = None) -> list[dict[str, Any]]:
         """Every memory (all states) as JSON-ready dicts, oldest first (`memory export`)."""

@@ -184,7 +184,9 @@ def _v6_memories(db: sqlite3.Connection) -> None:
             embedding BLOB,
             embedding_model TEXT
         );
-        CREATE INDEX memories_by_profile ON memories(profile_id, state, subject);
+        CREATE INDEX memories_by_subject ON memories(profile_id, subject, state);
+        CREATE INDEX memories_by_recency ON memories(profile_id, state, layer, updated_at);
+        CREATE INDEX memories_pinned ON memories(profile_id) WHERE pinned = 1;
         CREATE INDEX memories_by_source ON memories(source_message_id);
         CREATE INDEX memories_by_superseded ON memories(superseded_by);
         CREATE TABLE memory_incognito (session_id TEXT PRIMARY KEY, set_at REAL NOT NULL)
