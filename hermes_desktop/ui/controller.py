@@ -755,15 +755,15 @@ class AppController(QObject):
     def memory_enabled(self) -> bool:
         return bool(getattr(self.runtime.settings, "memory_enabled", True)) if self.runtime is not None else True
 
-    def memory_rows(self, query: str = "") -> tuple[list[Any], int]:
+    def memory_rows(self, query: str = "", limit: int = 200) -> tuple[list[Any], int]:
         """(worker thread) What the Memory tab lists: every profile's memories in use, superseded or expired (a
-        forgotten one is what the user deleted), matching `query`; and how many there are without the query."""
+        forgotten one is what the user deleted), matching `query`, at most `limit`; and how many there are without
+        the query."""
         from hermes_desktop.core.memory.model import MemoryState
 
         shown = (MemoryState.ACTIVE, MemoryState.SUPERSEDED, MemoryState.EXPIRED)
         store = self.memory
-        rows = store.list(states=shown, query=query, limit=1000)
-        return rows, (store.count(states=shown) if query else len(rows))
+        return store.list(states=shown, query=query, limit=limit), store.count(states=shown)
 
     def memory_count(self) -> int:
         """(worker thread) How many memories Wipe all would delete (every state)."""

@@ -180,9 +180,10 @@ class MemoryPanel(QWidget):
                                     "What was remembered before is kept and listed here."))
         self.status.setVisible(not enabled)
 
-    def show_memories(self, rows: Sequence[MemoryRow], *, total: int | None = None) -> None:
+    def show_memories(self, rows: Sequence[MemoryRow], *, total: int | None = None, more: bool = False) -> None:
         """Fill the list: long-term, short-term, then those no longer used. `total`: how many memories exist
-        at all (a search showing none of them says "no match", an empty store shows what memory is)."""
+        at all (a search showing none of them says "no match", an empty store shows what memory is); `more`: only
+        the newest are listed (a last row says so)."""
         selected = self.selected_id()
         self.list.clear()
         self._rows = {row.id: row for row in rows}
@@ -210,6 +211,13 @@ class MemoryPanel(QWidget):
                 self.list.addItem(item)
                 if row.id == selected:
                     self.list.setCurrentItem(item)
+        if more and rows and not self.search_text:
+            note = QListWidgetItem(self.tr("The newest {0} of {1} memories are listed. Search to find the others.")
+                                   .format(len(rows), total))
+            note.setData(KIND_ROLE, "more")
+            note.setData(HTML_ROLE, f"<span style='color:{theme.muted}'>{escape(note.text())}</span>")
+            note.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.list.addItem(note)
         if not rows:
             if self.search_text and total:
                 text = self.tr("No memory matches “{0}”.").format(self.search_text)

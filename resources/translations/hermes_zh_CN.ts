@@ -1722,153 +1722,153 @@ Folder: {2}</source>
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="71"/>
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="73"/>
         <source>Don&apos;t use or record memory in this conversation</source>
         <translation>此对话不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="74"/>
         <source>Don&apos;t use or record memory in this conversation: nothing is recalled into it, nothing said in it is remembered</source>
         <translation>此对话不使用也不记录记忆：不会向其中调入记忆，其中说的话也不会被记住</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="80"/>
         <source>Incognito: this conversation does not use or record memory.</source>
         <translation>无痕：此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="82"/>
         <source>Use memory again</source>
         <translation>重新使用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="174"/>
         <source>The memory was not changed: {0}</source>
         <translation>记忆未更改：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="183"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="184"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation>Hermes 记住的内容（你的原话保持不变：“{0}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="185"/>
         <source>What Hermes remembers</source>
         <translation>Hermes 记住的内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="200"/>
         <source>Add a memory</source>
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="201"/>
         <source>What should Hermes remember? (a short fact, e.g. “Prefers answers in British English”)</source>
         <translation>Hermes 应该记住什么？（一条简短的事实，例如“回答时使用英式英语”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="220"/>
         <source>The memory was not deleted: {0}</source>
         <translation>记忆未删除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="225"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="226"/>
         <source>Deleted {0} memories</source>
         <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="247"/>
         <source>Wipe all memories?</source>
         <translation>清除全部记忆？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="248"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="250"/>
         <source>Wipe all memories</source>
         <translation>清除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="258"/>
         <source>The memories were not wiped: {0}</source>
         <translation>记忆未清除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="262"/>
         <source>All memories were wiped.</source>
         <translation>已清除全部记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="270"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="268"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="284"/>
         <source>Memory history</source>
         <translation>记忆历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="279"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="289"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="290"/>
         <source>in use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="289"/>
         <source>replaced</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="290"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="344"/>
         <source>Could not forget it: {0}</source>
         <translation>无法遗忘：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="397"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="394"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="404"/>
         <source>This conversation does not use or record memory.</source>
         <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="395"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="405"/>
         <source>This conversation uses memory again.</source>
         <translation>此对话重新使用记忆。</translation>
     </message>
@@ -1898,7 +1898,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="123"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="353"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
@@ -1909,8 +1909,8 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="125"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="324"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="354"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
@@ -1921,7 +1921,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="127"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="359"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -1932,7 +1932,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="129"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="356"/>
         <source>Go to source</source>
         <translation>转到出处</translation>
     </message>
@@ -1943,7 +1943,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="131"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="358"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
@@ -1983,32 +1983,37 @@ Folder: {2}</source>
         <translation>记忆已关闭（设置 › 记忆）：不会调入也不会记住任何内容。之前记住的内容仍保留并列在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="192"/>
         <source>Long-term</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="193"/>
         <source>Short-term</source>
         <translation>短期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="194"/>
         <source>No longer used (replaced or expired)</source>
         <translation>不再使用（已被取代或已过期）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="209"/>
         <source>Created {0}</source>
         <translation>创建于 {0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="215"/>
+        <source>The newest {0} of {1} memories are listed. Search to find the others.</source>
+        <translation>列出了最新的 {0} 条记忆（共 {1} 条）。搜索可找到其他记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="223"/>
         <source>No memory matches “{0}”.</source>
         <translation>没有与“{0}”匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="225"/>
         <source>No memories yet.
 
 Memory keeps short facts you tell Hermes — preferences, your projects, deadlines — so later conversations can use them. Say “remember that …” in a chat, state a preference (“I prefer …”), or press Add…; each memory shows here with your own words and where you said them, and you can edit, pin or delete it.
@@ -2021,90 +2026,90 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 开启了“不使用也不记录记忆”的对话（在其右键菜单或状态栏的开关中设置）不会在这里留下任何痕迹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="243"/>
         <source>added by you, {0}</source>
         <translation>由你添加，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="243"/>
         <source>added by you</source>
         <translation>由你添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="245"/>
         <source>from a deleted conversation, {0}</source>
         <translation>来自已删除的对话，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="246"/>
         <source>from a deleted conversation</source>
         <translation>来自已删除的对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="247"/>
         <source>Untitled conversation</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="248"/>
         <source>from “{0}”, {1}</source>
         <translation>来自“{0}”，{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="248"/>
         <source>from “{0}”</source>
         <translation>来自“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="253"/>
         <source>replaced by a newer memory</source>
         <translation>已被更新的记忆取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
         <source>expired {0}</source>
         <translation>{0}已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="259"/>
         <source>until {0}</source>
         <translation>有效至{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="260"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="297"/>
         <source>replaces {0} earlier</source>
         <translation>取代了 {0} 条旧记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="262"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="299"/>
         <source>used only with {0}</source>
         <translation>仅用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="274"/>
         <source>Pinned: {0}</source>
         <translation>置顶：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="290"/>
         <source>pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="324"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="354"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="369"/>
         <source>Memory actions</source>
         <translation>记忆操作</translation>
     </message>

@@ -29,7 +29,7 @@ def panel_texts(h) -> list[str]:
 
 
 def refreshed(h, predicate, what: str):
-    h.do(h.window.memory.refresh)
+    h.do(lambda: (h.window.memory.show_tab(), h.window.memory.refresh()))
     h.wait_until(lambda: predicate(panel_texts(h)), what=what)
     return panel_texts(h)
 
@@ -88,6 +88,17 @@ def test_the_tab_lists_memories_by_layer_with_their_words_and_source(make_window
     assert lines[0].startswith("Prefers vegetarian") and "in use" in lines[0]
     assert lines[1].startswith("Eats anything") and "replaced" in lines[1]
     h.do(dialog.reject)
+
+
+def test_a_hidden_tab_is_refilled_when_it_is_shown(make_window) -> None:
+    h = make_window()
+    h.do(lambda: h.window.inspector.setCurrentIndex(0))
+    h.controller.memory.add("Prefers tea", quote="I prefer tea")
+    h.do(h.controller.sig_memories_changed.emit)
+    h.settle(0.2)
+    assert h.window.inspector.memory.memory_ids() == [], "not refilled while hidden"
+    h.do(lambda: h.window.inspector.setCurrentWidget(h.window.inspector.memory))
+    h.wait_until(lambda: len(h.window.inspector.memory.memory_ids()) == 1, what="refilled when shown")
 
 
 def test_search_filters_the_tab(make_window) -> None:
@@ -226,6 +237,7 @@ def is_extraction(request) -> bool:
 
 def test_a_remembered_notice_appears_after_the_turn_and_undo_forgets(make_window, model_server) -> None:
     h = make_window()
+    h.do(h.window.memory.show_tab)  # on screen, the tab follows at once (hidden, it is refilled when shown)
     model_server.memory_responder = extraction("Prefers window seats", "I prefer window seats", "seat preference")
     model_server.enqueue(text_reply("Window seats it is."))
     h.send("I prefer window seats on long flights.")
@@ -372,3 +384,16 @@ def test_add_writes_a_long_term_memory_for_the_active_provider(make_window) -> N
     memory.add("Likes haiku", profile_id="work-profile", kind=Kind.PREFERENCE)
     texts = refreshed(h, lambda t: any(x.startswith("Likes haiku") for x in t), "the other profile's memory")
     assert "used only with work-profile" in next(x for x in texts if x.startswith("Likes haiku"))
+
+
+def test_a_long_list_shows_the_newest_and_says_search_finds_the_rest(make_window) -> None:
+    h = make_window()
+    memory = h.controller.memory
+    for n in range(205):
+        memory.add(f"Fact number {n}", quote=f"fact {n}")
+    texts = refreshed(h, lambda t: len(t) > 200, "the list")
+    assert texts[-1] == "The newest 200 of 205 memories are listed. Search to find the others."
+    assert len(h.window.inspector.memory.memory_ids()) == 200
+    search = h.window.findChild(QLineEdit, "memorySearch")
+    h.do(lambda: (search.setFocus(), QTest.keyClicks(search, "number 3")))
+    h.wait_until(lambda: any(t.startswith("Fact number 3\n") for t in panel_texts(h)), what="an older one by search")
