@@ -208,3 +208,22 @@ def install_message_keys(view: QAbstractItemView) -> None:
     view.installEventFilter(keys)
     view.viewport().installEventFilter(keys)
     view.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+
+# ---------------------------------------------------------------------------------------------- lists with menus
+class _ListMenuKeys(QObject):
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and is_menu_key(event):
+            view = watched
+            index = view.currentIndex()  # type: ignore[attr-defined]
+            if index.isValid():
+                rect = view.visualRect(index)  # type: ignore[attr-defined]
+                view.customContextMenuRequested.emit(rect.center())  # type: ignore[attr-defined]
+                return True
+        return False
+
+
+def install_list_menu_keys(view: QAbstractItemView) -> None:
+    """A list with a custom context menu (the sessions): the Menu key and Shift+F10 open it for the current row
+    (the platform's own keyboard menu event carries no row)."""
+    view.installEventFilter(_ListMenuKeys(view))

@@ -85,6 +85,9 @@ class SessionSidebar(QWidget):
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._menu)
+        from hermes_desktop.ui.keyboard import install_list_menu_keys
+
+        install_list_menu_keys(self.list)  # Menu key / Shift+F10: the current session's menu
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
         self.list.itemChanged.connect(self._renamed)

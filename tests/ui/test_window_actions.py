@@ -253,3 +253,17 @@ def test_empty_states_say_what_to_do_next(make_window, model_server) -> None:
     ask(h, model_server, "hello", "hi")
     h.wait_until(lambda: all("Type a message" not in sessions.item(r).text() for r in range(sessions.count()))
                  and sessions.count() == 2, what="the hint to give way to the session")
+
+
+def test_the_session_menu_opens_from_the_keyboard(make_window, model_server) -> None:
+    h = make_window()
+    session = ask(h, model_server, "menu question", "menu answer")
+    sessions = h.window.sidebar.list
+    item = session_row(h, session)
+    h.do(lambda: (sessions.setFocus(), sessions.setCurrentItem(item)))
+    h.do(lambda: QTest.keyClick(sessions, Qt.Key.Key_F10, Qt.KeyboardModifier.ShiftModifier))
+    menu = h.wait_until(lambda: next((m for m in h.window.sidebar.findChildren(QMenu)
+                                      if m.isVisible() and m.parent() is h.window.sidebar), None), what="the menu")
+    assert {"Rename", "Pin", "Fork", "Export", "Delete"} <= {a.text() for a in menu.actions()}
+    h.do(next(a for a in menu.actions() if a.text() == "Pin").trigger)
+    h.wait_until(lambda: h.controller.store.get_session(session).pinned, what="pinned from the keyboard")
