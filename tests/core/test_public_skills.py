@@ -32,6 +32,13 @@ async def test_cloned_collections_are_found_and_a_pdf_form_task_reads_the_forms_
         assert {"pdf", "docx", "xlsx", "pptx", "skill-creator"} <= names
     if "superpowers" in copied:
         assert {"brainstorming", "systematic-debugging", "test-driven-development"} <= names
+    if "openai-skills" in copied:  # skills/.curated/…, .system/…, .experimental/…: hidden group folders
+        assert {"gh-fix-ci", "linear", "skill-installer"} <= names
+    if "openai-skills" in copied and "anthropics-skills" in copied:  # both have skill-creator: both folders named
+        creator = runtime.skills.get("skill-creator")
+        assert creator.overrides_folder is not None and creator.overrides_folder != creator.folder
+    if "vercel-agent-skills" in copied:
+        assert "vercel-react-best-practices" in names
     for folder, problems in runtime.skills.discovery.rejected:  # every skipped folder says why
         assert problems and all(p.reason for p in problems), folder
     pdf = runtime.skills.get("pdf")

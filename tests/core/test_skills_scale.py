@@ -199,10 +199,13 @@ def test_nested_repository_lowercase_skill_md_and_an_unquoted_colon_all_load(tmp
     colon.mkdir()
     (colon / "SKILL.md").write_text("---\nname: colon\ndescription: Use when: the user asks for a thing\n---\nBody.\n",
                                     encoding="utf-8")
+    skill_md(root / "openai-like" / "skills" / ".curated" / "gh-fix-ci", "gh-fix-ci", "Fix CI on GitHub.")
+    skill_md(root / "openai-like" / ".git" / "hooks" / "not-scanned", "not-scanned", "Inside .git.")
+    skill_md(root / ".hidden-top" / "not-scanned-either", "not-scanned-either", "A hidden top-level folder.")
     (root / "cloned-repo" / "docs").mkdir()
     (root / "empty-folder").mkdir()
     found = discover([(root, Origin.USER)])
-    assert {s.name for s in found.skills} == {"pdf", "docx", "lower", "colon"}
+    assert {s.name for s in found.skills} == {"pdf", "docx", "lower", "colon", "gh-fix-ci"}
     assert found.get("colon").description == "Use when: the user asks for a thing"
     assert any("unquoted" in p.reason for p in found.get("colon").problems)
     assert found.get("lower").definition == "skill.md" and "skill.md" not in found.get("lower").resources

@@ -1,4 +1,5 @@
-"""Real public skill collections as a new user would have them: each repository's tree copied into a skills folder
+"""Real public skill collections (anthropics/skills, obra/superpowers, openai/skills, vercel-labs/agent-skills) as a new
+user would have them: each repository's tree copied into a skills folder
 as if `git clone`d there (skills two levels down, in the repository's skills/ folder).
 
 The repositories are not part of this project: they come from local snapshots (the `fetch` mirror under
@@ -17,7 +18,8 @@ import subprocess
 import tarfile
 from pathlib import Path
 
-MIRRORS = {"anthropics-skills": "anthropics+skills", "superpowers": "obra+superpowers"}
+MIRRORS = {"anthropics-skills": "anthropics+skills", "superpowers": "obra+superpowers", "openai-skills": "openai+skills",
+           "vercel-agent-skills": "vercel-labs+agent-skills"}
 MIRROR_ROOT = Path("/work/.mirror")
 
 

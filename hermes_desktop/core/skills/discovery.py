@@ -2,11 +2,13 @@
 bundled < ~/.claude/skills < ~/.agents/skills < the user's skills folder. Blocking (file I/O): run in a worker thread.
 
 Layouts (issue 15): a skill folder directly in a root; a collection one level down (`root/my-skills/pdf/SKILL.md`);
-and a cloned repository of skills, whose skills sit in its `skills/` folder or one more level below
-(`root/anthropics-skills/skills/pdf/SKILL.md`, `root/repo/plugins/x/SKILL.md`). So a folder that is not a skill is
-searched two levels further down (never into hidden folders, `node_modules` or caches). Every top-level folder that
-yields no skill is reported with its reason, as is every folder with a definition file that failed to load. When
-two skills share a name, the one that wins names the folder it hides (`overrides_folder`).
+and a cloned repository of skills, whose skills sit in its `skills/` folder (`root/anthropics-skills/skills/pdf`)
+or one more level below, in a group folder (openai/skills: `root/openai-skills/skills/.curated/gh-fix-ci`). So a
+folder that is not a skill is searched up to MAX_DEPTH levels below the root. Hidden folders are entered only below
+the top level and never the ones that hold no skills (.git, .github, editor and tool caches); `node_modules`, virtual
+environments and build output never. Every top-level folder that yields no skill is reported with its reason, as
+is every folder with a definition file that failed to load. When two skills share a name, the one that wins names
+the folder it hides (`overrides_folder`).
 """
 
 from __future__ import annotations
@@ -19,15 +21,16 @@ from typing import Iterable
 from hermes_desktop.core.skills.loader import is_skill_folder, list_folder, load_skill
 from hermes_desktop.core.skills.model import Discovery, Origin, Skill, SkillProblem
 
-MAX_DEPTH = 3  # root/collection/skills/<skill>: a cloned repository's skills/ folder
+MAX_DEPTH = 4  # root/repository/skills/<group>/<skill>: openai/skills keeps its skills in skills/.curated/
 MAX_FOLDERS_PER_ROOT = 20_000  # stops a root pointed at a huge tree (e.g. the home folder) from scanning for ever
-_NEVER_SCANNED = {"node_modules", "__pycache__", "venv", ".venv", "site-packages", "dist", "build", "target"}
+_NEVER_SCANNED = {"node_modules", "__pycache__", "venv", ".venv", "site-packages", "dist", "build", "target",
+                  ".git", ".github", ".gitlab", ".vscode", ".idea", ".cache", ".tox", ".mypy_cache", ".pytest_cache"}
 
 
-def _subfolders(entries: dict[str, os.DirEntry[str]]) -> list[Path]:
+def _subfolders(entries: dict[str, os.DirEntry[str]], *, hidden: bool = False) -> list[Path]:
     folders = []
     for name, entry in entries.items():
-        if name.startswith(".") or name in _NEVER_SCANNED:
+        if (name.startswith(".") and not hidden) or name in _NEVER_SCANNED or name.startswith(".installing-"):
             continue
         try:
             if entry.is_dir():  # follows a symlinked folder, as users link skills in
@@ -53,7 +56,7 @@ def _find(folder: Path, depth: int, budget: list[int], out: list[tuple[Path, dic
         return 1
     if depth >= MAX_DEPTH:
         return 0
-    return sum(_find(child, depth + 1, budget, out, errors) for child in _subfolders(entries))
+    return sum(_find(child, depth + 1, budget, out, errors) for child in _subfolders(entries, hidden=True))
 
 
 def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
