@@ -64,6 +64,8 @@ SHORTCUTS = [
     ("Ctrl+Shift+M", QT_TRANSLATE_NOOP("MainWindow", "Choose the model for this session")),
     ("Ctrl+Q", QT_TRANSLATE_NOOP("MainWindow", "Quit")),
     ("F2", QT_TRANSLATE_NOOP("MainWindow", "Rename the selected session")),
+    (QT_TRANSLATE_NOOP("MainWindow", "Menu key / Shift+F10 in the session list"),
+     QT_TRANSLATE_NOOP("MainWindow", "The session's menu (rename, pin, fork, export, delete)")),
     (QT_TRANSLATE_NOOP("MainWindow", "Menu key / Shift+F10"),
      QT_TRANSLATE_NOOP("MainWindow", "Actions for the selected message (copy, edit, fork, regenerate, tool details, "
                                      "allow or deny)")),
