@@ -397,3 +397,33 @@ def test_a_long_list_shows_the_newest_and_says_search_finds_the_rest(make_window
     search = h.window.findChild(QLineEdit, "memorySearch")
     h.do(lambda: (search.setFocus(), QTest.keyClicks(search, "number 3")))
     h.wait_until(lambda: any(t.startswith("Fact number 3\n") for t in panel_texts(h)), what="an older one by search")
+
+
+def test_on_a_full_disk_an_edit_or_delete_says_so_and_nothing_changes(make_window, tmp_path, monkeypatch) -> None:
+    from tests.support.small_disk import small_disk
+
+    with small_disk(tmp_path / "disk") as disk:
+        monkeypatch.setenv("XDG_DATA_HOME", str(disk.root))
+        h = make_window()
+        ids = add_memories(h)
+        memory = h.controller.memory
+        refreshed(h, lambda t: len(t) >= 6, "the memories")
+        listing = h.window.findChild(QListWidget, "memoryList")
+        disk.fill()
+        try:
+            select(h, ids["veg"])
+            h.do(lambda: QTest.keyClick(listing, Qt.Key.Key_F2))
+            dialog = h.wait_until(lambda: h.window.memory.edit_dialog, what="the edit dialog")
+            h.do(lambda: (dialog.setTextValue("Prefers steak houses"), dialog.accept()))
+            h.wait_until(lambda: "The memory was not changed" in h.window.errors.label.text()
+                         and h.window.errors.isVisible(), what="the error shown")
+            select(h, ids["due"])
+            h.do(lambda: QTest.keyClick(listing, Qt.Key.Key_Delete))
+            h.wait_until(lambda: "The memory was not deleted" in h.window.errors.label.text(), what="the delete error")
+            assert not h.window.inspector.memory.undo_bar.isVisible(), "no Undo for a delete that did not happen"
+        finally:
+            disk.free()
+        assert memory.get(ids["veg"]).statement == "Prefers vegetarian restaurants"
+        assert memory.get(ids["due"]).state is MemoryState.ACTIVE
+        h.wait_until(lambda: h.window.inspector.memory.memory_ids() == [ids["veg"], ids["due"], ids["old"]],
+                     what="the list as it was")
