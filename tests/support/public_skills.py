@@ -1,6 +1,6 @@
 """Real public skill collections (anthropics/skills, obra/superpowers, openai/skills, vercel-labs/agent-skills) as a new
 user would have them: each repository's tree copied into a skills folder
-as if `git clone`d there (skills two levels down, in the repository's skills/ folder).
+as if `git clone`d there (skills two or three levels down, in the repository's skills/ folder).
 
 The repositories are not part of this project: they come from local snapshots (the `fetch` mirror under
 /work/.mirror, or HERMES_SKILL_MIRRORS=dir1:dir2 of bare git directories); nothing is committed. When no snapshot is

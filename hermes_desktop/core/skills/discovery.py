@@ -74,7 +74,7 @@ def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
             errors: list[tuple[str, tuple[SkillProblem, ...]]] = []
             if _find(first, 1, budget, found, errors) == 0 and not errors:
                 rejected.append((str(first), (SkillProblem(
-                    first.name, "no SKILL.md or skill.yaml in it, nor in the two levels of folders below it"
+                    first.name, f"no SKILL.md or skill.yaml in it, nor in its folders {MAX_DEPTH - 1} levels down"
                     + (" (the scan stopped: too many folders in this root)" if budget[0] <= 0 else ""), "info"),)))
             rejected.extend(errors)
             for folder, entries in found:
