@@ -361,3 +361,23 @@ async def test_a_call_needing_more_scope_asks_to_sign_in_again_and_the_new_sign_
         await until(lambda: status(runtime, "remote").state is ServerState.CONNECTED, "connected again")
         assert await runtime.registry.get("mcp_remote_wipe").handler({"folder": "x"}, None) == "would wipe x"
         await runtime.mcp.stop_all()
+
+
+async def test_after_sign_in_the_model_uses_the_server_s_tools_in_a_turn(runtime, auth, profile, model_server) -> None:
+    from hermes_desktop.core import events as ev
+    from tests.core.test_mcp import run_turn
+    from tests.support.engine import of_type
+    from tests.support.model_server import CallScript, text_reply, tool_call_reply
+
+    await start(runtime, {"remote": {"url": f"{auth.base}/mcp"}})
+    assert status(runtime, "remote").state is ServerState.NEEDS_SIGN_IN
+    await runtime.mcp.sign_in("remote", open_url=browser([]))
+    await until(lambda: status(runtime, "remote").state is ServerState.CONNECTED, "connected")
+    model_server.enqueue(tool_call_reply(CallScript("mcp_remote_add", {"a": 20, "b": 22})), text_reply("It is 42."))
+    events = await run_turn(runtime, profile, "m", "what is 20 + 22?")
+    assert "mcp_remote_add" in model_server.chat_requests[0].tool_names
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    assert finished.outcome is ev.ToolOutcome.OK and finished.result.strip() == "42"
+    token = json.loads(runtime.secrets.get(oauth_username("remote")))["tokens"]["access_token"]
+    assert all(token not in json.dumps(request.messages) for request in model_server.chat_requests)
+    await runtime.mcp.stop_all()
