@@ -89,7 +89,7 @@ class SkillManager:
         self._full_tokens = 0
         self._recent: list[str] = []  # activated in this run, newest first
         self.last_catalog = Catalog("", 0, 0)  # what the latest request listed (doctor)
-        self._last_by_session: dict[str, Catalog] = {}  # the same per session (Activity)
+        self._last_counts: dict[str, tuple[int, int]] = {}  # (listed, searchable) per session (Activity)
 
     # ------------------------------------------------------------------ discovery
     def reload(self) -> Discovery:
@@ -264,14 +264,13 @@ class SkillManager:
         self.last_catalog = made
         if session_id:
             with self._lock:
-                self._last_by_session[session_id] = made
+                self._last_counts[session_id] = (made.listed, made.searchable)
         return made
 
     def counts(self, session_id: str = "") -> tuple[int, int]:
         """(listed, searchable) of the latest catalog built for the session."""
         with self._lock:
-            made = self._last_by_session.get(session_id, self.last_catalog)
-        return made.listed, made.searchable
+            return self._last_counts.get(session_id, (self.last_catalog.listed, self.last_catalog.searchable))
 
     def catalog(self, session_id: str = "", message: str = "", other_fixed_tokens: int = 0) -> str:
         return self.catalog_for(session_id, message, other_fixed_tokens).text
