@@ -112,6 +112,8 @@ class ActivityRecorder:
                 entry.title = f"{event.name} · {_outcome_words(event)}"
                 entry.detail += f"\ndecision: {decision or 'none'}; result: {len(event.result):,} characters" + \
                     (f" ({event.truncated_chars:,} cut)" if event.truncated_chars else "")
+                if event.outcome in (ev.ToolOutcome.ERROR, ev.ToolOutcome.TIMEOUT):  # why, e.g. an MCP breaker's note
+                    entry.detail += f"\nerror: {_error_text(event.result)[:500]}"
             return entry
         if isinstance(event, ev.SummarisingStarted):
             entry = ActivityEntry("notice", f"Summarising {event.messages:,} earlier messages (the request waits)")
@@ -160,6 +162,15 @@ class ActivityRecorder:
         parts.append(f"{now - self._round_started:.2f} s")
         self._round.title += " — " + ", ".join(parts)
         self._round = None
+
+
+def _error_text(result: str) -> str:
+    """The message of a `{"error": …}` tool result, or the result itself."""
+    try:
+        value = json.loads(result)
+    except ValueError:
+        return result
+    return str(value.get("error", result)) if isinstance(value, dict) else result
 
 
 def _outcome_words(event: ev.ToolCallFinished) -> str:

@@ -133,6 +133,10 @@ def test_a_server_whose_calls_keep_failing_shows_its_tools_withheld(make_window,
                              for t in server_texts(h)), timeout=30, what="the breaker in the MCP tab")
     h.wait_until(lambda: len(model_server.chat_requests) >= 3, what="the last request")
     assert not any(n.startswith("mcp_flaky_") for n in model_server.chat_requests[2].tool_names)
+    details = [entry.detail for recorder in h.controller.activity.values() for turn in recorder.turns
+               for entry in turn.entries if entry.kind == "tool"]
+    assert any("database is down" in d and "tools withheld from the model after 2 failed calls" in d
+               for d in details), details
     h.do(lambda: h.window.findChild(QListWidget, "mcpServerList").setCurrentRow(0))
     h.do(lambda: h.window.findChild(QPushButton, "restartMcpButton").click())
     h.wait_until(lambda: any(t.startswith("flaky  ·  connected") and "Tools withheld" not in t
