@@ -339,7 +339,9 @@ class SkillManager:
         same = [p for p in known if p.lower() == relative.lower()]
         if same:
             found = same[0]
-            return (skill.folder / found).resolve(), found, f"[{relative!r} does not exist; this is {found!r}]\n"
+            target = (skill.folder / found).resolve()
+            if root in target.parents:  # never outside the folder, even through a linked folder
+                return target, found, f"[{relative!r} does not exist; this is {found!r}]\n"
         close = difflib.get_close_matches(relative, known, n=5, cutoff=0.4)
         by_name = [p for p in known if Path(p).name.lower() == Path(relative).name.lower() and p not in close]
         close = (by_name + close)[:5]
