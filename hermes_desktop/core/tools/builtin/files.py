@@ -119,10 +119,11 @@ def read_file(args: dict[str, Any], ctx: ToolContext) -> str:
     if len(body) > limit:  # long lines: a page by characters, and where to go on
         body = body[:limit]
         return (f"{shown_name} (from line {start}: characters {begin:,}-{begin + limit:,} of {len(text):,}; "
-                f"{len(text) - begin - limit:,} more: continue with offset={begin + limit})\n" + body)
+                f"{len(text) - begin - limit:,} more: continue with offset={begin + limit})\n" +
+                body.replace("\r\n", "\n"))
     if end < len(lines):
         header += f"; continue with start_line={end + 1}"
-    return header + "\n" + body.rstrip("\r\n")
+    return header + "\n" + body.rstrip("\r\n").replace("\r\n", "\n")  # offsets count the file's own line ends
 
 
 def _glob_matches(relative: str, pattern: str) -> bool:
