@@ -262,7 +262,11 @@ def open_memory(runtime: Runtime) -> "MemoryService | None":
     if not hasattr(runtime.store, "_db"):
         return None
     try:
-        service = MemoryService(MemoryStore(runtime.store), lambda: runtime.settings)
+        from hermes_desktop.core.memory.embeddings import Embedder
+
+        store = MemoryStore(runtime.store)
+        service = MemoryService(store, lambda: runtime.settings,
+                                embedder=Embedder(store, runtime.profile_for, runtime.api_key_for))
     except Exception as exc:  # e.g. a database of a version without the memory tables, open read-only
         log.warning("memory is unavailable: %s", exc)
         return None

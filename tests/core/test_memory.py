@@ -336,3 +336,54 @@ async def test_a_remember_call_and_the_after_turn_extraction_keep_one_memory(eng
                                                   "subject": "locker code", "kind": "explicit"})
     await turn(engine, service, said, "a")
     assert [m.statement for m in service.store.list(states=None)] == ["Locker code is 4711"]
+
+
+def embedding_service(engine, profile) -> MemoryService:
+    from hermes_desktop.core.memory.embeddings import Embedder
+
+    service = with_memory(engine)
+    service.embedder = Embedder(service.store, lambda pid: profile if pid == profile.id else None,
+                                lambda p: "sk-test-key")
+    return service
+
+
+def warm_drinks(texts: list[str]) -> list[list[float]]:
+    """The scripted server's embedding model: warm drinks point one way, everything else another."""
+    return [[1.0, 0.1] if any(w in t.lower() for w in ("tea", "warm", "drink")) else [0.0, 1.0] for t in texts]
+
+
+async def test_embeddings_find_a_memory_sharing_no_word_with_the_message(
+        model_server, profile, workspace_dir) -> None:
+    profile = replace(profile, embedding_model="embed-small")
+    engine = make_engine(profile, workspace_dir)
+    service = embedding_service(engine, profile)
+    model_server.embeddings = warm_drinks
+    tea = service.store.add("Has green tea every afternoon", profile_id="test", kind="fact")
+    cello = service.store.add("Plays the cello on Saturdays", profile_id="test", kind="fact")
+    await service.embed([tea, cello])
+    assert service.store.get(tea.id).embedding_model == "embed-small"
+    model_server.enqueue(text_reply("ok"))
+    await turn(engine, service, "Something warm for later?", "a")
+    prompt = main_requests(model_server)[-1].system_prompt
+    assert "Has green tea every afternoon" in prompt and "cello" not in prompt
+    embedded = [r for r in model_server.requests if r.path.endswith("/embeddings")]
+    assert embedded and embedded[-1].body["model"] == "embed-small"
+    await engine.close()
+
+
+@pytest.mark.parametrize("failure", [500, None])
+async def test_failing_embeddings_fall_back_to_bm25_silently_with_a_log_line(
+        failure, model_server, profile, workspace_dir, caplog) -> None:
+    profile = replace(profile, embedding_model="embed-small")
+    engine = make_engine(profile, workspace_dir)
+    service = embedding_service(engine, profile)
+    model_server.embeddings = (lambda texts: failure) if failure else None  # None: the server has no endpoint
+    service.store.add("Has green tea every afternoon", profile_id="test", kind="fact")
+    model_server.enqueue(text_reply("ok"), text_reply("ok"))
+    events = await turn(engine, service, "Something warm for later?", "a")
+    assert of_type(events, ev.TurnFinished)[0].reason is ev.FinishReason.COMPLETED
+    assert "green tea" not in main_requests(model_server)[-1].system_prompt
+    await turn(engine, service, "Any green tea ideas?", "b")
+    assert "Has green tea every afternoon" in main_requests(model_server)[-1].system_prompt
+    assert "recall uses BM25 only" in caplog.text
+    await engine.close()

@@ -366,6 +366,9 @@ class ScriptedModelServer:
         # And the memory extraction after a turn (core/memory/extract.py): answered by `memory_responder` (each
         # candidate kept as written by default; `memory_reply(...)` scripts the JSON, error_reply a failure).
         self.auto_memory = True
+        # POST /v1/embeddings: None answers 404 (no such endpoint); a function of the input texts returns their
+        # vectors, or an HTTP status to fail with.
+        self.embeddings: Callable[[list[str]], list[list[float]] | int] | None = None
         self.memory_responder: Responder = echo_memories
         self.requests: list[RecordedRequest] = []
         self.client_disconnected = threading.Event()
@@ -463,6 +466,16 @@ class ScriptedModelServer:
                     body = raw.decode("utf-8", "replace")
                 recorded = self._record(body)
                 if not self._authorised(recorded):
+                    return
+                if self.path.split("?")[0].rstrip("/") == "/v1/embeddings" and server.embeddings is not None:
+                    texts = body.get("input") if isinstance(body, dict) else None
+                    texts = [texts] if isinstance(texts, str) else list(texts or [])
+                    answer = server.embeddings(texts)
+                    if isinstance(answer, int):  # an HTTP status: the endpoint fails
+                        self._send_json(answer, {"error": {"message": "embeddings failed", "type": "server_error"}})
+                    else:
+                        self._send_json(200, {"object": "list", "model": body.get("model"), "data": [
+                            {"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(answer)]})
                     return
                 if self.path.split("?")[0].rstrip("/") != "/v1/chat/completions":
                     self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})

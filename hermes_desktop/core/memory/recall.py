@@ -56,6 +56,9 @@ def line(recalled: Recalled) -> str:
     return f"- {recalled.memory.statement} ({recalled.source})"
 
 
+SIMILAR_ENOUGH = 0.3  # a memory found by embeddings alone needs at least this cosine
+
+
 def score(candidates: Sequence[tuple[Memory, float]], message: str, now: float, half_life_days: float,
           similarity: dict[int, float] | None = None) -> list[tuple[Memory, float]]:
     best = max((r for _, r in candidates), default=0.0) or 1.0
@@ -76,13 +79,24 @@ def score(candidates: Sequence[tuple[Memory, float]], message: str, now: float, 
 
 
 def recall(store: MemoryStore, profile_id: str, message: str, *, budget_tokens: int, half_life_days: float,
-           titles: Callable[[str], str | None], similarity: dict[int, float] | None = None,
+           titles: Callable[[str], str | None], similarity: Callable[[list[int]], dict[int, float]] | None = None,
            candidates: Sequence[tuple[Memory, float]] | None = None) -> list[Recalled]:
     """The memories for a request about `message`, best first, whose lines fit `budget_tokens`.
-    `titles(session_id)` names a source conversation (None: deleted)."""
+    `titles(session_id)` names a source conversation (None: deleted). `similarity(ids)` (embeddings.Embedder) gives
+    cosine similarities; its `pool()` more memories to consider by similarity alone."""
     now = store.clock()
     found = list(candidates) if candidates is not None else store.candidates(profile_id, message)
-    ranked = score(found, message, now, half_life_days, similarity)
+    cosines: dict[int, float] | None = None
+    if similarity is not None:
+        try:
+            have = {m.id for m, _ in found}
+            pool = [i for i in getattr(similarity, "pool", lambda: [])() if i not in have]
+            cosines = similarity([*have, *pool])
+            found += [(m, 0.0) for m in store.get_many([i for i in pool if cosines.get(i, 0.0) >= SIMILAR_ENOUGH])]
+        except Exception as exc:  # BM25 alone
+            log.warning("memory similarity failed (%s); recall uses BM25 only", exc)
+            cosines = None
+    ranked = score(found, message, now, half_life_days, cosines)
     have = {m.id for m, _ in ranked}
     ranked += [(m, FILL_SCORE) for m in store.recent_long_term(profile_id) if m.id not in have]
     chosen: list[Recalled] = []

@@ -112,9 +112,10 @@ class MemoryService:
     def search(self, profile_id: str, query: str, *, limit: int = 10) -> list[Recalled]:
         """The `recall` tool: the best memories for `query`, without the budget."""
         settings = self._settings()
+        similarity = self.embedder.similarity(profile_id, query) if self.embedder is not None else None
         return recall(self.store, profile_id, query, budget_tokens=10_000,
                       half_life_days=float(getattr(settings, "memory_half_life_days", 7.0)),
-                      titles=self._title)[:limit]
+                      titles=self._title, similarity=similarity)[:limit]
 
     # ------------------------------------------------------------------ writing
     def after_turn(self, session_id: str, profile_id: str, message_id: int, text: str,
@@ -149,8 +150,7 @@ class MemoryService:
             saved = await run_store(self._save, extracted, profile_id, session_id, message_id, Origin.AUTO)
             if saved:
                 self._announce(_event(session_id, saved))
-                if self.embedder is not None:
-                    await self.embedder.embed_memories([m for m, _ in saved])
+                await self.embed([m for m, _ in saved])
         except asyncio.CancelledError:
             raise
         except Exception:  # never surfaces in the conversation; the message itself is safely stored
@@ -178,6 +178,14 @@ class MemoryService:
             return existing, None
         memory, replaced = self._save([extracted], profile_id, session_id, message_id, Origin.TOOL)[0]
         return memory, _event(session_id, [(memory, replaced)])
+
+    async def embed(self, memories: list[Memory]) -> None:
+        """Fetch new memories' vectors when the profile names an embedding model (never raises)."""
+        if self.embedder is not None and memories:
+            try:
+                await asyncio.to_thread(self.embedder.embed_memories, memories)
+            except Exception:
+                log.exception("memory embeddings could not be saved")
 
     def announce(self, event: MemoryRemembered) -> None:
         """Tell the listeners (call on the event loop's thread)."""

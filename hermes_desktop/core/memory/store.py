@@ -369,6 +369,22 @@ class MemoryStore:
                           "AND embedding IS NOT NULL", (*ids, model))
         return {r[0]: r[1] for r in rows}
 
+    def embedded_ids(self, profile_id: str, model: str, limit: int) -> list[int]:
+        """The newest active memories of the profile that have a vector of `model`."""
+        now = self.clock()
+        rows = self._read("SELECT id FROM memories WHERE profile_id = ? AND state = 'active' AND embedding_model = ? "
+                          "AND (expires_at IS NULL OR expires_at > ? OR pinned = 1) ORDER BY updated_at DESC LIMIT ?",
+                          (profile_id, model, now, limit))
+        return [r[0] for r in rows]
+
+    def get_many(self, ids: Collection[int]) -> list[Memory]:
+        if not ids:
+            return []
+        now = self.clock()
+        marks = ",".join("?" * len(ids))
+        return [_memory(r, now) for r in self._read(f"SELECT {_COLUMNS} FROM memories WHERE id IN ({marks})",
+                                                    tuple(ids))]
+
     # ------------------------------------------------------------------ incognito
     def set_incognito(self, session_id: str, on: bool) -> None:
         """A session that neither records nor recalls memories (may be set before the session exists)."""
@@ -416,7 +432,8 @@ class MemoryStore:
                     scored.append((_memory(row, now), float(hits)))
             found = sorted(scored, key=lambda pair: -pair[1])[:limit]
         have = {m.id for m, _ in found}
-        for row in self._read(f"SELECT {columns} FROM memories m INDEXED BY memories_pinned WHERE m.pinned = 1 AND {alive} "
+        pinned = alive.replace("m.state =", "+m.state =")  # `+`: so the partial index of pinned memories is used
+        for row in self._read(f"SELECT {columns} FROM memories m WHERE m.pinned = 1 AND {pinned} "
                               "ORDER BY m.updated_at DESC LIMIT 20", (profile_id, now)):
             if row["id"] not in have:
                 found.append((_memory(row, now), 0.0))

@@ -113,6 +113,7 @@ def memory_tools(service: "MemoryService") -> list[ToolSpec]:
         event = result.pop("_event", None)
         if event is not None:
             service.announce(event)
+            await service.embed(await run_store(service.store.get_many, list(event.memory_ids)))
         return result
 
     async def recall_tool(args: dict[str, Any], ctx: ToolContext) -> Any:
