@@ -604,11 +604,11 @@ class MainWindow(QMainWindow):
             self.new_session()
         title = info.title if info and info.title else self.tr("New conversation")
         self.sidebar.offer_undo(self.tr("Deleted “{0}”").format(title))
-        try:
-            self.sidebar.undo_button.clicked.disconnect()
-        except (RuntimeError, TypeError):
-            pass
-        self.sidebar.undo_button.clicked.connect(lambda: spawn(self._undo_delete(session_id)))
+        previous = getattr(self, "_undo_slot", None)
+        if previous is not None:  # only the newest delete is undone (disconnect() with nothing connected warns)
+            self.sidebar.undo_button.clicked.disconnect(previous)
+        self._undo_slot = lambda: spawn(self._undo_delete(session_id))
+        self.sidebar.undo_button.clicked.connect(self._undo_slot)
 
     async def _undo_delete(self, session_id: str) -> None:
         self.sidebar.undo_bar.hide()
