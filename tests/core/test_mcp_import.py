@@ -8,6 +8,7 @@ import io
 import json
 import os
 import shutil
+import sys
 from argparse import Namespace
 from pathlib import Path
 
@@ -296,3 +297,46 @@ def test_on_a_terminal_each_change_is_asked_and_a_no_keeps_the_file(config: Path
     assert data["time"]["args"] == ["old"] and set(data) == {"time", "filesystem", "github"}
     assert "Kept as they were: time" in lines
     assert "Replace “time” in mcp.json" in capsys.readouterr().err
+
+
+async def test_story_a_vs_code_file_with_env_and_input_is_imported_and_its_tools_used_in_a_turn(
+        config: Path, tmp_path: Path, workspace_dir: Path, profile, model_server, monkeypatch) -> None:
+    """The issue's “done when”, without OAuth: import a VS Code mcp.json that uses ${env:…} and ${input:…}, the
+    input is asked once, and the model uses the imported server's tool in a turn."""
+    from hermes_desktop.core import events as ev
+    from hermes_desktop.core.runtime import open_runtime
+    from tests.core.test_mcp import run_turn
+    from tests.core.test_mcp_variables import RecordingAsker
+    from tests.support.engine import of_type
+    from tests.support.model_server import CallScript, text_reply, tool_call_reply
+
+    monkeypatch.setenv("H6_REGION", "eu-west")
+    source = tmp_path / "mcp.json"
+    source.write_text(json.dumps({
+        "inputs": [{"type": "promptString", "id": "api-key", "description": "Service API key", "password": True}],
+        "servers": {"service": {"type": "stdio", "command": sys.executable, "args": ["-m", "tests.support.mcp_server"],
+                                "cwd": "${workspaceFolder}",
+                                "env": {"PYTHONPATH": str(ROOT), "REGION": "${env:H6_REGION}",
+                                        "API_KEY": "${input:api-key}"}}}}))
+    secrets = MemorySecretStore()
+    plan = plan_import(config, [source], secrets)
+    assert names(plan, Change.ADD) == ["service"] and plan.items[0].secrets == ()
+    apply_import(config, plan, set(), secrets, keyring_secure=True)
+
+    runtime = open_runtime({"HERMES_WORKSPACE": str(workspace_dir)}, secrets=secrets)
+    try:
+        asker = RecordingAsker({"api-key": "key-from-the-user-77"})
+        runtime.mcp.input_asker = asker
+        await runtime.mcp.reload()
+        await runtime.mcp.wait_until_settled(30)
+        assert runtime.mcp.supervisors["service"].status.state.value == "connected"
+        assert [spec.description for _n, spec in asker.asked] == ["Service API key"]
+        model_server.enqueue(tool_call_reply(CallScript("mcp_service_env_value", {"name": "REGION"})),
+                             text_reply("You are in eu-west."))
+        events = await run_turn(runtime, profile, "story", "which region?")
+        assert of_type(events, ev.ToolCallFinished)[0].result == "eu-west"
+        handler = runtime.registry.get("mcp_service_env_value").handler
+        assert await handler({"name": "API_KEY"}, None) == "key-from-the-user-77"
+        await runtime.mcp.stop_all()
+    finally:
+        runtime.store.close()

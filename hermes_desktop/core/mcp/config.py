@@ -31,8 +31,9 @@ time the server starts, never written back:
 - `$${` is a literal `${`.
 Any other `${…}` (an unknown name, an unset variable, no workspace) is an error that names the variable, where
 it is and the server: the server is not started, so nothing half-resolved is ever sent. Resolved values of
-`secret:` and `input:`, and of `env:` inside `env` or `headers`, join the redaction list, so they never reach
-a log or a status line.
+`secret:`, of password `input:`s (the default), and of `env:`/`input:` under a secret-sounding name (TOKEN, KEY,
+SECRET, PASSWORD, Authorization…) or looking like a key, join the redaction list, so they never reach a log, a
+status line or the model; a plain value such as a region is not redacted everywhere it appears.
 
 Circuit breaker (core/mcp/breaker.py), per server, optional:
 `"breaker": {"failures": 5, "windowSeconds": 300, "cooldownSeconds": 60}` (the defaults; `failures: 0` turns
@@ -49,6 +50,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
+from hermes_desktop.core.redact import _KEY_LIKE, _SECRET_FIELD
 from hermes_desktop.core.secrets import SecretStore, SecretStoreError
 from hermes_desktop.core.mcp.oauth_config import OAuthConfigError, OAuthSettings, parse_oauth
 from hermes_desktop.core.settings import write_atomically
@@ -358,7 +360,7 @@ def resolve_server(config: ServerConfig, secrets: SecretStore | None,
                     raise UnresolvedVariable(config.name, shown, where, f"the environment variable {argument} is "
                                              "not set in Hermes' environment")
                 result = environ[argument]
-                if secretive and len(result) >= 4:
+                if secretive and len(result) >= 4 or _KEY_LIKE.search(result):
                     sensitive.append(result)
                 return result
             if kind == "workspaceFolder" and argument is None:
@@ -385,7 +387,7 @@ def resolve_server(config: ServerConfig, secrets: SecretStore | None,
                         f"it has not been answered yet (keyring username {username!r}); it is asked when the server "
                         "starts in the window or on a terminal, or set it with `hermes-desktop mcp set-secret "
                         f"{config.name} input:{argument}`"))
-                if answer:
+                if answer and (secretive or config.input_spec(argument).password):
                     sensitive.append(answer)
                 return answer
             raise UnresolvedVariable(config.name, shown, where, "Hermes knows ${env:NAME}, ${workspaceFolder}, "
@@ -396,10 +398,10 @@ def resolve_server(config: ServerConfig, secrets: SecretStore | None,
         config,
         command=fill(config.command, "command", False),
         args=tuple(fill(arg, f"args[{i}]", False) for i, arg in enumerate(config.args)),
-        env={k: fill(v, f"env.{k}", True) for k, v in config.env.items()},
+        env={k: fill(v, f"env.{k}", bool(_SECRET_FIELD.search(k))) for k, v in config.env.items()},
         cwd=str(Path(fill(config.cwd, "cwd", False)).expanduser()) if config.cwd else None,
         url=fill(config.url, "url", False),
-        headers={k: fill(v, f"headers.{k}", True) for k, v in config.headers.items()})
+        headers={k: fill(v, f"headers.{k}", bool(_SECRET_FIELD.search(k))) for k, v in config.headers.items()})
     if resolved.url and not re.match(r"^https?://", resolved.url):
         raise MCPConfigError(f"`url` of MCP server “{config.name}” must start with http:// or https:// once its "
                              "variables are filled")
