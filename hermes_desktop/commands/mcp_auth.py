@@ -57,7 +57,8 @@ async def _login(name: str) -> int:
     if server is None:
         return EXIT_USAGE
     if not server.url:
-        print(f"error: “{name}” is started as a command (stdio); only HTTP and SSE servers sign in", file=sys.stderr)
+        print(f"error: “{name}” is started as a command (stdio); only HTTP and SSE servers sign in",
+              file=sys.stderr)
         return EXIT_USAGE
     if not uses_oauth(server):
         print(f"error: “{name}” does not use OAuth (\"oauth\": false, or its own Authorization header)",

@@ -46,8 +46,8 @@ def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme
 
 class McpPanel(QWidget):
     sig_action = Signal(str, str)
-    """(action, server name): edit, remove, restart, set_secret, prompt, sign_in, sign_out (a name); add, reload, edit_config,
-    open_logs, import (no name)."""
+    """(action, server name): edit, remove, restart, set_secret, prompt, sign_in, sign_out (a name); add, reload,
+    edit_config, open_logs, import (no name)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

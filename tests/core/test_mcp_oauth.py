@@ -381,3 +381,13 @@ async def test_after_sign_in_the_model_uses_the_server_s_tools_in_a_turn(runtime
     token = json.loads(runtime.secrets.get(oauth_username("remote")))["tokens"]["access_token"]
     assert all(token not in json.dumps(request.messages) for request in model_server.chat_requests)
     await runtime.mcp.stop_all()
+
+
+async def test_a_legacy_sse_server_behind_oauth_needs_sign_in_then_connects(runtime, auth) -> None:
+    await start(runtime, {"old": {"type": "sse", "url": f"{auth.base}/sse"}})
+    assert status(runtime, "old").state is ServerState.NEEDS_SIGN_IN, status(runtime, "old")
+    await runtime.mcp.sign_in("old", open_url=browser([]))
+    await until(lambda: status(runtime, "old").state is ServerState.CONNECTED, "connected over SSE")
+    assert status(runtime, "old").transport == "sse"
+    assert await runtime.registry.get("mcp_old_echo").handler({"text": "sse"}, None) == "echo: sse"
+    await runtime.mcp.stop_all()

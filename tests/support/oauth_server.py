@@ -62,7 +62,8 @@ def _error(code: str, status: int = 400) -> JSONResponse:
 
 def build_app(state: AuthState) -> Any:
     async def prm(request: Request) -> Response:
-        return JSONResponse({"resource": f"{state.base}/mcp", "authorization_servers": [state.base],
+        resource = "sse" if request.url.path.endswith("/sse") else "mcp"
+        return JSONResponse({"resource": f"{state.base}/{resource}", "authorization_servers": [state.base],
                              "scopes_supported": list(state.scopes_supported)})
 
     async def asm(request: Request) -> Response:
@@ -140,15 +141,21 @@ def build_app(state: AuthState) -> Any:
 
     routes = Starlette(routes=[
         Route("/.well-known/oauth-protected-resource/mcp", prm),
+        Route("/.well-known/oauth-protected-resource/sse", prm),
         Route("/.well-known/oauth-protected-resource", prm),
         Route("/.well-known/oauth-authorization-server", asm),
         Route("/register", register, methods=["POST"]),
         Route("/authorize", authorize),
         Route("/token", token, methods=["POST"])])
-    mcp_app = mcp_server.streamable_http_app()
+    streamable_app = mcp_server.streamable_http_app()
+    sse_app = mcp_server.sse_app()  # legacy HTTP+SSE: GET /sse, POST /messages/
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and not scope["path"].startswith("/mcp"):
+        path = scope.get("path", "")
+        legacy = path.startswith(("/sse", "/messages"))
+        mcp_app = sse_app if legacy else streamable_app
+        metadata = f"{state.base}/.well-known/oauth-protected-resource/{'sse' if legacy else 'mcp'}"
+        if scope["type"] == "http" and not (path.startswith("/mcp") or legacy):
             await routes(scope, receive, send)
             return
         if scope["type"] == "http":
@@ -156,8 +163,7 @@ def build_app(state: AuthState) -> Any:
             record = state.access.get(header[7:]) if header.startswith("Bearer ") else None
             if record is None or record["expires"] < time.time():
                 state.mcp_statuses.append(401)
-                challenge = (f'Bearer error="invalid_token", resource_metadata="{state.base}/.well-known/'
-                             'oauth-protected-resource/mcp"')
+                challenge = f'Bearer error="invalid_token", resource_metadata="{metadata}"'
                 await Response(status_code=401, headers={"WWW-Authenticate": challenge})(scope, receive, send)
                 return
             chunks: list[bytes] = []
@@ -179,8 +185,7 @@ def build_app(state: AuthState) -> Any:
                 needed = state.needs_scope.get((request.get("params") or {}).get("name", ""))
                 if needed and needed not in record["scope"].split():
                     state.mcp_statuses.append(403)
-                    challenge = (f'Bearer error="insufficient_scope", scope="{needed}", resource_metadata='
-                                 f'"{state.base}/.well-known/oauth-protected-resource/mcp"')
+                    challenge = f'Bearer error="insufficient_scope", scope="{needed}", resource_metadata="{metadata}"'
                     await Response(status_code=403, headers={"WWW-Authenticate": challenge})(scope, receive, send)
                     return
             state.mcp_statuses.append(200)
@@ -195,7 +200,7 @@ def build_app(state: AuthState) -> Any:
 
             await mcp_app(scope, replay, send)
             return
-        await mcp_app(scope, receive, send)
+        await streamable_app(scope, receive, send)  # lifespan: the Streamable HTTP session manager
 
     return app
 

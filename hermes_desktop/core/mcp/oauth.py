@@ -440,7 +440,8 @@ class SignInResult:
 
 async def sign_in(config: ServerConfig, secrets: SecretStore | None, *,
                   open_url: Callable[[str], Any] | None = None, on_url: Callable[[str], None] | None = None,
-                  timeout_s: float = SIGN_IN_TIMEOUT_S, storage: Any = None, connect: Callable[[Any], Awaitable[int]] | None = None) -> SignInResult:
+                  timeout_s: float = SIGN_IN_TIMEOUT_S, storage: Any = None,
+                  connect: Callable[[Any], Awaitable[int]] | None = None) -> SignInResult:
     """Sign in to an HTTP/SSE server interactively: the browser, the loopback redirect, tokens to the keyring.
 
     `open_url` opens the consent page (default: the system browser); `on_url` is told the URL first (the CLI
