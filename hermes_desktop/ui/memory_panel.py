@@ -185,6 +185,7 @@ class MemoryPanel(QWidget):
         at all (a search showing none of them says "no match", an empty store shows what memory is); `more`: only
         the newest are listed (a last row says so)."""
         selected = self.selected_id()
+        selected_row = self.list.currentRow() if selected is not None else -1
         self.list.clear()
         self._rows = {row.id: row for row in rows}
         theme = themes.current()
@@ -234,6 +235,12 @@ class MemoryPanel(QWidget):
             empty.setFlags(Qt.ItemFlag.ItemIsEnabled)
             empty.setData(Qt.ItemDataRole.AccessibleTextRole, text)
             self.list.addItem(empty)
+        if selected is not None and self.selected_id() is None and selected_row >= 0:
+            # The selected memory is gone (deleted): the keyboard stays in the list, on the one that took its place.
+            following = [i for i in range(self.list.count()) if self.list.item(i).data(KIND_ROLE) == "memory"]
+            nearest = next((i for i in following if i >= selected_row), following[-1] if following else None)
+            if nearest is not None:
+                self.list.setCurrentRow(nearest)
         self.wipe_button.setEnabled(bool(rows) or bool(total))
         self._selection_changed()
 

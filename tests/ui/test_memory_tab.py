@@ -142,6 +142,7 @@ def test_edit_pin_delete_and_undo_change_the_store(make_window) -> None:
     h.do(lambda: QTest.keyClick(listing, Qt.Key.Key_Delete))
     h.wait_until(lambda: memory.get(ids["due"]).state is MemoryState.FORGOTTEN, what="forgotten")
     h.wait_until(lambda: ids["due"] not in h.window.inspector.memory.memory_ids(), what="off the list")
+    assert h.window.inspector.memory.selected_id() == ids["old"], "the keyboard stays on the next memory"
     undo = h.window.findChild(QPushButton, "memoryUndoButton")
     assert undo.isVisible() and "The Acme report" in h.window.inspector.memory.undo_label.text()
     h.do(undo.click)
@@ -274,8 +275,8 @@ def test_incognito_persists_and_a_turn_in_it_records_nothing(make_window, model_
     h.do(toggle.click)
     session = h.wait_until(lambda: h.window.current_session, what="the new chat's id")
     memory = h.controller.memory
-    h.wait_until(lambda: memory.is_incognito(session), what="the switch stored")
-    assert strip.isVisible() and "does not use or record memory" in h.window.memory.strip_label.text()
+    h.wait_until(lambda: strip.isVisible(), what="the strip")
+    assert memory.is_incognito(session) and "does not use or record memory" in h.window.memory.strip_label.text()
     model_server.memory_responder = extraction("Likes green tea", "I like green tea", "drink")
     model_server.enqueue(text_reply("Tea, noted."))
     h.send("Remember that I like green tea.")
@@ -292,8 +293,8 @@ def test_incognito_persists_and_a_turn_in_it_records_nothing(make_window, model_
     assert toggle.isChecked() and strip.isVisible()
     # "Use memory again" turns it off
     h.do(lambda: h.window.findChild(QPushButton, "leaveIncognitoButton").click())
-    h.wait_until(lambda: not memory.is_incognito(session), what="memory on again")
-    assert not strip.isVisible()
+    h.wait_until(lambda: not strip.isVisible(), what="the strip gone")
+    assert not memory.is_incognito(session) and not toggle.isChecked()
 
 
 def test_the_session_menu_switches_memory_off_and_shows_it(make_window) -> None:
@@ -313,7 +314,8 @@ def test_the_session_menu_switches_memory_off_and_shows_it(make_window) -> None:
     action = next(a for a in menu.actions() if a.objectName() == "incognitoAction")
     assert action.isCheckable() and not action.isChecked()
     h.do(lambda: (action.trigger(), menu.close()))
-    h.wait_until(lambda: h.controller.memory.is_incognito(session), what="stored from the menu")
+    h.wait_until(lambda: h.window.memory.is_incognito(session), what="switched from the menu")
+    assert h.controller.memory.is_incognito(session), "and stored"
     menu = menu_for_session()
     assert next(a for a in menu.actions() if a.objectName() == "incognitoAction").isChecked()
     h.do(menu.close)
