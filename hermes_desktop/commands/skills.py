@@ -377,7 +377,10 @@ def report(runtime: Any, out: Callable[[str], None]) -> None:
     from hermes_desktop.core.prompts import system_prompt, tool_rules
     from hermes_desktop.core.tokens import estimate_tools_tokens
 
-    tools = [spec.to_openai() for spec in manager.offered("", runtime.registry.specs())]
+    from hermes_desktop.core.tools.pager import PAGER
+
+    offered = PAGER.offered("doctor", manager.offered("", runtime.registry.specs()))  # as a first request sees it
+    tools = [spec.to_openai() for spec in offered]
     others = estimate_text_tokens(system_prompt()) + estimate_text_tokens(tool_rules(runtime.workspace.root)) + \
         estimate_tools_tokens(tools)  # as the agent measures them for a request
     catalog = manager.catalog_for("", "", others)
@@ -385,3 +388,7 @@ def report(runtime: Any, out: Callable[[str], None]) -> None:
               f"on every request)")
     searchable = f" and {catalog.searchable} more are searchable with find_skills" if catalog.searchable else ""
     out(f"  {len(manager.skills)} loaded, {len(manager.discovery.rejected)} skipped; {listed}{searchable}")
+    catalog_tokens = estimate_text_tokens(catalog.text)
+    out(f"  the fixed part of a request (system prompt, tool rules, skill catalog, {len(tools)} tool schemas) is "
+        f"about {others + catalog_tokens:,} tokens (catalog {catalog_tokens:,}, tool schemas "
+        f"{estimate_tools_tokens(tools):,}); MCP servers' tools are counted under MCP servers below")

@@ -141,6 +141,7 @@ def test_list_show_and_doctor_give_requirements_reasons_and_the_catalog_counts(s
     doctor = hermes("doctor", env=env).stdout
     assert "requires command no-such-command-hermes: NOT on PATH" in doctor
     assert "SKIPPED " in doctor and "the catalog lists 5 in full" in doctor
+    assert "the fixed part of a request (system prompt, tool rules, skill catalog, " in doctor
     assert "/.claude/skills  [off: set \"claude_skills\": true" in doctor
 
 
