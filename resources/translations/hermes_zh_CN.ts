@@ -330,7 +330,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="91"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -510,63 +510,63 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="177"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="203"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="207"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
         <source>Always ask</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="212"/>
         <source>Dry run</source>
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
@@ -606,28 +606,28 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择本会话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="77"/>
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="77"/>
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
         <source>Export session as Markdown…</source>
         <translation>将会话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
         <source>Export session as JSON…</source>
         <translation>将会话导出为 JSON…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -648,137 +648,147 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
+        <source>Delete in the session list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <source>Delete the selected session (Undo brings it back)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
         <source>Menu key / Shift+F10</source>
         <translation>菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
         <source>Actions for the selected message (copy, edit, fork, regenerate, tool details, allow or deny)</source>
         <translation>所选消息的操作（复制、编辑、分支、重新生成、工具详情、批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
         <source>Up / Down in the conversation</source>
         <translation>在对话中按上 / 下</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
         <source>Select a message</source>
         <translation>选择一条消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="75"/>
         <source>F4 in the Tools list</source>
         <translation>在工具列表中按 F4</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="76"/>
         <source>Change the selected tool&apos;s approval rule</source>
         <translation>更改所选工具的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="198"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="230"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="820"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="822"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="385"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="389"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="422"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="459"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="458"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="460"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -787,87 +797,87 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="461"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="463"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="519"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="521"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="605"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="607"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="606"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="608"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="622"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="624"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="624"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="626"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="624"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="626"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="629"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="631"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="675"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="677"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="708"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="710"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="711"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="715"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="743"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="745"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="749"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="751"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="781"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="783"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="822"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="824"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="822"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="824"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1151,122 +1161,128 @@ Folder: {2}</source>
         <translation>导入 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="69"/>
         <source>{0} (not found)</source>
         <translation>{0}（未找到）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="71"/>
         <source>A file…</source>
         <translation>文件…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="72"/>
         <source>Choose file…</source>
         <translation>选择文件…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="76"/>
         <source>Import from</source>
         <translation>导入来源</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="86"/>
+        <source>Servers in the source and what happens to each</source>
+        <translation>来源中的服务器及各自的处理方式</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="87"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="87"/>
         <source>What happens</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="87"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="106"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="132"/>
         <source>Choose a file in the mcpServers or VS Code servers shape.</source>
         <translation>请选择 mcpServers 或 VS Code servers 格式的文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="139"/>
         <source>Import MCP servers from</source>
         <translation>从以下文件导入 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="140"/>
         <source>JSON files (*.json);;All files (*)</source>
         <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="160"/>
         <source>Reading…</source>
         <translation>正在读取…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="167"/>
         <source>Cannot import: {0}. Nothing was changed.</source>
         <translation>无法导入：{0}。未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="181"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="181"/>
         <source>Replace (changed)</source>
         <translation>替换（有变化）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="182"/>
         <source>Identical: skipped</source>
         <translation>相同：跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="182"/>
         <source>Invalid: skipped</source>
         <translation>无效：跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="191"/>
         <source>Differs in: {0}</source>
         <translation>不同之处：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="193"/>
         <source>Secret in {0} goes to the keyring as ${{secret:{1}}}</source>
         <translation>{0} 中的密钥将存入系统密钥环，写作 ${{secret:{1}}}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="205"/>
         <source>Tick to replace the server mcp.json has under this name</source>
         <translation>勾选以替换 mcp.json 中同名的服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="209"/>
         <source>From: {0}</source>
         <translation>来源：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="215"/>
         <source>{0} secret(s) found in the file move to the system keyring; mcp.json only gets ${{secret:…}} references.</source>
         <translation>文件中发现 {0} 个密钥，将移入系统密钥环；mcp.json 中只写入 ${{secret:…}} 引用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="217"/>
         <source>{0} secret(s) found in the file are NOT copied: there is no secure keyring ({1}). mcp.json gets ${{secret:…}} references; set each value with “Set secret…”.</source>
         <translation>文件中发现的 {0} 个密钥不会被复制：没有安全的系统密钥环（{1}）。mcp.json 中写入 ${{secret:…}} 引用；请用“设置密钥…”逐个设置其值。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="239"/>
         <source>{0} to add, {1} to replace, {2} identical, {3} invalid</source>
         <translation>添加 {0} 个，替换 {1} 个，相同 {2} 个，无效 {3} 个</translation>
     </message>
@@ -1279,22 +1295,22 @@ Folder: {2}</source>
         <translation>MCP 服务器“{0}”所需的值</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="29"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="30"/>
         <source>${{input:{0}}} in mcp.json</source>
         <translation>mcp.json 中的 ${{input:{0}}}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="30"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="31"/>
         <source>Asked once: it is kept in the system keyring and used each time the server starts. “Set secret…” changes it later.</source>
         <translation>只询问一次：它保存在系统密钥环中，服务器每次启动时使用。之后可用“设置密钥…”修改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="32"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="33"/>
         <source>No secure keyring ({0}): the value is kept in memory until Hermes closes.</source>
         <translation>没有安全的系统密钥环（{0}）：该值仅保存在内存中，直到 Hermes 关闭。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="41"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="42"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
@@ -1908,7 +1924,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="123"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="360"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
@@ -1919,8 +1935,8 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="125"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="332"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="339"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="361"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
@@ -1931,7 +1947,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="127"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="359"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="366"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -1942,7 +1958,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="129"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="356"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="363"/>
         <source>Go to source</source>
         <translation>转到出处</translation>
     </message>
@@ -1953,7 +1969,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="131"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="365"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
@@ -1993,37 +2009,37 @@ Folder: {2}</source>
         <translation>记忆已关闭（设置 › 记忆）：不会调入也不会记住任何内容。之前记住的内容仍保留并列在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="193"/>
         <source>Long-term</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="194"/>
         <source>Short-term</source>
         <translation>短期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="195"/>
         <source>No longer used (replaced or expired)</source>
         <translation>不再使用（已被取代或已过期）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="210"/>
         <source>Created {0}</source>
         <translation>创建于 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="216"/>
         <source>The newest {0} of {1} memories are listed. Search to find the others.</source>
         <translation>列出了最新的 {0} 条记忆（共 {1} 条）。搜索可找到其他记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="224"/>
         <source>No memory matches “{0}”.</source>
         <translation>没有与“{0}”匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="226"/>
         <source>No memories yet.
 
 Memory keeps short facts you tell Hermes — preferences, your projects, deadlines — so later conversations can use them. Say “remember that …” in a chat, state a preference (“I prefer …”), or press Add…; each memory shows here with your own words and where you said them, and you can edit, pin or delete it.
@@ -2036,90 +2052,90 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 开启了“不使用也不记录记忆”的对话（在其右键菜单或状态栏的开关中设置）不会在这里留下任何痕迹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="250"/>
         <source>added by you, {0}</source>
         <translation>由你添加，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="250"/>
         <source>added by you</source>
         <translation>由你添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="252"/>
         <source>from a deleted conversation, {0}</source>
         <translation>来自已删除的对话，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="253"/>
         <source>from a deleted conversation</source>
         <translation>来自已删除的对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="254"/>
         <source>Untitled conversation</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
         <source>from “{0}”, {1}</source>
         <translation>来自“{0}”，{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
         <source>from “{0}”</source>
         <translation>来自“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="260"/>
         <source>replaced by a newer memory</source>
         <translation>已被更新的记忆取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="262"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="264"/>
         <source>expired {0}</source>
         <translation>{0}已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="266"/>
         <source>until {0}</source>
         <translation>有效至{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="268"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="304"/>
         <source>replaces {0} earlier</source>
         <translation>取代了 {0} 条旧记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="270"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="306"/>
         <source>used only with {0}</source>
         <translation>仅用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="281"/>
         <source>Pinned: {0}</source>
         <translation>置顶：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="297"/>
         <source>pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="332"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="339"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="361"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="376"/>
         <source>Memory actions</source>
         <translation>记忆操作</translation>
     </message>
@@ -2459,47 +2475,47 @@ it is kept here.</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="253"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="255"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="255"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="256"/>
         <source>Fork</source>
         <translation>分叉</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="257"/>
         <source>Don&apos;t use or record memory</source>
         <translation>不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="262"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="263"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="264"/>
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="266"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -2780,12 +2796,12 @@ it is kept here.</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="114"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看会话；设置服务商后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="117"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
@@ -3415,12 +3431,12 @@ it is kept here.</source>
 <context>
     <name>dialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="264"/>
         <source>The servers could not be imported: {0}. mcp.json was not changed.</source>
         <translation>服务器无法导入：{0}。mcp.json 未被更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="267"/>
         <source>Imported {0} new and {1} replaced MCP server(s).</source>
         <translation>已导入 {0} 个新的 MCP 服务器，替换 {1} 个。</translation>
     </message>

@@ -63,6 +63,7 @@ class McpImportDialog(QDialog):
 
         self.source = QComboBox()
         self.source.setObjectName("mcpImportSource")
+        self.source.setAccessibleName(self.tr("Import from"))
         for client in CLIENTS:
             found = bool(find_client_files(client))
             label = CLIENT_NAMES[client] if found else self.tr("{0} (not found)").format(CLIENT_NAMES[client])
@@ -82,6 +83,7 @@ class McpImportDialog(QDialog):
         self.where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.preview = QTreeWidget()
         self.preview.setObjectName("mcpImportPreview")
+        self.preview.setAccessibleName(self.tr("Servers in the source and what happens to each"))
         self.preview.setHeaderLabels([self.tr("Server"), self.tr("What happens"), self.tr("Details")])
         self.preview.setRootIsDecorated(False)
         self.preview.setWordWrap(True)

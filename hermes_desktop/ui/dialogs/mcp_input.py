@@ -24,6 +24,7 @@ class McpInputDialog(QDialog):
         question.setWordWrap(True)
         self.value = QLineEdit()
         self.value.setObjectName("mcpInputValue")
+        self.value.setAccessibleName(spec.description or spec.id)
         if spec.password:
             self.value.setEchoMode(QLineEdit.EchoMode.Password)
         self.value.setPlaceholderText(self.tr("${{input:{0}}} in mcp.json").format(spec.id))
