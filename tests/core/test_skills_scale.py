@@ -295,3 +295,9 @@ async def test_disabling_activate_skill_removes_the_catalog_and_find_skills(runt
     assert "activate_skill" not in request.tool_names and "find_skills" not in request.tool_names
     assert "Skills you can use" not in request.system_prompt
     assert of_type(events, ev.ContextPrepared)[0].breakdown["skill_catalog"] == 0
+
+
+def test_a_name_in_the_wrong_letter_case_still_finds_the_skill(runtime) -> None:
+    assert runtime.skills.apply_slash("case", "/Meeting-Notes today") == "meeting-notes"
+    assert runtime.skills.active("case") == ["meeting-notes"]
+    assert runtime.skills.activate("case", "WEB-RESEARCH").name == "web-research"

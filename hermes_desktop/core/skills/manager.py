@@ -223,8 +223,18 @@ class SkillManager:
         names = list(info.active_skills) if info is not None else []
         return [n for n in names if self.get(n) is not None]
 
-    def activate(self, session_id: str, name: str) -> Skill:
+    def resolve(self, name: str) -> Skill | None:
+        """The skill called `name`, or the one whose name differs only in letter case."""
         skill = self.get(name)
+        if skill is None:
+            same = [s for s in self.skills if s.name.lower() == name.lower()]
+            skill = same[0] if len(same) == 1 else None
+        return skill
+
+    def activate(self, session_id: str, name: str) -> Skill:
+        skill = self.resolve(name)
+        if skill is not None:
+            name = skill.name
         if skill is None:
             close = self.closest_names(name)
             raise ToolError(f"no skill named {name!r}" + (f"; the closest names: {', '.join(close)}" if close else
@@ -244,9 +254,10 @@ class SkillManager:
     def apply_slash(self, session_id: str, text: str) -> str | None:
         """`/skill-name …` at the start of a message activates that skill (any Unicode name). Returns its name."""
         match = _SLASH.match(text.strip())
-        if match and self.get(match.group(1)) is not None:
-            self.activate(session_id, match.group(1))
-            return match.group(1)
+        skill = self.resolve(match.group(1)) if match else None
+        if skill is not None:
+            self.activate(session_id, skill.name)
+            return skill.name
         return None
 
     # ------------------------------------------------------------------ what a request carries
@@ -365,7 +376,7 @@ class SkillManager:
 
     def _read_resource_tool(self, args: dict[str, Any], ctx: ToolContext) -> str:
         name = str(args["name"]).strip()
-        skill = self.get(name)
+        skill = self.resolve(name)
         if skill is None:
             close = self.closest_names(name)
             raise ToolError(f"no skill named {name!r}" + (f"; the closest names: {', '.join(close)}" if close else ""))
