@@ -104,9 +104,8 @@ async def test_the_catalog_lists_what_fits_the_message_and_what_is_pinned(runtim
 
 def test_bm25_tokens_are_cjk_aware() -> None:
     assert {"会议", "议纪", "纪要"} <= set(tokens("会议纪要"))
-    from tests.core.test_skills import skill_md as make  # noqa: F401 - same helper, pure index test below
-    index = SkillIndex(["a", "b"], {}, [1, 1], 1.0)
-    assert index.search("anything") == []
+    assert {"pdf", "form"} <= set(tokens("Fill PDF forms")), "lowercase, plural folded"
+    assert SkillIndex.build(()).search("anything") == []
 
 
 # ------------------------------------------------------------------ reading everything

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import stat
 from pathlib import Path
 from typing import Any, Iterable
@@ -209,10 +208,6 @@ def requirements(meta: dict[str, Any]) -> tuple[Requirement, ...]:
             for match in _COMPAT_COMMAND.finditer(value):
                 add("command", match.group(1), source)
     return tuple(found)
-
-
-def command_present(name: str) -> bool:
-    return shutil.which(name) is not None
 
 
 def is_resource(relative: Path) -> bool:

@@ -48,7 +48,6 @@ log = logging.getLogger(__name__)
 ACTIVATE = "activate_skill"
 READ_RESOURCE = "read_skill_resource"
 FIND = "find_skills"
-CATALOG_DESCRIPTION_CHARS = 240
 MAX_RESOURCE_BYTES = 2_000_000
 PAGE_CHARS = 6_000  # a page of a resource: under the default tool result budget (8,000) with room for the note
 MAX_PAGE_CHARS = 100_000
