@@ -391,12 +391,15 @@ class MemoryActions(QObject):
             return
         if session_id is None:
             session_id = self.window._ensure_session()
+        release = self.controller.hold_turns()  # a message sent this instant waits: its turn sees the switch
         try:
             await self.controller.set_incognito(session_id, on)
         except Exception as exc:
             self.window.errors.show_message(self.tr("The conversation's memory switch was not saved: {0}").format(exc))
             self.show_session(self.window.current_session)
             return
+        finally:
+            release()
         (self._incognito.add if on else self._incognito.discard)(session_id)
         if session_id == self.window.current_session:
             self.show_session(session_id)

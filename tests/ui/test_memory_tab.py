@@ -9,8 +9,8 @@ import time
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import (QCheckBox, QDialogButtonBox, QLineEdit, QListWidget, QMenu, QMessageBox, QPushButton,
-                               QSpinBox)
+from PySide6.QtWidgets import (QCheckBox, QDialogButtonBox, QLineEdit, QListWidget, QMenu, QMessageBox,
+                               QPlainTextEdit, QPushButton, QSpinBox)
 
 from hermes_desktop.core.memory.model import Kind, Layer, MemoryState
 from hermes_desktop.core.session_types import NewMessage
@@ -269,21 +269,29 @@ def test_a_remembered_notice_appears_after_the_turn_and_undo_forgets(make_window
 
 def test_incognito_persists_and_a_turn_in_it_records_nothing(make_window, model_server) -> None:
     h = make_window()
+    memory = h.controller.memory
+    profile = h.controller.runtime.profile.id
+    memory.add("Drinks green tea every morning", quote="I drink green tea every morning", profile_id=profile,
+               kind=Kind.PREFERENCE)
     toggle = h.window.findChild(QCheckBox, "incognitoToggle")
     strip = h.window.findChild(object, "incognitoBanner")
     assert not toggle.isChecked() and not strip.isVisible()
-    h.do(toggle.click)
-    session = h.wait_until(lambda: h.window.current_session, what="the new chat's id")
-    memory = h.controller.memory
-    h.wait_until(lambda: strip.isVisible(), what="the strip")
-    assert memory.is_incognito(session) and "does not use or record memory" in h.window.memory.strip_label.text()
     model_server.memory_responder = extraction("Likes green tea", "I like green tea", "drink")
     model_server.enqueue(text_reply("Tea, noted."))
-    h.send("Remember that I like green tea.")
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+    # switched on and a message sent at once: the turn waits for the switch to be stored
+    h.do(lambda: (toggle.click(), box.setFocus(), QTest.keyClicks(box, "Remember that I like green tea."),
+                  QTest.keyClick(box, Qt.Key.Key_Return)))
+    session = h.wait_until(lambda: h.window.current_session, what="the new chat's id")
+    h.wait_until(lambda: strip.isVisible(), what="the strip")
+    assert memory.is_incognito(session) and "does not use or record memory" in h.window.memory.strip_label.text()
     h.wait_until(lambda: not h.controller.is_busy(session) and any(
         isinstance(i, MessageItem) and i.text == "Tea, noted." for i in h.window.chat.model.items()), what="reply")
     h.run(h.controller.runtime.memory.wait_idle(5))
-    assert memory.count(states=None) == 0, "an incognito conversation records nothing"
+    assert memory.count(states=None) == 1, "an incognito conversation records nothing"
+    turn_requests = [r for r in model_server.chat_requests if r.tool_names]
+    assert turn_requests and not any("green tea every morning" in r.system_prompt for r in turn_requests), \
+        "and recalls nothing into its requests"
     assert not any(is_extraction(r) for r in model_server.chat_requests), "its words are not even sent for extraction"
     assert not any(isinstance(i, RememberedItem) for i in h.window.chat.model.items())
     # another chat is not incognito; back in this one the switch shows it is
