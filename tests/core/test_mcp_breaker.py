@@ -134,3 +134,22 @@ async def test_calls_that_time_out_count_as_failures(runtime, tmp_path) -> None:
     assert "mcp_slow_echo" in runtime.mcp.withheld_tools()
     json.dumps(runtime.mcp.statuses()[0].withheld)
     await runtime.mcp.stop_all()
+
+
+async def test_the_user_s_stop_is_not_a_failure(runtime, tmp_path) -> None:  # noqa: F811
+    import asyncio
+
+    from hermes_desktop.core.tools.runner import RUNNING_DEADLINES, run_tool
+
+    await start(runtime, {"slow": stdio_entry(tmp_path, timeout=600, breaker={"failures": 2})})
+    spec = runtime.registry.get("mcp_slow_hang")
+    for _ in range(3):
+        call = asyncio.ensure_future(run_tool(spec, {"seconds": 30}, None, default_timeout_s=600, char_budget=1000))
+        await until(lambda: RUNNING_DEADLINES.get("mcp:slow"), "the call to be running")
+        call.cancel()  # what Stop does
+        with pytest.raises(asyncio.CancelledError):
+            await call
+    supervisor = runtime.mcp.supervisors["slow"]
+    assert not supervisor.breaker.withheld and supervisor.status.withheld == ""
+    assert await runtime.registry.get("mcp_slow_echo").handler({"text": "still here"}, None) == "echo: still here"
+    await runtime.mcp.stop_all()

@@ -143,3 +143,16 @@ class CircuitBreaker:
         self._opened_at = now
         self._trial_running = False
         self._failures.clear()
+
+
+def call_timed_out(source: str, started: float, limit_s: float) -> bool:
+    """Whether a tool call being cancelled now hit its own time limit (a failure), rather than the user's Stop
+    (not one). The tool runner keeps each running call's deadline by source; one that has expired is a timeout.
+    A call made outside the runner falls back to the time it took. (The deadline, not the elapsed time, because
+    it is lifted while the user answers a server's question.)"""
+    from hermes_desktop.core.tools.runner import RUNNING_DEADLINES
+
+    deadlines = RUNNING_DEADLINES.get(source)
+    if deadlines:
+        return any(deadline.expired() for deadline in deadlines)
+    return time.monotonic() - started >= limit_s - 0.05

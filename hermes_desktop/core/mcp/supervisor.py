@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from hermes_desktop.core.mcp.breaker import CircuitBreaker
+from hermes_desktop.core.mcp.breaker import CircuitBreaker, call_timed_out
 from hermes_desktop.core.mcp.bridge import parameters_of, render_blocks, render_result, risk_of, tool_name
 from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, VariableContext, resolve_server
 from hermes_desktop.core.mcp.process_group import end_group, server_pid
@@ -565,7 +565,7 @@ class ServerSupervisor:
             try:
                 result = await self._submit(lambda client: client.call_tool(remote_name, args))
             except asyncio.CancelledError:  # the call's timeout (a failure) or the user's Stop (neither)
-                if time.monotonic() - started >= self.config.timeout_s - 0.05:
+                if call_timed_out(f"mcp:{self.config.name}", started, self.config.timeout_s):
                     self._call_failed(f"{remote_name} did not answer within {self.config.timeout_s:g} s")
                 else:
                     self.breaker.abandoned()
