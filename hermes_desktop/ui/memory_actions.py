@@ -74,6 +74,7 @@ class MemoryActions(QObject):
         self.toggle.setToolTip(self.tr("Don't use or record memory in this conversation: nothing is recalled into it, "
                                        "nothing said in it is remembered"))
         self.toggle.toggled.connect(lambda on: spawn(self.set_incognito(None, on)))
+        self.toggle.setEnabled(False)  # until the store is open (load_incognito)
         self.strip = QFrame()
         self.strip.setObjectName("incognitoBanner")
         self.strip.setFrameShape(QFrame.Shape.StyledPanel)

@@ -431,6 +431,12 @@ def test_on_a_full_disk_an_edit_or_delete_says_so_and_nothing_changes(make_windo
             h.do(lambda: QTest.keyClick(listing, Qt.Key.Key_Delete))
             h.wait_until(lambda: "The memory was not deleted" in h.window.errors.label.text(), what="the delete error")
             assert not h.window.inspector.memory.undo_bar.isVisible(), "no Undo for a delete that did not happen"
+            toggle = h.window.findChild(QCheckBox, "incognitoToggle")
+            h.do(toggle.click)
+            h.wait_until(lambda: "memory switch was not saved" in h.window.errors.label.text(), what="the switch error")
+            h.wait_until(lambda: not toggle.isChecked(), what="the switch back off")
+            assert not h.window.memory.strip.isVisible()
+            assert not memory.is_incognito(h.window.current_session)
         finally:
             disk.free()
         assert memory.get(ids["veg"]).statement == "Prefers vegetarian restaurants"
