@@ -300,3 +300,36 @@ def test_a_name_in_the_wrong_letter_case_still_finds_the_skill(runtime) -> None:
     assert runtime.skills.apply_slash("case", "/Meeting-Notes today") == "meeting-notes"
     assert runtime.skills.active("case") == ["meeting-notes"]
     assert runtime.skills.activate("case", "WEB-RESEARCH").name == "web-research"
+
+
+async def test_a_long_result_from_a_real_mcp_server_is_read_on_with_read_more(runtime, profile, model_server,
+                                                                               tmp_path: Path) -> None:
+    from tests.core.test_mcp import start, stdio_entry
+
+    long_text = "".join(f"word{n} " for n in range(3000))  # ~24,000 characters, echoed back by the server
+    await start(runtime, {"test": stdio_entry(tmp_path)})
+    try:
+        model_server.enqueue(tool_call_reply(CallScript("mcp_test_echo", {"text": long_text})),
+                             tool_call_reply(CallScript("read_more", {"id": "PLACEHOLDER", "offset": 0})),
+                             text_reply("read it"))
+        agent = agent_for(runtime, profile)
+        turn = agent.start_turn("mcp-long", "echo this long text")
+        first_result = None
+        async for event in turn:
+            if isinstance(event, ev.ToolCallFinished) and first_result is None:
+                first_result = event.result
+        await agent.model.aclose()
+    finally:
+        await runtime.mcp.stop_all()
+    assert first_result is not None and len(first_result) <= 8000 and "read_more(id=" in first_result
+    assert "read_more" in model_server.chat_requests[1].tool_names, "offered once there is something to read on"
+    key = re.search(r'read_more\(id="(r\d+)"', first_result).group(1)
+    ctx = ToolContext("mcp-long", runtime.workspace, runtime.network_policy(), tmp_path / "notes")
+    collected = first_result[: first_result.index("\n[… output truncated")]
+    while True:
+        page = read_more({"id": key, "offset": len(collected)}, ctx)
+        body, _, note = page.rpartition("\n[")
+        collected += body
+        if note.startswith("end"):
+            break
+    assert long_text in collected, "the whole text the server returned, read in parts"
