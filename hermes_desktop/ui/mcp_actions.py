@@ -121,9 +121,16 @@ class McpActions(QObject):
             return
         self.window.statusBar().showMessage(self.tr("Sign in to “{0}” in your browser; Hermes waits for it to come "
                                                     "back.").format(server))
-        options = {"open_url": self.open_url} if self.open_url is not None else {}
+        async def open_in_browser(url: str) -> None:
+            import asyncio
+            import webbrowser
+
+            if not await asyncio.to_thread(webbrowser.open, url):  # no browser: the address, to open by hand
+                self.window.errors.show_message(self.tr("No browser could be opened. To sign in to “{0}”, open this "
+                                                        "address in a browser on this computer: {1}").format(server, url))
+
         try:
-            result = await runtime.mcp.sign_in(server, **options)
+            result = await runtime.mcp.sign_in(server, open_url=self.open_url or open_in_browser)
         except SignInError as exc:
             self.window.statusBar().clearMessage()
             self.window.errors.show_message(self.tr("Sign-in to “{0}” did not complete: {1}").format(server, exc))

@@ -896,46 +896,51 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_actions.py" line="129"/>
+        <source>No browser could be opened. To sign in to “{0}”, open this address in a browser on this computer: {1}</source>
+        <translation>无法打开浏览器。要登录“{0}”，请在这台电脑的浏览器中打开此地址：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="136"/>
         <source>Sign-in to “{0}” did not complete: {1}</source>
         <translation>登录“{0}”未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="139"/>
         <source>Signed in to “{0}”.</source>
         <translation>已登录“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="141"/>
         <source>“{0}” did not ask for sign-in.</source>
         <translation>“{0}”不需要登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="152"/>
         <source>Sign-out of “{0}” did not complete: {1}</source>
         <translation>退出“{0}”的登录未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="154"/>
         <source>Signed out of “{0}”.</source>
         <translation>已退出“{0}”的登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="153"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="160"/>
         <source>Remove MCP server?</source>
         <translation>移除 MCP 服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="161"/>
         <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
         <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在钥匙串中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="162"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="185"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
@@ -1763,138 +1768,138 @@ Folder: {2}</source>
         <translation>此对话不使用也不记录记忆：不会向其中调入记忆，其中说的话也不会被记住</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="81"/>
         <source>Incognito: this conversation does not use or record memory.</source>
         <translation>无痕：此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="83"/>
         <source>Use memory again</source>
         <translation>重新使用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="175"/>
         <source>The memory was not changed: {0}</source>
         <translation>记忆未更改：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="184"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="185"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation>Hermes 记住的内容（你的原话保持不变：“{0}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="186"/>
         <source>What Hermes remembers</source>
         <translation>Hermes 记住的内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="201"/>
         <source>Add a memory</source>
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="202"/>
         <source>What should Hermes remember? (a short fact, e.g. “Prefers answers in British English”)</source>
         <translation>Hermes 应该记住什么？（一条简短的事实，例如“回答时使用英式英语”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="221"/>
         <source>The memory was not deleted: {0}</source>
         <translation>记忆未删除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="226"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="227"/>
         <source>Deleted {0} memories</source>
         <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="248"/>
         <source>Wipe all memories?</source>
         <translation>清除全部记忆？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="249"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="251"/>
         <source>Wipe all memories</source>
         <translation>清除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="259"/>
         <source>The memories were not wiped: {0}</source>
         <translation>记忆未清除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="263"/>
         <source>All memories were wiped.</source>
         <translation>已清除全部记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="271"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="278"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="285"/>
         <source>Memory history</source>
         <translation>记忆历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="280"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="290"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="291"/>
         <source>in use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="290"/>
         <source>replaced</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="291"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="345"/>
         <source>Could not forget it: {0}</source>
         <translation>无法遗忘：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="399"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="404"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="408"/>
         <source>This conversation does not use or record memory.</source>
         <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="409"/>
         <source>This conversation uses memory again.</source>
         <translation>此对话重新使用记忆。</translation>
     </message>

@@ -104,3 +104,19 @@ def test_without_a_keyring_sign_in_says_why(make_window, auth, monkeypatch) -> N
         assert "keyring" in shown[0] and auth.authorize_requests == []
     finally:
         keyring.set_keyring(previous)
+
+
+def test_without_a_browser_the_sign_in_address_is_shown(make_window, auth, monkeypatch) -> None:
+    import webbrowser
+
+    h = open_window_with(make_window, auth)
+    shown: list[str] = []
+    monkeypatch.setattr(h.window.errors, "show_message", shown.append)
+    monkeypatch.setattr(webbrowser, "open", lambda url: False)  # a system without any browser
+    select(h, "remote")
+    h.do(lambda: h.window.findChild(QPushButton, "signInMcpButton").click())
+    h.wait_until(lambda: shown, what="the address to be shown")
+    if "keyring" in shown[0]:
+        pytest.skip("no secure keyring here: sign-in stops before the browser step (tested above)")
+    assert "No browser could be opened" in shown[0] and f"{auth.base}/authorize?" in shown[0]
+    h.window.mcp.sign_in_task.cancel()
