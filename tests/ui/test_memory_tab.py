@@ -443,3 +443,33 @@ def test_on_a_full_disk_an_edit_or_delete_says_so_and_nothing_changes(make_windo
         assert memory.get(ids["due"]).state is MemoryState.ACTIVE
         h.wait_until(lambda: h.window.inspector.memory.memory_ids() == [ids["veg"], ids["due"], ids["old"]],
                      what="the list as it was")
+
+
+def test_an_undo_that_cannot_be_saved_says_so_and_can_be_tried_again(make_window, model_server, tmp_path,
+                                                                      monkeypatch) -> None:
+    from tests.support.small_disk import small_disk
+
+    with small_disk(tmp_path / "disk") as disk:
+        monkeypatch.setenv("XDG_DATA_HOME", str(disk.root))
+        h = make_window()
+        model_server.memory_responder = extraction("Prefers aisle seats", "I prefer aisle seats", "seat preference")
+        model_server.enqueue(text_reply("Aisle it is."))
+        h.send("I prefer aisle seats.")
+        item = h.wait_until(lambda: next((i for i in h.window.chat.model.items() if isinstance(i, RememberedItem)),
+                                         None), what="the Remembered row")
+        memory = h.controller.memory
+        disk.fill()
+        try:
+            h.do(lambda: h.window.chat._on_action("undo_remembered", item, None))
+            h.wait_until(lambda: item.state == "failed", what="the failed undo")
+            assert "Could not forget it" in h.window.errors.label.text()
+            assert memory.get(item.memory_ids[0]) is not None, "still remembered, as the row says"
+            view = h.window.chat.view
+            layout = view.delegate.row_layout(item, view.viewport().width())
+            assert "Could not undo; still remembered: Prefers aisle seats" in layout.docs[0].doc.toPlainText()
+            assert [hit.action for hit in layout.hits][0] == "undo_remembered", "Undo can be tried again"
+        finally:
+            disk.free()
+        h.do(lambda: h.window.chat._on_action("undo_remembered", item, None))
+        h.wait_until(lambda: item.state == "undone", what="undone once there is space")
+        assert memory.get(item.memory_ids[0]) is None
