@@ -257,6 +257,8 @@ class MemoryActions(QObject):
             await self.controller.wipe_memories()
         except Exception as exc:
             self.window.errors.show_message(self.tr("The memories were not wiped: {0}").format(exc))
+            self.refresh()
+            return
         self._deleted = []
         self.panel.undo_bar.hide()
         self.refresh()

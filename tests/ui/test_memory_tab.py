@@ -437,10 +437,15 @@ def test_on_a_full_disk_an_edit_or_delete_says_so_and_nothing_changes(make_windo
             h.wait_until(lambda: not toggle.isChecked(), what="the switch back off")
             assert not h.window.memory.strip.isVisible()
             assert not memory.is_incognito(h.window.current_session)
+            h.do(lambda: h.window.findChild(QPushButton, "wipeMemoriesButton").click())
+            box = h.wait_until(lambda: h.window.memory.wipe_dialog, what="the wipe confirmation")
+            h.do(box.action.click)
+            h.wait_until(lambda: "The memories were not wiped" in h.window.errors.label.text(), what="the wipe error")
+            assert "All memories were wiped" not in h.window.statusBar().currentMessage()
         finally:
             disk.free()
         assert memory.get(ids["veg"]).statement == "Prefers vegetarian restaurants"
-        assert memory.get(ids["due"]).state is MemoryState.ACTIVE
+        assert memory.get(ids["due"]).state is MemoryState.ACTIVE and memory.count(states=None) == 3
         h.wait_until(lambda: h.window.inspector.memory.memory_ids() == [ids["veg"], ids["due"], ids["old"]],
                      what="the list as it was")
 
