@@ -62,6 +62,7 @@ class MemoryActions(QObject):
         self._refreshing = False
         self._again = False
         self._stale = True
+        self._select_next: int | None = None  # show_tab's memory, selected when the refill lists it
         window.inspector.currentChanged.connect(lambda _index: self._stale and self.refresh())
         # The open dialogs, for tests and automation.
         self.edit_dialog: QInputDialog | None = None
@@ -132,6 +133,8 @@ class MemoryActions(QObject):
                 rows = await self._rows(records)
                 if not self._again:
                     self.panel.show_memories(rows, total=total, more=total > len(records))
+                    if self._select_next is not None and self.panel.select(self._select_next):
+                        self._select_next = None
                     self.panel.set_memory_enabled(self.controller.memory_enabled)
                     return
         finally:
@@ -349,11 +352,13 @@ class MemoryActions(QObject):
         self.refresh()
 
     def show_tab(self, memory_id: int | None = None) -> None:
+        """Bring the Memory tab up (the inspector too), with this memory selected once it is listed."""
         inspector = self.window.inspector
         inspector.setVisible(True)
-        inspector.setCurrentWidget(self.panel)
-        if memory_id is not None:
-            QTimer.singleShot(0, lambda: self.panel.select(memory_id))
+        self._select_next = memory_id
+        inspector.setCurrentWidget(self.panel)  # a stale tab refills now, and selects it then
+        if memory_id is not None and self.panel.select(memory_id):
+            self._select_next = None
 
     # ------------------------------------------------------------------ incognito
     async def load_incognito(self) -> None:

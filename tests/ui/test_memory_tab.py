@@ -93,12 +93,18 @@ def test_the_tab_lists_memories_by_layer_with_their_words_and_source(make_window
 def test_a_hidden_tab_is_refilled_when_it_is_shown(make_window) -> None:
     h = make_window()
     h.do(lambda: h.window.inspector.setCurrentIndex(0))
-    h.controller.memory.add("Prefers tea", quote="I prefer tea")
+    tea = h.controller.memory.add("Prefers tea", quote="I prefer tea")
     h.do(h.controller.sig_memories_changed.emit)
     h.settle(0.2)
     assert h.window.inspector.memory.memory_ids() == [], "not refilled while hidden"
     h.do(lambda: h.window.inspector.setCurrentWidget(h.window.inspector.memory))
     h.wait_until(lambda: len(h.window.inspector.memory.memory_ids()) == 1, what="refilled when shown")
+    # shown for one memory ("Show in the Memory tab"): selected once the refill lists it
+    coffee = h.controller.memory.add("Prefers coffee after lunch", quote="coffee after lunch")
+    h.do(lambda: (h.window.inspector.setCurrentIndex(0), h.controller.sig_memories_changed.emit()))
+    h.do(lambda: h.window.memory.show_tab(coffee.id))
+    h.wait_until(lambda: h.window.inspector.memory.selected_id() == coffee.id, what="the memory selected")
+    assert tea.id in h.window.inspector.memory.memory_ids()
 
 
 def test_search_filters_the_tab(make_window) -> None:
@@ -253,6 +259,10 @@ def test_a_remembered_notice_appears_after_the_turn_and_undo_forgets(make_window
     row = h.window.chat.model.row_of(item)
     labels = [label for label, _action, _payload in message_actions(view, h.window.chat.model.index(row))]
     assert labels == ["Undo", "Show in the Memory tab"], "the keyboard reaches Undo (Menu key)"
+    h.do(lambda: h.window.inspector.setCurrentIndex(0))
+    h.do(lambda: h.window.chat._on_action("show_memories", item, None))
+    h.wait_until(lambda: h.window.inspector.memory.selected_id() == item.memory_ids[0], what="the memory selected")
+    assert h.window.inspector.currentWidget() is h.window.inspector.memory
     h.do(lambda: h.window.chat._on_action("undo_remembered", item, None))
     h.wait_until(lambda: item.state == "undone", what="the row to say it was forgotten")
     assert memory.get(item.memory_ids[0]) is None and memory.count(states=None) == 0
