@@ -35,7 +35,7 @@ def demo_responder(request: RecordedRequest) -> ScriptedReply:
     if last.get("role") == "tool" and last.get("name") in ("remember", "recall", "forget"):
         return _memory_result(last)
     if last.get("role") == "tool":
-        return _after_skill_tool(last, tools) or _summarise(last)
+        return _after_skill_tool(last, tools, request.system_prompt) or _summarise(last)
     text = str(last.get("content") or "")
     named = [n for n in _CATALOG_LINE.findall(request.system_prompt)
              if n in text.lower() or n.replace("-", " ") in text.lower()]
@@ -78,7 +78,7 @@ def demo_responder(request: RecordedRequest) -> ScriptedReply:
     return text_reply(reply, chunk_size=3, delay_s=0.005)
 
 
-def _after_skill_tool(tool_message: dict, tools: set[str]) -> ScriptedReply | None:
+def _after_skill_tool(tool_message: dict, tools: set[str], system_prompt: str = "") -> ScriptedReply | None:
     """After activate_skill: read the skill's first resource (if any); after that, say what the skill asks for."""
     try:
         data = json.loads(str(tool_message.get("content") or ""))
@@ -88,7 +88,11 @@ def _after_skill_tool(tool_message: dict, tools: set[str]) -> ScriptedReply | No
         if data.get("resources") and "read_skill_resource" in tools:
             return tool_call_reply(CallScript("read_skill_resource", {"name": data["skill"],
                                                                       "path": data["resources"][0]}), delay_s=0.01)
-        steps = "\n".join(f"> {line}" for line in str(data["instructions"]).splitlines()[:8])
+        # The instructions are in the system message once the skill is active (activate_skill only says so).
+        heading = f"## Skill: {data['skill']} (active)\n"
+        section = system_prompt.split(heading, 1)[1].split("\n## Skill: ", 1)[0] if heading in system_prompt \
+            else str(data["instructions"])
+        steps = "\n".join(f"> {line}" for line in section.strip().splitlines()[:8])
         return text_reply(f"I am using the **{data['skill']}** skill. Its instructions begin:\n\n{steps}",
                           chunk_size=3, delay_s=0.005)
     if tool_message.get("name") == "read_skill_resource":
