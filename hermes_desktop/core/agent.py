@@ -137,6 +137,8 @@ class AgentServices:
     disabled_tools: set[str] = field(default_factory=set)
     dry_run: bool = False
     skills_layer: Callable[[str], str] = lambda session_id: ""
+    # One line per tool source withheld for now (an MCP server's circuit breaker), added to the tool rules.
+    tool_notes: Callable[[], str] = lambda: ""
     # The skill catalog for (session id, the user's message, tokens the rest of the fixed part takes): core/skills.
     skill_catalog: Callable[[str, str, int], str] = lambda session_id, message, other_tokens: ""
     # (skills listed in the catalog, skills reachable only through find_skills) of the latest catalog, for Activity.
@@ -638,6 +640,8 @@ class _TurnRun:
         profile = model.profile
         reserved = profile.max_output_tokens or 1024
         system, rules = system_prompt(), tool_rules(self.services.workspace.root) if tools else ""
+        notes = self.services.tool_notes()
+        rules = f"{rules}\n\n{notes}" if rules and notes else rules or notes
         others = estimate_text_tokens(system) + estimate_text_tokens(rules) + estimate_tools_tokens(tools)
         self.skills_text = self.services.skills_layer(self.session_id)
         layers = ContextLayers(

@@ -132,6 +132,7 @@ class Runtime:
             offer_tools=lambda session_id, specs: PAGER.offered(
                 session_id, self.skills.offered(session_id, self.mcp.offered(specs))),
             before_turn=self.skills.apply_slash,
+            tool_notes=self.mcp.withheld_note,
             known_secrets=REDACTION.known_secrets,
             learn_no_vision=self.remember_no_vision,
             **self.memory_hooks(),

@@ -87,6 +87,10 @@ async def test_a_server_whose_calls_keep_failing_is_withheld_then_tried_once_the
     assert not any(n.startswith("mcp_flaky_") for n in model_server.chat_requests[2].tool_names), \
         "withheld from the model from the next request on"
     assert "mcp_steady_echo" in model_server.chat_requests[2].tool_names, "other servers are not affected"
+    system = model_server.chat_requests[2].messages[0]["content"]
+    assert "The tools of MCP server “flaky” are not available for now: its last 2 calls failed." in system
+    assert "database is down" not in system, "the server's own words stay out of the system message"
+    assert "“flaky” are not available" not in model_server.chat_requests[1].messages[0]["content"]
 
     # The MCP tab shows the reason; the server itself stays connected.
     status = runtime.mcp.statuses()[0] if runtime.mcp.statuses()[0].name == "flaky" else runtime.mcp.statuses()[1]

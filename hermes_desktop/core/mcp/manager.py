@@ -74,6 +74,14 @@ class MCPManager:
         """The tools of servers whose circuit breaker is open: not offered to the model (core/mcp/breaker.py)."""
         return {name for s in self.supervisors.values() if s.breaker.withheld for name in s.status.tools}
 
+    def withheld_note(self) -> str:
+        """For the model: one line per server whose tools are withheld now, so it knows why they are missing.
+        The server's own error text is left out: it is the server's words, and this goes in the system message."""
+        return "\n".join(
+            f"The tools of MCP server “{name}” are not available for now: its last {s.breaker.settings.failures} "
+            "calls failed. They are offered again after a cool-down; if you need them, tell the user."
+            for name, s in self.supervisors.items() if s.breaker.withheld)
+
     def offered(self, specs: list[ToolSpec]) -> list[ToolSpec]:
         withheld = self.withheld_tools()
         return [spec for spec in specs if spec.name not in withheld] if withheld else specs
