@@ -245,7 +245,10 @@ async def _ask(model: ModelClient, system: str, user: str, timeout_s: float) -> 
 
 
 def clean_summary(text: str) -> str:
-    cleaned = strip_controls(text or "").strip()
+    """The answer without control characters, and with any half of a surrogate pair (JSON may carry "\\ud800")
+    replaced by U+FFFD: SQLite could not store it and no request carrying it could be encoded."""
+    text = (text or "").encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    cleaned = strip_controls(text).strip()
     if not cleaned or not any(ch.isalnum() for ch in cleaned):
         raise SummaryFailed("the model's answer was empty")
     return cleaned
@@ -302,9 +305,20 @@ async def make_summary(model: ModelClient, job: SummaryJob, save: Callable[[Summ
 
 
 def _head(text: str, cap_tokens: int) -> str:
+    """The first lines of `text` within `cap_tokens`; a first line longer than that is cut inside itself (a summary
+    answered as one huge line keeps its head, where the goal is, instead of becoming an empty "- …")."""
     out: list[str] = []
     for line in text.splitlines():
         if estimate_text_tokens("\n".join(out + [line])) > cap_tokens - 4:
+            if not out:
+                low, high = 0, len(line)  # the longest prefix of the line that fits
+                while low < high:
+                    middle = (low + high + 1) // 2
+                    if estimate_text_tokens(line[:middle] + " …") > cap_tokens - 8:
+                        high = middle - 1
+                    else:
+                        low = middle
+                out.append(line[:low].rstrip() + " …")
             break
         out.append(line)
     return "\n".join(out).rstrip() + "\n- …"
