@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QObject, QPersistentModelIndex, QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent, QKeyEvent
@@ -212,18 +212,27 @@ def install_message_keys(view: QAbstractItemView) -> None:
 
 # ---------------------------------------------------------------------------------------------- lists with menus
 class _ListMenuKeys(QObject):
+    def __init__(self, view: QAbstractItemView, on_delete: Callable[[QModelIndex], bool] | None) -> None:
+        super().__init__(view)
+        self.on_delete = on_delete
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and is_menu_key(event):
-            view = watched
-            index = view.currentIndex()  # type: ignore[attr-defined]
-            if index.isValid():
-                rect = view.visualRect(index)  # type: ignore[attr-defined]
-                view.customContextMenuRequested.emit(rect.center())  # type: ignore[attr-defined]
-                return True
+        if event.type() != QEvent.Type.KeyPress or not isinstance(event, QKeyEvent):
+            return False
+        view = watched
+        index = view.currentIndex()  # type: ignore[attr-defined]
+        if not index.isValid():
+            return False
+        if is_menu_key(event):
+            rect = view.visualRect(index)  # type: ignore[attr-defined]
+            view.customContextMenuRequested.emit(rect.center())  # type: ignore[attr-defined]
+            return True
+        if event.key() == Qt.Key.Key_Delete and not event.modifiers() and self.on_delete is not None:
+            return self.on_delete(index)
         return False
 
 
-def install_list_menu_keys(view: QAbstractItemView) -> None:
+def install_list_menu_keys(view: QAbstractItemView, on_delete: Callable[[QModelIndex], bool] | None = None) -> None:
     """A list with a custom context menu (the sessions): the Menu key and Shift+F10 open it for the current row
-    (the platform's own keyboard menu event carries no row)."""
-    view.installEventFilter(_ListMenuKeys(view))
+    (the platform's own keyboard menu event carries no row); Delete calls `on_delete` (True: handled)."""
+    view.installEventFilter(_ListMenuKeys(view, on_delete))

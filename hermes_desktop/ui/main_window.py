@@ -66,6 +66,8 @@ SHORTCUTS = [
     ("F2", QT_TRANSLATE_NOOP("MainWindow", "Rename the selected session")),
     (QT_TRANSLATE_NOOP("MainWindow", "Menu key / Shift+F10 in the session list"),
      QT_TRANSLATE_NOOP("MainWindow", "The session's menu (rename, pin, fork, export, delete)")),
+    (QT_TRANSLATE_NOOP("MainWindow", "Delete in the session list"),
+     QT_TRANSLATE_NOOP("MainWindow", "Delete the selected session (Undo brings it back)")),
     (QT_TRANSLATE_NOOP("MainWindow", "Menu key / Shift+F10"),
      QT_TRANSLATE_NOOP("MainWindow", "Actions for the selected message (copy, edit, fork, regenerate, tool details, "
                                      "allow or deny)")),
@@ -319,7 +321,7 @@ class MainWindow(QMainWindow):
         self.show_tools()
         self.show_skills()
         self.memory.refresh()
-        spawn(self.memory.load_incognito())
+        self.memory.engine_ready()
         self._watch_skill_folders()
         self.mcp.watch_config()
         self._sync_approval_controls()

@@ -87,10 +87,13 @@ class SessionSidebar(QWidget):
         self.list.customContextMenuRequested.connect(self._menu)
         from hermes_desktop.ui.keyboard import install_list_menu_keys
 
-        install_list_menu_keys(self.list)  # Menu key / Shift+F10: the current session's menu
+        install_list_menu_keys(self.list, self._delete_key)  # Menu key / Shift+F10: the session's menu; Delete
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
         self.list.itemChanged.connect(self._renamed)
+        self._stale = False
+        self.list.itemDelegate().closeEditor.connect(
+            lambda *_: QTimer.singleShot(0, lambda: self._stale and self.show_sessions(self._sessions)))
         self.undo_bar = QWidget()
         self.undo_label = QLabel()
         self.undo_button = QPushButton(self.tr("Undo"))
@@ -134,6 +137,10 @@ class SessionSidebar(QWidget):
             self._current = current
         if self.searching:
             return
+        if self.list.state() == QAbstractItemView.State.EditingState:
+            self._stale = True  # a rename is being typed: rebuilding would drop it; refilled when the editor closes
+            return
+        self._stale = False
         self._filling = True
         self.list.clear()
         today = date.today()
@@ -231,6 +238,13 @@ class SessionSidebar(QWidget):
         title = item.text().removeprefix("📌 ").strip()
         if title:
             self.sig_rename.emit(item.data(SESSION_ROLE), title)
+
+    def _delete_key(self, index: Any) -> bool:
+        """Delete on a session row deletes it (the undo bar offers it back), as the menu's Delete does."""
+        if index.data(KIND_ROLE) not in ("session", "hit") or not index.data(SESSION_ROLE):
+            return False
+        self.sig_delete.emit(index.data(SESSION_ROLE))
+        return True
 
     def _info(self, session_id: str) -> SessionInfo | None:
         return next((s for s in self._sessions if s.id == session_id), None)

@@ -86,6 +86,8 @@ def test_pin_fork_and_rename_from_the_session_list(make_window, model_server) ->
     h.do(lambda: QTest.keyClick(sessions, Qt.Key.Key_F2))
     editor = h.wait_until(lambda: next((e for e in sessions.findChildren(QLineEdit) if e.isVisible()), None),
                           what="the rename editor")
+    h.run(h.window.refresh_sessions())  # a refresh while typing (a title arriving, another window) keeps the edit
+    assert editor.isVisible()
     h.do(lambda: (editor.selectAll(), QTest.keyClicks(editor, "Renamed by keyboard"),
                   QTest.keyClick(editor, Qt.Key.Key_Return)))
     h.wait_until(lambda: store.get_session(session).title == "Renamed by keyboard", what="the new title stored")
@@ -267,3 +269,18 @@ def test_the_session_menu_opens_from_the_keyboard(make_window, model_server) -> 
     assert {"Rename", "Pin", "Fork", "Export", "Delete"} <= {a.text() for a in menu.actions()}
     h.do(next(a for a in menu.actions() if a.text() == "Pin").trigger)
     h.wait_until(lambda: h.controller.store.get_session(session).pinned, what="pinned from the keyboard")
+
+
+def test_the_delete_key_deletes_the_current_session_and_undo_brings_it_back(make_window, model_server) -> None:
+    h = make_window()
+    session = ask(h, model_server, "delete me by key", "ok")
+    store = h.controller.store
+    sessions = h.window.sidebar.list
+    item = session_row(h, session)
+    h.do(lambda: (sessions.setFocus(), sessions.setCurrentItem(item)))
+    h.do(lambda: QTest.keyClick(sessions, Qt.Key.Key_Delete))
+    h.wait_until(lambda: session not in listed(store), what="the delete")
+    assert h.window.sidebar.undo_bar.isVisible()
+    h.do(h.window.sidebar.undo_button.click)
+    h.wait_until(lambda: session in listed(store), what="the undo")
+    assert [m.content for m in store.messages(session)] == ["delete me by key", "ok"]
