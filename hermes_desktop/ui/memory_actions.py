@@ -69,6 +69,8 @@ class MemoryActions(QObject):
         self.wipe_dialog: Confirmation | None = None
         self.history_dialog: QDialog | None = None
         self._incognito: set[str] = set()  # sessions with memory off (read once when the engine is ready)
+        self._switched: dict[str, bool] = {}  # switched in this run (they win over the first read)
+        self._known: set[str] = set()  # sessions whose flag was read (others are asked when opened)
         self.toggle = QCheckBox(self.tr("Incognito"))
         self.toggle.setObjectName("incognitoToggle")
         self.toggle.setAccessibleName(self.tr("Don't use or record memory in this conversation"))
@@ -361,16 +363,23 @@ class MemoryActions(QObject):
             self._select_next = None
 
     # ------------------------------------------------------------------ incognito
+    def engine_ready(self) -> None:
+        """The switch works from now on; which sessions are incognito is read in the background."""
+        self.toggle.setEnabled(self.controller.memory is not None)
+        spawn(self.load_incognito())
+
     async def load_incognito(self) -> None:
         """Which sessions keep memory out (once, when the engine is ready)."""
         try:
             sessions = [info.id for info in await self.controller.list_sessions()]
             if self.window.current_session is not None:
                 sessions.append(self.window.current_session)
-            self._incognito = set(await asyncio.to_thread(self.controller.incognito_sessions, sessions))
-        except Exception:  # an older database without the flag: nothing is incognito
+            loaded = set(await asyncio.to_thread(self.controller.incognito_sessions, sessions))
+            # switched meanwhile (set_incognito): the newer answer wins
+            self._incognito = (loaded - set(self._switched)) | {s for s, on in self._switched.items() if on}
+            self._known = set(sessions) | set(self._switched)
+        except Exception:  # nothing known: each session is asked when it is opened (show_session)
             log.exception("could not read the incognito sessions")
-            self._incognito = set()
         self.show_session(self.window.current_session)
 
     def is_incognito(self, session_id: str | None) -> bool:
@@ -379,6 +388,9 @@ class MemoryActions(QObject):
     def show_session(self, session_id: str | None) -> None:
         """The switch and the strip follow the open session."""
         on = self.is_incognito(session_id)
+        if session_id is not None and session_id not in self._known and self.controller.memory is not None:
+            self._known.add(session_id)
+            spawn(self._ask_incognito(session_id))  # e.g. an old session opened from search
         self.toggle.blockSignals(True)
         self.toggle.setChecked(on)
         self.toggle.blockSignals(False)
@@ -392,6 +404,18 @@ class MemoryActions(QObject):
         theme = themes.current()
         self.strip.setStyleSheet(f"#incognitoBanner {{ background: {theme.notice_bg}; border: 1px solid {theme.accent};"
                                  f" border-radius: 6px; margin: 4px 12px 0 12px; }}")
+
+    async def _ask_incognito(self, session_id: str) -> None:
+        try:
+            found = await asyncio.to_thread(self.controller.incognito_sessions, [session_id])
+        except Exception:
+            log.exception("could not read the session's memory switch")
+            return
+        if session_id in self._switched:
+            return
+        (self._incognito.add if found else self._incognito.discard)(session_id)
+        if session_id == self.window.current_session:
+            self.show_session(session_id)
 
     async def set_incognito(self, session_id: str | None, on: bool) -> None:
         """Memory off (on=True) or on again for a session; None: the open one (a new chat gets its id now)."""
@@ -409,6 +433,7 @@ class MemoryActions(QObject):
         finally:
             release()
         (self._incognito.add if on else self._incognito.discard)(session_id)
+        self._switched[session_id] = on
         if session_id == self.window.current_session:
             self.show_session(session_id)
         self.window.statusBar().showMessage(

@@ -488,3 +488,17 @@ def test_an_undo_that_cannot_be_saved_says_so_and_can_be_tried_again(make_window
         h.do(lambda: h.window.chat._on_action("undo_remembered", item, None))
         h.wait_until(lambda: item.state == "undone", what="undone once there is space")
         assert memory.get(item.memory_ids[0]) is None
+
+
+def test_a_session_not_read_at_start_is_asked_when_opened(make_window) -> None:
+    """The flags are read for the listed sessions at start; any other session (an old one opened from search, one
+    switched by another window) is asked when it is opened."""
+    h = make_window()
+    h.wait_until(lambda: h.window.findChild(QCheckBox, "incognitoToggle").isEnabled(), what="the switch ready")
+    store = h.controller.store
+    session = store.create_session(title="Old and private").id
+    store.append_message(session, NewMessage("user", "hello"))
+    h.controller.memory.set_incognito(session, True)
+    h.run(h.window.open_session(session, None))
+    h.wait_until(lambda: h.window.findChild(QCheckBox, "incognitoToggle").isChecked(), what="the switch shown on")
+    assert h.window.memory.strip.isVisible()
