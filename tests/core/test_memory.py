@@ -387,3 +387,45 @@ async def test_failing_embeddings_fall_back_to_bm25_silently_with_a_log_line(
     assert "Has green tea every afternoon" in main_requests(model_server)[-1].system_prompt
     assert "recall uses BM25 only" in caplog.text
     await engine.close()
+
+
+def test_the_refinement_answer_is_read_in_the_shapes_models_write_it() -> None:
+    from datetime import date
+
+    from hermes_desktop.core.memory.extract import validate
+
+    message = "I prefer tea. 我喜欢爬山。"
+    item = {"statement": "Prefers tea", "quote": "I prefer tea", "subject": "drink", "kind": "preference"}
+    for answer in (json.dumps({"memories": [item]}), json.dumps([item]),
+                   "Here you go:\n```json\n" + json.dumps({"memories": [item]}) + "\n```"):
+        assert [m.statement for m in validate(answer, message, date(2026, 12, 1))] == ["Prefers tea"]
+    with pytest.raises(ValueError):
+        validate("tea and hiking", message, date(2026, 12, 1))
+    kept = validate(json.dumps({"memories": [{"statement": "喜欢爬山", "quote": "我喜欢爬山", "kind": "odd"}]}),
+                    message, date(2026, 12, 1))
+    assert [(m.statement, m.kind.value) for m in kept] == [("喜欢爬山", "fact")]
+
+
+@pytest.mark.parametrize("text, kinds", [
+    ("I prefer short answers.", ["preference"]),
+    ("以后请用中文回答。", ["preference"]),
+    ("我喜欢喝绿茶", ["preference"]),
+    ("不要用表格。", ["preference"]),
+    ("记住我的车位是B12。", ["explicit"]),
+    ("My name is Wei and I work at Acme.", ["identity"]),
+    ("The Apollo report is due on Dec 15.", ["deadline"]),
+    ("项目评审在12月15日。", ["deadline"]),
+    ("Do you prefer tea?", []),
+    ("你喜欢喝茶吗？", []),
+    ("If I were vegetarian, I would prefer tofu.", []),
+    ("如果我是素食者，我会喜欢豆腐。", []),
+    ("假如我住在北京，我不要开车。", []),
+    ("What is 2+2", []),
+    ("Hello there, thanks!", []),
+])
+def test_the_rules_find_statements_never_questions_or_hypotheticals(text, kinds) -> None:
+    from datetime import date
+
+    from hermes_desktop.core.memory.rules import find_candidates
+
+    assert [c.kind.value for c in find_candidates(text, date(2026, 12, 1))] == kinds

@@ -72,6 +72,8 @@ def _json_object(text: str) -> Any:
     fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
     if fenced:
         text = fenced.group(1).strip()
+    with contextlib.suppress(ValueError):
+        return json.loads(text)  # the whole answer (an object, or a bare list of memories)
     start, end = text.find("{"), text.rfind("}")
     if start < 0 or end < start:
         raise ValueError("no JSON object in the answer")
