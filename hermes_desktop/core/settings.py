@@ -116,6 +116,8 @@ class ProviderProfile:
         extra = values.get("extra_params")
         values["extra_params"] = dict(extra) if isinstance(extra, Mapping) else {}
         values["models"] = tuple(str(m) for m in values.get("models") or () if str(m).strip())
+        embedding = values.get("embedding_model")
+        values["embedding_model"] = embedding.strip() if isinstance(embedding, str) and embedding.strip() else None
         return ProviderProfile(**values)
 
 

@@ -357,7 +357,8 @@ class MemoryStore:
 
     def set_embedding(self, memory_id: int, vector: bytes, model: str) -> None:
         def work(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE memories SET embedding = ?, embedding_model = ? WHERE id = ?", (vector, model, memory_id))
+            db.execute("UPDATE memories SET embedding = ?, embedding_model = ? WHERE id = ?",
+                       (vector, model, memory_id))
 
         self._write(work, "the memory's embedding was not saved")
 

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 from hermes_desktop.core.executors import run_store
 from hermes_desktop.core.memory.extract import Extracted
 from hermes_desktop.core.memory.model import Kind, Memory, MemoryState
-from hermes_desktop.core.memory.rules import end_of_day, find_candidates, find_date, is_hypothetical, is_question, sentences
+from hermes_desktop.core.memory.rules import (
+    end_of_day, find_candidates, find_date, is_hypothetical, is_question, sentences,
+)
 from hermes_desktop.core.memory.text import quote_in
 from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
 
