@@ -381,6 +381,7 @@ class MemoryActions(QObject):
         except Exception:  # nothing known: each session is asked when it is opened (show_session)
             log.exception("could not read the incognito sessions")
         self.show_session(self.window.current_session)
+        self.window._refresh_timer.start()  # the session list shows which are incognito
 
     def is_incognito(self, session_id: str | None) -> bool:
         return session_id is not None and session_id in self._incognito
@@ -434,6 +435,7 @@ class MemoryActions(QObject):
             release()
         (self._incognito.add if on else self._incognito.discard)(session_id)
         self._switched[session_id] = on
+        self.window._refresh_timer.start()
         if session_id == self.window.current_session:
             self.show_session(session_id)
         self.window.statusBar().showMessage(

@@ -164,6 +164,11 @@ class SessionSidebar(QWidget):
                 item.setData(KIND_ROLE, "session")
                 item.setToolTip(f"{info.title}\n{datetime.fromtimestamp(info.updated_at):%Y-%m-%d %H:%M}"
                                 + (f" · {info.model}" if info.model else ""))
+                if self.incognito_of(info.id):  # memory off: italic, and the tooltip says why
+                    font = item.font()
+                    font.setItalic(True)
+                    item.setFont(font)
+                    item.setToolTip(item.toolTip() + "\n" + self.tr("Incognito: does not use or record memory"))
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable)
                 self.list.addItem(item)
                 if info.id == self._current:

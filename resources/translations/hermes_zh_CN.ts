@@ -1753,153 +1753,153 @@ Folder: {2}</source>
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="74"/>
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="76"/>
         <source>Don&apos;t use or record memory in this conversation</source>
         <translation>此对话不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
         <source>Don&apos;t use or record memory in this conversation: nothing is recalled into it, nothing said in it is remembered</source>
         <translation>此对话不使用也不记录记忆：不会向其中调入记忆，其中说的话也不会被记住</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="84"/>
         <source>Incognito: this conversation does not use or record memory.</source>
         <translation>无痕：此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="86"/>
         <source>Use memory again</source>
         <translation>重新使用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="180"/>
         <source>The memory was not changed: {0}</source>
         <translation>记忆未更改：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="189"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="190"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation>Hermes 记住的内容（你的原话保持不变：“{0}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="191"/>
         <source>What Hermes remembers</source>
         <translation>Hermes 记住的内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="206"/>
         <source>Add a memory</source>
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="207"/>
         <source>What should Hermes remember? (a short fact, e.g. “Prefers answers in British English”)</source>
         <translation>Hermes 应该记住什么？（一条简短的事实，例如“回答时使用英式英语”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="226"/>
         <source>The memory was not deleted: {0}</source>
         <translation>记忆未删除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="231"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="232"/>
         <source>Deleted {0} memories</source>
         <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="253"/>
         <source>Wipe all memories?</source>
         <translation>清除全部记忆？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="254"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="256"/>
         <source>Wipe all memories</source>
         <translation>清除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="264"/>
         <source>The memories were not wiped: {0}</source>
         <translation>记忆未清除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="270"/>
         <source>All memories were wiped.</source>
         <translation>已清除全部记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="278"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="285"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="292"/>
         <source>Memory history</source>
         <translation>记忆历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="287"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="297"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="298"/>
         <source>in use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="297"/>
         <source>replaced</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="298"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="352"/>
         <source>Could not forget it: {0}</source>
         <translation>无法遗忘：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="431"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="424"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="442"/>
         <source>This conversation does not use or record memory.</source>
         <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="443"/>
         <source>This conversation uses memory again.</source>
         <translation>此对话重新使用记忆。</translation>
     </message>
@@ -2436,7 +2436,12 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="171"/>
+        <source>Incognito: does not use or record memory</source>
+        <translation>无痕：不使用也不记录记忆</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="178"/>
         <source>No conversations yet.
 Type a message below to start one;
 it is kept here.</source>
@@ -2445,82 +2450,82 @@ it is kept here.</source>
 对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="194"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="194"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="194"/>
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="195"/>
         <source>Previous 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="195"/>
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="204"/>
         <source>No matches</source>
         <translation>没有匹配项</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="213"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="265"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="267"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="267"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="268"/>
         <source>Fork</source>
         <translation>分叉</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="269"/>
         <source>Don&apos;t use or record memory</source>
         <translation>不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="274"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="275"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="276"/>
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="278"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>

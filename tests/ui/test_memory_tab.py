@@ -334,6 +334,10 @@ def test_the_session_menu_switches_memory_off_and_shows_it(make_window) -> None:
     h.do(lambda: (action.trigger(), menu.close()))
     h.wait_until(lambda: h.window.memory.is_incognito(session), what="switched from the menu")
     assert h.controller.memory.is_incognito(session), "and stored"
+    row = h.wait_until(lambda: next((sessions.item(r) for r in range(sessions.count())
+                                     if sessions.item(r).data(Qt.ItemDataRole.UserRole + 1) == session
+                                     and sessions.item(r).font().italic()), None), what="the session shown in italics")
+    assert "Incognito: does not use or record memory" in row.toolTip()
     menu = menu_for_session()
     assert next(a for a in menu.actions() if a.objectName() == "incognitoAction").isChecked()
     h.do(menu.close)
