@@ -174,6 +174,8 @@ async def test_forget_asks_showing_exactly_what_goes_and_only_an_allow_forgets(
         ScriptedApprover([Decision.DENY if answer == "deny" else Decision.ALLOW_ONCE])
     engine = make_engine(profile, workspace_dir, approver=approver)
     service = with_memory(engine)
+    changes: list[bool] = []
+    service.subscribe_changes(lambda: changes.append(True))
     memory_id = await remembered_deadline(engine, model_server, service)
     model_server.enqueue(tool_call_reply(CallScript("forget", {"query": "deadline"})), text_reply("Done."))
     events = await turn(engine, service, "Forget what I said about the deadline.", "b")
@@ -183,6 +185,7 @@ async def test_forget_asks_showing_exactly_what_goes_and_only_an_allow_forgets(
     assert asked.impact == f"Forgets 1 memory: #{memory_id} “Apollo launch deadline is 20 Dec”"
     finished = of_type(events, ev.ToolCallFinished)[0]
     state = service.store.get(memory_id).state
+    assert changes == ([True] if answer == "allow" else []), "the Memory tab is told when the tool forgot"
     if answer == "allow":
         assert state is MemoryState.FORGOTTEN
         assert json.loads(finished.result)["ids"] == [memory_id]
@@ -429,3 +432,20 @@ def test_the_rules_find_statements_never_questions_or_hypotheticals(text, kinds)
     from hermes_desktop.core.memory.rules import find_candidates
 
     assert [c.kind.value for c in find_candidates(text, date(2026, 12, 1))] == kinds
+
+
+def test_recall_stays_within_its_token_budget(tmp_path: Path) -> None:
+    from hermes_desktop.core.memory.recall import layer_text
+    from hermes_desktop.core.tokens import estimate_text_tokens
+
+    opened = open_store(data_paths())
+    store = MemoryStore(opened.store)
+    for n in range(120):
+        store.add(f"Garden note {n}: the tomatoes on the south bed need water every {n % 5 + 1} days", profile_id="p")
+    for budget in (400, 120):
+        service = MemoryService(store, lambda b=budget: Settings(memory_budget_tokens=b))
+        chosen = service.prepare("s", "When should I water the tomatoes in the garden?", "p")
+        assert chosen and estimate_text_tokens(layer_text(chosen)) <= budget
+    assert len(service.prepare("s", "tomatoes", "p")) < len(
+        MemoryService(store, Settings).prepare("s", "tomatoes", "p"))
+    opened.store.close()

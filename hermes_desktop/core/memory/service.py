@@ -47,6 +47,7 @@ class MemoryService:
         self._settings = settings
         self.embedder = embedder  # core/memory/embeddings.py Embedder, or None
         self._listeners: list[Listener] = []
+        self._change_listeners: list[Callable[[], None]] = []
         self._layers: dict[str, list[Recalled]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -66,6 +67,20 @@ class MemoryService:
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def subscribe_changes(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """`listener()` on the event loop whenever memories changed other than by a MemoryRemembered (which
+        `subscribe` delivers): today the `forget` tool. Returns the unsubscribe function."""
+        self._change_listeners.append(listener)
+        return lambda: self._change_listeners.remove(listener) if listener in self._change_listeners else None
+
+    def changed(self) -> None:
+        """Tell the change listeners (call on the event loop's thread)."""
+        for listener in list(self._change_listeners):
+            try:
+                listener()
+            except Exception:
+                log.exception("a memory change listener failed")
 
     def _announce(self, event: MemoryRemembered) -> None:
         for listener in list(self._listeners):

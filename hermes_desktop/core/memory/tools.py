@@ -126,14 +126,20 @@ def memory_tools(service: "MemoryService") -> list[ToolSpec]:
             return Impact("Forgets nothing: memory is off for this conversation.")
         return Impact(describe(targets(service, ctx.session_id, args)))
 
-    def forget(args: dict[str, Any], ctx: ToolContext) -> Any:
-        if not service.active_for(ctx.session_id):
+    def forget_now(args: dict[str, Any], session_id: str) -> Any:
+        if not service.active_for(session_id):
             return OFF
-        chosen = targets(service, ctx.session_id, args)
+        chosen = targets(service, session_id, args)
         if not chosen:
             return {"status": "nothing_to_forget", "message": "No memory matches; nothing was forgotten."}
         done = service.store.forget([m.id for m in chosen])
         return {"status": "forgotten", "ids": done, "statements": [m.statement for m in chosen if m.id in done]}
+
+    async def forget(args: dict[str, Any], ctx: ToolContext) -> Any:
+        result = await run_store(forget_now, args, ctx.session_id)
+        if result.get("ids"):
+            service.changed()  # the Memory tab refreshes
+        return result
 
     return [
         ToolSpec("remember", "Remember something the user said about themselves, their preferences or their projects, "
@@ -152,5 +158,5 @@ def memory_tools(service: "MemoryService") -> list[ToolSpec]:
                  "The user is asked first and sees exactly which memories.",
                  {"type": "object", "properties": {"query": {"type": "string"}, "id": {"type": "integer"}},
                   "additionalProperties": False},
-                 forget, risk=Risk.DESTRUCTIVE, precheck=forget_impact, tags=("memory",)),
+                 forget, risk=Risk.DESTRUCTIVE, precheck=forget_impact, blocking=False, tags=("memory",)),
     ]
