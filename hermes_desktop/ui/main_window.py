@@ -570,8 +570,7 @@ class MainWindow(QMainWindow):
             self.chat.model.apply(event)
         self.chat.model.flush_stream()
         if not page.has_later:  # this run's "Remembered: …" rows of the session (ui/memory_actions.py)
-            for item in self.memory.rows_for(page.session_id):
-                self.chat.model.append(item)
+            self.memory.show_rows(page.session_id)
 
     async def _load_more(self, *, earlier: bool) -> None:
         model = self.chat.model
@@ -594,6 +593,8 @@ class MainWindow(QMainWindow):
                     model.total = page.total
                     for event in page.live_events:
                         model.apply(event)
+                    if not model.has_later:
+                        self.memory.show_rows(session_id)
         finally:
             self._loading_page = False
         if session_id == self.current_session:

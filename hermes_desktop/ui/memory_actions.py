@@ -330,6 +330,14 @@ class MemoryActions(QObject):
             self.window.chat.model.append(item)
         self.refresh()
 
+    def show_rows(self, session_id: str) -> None:
+        """Put the session's "Remembered: …" rows of this run at the end of its transcript (the newest page is
+        loaded), each once."""
+        model = self.window.chat.model
+        for item in self.rows_for(session_id):
+            if model.row_of(item) < 0:
+                model.append(item)
+
     def rows_for(self, session_id: str) -> list[RememberedItem]:
         """This run's "Remembered: …" rows of a session (shown at the end of its newest page)."""
         return list(self._remembered.get(session_id, []))

@@ -506,3 +506,21 @@ def test_a_session_not_read_at_start_is_asked_when_opened(make_window) -> None:
     h.run(h.window.open_session(session, None))
     h.wait_until(lambda: h.window.findChild(QCheckBox, "incognitoToggle").isChecked(), what="the switch shown on")
     assert h.window.memory.strip.isVisible()
+
+
+def test_a_remembered_row_follows_the_end_of_a_long_conversation(make_window) -> None:
+    h = make_window()
+    store = h.controller.store
+    session = store.create_session(title="Long").id
+    for n in range(200):
+        store.append_message(session, NewMessage("user", f"question {n}"))
+        store.append_message(session, NewMessage("assistant", f"answer {n}", finish_reason="stop"))
+    kept = h.controller.memory.add("Prefers short answers", quote="I prefer short answers", session_id=session)
+    h.do(lambda: h.window.memory.remembered(session, (kept.id,), (kept.statement,)))
+    h.run(h.window.open_session(session, 10))  # opened near the start (a search hit): the end is not loaded
+    model = h.window.chat.model
+    assert model.has_later and not any(isinstance(i, RememberedItem) for i in model.items())
+    while model.has_later:
+        h.run(h.window._load_more(earlier=False))
+    rows = [i for i in model.items() if isinstance(i, RememberedItem)]
+    assert len(rows) == 1 and model.items()[-1] is rows[0]
