@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QObject, QPersistentModelIndex, QPoint, Qt
-from PySide6.QtGui import QContextMenuEvent, QKeyEvent
+from PySide6.QtGui import QContextMenuEvent, QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QMenu, QTreeWidget
 
 from hermes_desktop.ui.chat.items import MessageItem, thinking_state
@@ -146,16 +146,27 @@ class _MessageKeys(QObject):
         super().__init__(view)
         self.view = view
 
+    def _keyboard(self, on: bool) -> None:
+        if bool(self.view.property("keyboardFocus")) != on:
+            self.view.setProperty("keyboardFocus", on)
+            self.view.viewport().update()
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         view = self.view
         kind = event.type()
-        if kind == QEvent.Type.FocusIn and watched is view and not view.currentIndex().isValid():
-            rows = view.model().rowCount()
-            if rows:
-                view.setCurrentIndex(view.model().index(rows - 1, 0))
-        elif kind == QEvent.Type.KeyPress and watched is view and isinstance(event, QKeyEvent) and is_menu_key(event):
-            open_actions_menu(view, view.currentIndex())
-            return True
+        if kind == QEvent.Type.MouseButtonPress:
+            self._keyboard(False)  # the focus ring is for keyboard users: a click does not draw one
+        elif kind == QEvent.Type.FocusIn and watched is view:
+            reason = event.reason() if isinstance(event, QFocusEvent) else None
+            self._keyboard(reason in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason,
+                                      Qt.FocusReason.ShortcutFocusReason))
+            if not view.currentIndex().isValid() and view.model().rowCount():
+                view.setCurrentIndex(view.model().index(view.model().rowCount() - 1, 0))
+        elif kind == QEvent.Type.KeyPress and watched is view and isinstance(event, QKeyEvent):
+            self._keyboard(True)
+            if is_menu_key(event):
+                open_actions_menu(view, view.currentIndex())
+                return True
         elif kind == QEvent.Type.ContextMenu and isinstance(event, QContextMenuEvent):
             shown = getattr(view, "actions_menu", None)
             if shown is not None and _alive(shown) and shown.isVisible():

@@ -467,3 +467,32 @@ def test_links_in_a_reply_open_from_its_menu(make_window, model_server) -> None:
     finally:
         QDesktopServices.unsetUrlHandler("https")
     assert opened.urls == ["https://example.com/guide"]
+
+
+def test_the_focused_message_has_a_ring_for_the_keyboard_not_after_a_click(make_window, model_server) -> None:
+    h = make_window()
+    h.do(lambda: h.window.set_theme("dark"))
+    model_server.enqueue(text_reply("A reply to look at."))
+    h.send("look")
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session or "") and len(rows(h.window)) == 2
+                 and not rows(h.window)[1].streaming, what="the reply")
+    view = h.window.chat.view
+    accent = QColor(h.window.theme_manager.theme.accent)
+
+    def ring_on(row: int) -> bool:
+        h.settle(0.05)
+        image = grabbed(view.viewport())
+        rect = view.visualRect(view.model().index(row, 0))
+        y = rect.center().y()
+        return any(contrast(image.pixelColor(x, y), accent) < 1.15 for x in range(rect.left() + 2, rect.left() + 6))
+
+    h.do(lambda: (h.window.activateWindow(), h.window.chat.input.setFocus()))
+    h.do(lambda: QTest.keyClick(h.window.chat.input, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+         if QApplication.focusWidget() is h.window.chat.input else None)
+    h.wait_until(lambda: view.hasFocus(), what="the chat view to take the focus from Shift+Tab")
+    assert view.currentIndex().row() == 1 and ring_on(1), "the newest message has the keyboard's ring"
+    h.do(lambda: QTest.keyClick(view, Qt.Key.Key_Up))
+    assert ring_on(0) and not ring_on(1), "the ring follows the arrows"
+    point = view.visualRect(view.model().index(1, 0)).center()
+    h.do(lambda: QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point))
+    assert not ring_on(0) and not ring_on(1), "a mouse click draws no ring"

@@ -97,7 +97,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             self._relayout_later(index)
         theme = themes.current()
         # The footer links (Copy, Edit, …) show under the mouse, and on the message the keyboard is on.
-        hovered = bool(option.state & (QStyle.StateFlag.State_MouseOver | QStyle.StateFlag.State_HasFocus))
+        keyboard = bool(option.state & QStyle.StateFlag.State_HasFocus) and bool(self._view.property("keyboardFocus"))
+        hovered = bool(option.state & QStyle.StateFlag.State_MouseOver) or keyboard
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.translate(option.rect.topLeft())
@@ -123,7 +124,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             self._paint_text(painter, text, theme)
         for image in layout.images:
             self._paint_thumbnail(painter, image, theme)
-        if option.state & QStyle.StateFlag.State_HasFocus:  # the message the keyboard is on (ui/keyboard.py)
+        if keyboard:  # the message the keyboard is on (ui/keyboard.py); no ring after a mouse click
             painter.setPen(QPen(QColor(theme.accent), 2))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(QRectF(3, 1, option.rect.width() - 6, option.rect.height() - 2), 8, 8)
