@@ -326,8 +326,8 @@ class MemoryActions(QObject):
         """A turn of `session_id` was remembered: the row in its chat (now, or when it is opened again)."""
         item = RememberedItem(tuple(memory_ids), tuple(statements), session_id)
         self._remembered.setdefault(session_id, []).append(item)
-        if session_id == self.window.current_session:
-            self.window.chat.model.append(item)
+        if session_id == self.window.current_session and not self.window.chat.model.has_later:
+            self.window.chat.model.append(item)  # (viewing older messages: it comes with the end, show_rows)
         self.refresh()
 
     def show_rows(self, session_id: str) -> None:
