@@ -6,13 +6,15 @@ large memory table or a busy disk never freezes the window. Modals are opened wi
 
 - The tab is refilled when memories change (`controller.sig_memories_changed`: a turn remembered something,
   a tool forgot something, the tab edited one) and when the search text changes.
-- Delete is undoable for a while (the tab's undo bar); Wipe all asks first, Cancel being the default.
+- Delete forgets at once and is undoable for a while (the tab's undo bar), then removes for good; Wipe all asks
+  first, Cancel being the default.
 - "Go to source" opens the memory's session at its message and puts the keyboard focus on that message.
 - Incognito ("Don't use or record memory") is per session: the status bar's switch and the session's context
   menu set it; while the open session has it on, a strip above the message box says so, with a way out.
   A new chat gets its id (and its stored row) when the switch is turned on, so the flag holds for its first turn.
 - A "Remembered: …" row is added to the chat of the session it came from, kept for this run so reopening
-  the session shows it again; its Undo deletes those memories and the row says they were forgotten.
+  the session shows it again; its Undo takes those memories back (`undo_add`: the ones they replaced are in use
+  again) and the row says they were forgotten.
 """
 
 from __future__ import annotations
@@ -143,10 +145,14 @@ class MemoryActions(QObject):
             self._refreshing = False
 
     async def _rows(self, records: list[Any]) -> list[MemoryRow]:
-        titles: dict[str, str | None] = {}
-        for session_id in {r.session_id for r in records if r.session_id}:
-            info = await asyncio.to_thread(self.controller.store.get_session, session_id)
-            titles[session_id] = info.title if info is not None and info.deleted_at is None else None  # trash: gone
+        store = self.controller.store
+
+        def read_titles(ids: set[str]) -> dict[str, str | None]:  # one trip to the worker thread for all of them
+            infos = {session_id: store.get_session(session_id) for session_id in ids}
+            return {session_id: info.title if info is not None and info.deleted_at is None else None  # trash: gone
+                    for session_id, info in infos.items()}
+
+        titles = await asyncio.to_thread(read_titles, {r.session_id for r in records if r.session_id})
         predecessors: dict[int, int] = {}
         for record in records:
             if record.superseded_by is not None:
