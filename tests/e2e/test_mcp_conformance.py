@@ -31,17 +31,13 @@ SCENARIOS = [
     "auth/offline-access-not-supported", "auth/client-credentials-jwt", "auth/client-credentials-basic",
     "auth/cross-app-access-complete-flow",
 ]
-# Known failures, each with its reason (strict: one that starts passing fails the run until it is moved out).
-KNOWN = {
+# Scenarios run from a later release of the suite than the pinned one, each with its reason.
+FROM_LATER = {
     # The 0.1.16 mock serves authorization-server metadata at the origin's well-known URL with issuer
     # "<origin>/oauth", which RFC 8414 §3.3 forbids; the SDK (2.3, SEP-2468) rightly refuses that metadata. The suite
     # fixed its mock upstream (modelcontextprotocol/conformance#359, "make 2025-03-26 backcompat mock RFC 8414
-    # §3.3-compliant"), after 0.1.16.
+    # §3.3-compliant"); LATER_VERSION (pinned too) has the fix, and the scenario passes against it.
     "auth/2025-03-26-oauth-metadata-backcompat": "the pinned suite's mock names a wrong issuer (fixed upstream, #359)",
-    # Enterprise-managed authorization (SEP-990, an extension): the client trades an ID token from the company's
-    # identity provider for an ID-JAG (RFC 8693), then that for an access token (RFC 7523). Hermes has no enterprise
-    # IdP sign-in to get the ID token from, so this grant is not offered.
-    "auth/cross-app-access-complete-flow": "enterprise-managed authorization (SEP-990 extension) is not implemented",
 }
 
 
@@ -73,18 +69,11 @@ def run_scenario(suite: list[str], scenario: str, out: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scenario", [pytest.param(s, marks=pytest.mark.xfail(reason=KNOWN[s], strict=True))
-                                      if s in KNOWN else s for s in SCENARIOS])
+@pytest.mark.parametrize("scenario", SCENARIOS)
 def test_client_scenario(suite, scenario: str, tmp_path: Path) -> None:
+    if scenario in FROM_LATER:
+        try:
+            suite = later_suite_command()
+        except SetupUnavailable as exc:
+            pytest.skip(f"conformance suite {LATER_VERSION} unavailable: {exc}")
     run_scenario(suite, scenario, tmp_path / "results")
-
-
-@pytest.mark.slow
-def test_the_2025_03_26_metadata_backcompat_passes_against_the_corrected_mock(tmp_path: Path) -> None:
-    """The scenario the pinned suite's mock gets wrong, from the release that corrected it: the behaviour it tests
-    (no protected-resource metadata, authorization-server metadata at the root, 2025-03-26) works."""
-    try:
-        later = later_suite_command()
-    except SetupUnavailable as exc:
-        pytest.skip(f"conformance suite {LATER_VERSION} unavailable: {exc}")
-    run_scenario(later, "auth/2025-03-26-oauth-metadata-backcompat", tmp_path / "results")

@@ -6,8 +6,9 @@ own MCP layer, not the SDK's Client directly.
 It writes an mcp.json with one HTTP server, starts it through MCPManager / ServerSupervisor (clientInfo, client
 features, transports, OAuth exactly as the app has them), and plays the user: when the server's state is "needs
 sign-in" it presses Sign in (MCPManager.sign_in) with a browser that follows the consent redirect over HTTP to the
-app's loopback listener; then it calls the scenario's tool through the tool registry, as the model would. An
-elicitation is accepted with the schema's defaults (a test answerer standing in for the person at the form).
+app's loopback listener (enterprise-managed authorization needs no person: the ID token from the scenario's
+identity provider is put in the keyring and mcp.json names the grant); then it calls the scenario's tool
+through the tool registry, as the model would. An elicitation is accepted with the schema's defaults (a test answerer standing in for the person at the form).
 Tokens are kept in memory here (no Secret Service in a conformance run; the keyring path is tested in
 tests/core/test_mcp_oauth.py).
 """
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_desktop.core.mcp.bridge import tool_name
+from hermes_desktop.core.mcp.config import secret_username
 from hermes_desktop.core.mcp.client_features import ClientFeatures, ElicitAction, ElicitationAnswer
 from hermes_desktop.core.mcp.manager import MCPManager
 from hermes_desktop.core.mcp.status import ServerState
@@ -80,17 +82,40 @@ def server_entry(url: str, context: dict[str, Any]) -> dict[str, Any]:
                                                                                              "ES256"))
     if os.environ.get("MCP_CONFORMANCE_SCENARIO", "") == "auth/basic-cimd":
         oauth["clientMetadataUrl"] = "https://conformance-test.local/client-metadata.json"
+    if context.get("idp_id_token"):  # enterprise-managed authorization (SEP-990): the admin's mcp.json entry
+        oauth.update(grant="identity_assertion", issuer=context["as_issuer"],
+                     idp={"tokenEndpoint": context["idp_token_endpoint"], "clientId": context["idp_client_id"],
+                          "idToken": "${secret:id-token}"})
     if oauth:
         entry["oauth"] = oauth
     return entry
 
 
+async def authorization_server_of(url: str) -> str:
+    """The administrator's step for enterprise-managed authorization: the issuer of the MCP server's authorization
+    server, which goes into mcp.json (the app never takes it from the server: core/mcp/identity_assertion.py).
+    The suite's context does not name it, so it is read here from the server's RFC 9728 metadata, as an
+    administrator would read it from the server's documentation."""
+    import httpx2
+    from urllib.parse import urlparse
+
+    parts = urlparse(url)
+    async with httpx2.AsyncClient(timeout=30) as http:
+        answer = await http.get(f"{parts.scheme}://{parts.netloc}/.well-known/oauth-protected-resource{parts.path}")
+        answer.raise_for_status()
+        return str(answer.json()["authorization_servers"][0])
+
+
 async def run(url: str, scenario: str, context: dict[str, Any]) -> None:
     folder = Path(tempfile.mkdtemp(prefix="hermes-conformance-"))
     config = folder / "mcp.json"
+    store = RunStore()
+    if context.get("idp_id_token"):  # the user's ID token from their IdP, kept in the keyring (here: memory)
+        context = {**context, "as_issuer": await authorization_server_of(url)}
+        store.set(secret_username(NAME, "id-token"), context["idp_id_token"])
     config.write_text(json.dumps({"mcpServers": {NAME: server_entry(url, context)}}), encoding="utf-8")
     registry = ToolRegistry()
-    manager = MCPManager(config, registry, RunStore(), folder / "logs", set())
+    manager = MCPManager(config, registry, store, folder / "logs", set())
     features = ClientFeatures()
     features.elicitor = DefaultsElicitor()
     manager.client_features = features

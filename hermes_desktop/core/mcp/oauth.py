@@ -20,6 +20,7 @@ What Hermes adds here:
   one-shot loopback listener on 127.0.0.1 (a free port, or `oauth.redirectPort`) takes the redirect: it checks
   `state` (a mismatch ends the sign-in, refused), answers once and closes, and gives up after `timeout_s`.
 - A pre-registered client (`oauth.clientId`, `clientSecret` from the keyring) replaces dynamic registration.
+- Enterprise-managed authorization (`"grant": "identity_assertion"`, SEP-990) is in identity_assertion.py.
 """
 
 from __future__ import annotations
@@ -397,6 +398,10 @@ async def background_provider(config: ServerConfig, secrets: SecretStore | None)
     """The provider a supervisor uses: stored tokens, refresh, never a browser."""
     if config.oauth.grant == "client_credentials":
         return await _client_credentials_provider(config, secrets)
+    if config.oauth.grant == "identity_assertion":  # enterprise-managed (SEP-990): core/mcp/identity_assertion.py
+        from hermes_desktop.core.mcp import identity_assertion
+
+        return await identity_assertion.background_provider(config, secrets)
     secret = await asyncio.to_thread(_client_secret, config, secrets) if config.oauth.client_id else None
     storage = KeyringTokenStorage(secrets, config.name, require_persistent=False,
                                   client_info=_fixed_client(config, secret, f"http://127.0.0.1{CALLBACK_PATH}"))
@@ -454,6 +459,12 @@ async def sign_in(config: ServerConfig, secrets: SecretStore | None, *,
     if config.oauth.grant == "client_credentials":
         raise SignInError(f"“{config.name}” uses the client-credentials grant: it signs in by itself, without a "
                           "browser")
+    if config.oauth.grant == "identity_assertion":  # both legs again, no browser (core/mcp/identity_assertion.py)
+        from hermes_desktop.core.mcp import identity_assertion
+
+        if storage is not None:
+            raise SignInError("the identity_assertion grant keeps its tokens in the keyring only")
+        return await identity_assertion.sign_in(config, secrets, connect=connect)
     own_storage = storage is None
     storage = storage or KeyringTokenStorage(secrets, config.name)
     if own_storage:
