@@ -43,10 +43,11 @@ roots_changes = 0
 
 def register(server: MCPServer) -> None:
     @server.tool(annotations=READ)
-    async def ask_form(ctx: Context, schema: str = "") -> str:
+    async def ask_form(ctx: Context, schema: str = "", message: str = "") -> str:
         """Ask the user to fill in a form (elicitation); returns the answer as JSON."""
         requested = json.loads(schema) if schema else FORM_SCHEMA
-        result = await ctx.session.elicit_form("Please register for the workshop.", requested, ctx.request_id)
+        result = await ctx.session.elicit_form(message or "Please register for the workshop.", requested,
+                                               ctx.request_id)
         return json.dumps({"action": result.action, "content": result.content}, sort_keys=True)
 
     @server.tool(annotations=READ)

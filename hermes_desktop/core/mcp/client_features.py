@@ -46,6 +46,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# What a form may ask for, and how much of a server's text is shown: a flood of fields or options froze the window
+# for seconds while it built the form (10,000 fields: 3.4 s; a megabyte of title: 2 s) and printed as many lines in
+# `ask`. Past MAX_FIELDS / MAX_OPTIONS the request is an error that says so; longer texts are shortened (marked "…").
+MAX_FIELDS = 100
+MAX_OPTIONS = 1_000
+MAX_LABEL_CHARS = 200  # a field's title, an option's label
+MAX_DESCRIPTION_CHARS = 1_000
+MAX_MESSAGE_CHARS = 4_000  # the request's message
+MAX_URL_CHARS = 8_192
 SAMPLING_MAX_TOKENS = 4096  # a server may ask for more; it gets at most this (and at most the profile's own limit)
 SAMPLING_TIMEOUT_S = 180.0  # one generation
 REJECTED = -1  # the spec's error code for "User rejected sampling request"
@@ -89,7 +98,7 @@ class FormField:
 
     @property
     def label(self) -> str:
-        return self.title or self.name
+        return self.title or shorten(self.name, MAX_LABEL_CHARS)
 
 
 class SchemaError(ValueError):
@@ -147,22 +156,35 @@ def _number_text(value: float) -> str:
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
+def shorten(text: str, limit: int) -> str:
+    """`text` for showing, at most `limit` characters (cut ones end with "…")."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _too_many_options(where: str, count: int) -> SchemaError:
+    return SchemaError(f"{where} has {count:,} options; a form shows at most {MAX_OPTIONS:,}")
+
+
 def _options(items: Any, where: str) -> tuple[Option, ...]:
     """`enum` (with legacy `enumNames`) or `oneOf`/`anyOf` of {const, title}."""
     if isinstance(items, dict) and isinstance(items.get("enum"), list):
         values = items["enum"]
+        if len(values) > MAX_OPTIONS:
+            raise _too_many_options(where, len(values))
         names = items.get("enumNames") if isinstance(items.get("enumNames"), list) else None
         if not all(isinstance(v, str) for v in values):
             raise SchemaError(f"{where}: the options must be strings")
         labels = names if names is not None and len(names) == len(values) else values
-        return tuple(Option(v, str(label)) for v, label in zip(values, labels))
+        return tuple(Option(v, shorten(str(label), MAX_LABEL_CHARS)) for v, label in zip(values, labels))
     choices = (items.get("oneOf") or items.get("anyOf")) if isinstance(items, dict) else None
     if isinstance(choices, list) and choices:
+        if len(choices) > MAX_OPTIONS:
+            raise _too_many_options(where, len(choices))
         found = []
         for choice in choices:
             if not isinstance(choice, dict) or not isinstance(choice.get("const"), str):
                 raise SchemaError(f"{where}: each option needs a string `const`")
-            found.append(Option(choice["const"], str(choice.get("title") or choice["const"])))
+            found.append(Option(choice["const"], shorten(str(choice.get("title") or choice["const"]), MAX_LABEL_CHARS)))
         return tuple(found)
     return ()
 
@@ -182,15 +204,19 @@ def form_fields(schema: Any) -> tuple[FormField, ...]:
     properties = schema.get("properties") or {}
     if not isinstance(properties, dict):
         raise SchemaError("the requested schema's properties are not an object")
-    required = set(schema.get("required") or ()) if isinstance(schema.get("required"), list) else set()
+    if len(properties) > MAX_FIELDS:
+        raise SchemaError(f"the form has {len(properties):,} fields; a form shows at most {MAX_FIELDS}")
+    required = {r for r in schema["required"] if isinstance(r, str)} \
+        if isinstance(schema.get("required"), list) else set()
     fields = []
     for name, prop in properties.items():
-        where = f"field “{name}”"
+        where = f"field “{shorten(str(name), 80)}”"
         if not isinstance(prop, dict):
             raise SchemaError(f"{where} has no schema")
         kind_name = prop.get("type")
-        common = {"name": str(name), "title": str(prop.get("title") or ""),
-                  "description": str(prop.get("description") or ""), "required": name in required}
+        common = {"name": str(name), "title": shorten(str(prop.get("title") or ""), MAX_LABEL_CHARS),
+                  "description": shorten(str(prop.get("description") or ""), MAX_DESCRIPTION_CHARS),
+                  "required": name in required}
         if kind_name == "string":
             options = _options(prop, where)
             if options:
@@ -611,14 +637,23 @@ class ClientFeatures:
 
         mode = getattr(params, "mode", "form") or "form"
         try:
+            message = shorten(str(params.message or ""), MAX_MESSAGE_CHARS)
             if mode == "url":
                 url = str(params.url)
-                if urlsplit(url).scheme.lower() not in ("http", "https") or not urlsplit(url).hostname:
+                if len(url) > MAX_URL_CHARS:
+                    raise SchemaError(f"the address is {len(url):,} characters long; at most {MAX_URL_CHARS:,} "
+                                      "can be shown")
+                try:
+                    parts = urlsplit(url)
+                    host = parts.hostname
+                except ValueError as exc:  # "http://[oops": urlsplit raises
+                    raise SchemaError(f"the address cannot be read ({exc})") from None
+                if parts.scheme.lower() not in ("http", "https") or not host:
                     raise SchemaError("only http and https addresses can be opened")
-                request = ElicitationRequest(server, params.message, "url", url=url,
+                request = ElicitationRequest(server, message, "url", url=url,
                                              elicitation_id=str(getattr(params, "elicitation_id", "") or ""))
             else:
-                request = ElicitationRequest(server, params.message, "form", form_fields(params.requested_schema))
+                request = ElicitationRequest(server, message, "form", form_fields(params.requested_schema))
         except SchemaError as exc:
             self._record("elicitation/create", server, decision="error", outcome=str(exc))
             return types.ErrorData(code=types.INVALID_PARAMS, message=f"Hermes cannot show this request: {exc}")

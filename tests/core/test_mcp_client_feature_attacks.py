@@ -1,0 +1,75 @@
+"""A hostile MCP server asks the client things (elicitation, sampling, roots). The test MCP server runs as a real
+stdio process (`--client-features`); the Elicitor and Sampler are scripted (the window and the terminal fill them),
+so everything between them and the server is the real code."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hermes_desktop.core.mcp.client_features import (
+    MAX_DESCRIPTION_CHARS, MAX_FIELDS, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS, MAX_OPTIONS, ElicitAction,
+    ElicitationAnswer, form_fields,
+)
+from tests.core.test_mcp_client_features import ScriptedElicitor, call, runtime, start  # noqa: F401 - fixture
+
+FLOOD = {"type": "object", "properties": {f"f{i}": {"type": "string"} for i in range(10_000)}}
+BIG_ENUM = {"type": "object", "properties": {"pick": {"type": "string", "enum": [f"o{i}" for i in range(100_000)]}}}
+
+
+async def test_a_form_too_big_to_show_is_an_error_and_the_user_is_never_asked(runtime) -> None:  # noqa: F811
+    """10,000 fields, or one choice of 100,000 options, froze the window for seconds building the form (and printed
+    100,000 lines in `ask`). Such a request is answered with an error that says why; nobody is asked."""
+    elicitor = ScriptedElicitor([])
+    runtime.mcp.client_features.elicitor = elicitor
+    await start(runtime)
+    with pytest.raises(Exception, match=f"at most {MAX_FIELDS}"):
+        await call(runtime, "ask_form", schema=json.dumps(FLOOD))
+    with pytest.raises(Exception, match=f"at most {MAX_OPTIONS:,}"):
+        await call(runtime, "ask_form", schema=json.dumps(BIG_ENUM))
+    assert elicitor.asked == []
+    await runtime.mcp.stop_all()
+
+
+async def test_huge_titles_descriptions_and_messages_are_shortened_for_showing(runtime) -> None:  # noqa: F811
+    """A megabyte of title or description took seconds to lay out; the user sees a shortened text, marked as such,
+    and the answer still goes back under the field's real name."""
+    schema = {"type": "object", "properties": {
+        "n" * 5_000: {"type": "string", "title": "T" * 1_000_000, "description": "D" * 1_000_000},
+        "pick": {"type": "string", "enum": ["a", "b"], "enumNames": ["A" * 100_000, "B"]}}}
+    elicitor = ScriptedElicitor([ElicitationAnswer(ElicitAction.ACCEPT, {"n" * 5_000: "ok", "pick": "a"})])
+    runtime.mcp.client_features.elicitor = elicitor
+    await start(runtime)
+    answer = await call(runtime, "ask_form", schema=json.dumps(schema), message="M" * 1_000_000)
+    assert answer == {"action": "accept", "content": {"n" * 5_000: "ok", "pick": "a"}}
+    asked = elicitor.asked[0]
+    text_field, choice = asked.fields
+    assert text_field.name == "n" * 5_000 and len(text_field.label) <= MAX_LABEL_CHARS
+    assert text_field.label.endswith("…") and len(text_field.description) <= MAX_DESCRIPTION_CHARS
+    assert len(choice.options[0].label) <= MAX_LABEL_CHARS and choice.options[0].value == "a"
+    assert len(asked.message) <= MAX_MESSAGE_CHARS and asked.message.startswith("MMM")
+    await runtime.mcp.stop_all()
+
+
+def test_the_limits_hold_at_their_edge() -> None:
+    at_edge = {"type": "object", "properties": {f"f{i}": {"type": "string", "enum": [str(n) for n in range(MAX_OPTIONS)]}
+                                                  for i in range(MAX_FIELDS)}}
+    assert len(form_fields(at_edge)) == MAX_FIELDS
+
+
+async def test_a_malformed_url_is_an_error_and_the_server_stays_connected(runtime) -> None:  # noqa: F811
+    """An address urlsplit cannot parse ("http://[oops") raised ValueError out of the callback (the server saw
+    "Invalid IPv6 URL"); it is answered as an error saying the address cannot be read, nobody is asked, and the
+    server keeps working."""
+    from hermes_desktop.core.mcp.status import ServerState
+
+    elicitor = ScriptedElicitor([ElicitationAnswer(ElicitAction.DECLINE)])
+    runtime.mcp.client_features.elicitor = elicitor
+    await start(runtime)
+    with pytest.raises(Exception, match="address cannot be read"):
+        await call(runtime, "ask_url", url="http://[oops/login")
+    assert elicitor.asked == []
+    assert await call(runtime, "ask_form") == {"action": "decline", "content": None}
+    assert runtime.mcp.supervisors["cf"].status.state is ServerState.CONNECTED
+    await runtime.mcp.stop_all()
