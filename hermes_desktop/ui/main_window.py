@@ -74,6 +74,8 @@ SHORTCUTS = [
     (QT_TRANSLATE_NOOP("MainWindow", "Up / Down in the conversation"), QT_TRANSLATE_NOOP("MainWindow", "Select a message")),
     (QT_TRANSLATE_NOOP("MainWindow", "F4 in the Tools list"),
      QT_TRANSLATE_NOOP("MainWindow", "Change the selected tool's approval rule")),
+    (QT_TRANSLATE_NOOP("MainWindow", "F2 / Del / Enter / Ctrl+P / Ctrl+H in the Memory list"),
+     QT_TRANSLATE_NOOP("MainWindow", "Edit, delete, go to the source, pin or unpin, history of the selected memory")),
     (QT_TRANSLATE_NOOP("MainWindow", "Double-click a message"), QT_TRANSLATE_NOOP("MainWindow", "Select and copy its text")),
 ]
 

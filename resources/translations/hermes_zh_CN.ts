@@ -330,7 +330,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="93"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -510,63 +510,63 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="179"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="203"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
         <source>Always ask</source>
         <translation>总是询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="211"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="211"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
         <source>Dry run</source>
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
@@ -606,28 +606,28 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择本会话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="79"/>
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="79"/>
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
         <source>Export session as Markdown…</source>
         <translation>将会话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
         <source>Export session as JSON…</source>
         <translation>将会话导出为 JSON…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -687,108 +687,118 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>更改所选工具的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="77"/>
+        <source>F2 / Del / Enter / Ctrl+P / Ctrl+H in the Memory list</source>
+        <translation>“记忆”列表中的 F2 / Del / Enter / Ctrl+P / Ctrl+H</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="78"/>
+        <source>Edit, delete, go to the source, pin or unpin, history of the selected memory</source>
+        <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="200"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="240"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="254"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="822"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="825"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="385"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="387"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="391"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="422"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="424"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="461"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="462"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -797,87 +807,87 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="465"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="521"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="523"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="607"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="610"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="608"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="611"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="624"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="627"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="626"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="629"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="626"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="629"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="631"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="634"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="677"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="680"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="710"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="716"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="715"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="718"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="745"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="748"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="751"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="754"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="783"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="786"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="824"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="827"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="824"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="827"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1753,153 +1763,153 @@ Folder: {2}</source>
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="76"/>
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="78"/>
         <source>Don&apos;t use or record memory in this conversation</source>
         <translation>此对话不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="79"/>
         <source>Don&apos;t use or record memory in this conversation: nothing is recalled into it, nothing said in it is remembered</source>
         <translation>此对话不使用也不记录记忆：不会向其中调入记忆，其中说的话也不会被记住</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="86"/>
         <source>Incognito: this conversation does not use or record memory.</source>
         <translation>无痕：此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="88"/>
         <source>Use memory again</source>
         <translation>重新使用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="186"/>
         <source>The memory was not changed: {0}</source>
         <translation>记忆未更改：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="195"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="196"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation>Hermes 记住的内容（你的原话保持不变：“{0}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="197"/>
         <source>What Hermes remembers</source>
         <translation>Hermes 记住的内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="212"/>
         <source>Add a memory</source>
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="213"/>
         <source>What should Hermes remember? (a short fact, e.g. “Prefers answers in British English”)</source>
         <translation>Hermes 应该记住什么？（一条简短的事实，例如“回答时使用英式英语”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="232"/>
         <source>The memory was not deleted: {0}</source>
         <translation>记忆未删除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="237"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="238"/>
         <source>Deleted {0} memories</source>
         <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="259"/>
         <source>Wipe all memories?</source>
         <translation>清除全部记忆？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="260"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="262"/>
         <source>Wipe all memories</source>
         <translation>清除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="270"/>
         <source>The memories were not wiped: {0}</source>
         <translation>记忆未清除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="276"/>
         <source>All memories were wiped.</source>
         <translation>已清除全部记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="284"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="286"/>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="298"/>
         <source>Memory history</source>
         <translation>记忆历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="293"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="303"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="304"/>
         <source>in use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="303"/>
         <source>replaced</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="304"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="366"/>
         <source>Could not forget it: {0}</source>
         <translation>无法遗忘：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="445"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="442"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="456"/>
         <source>This conversation does not use or record memory.</source>
         <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="443"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="457"/>
         <source>This conversation uses memory again.</source>
         <translation>此对话重新使用记忆。</translation>
     </message>
@@ -2246,7 +2256,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>复制代码块 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="200"/>
         <source>Message actions</source>
         <translation>消息操作</translation>
     </message>
@@ -2806,12 +2816,12 @@ it is kept here.</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="116"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看会话；设置服务商后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="119"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
