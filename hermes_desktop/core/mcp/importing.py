@@ -40,11 +40,13 @@ atomically after the previous file is copied to `mcp.json.bak`; a broken mcp.jso
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
 import re
 import shutil
+import tempfile
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -110,6 +112,7 @@ class ImportPlan:
     items: tuple[PlanItem, ...]
     inputs: tuple[dict[str, Any], ...] = ()  # VS Code inputs the imported servers use
     problems: tuple[str, ...] = ()  # source-level notes (a second file unreadable, an input ignored)
+    config_digest: str = ""  # mcp.json as it was when previewed: the merge refuses a file changed since
 
     def of(self, change: Change) -> list[PlanItem]:
         return [item for item in self.items if item.change is change]
@@ -172,6 +175,7 @@ def strip_jsonc(text: str) -> str:
     """JSON with comments (VS Code's settings and mcp.json): `//` and `/* */` comments and trailing commas
     removed outside strings, so the strict JSON parser can read it."""
     out: list[str] = []
+    comma: int | None = None  # where in `out` the last comma is, while only blanks and comments follow it
     i, n = 0, len(text)
     while i < n:
         c = text[i]
@@ -180,6 +184,7 @@ def strip_jsonc(text: str) -> str:
             while j < n and text[j] != '"':
                 j += 2 if text[j] == "\\" else 1
             out.append(text[i:j + 1])
+            comma = None
             i = j + 1
         elif text.startswith("//", i):
             while i < n and text[i] != "\n":
@@ -188,9 +193,13 @@ def strip_jsonc(text: str) -> str:
             end = text.find("*/", i + 2)
             i = n if end < 0 else end + 2
         else:
+            if c in "}]" and comma is not None:
+                out[comma] = ""  # a trailing comma: only outside strings (`"a,]"` is an argument as written)
+            if not c.isspace():
+                comma = len(out) if c == "," else None
             out.append(c)
             i += 1
-    return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
+    return "".join(out)
 
 
 def read_source(path: Path) -> dict[str, Any]:
@@ -349,6 +358,7 @@ def plan_import(config_path: Path, sources: list[Path], secrets: SecretStore | N
     mcp.json) cannot be used."""
     if not sources:
         raise ImportError_("no file to import from")
+    digest = _config_digest(config_path)
     try:
         current_doc = _editable(config_path)
     except MCPConfigError as exc:
@@ -401,7 +411,17 @@ def plan_import(config_path: Path, sources: list[Path], secrets: SecretStore | N
     used = {i for item in items if item.change in (Change.ADD, Change.CHANGE)
             for i in parse_server(item.name, item.entry, inputs).input_ids}
     input_entries = tuple(_input_entry(spec) for key, spec in inputs.items() if key in used)
-    return ImportPlan(tuple(sources), tuple(items), input_entries, tuple(input_problems))
+    return ImportPlan(tuple(sources), tuple(items), input_entries, tuple(input_problems), digest)
+
+
+def _config_digest(path: Path) -> str:
+    """What mcp.json holds now, as a hash ("absent" when there is none), to tell whether it changed."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return "absent"
+    except OSError:
+        return "unreadable"
 
 
 def _input_entry(spec: Any) -> dict[str, Any]:
@@ -425,7 +445,7 @@ def plan_from_client(config_path: Path, client: str, secrets: SecretStore | None
     if not usable:
         raise ImportError_("; ".join(problems))
     plan = plan_import(config_path, usable, secrets)
-    return ImportPlan(plan.sources, plan.items, plan.inputs, (*plan.problems, *problems))
+    return ImportPlan(plan.sources, plan.items, plan.inputs, (*plan.problems, *problems), plan.config_digest)
 
 
 # ---------------------------------------------------------------------------------------------- apply
@@ -439,10 +459,15 @@ def apply_import(config_path: Path, plan: ImportPlan, accepted_changes: set[str]
     changes = [item for item in plan.of(Change.CHANGE) if item.name in accepted_changes]
     if not adds and not changes:
         return ImportResult((), (), (), (), None)
+    before = _config_digest(config_path)
+    if plan.config_digest and before != plan.config_digest:
+        raise ImportError_(f"{config_path} changed since the preview (another import or an editor); nothing was "
+                           "written: preview the import again")
     try:
         data = _editable(config_path)
     except MCPConfigError as exc:
         raise ImportError_(str(exc)) from exc
+    # Secrets before the file: the window reloads mcp.json when it changes, and a server must find its secret.
     stored: list[str] = []
     missing: list[str] = []
     for item in [*adds, *changes]:
@@ -470,12 +495,26 @@ def apply_import(config_path: Path, plan: ImportPlan, accepted_changes: set[str]
         data["inputs"] = [*existing, *(i for i in plan.inputs if i["id"] not in ids)]
     backup = None
     config_path.parent.mkdir(parents=True, exist_ok=True)
-    if config_path.exists():
+    if before != "absent":
         backup = config_path.with_name(config_path.name + ".bak")
-        shutil.copy2(config_path, backup)
+        _copy_atomically(config_path, backup)  # a full disk leaves the older backup whole, not half overwritten
     write_atomically(config_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     return ImportResult(tuple(i.name for i in adds), tuple(i.name for i in changes), tuple(stored), tuple(missing),
                         backup)
+
+
+def _copy_atomically(source: Path, target: Path) -> None:
+    """Copy a file so that `target` is either its old self or the whole copy, never a part."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    try:
+        shutil.copy2(source, tmp)
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def describe_plan(plan: ImportPlan) -> list[str]:

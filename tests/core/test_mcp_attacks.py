@@ -1,0 +1,130 @@
+"""Attacks on MCP import and variables through the real parts: files on disk, a real Streamable HTTP server
+(tests/support/mcp_header_server.py) recording what it received, the real CLI as a subprocess.
+
+Each test injects one fault found by trying to break these parts, and checks what the user sees and that
+nothing was lost or leaked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hermes_desktop.core.mcp.importing import (
+    Change,
+    ImportError_,
+    apply_import,
+    plan_import,
+    read_source,
+)
+from hermes_desktop.core.mcp.status import ServerState
+from hermes_desktop.core.secrets import MemorySecretStore
+from tests.core.test_mcp import runtime, secrets  # noqa: F401
+from tests.core.test_mcp_variables import header_server, received, start_document  # noqa: F401
+
+
+def write(path: Path, data: object) -> Path:
+    path.write_text(json.dumps(data) if not isinstance(data, str) else data, encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------------ JSON with comments
+
+def test_a_comma_before_a_bracket_inside_a_string_is_kept(tmp_path: Path) -> None:
+    """The trailing-comma cleanup must not touch strings: `"--only=a,]"` and `"x, }"` are an argument and a
+    header as written (it used to become `"--only=a]"`, a different command than the preview promised)."""
+    source = write(tmp_path / "mcp.jsonc", '{"servers": {"s": {"command": "tool", // a comment\n'
+                   '  "args": ["--only=a,]", "x, }", "/* not a comment */", "// nor this",],\n'
+                   '  "headers": {"X-List": "a,\\"b\\", ]"},}}, /* tail */}')
+    data = read_source(source)
+    entry = data["servers"]["s"]
+    assert entry["args"] == ["--only=a,]", "x, }", "/* not a comment */", "// nor this"]
+    assert entry["headers"] == {"X-List": 'a,"b", ]'}
+
+
+def test_an_unterminated_comment_or_string_is_refused_not_half_read(tmp_path: Path) -> None:
+    for text in ('{"servers": {"s": {"command": "x"}}} /* open', '{"servers": {"s": {"command": "x}}}'):
+        source = write(tmp_path / "bad.jsonc", text)
+        if text.endswith("/* open"):
+            assert read_source(source)["servers"]["s"] == {"command": "x"}  # nothing after it is lost
+        else:
+            with pytest.raises(ImportError_, match="not valid JSON"):
+                read_source(source)
+
+
+# ------------------------------------------------------------------ the preview is what is merged
+
+def test_mcp_json_changed_after_the_preview_is_not_overwritten(tmp_path: Path) -> None:
+    """Preview in the window, meanwhile the CLI (or an editor) adds a server of the same name: the merge must
+    not silently replace it with what the stale preview called an addition."""
+    config = write(tmp_path / "mcp.json", {"mcpServers": {"old": {"command": "old-tool"}}})
+    source = write(tmp_path / "other.json", {"mcpServers": {"files": {"command": "imported-files"}}})
+    plan = plan_import(config, [source])
+    assert [(i.name, i.change) for i in plan.items] == [("files", Change.ADD)]
+    edited = {"mcpServers": {"old": {"command": "old-tool"}, "files": {"command": "my-own-files", "args": ["/x"]}}}
+    write(config, edited)  # the user's own server, written after the preview was shown
+    with pytest.raises(ImportError_, match="changed since"):
+        apply_import(config, plan, set(), MemorySecretStore(), keyring_secure=True)
+    assert json.loads(config.read_text()) == edited
+    assert not (tmp_path / "mcp.json.bak").exists()
+
+
+def test_an_unchanged_mcp_json_is_merged_as_previewed(tmp_path: Path) -> None:
+    config = write(tmp_path / "mcp.json", {"mcpServers": {"old": {"command": "old-tool"}}})
+    source = write(tmp_path / "other.json", {"mcpServers": {"files": {"command": "imported-files"}}})
+    plan = plan_import(config, [source])
+    write(source, {"mcpServers": {"files": {"command": "rm", "args": ["-rf", "/"]}}})  # the source lies later
+    result = apply_import(config, plan, set(), MemorySecretStore(), keyring_secure=True)
+    assert result.added == ("files",)
+    assert json.loads(config.read_text())["mcpServers"]["files"] == {"command": "imported-files"}
+
+
+# ------------------------------------------------------------------ variables into headers
+
+async def test_a_variable_that_fills_a_header_with_a_line_break_is_named_and_its_value_never_shown(
+        runtime, secrets, header_server, monkeypatch) -> None:  # noqa: F811
+    """A token read from a file often ends in a newline; an env var can hold CR LF. The header is refused
+    before anything is sent, naming the variable, and the value (a secret) appears nowhere: not in the
+    status line, not in the app log."""
+    url, log = header_server
+    token = "d41d8cd98f00b204e9800998ecf8427e"
+    monkeypatch.setenv("A3_TOKEN", token + "\r\nX-Injected: yes")
+    await start_document(runtime, {"servers": {"remote": {
+        "type": "http", "url": url, "headers": {"Authorization": "Bearer ${env:A3_TOKEN}"}}}})
+    status = runtime.mcp.supervisors["remote"].status
+    assert status.state is ServerState.FAILED
+    assert "headers.Authorization" in status.detail and "${env:A3_TOKEN}" in status.detail, status.detail
+    assert token not in status.detail and token[:12] not in status.detail
+    assert received(log) == [], "nothing reached the server"
+    logs = "".join(p.read_text(errors="replace") for p in runtime.paths.log_dir.rglob("*") if p.is_file())
+    assert token[:12] not in logs
+    await runtime.mcp.stop_all()
+
+
+# ------------------------------------------------------------------ a full disk
+
+def test_a_full_disk_during_import_keeps_the_older_backup_whole_and_mcp_json_as_it_was(tmp_path: Path) -> None:
+    """mcp.json.bak is replaced only by a whole copy: on a full disk the copy fails, the older good backup is
+    still there byte for byte (it used to be truncated and half written), and mcp.json is unchanged."""
+    from tests.support.small_disk import small_disk
+
+    with small_disk(tmp_path / "disk", "1m") as disk:
+        config = write(disk.root / "mcp.json", {"mcpServers": {
+            "big": {"command": "tool", "args": ["x" * 9000]}}})  # larger than the pages the old backup frees
+        old_backup = json.dumps({"mcpServers": {"good": {"command": "good-tool"}}})
+        (disk.root / "mcp.json.bak").write_text(old_backup, encoding="utf-8")
+        before = config.read_bytes()
+        source = write(tmp_path / "other.json", {"mcpServers": {"files": {"command": "imported-files"}}})
+        plan = plan_import(config, [source])
+        disk.fill()
+        try:
+            with pytest.raises(OSError):
+                apply_import(config, plan, set(), MemorySecretStore(), keyring_secure=True)
+            assert (disk.root / "mcp.json.bak").read_text(encoding="utf-8") == old_backup
+            assert config.read_bytes() == before
+            assert sorted(p.name for p in disk.root.iterdir()) == ["filler.bin", "mcp.json", "mcp.json.bak"]
+        finally:
+            disk.free()
+        result = apply_import(config, plan, set(), MemorySecretStore(), keyring_secure=True)  # space again: works
+        assert result.added == ("files",) and (disk.root / "mcp.json.bak").read_bytes() == before
