@@ -134,8 +134,11 @@ class HermesStyle(QProxyStyle):
     }
 
     # Panels that get an accent ring when they have the keyboard focus (Fusion's own cue is a 1 px tint).
+    # Buttons and combos show it after keyboard navigation only (not after a click); fields always, since typing
+    # goes there.
     _RINGED = (QStyle.PrimitiveElement.PE_PanelButtonCommand, QStyle.PrimitiveElement.PE_FrameLineEdit,
                QStyle.PrimitiveElement.PE_PanelButtonTool)
+    _TYPED = QStyle.PrimitiveElement.PE_FrameLineEdit
 
     def __init__(self) -> None:
         super().__init__("Fusion")
@@ -163,15 +166,14 @@ class HermesStyle(QProxyStyle):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(option.rect.adjusted(0, 0, -1, -1))
             painter.restore()
-        if element in self._RINGED and option.state & QStyle.StateFlag.State_HasFocus \
-                and option.state & QStyle.StateFlag.State_Enabled:
+        if element in self._RINGED and _keyboard_focus(option, always=element == self._TYPED):
             _focus_ring(painter, option.rect, current())
 
     def drawComplexControl(self, control: QStyle.ComplexControl, option: QStyleOption, painter: QPainter,
                            widget: QWidget | None = None) -> None:  # noqa: N802 (Qt's name)
         super().drawComplexControl(control, option, painter, widget)
         if control in (QStyle.ComplexControl.CC_ComboBox, QStyle.ComplexControl.CC_SpinBox) \
-                and option.state & QStyle.StateFlag.State_HasFocus and option.state & QStyle.StateFlag.State_Enabled:
+                and _keyboard_focus(option, always=control == QStyle.ComplexControl.CC_SpinBox):
             _focus_ring(painter, option.rect, current())
 
     def standardIcon(self, icon: QStyle.StandardPixmap, option: QStyleOption | None = None,
@@ -218,6 +220,12 @@ def _draw_check(painter: QPainter, option: QStyleOption, theme: Theme) -> None:
     elif partial:
         painter.fillRect(QRectF(box.left() + size * 0.25, box.center().y() - 1, size * 0.5, 2), accent)
     painter.restore()
+
+
+def _keyboard_focus(option: QStyleOption, *, always: bool) -> bool:
+    state = option.state
+    return bool(state & QStyle.StateFlag.State_HasFocus and state & QStyle.StateFlag.State_Enabled
+                and (always or state & QStyle.StateFlag.State_KeyboardFocusChange))
 
 
 def _focus_ring(painter: QPainter, rect: object, theme: Theme) -> None:

@@ -391,29 +391,41 @@ def test_the_shortcuts_list_is_complete(make_window) -> None:
 
 
 def test_focus_rings_show_in_both_themes(make_window) -> None:
-    """A button, the search box and a combo with the keyboard focus carry an accent ring at 3:1 or more against
-    the window, light and dark; the same widget without focus has none."""
+    """A button, the search box and a combo reached with Tab carry an accent ring at 3:1 or more against the window,
+    light and dark; without the focus there is none, and a button clicked with the mouse shows none."""
     h = make_window()
     window = h.window
     h.do(window.activateWindow)
+
+    def tab_to(widget: QWidget) -> None:
+        before = widget.previousInFocusChain()
+        while not (before.focusPolicy() & Qt.FocusPolicy.TabFocus and before.isVisible() and before.isEnabled()):
+            before = before.previousInFocusChain()
+        h.do(lambda: before.setFocus(Qt.FocusReason.OtherFocusReason))
+        h.do(lambda: QTest.keyClick(before, Qt.Key.Key_Tab))
+        h.wait_until(lambda: widget.hasFocus(), what=f"Tab to {widget.objectName()}")
+
+    def has_ring(image: QImage, accent: QColor) -> list[QColor]:
+        centre = QPoint(image.width() // 2, image.height() // 2)
+        edge = [image.pixelColor(x, centre.y()) for x in (1, 2)] + [image.pixelColor(centre.x(), y) for y in (1, 2)]
+        return [c for c in edge if contrast(c, accent) < 1.3]
+
     for preference in ("light", "dark"):
         h.do(lambda p=preference: window.set_theme(p))
         theme = window.theme_manager.theme
         accent = QColor(theme.accent)
         for widget in (window.sidebar.new_button, window.sidebar.search, window.mode_switch):
-            h.do(lambda: window.chat.input.setFocus(Qt.FocusReason.TabFocusReason))
-            unfocused = grabbed(widget)
-            h.do(lambda w=widget: w.setFocus(Qt.FocusReason.TabFocusReason))
-            h.wait_until(lambda w=widget: w.hasFocus(), what="the focus")
-            focused = grabbed(widget)
-            ring = QRect(1, 1, focused.width() - 2, focused.height() - 2)
-            edge = [focused.pixelColor(x, ring.center().y()) for x in (1, 2)] + \
-                   [focused.pixelColor(ring.center().x(), y) for y in (1, 2)]
-            assert any(contrast(c, accent) < 1.3 for c in edge), f"{widget.objectName()}: no accent ring ({preference})"
-            assert any(contrast(c, QColor(theme.window)) >= 3.0 for c in edge), "the ring stands out from the window"
-            before = [unfocused.pixelColor(x, ring.center().y()) for x in (1, 2)]
-            assert not any(contrast(c, accent) < 1.3 for c in before), "no ring without the focus"
-
+            h.do(lambda: window.chat.input.setFocus(Qt.FocusReason.OtherFocusReason))
+            assert not has_ring(grabbed(widget), accent), "no ring without the focus"
+            tab_to(widget)
+            ring = has_ring(grabbed(widget), accent)
+            assert ring, f"{widget.objectName()}: no accent ring ({preference})"
+            assert all(contrast(c, QColor(theme.window)) >= 3.0 for c in ring), "the ring stands out from the window"
+    h.do(lambda: window.inspector.setCurrentIndex(1))
+    button = window.findChild(QPushButton, "reloadSkillsButton")
+    h.do(lambda: QTest.mouseClick(button, Qt.MouseButton.LeftButton))
+    h.wait_until(lambda: button.hasFocus(), what="the clicked button to hold the focus")
+    assert not has_ring(grabbed(button), QColor(window.theme_manager.theme.accent)), "a click draws no ring"
 
 def test_right_click_opens_the_clicked_message_menu_and_the_menu_key_opens_one_menu(make_window, model_server) -> None:
     from PySide6.QtGui import QContextMenuEvent
