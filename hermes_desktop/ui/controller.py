@@ -120,6 +120,7 @@ class AppController(QObject):
         memory = getattr(self.runtime, "memory", None)
         if memory is not None:  # "Remembered: …" comes after TurnFinished, from the memory service (on this loop)
             memory.subscribe(self._memory_remembered)
+            memory.subscribe_changes(lambda: None if self._closed else self.sig_memories_changed.emit())  # forget
         self.sig_store_ready.emit()  # the sidebar can fill while the model client (openai: ~0.5 s) loads
         # The key comes from the keyring, which can block (an unlock prompt): not on the GUI thread.
         self.agent = await asyncio.to_thread(self.runtime.make_agent, self._approver)

@@ -524,3 +524,19 @@ def test_a_remembered_row_follows_the_end_of_a_long_conversation(make_window) ->
         h.run(h.window._load_more(earlier=False))
     rows = [i for i in model.items() if isinstance(i, RememberedItem)]
     assert len(rows) == 1 and model.items()[-1] is rows[0]
+
+
+def test_the_forget_tool_asks_and_the_tab_follows(make_window, model_server) -> None:
+    from tests.support.model_server import CallScript, tool_call_reply
+
+    h = make_window()
+    memory = h.controller.memory
+    kept = memory.add("The Acme report is due Friday", quote="The Acme report is due on Friday",
+                      profile_id=h.controller.runtime.profile.id, kind=Kind.DEADLINE, expires_at=time.time() + DAY)
+    refreshed(h, lambda t: any(x.startswith("The Acme report") for x in t), "the memory")
+    model_server.enqueue(tool_call_reply(CallScript("forget", {"id": kept.id})), text_reply("Forgotten."))
+    h.send("Forget what I said about the Acme deadline.")
+    dialog = h.wait_until(lambda: h.window.approver.dialog, what="the approval dialog for forget")
+    h.do(lambda: dialog.findChild(QPushButton, "allowOnceButton").click())
+    h.wait_until(lambda: memory.get(kept.id).state is MemoryState.FORGOTTEN, what="forgotten by the tool")
+    h.wait_until(lambda: kept.id not in h.window.inspector.memory.memory_ids(), what="the tab to follow")
