@@ -73,3 +73,47 @@ async def test_a_malformed_url_is_an_error_and_the_server_stays_connected(runtim
     assert await call(runtime, "ask_form") == {"action": "decline", "content": None}
     assert runtime.mcp.supervisors["cf"].status.state is ServerState.CONNECTED
     await runtime.mcp.stop_all()
+
+
+async def test_a_server_that_dies_while_its_question_is_open_closes_the_question(runtime) -> None:  # noqa: F811
+    """The server crashes while the user is looking at its form: the question is closed (the dialog would stay up
+    forever and, holding the one-at-a-time turn, block every other server's questions), the call fails, and the
+    restarted server can ask again."""
+    import asyncio
+    import os
+    import signal
+
+    from hermes_desktop.core.mcp.status import ServerState
+
+    class KillingElicitor:
+        def __init__(self) -> None:
+            self.asked = 0
+            self.closed = asyncio.Event()
+
+        async def elicit(self, request):
+            self.asked += 1
+            if self.asked > 1:
+                return ElicitationAnswer(ElicitAction.DECLINE)
+            os.killpg(runtime.mcp.supervisors["cf"]._server_pid(), signal.SIGKILL)
+            try:
+                await asyncio.Event().wait()  # the user has not answered yet
+            finally:
+                self.closed.set()
+
+    elicitor = KillingElicitor()
+    runtime.mcp.client_features.elicitor = elicitor
+    await start(runtime)
+    with pytest.raises(Exception):
+        await asyncio.wait_for(call(runtime, "ask_form"), 60)  # a guard against a hang, not a timing check
+    await asyncio.wait_for(elicitor.closed.wait(), 60)
+    supervisor = runtime.mcp.supervisors["cf"]
+    restarted = False
+    for _ in range(1200):  # the restart: the state leaves "connected", then comes back
+        state = supervisor.status.state
+        restarted = restarted or state is not ServerState.CONNECTED
+        if restarted and state is ServerState.CONNECTED:
+            break
+        await asyncio.sleep(0.05)
+    assert supervisor.status.state is ServerState.CONNECTED, supervisor.status
+    assert await asyncio.wait_for(call(runtime, "ask_form"), 60) == {"action": "decline", "content": None}
+    await runtime.mcp.stop_all()
