@@ -77,3 +77,31 @@ def test_the_demo_model_remembers_recalls_and_asks_before_forgetting(env) -> Non
         refused = hermes("ask", "Forget what I said about bullet points.", env=env)
         assert "You declined" in refused.stdout
     assert [m["state"] for m in json.loads(hermes("memory", "list", "--json", env=env).stdout)] == ["active"]
+
+
+def test_done_when_a_deadline_told_used_in_a_new_session_then_forgotten_after_approval(env) -> None:
+    """The issue's "Done when", in the terminal with the demo model: a preference and a project deadline in one
+    session; a new session is given both with their sources; "forget what I said about the deadline" shows exactly
+    that memory in the approval, and after "y" it is gone from the next session's request."""
+    from tests.e2e.test_cli_skills import in_terminal
+    from tests.support.demo_model import demo_responder
+    from tests.support.model_server import ScriptedModelServer
+
+    with ScriptedModelServer(responder=demo_responder) as demo:
+        env = {**env, "HERMES_BASE_URL": demo.base_url}
+        told = hermes("ask", "I prefer replies in British English. The Apollo deadline is 2031-03-14.",
+                      "--session", "plans", env=env)
+        assert told.returncode == 0, told.stderr
+        used = hermes("ask", "Hello again. How is Apollo going?", env=env)
+        assert "I prefer replies in British English. (from '" in used.stdout
+        assert "The Apollo deadline is 2031-03-14. (from '" in used.stdout
+        [deadline] = [m for m in json.loads(hermes("memory", "list", "--json", env=env).stdout)
+                      if "Apollo" in m["statement"]]
+        code, out, err = in_terminal(["ask", "Forget what I said about the deadline."], env, "y\n")
+        assert code == 0, err
+        assert f"Forgets 1 memory: #{deadline['id']} “The Apollo deadline is 2031-03-14.”" in err  # the question
+        assert "Forgotten:" in out
+        after = hermes("ask", "Hello once more. How is Apollo going?", env=env)
+        assert "British English" in after.stdout
+        asked_last = [r for r in demo.chat_requests if "Hello once more" in json.dumps(r.body)][0]
+        assert "British English" in asked_last.system_prompt and "Apollo deadline" not in asked_last.system_prompt
