@@ -128,3 +128,53 @@ def test_a_full_disk_during_import_keeps_the_older_backup_whole_and_mcp_json_as_
             disk.free()
         result = apply_import(config, plan, set(), MemorySecretStore(), keyring_secure=True)  # space again: works
         assert result.added == ("files",) and (disk.root / "mcp.json.bak").read_bytes() == before
+
+
+# ------------------------------------------------------------------ the sign-in's loopback listener
+
+async def test_a_hostile_or_stray_request_to_the_loopback_listener_does_not_end_the_sign_in() -> None:
+    """Anything on this machine (a web page, a browser prefetch) can reach 127.0.0.1: an `error` answer
+    without the sign-in's `state`, or a bare /callback, is not the authorization server's answer. It used to end
+    the sign-in with the attacker's text as the reason shown to the user; it is now answered 400 and ignored,
+    and the real answer still signs in."""
+    import asyncio
+
+    import httpx2
+
+    from hermes_desktop.core.mcp.oauth import LoopbackReceiver
+
+    receiver = LoopbackReceiver("remote")
+    port = await receiver.start()
+    receiver.expect("https://as.example/authorize?client_id=c&state=s3cr3t-state&code_challenge=x")
+    base = f"http://127.0.0.1:{port}/callback"
+
+    def hostile() -> list[int]:
+        with httpx2.Client() as http:
+            return [http.get(base, params={"error": "access_denied",
+                                           "error_description": "Your account is locked, call +1 555 0100"}).status_code,
+                    http.get(base, params={"error": "access_denied", "state": "guessed"}).status_code,
+                    http.get(base).status_code,  # a prefetch or a probe: no state, no code
+                    http.get(f"http://127.0.0.1:{port}/../../etc/passwd").status_code,
+                    http.get(base, params={"state": "s3cr3t-state", "code": "the-code"}).status_code]
+
+    codes = await asyncio.to_thread(hostile)
+    assert codes == [400, 400, 400, 404, 200]
+    result = await receiver.wait(5)
+    assert result.code == "the-code"
+
+
+async def test_the_authorization_servers_own_error_answer_with_the_right_state_ends_the_sign_in() -> None:
+    import asyncio
+
+    import httpx2
+
+    from hermes_desktop.core.mcp.oauth import LoopbackReceiver, SignInError
+
+    receiver = LoopbackReceiver("remote")
+    port = await receiver.start()
+    receiver.expect("https://as.example/authorize?state=st-1")
+    status = await asyncio.to_thread(lambda: httpx2.get(f"http://127.0.0.1:{port}/callback",
+                                                        params={"error": "access_denied", "state": "st-1"}).status_code)
+    assert status == 400
+    with pytest.raises(SignInError, match="refused the sign-in: access_denied"):
+        await receiver.wait(5)

@@ -18,7 +18,9 @@ What Hermes adds here:
   browser ever opens by itself and no restart loop follows. *Interactive* (`sign_in`, used by the MCP tab's
   "Sign in" and `mcp login NAME`): the consent page opens in the system browser (`open_url`, injectable) and a
   one-shot loopback listener on 127.0.0.1 (a free port, or `oauth.redirectPort`) takes the redirect: it checks
-  `state` (a mismatch ends the sign-in, refused), answers once and closes, and gives up after `timeout_s`.
+  `state` (a code with a wrong one ends the sign-in, refused; a request with neither code nor this state, such
+  as a probe or an `error` anyone local could send, is answered 400 and ignored), answers once and closes, and
+  gives up after `timeout_s`.
 - A pre-registered client (`oauth.clientId`, `clientSecret` from the keyring) replaces dynamic registration.
 - Enterprise-managed authorization (`"grant": "identity_assertion"`, SEP-990) is in identity_assertion.py.
 """
@@ -212,6 +214,8 @@ class LoopbackReceiver:
         result = self._result
         if parts[:1] != ["GET"] or target.path != CALLBACK_PATH or result is None or result.done():
             status = 404
+        elif "code" not in query and (self.expected_state is None or query.get("state") != self.expected_state):
+            pass  # a probe, a prefetch, or an `error` not carrying this sign-in's state: anyone local can send it
         elif "error" in query:
             reason = query.get("error_description") or query["error"]
             page = f"Sign-in was not completed: {reason}"
