@@ -50,6 +50,10 @@ class AuthState:
     authorize_requests: list[dict[str, str]] = field(default_factory=list)
     mcp_statuses: list[int] = field(default_factory=list)
     initialize: list[dict[str, Any]] = field(default_factory=list)  # the params of each `initialize` the MCP side got
+    # Enterprise-managed authorization (RFC 7523 jwt-bearer with an ID-JAG from tests/support/idp_server.py): the
+    # key the IdP signs its ID-JAGs with (HS256, shared), or None (the grant is refused).
+    jag_key: str | None = None
+    jag_refusals: list[str] = field(default_factory=list)  # why each ID-JAG was refused
 
     def revoke_all(self) -> None:
         self.access.clear()
@@ -137,6 +141,20 @@ def build_app(state: AuthState) -> Any:
             if record is None:
                 return _error("invalid_grant")
             return issue(client_id, record["scope"])
+        if grant == "urn:ietf:params:oauth:grant-type:jwt-bearer" and state.jag_key is not None:
+            import jwt
+
+            try:
+                claims = jwt.decode(form.get("assertion", ""), state.jag_key, algorithms=["HS256"],
+                                    audience=state.base)
+                if jwt.get_unverified_header(form["assertion"]).get("typ") != "oauth-id-jag+jwt":
+                    raise ValueError("typ")
+                if claims.get("client_id") != client_id or claims.get("resource") != f"{state.base}/mcp":
+                    raise ValueError("client_id or resource")
+            except (jwt.PyJWTError, ValueError, KeyError) as exc:
+                state.jag_refusals.append(str(exc))
+                return _error("invalid_grant")
+            return issue(client_id, form.get("scope", ""))
         return _error("unsupported_grant_type")
 
     routes = Starlette(routes=[
