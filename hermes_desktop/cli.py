@@ -411,6 +411,9 @@ async def _doctor() -> int:
         ok = False
     else:
         out(f"  {profile.name}: {profile.base_url}  model {profile.model}  tool calling {profile.tool_mode.value}")
+        from hermes_desktop.commands.provider_key import key_status
+
+        out(f"  {await asyncio.to_thread(key_status, runtime)}")  # where the key comes from, never the key
         client = ModelClient(profile, runtime.api_key())
         started = time.monotonic()
         try:

@@ -332,6 +332,11 @@ def echo_memories(request: RecordedRequest) -> ScriptedReply:
     return text_reply(json.dumps({"memories": memories}, ensure_ascii=False))
 
 
+def scripted_title(request: RecordedRequest) -> ScriptedReply:
+    """The test server's answer to every title request."""
+    return text_reply("Scripted title")
+
+
 # ---------------------------------------------------------------- the server
 
 class _QuietServer(ThreadingHTTPServer):
@@ -359,6 +364,9 @@ class ScriptedModelServer:
         # The app asks for a session title after a first exchange; answer that here so it never takes a
         # reply a test queued for its next turn. Tests of titles turn this off.
         self.auto_titles = True
+        # What answers them: the constant "Scripted title", unless the responder brings its own (the demo model's
+        # `title_responder` makes a title from the first message, so each demo session gets its own).
+        self.title_responder: Responder = getattr(responder, "title_responder", None) or scripted_title
         # Likewise a conversation summary (a side request of long sessions): answered by `summary_responder`
         # (a goal-echoing summary by default; tests of failures put an error, a hang or garbage there).
         self.auto_summaries = True
@@ -420,7 +428,7 @@ class ScriptedModelServer:
 
     def _next_reply(self, request: RecordedRequest) -> ScriptedReply:
         if self.auto_titles and not request.tool_names and request.system_prompt.startswith("Write a title"):
-            return text_reply("Scripted title")
+            return self.title_responder(request)
         if self.auto_summaries and not request.tool_names and request.system_prompt.startswith(SUMMARY_PROMPT_OPENING):
             return self.summary_responder(request)
         if self.auto_memory and not request.tool_names and request.system_prompt.startswith(MEMORY_PROMPT_OPENING):
