@@ -178,3 +178,42 @@ async def test_the_authorization_servers_own_error_answer_with_the_right_state_e
     assert status == 400
     with pytest.raises(SignInError, match="refused the sign-in: access_denied"):
         await receiver.wait(5)
+
+
+# ------------------------------------------------------------------ a key in a URL
+
+def test_a_key_in_an_imported_url_is_moved_to_the_keyring_and_never_shown(tmp_path: Path) -> None:
+    """Hosted servers are often given as `https://…/mcp?api_key=…` (Windsurf's serverUrl, Cursor). That key
+    used to be copied into mcp.json as plain text, printed in the preview, and shown as the server's target in
+    `mcp list` and the MCP tab. It moves to the keyring like a header's, and the server still gets the same URL."""
+    from hermes_desktop.core.mcp.config import load_config, resolve_server
+    from hermes_desktop.core.mcp.importing import describe_plan
+
+    key = "q8Zt2LmN4vXc7RbK"
+    config = tmp_path / "mcp.json"
+    source = write(tmp_path / "mcp_config.json", {"mcpServers": {"hosted": {
+        "serverUrl": f"https://mcp.example.com/mcp?profile=work&api_key={key}&token=tok%2Fen-123"}}})
+    plan = plan_import(config, [source])
+    (item,) = plan.items
+    assert item.change is Change.ADD
+    assert item.entry["url"] == ("https://mcp.example.com/mcp?profile=work&api_key=${secret:url_api_key}"
+                                 "&token=${secret:url_token}")
+    assert {s.name: s.value for s in item.secrets} == {"url_api_key": key, "url_token": "tok%2Fen-123"}
+    preview = "\n".join(describe_plan(plan))
+    assert key not in preview and "tok%2Fen" not in preview and "moved to the keyring" in preview
+    store = MemorySecretStore()
+    apply_import(config, plan, set(), store, keyring_secure=True)
+    assert key not in config.read_text() and "tok%2Fen" not in config.read_text()
+    (server,) = load_config(config).servers
+    assert key not in server.describe(), "the target shown in `mcp list` and the MCP tab"
+    resolved, sensitive = resolve_server(server, store)
+    assert resolved.url == f"https://mcp.example.com/mcp?profile=work&api_key={key}&token=tok%2Fen-123"
+    assert key in sensitive
+
+
+def test_a_url_with_only_plain_parameters_or_variables_is_imported_as_written(tmp_path: Path) -> None:
+    source = write(tmp_path / "src.json", {"mcpServers": {"a": {
+        "url": "https://x.example/mcp?region=eu&key=${env:MY_KEY}&tools=a,b#frag"}}})
+    (item,) = plan_import(tmp_path / "mcp.json", [source]).items
+    assert item.entry["url"] == "https://x.example/mcp?region=eu&key=${env:MY_KEY}&tools=a,b#frag"
+    assert item.secrets == ()

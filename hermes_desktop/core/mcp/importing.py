@@ -30,7 +30,8 @@ Secrets are never copied into mcp.json as plain text without being said: a liter
 whose name says secret (TOKEN, KEY, SECRET, PASSWORD, Authorization…) or which looks like a key (`sk-…`,
 `ghp_…`, `Bearer …`), and an argument that looks like a key, is flagged in the preview and moved to the keyring
 (`mcp:<server>:<NAME>`), the entry getting `${secret:NAME}` in its place (an Authorization header keeps its
-`Bearer ` prefix). Without a secure keyring the value is not stored anywhere: the entry still gets the
+`Bearer ` prefix). So is a URL's query parameter that holds a key (`?api_key=…`, `token=…`, `key=…`, or a value
+that looks like one), as `${secret:url_<name>}`: hosted servers are often given that way. Without a secure keyring the value is not stored anywhere: the entry still gets the
 reference, and the preview says to set it with “Set secret…” or `mcp set-secret`.
 
 Safety: the source is only read. A source larger than 5 MB, not JSON (comments and trailing commas allowed),
@@ -314,6 +315,9 @@ def convert_entry(entry: Any) -> tuple[dict[str, Any], list[str], list[MovedSecr
             else:
                 replaced[key] = value
         converted[section] = replaced
+    url = converted.get("url")
+    if isinstance(url, str) and "?" in url:
+        converted["url"] = _url_without_keys(url, unique, moved)
     args = converted.get("args")
     if isinstance(args, list):
         new_args = []
@@ -328,6 +332,27 @@ def convert_entry(entry: Any) -> tuple[dict[str, Any], list[str], list[MovedSecr
                 new_args.append(arg)
         converted["args"] = new_args
     return converted, notes, moved
+
+
+_URL_KEY_PARAMETER = re.compile(r"^(key|auth|sig|signature|pass|pwd)$", re.I)
+
+
+def _url_without_keys(url: str, unique: Any, moved: list[MovedSecret]) -> str:
+    """A URL's query parameters that hold a key (`?api_key=…`, `token=…`, a value that looks like one) replaced
+    by `${secret:url_<name>}`; the value is kept exactly as written (still URL-encoded), so the server gets the
+    same URL once the reference is filled."""
+    base, _, rest = url.partition("?")
+    query, hash_mark, fragment = rest.partition("#")
+    parts = []
+    for part in query.split("&"):
+        name, equals, value = part.partition("=")
+        if equals and value and "${" not in value and (
+                _SECRET_FIELD.search(name) or _URL_KEY_PARAMETER.match(name) or _KEY_LIKE.search(value)):
+            secret = unique(_secret_name(f"url_{name}"))
+            moved.append(MovedSecret(f"url ({name})", secret, value))
+            part = f"{name}=${{secret:{secret}}}"
+        parts.append(part)
+    return f"{base}?{'&'.join(parts)}{hash_mark}{fragment}"
 
 
 def _normal(entry: Mapping[str, Any] | None) -> dict[str, Any]:
