@@ -430,6 +430,9 @@ async def _doctor() -> int:
         finally:
             await client.aclose()
     _report_skills(runtime, out)
+    from hermes_desktop.commands import memory as memory_command
+
+    memory_command.report(runtime, out)
     ok = await _report_mcp(runtime, out) and ok
     return EXIT_OK if ok else EXIT_FAILED
 

@@ -109,13 +109,35 @@ MEMORY_WAIT_S = 35.0  # the extraction side request's own limit is 30 s
 
 
 def print_remembered(runtime: Any, *, quiet: bool) -> None:
-    """`ask`: say on stderr what was remembered from the user's message (unless `--json`)."""
+    """`ask`: say on stderr what was remembered from the user's message; with `--json` (`quiet`) the event is one
+    more JSON line on stdout, after turn_finished (`{"type": "memory_remembered", ...}`)."""
+    from hermes_desktop.core.events import event_to_json
     from hermes_desktop.core.terminal_text import strip_controls
 
-    if runtime.memory is None or quiet:
+    if runtime.memory is None:
+        return
+    if quiet:
+        runtime.memory.subscribe(lambda event: print(json.dumps(event_to_json(event), ensure_ascii=False), flush=True))
         return
     runtime.memory.subscribe(lambda event: print(
         "[remembered: " + "; ".join(strip_controls(s) for s in event.statements) + "]", file=sys.stderr))
+
+
+def report(runtime: Any, out: Any) -> None:
+    """The Memory section of `doctor`: the switch, how many memories, the search index, embeddings."""
+    memory = runtime.memory
+    out("Memory")
+    if memory is None:
+        out("  unavailable (the history could not be opened)")
+        return
+    settings = runtime.settings
+    active = memory.store.count()
+    total = memory.store.count(states=None)
+    out(f"  {'on' if settings.memory_enabled else 'OFF (Settings › Memory)'}: {active:,} in use of {total:,} kept; "
+        f"half-life {settings.memory_half_life_days:g} days, up to {settings.memory_budget_tokens:,} tokens a request")
+    out(f"  search: {'FTS5 index' if memory.store.search_available else 'plain-text scan (no FTS5)'}")
+    model = getattr(runtime.profile, "embedding_model", None) if runtime.profile is not None else None
+    out(f"  embeddings: {model} via the provider's /embeddings" if model else "  embeddings: off (BM25 only)")
 
 
 async def finish(runtime: Any) -> None:

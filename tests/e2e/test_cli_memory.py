@@ -58,6 +58,19 @@ def test_memory_from_ask_is_listed_recalled_in_a_new_session_forgotten_and_expor
     assert session.returncode == 0, session.stderr
     assert "bullet lists" not in session.stdout and "memories" not in json.loads(session.stdout)
 
+    doctor = hermes("doctor", env=env)
+    assert "Memory\n  on: 2 in use of 3 kept; half-life 7 days, up to 400 tokens a request" in doctor.stdout
+    assert "  search: FTS5 index" in doctor.stdout and "  embeddings: off (BM25 only)" in doctor.stdout
+
+
+def test_ask_json_ends_with_the_memory_remembered_line(server, env) -> None:
+    server.enqueue(text_reply("Noted."))
+    run = hermes("ask", "I prefer window seats.", "--json", env=env)
+    assert run.returncode == 0, run.stderr
+    lines = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [line["type"] for line in lines[-2:]] == ["turn_finished", "memory_remembered"]
+    assert lines[-1]["statements"] == ["I prefer window seats."] and len(lines[-1]["memory_ids"]) == 1
+
 
 def test_the_demo_model_remembers_recalls_and_asks_before_forgetting(env) -> None:
     """The demo model (tests/support/demo_model.py) as a new user would meet memory: a preference in one session is
