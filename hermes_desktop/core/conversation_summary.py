@@ -410,7 +410,8 @@ class TurnSummary:
                      turn_start: int, calibration: Any) -> Any:
         """`context` when it fits; else one made with a newer summary (made now), or, when that fails, `context`
         with the oldest exchanges left out and a notice saying so."""
-        if context.dropped_messages and not self.failed and self.enabled:
+        too_big = self.record is not None and self.record.tokens > summary_cap(context.budget_tokens)
+        if (context.dropped_messages or too_big) and not self.failed and self.enabled:
             context = await self._summarise(context, rebuild, model, history, turn_start, calibration)
         self._announce()
         return context
@@ -427,9 +428,14 @@ class TurnSummary:
             context = rebuild()
             if not context.dropped_messages:
                 return context
+        cap = summary_cap(context.budget_tokens)
+        if self.record is not None and self.record.tokens > cap:  # made for a larger window (the model changed)
+            await self._shrink(model, cap)
+            context = rebuild()
+            if not context.dropped_messages:
+                return context
         earlier = self.stored[:turn_start]
         costs = [calibration.apply(estimate_message_tokens(m)) for m in history[:turn_start]]
-        cap = summary_cap(context.budget_tokens)
         cut = plan_cut(costs, exchange_starts(earlier), covered=self.summarised, available=context.available_tokens,
                        keep_exchanges=self.limits.summary_keep_exchanges, cap=cap + SECTION_OVERHEAD)
         if cut is None:
@@ -467,6 +473,31 @@ class TurnSummary:
             return context
         self._use(record, new=True)
         return rebuild()
+
+    async def _shrink(self, model: ModelClient, cap: int) -> None:
+        """The summary in use was made for a larger window than this request's (the session moved to a model with
+        a smaller one): merge it down to this window's cap, or keep its head when that fails. Sent as it was, it
+        alone could put the request over the window. Stored as a newer summary of the same range."""
+        from hermes_desktop.core.events import SummarisingStarted
+
+        assert self.record is not None
+        old = self.record
+        self.emit(SummarisingStarted(old.covered_messages))
+        try:
+            text = await _ask(model, _CONDENSE.format(words=max(80, int(cap * 0.6))), old.text,
+                              self.limits.summary_timeout_s)
+        except SummaryFailed as exc:
+            log.info("conversation summary not merged down (%s); its head is kept", exc)
+            text = old.text
+        if estimate_text_tokens(text) > cap:
+            text = _head(text, cap)
+        record = SummaryRecord(old.session_id, old.covered_from, old.covered_to, old.covered_messages, text,
+                               estimate_text_tokens(text), time.time(), model.profile.model)
+        try:
+            record = await self.call(save_summary, self.store, record)
+        except Exception as exc:  # not kept for later turns, but this request can still use it
+            log.warning("conversation summary not saved: %s", exc)
+        self._use(record, new=True)
 
     def _use(self, record: SummaryRecord, *, new: bool = False) -> None:
         self.record = record

@@ -7,12 +7,14 @@ import asyncio
 import json
 from dataclasses import replace
 
+import pytest
+
 from hermes_desktop.core import events as ev
 from hermes_desktop.core.conversation_summary import SYSTEM_HEADING, load_summary
 from hermes_desktop.core.settings import AgentLimits
-from tests.core.test_long_conversations import GOAL, long_session, main_requests, small_profile, snapshot
+from tests.core.test_long_conversations import GOAL, honest_usage, long_session, main_requests, small_profile, snapshot
 from tests.support.engine import make_engine, of_type
-from tests.support.model_server import RecordedRequest, ScriptedReply, text_reply
+from tests.support.model_server import RecordedRequest, ScriptedReply, error_reply, text_reply
 
 
 async def test_a_summary_answer_of_one_huge_line_keeps_its_head(profile, workspace_dir, model_server) -> None:
@@ -85,4 +87,41 @@ async def test_an_injected_summary_reaches_the_model_framed_as_data(profile, wor
         assert section.count("</conversation_summary>") == 1, "the summary closed its own block"
         assert "IGNORE PREVIOUS INSTRUCTIONS" in section  # still there, as data: nothing is hidden from the model
     finally:
+        await engine.close()
+
+
+@pytest.mark.parametrize("merge", ["answered", "fails"])
+async def test_a_summary_made_for_a_larger_window_still_fits_after_switching_to_a_smaller_one(
+        profile, workspace_dir, model_server, merge) -> None:
+    """The user moves a long session from a 32k model to a 4k one. The stored summary was made for the larger
+    window (2,000 tokens may be a sixth of it); sent as it is, with nothing new to summarise, the request would
+    be over the smaller window. It is merged down to the new cap (or its head kept) and the request fits."""
+    from hermes_desktop.core.llm import ModelClient
+    from tests.core.test_long_conversations import request_tokens
+    from tests.support.engine import FAST_RETRIES
+
+    def respond(request: RecordedRequest):
+        if "is too long" in request.system_prompt:
+            return text_reply(f"- {GOAL}\n- the rest, merged") if merge == "answered" else error_reply(500, "down")
+        return text_reply(f"- {GOAL}\n" + "\n".join(f"- point {n}: " + "w" * 40 for n in range(110)))
+
+    model_server.summary_responder = respond
+    honest_usage(model_server)  # calibration stays at 1: "fits" means fits
+    limits = AgentLimits(summary_keep_exchanges=4)
+    engine = make_engine(small_profile(profile, 16_384), workspace_dir, limits=limits)
+    try:
+        await long_session(engine, 80)
+        events = await engine.ask("What was my goal?")
+        big = of_type(events, ev.ConversationSummary)[-1]
+        assert big.tokens > 1_000, big.tokens  # made for the large window
+        await engine.agent.model.aclose()
+        engine.agent.model = ModelClient(small_profile(profile, 4_096), "sk-test-key", retry=FAST_RETRIES)
+        events = await engine.ask("Which goal again?")
+        assert of_type(events, ev.TurnFinished)[-1].reason is ev.FinishReason.COMPLETED
+        request = main_requests(model_server)[-1]
+        assert request_tokens(request) <= 4_096 - 1_024, "the request is over the smaller window"
+        assert GOAL in request.system_prompt
+        assert load_summary(engine.store, "s1").tokens <= 3_072 // 6  # kept for the next turns too
+    finally:
+        await engine.agent.stop_background()
         await engine.close()
