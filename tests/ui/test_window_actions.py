@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QPoint, Qt, QUrl, Slot
+from PySide6.QtCore import QObject, Qt, QUrl, Slot
 from PySide6.QtGui import QAction, QDesktopServices
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QListWidget, QMenu, QPushButton
