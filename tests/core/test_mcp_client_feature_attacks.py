@@ -117,3 +117,28 @@ async def test_a_server_that_dies_while_its_question_is_open_closes_the_question
     assert supervisor.status.state is ServerState.CONNECTED, supervisor.status
     assert await asyncio.wait_for(call(runtime, "ask_form"), 60) == {"action": "decline", "content": None}
     await runtime.mcp.stop_all()
+
+
+@pytest.mark.parametrize("typed", ["nan", "inf", "-inf", "1e999"])
+def test_not_a_number_or_infinity_is_not_a_number(typed) -> None:
+    """"nan" passed a number field with a range (every comparison with NaN is false) and "inf" one without; JSON
+    has neither, so the server got null (or nothing usable) for a field the form had accepted."""
+    from hermes_desktop.core.mcp.client_features import ProblemCode, check_value, parse_text
+
+    bounded, free = form_fields({"type": "object", "properties": {
+        "b": {"type": "number", "minimum": 0, "maximum": 10}, "f": {"type": "number"}}})
+    for form_field in (bounded, free):
+        try:
+            problem = check_value(form_field, parse_text(form_field, typed))
+        except ValueError as exc:
+            problem = exc.args[0]
+        assert problem is not None and problem.code is ProblemCode.NOT_NUMBER, (form_field.name, problem)
+
+
+async def test_a_nan_answer_from_the_ui_never_reaches_the_server(runtime) -> None:  # noqa: F811
+    schema = {"type": "object", "properties": {"x": {"type": "number", "minimum": 0, "maximum": 5}}, "required": ["x"]}
+    elicitor = ScriptedElicitor([ElicitationAnswer(ElicitAction.ACCEPT, {"x": float("nan")})])
+    runtime.mcp.client_features.elicitor = elicitor
+    await start(runtime)
+    assert await call(runtime, "ask_form", schema=json.dumps(schema)) == {"action": "cancel", "content": None}
+    await runtime.mcp.stop_all()

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import re
 import webbrowser
 from dataclasses import dataclass, field
@@ -275,8 +276,8 @@ def check_value(form_field: FormField, value: Any) -> Problem | None:
             return Problem(ProblemCode.TOO_LONG, form_field.max_length)
         return _check_format(form_field.format, value)
     if kind in (FieldKind.NUMBER, FieldKind.INTEGER):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return Problem(ProblemCode.NOT_NUMBER)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return Problem(ProblemCode.NOT_NUMBER)  # NaN passed every range check, and JSON has no NaN or Infinity
         if kind is FieldKind.INTEGER and not (isinstance(value, int) or float(value).is_integer()):
             return Problem(ProblemCode.NOT_INTEGER)
         if form_field.minimum is not None and value < form_field.minimum:
