@@ -169,6 +169,15 @@ async def test_read_only_requests(runtime, workspace_dir, prompt, tool, args, sa
         assert "plan.md" in reply
 
 
+@pytest.mark.parametrize("first, then, expression, result", [("What is (12+34)*5?", "and times 2?", "230*2", "460"),
+                                                            ("计算 12*7", "再乘以 2", "84*2", "168")])
+async def test_a_follow_up_works_on_the_last_result_of_the_session(runtime, first, then, expression, result) -> None:
+    """The README's `--session maths` example: the second ask continues the first."""
+    await turn(runtime, first, session="maths")
+    events, _, reply = await turn(runtime, then, session="maths")
+    assert calls(events) == [("calculate", {"expression": expression})] and f"**{result}**" in reply
+
+
 @pytest.mark.parametrize("told, statement, recall, remembered, forget", [
     ("remember that I prefer tea", "I prefer tea", "What do you remember about me?", "I remember:", "forget tea"),
     ("记住我喜欢喝茶", "我喜欢喝茶", "你记得我什么？", "我记得：", "忘掉喝茶"),

@@ -198,6 +198,9 @@ def demo_responder(request: RecordedRequest) -> ScriptedReply:
              if n in typed.lower() or n.replace("-", " ") in typed.lower()]
     if "activate_skill" in tools and named and f"## Skill: {named[0]} (active)" not in request.system_prompt:
         return tool_call_reply(CallScript("activate_skill", {"name": named[0]}), delay_s=0.01)
+    follow_up = _follow_up(typed, messages)
+    if "calculate" in tools and follow_up:
+        return tool_call_reply(CallScript("calculate", {"expression": follow_up}), delay_s=0.01)
     intent = understand(typed, tools)
     if intent is not None:
         preface = _preface(intent, zh)
@@ -217,6 +220,27 @@ def demo_responder(request: RecordedRequest) -> ScriptedReply:
             return text_reply(f"{opening}\n\n" + "\n".join(f"- {r}" for r in remembered[:3]) +
                               f"\n\n{said}\n\n> {typed}", chunk_size=3, delay_s=0.005)
     return text_reply(_help(typed, zh), chunk_size=3, delay_s=0.005)
+
+
+_FOLLOW_UP = re.compile(r"^(?:and\s+|then\s+|now\s+)?(?P<op>times|multiplied by|plus|minus|divided by|乘以|乘|加上|加|减去|减|除以|除)"
+                        r"\s*(?P<n>\d+(?:\.\d+)?)\s*(?:呢)?[?？.。!！]*$", re.I)
+_OPERATORS = {"times": "*", "multiplied by": "*", "乘以": "*", "乘": "*", "plus": "+", "加上": "+", "加": "+",
+              "minus": "-", "减去": "-", "减": "-", "divided by": "/", "除以": "/", "除": "/"}
+
+
+def _follow_up(text: str, messages: list[dict]) -> str | None:
+    """"and times 2?" / "再乘以 2": the last calculation's result, worked on again (None when there is none)."""
+    found = _FOLLOW_UP.search(_POLITE.sub("", text.strip()).removeprefix("再").strip())
+    if not found:
+        return None
+    for message in reversed(messages):
+        if message.get("role") == "tool" and message.get("name") == "calculate":
+            try:
+                result = json.loads(str(message.get("content") or "")).get("result")
+            except (ValueError, AttributeError):
+                return None
+            return f"{result}{_OPERATORS[found.group('op').lower()]}{found.group('n')}" if result is not None else None
+    return None
 
 
 def _help(text: str, zh: bool) -> str:
