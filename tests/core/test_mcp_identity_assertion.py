@@ -227,6 +227,16 @@ async def test_a_missing_id_token_names_how_to_store_it_without_asking_anyone(ru
     await runtime.mcp.stop_all()
 
 
+async def test_a_missing_client_secret_waits_for_it_without_sending_anything(runtime, auth, idp, secrets) -> None:
+    secrets.set(secret_username(NAME, "id-token"), idp.new_id_token())
+    await start(runtime, {NAME: entry(auth, idp)})
+    now = status(runtime)
+    assert now.state is ServerState.NEEDS_SIGN_IN, now
+    assert "oauth.clientSecret" in now.detail and f"`hermes-desktop mcp set-secret {NAME} client`" in now.detail
+    assert idp.requests == [] and auth.grants == [] and auth.mcp_statuses == [], "nothing was sent anywhere"
+    await runtime.mcp.stop_all()
+
+
 def test_the_id_token_and_secrets_are_offered_by_set_secret_and_an_input_is_asked() -> None:
     config = parse_server(NAME, {"url": "https://mcp.example.com/mcp", "oauth": {
         "grant": "identity_assertion", "issuer": "https://auth.example.com", "clientId": "c",
