@@ -23,6 +23,7 @@ import stat
 import sys
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
@@ -50,6 +51,19 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except KeyboardInterrupt:  # Ctrl+C at the trust question (or during a long scan): nothing was trusted
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:  # a skill file that cannot be read while hashing or listing: one line, not a traceback
+        from hermes_desktop.core.terminal_text import strip_controls
+
+        print(strip_controls(f"error: {exc}"), file=sys.stderr)
+        return EXIT_FAILED
+
+
+def _run(args: argparse.Namespace) -> int:
     from hermes_desktop.core.terminal_text import strip_controls
 
     if args.action == "install":
@@ -173,7 +187,7 @@ def _sha256(path: Path) -> str:
 
 def trust(runtime: Any, skill: Any, *, yes: bool, stdin: Any = None, out: Any = None) -> int:
     from hermes_desktop.core.skills.trust import content_hash
-    from hermes_desktop.core.terminal_text import strip_controls
+    from hermes_desktop.core.terminal_text import safe_name, strip_controls
 
     stdin, out = stdin or sys.stdin, out or sys.stdout
     if not skill.has_code:
@@ -185,9 +199,11 @@ def trust(runtime: Any, skill: Any, *, yes: bool, stdin: Any = None, out: Any = 
         return EXIT_OK
     print(strip_controls(f"Trusting skill {skill.name} ({skill.folder}) lets this code run when the skill is active "
                          "(each run still asks for your approval):"), file=out)
-    for path in code_files(skill):
-        print(strip_controls(f"  {path.relative_to(skill.folder).as_posix()}  sha256 {_sha256(path)}"), file=out)
+    # The folder's hash is taken before the files are shown and again after: a file changed while its hash was
+    # being shown is caught, and what is recorded is the content hashed before the listing, never a later one.
     folder_hash = content_hash(skill.folder)
+    for path in code_files(skill):  # a file name is shown with its bidi controls visible (cannot pose as another)
+        print(f"  {safe_name(path.relative_to(skill.folder).as_posix())}  sha256 {_sha256(path)}", file=out)
     print(f"Trust is for this exact content (all files of the folder: sha256 {folder_hash}); any change asks again.",
           file=out)
     if not yes:
@@ -203,8 +219,8 @@ def trust(runtime: Any, skill: Any, *, yes: bool, stdin: Any = None, out: Any = 
         print("error: the skill's files changed while you were asked; nothing was trusted. Run it again.",
               file=sys.stderr)
         return EXIT_FAILED
-    runtime.skills.trust.trust(skill)
-    print(f"trusted {skill.name}: its code can run now", file=out)
+    runtime.skills.trust.trust(skill, folder_hash)
+    print(strip_controls(f"trusted {skill.name}: its code can run now"), file=out)
     return EXIT_OK
 
 
@@ -261,12 +277,17 @@ def _extract_zip(source: Path, target: Path) -> int:
                 continue
             destination = target.joinpath(*relative.parts)
             destination.parent.mkdir(parents=True, exist_ok=True)
-            with archive.open(member) as reader, open(destination, "wb") as writer:
-                while block := reader.read(1 << 20):  # counted as written: a zip's declared sizes may lie
-                    total += len(block)
-                    if total > MAX_INSTALL_BYTES:
-                        raise InstallRefused(f"the zip unpacks to more than {MAX_INSTALL_BYTES // 1_000_000} MB")
-                    writer.write(block)
+            try:
+                with archive.open(member) as reader, open(destination, "wb") as writer:
+                    while block := reader.read(1 << 20):  # counted as written: a zip's declared sizes may lie
+                        total += len(block)
+                        if total > MAX_INSTALL_BYTES:
+                            raise InstallRefused(f"the zip unpacks to more than {MAX_INSTALL_BYTES // 1_000_000} MB")
+                        writer.write(block)
+            except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError) as exc:
+                # a damaged entry (bad CRC, corrupt or cut-off data), a password, or a compression method Python
+                # cannot unpack: said in one line, not a traceback
+                raise InstallRefused(f"the zip entry {member.filename!r} cannot be unpacked: {exc}") from None
             count += 1
     return count
 
@@ -290,6 +311,8 @@ def install_into(source: Path, skills_dir: Path, *, force: bool) -> tuple[Any, P
 
     if not source.exists():
         raise InstallRefused(f"{source} does not exist")
+    if not source.is_dir() and not source.is_file():  # a FIFO or device would block (or never end) when read
+        raise InstallRefused(f"{source} is neither a folder nor a regular file")
     skills_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".installing-", dir=skills_dir))
     try:
@@ -308,6 +331,9 @@ def install_into(source: Path, skills_dir: Path, *, force: bool) -> tuple[Any, P
             raise InstallRefused(f"it does not load as a skill: {reasons}")
         folder_name = skill.name if all(c not in skill.name for c in "/\\\0") and skill.name not in (".", "..") \
             else source.stem
+        if folder_name.startswith("."):  # discovery does not enter hidden folders at the top of a root
+            raise InstallRefused(f"its name {folder_name!r} starts with '.', and a hidden folder in the skills folder "
+                                 "is never loaded; rename the skill")
         target = skills_dir / folder_name
         if target.exists() or target.is_symlink():
             if not force:

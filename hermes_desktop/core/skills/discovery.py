@@ -6,7 +6,8 @@ and a cloned repository of skills, whose skills sit in its `skills/` folder (`ro
 or one more level below, in a group folder (openai/skills: `root/openai-skills/skills/.curated/gh-fix-ci`). So a
 folder that is not a skill is searched up to MAX_DEPTH levels below the root. Hidden folders are entered only below
 the top level and never the ones that hold no skills (.git, .github, editor and tool caches); `node_modules`, virtual
-environments and build output never. Every top-level folder that yields no skill is reported with its reason, as
+environments and build output never (such a folder is still loaded when it is itself a skill: a skill may be
+called `build` or `dist`). Every top-level folder that yields no skill is reported with its reason, as
 is every folder with a definition file that failed to load. When two skills share a name, the one that wins names
 the folder it hides (`overrides_folder`).
 """
@@ -30,8 +31,8 @@ _NEVER_SCANNED = {"node_modules", "__pycache__", "venv", ".venv", "site-packages
 def _subfolders(entries: dict[str, os.DirEntry[str]], *, hidden: bool = False) -> list[Path]:
     folders = []
     for name, entry in entries.items():
-        if (name.startswith(".") and not hidden) or name in _NEVER_SCANNED or name.startswith(".installing-"):
-            continue
+        if (name.startswith(".") and not hidden) or name.startswith(".installing-"):
+            continue  # a folder in _NEVER_SCANNED is still a candidate (a skill may be called `build`): not entered
         try:
             if entry.is_dir():  # follows a symlinked folder, as users link skills in
                 folders.append(Path(entry.path))
@@ -54,7 +55,7 @@ def _find(folder: Path, depth: int, budget: list[int], out: list[tuple[Path, dic
     if is_skill_folder(entries):
         out.append((folder, entries))
         return 1
-    if depth >= MAX_DEPTH:
+    if depth >= MAX_DEPTH or folder.name in _NEVER_SCANNED:
         return 0
     return sum(_find(child, depth + 1, budget, out, errors) for child in _subfolders(entries, hidden=True))
 
@@ -73,9 +74,11 @@ def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
             found: list[tuple[Path, dict[str, os.DirEntry[str]]]] = []
             errors: list[tuple[str, tuple[SkillProblem, ...]]] = []
             if _find(first, 1, budget, found, errors) == 0 and not errors:
-                rejected.append((str(first), (SkillProblem(
-                    first.name, f"no SKILL.md or skill.yaml in it, nor in its folders {MAX_DEPTH - 1} levels down"
-                    + (" (the scan stopped: too many folders in this root)" if budget[0] <= 0 else ""), "info"),)))
+                rejected.append((str(first), (SkillProblem(first.name, (
+                    f"no SKILL.md or skill.yaml in it; a folder named {first.name!r} is not searched further"
+                    if first.name in _NEVER_SCANNED else
+                    f"no SKILL.md or skill.yaml in it, nor in its folders {MAX_DEPTH - 1} levels down"
+                    + (" (the scan stopped: too many folders in this root)" if budget[0] <= 0 else "")), "info"),)))
             rejected.extend(errors)
             for folder, entries in found:
                 skill, problems = load_skill(folder, origin, entries)

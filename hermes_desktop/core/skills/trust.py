@@ -17,7 +17,12 @@ def content_hash(folder: Path) -> str:
     for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         digest.update(path.relative_to(folder).as_posix().encode())
         digest.update(b"\0")
-        digest.update(path.read_bytes())
+        try:
+            with open(path, "rb") as handle:  # in blocks: a large asset is not held in memory
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+        except OSError as exc:  # named, so the user knows which file stops the skill from being trusted
+            raise OSError(exc.errno, f"{path} cannot be read: {exc.strerror or exc}") from None
         digest.update(b"\0")
     return digest.hexdigest()
 
@@ -37,14 +42,19 @@ class TrustStore:
         if skill.origin is Origin.BUNDLED:
             return True  # shipped with the app, reviewed with it
         recorded = self._load().get(str(skill.folder))
-        return recorded is not None and recorded == content_hash(skill.folder)
+        try:
+            return recorded is not None and recorded == content_hash(skill.folder)
+        except OSError:  # a file of it cannot be read (now): its content is unknown, so it is not trusted
+            return False
 
     def needs_trust(self, skill: Skill) -> bool:
         return skill.has_code and not self.trusted(skill)
 
-    def trust(self, skill: Skill) -> None:
+    def trust(self, skill: Skill, digest: str | None = None) -> None:
+        """Trust the skill's content: `digest` when given (the content_hash the user was shown: a change made
+        after that is not trusted), else the files as they are now."""
         records = self._load()
-        records[str(skill.folder)] = content_hash(skill.folder)
+        records[str(skill.folder)] = digest or content_hash(skill.folder)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(self.path, json.dumps(records, indent=2))
 

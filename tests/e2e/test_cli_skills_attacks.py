@@ -1,0 +1,107 @@
+"""`hermes-desktop skills …` against hostile or unlucky input, run as the real command line (issue 15 attacks):
+damaged zips, a FIFO given as the source, skills whose names discovery would not see, unreadable files while trusting.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_cli_skills import skills_dir, write_skill
+from tests.support.cli import hermes
+
+SKILL = "---\nname: damaged\ndescription: From a damaged zip.\n---\n" + "Hello world, the body.\n" * 40
+
+
+def _zip(method: int = zipfile.ZIP_STORED) -> bytearray:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", method) as archive:
+        archive.writestr("damaged/SKILL.md", SKILL)
+    return bytearray(buffer.getvalue())
+
+
+def _bad_crc() -> bytes:
+    data = _zip()
+    data[data.find(b"Hello world")] = ord("J")  # the stored bytes no longer match their CRC
+    return bytes(data)
+
+
+def _corrupt_deflate() -> bytes:
+    data = _zip(zipfile.ZIP_DEFLATED)
+    start = data.find(b"damaged/SKILL.md") + len("damaged/SKILL.md")
+    for index in range(start, start + 24):
+        data[index] ^= 0xFF
+    return bytes(data)
+
+
+def _flagged(offset_local: int, offset_central: int, value: int, *, set_bit: bool) -> bytes:
+    data = _zip()
+    for signature, offset in ((b"PK\x03\x04", offset_local), (b"PK\x01\x02", offset_central)):
+        at = data.find(signature)
+        data[at + offset] = data[at + offset] | value if set_bit else value
+    return bytes(data)
+
+
+DAMAGED = {
+    "bad-crc": _bad_crc,
+    "corrupt-deflate": _corrupt_deflate,
+    "encrypted": lambda: _flagged(6, 8, 1, set_bit=True),  # general purpose flag bit 0: needs a password
+    "unknown-method": lambda: _flagged(8, 10, 99, set_bit=False),  # AES (method 99): Python cannot unpack it
+}
+
+
+@pytest.mark.parametrize("kind", sorted(DAMAGED))
+def test_a_damaged_or_locked_zip_is_refused_in_one_line_and_leaves_nothing(env, tmp_path, kind) -> None:
+    archive = tmp_path / f"{kind}.zip"
+    archive.write_bytes(DAMAGED[kind]())
+    done = hermes("skills", "install", str(archive), env=env)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "was not installed" in done.stderr and "cannot be unpacked" in done.stderr
+    assert [p.name for p in skills_dir().iterdir()] == [], "no skill and no leftover staging folder"
+
+
+def test_a_fifo_as_the_source_is_refused_without_waiting_for_a_writer(env, tmp_path) -> None:
+    fifo = tmp_path / "skill.zip"
+    os.mkfifo(fifo)
+    done = hermes("skills", "install", str(fifo), env=env)  # before the fix: blocked for ever in is_zipfile()
+    assert done.returncode == 2 and "neither a folder nor a regular file" in done.stderr
+    assert [p.name for p in skills_dir().iterdir()] == []
+
+
+def test_a_skill_whose_name_starts_with_a_dot_is_not_installed_where_it_would_never_load(env, tmp_path) -> None:
+    source = write_skill(tmp_path / "src" / "hidden", ".hidden", "Hides itself.")
+    done = hermes("skills", "install", str(source), env=env)
+    assert done.returncode == 2 and "starts with '.'" in done.stderr, done.stdout
+    assert not (skills_dir() / ".hidden").exists()
+
+
+@pytest.mark.parametrize("name", ["build", "dist", "target", "venv"])
+def test_a_skill_named_like_a_build_folder_is_found(env, tmp_path, name) -> None:
+    source = write_skill(tmp_path / "src" / name, name, f"Helps with the {name} step.")
+    done = hermes("skills", "install", str(source), env=env)
+    assert done.returncode == 0, done.stderr
+    listing = json.loads(hermes("skills", "list", "--json", env=env).stdout)
+    assert name in [s["name"] for s in listing["skills"]], "installed but never loaded"
+    # and one such folder that is no skill is reported with its reason (not silently skipped)
+    (skills_dir() / "node_modules" / "left-pad").mkdir(parents=True)
+    listing = json.loads(hermes("skills", "list", "--json", env=env).stdout)
+    skipped = {Path(s["folder"]).name: s["reasons"] for s in listing["skipped"]}
+    assert "not searched further" in skipped["node_modules"][0]
+
+
+def test_trusting_a_skill_with_an_unreadable_file_says_which_file_in_one_line(env) -> None:
+    folder = write_skill(skills_dir() / "memy", "memy")
+    (folder / "tools.py").write_text("x = 1\n", encoding="utf-8")
+    (folder / "references").mkdir()
+    (folder / "references" / "mem").symlink_to("/proc/self/mem")  # a regular file by stat; reading it fails (EIO)
+    done = hermes("skills", "trust", "memy", "--yes", env=env)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "references/mem cannot be read" in done.stderr
+    listing = json.loads(hermes("skills", "list", "--json", env=env).stdout)
+    assert next(s for s in listing["skills"] if s["name"] == "memy")["needs_trust"] is True
