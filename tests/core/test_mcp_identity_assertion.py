@@ -97,8 +97,8 @@ def status(runtime):
 
 
 def all_written_bytes(runtime) -> list[tuple[Path, bytes]]:
-    return [(p, p.read_bytes()) for p in [*runtime.paths.data_dir.rglob("*"), *runtime.paths.mcp_log_dir.parent.rglob("*")]
-            if p.is_file()]
+    paths = [*runtime.paths.data_dir.rglob("*"), *runtime.paths.mcp_log_dir.parent.rglob("*")]
+    return [(p, p.read_bytes()) for p in paths if p.is_file()]
 
 
 async def test_both_legs_connect_a_streamable_http_server_and_the_token_is_kept_in_the_keyring(

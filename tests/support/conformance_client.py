@@ -8,9 +8,9 @@ features, transports, OAuth exactly as the app has them), and plays the user: wh
 sign-in" it presses Sign in (MCPManager.sign_in) with a browser that follows the consent redirect over HTTP to the
 app's loopback listener (enterprise-managed authorization needs no person: the ID token from the scenario's
 identity provider is put in the keyring and mcp.json names the grant); then it calls the scenario's tool
-through the tool registry, as the model would. An elicitation is accepted with the schema's defaults (a test answerer standing in for the person at the form).
-Tokens are kept in memory here (no Secret Service in a conformance run; the keyring path is tested in
-tests/core/test_mcp_oauth.py).
+through the tool registry, as the model would. An elicitation is accepted with the schema's defaults (a test
+answerer standing in for the person at the form). Tokens are kept in memory here (no Secret Service in a
+conformance run; the keyring path is tested in tests/core/test_mcp_oauth.py and test_mcp_identity_assertion.py).
 """
 
 from __future__ import annotations
