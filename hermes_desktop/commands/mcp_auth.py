@@ -5,7 +5,8 @@ is honoured, as Python's webbrowser does), waits for the browser to come back to
 127.0.0.1 (up to 5 minutes; Ctrl+C cancels), stores the tokens in the keyring under `mcp:<NAME>:oauth` and says
 so. Without a secure keyring it refuses before anything is opened. `logout` removes the tokens and the client
 registration from the keyring. A running window picks the new state up when the server restarts (its Restart
-button, or Sign in there).
+button, or Sign in there). For an enterprise-managed server (`"grant": "identity_assertion"`) no browser opens:
+both token exchanges run again (core/mcp/identity_assertion.py) and a refusal is printed with who refused.
 Exit codes as in cli.py: 0 done, 1 failed, 2 bad usage (no such server, not an HTTP server).
 """
 

@@ -262,3 +262,51 @@ def test_the_id_token_and_secrets_are_offered_by_set_secret_and_an_input_is_aske
 def test_an_incomplete_identity_assertion_entry_is_refused_naming_what_is_missing(oauth, message) -> None:
     with pytest.raises(MCPConfigError, match=message.replace("(", r"\(")):
         parse_server(NAME, {"url": "https://mcp.example.com/mcp", "oauth": oauth})
+
+
+@pytest.mark.keyring
+@pytest.mark.skipif(not os.environ.get("HERMES_TEST_SECRET_SERVICE"),
+                    reason="needs a real Secret Service (tests/run_suite.sh runs it under dbus-run-session)")
+def test_mcp_login_on_the_command_line_runs_both_legs_and_says_who_refused(auth, idp) -> None:
+    """`hermes-desktop mcp login` for an identity_assertion server: no browser, both legs, the keyring record;
+    with a stale ID token it exits 1 with the IdP's refusal and stores nothing."""
+    import subprocess
+    import sys
+
+    import keyring
+
+    repo = Path(__file__).resolve().parents[2]
+    config = Path(os.environ["XDG_CONFIG_HOME"]) / "hermes-desktop" / "mcp.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"mcpServers": {NAME: entry(auth, idp)}}), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(repo), "BROWSER": "false"}
+    keyring.set_password("hermes-desktop", secret_username(NAME, "client"), AS_CLIENT[1])
+    keyring.set_password("hermes-desktop", secret_username(NAME, "id-token"), "idt-stale")
+    try:
+        def login() -> subprocess.CompletedProcess[str]:
+            return subprocess.run([sys.executable, "-m", "hermes_desktop", "mcp", "login", NAME], cwd=repo, env=env,
+                                  capture_output=True, text=True, timeout=120)
+
+        done = login()
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "your identity provider refused the token exchange: invalid_grant (Invalid ID token)" in done.stderr
+        assert "idt-stale" not in done.stdout + done.stderr
+        assert keyring.get_password("hermes-desktop", oauth_username(NAME)) is None
+
+        id_token = idp.new_id_token()
+        keyring.set_password("hermes-desktop", secret_username(NAME, "id-token"), id_token)
+        done = login()
+        assert done.returncode == 0, done.stderr
+        assert f"Signed in to “{NAME}”" in done.stdout and f"mcp:{NAME}:oauth" in done.stdout
+        assert "browser" not in done.stdout.lower(), "no consent page for this grant"
+        record = json.loads(keyring.get_password("hermes-desktop", oauth_username(NAME)))
+        assert record["tokens"]["access_token"] in auth.access
+        for secret in (id_token, AS_CLIENT[1], record["tokens"]["access_token"]):
+            assert secret not in done.stdout + done.stderr
+        assert auth.grants == ["urn:ietf:params:oauth:grant-type:jwt-bearer"]
+    finally:
+        for name in ("client", "id-token", "oauth"):
+            try:
+                keyring.delete_password("hermes-desktop", secret_username(NAME, name))
+            except keyring.errors.PasswordDeleteError:
+                pass
