@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 
@@ -38,6 +39,9 @@ class Confirmation(QMessageBox):
     def __init__(self, parent: QWidget, icon: QMessageBox.Icon, title: str, text: str, action: str,
                  role: QMessageBox.ButtonRole = QMessageBox.ButtonRole.AcceptRole) -> None:
         super().__init__(icon, title, text, QMessageBox.StandardButton.Cancel, parent)
+        # The text names things from outside (a skill's name and folder, a server's name): never read as HTML,
+        # or a name like `<b>…` or `&lt;` in its first line would turn on rich text and could hide parts of it.
+        self.setTextFormat(Qt.TextFormat.PlainText)
         self.action = self.addButton(action, role)
         self.setDefaultButton(QMessageBox.StandardButton.Cancel)
 
