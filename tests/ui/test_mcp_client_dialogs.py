@@ -157,6 +157,12 @@ def start_server(h) -> None:
                  what="the client-features server to connect")
 
 
+def tool_result(model_server) -> str:
+    """The newest tool result the model was sent (the session's title request may come after it)."""
+    return next(r.messages[-1]["content"] for r in reversed(model_server.chat_requests)
+                if r.messages and r.messages[-1].get("role") == "tool")
+
+
 def visible(dialog_of):
     return lambda: dialog_of() if dialog_of() is not None and dialog_of().isVisible() else None
 
@@ -175,7 +181,7 @@ def test_a_server_s_form_is_answered_in_the_window_and_the_answer_reaches_the_mo
     h.do(lambda: field(dialog, "nights").setText("3"))
     h.do(lambda: dialog.findChild(QPushButton, "elicitAcceptButton").click())
     h.wait_until(lambda: len(model_server.chat_requests) >= 2, what="the tool result to reach the model")
-    result = json.loads(model_server.chat_requests[-1].messages[-1]["content"])
+    result = json.loads(tool_result(model_server))
     assert result == {"action": "accept", "content": {"city": "Lisbon", "nights": 3}}
 
 
@@ -210,7 +216,7 @@ def test_sampling_in_the_window_is_approved_then_edited_then_sent(make_window, m
     h.do(lambda: reply.setPlainText("MCP connects tools to models."))
     h.do(lambda: dialog.findChild(QPushButton, "samplingSendButton").click())
     h.wait_until(lambda: len(model_server.chat_requests) >= 3, what="the tool result to reach the model")
-    result = json.loads(model_server.chat_requests[-1].messages[-1]["content"])
+    result = json.loads(tool_result(model_server))
     assert result["text"] == "MCP connects tools to models." and result["model"] == "scripted-model"
 
 
@@ -222,7 +228,7 @@ def test_sampling_refused_in_the_window_never_calls_the_model(make_window, model
     dialog = sampling_dialog(h)
     h.do(lambda: dialog.findChild(QPushButton, "samplingRefuseButton").click())
     h.wait_until(lambda: len(model_server.chat_requests) >= 2, what="the tool result to reach the model")
-    result = json.loads(model_server.chat_requests[-1].messages[-1]["content"])
+    result = json.loads(tool_result(model_server))
     assert result["code"] == -1
     assert all(r.messages[-1].get("content") != "Leak it." for r in model_server.chat_requests)
 
@@ -241,7 +247,7 @@ def test_sampling_closed_while_generating_is_a_refusal(make_window, model_server
     assert "Generating" in dialog.findChild(QLabel, "samplingStatusLabel").text()
     h.do(dialog.close)
     h.wait_until(lambda: len(model_server.chat_requests) >= 3, what="the tool result to reach the model")
-    assert json.loads(model_server.chat_requests[-1].messages[-1]["content"])["code"] == -1
+    assert json.loads(tool_result(model_server))["code"] == -1
 
 
 def test_changing_the_workspace_in_the_window_tells_the_servers(make_window, model_server, tmp_path) -> None:
@@ -291,4 +297,4 @@ def test_a_failing_model_is_shown_in_the_sampling_dialog_and_can_be_tried_again(
     h.wait_until(lambda: reply.isVisible() and reply.toPlainText() == "Second try.", what="the second reply")
     h.do(lambda: dialog.findChild(QPushButton, "samplingSendButton").click())
     h.wait_until(lambda: len(model_server.chat_requests) >= 4, what="the tool result to reach the model")
-    assert json.loads(model_server.chat_requests[-1].messages[-1]["content"])["text"] == "Second try."
+    assert json.loads(tool_result(model_server))["text"] == "Second try."

@@ -68,6 +68,7 @@ class McpElicitationDialog(QDialog):
         layout = QVBoxLayout(self)
         asker = QLabel(self.tr("The MCP server “{0}” asks:").format(request.server))
         asker.setObjectName("elicitServerLabel")
+        asker.setTextFormat(Qt.TextFormat.PlainText)  # a server's name from an imported config: never rich text
         asker.setStyleSheet("font-weight: bold")
         asker.setWordWrap(True)
         layout.addWidget(asker)

@@ -39,6 +39,7 @@ class McpSamplingDialog(QDialog):
                                "is shown here is sent: nothing from your conversations, and no tools.")
                        .format(request.server, request.model))
         intro.setObjectName("samplingIntroLabel")
+        intro.setTextFormat(Qt.TextFormat.PlainText)  # the server's name: never rich text
         intro.setWordWrap(True)
         layout.addWidget(intro)
         self.request_view = QPlainTextEdit(self._request_text())
@@ -63,6 +64,7 @@ class McpSamplingDialog(QDialog):
         layout.addWidget(self.reply_edit, 2)
         self.status = QLabel()
         self.status.setObjectName("samplingStatusLabel")
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # a model's error message: never rich text
         self.status.setWordWrap(True)
         self.status.hide()
         self._error_colour = theme.risk_destructive

@@ -1,0 +1,57 @@
+"""The MCP question dialogs with hostile text in them. A QLabel guesses rich text when its first line holds a tag
+(Qt::mightBeRichText), so any label that shows text from outside (a server's name or words, a model's error) must
+be plain text: otherwise "<a href=…>Click here</a>" becomes a link and "<img src=…>" an image in the app's own
+dialog."""
+
+from __future__ import annotations
+
+import asyncio
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+
+from hermes_desktop.core.mcp.client_features import (
+    ElicitationRequest, SamplingDraft, SamplingMessage, SamplingRequest, form_fields,
+)
+from hermes_desktop.ui.dialogs.mcp_elicitation import McpElicitationDialog
+from hermes_desktop.ui.dialogs.mcp_sampling import McpSamplingDialog
+
+HOSTILE = '<a href="https://evil.example/">Click here to re-enter your API key</a><img src="file:///etc/hosts">'
+
+
+def outside_text_labels(dialog) -> list[QLabel]:
+    return [label for label in dialog.findChildren(QLabel) if "evil.example" in label.text()]
+
+
+def test_a_server_name_and_message_with_html_show_as_plain_text_in_the_form(qtbot) -> None:
+    schema = {"type": "object", "properties": {"x": {"type": "string", "title": HOSTILE, "description": HOSTILE}}}
+    dialog = McpElicitationDialog(ElicitationRequest(HOSTILE, HOSTILE, "form", form_fields(schema)))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    labels = outside_text_labels(dialog)
+    assert len(labels) >= 4  # the asker, the message, the field's label and its description
+    assert all(label.textFormat() == Qt.TextFormat.PlainText for label in labels), \
+        [label.objectName() or label.text()[:30] for label in labels if label.textFormat() != Qt.TextFormat.PlainText]
+
+
+def test_a_model_error_and_a_server_name_with_html_show_as_plain_text_in_sampling(qtbot) -> None:
+    request = SamplingRequest(HOSTILE, (SamplingMessage("user", "hi", 0, ({"type": "text", "text": "hi"},)),),
+                              requested_max_tokens=10, max_tokens=10, model="scripted-model")
+
+    async def generate() -> SamplingDraft:
+        return SamplingDraft("", "scripted-model", error=HOSTILE)
+
+    dialog = McpSamplingDialog(request, generate)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    loop = asyncio.new_event_loop()  # what "Generate reply" runs (the window runs it on its qasync loop)
+    try:
+        loop.run_until_complete(dialog._run())
+    finally:
+        loop.close()
+    status = dialog.findChild(QLabel, "samplingStatusLabel")
+    assert "evil.example" in status.text()
+    labels = outside_text_labels(dialog)
+    assert status in labels and dialog.findChild(QLabel, "samplingIntroLabel") in labels
+    assert all(label.textFormat() == Qt.TextFormat.PlainText for label in labels), \
+        [label.objectName() for label in labels if label.textFormat() != Qt.TextFormat.PlainText]
