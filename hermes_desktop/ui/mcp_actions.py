@@ -119,8 +119,13 @@ class McpActions(QObject):
         runtime = self.controller.runtime
         if runtime is None:
             return
-        self.window.statusBar().showMessage(self.tr("Sign in to “{0}” in your browser; Hermes waits for it to come "
-                                                    "back.").format(server))
+        supervisor = runtime.mcp.supervisors.get(server)
+        if supervisor is not None and supervisor.config.oauth.grant == "identity_assertion":  # no browser (SEP-990)
+            self.window.statusBar().showMessage(self.tr("Signing in to “{0}” through your organization’s identity "
+                                                        "provider…").format(server))
+        else:
+            self.window.statusBar().showMessage(self.tr("Sign in to “{0}” in your browser; Hermes waits for it to "
+                                                        "come back.").format(server))
         async def open_in_browser(url: str) -> None:
             import asyncio
             import webbrowser

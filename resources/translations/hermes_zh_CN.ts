@@ -27,67 +27,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="653"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="654"/>
         <source>active in this session</source>
         <translation>本会话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="653"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="654"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="655"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="656"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="657"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="658"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="667"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="668"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="682"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="683"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="683"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="684"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="685"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="687"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="691"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="692"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="691"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="692"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="691"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="692"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="692"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="693"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -900,57 +900,62 @@ Folder: {2}</source>
         <translation>无法获取提示词：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="124"/>
+        <source>Signing in to “{0}” through your organization’s identity provider…</source>
+        <translation>正在通过贵组织的身份提供方登录“{0}”…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="127"/>
         <source>Sign in to “{0}” in your browser; Hermes waits for it to come back.</source>
         <translation>请在浏览器中登录“{0}”；Hermes 正在等待浏览器返回。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="134"/>
         <source>No browser could be opened. To sign in to “{0}”, open this address in a browser on this computer: {1}</source>
         <translation>无法打开浏览器。要登录“{0}”，请在这台电脑的浏览器中打开此地址：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="141"/>
         <source>Sign-in to “{0}” did not complete: {1}</source>
         <translation>登录“{0}”未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="144"/>
         <source>Signed in to “{0}”.</source>
         <translation>已登录“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="146"/>
         <source>“{0}” did not ask for sign-in.</source>
         <translation>“{0}”不需要登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="157"/>
         <source>Sign-out of “{0}” did not complete: {1}</source>
         <translation>退出“{0}”的登录未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="159"/>
         <source>Signed out of “{0}”.</source>
         <translation>已退出“{0}”的登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="165"/>
         <source>Remove MCP server?</source>
         <translation>移除 MCP 服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="166"/>
         <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
         <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在钥匙串中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="162"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="167"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="190"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
@@ -963,207 +968,207 @@ Folder: {2}</source>
         <translation>MCP 服务器“{0}”询问：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="83"/>
         <source>Decline</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="85"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="88"/>
         <source>Open a page for MCP server “{0}”?</source>
         <translation>为 MCP 服务器“{0}”打开网页？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="90"/>
         <source>Open in browser</source>
         <translation>在浏览器中打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="92"/>
         <source>MCP server “{0}” asks for information</source>
         <translation>MCP 服务器“{0}”请求信息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="94"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="116"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="117"/>
         <source>It wants you to open a page on {0}</source>
         <translation>它想让你打开 {0} 上的网页</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="123"/>
         <source>Full address:</source>
         <translation>完整地址：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="129"/>
         <source>Nothing is opened unless you press “Open in browser”. Check the address first: only continue if you trust this site.</source>
         <translation>除非你按下“在浏览器中打开”，否则不会打开任何网页。请先核对地址：只有信任此网站时才继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="167"/>
         <source>* required</source>
         <translation>* 必填</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="182"/>
         <source>Yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="188"/>
         <source>(choose one)</source>
         <translation>（请选择）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="217"/>
         <source>a whole number from {0} to {1}</source>
         <translation>{0} 到 {1} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="218"/>
         <source>a number from {0} to {1}</source>
         <translation>{0} 到 {1} 之间的数字</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="220"/>
         <source>a whole number, at least {0}</source>
         <translation>整数，至少 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="220"/>
         <source>a number, at least {0}</source>
         <translation>数字，至少 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
         <source>a whole number, at most {0}</source>
         <translation>整数，至多 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
         <source>a number, at most {0}</source>
         <translation>数字，至多 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
         <source>a number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
         <source>name@example.com</source>
         <translation>name@example.com</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
         <source>https://example.com</source>
         <translation>https://example.com</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="225"/>
         <source>YYYY-MM-DD</source>
         <translation>YYYY-MM-DD</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="225"/>
         <source>YYYY-MM-DDTHH:MM</source>
         <translation>YYYY-MM-DDTHH:MM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="244"/>
         <source>This field is required.</source>
         <translation>此项为必填项。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="246"/>
         <source>Enter a number.</source>
         <translation>请输入数字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="248"/>
         <source>Enter a whole number.</source>
         <translation>请输入整数。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="250"/>
         <source>The smallest allowed value is {0}.</source>
         <translation>允许的最小值为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="252"/>
         <source>The largest allowed value is {0}.</source>
         <translation>允许的最大值为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="254"/>
         <source>Enter at least {0} characters.</source>
         <translation>请至少输入 {0} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="256"/>
         <source>Enter at most {0} characters.</source>
         <translation>最多输入 {0} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="258"/>
         <source>Enter an email address like name@example.com.</source>
         <translation>请输入电子邮件地址，例如 name@example.com。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="260"/>
         <source>Enter an address like https://example.com.</source>
         <translation>请输入网址，例如 https://example.com。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="262"/>
         <source>Enter a date as YYYY-MM-DD.</source>
         <translation>请按 YYYY-MM-DD 格式输入日期。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="264"/>
         <source>Enter a date and time as YYYY-MM-DDTHH:MM.</source>
         <translation>请按 YYYY-MM-DDTHH:MM 格式输入日期和时间。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="266"/>
         <source>Choose at least {0}.</source>
         <translation>请至少选择 {0} 项。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="268"/>
         <source>Choose at most {0}.</source>
         <translation>最多选择 {0} 项。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="270"/>
         <source>Answer yes or no.</source>
         <translation>请回答是或否。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="272"/>
         <source>Choose one of the options.</source>
         <translation>请从选项中选择。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="273"/>
         <source>Enter text.</source>
         <translation>请输入文本。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="296"/>
         <source>Please correct the marked fields.</source>
         <translation>请更正标出的字段。</translation>
     </message>
@@ -1554,92 +1559,92 @@ Folder: {2}</source>
         <translation>MCP 服务器“{0}”请求你的模型（{1}）回答下面的消息。只会发送这里显示的内容：不包含你的任何对话，也不提供工具。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="57"/>
         <source>Reply (you can edit it before sending):</source>
         <translation>回复（发送前可以编辑）：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="74"/>
         <source>Refuse</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="76"/>
         <source>Generate reply</source>
         <translation>生成回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="78"/>
         <source>Send reply</source>
         <translation>发送回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="98"/>
         <source>System prompt:</source>
         <translation>系统提示：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="100"/>
         <source>User:</source>
         <translation>用户：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="100"/>
         <source>Assistant:</source>
         <translation>助手：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="103"/>
         <source>[{0} image(s), sent to the model]</source>
         <translation>[{0} 张图片，会发送给模型]</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="108"/>
         <source>Max tokens: {0} requested, {1} allowed.</source>
         <translation>最大令牌数：请求 {0}，允许 {1}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="111"/>
         <source>Model hints (the answer comes from your model): {0}</source>
         <translation>模型提示（回答来自你的模型）：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="114"/>
         <source>cost</source>
         <translation>成本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="114"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="114"/>
         <source>intelligence</source>
         <translation>智能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="115"/>
         <source>Priorities: {0}</source>
         <translation>优先级：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="116"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="118"/>
         <source>The server asked to include context from your sessions; none is included.</source>
         <translation>服务器请求附带你对话中的上下文；不会附带任何内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="128"/>
         <source>Generating a reply with {0}…</source>
         <translation>正在用 {0} 生成回复…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="137"/>
         <source>The model failed: {0}</source>
         <translation>模型出错：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="138"/>
         <source>Try again</source>
         <translation>重试</translation>
     </message>
