@@ -71,8 +71,34 @@ def _read_definition(folder: Path, name: str) -> str:
     return data.decode("utf-8-sig")
 
 
+MAX_YAML_VALUES = 20_000  # values in a definition once aliases are followed (a real one has a few dozen)
+
+
+class YamlTooLarge(yaml.YAMLError):
+    """Front matter whose aliases expand to more values than MAX_YAML_VALUES ("billion laughs")."""
+
+
+def _check_expansion(value: Any) -> None:
+    """Raise YamlTooLarge when `value`, with shared (aliased) parts counted each time they are used, holds more
+    than MAX_YAML_VALUES values: reading such a field (str(), a list of tools) would build gigabytes."""
+    stack, seen = [value], 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > MAX_YAML_VALUES:
+            raise YamlTooLarge(f"it expands to more than {MAX_YAML_VALUES:,} values through YAML aliases "
+                               "(an alias bomb); not read")
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set)):
+            stack.extend(item)
+
+
 def _parse_yaml(text: str) -> Any:
-    return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader, C or Python
+    value = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader, C or Python
+    _check_expansion(value)
+    return value
 
 
 def skill_md_name(entries: Iterable[str]) -> str | None:
