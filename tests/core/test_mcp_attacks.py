@@ -150,8 +150,8 @@ async def test_a_hostile_or_stray_request_to_the_loopback_listener_does_not_end_
 
     def hostile() -> list[int]:
         with httpx2.Client() as http:
-            return [http.get(base, params={"error": "access_denied",
-                                           "error_description": "Your account is locked, call +1 555 0100"}).status_code,
+            lure = {"error": "access_denied", "error_description": "Your account is locked, call +1 555 0100"}
+            return [http.get(base, params=lure).status_code,
                     http.get(base, params={"error": "access_denied", "state": "guessed"}).status_code,
                     http.get(base).status_code,  # a prefetch or a probe: no state, no code
                     http.get(f"http://127.0.0.1:{port}/../../etc/passwd").status_code,
@@ -217,3 +217,59 @@ def test_a_url_with_only_plain_parameters_or_variables_is_imported_as_written(tm
     (item,) = plan_import(tmp_path / "mcp.json", [source]).items
     assert item.entry["url"] == "https://x.example/mcp?region=eu&key=${env:MY_KEY}&tools=a,b#frag"
     assert item.secrets == ()
+
+
+# ------------------------------------------------------------------ a hostile or broken authorization server
+
+def _sign_in_setup(auth):
+    from hermes_desktop.core.mcp.config import parse_server
+    from tests.core.test_mcp_oauth import PersistentMemoryStore, browser
+
+    opened: list[str] = []
+    return parse_server("remote", {"url": f"{auth.base}/mcp"}), PersistentMemoryStore(), opened, browser(opened)
+
+
+async def test_a_token_with_a_negative_lifetime_signs_in_once_and_is_not_stored_as_expired() -> None:
+    """`expires_in: -3600` made every token look expired on arrival: refresh, refresh, refresh, then the
+    consent page again, four browser tabs in one sign-in, and it failed. A lifetime that is not positive now
+    means "unknown" (the server's 401 says when it ends)."""
+    from hermes_desktop.core.mcp.oauth import oauth_username, sign_in
+    from tests.support.oauth_server import running_auth_server
+
+    with running_auth_server(token_overrides={"expires_in": -3600}) as auth:
+        config, store, opened, open_url = _sign_in_setup(auth)
+        result = await sign_in(config, store, open_url=open_url, timeout_s=20)
+        assert result.tools > 0
+        assert len(opened) == 1, "one consent page"
+        assert auth.grants == ["authorization_code"], "no refresh storm"
+        record = json.loads(store.get(oauth_username("remote")))
+        assert record.get("expires_at") is None and record["tokens"]["access_token"]
+
+
+async def test_a_server_refusing_every_token_after_sign_in_ends_the_sign_in_with_one_browser_tab() -> None:
+    """The resource server answers 401 to every token: the sign-in must not start over (a new consent page
+    each time); it ends once, saying the server refused the new sign-in, and stores nothing."""
+    from hermes_desktop.core.mcp.oauth import SignInError, oauth_username, sign_in
+    from tests.support.oauth_server import running_auth_server
+
+    with running_auth_server(accept_tokens=False) as auth:
+        config, store, opened, open_url = _sign_in_setup(auth)
+        with pytest.raises(SignInError, match="refused"):
+            await sign_in(config, store, open_url=open_url, timeout_s=20)
+        assert len(opened) == 1
+        record = store.get(oauth_username("remote"))
+        assert record is None or "tokens" not in json.loads(record)
+
+
+@pytest.mark.parametrize("field_name", ["authorization_endpoint", "token_endpoint"])
+async def test_plain_http_endpoints_on_another_host_are_refused_before_the_browser_opens(field_name) -> None:
+    """OAuth 2.1 needs TLS for every endpoint except on this machine: a consent page or a token endpoint at
+    http://somewhere would carry the user's password or the code and its verifier in clear text."""
+    from hermes_desktop.core.mcp.oauth import SignInError, sign_in
+    from tests.support.oauth_server import running_auth_server
+
+    with running_auth_server(metadata_overrides={field_name: "http://as.example.net/x"}) as auth:
+        config, store, opened, open_url = _sign_in_setup(auth)
+        with pytest.raises(SignInError, match="https"):
+            await sign_in(config, store, open_url=open_url, timeout_s=20)
+        assert opened == [] and auth.grants == []

@@ -54,6 +54,11 @@ class AuthState:
     # key the IdP signs its ID-JAGs with (HS256, shared), or None (the grant is refused).
     jag_key: str | None = None
     jag_refusals: list[str] = field(default_factory=list)  # why each ID-JAG was refused
+    # A hostile or broken server, for tests: fields laid over the authorization server's metadata and over each
+    # token response (e.g. {"expires_in": -5}, {"token_endpoint": "http://elsewhere/token"}).
+    metadata_overrides: dict[str, Any] = field(default_factory=dict)
+    token_overrides: dict[str, Any] = field(default_factory=dict)
+    accept_tokens: bool = True  # False: the MCP side answers 401 to every token (a broken resource server)
 
     def revoke_all(self) -> None:
         self.access.clear()
@@ -77,7 +82,7 @@ def build_app(state: AuthState) -> Any:
             "response_types_supported": ["code"], "grant_types_supported": ["authorization_code", "refresh_token"],
             "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
-            "scopes_supported": list(state.scopes_supported)})
+            "scopes_supported": list(state.scopes_supported), **state.metadata_overrides})
 
     async def register(request: Request) -> Response:
         body = await request.json()
@@ -108,8 +113,11 @@ def build_app(state: AuthState) -> Any:
         access, refresh = "at-" + secrets.token_hex(12), "rt-" + secrets.token_hex(12)
         state.access[access] = {"expires": time.time() + state.token_lifetime_s, "scope": scope}
         state.refresh[refresh] = {"client_id": client_id, "scope": scope}
-        return JSONResponse({"access_token": access, "token_type": "Bearer", "expires_in": state.token_lifetime_s,
-                             "refresh_token": refresh, "scope": scope})
+        answer = {"access_token": access, "token_type": "Bearer", "expires_in": state.token_lifetime_s,
+                  "refresh_token": refresh, "scope": scope, **state.token_overrides}
+        if answer["access_token"] != access:  # an overridden token is the one the MCP side accepts
+            state.access[answer["access_token"]] = state.access.pop(access)
+        return JSONResponse({k: v for k, v in answer.items() if v is not None})
 
     def client_ok(request: Request, form: dict[str, str]) -> str | None:
         if state.pre_registered is not None:
@@ -179,7 +187,7 @@ def build_app(state: AuthState) -> Any:
         if scope["type"] == "http":
             header = dict(scope.get("headers") or []).get(b"authorization", b"").decode()
             record = state.access.get(header[7:]) if header.startswith("Bearer ") else None
-            if record is None or record["expires"] < time.time():
+            if record is None or record["expires"] < time.time() or not state.accept_tokens:
                 state.mcp_statuses.append(401)
                 challenge = f'Bearer error="invalid_token", resource_metadata="{metadata}"'
                 await Response(status_code=401, headers={"WWW-Authenticate": challenge})(scope, receive, send)

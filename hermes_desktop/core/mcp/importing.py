@@ -31,8 +31,9 @@ whose name says secret (TOKEN, KEY, SECRET, PASSWORD, Authorization…) or which
 `ghp_…`, `Bearer …`), and an argument that looks like a key, is flagged in the preview and moved to the keyring
 (`mcp:<server>:<NAME>`), the entry getting `${secret:NAME}` in its place (an Authorization header keeps its
 `Bearer ` prefix). So is a URL's query parameter that holds a key (`?api_key=…`, `token=…`, `key=…`, or a value
-that looks like one), as `${secret:url_<name>}`: hosted servers are often given that way. Without a secure keyring the value is not stored anywhere: the entry still gets the
-reference, and the preview says to set it with “Set secret…” or `mcp set-secret`.
+that looks like one), as `${secret:url_<name>}`: hosted servers are often given that way. Without a secure
+keyring the value is not stored anywhere: the entry still gets the reference, and the preview says to set it
+with “Set secret…” or `mcp set-secret`.
 
 Safety: the source is only read. A source larger than 5 MB, not JSON (comments and trailing commas allowed),
 or without a server section is refused with the reason, and nothing changes. mcp.json itself is written

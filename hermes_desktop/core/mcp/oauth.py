@@ -132,7 +132,7 @@ class KeyringTokenStorage:
             return None
 
     async def set_tokens(self, tokens: Any) -> None:
-        expires_at = time.time() + tokens.expires_in if tokens.expires_in else None
+        expires_at = time.time() + tokens.expires_in if tokens.expires_in and tokens.expires_in > 0 else None
         self.expires_at = expires_at
         await self.update(tokens=tokens.model_dump(mode="json", exclude_none=True), expires_at=expires_at)
 
@@ -282,6 +282,7 @@ def _provider_class() -> type:
             self.extra_scope = extra_scope
             self.sign_in_needed: str | None = None  # why, once a background request found it needs sign-in
             self.challenged = False  # interactive: whether the server asked for authorization at all
+            self.consents = 0  # interactive: consent pages opened (one per sign-in)
 
         async def _initialize(self) -> None:
             await super()._initialize()
@@ -300,10 +301,30 @@ def _provider_class() -> type:
                     except SignInError:
                         pass
                 raise SignInRequired(self.sign_in_needed)
+            if self.consents:  # the server refused what this sign-in just got: never a second consent page
+                raise SignInError(_REFUSED_AFTER_SIGN_IN)
+            _require_tls(self.context.oauth_metadata)
+            self.consents += 1
             if self.extra_scope:
                 self.context.client_metadata.scope = union_scopes(self.context.client_metadata.scope,
                                                                   self.extra_scope)
             return await super()._perform_authorization()
+
+        async def _handle_token_response(self, response: Any) -> None:
+            await super()._handle_token_response(response)
+            self._unknown_lifetime()
+
+        async def _handle_refresh_response(self, response: Any) -> bool:
+            ok = await super()._handle_refresh_response(response)
+            self._unknown_lifetime()
+            return ok
+
+        def _unknown_lifetime(self) -> None:
+            """`expires_in` 0 or less means nothing (the token would be expired on arrival and refreshed again
+            and again): its end is unknown, and the server's 401 says when it comes."""
+            tokens = self.context.current_tokens
+            if tokens is not None and tokens.expires_in is not None and tokens.expires_in <= 0:
+                self.context.token_expiry_time = None
 
         def _reason(self) -> str:
             if self.context.current_tokens is not None:
@@ -322,17 +343,34 @@ def _provider_class() -> type:
                         self.sign_in_needed = f"it needs you to sign in (HTTP {response.status_code})"
                     return
             flow = super()._auth_flow(request)
+            response = None
             try:
                 outgoing = await flow.__anext__()
                 while True:
                     response = yield outgoing
                     outgoing = await flow.asend(response)
             except StopAsyncIteration:
+                if self.interactive and self.consents and response is not None and response.status_code in (401, 403):
+                    raise SignInError(_REFUSED_AFTER_SIGN_IN) from None
                 return
             finally:
                 await flow.aclose()
 
     return HermesOAuthProvider
+
+
+_REFUSED_AFTER_SIGN_IN = ("the server refused the new sign-in (it still answered 401 or 403 with the tokens "
+                          "just received); nothing was stored")
+
+
+def _require_tls(metadata: Any) -> None:
+    """OAuth 2.1: every endpoint over https, except on this machine (a consent page or token endpoint at
+    http://elsewhere would carry the password, or the code and its verifier, in clear text)."""
+    for what in ("authorization_endpoint", "token_endpoint"):
+        url = urlparse(str(getattr(metadata, what, None) or ""))
+        if url.scheme == "http" and url.hostname not in ("127.0.0.1", "::1", "localhost"):
+            raise SignInError(f"the authorization server's {what.replace('_', ' ')} is not https "
+                              f"({url.scheme}://{url.hostname}); Hermes does not sign in over plain HTTP")
 
 
 def _client_secret(config: ServerConfig, secrets: SecretStore | None, value: str | None = None) -> str | None:
