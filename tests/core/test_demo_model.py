@@ -237,7 +237,8 @@ async def test_each_session_gets_its_own_title_from_its_first_message(runtime, d
             titles[session] = await retitle_session(runtime.store, client, session)
     finally:
         await client.aclose()
-    assert titles == {"t1": "Write hello.txt", "t2": "删除 hello.txt", "t3": "The time now", "t4": "Hello there, how are you"}
+    assert titles == {"t1": "Write hello.txt", "t2": "删除 hello.txt", "t3": "The time now",
+                      "t4": "Hello there, how are you"}
     assert all(runtime.store.session_details(s).title_source == "model" for s in titles), "stored as the titles"
 
 

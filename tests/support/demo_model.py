@@ -34,8 +34,8 @@ from tests.support.model_server import (
 _ARITHMETIC = re.compile(r"[\d\.\s\(\)\+\-\*/\^%]{3,}")
 _CATALOG_LINE = re.compile(r"^- ([a-z0-9][a-z0-9-]*): ", re.M)
 _MEMORY_HEADING = "## What you remember about the user"
-_FORGET = re.compile(r"\bforget (?:what i said |everything )?(?:about )?(?:the |my )?(.+?)[.!?]*$|忘(?:掉|记)(?:我说的)?(?:关于)?(.+?)(?:的事)?[。！]*$",
-                     re.I)
+_FORGET = re.compile(r"\bforget (?:what i said |everything )?(?:about )?(?:the |my )?(.+?)[.!?]*$|"
+                     r"忘(?:掉|记)(?:我说的)?(?:关于)?(.+?)(?:的事)?[。！]*$", re.I)
 _RECALL = re.compile(r"what do you (?:remember|know) about (?:me|my )?(.*?)[?.!]*$|你(?:还)?记得(.*?)[吗？?]*$", re.I)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _URL = re.compile(r"https?://[^\s，。、；！？）)\"'<>`]+", re.I)
@@ -46,31 +46,39 @@ _END = r"[\s.!?。！？]*$"
 _POLITE = re.compile(r"^(?:(?:please|pls|can you|could you|would you|kindly|hey|ok|okay)[\s,]+)+|"
                      r"^(?:请你?|麻烦你?|帮我|请帮我|帮忙|你能|能不能|可以)+", re.I)
 
+
+def _rule(*parts: str, flags: int = 0) -> re.Pattern[str]:
+    """One request pattern, from its parts (the name slots are `_FILE`/`_ANY` filled with a group name)."""
+    return re.compile("".join(parts) + _END, flags | re.S)
+
+
 _EN = {
-    "write": [re.compile(r"^(?:write|create|make|save)\s+(?:a\s+|the\s+|new\s+)*(?:(?:text\s+)?file\s+(?:called\s+|named\s+)?"
-                         + _ANY.format("path") + "|" + _FILE.format("file") + r")(?:\s+(?:saying|that says|which says|"
-                         r"with the text|with text|with content|containing|with)\s*[:：]?\s*(?P<content>.+?))?" + _END, re.I | re.S),
-              re.compile(r"^write\s+(?P<content>.+?)\s+(?:to|into|in)\s+(?:the\s+)?(?:file\s+)?" + _FILE.format("file")
-                         + _END, re.I | re.S)],
-    "make_directory": [re.compile(r"^(?:make|create|add|new)\s+(?:a\s+|the\s+|new\s+)*(?:folder|directory|dir)\s+"
-                                  r"(?:called\s+|named\s+)?" + _ANY.format("path") + _END, re.I)],
-    "move_path": [re.compile(r"^(?:move|rename)\s+(?:the\s+)?(?:file\s+|folder\s+)?" + _ANY.format("src") +
-                             r"\s+(?:to|into|as)\s+(?:the\s+)?(?:folder\s+)?" + _ANY.format("dst") + _END, re.I)],
-    "delete_path": [re.compile(r"^(?:delete|remove|erase|trash)\s+(?:the\s+)?(?:file\s+|folder\s+|directory\s+)?"
-                               + _ANY.format("path") + _END, re.I)],
+    "write": [_rule(r"^(?:write|create|make|save)\s+(?:a\s+|the\s+|new\s+)*",
+                    r"(?:(?:text\s+)?file\s+(?:called\s+|named\s+)?", _ANY.format("path"),
+                    "|", _FILE.format("file"), ")",
+                    r"(?:\s+(?:saying|that says|which says|with the text|with text|with content|containing|with)",
+                    r"\s*[:：]?\s*(?P<content>.+?))?", flags=re.I),
+              _rule(r"^write\s+(?P<content>.+?)\s+(?:to|into|in)\s+(?:the\s+)?(?:file\s+)?", _FILE.format("file"),
+                    flags=re.I)],
+    "make_directory": [_rule(r"^(?:make|create|add|new)\s+(?:a\s+|the\s+|new\s+)*(?:folder|directory|dir)\s+",
+                             r"(?:called\s+|named\s+)?", _ANY.format("path"), flags=re.I)],
+    "move_path": [_rule(r"^(?:move|rename)\s+(?:the\s+)?(?:file\s+|folder\s+)?", _ANY.format("src"),
+                        r"\s+(?:to|into|as)\s+(?:the\s+)?(?:folder\s+)?", _ANY.format("dst"), flags=re.I)],
+    "delete_path": [_rule(r"^(?:delete|remove|erase|trash)\s+(?:the\s+)?(?:file\s+|folder\s+|directory\s+)?",
+                          _ANY.format("path"), flags=re.I)],
     "remember": [re.compile(r"^remember\s+(?:that\s+)?(?P<what>.+?)[\s.!]*$", re.I)],
 }
 _ZH = {
-    "write": [re.compile(r"^(?:写|新建|创建|建)(?:一个|个|一份)?(?:新的)?(?:文本)?(?:文件)?\s*(?:叫|名为|叫做)?\s*"
-                         + _FILE.format("file") + r"\s*[，,]?\s*(?:(?:内容是|内容为|内容|写上|写着|写入|里面写)\s*[：:]?\s*"
-                         r"(?P<content>.+?))?" + _END, re.S),
-              re.compile(r"^把\s*(?P<content>.+?)\s*写(?:入|进|到)\s*" + _FILE.format("file") + _END, re.S)],
-    "make_directory": [re.compile(r"^(?:新建|创建|建立|建)(?:一个|个)?(?:新的)?(?:文件夹|目录)\s*[，,：:]?\s*(?:叫|名为|叫做)?\s*"
-                                  + _ANY.format("path") + _END)],
-    "move_path": [re.compile(r"^把\s*" + _ANY.format("src") + r"\s*(?:移动|移|挪|重命名|改名|放)(?:到|为|成|进)\s*"
-                             + _ANY.format("dst") + _END),
-                  re.compile(r"^(?:移动|重命名)\s*" + _ANY.format("src") + r"\s*(?:到|为|成)\s*" + _ANY.format("dst") + _END)],
-    "delete_path": [re.compile(r"^(?:删除|删掉|删去|删)\s*(?:文件夹|文件|目录)?\s*" + _ANY.format("path") + _END)],
+    "write": [_rule(r"^(?:写|新建|创建|建)(?:一个|个|一份)?(?:新的)?(?:文本)?(?:文件)?\s*(?:叫|名为|叫做)?\s*",
+                    _FILE.format("file"),
+                    r"\s*[，,]?\s*(?:(?:内容是|内容为|内容|写上|写着|写入|里面写)\s*[：:]?\s*(?P<content>.+?))?"),
+              _rule(r"^把\s*(?P<content>.+?)\s*写(?:入|进|到)\s*", _FILE.format("file"))],
+    "make_directory": [_rule(r"^(?:新建|创建|建立|建)(?:一个|个)?(?:新的)?(?:文件夹|目录)\s*[，,：:]?\s*(?:叫|名为|叫做)?\s*",
+                             _ANY.format("path"))],
+    "move_path": [_rule(r"^把\s*", _ANY.format("src"), r"\s*(?:移动|移|挪|重命名|改名|放)(?:到|为|成|进)\s*",
+                        _ANY.format("dst")),
+                  _rule(r"^(?:移动|重命名)\s*", _ANY.format("src"), r"\s*(?:到|为|成)\s*", _ANY.format("dst"))],
+    "delete_path": [_rule(r"^(?:删除|删掉|删去|删)\s*(?:文件夹|文件|目录)?\s*", _ANY.format("path"))],
     "remember": [re.compile(r"^记住(?:一下)?\s*[：:，,]?\s*(?P<what>.+?)[\s。！!]*$")],
 }
 
@@ -222,7 +230,8 @@ def demo_responder(request: RecordedRequest) -> ScriptedReply:
     return text_reply(_help(typed, zh), chunk_size=3, delay_s=0.005)
 
 
-_FOLLOW_UP = re.compile(r"^(?:and\s+|then\s+|now\s+)?(?P<op>times|multiplied by|plus|minus|divided by|乘以|乘|加上|加|减去|减|除以|除)"
+_FOLLOW_UP = re.compile(r"^(?:and\s+|then\s+|now\s+)?"
+                        r"(?P<op>times|multiplied by|plus|minus|divided by|乘以|乘|加上|加|减去|减|除以|除)"
                         r"\s*(?P<n>\d+(?:\.\d+)?)\s*(?:呢)?[?？.。!！]*$", re.I)
 _OPERATORS = {"times": "*", "multiplied by": "*", "乘以": "*", "乘": "*", "plus": "+", "加上": "+", "加": "+",
               "minus": "-", "减去": "-", "减": "-", "divided by": "/", "除以": "/", "除": "/"}
@@ -259,9 +268,11 @@ def _help(text: str, zh: bool) -> str:
 
 def _preface(intent: Intent, zh: bool) -> str:
     args = intent.args
-    en = {"write_file": f"I'll write `{args.get('path')}`.", "make_directory": f"I'll create the folder `{args.get('path')}`.",
+    en = {"write_file": f"I'll write `{args.get('path')}`.",
+          "make_directory": f"I'll create the folder `{args.get('path')}`.",
           "move_path": f"I'll move `{args.get('src')}` to `{args.get('dst')}`.",
-          "delete_path": f"I'll delete `{args.get('path')}` as you asked.", "fetch_url": f"I'll fetch {args.get('url')}."}
+          "delete_path": f"I'll delete `{args.get('path')}` as you asked.",
+          "fetch_url": f"I'll fetch {args.get('url')}."}
     cn = {"write_file": f"我来写入 `{args.get('path')}`。", "make_directory": f"我来新建文件夹 `{args.get('path')}`。",
           "move_path": f"我来把 `{args.get('src')}` 移动到 `{args.get('dst')}`。",
           "delete_path": f"我来删除 `{args.get('path')}`。", "fetch_url": f"我来获取 {args.get('url')}。"}
