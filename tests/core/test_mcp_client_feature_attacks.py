@@ -142,3 +142,42 @@ async def test_a_nan_answer_from_the_ui_never_reaches_the_server(runtime) -> Non
     await start(runtime)
     assert await call(runtime, "ask_form", schema=json.dumps(schema)) == {"action": "cancel", "content": None}
     await runtime.mcp.stop_all()
+
+
+async def test_a_flood_of_sampling_requests_is_not_a_flood_of_dialogs(runtime, profile, model_server) -> None:  # noqa: F811
+    """A server fires 20 sampling requests at once. The user sees one at a time and only a few wait their turn;
+    the rest are refused at once (the spec's rejection), each with one audit line, and the model is never called."""
+    import asyncio
+
+    from hermes_desktop.core.llm import ModelClient
+    from hermes_desktop.core.mcp.client_features import MAX_WAITING_QUESTIONS
+    from tests.core.test_mcp_client_features import audit
+
+    class SlowRefuser:
+        def __init__(self) -> None:
+            self.asked = 0
+
+        async def sample(self, request, generate):
+            self.asked += 1
+            if self.asked == 1:  # the user reads the first while the rest arrive (a guard, not a timing check)
+                expected = 20 - 1 - MAX_WAITING_QUESTIONS
+                for _ in range(400):
+                    if len(audit(runtime, "sampling/createMessage")) >= expected:
+                        break
+                    await asyncio.sleep(0.05)
+            return None
+
+    sampler = SlowRefuser()
+    features = runtime.mcp.client_features
+    features.sampler = sampler
+    model = ModelClient(profile, "sk-test")
+    features.model = lambda: model
+    await start(runtime)
+    outcomes = await call(runtime, "flood_sampling", count=20)
+    assert len(outcomes) == 20 and all(o.startswith("error:") for o in outcomes)
+    assert sampler.asked <= 1 + MAX_WAITING_QUESTIONS, sampler.asked
+    too_many = [o for o in outcomes if "waiting" in o]
+    assert len(too_many) == 20 - sampler.asked
+    assert not model_server.chat_requests
+    await runtime.mcp.stop_all()
+    await model.aclose()

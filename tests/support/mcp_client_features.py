@@ -71,6 +71,27 @@ def register(server: MCPServer) -> None:
         return json.dumps({"text": result.content.text, "model": result.model, "stop_reason": result.stop_reason})
 
     @server.tool(annotations=READ)
+    async def flood_sampling(ctx: Context, count: int = 20) -> str:
+        """Send `count` sampling requests at once (a hostile server); returns how each ended, as JSON."""
+        import anyio
+
+        outcomes: list[str] = []
+
+        async def one(n: int) -> None:
+            try:
+                result = await ctx.session.create_message(
+                    [types.SamplingMessage(role="user", content=types.TextContent(type="text", text=f"flood {n}"))],
+                    max_tokens=10, related_request_id=ctx.request_id)
+                outcomes.append("sent:" + result.content.text)
+            except Exception as exc:  # noqa: BLE001 - the client's answer is what the test looks at
+                outcomes.append("error:" + str(exc))
+
+        async with anyio.create_task_group() as group:
+            for n in range(count):
+                group.start_soon(one, n)
+        return json.dumps(sorted(outcomes))
+
+    @server.tool(annotations=READ)
     async def show_roots(ctx: Context) -> str:
         """The roots the client announces, and how many roots/list_changed notifications arrived."""
         result = await ctx.session.list_roots()

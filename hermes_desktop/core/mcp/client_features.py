@@ -56,6 +56,9 @@ MAX_LABEL_CHARS = 200  # a field's title, an option's label
 MAX_DESCRIPTION_CHARS = 1_000
 MAX_MESSAGE_CHARS = 4_000  # the request's message
 MAX_URL_CHARS = 8_192
+# Questions from one server that may wait behind the one on screen; more at once (a server firing 20 sampling
+# requests together) are refused straight away instead of becoming a queue of dialogs the user must click through.
+MAX_WAITING_QUESTIONS = 3
 SAMPLING_MAX_TOKENS = 4096  # a server may ask for more; it gets at most this (and at most the profile's own limit)
 SAMPLING_TIMEOUT_S = 180.0  # one generation
 REJECTED = -1  # the spec's error code for "User rejected sampling request"
@@ -560,6 +563,7 @@ class ClientFeatures:
         self._servers = servers
         self._announced: tuple[RootInfo, ...] | None = None
         self._asking: asyncio.Lock | None = None
+        self._open_questions: dict[str, int] = {}  # by server: on screen or waiting for their turn
         self._pending: set[asyncio.Task[Any]] = set()
 
     # ------------------------------------------------------------------ wiring
@@ -583,6 +587,23 @@ class ClientFeatures:
         if self._asking is None:
             self._asking = asyncio.Lock()
         return self._asking
+
+    def _too_many_open(self, server: str) -> bool:
+        return self._open_questions.get(server, 0) > MAX_WAITING_QUESTIONS
+
+    @contextlib.contextmanager
+    def _open_question(self, server: str) -> Any:
+        self._open_questions[server] = self._open_questions.get(server, 0) + 1
+        try:
+            yield
+        finally:
+            self._open_questions[server] -= 1
+            if not self._open_questions[server]:
+                del self._open_questions[server]
+
+    def _too_many_text(self, server: str) -> str:
+        return (f"too many requests waiting: Hermes is already asking the user {self._open_questions.get(server, 0)} "
+                "questions from this server")
 
     # ------------------------------------------------------------------ roots
     def roots(self) -> list[RootInfo]:
@@ -658,9 +679,14 @@ class ClientFeatures:
         except SchemaError as exc:
             self._record("elicitation/create", server, decision="error", outcome=str(exc))
             return types.ErrorData(code=types.INVALID_PARAMS, message=f"Hermes cannot show this request: {exc}")
+        if self._too_many_open(server):
+            reason = self._too_many_text(server)
+            self._record("elicitation/create", server, decision="error", outcome=reason)
+            return types.ErrorData(code=types.INVALID_REQUEST, message=f"Hermes did not ask the user: {reason}")
         try:
-            async with _clock_stopped(server), self._one_at_a_time():
-                answer = await self.elicitor.elicit(request)
+            with self._open_question(server):
+                async with _clock_stopped(server), self._one_at_a_time():
+                    answer = await self.elicitor.elicit(request)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - asking failed: nothing was chosen
@@ -714,10 +740,15 @@ class ClientFeatures:
             drafts.append(draft)
             return draft
 
+        if self._too_many_open(server):
+            reason = self._too_many_text(server)
+            self._record("sampling/createMessage", server, decision="refused", decided_by=reason, arguments=details)
+            return types.ErrorData(code=REJECTED, message=f"User rejected sampling request ({reason})")
         by = "you"
         try:
-            async with _clock_stopped(server), self._one_at_a_time():
-                text = await self.sampler.sample(request, generate)
+            with self._open_question(server):
+                async with _clock_stopped(server), self._one_at_a_time():
+                    text = await self.sampler.sample(request, generate)
         except asyncio.CancelledError:
             self._record("sampling/createMessage", server, decision="refused", decided_by="cancelled",
                          arguments=details)
