@@ -125,3 +125,42 @@ async def test_a_summary_made_for_a_larger_window_still_fits_after_switching_to_
     finally:
         await engine.agent.stop_background()
         await engine.close()
+
+
+async def test_a_session_purged_while_its_summary_is_made_in_the_background_keeps_nothing(
+        profile, workspace_dir, model_server) -> None:
+    """The user deletes a session for good while the summary of its history is being made after a turn: nothing
+    of it may be left in the database (a summary is a copy of the conversation), and nothing fails loudly."""
+    import threading
+
+    from hermes_desktop.core.settings import ApprovalMode
+
+    release = threading.Event()
+
+    def slow_summary(request: RecordedRequest):
+        release.wait(30)  # the summary is still being written when the session is purged
+        return text_reply(f"- {GOAL}")
+
+    model_server.summary_responder = slow_summary
+    engine = make_engine(small_profile(profile, 4_096), workspace_dir, limits=AgentLimits(summary_keep_exchanges=4),
+                         mode=ApprovalMode.CHAT_ONLY)
+    try:
+        await long_session(engine, 8)
+        model_server.enqueue(text_reply("ok"))
+        await engine.ask("one more")
+        refreshing = list(engine.agent.summary_refreshes.values())
+        assert refreshing, "a background refresh started after the turn"
+        for _ in range(600):  # until the side request is at the server
+            if any(r.system_prompt.startswith("You keep the running summary") for r in model_server.chat_requests):
+                break
+            await asyncio.sleep(0.05)
+        engine.store.purge_session("s1")
+        release.set()
+        await asyncio.gather(*refreshing, return_exceptions=True)
+        rows = engine.store._read("SELECT COUNT(*) AS n FROM context_summaries", ())
+        assert rows[0]["n"] == 0
+        assert engine.store.get_session("s1") is None
+    finally:
+        release.set()
+        await engine.agent.stop_background()
+        await engine.close()
