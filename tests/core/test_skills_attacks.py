@@ -111,3 +111,29 @@ def test_yaml_alias_bombs_and_python_tags_skip_the_skill_with_a_reason_and_the_r
         assert "alias" in reasons[name], reasons[name]
     assert "not valid YAML" in reasons["tagged"]
     assert not Path("/tmp/pwned-by-skill").exists()
+
+
+@pytest.mark.parametrize("message", ["/会议纪要 请整理", "／会议纪要 请整理", "/会议纪要\u200b 请整理", "\u200b/会议纪要 请整理",
+                                     "/会议纪要，请整理", "/会议纪要：整理", "/会议纪要帮我整理", "/cafe\u0301-notes go"])
+def test_a_slash_name_as_a_chinese_input_method_types_it_activates_the_skill(runtime, message) -> None:
+    for name in ("会议纪要", "caf\u00e9-notes"):
+        folder = runtime.paths.user_skills_dir / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Notes.\n---\nTake notes.\n", encoding="utf-8")
+    runtime.skills.reload()
+    runtime.store.create_session("s1")
+    expected = "会议纪要" if "会议" in message else "caf\u00e9-notes"
+    assert runtime.skills.apply_slash("s1", message) == expected
+    assert runtime.skills.active("s1") == [expected]
+
+
+@pytest.mark.parametrize("message", ["/会议纪要/记录.md 打开它", "/usr/bin/python is broken", "/会议纪 x",
+                                     "/meeting-notesx go", "see /会议纪要"])
+def test_a_path_or_another_word_after_a_slash_activates_nothing(runtime, message) -> None:
+    folder = runtime.paths.user_skills_dir / "会议纪要"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: 会议纪要\ndescription: Notes.\n---\nTake notes.\n", encoding="utf-8")
+    runtime.skills.reload()
+    runtime.store.create_session("s1")
+    assert runtime.skills.apply_slash("s1", message) is None
+    assert runtime.skills.active("s1") == []

@@ -18,7 +18,8 @@ Progressive disclosure:
    failing that the error lists the closest existing paths (difflib). Never a path outside the folder, never
    tools.py or scripts/, and never a file over MAX_RESOURCE_BYTES (refused with its size).
 The user activates a skill by pinning it (Skills tab) or starting a message with `/skill-name` (any Unicode name:
-`/会议纪要`). Active skills are saved with the session (the store's active_skills), so reopening restores them.
+`/会议纪要`; also with a full-width slash, with zero-width characters an input method left in, and followed directly
+by punctuation or, for a name in a script written without spaces, by the message: `／会议纪要，整理一下`). Active skills are saved with the session (the store's active_skills), so reopening restores them.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import difflib
 import logging
 import re
 import threading
+import unicodedata
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -56,7 +58,13 @@ MAX_PAGE_CHARS = 100_000
 OTHER_FIXED_ALLOWANCE = 400
 RECENT = 20
 FIND_RESULTS = 8
-_SLASH = re.compile(r"^/([^\s/]{1,64})(?:\s|$)")
+_SLASH = re.compile(r"^[/／]([^\s/／]{1,200}+)(?![/／])")  # a full-width slash too: what a Chinese input method types
+# Invisible characters a paste or an input method leaves in a message (zero-width space/joiners, BOM, soft hyphen).
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
+
+
+def _fold(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 def page(text: str, offset: int, limit: int, *, how_to_continue: str) -> str:
@@ -225,8 +233,8 @@ class SkillManager:
     def resolve(self, name: str) -> Skill | None:
         """The skill called `name`, or the one whose name differs only in letter case."""
         skill = self.get(name)
-        if skill is None:
-            same = [s for s in self.skills if s.name.lower() == name.lower()]
+        if skill is None:  # also the same name in another Unicode normal form (é typed as e + accent)
+            same = [s for s in self.skills if _fold(s.name) == _fold(name)]
             skill = same[0] if len(same) == 1 else None
         return skill
 
@@ -252,8 +260,20 @@ class SkillManager:
 
     def apply_slash(self, session_id: str, text: str) -> str | None:
         """`/skill-name …` at the start of a message activates that skill (any Unicode name). Returns its name."""
-        match = _SLASH.match(text.strip())
-        skill = self.resolve(match.group(1)) if match else None
+        match = _SLASH.match(_INVISIBLE.sub("", text.strip()))
+        if match is None:
+            return None
+        word = match.group(1)
+        skill = self.resolve(word)
+        if skill is None:  # the name followed by punctuation ('/会议纪要，请整理'), or, for a name in a script written
+            # without spaces, by the message itself ('/会议纪要帮我整理'): the longest name that fits
+            for candidate in sorted(self.skills, key=lambda s: -len(s.name)):
+                rest = word[len(candidate.name):]
+                if rest and _fold(word[:len(candidate.name)]) == _fold(candidate.name) and (
+                        (unicodedata.category(rest[0]).startswith("P") and rest[0] not in "-_.")
+                        or (not candidate.name[-1].isascii() and not rest[0].isascii())):
+                    skill = candidate
+                    break
         if skill is not None:
             self.activate(session_id, skill.name)
             return skill.name
