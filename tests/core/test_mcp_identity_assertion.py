@@ -237,6 +237,27 @@ async def test_a_missing_client_secret_waits_for_it_without_sending_anything(run
     await runtime.mcp.stop_all()
 
 
+async def test_an_unreachable_identity_provider_is_named_and_waits_for_the_user(
+        runtime, auth, idp, secrets) -> None:
+    """Not a refusal, but after the server's 401 also a wait (no restart loop), naming the IdP's host."""
+    import socket
+
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    secrets.set(secret_username(NAME, "id-token"), idp.new_id_token())
+    secrets.set(secret_username(NAME, "client"), AS_CLIENT[1])
+    server = entry(auth, idp)
+    server["oauth"]["idp"]["tokenEndpoint"] = f"{dead}/token"
+    runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": {NAME: server}}), encoding="utf-8")
+    await runtime.mcp.reload()
+    await runtime.mcp.wait_until_settled(SETTLE_S)
+    assert status(runtime).state is ServerState.NEEDS_SIGN_IN, status(runtime)
+    assert f"your identity provider at {dead[7:]} could not be reached (ConnectError)" in status(runtime).detail
+    assert auth.grants == []
+    await runtime.mcp.stop_all()
+
+
 def test_the_id_token_and_secrets_are_offered_by_set_secret_and_an_input_is_asked() -> None:
     config = parse_server(NAME, {"url": "https://mcp.example.com/mcp", "oauth": {
         "grant": "identity_assertion", "issuer": "https://auth.example.com", "clientId": "c",

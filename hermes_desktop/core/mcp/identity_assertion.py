@@ -28,7 +28,8 @@ Tokens are kept like every other sign-in: one JSON record in the keyring under `
 memory when there is no secure keyring: nothing is asked of a person), with the absolute expiry so a stored token
 past it is not sent after a restart; an expired or revoked token is simply exchanged again (both legs).
 
-Failures: a refusal by either side (4xx) stops with `SignInRequired` naming who refused and their OAuth error
+Failures: a refusal by either side (4xx), or an IdP that cannot be reached, stops with `SignInRequired` naming
+who refused and their OAuth error
 (e.g. "your identity provider refused the token exchange: invalid_grant (Invalid ID token)"), so the server waits
 in "needs sign-in" instead of restarting; "Sign in" (`mcp login NAME`) runs both legs again once the ID token or
 secret is fixed. Nothing secret is logged or put in a message: only the OAuth `error` and `error_description`.
@@ -64,8 +65,10 @@ IDP_TIMEOUT_S = 30.0
 _REFERENCE = re.compile(r"\$\{(secret|input|env):([A-Za-z0-9_.:-]+)\}")
 
 
-class IdentityProviderUnreachable(Exception):
-    """The IdP could not be asked (network): a restart may help, unlike a refusal."""
+class IdentityProviderUnreachable(SignInRequired):
+    """The IdP could not be asked (network). Also a wait for the user, not a restart loop: the MCP server has
+    already answered 401, and the supervisor rightly reads a failure after a 401 as "needs sign-in"; the reason
+    says what happened and Sign in (or Restart) tries again."""
 
 
 # ---------------------------------------------------------------------------------------------- values
@@ -138,7 +141,7 @@ async def exchange_id_token(config: ServerConfig, secrets: SecretStore | None, a
                                      headers={"Accept": "application/json"})
     except httpx2.HTTPError as exc:
         raise IdentityProviderUnreachable(f"your identity provider at {host} could not be reached "
-                                          f"({type(exc).__name__})") from None
+                                          f"({type(exc).__name__}); try again when it is reachable") from None
     if answer.status_code != 200:
         raise SignInRequired(f"your identity provider refused the token exchange: {_oauth_error(answer.content)} "
                              f"(HTTP {answer.status_code}); {_id_token_hint(config)}")
