@@ -379,6 +379,33 @@ def _reasoning_tokens(usage: dict[str, Any]) -> int | None:
     return _int_or_none(details.get("reasoning_tokens")) if isinstance(details, dict) else None
 
 
+class _SurrogateJoiner:
+    """Text as UTF-8 can carry it. JSON may escape half a surrogate pair ("\\ud83d"), and a server that cuts its
+    text into UTF-16 units sends an emoji's two halves in two chunks: Python keeps them as two lone surrogates,
+    which SQLite and every later request refuse to encode (the reply was lost as "internal error"). A high half at
+    a chunk's end waits for the next chunk; halves that meet are joined; a lone half becomes U+FFFD."""
+
+    def __init__(self) -> None:
+        self._held = ""
+
+    def feed(self, text: str) -> str:
+        text = self._held + text
+        self._held = ""
+        if text and "\ud800" <= text[-1] <= "\udbff":
+            text, self._held = text[:-1], text[-1]
+        return _utf8_safe(text)
+
+    def finish(self) -> str:
+        held, self._held = self._held, ""
+        return _utf8_safe(held)
+
+
+def _utf8_safe(text: str) -> str:
+    if not any("\ud800" <= ch <= "\udfff" for ch in text):
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 class _Reply:
     """One reply as it streams: its text, tool calls, finish reason and size; decides how it ended."""
 
@@ -389,6 +416,7 @@ class _Reply:
         self._think = ThinkSplitter()
         self._text_parts: list[str] = []
         self._reasoning_parts: list[str] = []
+        self._content_joiner, self._reasoning_joiner = _SurrogateJoiner(), _SurrogateJoiner()
         self._reasoning_chars = 0
         self._content_chars = 0  # everything in `content`, shown or not (hidden <tool_call> blocks count)
         self._usage: dict[str, Any] = {}
@@ -411,8 +439,12 @@ class _Reply:
                 continue
             delta = choice.get("delta") or {}
             content = delta.get("content")
+            if isinstance(content, str):
+                content = self._content_joiner.feed(content)
             fragments = delta.get("tool_calls")
             thought = delta_reasoning(delta)
+            if thought:
+                thought = self._reasoning_joiner.feed(thought)
             if thought:
                 self._take_reasoning(thought, visible)
             if isinstance(content, str) and content:
@@ -458,6 +490,10 @@ class _Reply:
         """What the <think> splitter and the text-protocol parser held back until the end (a partial tag
         that was not one)."""
         pieces: list[TextPiece | ReasoningPiece] = []
+        if held := self._reasoning_joiner.finish():
+            self._take_reasoning(held, pieces)
+        if held := self._content_joiner.finish():
+            self._take_content(held, pieces)
         for kind, piece in self._think.finish():
             if kind == "thinking":
                 self._reasoning_parts.append(piece)
