@@ -21,7 +21,9 @@ terminal for `ask` on a TTY (commands/mcp_terminal.py), and otherwise an answer 
   `notifications/roots/list_changed` to every connected server when that list changed.
 - **Capabilities.** The SDK declares `elicitation` (form and url), `sampling` and `roots` (listChanged) exactly
   when the matching callback is given: `client_kwargs` gives all three, because all three are implemented. Only one
-  question (form or sampling) is on screen at a time; others wait their turn.
+  question (form or sampling) is on screen at a time; others wait their turn, at most MAX_WAITING_QUESTIONS from
+  one server (more at once are refused straight away, so a flood is not a queue of dialogs). A form's size and a
+  server's texts are bounded (MAX_FIELDS, MAX_OPTIONS, MAX_*_CHARS) so a hostile schema cannot freeze the window.
 - **Time.** While the user answers, the asking server's calls in progress do not time out (their deadlines are
   lifted and given back afterwards, core/tools/runner.py); a call the server cancels closes its question.
 """
