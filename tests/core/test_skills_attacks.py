@@ -137,3 +137,28 @@ def test_a_path_or_another_word_after_a_slash_activates_nothing(runtime, message
     runtime.store.create_session("s1")
     assert runtime.skills.apply_slash("s1", message) is None
     assert runtime.skills.active("s1") == []
+
+
+async def test_find_skills_with_a_whole_pasted_message_as_its_query_still_shows_the_skills(
+        runtime, profile, model_server) -> None:
+    """A model that passes the user's long message as the query: the result echoed the query in full first, so the
+    skills it found were past the tool result budget and the model saw none of them."""
+    import json
+
+    from hermes_desktop.core import events as ev
+    from tests.core.test_skills import run_turn, skill_md, user_dir
+    from tests.core.test_skills_scale import generate
+    from tests.support.engine import of_type
+    from tests.support.model_server import CallScript, text_reply, tool_call_reply
+
+    generate(user_dir(runtime), 300)
+    skill_md(user_dir(runtime) / "zz-harbour-tides", "zz-harbour-tides",
+             "Predict harbour tide windows for sailing trips from tide tables.", "Read the tide table first.")
+    runtime.skills.reload()
+    pasted = "Here is the log of our trip, please plan the tide windows for sailing. " + "Log line. " * 1200
+    model_server.enqueue(tool_call_reply(CallScript("find_skills", {"query": pasted})), text_reply("Found it."))
+    events = await run_turn(runtime, profile, "long-query", pasted)
+    finished = of_type(events, ev.ToolCallFinished)[0]
+    sent = model_server.chat_requests[1].messages[-1]["content"]  # what the model really got back
+    assert "zz-harbour-tides" in sent, sent[-300:]
+    assert json.loads(finished.result)["skills"][0]["name"] == "zz-harbour-tides"

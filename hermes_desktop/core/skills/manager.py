@@ -19,7 +19,8 @@ Progressive disclosure:
    tools.py or scripts/, and never a file over MAX_RESOURCE_BYTES (refused with its size).
 The user activates a skill by pinning it (Skills tab) or starting a message with `/skill-name` (any Unicode name:
 `/会议纪要`; also with a full-width slash, with zero-width characters an input method left in, and followed directly
-by punctuation or, for a name in a script written without spaces, by the message: `／会议纪要，整理一下`). Active skills are saved with the session (the store's active_skills), so reopening restores them.
+by punctuation or, for a name in a script written without spaces, by the message: `／会议纪要，整理一下`).
+Active skills are saved with the session (the store's active_skills), so reopening restores them.
 """
 
 from __future__ import annotations
@@ -58,9 +59,15 @@ MAX_PAGE_CHARS = 100_000
 OTHER_FIXED_ALLOWANCE = 400
 RECENT = 20
 FIND_RESULTS = 8
-_SLASH = re.compile(r"^[/／]([^\s/／]{1,200}+)(?![/／])")  # a full-width slash too: what a Chinese input method types
+# A full-width slash too (what a Chinese input method types); not a path such as /usr/bin.
+_SLASH = re.compile(r"^[/／]([^\s/／]{1,200}+)(?![/／])")
 # Invisible characters a paste or an input method leaves in a message (zero-width space/joiners, BOM, soft hyphen).
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
+
+
+def _short(text: str, chars: int = 200) -> str:
+    """A model-given string echoed back in a result: enough to recognise, never the whole of a pasted text."""
+    return text if len(text) <= chars else text[: chars - 1] + "…"
 
 
 def _fold(name: str) -> str:
@@ -244,8 +251,9 @@ class SkillManager:
             name = skill.name
         if skill is None:
             close = self.closest_names(name)
-            raise ToolError(f"no skill named {name!r}" + (f"; the closest names: {', '.join(close)}" if close else
-                                                          "; use find_skills to search the installed skills"))
+            raise ToolError(f"no skill named {_short(name)!r}" + (
+                f"; the closest names: {', '.join(close)}" if close else
+                "; use find_skills to search the installed skills"))
         with self._lock:
             self._recent = [name] + [n for n in self._recent if n != name][: RECENT - 1]
         if self._store.get_session(session_id) is None:
@@ -265,8 +273,8 @@ class SkillManager:
             return None
         word = match.group(1)
         skill = self.resolve(word)
-        if skill is None:  # the name followed by punctuation ('/会议纪要，请整理'), or, for a name in a script written
-            # without spaces, by the message itself ('/会议纪要帮我整理'): the longest name that fits
+        if skill is None:  # the name followed by punctuation ('/会议纪要，请整理'), or, for a name in a script
+            # written without spaces, by the message itself ('/会议纪要帮我整理'): the longest name that fits
             for candidate in sorted(self.skills, key=lambda s: -len(s.name)):
                 rest = word[len(candidate.name):]
                 if rest and _fold(word[:len(candidate.name)]) == _fold(candidate.name) and (
@@ -348,10 +356,11 @@ class SkillManager:
         if not query:
             raise ToolError("give a few keywords to search for")
         found = self.search(query)
+        shown = _short(query)  # a query of a whole pasted message, echoed in full, pushed the skills past the cut
         if not found:
-            return {"query": query, "skills": [], "note": "No installed skill matches these words; try other words "
+            return {"query": shown, "skills": [], "note": "No installed skill matches these words; try other words "
                     "or synonyms, or do the task without a skill."}
-        return {"query": query, "skills": [{"name": s.name, "description": s.description[:SEARCH_DESCRIPTION_CHARS]}
+        return {"query": shown, "skills": [{"name": s.name, "description": s.description[:SEARCH_DESCRIPTION_CHARS]}
                                            for s in found],
                 "note": "Call activate_skill with the name of the one that fits the task."}
 
@@ -398,7 +407,8 @@ class SkillManager:
         skill = self.resolve(name)
         if skill is None:
             close = self.closest_names(name)
-            raise ToolError(f"no skill named {name!r}" + (f"; the closest names: {', '.join(close)}" if close else ""))
+            raise ToolError(f"no skill named {_short(name)!r}" +
+                            (f"; the closest names: {', '.join(close)}" if close else ""))
         relative = str(args["path"]).strip().lstrip("/")
         target, found, note = self._resource_path(skill, relative)
         try:  # never more than the limit is read, whatever the file's size says or becomes
