@@ -55,3 +55,32 @@ def test_a_model_error_and_a_server_name_with_html_show_as_plain_text_in_samplin
     assert status in labels and dialog.findChild(QLabel, "samplingIntroLabel") in labels
     assert all(label.textFormat() == Qt.TextFormat.PlainText for label in labels), \
         [label.objectName() for label in labels if label.textFormat() != Qt.TextFormat.PlainText]
+
+
+def test_quitting_while_a_server_s_form_is_open_closes_it_and_does_not_hang(make_window, model_server) -> None:
+    """The user quits with an MCP server's form still on screen (or a sampling request waiting behind it): the
+    questions are closed as cancelled, the server is stopped, and shutting down finishes."""
+    import json
+
+    from hermes_desktop.core.mcp.status import ServerState
+    from tests.support.model_server import CallScript, text_reply, tool_call_reply
+    from tests.ui.test_mcp_client_dialogs import start_server, visible
+
+    h = make_window()
+    start_server(h)
+    model_server.enqueue(tool_call_reply(CallScript("mcp_cf_ask_form", {"schema": json.dumps(
+        {"type": "object", "properties": {"city": {"type": "string"}}})})), text_reply("ok"))
+    h.send("book a hotel")
+    dialog = h.wait_until(visible(lambda: h.window.elicitor.dialog), what="the elicitation dialog")
+    supervisor = h.controller.runtime.mcp.supervisors["cf"]
+    h.do(h.window.close)
+    h.run(asyncio.wait_for(h.controller.shutdown(), 60))  # a guard against a hang, not a timing check
+    h.wait_until(lambda: not dialog.isVisible() if _alive(dialog) else True, what="the form to close")
+    assert h.window.elicitor.dialog is None
+    assert supervisor.status.state is ServerState.STOPPED, supervisor.status
+
+
+def _alive(widget) -> bool:
+    from shiboken6 import isValid
+
+    return isValid(widget)
