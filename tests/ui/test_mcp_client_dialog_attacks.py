@@ -84,3 +84,24 @@ def _alive(widget) -> bool:
     from shiboken6 import isValid
 
     return isValid(widget)
+
+
+def test_stop_while_a_server_s_form_is_open_closes_the_form(make_window, model_server) -> None:
+    """The user presses Stop while the form a tool call opened is on screen: the call is cancelled, so its question
+    goes away with it (the server cancels its request), and nothing is sent."""
+    import json
+
+    from PySide6.QtWidgets import QPushButton
+
+    from tests.support.model_server import CallScript, text_reply, tool_call_reply
+    from tests.ui.test_mcp_client_dialogs import start_server, visible
+
+    h = make_window()
+    start_server(h)
+    model_server.enqueue(tool_call_reply(CallScript("mcp_cf_ask_form", {"schema": json.dumps(
+        {"type": "object", "properties": {"city": {"type": "string"}}})})), text_reply("ok"))
+    h.send("book a hotel")
+    dialog = h.wait_until(visible(lambda: h.window.elicitor.dialog), what="the elicitation dialog")
+    h.do(lambda: h.window.findChild(QPushButton, "stopButton").click())
+    h.wait_until(lambda: h.window.elicitor.dialog is None, timeout=30, what="the form to close after Stop")
+    assert not _alive(dialog) or not dialog.isVisible()
