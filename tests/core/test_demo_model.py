@@ -178,6 +178,16 @@ async def test_a_follow_up_works_on_the_last_result_of_the_session(runtime, firs
     assert calls(events) == [("calculate", {"expression": expression})] and f"**{result}**" in reply
 
 
+async def test_the_demo_reports_usage_that_grows_with_the_conversation(runtime) -> None:
+    """A server counts the whole request: the second turn of a session reports more prompt tokens than the first,
+    so the context meter on the demo grows as the chat does."""
+    first, _, _ = await turn(runtime, "hello there", session="usage")
+    second, _, _ = await turn(runtime, "tell me more about that, please", session="usage")
+    before, after = of_type(first, ev.UsageReported)[-1], of_type(second, ev.UsageReported)[-1]
+    assert after.prompt_tokens > before.prompt_tokens + before.completion_tokens > before.prompt_tokens > 100
+    assert before.completion_tokens > 20, "the help text is long; it is counted, not a constant"
+
+
 @pytest.mark.parametrize("told, statement, recall, remembered, forget", [
     ("remember that I prefer tea", "I prefer tea", "What do you remember about me?", "I remember:", "forget tea"),
     ("记住我喜欢喝茶", "我喜欢喝茶", "你记得我什么？", "我记得：", "忘掉喝茶"),
