@@ -286,21 +286,28 @@ async def sign_in(config: ServerConfig, secrets: SecretStore | None, *,
     keyring = KeyringTokenStorage(secrets, config.name)
     await asyncio.to_thread(keyring._check)  # no secure keyring: refuse before anything is sent
     pending = _PendingTokens(keyring)
+    # A whole deadline: a server (or IdP) dripping its answers never trips a per-read timeout.
+    deadline_s = 2 * IDP_TIMEOUT_S + 2 * config.start_timeout_s
     try:
-        provider = await identity_assertion_provider(config, secrets, storage=pending)
-        if connect is None:
-            from hermes_desktop.core.mcp.supervisor import connect_once
+        async with asyncio.timeout(deadline_s):
+            provider = await identity_assertion_provider(config, secrets, storage=pending)
+            if connect is None:
+                from hermes_desktop.core.mcp.supervisor import connect_once
 
-            tools = await connect_once(config, secrets, provider)
-        else:
-            tools = await connect(provider)
+                tools = await connect_once(config, secrets, provider)
+            else:
+                tools = await connect(provider)
     except BaseException as exc:
         inner = exc
         while isinstance(inner, BaseExceptionGroup) and inner.exceptions:
-            found = inner.subgroup((SignInRequired, SignInError, IdentityProviderUnreachable))
+            found = inner.subgroup((SignInRequired, SignInError))
             inner = found.exceptions[0] if found is not None else inner.exceptions[0]
-        if isinstance(inner, (SignInRequired, SignInError, IdentityProviderUnreachable)):
+        if isinstance(inner, (SignInRequired, SignInError)):
             raise SignInError(str(inner)) from None
+        if isinstance(exc, TimeoutError):
+            raise SignInError(f"sign-in to “{config.name}” did not finish within {deadline_s:g} s (the identity "
+                              "provider, the authorization server or the server stopped answering); nothing was "
+                              "stored") from None
         if isinstance(exc, asyncio.CancelledError):
             raise
         text = str(inner).strip() or type(inner).__name__
