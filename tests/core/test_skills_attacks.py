@@ -162,3 +162,19 @@ async def test_find_skills_with_a_whole_pasted_message_as_its_query_still_shows_
     sent = model_server.chat_requests[1].messages[-1]["content"]  # what the model really got back
     assert "zz-harbour-tides" in sent, sent[-300:]
     assert json.loads(finished.result)["skills"][0]["name"] == "zz-harbour-tides"
+
+
+def test_a_skills_root_that_is_a_file_or_a_link_loop_is_reported_not_silently_empty(tmp_path: Path) -> None:
+    from hermes_desktop.core.skills.discovery import discover
+    from hermes_desktop.core.skills.model import Origin
+
+    a_file = tmp_path / "skills-file"
+    a_file.write_text("not a folder")
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)  # ~/.claude/skills pointing at itself
+    missing = tmp_path / "missing"
+    found = discover([(a_file, Origin.USER), (loop, Origin.USER), (missing, Origin.USER)])
+    reasons = {Path(folder).name: problems[0].reason for folder, problems in found.rejected}
+    assert "is a file, not a folder" in reasons["skills-file"]
+    assert "cannot be listed" in reasons["loop"]
+    assert "missing" not in reasons, "a folder that does not exist yet is normal"

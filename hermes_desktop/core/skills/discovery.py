@@ -67,8 +67,14 @@ def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
     for root, origin in roots:
         try:
             top = _subfolders(list_folder(root))
-        except OSError:
+        except FileNotFoundError:
             continue  # a missing root is normal (no user skills yet, ~/.agents/skills absent)
+        except OSError as exc:  # a file where the folder should be, no permission, a link loop: said, not silent
+            reason = ("is a file, not a folder" if isinstance(exc, NotADirectoryError)
+                      else f"cannot be listed: {exc.strerror or exc}")
+            rejected.append((str(root), (SkillProblem(root.name, f"the skills folder {reason}; no skill in it is "
+                                                                 "loaded", "error"),)))
+            continue
         budget = [MAX_FOLDERS_PER_ROOT]
         for first in top:
             found: list[tuple[Path, dict[str, os.DirEntry[str]]]] = []
