@@ -13,7 +13,8 @@ Rules, and why:
   is never separated from its results, and nothing of the current turn is ever summarised.
 - Incremental: a new summary is made from the previous one plus only the messages after its `covered_to`
   (merged, not appended). A range too large for one request is summarised in chunks, each merged into the
-  running summary and stored as soon as it is made, so a slow or failing update keeps its progress.
+  running summary and stored as soon as it ends an exchange, so a slow or failing update keeps its progress; an
+  exchange that alone is larger than one request (many tool calls) is cut between its messages.
 - When the summary itself grows past its cap (a sixth of the budget, at most 2,000 tokens) one more request
   asks the model to merge its oldest points ("merge the oldest"); if it is still too long its head is kept
   (the prompt puts the goal first).
@@ -288,17 +289,21 @@ async def make_summary(model: ModelClient, job: SummaryJob, save: Callable[[Summ
     budget = max(256, job.request_budget - job.cap_tokens - estimate_text_tokens(_PROMPT) - 64)
     chunks: list[list[tuple[StoredMessage, list[str]]]] = [[]]
     used = 0
-    for message in job.messages:  # chunks end at an exchange's end where one has to be cut
+    for message in job.messages:
+        # A chunk is what fits one request, cut between messages; an exchange larger than one request (an agentic
+        # turn of a hundred tool calls) is cut inside too, else its request was refused by the model on every turn
+        # and the oldest exchanges, the goal first, were left out for good. Stored summaries still end only where
+        # an exchange ends (below).
         lines = transcript_lines([message])
         cost = sum(estimate_text_tokens(line) + 2 for line in lines)
-        if chunks[-1] and used + cost > budget and message.role == "user":
+        if chunks[-1] and used + cost > budget:
             chunks.append([])
             used = 0
         chunks[-1].append((message, lines))
         used += cost
     record = job.previous
     covered = job.previous.covered_messages if job.previous else 0
-    for chunk in chunks:
+    for index, chunk in enumerate(chunks):
         lines = [line for _, group in chunk for line in group]
         text = await _ask(model, _PROMPT.format(words=words), _user_text(text, lines), job.timeout_s)
         if estimate_text_tokens(text) > job.cap_tokens:  # merge the oldest points
@@ -306,6 +311,8 @@ async def make_summary(model: ModelClient, job: SummaryJob, save: Callable[[Summ
             if estimate_text_tokens(text) > job.cap_tokens:
                 text = _head(text, job.cap_tokens)
         covered += len(chunk)
+        if index + 1 < len(chunks) and chunks[index + 1][0][0].role != "user":
+            continue  # inside an exchange: a summary is stored (and used) only where an exchange ends
         record = SummaryRecord(job.session_id, job.first_id, chunk[-1][0].id, covered, text,
                                estimate_text_tokens(text), time.time(), model.profile.model)
         saved = save(record)

@@ -11,6 +11,7 @@ import pytest
 
 from hermes_desktop.core import events as ev
 from hermes_desktop.core.conversation_summary import SYSTEM_HEADING, load_summary
+from hermes_desktop.core.session_types import NewMessage
 from hermes_desktop.core.settings import AgentLimits
 from tests.core.test_long_conversations import GOAL, honest_usage, long_session, main_requests, small_profile, snapshot
 from tests.support.engine import make_engine, of_type
@@ -163,4 +164,52 @@ async def test_a_session_purged_while_its_summary_is_made_in_the_background_keep
     finally:
         release.set()
         await engine.agent.stop_background()
+        await engine.close()
+
+
+async def test_one_exchange_with_many_tool_calls_bigger_than_the_window_is_still_summarised(
+        profile, workspace_dir, model_server) -> None:
+    """The user's first message (the goal) started an agentic exchange of 120 tool calls. That one exchange, even
+    clipped per message, is larger than the model's window, so a summary request holding it whole was refused by
+    the model on every turn: the fallback then left the goal out for good. The exchange is summarised in parts,
+    each request fits the window, and the goal reaches the model."""
+    from tests.core.test_long_conversations import request_tokens
+
+    window = 4_096
+
+    def strict_summary(request: RecordedRequest):
+        if request_tokens(request) > window:  # a real server refuses a request over its window
+            return error_reply(400, "This model's maximum context length is 4096 tokens", err_type="invalid_request_error")
+        text = " ".join(str(m.get("content")) for m in request.messages)
+        return text_reply(f"- {GOAL}" if "goal" in text.lower() else "- (no goal seen)")
+
+    model_server.summary_responder = strict_summary
+    engine = make_engine(small_profile(profile, window), workspace_dir, limits=AgentLimits(summary_keep_exchanges=4))
+    store = engine.store
+    try:
+        store.create_session("s1")
+        store.append_message("s1", NewMessage("user", GOAL + " Read every file and tell me what to fix."))
+        for n in range(120):
+            call = {"id": f"c{n}", "type": "function",
+                    "function": {"name": "read_file", "arguments": json.dumps({"path": f"src/module_{n}.py"})}}
+            store.append_message("s1", NewMessage("assistant", "", tool_calls=[call]))
+            store.append_message("s1", NewMessage("tool", "def f():\n    return 1\n" * 40, tool_call_id=f"c{n}",
+                                                  name="read_file"))
+        store.append_message("s1", NewMessage("assistant", "I read them all."))
+        for n in range(6):
+            store.append_message("s1", NewMessage("user", f"Step {n}: " + "x" * 300))
+            store.append_message("s1", NewMessage("assistant", f"Answer {n}: " + "y" * 300))
+        model_server.enqueue(text_reply("ok"))
+        events = await engine.ask("What was my goal?")
+        notices = [n.message for n in of_type(events, ev.Notice) if "could not be summarised" in n.message]
+        assert not notices, notices
+        summary_requests = [r for r in model_server.chat_requests if r not in main_requests(model_server)]
+        assert summary_requests and all(request_tokens(r) <= window for r in summary_requests)
+        assert GOAL in main_requests(model_server)[-1].system_prompt
+        record = load_summary(store, "s1")
+        assert record is not None and GOAL in record.text
+        covered = store.messages("s1")[: record.covered_messages]
+        assert store.messages("s1")[record.covered_messages].role == "user", "the cut is before a user message"
+        assert covered[-1].id == record.covered_to
+    finally:
         await engine.close()
