@@ -273,3 +273,26 @@ async def test_plain_http_endpoints_on_another_host_are_refused_before_the_brows
         with pytest.raises(SignInError, match="https"):
             await sign_in(config, store, open_url=open_url, timeout_s=20)
         assert opened == [] and auth.grants == []
+
+
+async def test_a_token_endpoint_that_drips_for_ever_ends_the_sign_in_and_lets_go_of_the_connection() -> None:
+    """Each read of a dripping answer comes well within the read timeout, so no per-request timeout ever
+    fires: `mcp login` and the MCP tab's Sign in waited for ever. A sign-in now has a whole deadline (the
+    browser's wait plus twice the server's start timeout)."""
+    import asyncio
+
+    from hermes_desktop.core.mcp.config import parse_server
+    from hermes_desktop.core.mcp.oauth import SignInError, sign_in
+    from tests.core.test_mcp_oauth import PersistentMemoryStore, browser
+    from tests.support.drip_server import DripServer
+    from tests.support.oauth_server import running_auth_server
+
+    with DripServer(interval_s=0.3) as drip, running_auth_server(
+            metadata_overrides={"token_endpoint": drip.url("/token")}) as auth:
+        config = parse_server("remote", {"url": f"{auth.base}/mcp", "timeout": 2, "startTimeout": 2})
+        opened: list[str] = []
+        with pytest.raises(SignInError, match="did not finish"):
+            await asyncio.wait_for(sign_in(config, PersistentMemoryStore(), open_url=browser(opened), timeout_s=3),
+                                   120)  # only so that the old behaviour fails instead of hanging the suite
+        assert len(opened) == 1 and drip.accepted >= 1
+        assert await asyncio.to_thread(drip.wait_until_all_closed, 30)

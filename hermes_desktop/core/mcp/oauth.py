@@ -553,17 +553,23 @@ async def sign_in(config: ServerConfig, secrets: SecretStore | None, *,
                                                             if hasattr(storage, "wanted_scope") else ())))) or None
     provider = make_provider(config, secrets, interactive=True, redirect_uri=redirect_uri, redirect_handler=redirect,
                              callback_handler=callback, storage=storage, extra_scope=extra, client_secret=secret)
+    # A whole deadline: a server dripping its answers never trips a per-read timeout, and would hold it for ever.
+    deadline_s = timeout_s + 2 * config.start_timeout_s
     try:
-        if connect is None:
-            from hermes_desktop.core.mcp.supervisor import connect_once
+        async with asyncio.timeout(deadline_s):
+            if connect is None:
+                from hermes_desktop.core.mcp.supervisor import connect_once
 
-            tools = await connect_once(config, secrets, provider)
-        else:
-            tools = await connect(provider)
+                tools = await connect_once(config, secrets, provider)
+            else:
+                tools = await connect(provider)
     except BaseException as exc:
         inner = _innermost(exc)
         if isinstance(inner, (SignInError, SignInRequired)):
             raise SignInError(str(inner)) from None
+        if isinstance(exc, TimeoutError):
+            raise SignInError(f"sign-in to “{config.name}” did not finish within {deadline_s:g} s (the server or "
+                              "its authorization server stopped answering); nothing was stored") from None
         if isinstance(exc, asyncio.CancelledError):
             raise
         raise SignInError(f"sign-in to “{config.name}” failed: {_describe(inner)}") from None
