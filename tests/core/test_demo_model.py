@@ -332,3 +332,26 @@ def test_doctor_says_a_key_is_stored_in_the_real_keyring_without_printing_it(dem
     assert "API key: stored in the system keyring (keyring entry provider:work)" in output, output
     assert secret not in output and secret[:12] not in output
     assert "API key: NONE stored (keyring entry provider:work)" in doctor(env), "deleted: said so again"
+
+
+@pytest.mark.keyring
+@pytest.mark.skipif(not os.environ.get("HERMES_TEST_SECRET_SERVICE"),
+                    reason="needs a real Secret Service (tests/run_suite.sh runs it under dbus-run-session)")
+def test_doctor_says_a_locked_keyring_could_not_be_read_rather_than_no_key(demo) -> None:
+    import keyring
+    import secretstorage
+
+    from tests.support.keyring_session import unlock_with_master_password
+
+    env = _saved_profile_env(demo)
+    keyring.set_password("hermes-desktop", "provider:work", "sk-locked-away-0123456789")
+    connection = secretstorage.dbus_init()
+    collection = secretstorage.get_default_collection(connection)
+    collection.lock()
+    try:
+        output = doctor(env)
+    finally:
+        unlock_with_master_password(connection, collection)
+        keyring.delete_password("hermes-desktop", "provider:work")
+    assert "API key: could not read the keyring (The system keyring is locked" in output, output
+    assert "NONE stored" not in output and "sk-locked-away" not in output
