@@ -181,3 +181,27 @@ async def test_a_flood_of_sampling_requests_is_not_a_flood_of_dialogs(runtime, p
     assert not model_server.chat_requests
     await runtime.mcp.stop_all()
     await model.aclose()
+
+
+@pytest.mark.parametrize("url", [
+    "https://evil.example\\@good.example/login",  # Python's host: good.example; a browser's: evil.example
+    "https://good.example@evil.example/login",  # credentials: a classic look-alike
+    "https://user:secret@good.example/",
+    "https://evil.example%2Fgood.example/",  # a browser decodes the host
+    "https://good.example/\u202egnp.exe",  # a bidi override in what the user reads
+    "https://good.example/ x",
+])
+async def test_a_url_a_browser_would_read_differently_is_refused(runtime, url) -> None:  # noqa: F811
+    """The dialog shows the host Python parses; the browser opens the host the WHATWG URL parser finds. Where they
+    can differ (a backslash, user info, an encoded host, controls and spaces) the request is refused, and neither
+    the user is asked nor the browser opened."""
+    opened: list[str] = []
+    elicitor = ScriptedElicitor([ElicitationAnswer(ElicitAction.ACCEPT)])
+    features = runtime.mcp.client_features
+    features.elicitor = elicitor
+    features._open_url = opened.append
+    await start(runtime)
+    with pytest.raises(Exception, match="address"):
+        await call(runtime, "ask_url", url=url)
+    assert elicitor.asked == [] and opened == []
+    await runtime.mcp.stop_all()

@@ -550,6 +550,23 @@ def workspace_roots(workspace: Path | None) -> list[RootInfo]:
 # ====================================================================== the SDK side
 
 
+def _ambiguous_url(url: str, netloc: str, host: str) -> str:
+    """Why the browser could open another host than the one shown ("" when it cannot). The dialog shows the host
+    Python's urlsplit finds; a browser follows the WHATWG URL parser, which reads a backslash as a slash
+    ("https://evil.example\\@good.example" is evil.example there, good.example here), drops tabs and newlines and
+    decodes a %-encoded host. User info ("https://good.example@evil.example") is refused too: sign-in pages never
+    need it, and it is the classic look-alike."""
+    if any(ch == "\\" or ch.isspace() or ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F
+           or "\u200b" <= ch <= "\u200f" or "\u202a" <= ch <= "\u202e" or "\u2066" <= ch <= "\u2069" for ch in url):
+        return "the address holds a backslash, a space, a control or a direction character, which a browser reads " \
+               "differently from what would be shown"
+    if "@" in netloc:
+        return "the address carries a user name or password before its host"
+    if "%" in host:
+        return "the address's host is %-encoded"
+    return ""
+
+
 class ClientFeatures:
     """Built once by the runtime (`runtime.mcp.client_features`); each server's supervisor passes
     `client_kwargs(config)` to the SDK's Client. `servers` lists the supervisors, for `roots/list_changed`."""
@@ -674,6 +691,8 @@ class ClientFeatures:
                     raise SchemaError(f"the address cannot be read ({exc})") from None
                 if parts.scheme.lower() not in ("http", "https") or not host:
                     raise SchemaError("only http and https addresses can be opened")
+                if problem := _ambiguous_url(url, parts.netloc, host):
+                    raise SchemaError(problem)
                 request = ElicitationRequest(server, message, "url", url=url,
                                              elicitation_id=str(getattr(params, "elicitation_id", "") or ""))
             else:
