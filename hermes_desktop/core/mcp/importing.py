@@ -66,6 +66,7 @@ from hermes_desktop.core.mcp.config import (
 from hermes_desktop.core.redact import _KEY_LIKE, _SECRET_FIELD
 from hermes_desktop.core.secrets import SecretStore
 from hermes_desktop.core.settings import write_atomically
+from hermes_desktop.core.terminal_text import visible_controls
 
 CLIENTS = ("claude", "cursor", "vscode", "lmstudio", "windsurf")
 CLIENT_NAMES = {"claude": "Claude Desktop", "cursor": "Cursor", "vscode": "VS Code", "lmstudio": "LM Studio",
@@ -543,23 +544,31 @@ def _copy_atomically(source: Path, target: Path) -> None:
         raise
 
 
+def preview_text(text: str) -> str:
+    """Text from the source file as the preview shows it: a line break, another control character or a bidi
+    override is written as an escape (`\\n`, `\\u202e`), so a command cannot draw a fake line or read backwards."""
+    return visible_controls(text)
+
+
 def describe_plan(plan: ImportPlan) -> list[str]:
-    """The preview as plain lines (for the terminal; the window shows the same items in a table)."""
-    lines = ["Importing from " + ", ".join(str(p) for p in plan.sources)]
+    """The preview as plain lines (for the terminal; the window shows the same items in a table). What comes from
+    the source is passed through preview_text."""
+    lines = ["Importing from " + ", ".join(preview_text(str(p)) for p in plan.sources)]
     marks = {Change.ADD: "+ add", Change.CHANGE: "~ change", Change.SAME: "= identical, skipped",
              Change.INVALID: "! skipped"}
     for item in plan.items:
         target = item.entry.get("url") or " ".join(str(x) for x in [item.entry.get("command", ""),
                                                                      *item.entry.get("args", [])]).strip()
-        lines.append(f"  {marks[item.change]}: {item.name}" + (f"  ({target})" if target else ""))
+        lines.append(f"  {marks[item.change]}: {preview_text(item.name)}" + (f"  ({preview_text(target)})"
+                                                                                 if target else ""))
         if item.change is Change.CHANGE:
             lines.append("      differs in: " + ", ".join(item.differences))
         for secret in item.secrets:
             lines.append(f"      secret in {secret.where}: moved to the keyring as ${{secret:{secret.name}}}")
         for note in item.notes:
-            lines.append(f"      {note}")
+            lines.append(f"      {preview_text(note)}")
     for problem in plan.problems:
-        lines.append(f"  note: {problem}")
+        lines.append(f"  note: {preview_text(problem)}")
     counts = {change: len(plan.of(change)) for change in Change}
     lines.append(f"{counts[Change.ADD]} to add, {counts[Change.CHANGE]} changed, {counts[Change.SAME]} identical, "
                  f"{counts[Change.INVALID]} skipped")

@@ -39,6 +39,7 @@ from hermes_desktop.core.mcp.importing import (
     find_client_files,
     plan_from_client,
     plan_import,
+    preview_text,
 )
 from hermes_desktop.core.secrets import SecretStore
 from hermes_desktop.ui import theme as themes
@@ -186,7 +187,7 @@ class McpImportDialog(QDialog):
             target = entry.entry.get("url") or " ".join(
                 str(x) for x in [entry.entry.get("command", ""), *entry.entry.get("args", [])]).strip()
             if target:
-                details.append(target)
+                details.append(preview_text(target))  # a line break or bidi override shown, not obeyed
             if entry.change is Change.CHANGE:
                 details.append(self.tr("Differs in: {0}").format(", ".join(entry.differences)))
             for secret in entry.secrets:
@@ -194,8 +195,8 @@ class McpImportDialog(QDialog):
                     secret.where, secret.name))
             if entry.change in (Change.ADD, Change.CHANGE):
                 secret_count += len(entry.secrets)
-            details.extend(entry.notes)
-            item = QTreeWidgetItem([entry.name, words[entry.change], "\n".join(details)])
+            details.extend(preview_text(note) for note in entry.notes)
+            item = QTreeWidgetItem([preview_text(entry.name), words[entry.change], "\n".join(details)])
             item.setData(0, Qt.ItemDataRole.UserRole, entry.name)
             item.setToolTip(2, "\n".join(details))
             item.setForeground(1, QColor(colours[entry.change]))
