@@ -204,7 +204,7 @@ async def _ask(args: argparse.Namespace) -> int:
     agent = runtime.make_agent(approver)
     from hermes_desktop.commands import memory as memory_command
 
-    memory_command.print_remembered(runtime, quiet=args.json)  # "[remembered: …]" on stderr
+    print_remembered = memory_command.print_remembered(runtime, quiet=args.json)  # "[remembered: …]" on stderr
     session_id = args.session or _new_session_id()
     turn = agent.start_turn(session_id, args.text, attachments)
     code = EXIT_OK
@@ -263,6 +263,8 @@ async def _ask(args: argparse.Namespace) -> int:
         thinking.end()
     if wrote_text and not args.json:
         sys.stdout.write(reply_text.flush() + "\n")
+        sys.stdout.flush()
+    print_remembered()
     if not args.json and saved:
         print(f"[session {session_id}]", file=sys.stderr)
     return code

@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXPORT_FORMAT = "hermes-desktop-memories/1"
@@ -108,19 +108,31 @@ def _active_profile_id(paths: Any) -> str:
 MEMORY_WAIT_S = 35.0  # the extraction side request's own limit is 30 s
 
 
-def print_remembered(runtime: Any, *, quiet: bool) -> None:
+def print_remembered(runtime: Any, *, quiet: bool) -> Callable[[], None]:
     """`ask`: say on stderr what was remembered from the user's message; with `--json` (`quiet`) the event is one
-    more JSON line on stdout, after turn_finished (`{"type": "memory_remembered", ...}`)."""
+    more JSON line on stdout, after turn_finished (`{"type": "memory_remembered", ...}`).
+
+    Returns the function that prints the collected "[remembered: …]" lines: `ask` calls it after the reply's last
+    newline, so a line never lands on the end of the reply (the `remember` tool's event comes mid-stream, the
+    extraction's after the reply but before `ask` ends its line)."""
     from hermes_desktop.core.events import event_to_json
     from hermes_desktop.core.terminal_text import strip_controls
 
+    pending: list[str] = []
+
+    def flush() -> None:
+        for line in pending:
+            print(line, file=sys.stderr)
+        pending.clear()
+
     if runtime.memory is None:
-        return
+        return flush
     if quiet:
         runtime.memory.subscribe(lambda event: print(json.dumps(event_to_json(event), ensure_ascii=False), flush=True))
-        return
-    runtime.memory.subscribe(lambda event: print(
-        "[remembered: " + "; ".join(strip_controls(s) for s in event.statements) + "]", file=sys.stderr))
+        return flush
+    runtime.memory.subscribe(lambda event: pending.append(
+        "[remembered: " + "; ".join(strip_controls(s) for s in event.statements) + "]"))
+    return flush
 
 
 def report(runtime: Any, out: Any) -> None:
