@@ -117,7 +117,7 @@ def _skill_facts(runtime: Any, skill: Any) -> dict[str, Any]:
 
 
 def list_skills(runtime: Any, *, as_json: bool) -> int:
-    from hermes_desktop.core.terminal_text import strip_controls
+    from hermes_desktop.core.terminal_text import safe_name, strip_controls
 
     manager = runtime.skills
     skipped = [{"folder": folder, "reasons": [f"{p.file}: {p.reason}" for p in problems]}
@@ -132,7 +132,8 @@ def list_skills(runtime: Any, *, as_json: bool) -> int:
         if missing:
             flags.append("missing: " + ", ".join(missing))
         description = skill.description if len(skill.description) <= 90 else skill.description[:89] + "…"
-        print(strip_controls(f"{skill.name}  [{'; '.join(flags)}]  {description}"))
+        # bidi controls shown as escapes: a name or description with U+202E cannot reverse the flags beside it
+        print(safe_name(f"{skill.name}  [{'; '.join(flags)}]  {description}"))
     for entry in skipped:
         print(strip_controls(f"SKIPPED {entry['folder']}: {'; '.join(entry['reasons'])}"))
     print(f"{len(manager.skills)} skills, {len(skipped)} skipped folders")
@@ -141,10 +142,10 @@ def list_skills(runtime: Any, *, as_json: bool) -> int:
 
 def show(runtime: Any, skill: Any) -> int:
     from hermes_desktop.core.skills.scripts import list_scripts
-    from hermes_desktop.core.terminal_text import strip_controls
+    from hermes_desktop.core.terminal_text import safe_name
 
     facts = _skill_facts(runtime, skill)
-    lines = [f"{skill.name}", f"  {skill.description}", f"  folder: {skill.folder} ({skill.origin.value}, "
+    lines = [skill.name, f"  {skill.description}", f"  folder: {skill.folder} ({skill.origin.value}, "
              f"{skill.definition or skill.format.value})"]
     if skill.overrides_folder:
         lines.append(f"  hides the skill of the same name in {skill.overrides_folder}")
@@ -162,7 +163,7 @@ def show(runtime: Any, skill: Any) -> int:
                                                      else "  (trusted)"))
     for problem in facts["problems"]:
         lines.append(f"  {problem['level']}: {problem['file']}: {problem['reason']}")
-    print("\n".join(strip_controls(line) for line in lines))  # names and text come from the skill's files
+    print("\n".join(safe_name(line) for line in lines))  # names and text come from the skill's files (bidi shown)
     return EXIT_OK
 
 
@@ -197,7 +198,7 @@ def trust(runtime: Any, skill: Any, *, yes: bool, stdin: Any = None, out: Any = 
         print(f"{skill.name} is already trusted" + (" (bundled with the app)" if skill.origin.value == "bundled"
                                                    else ""), file=out)
         return EXIT_OK
-    print(strip_controls(f"Trusting skill {skill.name} ({skill.folder}) lets this code run when the skill is active "
+    print(safe_name(f"Trusting skill {skill.name} ({skill.folder}) lets this code run when the skill is active "
                          "(each run still asks for your approval):"), file=out)
     # The folder's hash is taken before the files are shown and again after: a file changed while its hash was
     # being shown is caught, and what is recorded is the content hashed before the listing, never a later one.

@@ -105,3 +105,14 @@ def test_trusting_a_skill_with_an_unreadable_file_says_which_file_in_one_line(en
     assert "references/mem cannot be read" in done.stderr
     listing = json.loads(hermes("skills", "list", "--json", env=env).stdout)
     assert next(s for s in listing["skills"] if s["name"] == "memy")["needs_trust"] is True
+
+
+def test_a_bidi_override_in_a_skill_cannot_reverse_the_flags_skills_list_prints(env) -> None:
+    folder = write_skill(skills_dir() / "spoof", "spoof\u202e", "Looks fine \u202e]detsurt ton edoc[")
+    (folder / "tools.py").write_text("X = 1\n", encoding="utf-8")
+    listing = hermes("skills", "list", env=env)
+    line = next(li for li in listing.stdout.splitlines() if li.startswith("spoof"))
+    assert "\u202e" not in listing.stdout
+    assert line.startswith("spoof\\u202e  [user; code not trusted]")
+    shown = hermes("skills", "show", "spoof\u202e", env=env)
+    assert "\u202e" not in shown.stdout and shown.stdout.startswith("spoof\\u202e")
