@@ -190,6 +190,7 @@ async def test_a_flood_of_sampling_requests_is_not_a_flood_of_dialogs(runtime, p
     "https://evil.example%2Fgood.example/",  # a browser decodes the host
     "https://good.example/\u202egnp.exe",  # a bidi override in what the user reads
     "https://good.example/ x",
+    "https://faß.example/",  # shown as fass.example by Python's IDNA 2003; browsers open xn--fa-hia.example
 ])
 async def test_a_url_a_browser_would_read_differently_is_refused(runtime, url) -> None:  # noqa: F811
     """The dialog shows the host Python parses; the browser opens the host the WHATWG URL parser finds. Where they

@@ -564,6 +564,8 @@ def _ambiguous_url(url: str, netloc: str, host: str) -> str:
         return "the address carries a user name or password before its host"
     if "%" in host:
         return "the address's host is %-encoded"
+    if any(ch in host for ch in "ßς"):  # IDNA 2003 (Python) maps them to ss/σ; browsers (UTS 46) keep them:
+        return "the address's host has a letter (ß or ς) that browsers read differently"  # another domain
     return ""
 
 
