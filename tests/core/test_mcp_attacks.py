@@ -322,3 +322,50 @@ def test_the_cli_preview_shows_line_breaks_and_bidi_overrides_in_a_command_inste
     assert "\u202e" not in preview.stdout
     assert not app_paths().mcp_config_file.exists()
 
+
+
+async def test_a_key_filled_into_a_server_url_stays_out_of_its_status_and_the_logs(
+        runtime, secrets, header_server, caplog) -> None:  # noqa: F811
+    """After import, `?api_key=${secret:url_api_key}` is filled when the server starts; errors that quote the
+    URL (a 404 and the legacy SSE fallback, a refused connection) must not carry the key to the MCP tab or logs."""
+    from tests.core.test_mcp import free_port
+
+    url, _log = header_server
+    key = "Zq7Wm3Kp9Rt2Vx8Yb4Nc"
+    secrets.set("mcp:remote:url_api_key", key)
+    secrets.set("mcp:closed:url_api_key", key)
+    await start_document(runtime, {"mcpServers": {
+        "remote": {"url": url.replace("/mcp", "/nowhere") + "?api_key=${secret:url_api_key}"},
+        "closed": {"url": f"http://127.0.0.1:{free_port()}/mcp?api_key=${{secret:url_api_key}}"}}})
+    for name in ("remote", "closed"):
+        status = runtime.mcp.supervisors[name].status
+        assert status.state is not ServerState.CONNECTED
+        assert key not in status.detail and key not in status.target, status
+    await runtime.mcp.stop_all()
+    logs = "".join(p.read_text(errors="replace") for p in runtime.paths.log_dir.rglob("*") if p.is_file())
+    assert key not in logs + caplog.text
+    assert "remote" in caplog.text, "the failures were logged (and looked at)"
+
+
+# ------------------------------------------------------------------ the breaker and the model's mistakes
+
+async def test_calls_with_the_models_bad_arguments_do_not_trip_the_breaker(runtime, profile, model_server,
+                                                                          tmp_path) -> None:  # noqa: F811
+    """Decision: arguments that do not fit the tool's schema are the model's mistake, not the server's. They are
+    refused before anything is sent (the schema check), so they never count: a model that keeps getting one tool's
+    arguments wrong does not get a healthy server's tools withheld."""
+    from hermes_desktop.core import events as ev
+    from hermes_desktop.core.mcp.breaker import BreakerState
+    from tests.core.test_mcp import run_turn, start, stdio_entry
+    from tests.support.engine import of_type
+    from tests.support.model_server import CallScript, text_reply, tool_call_reply
+
+    await start(runtime, {"s": stdio_entry(tmp_path, breaker={"failures": 2})})
+    bad = CallScript("mcp_s_add", {"a": "one", "b": 2})
+    model_server.enqueue(tool_call_reply(bad), tool_call_reply(bad), tool_call_reply(bad), text_reply("gave up"))
+    events = await run_turn(runtime, profile, "b", "add")
+    results = [e.result for e in of_type(events, ev.ToolCallFinished)]
+    assert len(results) == 3 and all("withheld" not in r for r in results), results
+    assert runtime.mcp.supervisors["s"].breaker.state is BreakerState.CLOSED
+    assert "mcp_s_add" in model_server.chat_requests[-1].tool_names
+    await runtime.mcp.stop_all()
