@@ -314,6 +314,10 @@ def install_into(source: Path, skills_dir: Path, *, force: bool) -> tuple[Any, P
         raise InstallRefused(f"{source} does not exist")
     if not source.is_dir() and not source.is_file():  # a FIFO or device would block (or never end) when read
         raise InstallRefused(f"{source} is neither a folder nor a regular file")
+    inside = skills_dir.resolve()
+    if source.is_dir() and (source.resolve() == inside or source.resolve() in inside.parents):
+        # the copy would be made inside the source and copy itself until the path is too long
+        raise InstallRefused(f"{source} holds your skills folder; give the folder of one skill")
     skills_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".installing-", dir=skills_dir))
     try:

@@ -116,3 +116,12 @@ def test_a_bidi_override_in_a_skill_cannot_reverse_the_flags_skills_list_prints(
     assert line.startswith("spoof\\u202e  [user; code not trusted]")
     shown = hermes("skills", "show", "spoof\u202e", env=env)
     assert "\u202e" not in shown.stdout and shown.stdout.startswith("spoof\\u202e")
+
+
+def test_installing_the_skills_folder_itself_or_its_parent_is_refused_in_one_line(env) -> None:
+    write_skill(skills_dir() / "one", "one", "One skill.")
+    for source in (skills_dir(), skills_dir().parent):
+        done = hermes("skills", "install", str(source), env=env)
+        assert done.returncode == 2 and "holds your skills folder" in done.stderr, done.stderr[:300]
+        assert len(done.stderr) < 400, "one line, not a path repeated until it is too long"
+    assert sorted(p.name for p in skills_dir().iterdir()) == ["one"]
