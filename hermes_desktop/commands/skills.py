@@ -6,7 +6,7 @@ and the Skills section of `doctor`.
 - `install` copies a skill folder or a .zip into the user's skills folder, then validates it with the same loader
   the app uses and reports what it found. It refuses: an existing skill folder of that name (unless `--force`), a
   zip entry that would land outside the target (absolute, `..`, a drive letter: "zip slip"), symlinks (in a zip or
-  a folder), more than MAX_FILES files or MAX_INSTALL_BYTES bytes (counted while copying, so a zip that lies about
+  a folder), more than MAX_FILES files (or folders) or MAX_INSTALL_BYTES bytes (counted while copying, so a zip that lies about
   its sizes is still stopped), and a source that is no skill. The copy is made in a hidden temporary folder beside
   the target and renamed into place, so a failed install leaves nothing behind.
 Exit codes as in cli.py: 0 done, 1 failed, 2 bad usage (unknown skill, refused input).
@@ -232,9 +232,16 @@ class InstallRefused(Exception):
 
 
 def _copy_folder(source: Path, target: Path) -> int:
-    count, total = 0, 0
-    for base, dirs, files in os.walk(source):
+    count, total, folders = 0, 0, 0
+
+    def unreadable(exc: OSError) -> None:  # os.walk skips a folder it cannot list: the copy would be incomplete
+        raise exc
+
+    for base, dirs, files in os.walk(source, onerror=unreadable):
         dirs[:] = [d for d in dirs if d not in (".git", "__pycache__")]
+        folders += len(dirs)
+        if folders > MAX_FILES:  # empty folders cost nothing to make and much to copy and scan
+            raise InstallRefused(f"more than {MAX_FILES:,} folders")
         for name in dirs + files:
             path = Path(base) / name
             if path.is_symlink():

@@ -125,3 +125,12 @@ def test_installing_the_skills_folder_itself_or_its_parent_is_refused_in_one_lin
         assert done.returncode == 2 and "holds your skills folder" in done.stderr, done.stderr[:300]
         assert len(done.stderr) < 400, "one line, not a path repeated until it is too long"
     assert sorted(p.name for p in skills_dir().iterdir()) == ["one"]
+
+
+def test_a_folder_of_thousands_of_empty_folders_is_refused(env, tmp_path) -> None:
+    source = write_skill(tmp_path / "src" / "hollow", "hollow", "Mostly folders.")
+    for n in range(2_100):
+        (source / "assets" / f"d{n}").mkdir(parents=True)
+    done = hermes("skills", "install", str(source), env=env)
+    assert done.returncode == 2 and "more than 2,000 folders" in done.stderr
+    assert [p.name for p in skills_dir().iterdir()] == []
