@@ -6,8 +6,9 @@ and the Skills section of `doctor`.
 - `install` copies a skill folder or a .zip into the user's skills folder, then validates it with the same loader
   the app uses and reports what it found. It refuses: an existing skill folder of that name (unless `--force`), a
   zip entry that would land outside the target (absolute, `..`, a drive letter: "zip slip"), symlinks (in a zip or
-  a folder), more than MAX_FILES files (or folders) or MAX_INSTALL_BYTES bytes (counted while copying, so a zip that lies about
-  its sizes is still stopped), and a source that is no skill. The copy is made in a hidden temporary folder beside
+  a folder), more than MAX_FILES files (or folders) or MAX_INSTALL_BYTES bytes (counted while copying, so a zip
+  that lies about its sizes is still stopped), a damaged or password-protected zip, a FIFO or device, the skills
+  folder itself, a skill whose name starts with '.', and a source that is no skill. The copy is made in a hidden temporary folder beside
   the target and renamed into place, so a failed install leaves nothing behind.
 Exit codes as in cli.py: 0 done, 1 failed, 2 bad usage (unknown skill, refused input).
 """
