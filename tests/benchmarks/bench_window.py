@@ -2,12 +2,13 @@
 measured in the same run. Runs offscreen (QT_QPA_PLATFORM=offscreen) so numbers do not depend on a display.
 
 1. Cold start to the first painted window, with 1,000 sessions in the database, against a bare PySide6
-   window started the same way (median of 5 runs each, separate processes).  Target ratio <= 2.5.
+   window started the same way (median of 5 runs each, separate processes).  Target ratio <= 2.0.
 2. Streaming 20,000 tokens at full speed from the scripted server through the whole app (agent, store,
-   transcript): the longest event-loop stall seen by a 5 ms heartbeat (target < 50 ms) and the total time
-   against the raw openai client consuming the same stream (target <= 1.3x).
+   transcript) against the raw openai client consuming the same stream on the same qasync loop (target
+   <= 1.15x); and, for that stream and for 600 Markdown lines in 4-character chunks, the longest gap a 5 ms
+   heartbeat sees (a stall; target <= 33 ms) and the 99th percentile of its gaps (target <= 17 ms).
 3. Opening a 10,000-message session (Markdown, code blocks, tool calls): time until the newest messages
-   are painted (target < 300 ms), memory growth (target < 150 MB), and the slowest frame while scrolling
+   are painted (target < 300 ms), memory growth (target <= 40 MB), and the slowest frame while scrolling
    from the newest message to the first and back (target < 50 ms).
 """
 
@@ -22,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.benchmarks.timing import ok, table, temporary_home
+from tests.benchmarks.timing import ok, percentile, table, temporary_home
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -101,7 +102,7 @@ def bench_cold_start(env: dict[str, str]) -> list[tuple[str, str, str, str]]:
     return [
         ("cold start: bare PySide6 window painted (s)", f"{bare:.3f}", "", ""),
         ("cold start: Hermes window painted (s)", f"{painted:.3f}", "", ""),
-        ("cold start ratio (Hermes / bare)", f"{painted / bare:.2f}", "<= 2.5", ok(painted / bare <= 2.5)),
+        ("cold start ratio (Hermes / bare)", f"{painted / bare:.2f}", "<= 2.0", ok(painted / bare <= 2.0)),
         ("cold start: 1,000 sessions listed (s)", f"{listed:.3f}", "", ""),
     ]
 
@@ -117,7 +118,7 @@ def _token_reply(tokens: int):  # type: ignore[no-untyped-def]
     return ScriptedReply(events=events)
 
 
-async def _raw_client_time(base_url: str, server, tokens: int) -> float:  # type: ignore[no-untyped-def]
+async def _raw_client_time(base_url: str, server, _tokens: int) -> float:  # type: ignore[no-untyped-def]
     import openai
 
     client = openai.AsyncOpenAI(api_key="k", base_url=base_url, max_retries=0)
@@ -131,46 +132,59 @@ async def _raw_client_time(base_url: str, server, tokens: int) -> float:  # type
     return elapsed
 
 
-def bench_streaming(env: dict[str, str], tokens: int = 20_000) -> list[tuple[str, str, str, str]]:
+def _markdown_reply(lines: int = 600, size: int = 4):  # type: ignore[no-untyped-def]
+    """The issue's scenario: a long Markdown answer (headings, lists, code, tables) in 4-character chunks."""
+    from tests.support.model_server import ScriptedReply, _chunk, split_text
+
+    out: list[str] = []
+    n = 0
+    while len(out) < lines:
+        out += [f"## Part {n}", "", f"Some **bold** text with `code` and a [link](https://example.com/{n}).", "",
+                f"- item {n}a", f"- item {n}b with *emphasis*", "", "```python", f"def f{n}(x):",
+                f"    return x * {n}", "```", "", "| a | b |", "|---|---|", f"| {n} | {n * 2} |", ""]
+        n += 1
+    text = "\n".join(out[:lines])
+    events = [_chunk({"role": "assistant", "content": ""})] + [_chunk({"content": w}) for w in split_text(text, size)]
+    events.append(_chunk({}, "stop"))
+    return ScriptedReply(events=events)
+
+
+def _stream_through_window(env: dict[str, str], reply, min_chars: int, runs: int = 3) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """The raw client's time on qasync and plain asyncio, and the window's: total time, longest gap of a 5 ms
+    heartbeat (a stall) and the 99th percentile of those gaps (frame pacing), over `runs` turns."""
     import qasync
     from PySide6.QtCore import QTimer
 
     from hermes_desktop.core import events as ev
     from hermes_desktop.ui import launch
-    from tests.support.model_server import ScriptedModelServer
-
-    from tests.support.model_server import text_reply
+    from tests.support.model_server import ScriptedModelServer, text_reply
 
     results: dict[str, float] = {}
-    big = _token_reply(tokens)
     # Turns get the long stream; the short title request each new session makes gets a title.
-    responder = lambda request: big if request.tool_names else text_reply("Benchmark")  # noqa: E731
+    responder = lambda request: reply if request.tool_names else text_reply("Benchmark")  # noqa: E731
     with ScriptedModelServer(responder=responder) as server:
         run_env = {**env, "HERMES_BASE_URL": server.base_url, "HERMES_MODEL": "scripted-model"}
 
         results["raw_asyncio"] = statistics.median(
-            asyncio.run(_raw_client_time(server.base_url, server, tokens)) for _ in range(3))
+            asyncio.run(_raw_client_time(server.base_url, server, 0)) for _ in range(runs))
 
         async def scenario() -> None:
-            raws = [await _raw_client_time(server.base_url, server, tokens) for _ in range(3)]
+            raws = [await _raw_client_time(server.base_url, server, 0) for _ in range(runs)]
             results["raw"] = statistics.median(raws)
             app, window, controller = launch.build_window(run_env)
             window.resize(1200, 800)
             window.show()
             await controller.start()
-            totals, stalls = [], []
-            for _ in range(3):
+            totals, stalls, p99s = [], [], []
+            for _ in range(runs):
                 window.new_session()
+                gaps: list[float] = []
                 last = time.perf_counter()
-                worst = 0.0
-
-                gaps: list[tuple[float, float]] = []
 
                 def beat() -> None:
-                    nonlocal last, worst
+                    nonlocal last
                     now = time.perf_counter()
-                    worst = max(worst, now - last)
-                    gaps.append((now - last, now - started))
+                    gaps.append(now - last)
                     last = now
 
                 heartbeat = QTimer()
@@ -192,29 +206,46 @@ def bench_streaming(env: dict[str, str], tokens: int = 20_000) -> list[tuple[str
                 window.chat.view.viewport().repaint()
                 totals.append(time.perf_counter() - started)
                 heartbeat.stop()
-                stalls.append(worst)
+                stalls.append(max(gaps))
+                p99s.append(percentile(gaps, 99))
                 if os.environ.get("HERMES_BENCH_DEBUG"):
-                    print("worst gaps (s, at s):", sorted(gaps, reverse=True)[:5])
+                    print("worst gaps (ms):", [round(g * 1000, 1) for g in sorted(gaps, reverse=True)[:8]])
                 controller.sig_session_event.disconnect(finished)
-                reply = window.chat.model.items()[-1]
-                assert len(getattr(reply, "text", "")) > tokens, f"the whole reply reached the transcript: {reply}"
+                shown = window.chat.model.items()[-1]
+                assert len(getattr(shown, "text", "")) >= min_chars, f"the whole reply reached the transcript: {shown}"
             results["app"] = statistics.median(totals)
             results["stall"] = max(stalls)
+            results["p99"] = max(p99s)
             await controller.shutdown()
             window.close()
 
         launch.application()
         qasync.run(scenario())
-    ratio = results["app"] / results["raw"]
-    return [
-        (f"stream {tokens:,} tokens: raw openai client, plain asyncio (s)", f"{results['raw_asyncio']:.3f}", "", ""),
-        (f"stream {tokens:,} tokens: raw openai client, on qasync (s)", f"{results['raw']:.3f}", "", ""),
-        (f"stream {tokens:,} tokens: through the window (s)", f"{results['app']:.3f}", "", ""),
-        ("streaming ratio (window / raw client on qasync)", f"{ratio:.2f}", "<= 1.3", ok(ratio <= 1.3)),
-        ("streaming ratio (window / raw client, plain asyncio)", f"{results['app'] / results['raw_asyncio']:.2f}", "", ""),
-        ("longest event-loop stall while streaming (ms)", f"{results['stall'] * 1000:.1f}", "< 50",
-         ok(results["stall"] < 0.05)),
+    return results
+
+
+def bench_streaming(env: dict[str, str], tokens: int = 20_000) -> list[tuple[str, str, str, str]]:
+    tokens_run = _stream_through_window(env, _token_reply(tokens), tokens)
+    markdown_run = _stream_through_window(env, _markdown_reply(600), 600 * 8)
+    ratio = tokens_run["app"] / tokens_run["raw"]
+    rows = [
+        (f"stream {tokens:,} tokens: raw openai client, plain asyncio (s)", f"{tokens_run['raw_asyncio']:.3f}", "", ""),
+        (f"stream {tokens:,} tokens: raw openai client, on qasync (s)", f"{tokens_run['raw']:.3f}", "", ""),
+        (f"stream {tokens:,} tokens: through the window (s)", f"{tokens_run['app']:.3f}", "", ""),
+        ("streaming ratio (window / raw client on qasync)", f"{ratio:.2f}", "<= 1.15", ok(ratio <= 1.15)),
+        ("streaming ratio (window / raw client, plain asyncio)", f"{tokens_run['app'] / tokens_run['raw_asyncio']:.2f}",
+         "", ""),
     ]
+    for label, run in (("20,000 tokens", tokens_run), ("600 Markdown lines, 4-char chunks", markdown_run)):
+        rows += [
+            (f"longest event-loop stall streaming {label} (ms)", f"{run['stall'] * 1000:.1f}", "<= 33",
+             ok(run["stall"] <= 0.033)),
+            (f"99th percentile heartbeat gap streaming {label} (ms)", f"{run['p99'] * 1000:.1f}", "<= 17",
+             ok(run["p99"] <= 0.017)),
+        ]
+    rows.append(("600 Markdown lines: window / raw client on qasync", f"{markdown_run['app'] / markdown_run['raw']:.2f}",
+                 "", ""))
+    return rows
 
 
 # ---------------------------------------------------------------- a 10,000-message session
@@ -325,8 +356,8 @@ def bench_long_session(env: dict[str, str]) -> list[tuple[str, str, str, str]]:
     return [
         ("open 10k-message session: newest painted (ms)", f"{results['open'] * 1000:.0f}", "< 300",
          ok(results["open"] < 0.3)),
-        ("memory growth after opening and scrolling it all (MB)", f"{results['memory']:.0f}", "< 150",
-         ok(results["memory"] < 150)),
+        ("memory growth after opening and scrolling it all (MB)", f"{results['memory']:.0f}", "<= 40",
+         ok(results["memory"] <= 40)),
         (f"longest stall in {results['frames']:.0f} scroll steps, newest to first and back (ms)",
          f"{results['frame'] * 1000:.1f}", "< 50", ok(results["frame"] < 0.05)),
     ]
@@ -336,6 +367,8 @@ def bench_long_session(env: dict[str, str]) -> list[tuple[str, str, str, str]]:
 def run() -> None:
     with temporary_home() as home:
         env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+        # An installed app has its .pyc files (pip writes them): the warm-up run writes ours, as it would.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
         for name in ("HERMES_BASE_URL", "HERMES_MODEL", "HERMES_API_KEY"):
             env.pop(name, None)

@@ -281,7 +281,12 @@ class ModelClient:
         carries the calls (to be recorded as interrupted) and the error to report."""
         kwargs = self._request_kwargs(request, text_mode)
         try:
-            stream = await self._client.chat.completions.create(**kwargs)
+            # The SDK builds the request, sends it and raises HTTP errors as usual; its stream reads the SSE
+            # events (and raises an `error` event) as usual, but hands each chunk over as the parsed JSON dict
+            # (cast_to=object) instead of building a ChatCompletionChunk and dumping it back to a dict here:
+            # that per-chunk work was most of the client's time on a fast stream (tests/benchmarks/bench_window.py).
+            raw = await self._client.chat.completions.with_raw_response.create(**kwargs)
+            stream = openai.AsyncStream(cast_to=object, response=raw.http_response, client=self._client)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -297,7 +302,7 @@ class ModelClient:
                 if time.monotonic() - yielded_at > YIELD_EVERY_S:
                     await asyncio.sleep(0)
                     yielded_at = time.monotonic()
-                for piece in reply.take(chunk.to_dict()):
+                for piece in reply.take(chunk if isinstance(chunk, dict) else {}):
                     yield piece
                 if reply.over_limit:
                     break  # the finally below closes the HTTP stream: a reply that never ends stops here

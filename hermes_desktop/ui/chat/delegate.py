@@ -8,6 +8,7 @@ rows on screen, not the rows in the session.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,8 @@ from hermes_desktop.ui.chat.layout import RowLayout, RowLayouter, signature
 from hermes_desktop.ui.chat.markdown_render import render_block, split_blocks
 from hermes_desktop.ui.chat.model import ITEM_ROLE
 
+LAYOUT_CACHE_ROWS = 240  # full layouts (with their QTextDocuments) kept; older rows keep only their exact height
+
 
 class TranscriptDelegate(QStyledItemDelegate):
     sig_action = Signal(str, object, object)
@@ -33,7 +36,11 @@ class TranscriptDelegate(QStyledItemDelegate):
         super().__init__(view)
         self._view = view
         self.layouter = RowLayouter(view.font())
-        self._layouts: dict[str, tuple[tuple[Any, ...], int, RowLayout]] = {}
+        # Layouts of the rows painted last (LRU): scrolling through a 10,000-message session would otherwise keep a
+        # layout, and its documents, for every row ever shown. An evicted row keeps its exact height in _heights,
+        # so the view's geometry does not change when its layout goes.
+        self._layouts: OrderedDict[str, tuple[tuple[Any, ...], int, RowLayout]] = OrderedDict()
+        self._heights: dict[str, tuple[tuple[Any, ...], int, float]] = {}
         self._estimates: dict[str, tuple[tuple[Any, ...], int, float]] = {}
         self._pending_relayout: set[QPersistentModelIndex] = set()
         self.attachments_dir: Path | None = None  # where attached files live (set by the window)
@@ -49,13 +56,22 @@ class TranscriptDelegate(QStyledItemDelegate):
         sig = signature(item)
         cached = self._layouts.get(item.key)
         if cached is not None and cached[0] == sig and cached[1] == width:
+            self._layouts.move_to_end(item.key)
             return cached[2]
         layout = self.layouter.layout(item, width)
-        self._layouts[item.key] = (sig, width, layout)
+        self._keep(item.key, (sig, width, layout))
         return layout
 
+    def _keep(self, key: str, entry: tuple[tuple[Any, ...], int, RowLayout]) -> None:
+        self._layouts[key] = entry
+        self._layouts.move_to_end(key)
+        self._heights.pop(key, None)
+        while len(self._layouts) > LAYOUT_CACHE_ROWS:
+            old_key, (old_sig, old_width, old_layout) = self._layouts.popitem(last=False)
+            self._heights[old_key] = (old_sig, old_width, old_layout.height)
+
     def exact_height_known(self, item: Item, width: int) -> bool:
-        cached = self._layouts.get(item.key)
+        cached = self._layouts.get(item.key) or self._heights.get(item.key)
         return cached is not None and cached[0] == signature(item) and cached[1] == width
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
@@ -67,8 +83,11 @@ class TranscriptDelegate(QStyledItemDelegate):
         if cached is not None and cached[1] == width:
             if cached[0] != signature(item):
                 cached = (signature(item), width, self.layouter.layout(item, width))
-                self._layouts[item.key] = cached
+                self._keep(item.key, cached)
             return QSize(width, int(cached[2].height + 0.5))
+        known = self._heights.get(item.key)
+        if known is not None and known[1] == width and known[0] == signature(item):
+            return QSize(width, int(known[2] + 0.5))
         if not isinstance(item, MessageItem):
             return QSize(width, int(self.row_layout(item, width).height + 0.5))
         sig = signature(item)
@@ -81,6 +100,7 @@ class TranscriptDelegate(QStyledItemDelegate):
     def forget(self) -> None:
         """Drop cached layouts (theme or font changed)."""
         self._layouts.clear()
+        self._heights.clear()
         self._estimates.clear()
         self.layouter.set_font(self._view.font())
 

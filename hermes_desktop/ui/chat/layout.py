@@ -17,10 +17,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPointF, QRectF
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextOption
 
 from hermes_desktop.ui import theme as themes
+from hermes_desktop.ui import words
 from hermes_desktop.ui.chat.items import (
     DENIED,
     DONE,
@@ -40,7 +41,7 @@ from hermes_desktop.ui.chat.items import (
     thinking_seconds,
     thinking_state,
 )
-from hermes_desktop.ui.chat.markdown_render import is_list_block, render_block, split_blocks_at
+from hermes_desktop.ui.chat.markdown_render import is_list_block, render_block, set_copy_label, split_blocks_at
 from hermes_desktop.ui.chat.model import note_heading, remembered_text
 
 MARGIN_X = 18.0
@@ -53,20 +54,6 @@ RESULT_PREVIEW_LINES = 24
 USER_BUBBLE_RATIO = 0.78
 LIVE_THINKING_CHARS = 4000
 THINKING_INDENT = 14.0
-
-
-def tr(text: str) -> str:
-    """For words that arrive in variables (risk levels, statuses, banner actions): listed below for lupdate."""
-    return QCoreApplication.translate("Transcript", text)
-
-
-_DYNAMIC_WORDS = (  # collected by lupdate; looked up through tr() at run time
-    QT_TRANSLATE_NOOP("Transcript", "read"), QT_TRANSLATE_NOOP("Transcript", "write"),
-    QT_TRANSLATE_NOOP("Transcript", "destructive"), QT_TRANSLATE_NOOP("Transcript", "cancelled"),
-    QT_TRANSLATE_NOOP("Transcript", "skipped"), QT_TRANSLATE_NOOP("Transcript", "Retry"),
-    QT_TRANSLATE_NOOP("Transcript", "Open provider settings"),
-    QT_TRANSLATE_NOOP("Transcript", "Start a new session with a summary"),
-)
 
 
 @dataclass
@@ -115,9 +102,12 @@ class RowLayout:
 
 
 class DocumentCache:
-    """QTextDocuments by (html, width, font): a finished block is laid out once per width."""
+    """QTextDocuments by (html, width, font): a finished block is laid out once per width.
 
-    def __init__(self, capacity: int = 3000) -> None:
+    800 documents are a few screens of rows (the delegate also keeps the layouts of the last rows painted);
+    3,000 held ~65 MB after scrolling through a 10,000-message session (tests/benchmarks/bench_window.py)."""
+
+    def __init__(self, capacity: int = 800) -> None:
         self._docs: OrderedDict[tuple[str, int, str, bool], QTextDocument] = OrderedDict()
         self._capacity = capacity
 
@@ -182,6 +172,7 @@ class _StablePrefix:
 
 class RowLayouter:
     def __init__(self, font: QFont) -> None:
+        set_copy_label(QCoreApplication.translate("Transcript", "Copy", "a code block's link"))
         self.docs = DocumentCache()
         self._prefixes: dict[str, _StablePrefix] = {}
         self.set_font(font)
@@ -413,14 +404,14 @@ class RowLayouter:
         y = PAD_Y / 2 + CARD_PAD
         x = left + CARD_PAD
         line_h = self.small_metrics.height()
-        badge = tr(card.risk)
+        badge = words.risk_name(card.risk)
         badge_w = self.small_metrics.horizontalAdvance(badge) + 12
         layout.texts.append(TextPart(QRectF(x, y, badge_w, line_h + 2), badge, "badge", theme.risk_colour(card.risk)))
         x += badge_w + 8
         name_w = QFontMetricsF(self.bold_small).horizontalAdvance(card.name)
         layout.texts.append(TextPart(QRectF(x, y, name_w + 2, line_h + 2), card.name, "name"))
         x += name_w + 10
-        source = _source_label(card.source)
+        source = words.source_short(card.source)
         layout.texts.append(TextPart(QRectF(x, y, self.small_metrics.horizontalAdvance(source) + 2, line_h + 2), source, "muted"))
         status, colour = self._status(card)
         status_w = self.small_metrics.horizontalAdvance(status) + 2
@@ -440,9 +431,7 @@ class RowLayouter:
         if card.result is not None:
             size = len(card.result)
             # A call that never ran has no result of its own, only the note the model is sent about it.
-            what = QCoreApplication.translate("Transcript", "Note sent to the model") if card.status == INTERRUPTED \
-                else QCoreApplication.translate("Transcript", "Result")
-            label = what + f" ({size:,} " + QCoreApplication.translate("Transcript", "characters") + ")"
+            label = words.result_label(size, note=card.status == INTERRUPTED)
             y = self._toggle(layout, y, ("▾ " if card.result_open else "▸ ") + label, "toggle_result", left)
             if card.result_open:
                 lines = card.result.split("\n")
@@ -452,7 +441,7 @@ class RowLayouter:
                 layout.docs.append(DocPart(QPointF(left + 2 * CARD_PAD, y), doc))
                 y += doc.size().height() + 6
                 if shown is not card.result and shown != card.result:
-                    y = self._toggle(layout, y, QCoreApplication.translate("Transcript", "Show all") + f" ({len(lines):,} " + QCoreApplication.translate("Transcript", "lines") + ")", "show_all",
+                    y = self._toggle(layout, y, words.show_all_label(len(lines)), "show_all",
                                      left + CARD_PAD)
         y += CARD_PAD - 4
         layout.background = QRectF(left, PAD_Y / 2, inner, y - PAD_Y / 2)
@@ -489,20 +478,16 @@ class RowLayouter:
         if card.status == PENDING:
             return QCoreApplication.translate("Transcript", "queued"), theme.muted
         if card.status == RUNNING:
-            return (QCoreApplication.translate("Transcript", "running") if elapsed is None else QCoreApplication.translate("Transcript", "running {0:.1f} s")
-                    .format(elapsed)), theme.accent
+            return words.running_status(elapsed), theme.accent
         if card.status == DONE:
-            how = _decision_words(card)
-            done = QCoreApplication.translate("Transcript", "done") if elapsed is None else QCoreApplication.translate("Transcript", "done in {0:.2f} s") \
-                .format(elapsed)
-            return done + (f" · {how}" if how else ""), theme.risk_read
-        if card.status == FAILED:
-            return QCoreApplication.translate("Transcript", "failed"), theme.risk_destructive
+            return words.done_status(elapsed, card.decision, card.decided_by), theme.risk_read
+        if card.status in (FAILED, "timed out"):
+            return words.status_word(card.status), theme.risk_destructive
         if card.status == DENIED:
-            return QCoreApplication.translate("Transcript", "denied") + (f" ({card.decided_by})" if card.decided_by else ""), theme.risk_destructive
+            return words.denied_status(card.decided_by), theme.risk_destructive
         if card.status == INTERRUPTED:  # the reply was cut off while the model wrote this call
-            return QCoreApplication.translate("Transcript", "interrupted — not run"), theme.risk_write
-        return tr(card.status), theme.muted
+            return words.status_word(INTERRUPTED), theme.risk_write
+        return words.status_word(card.status), theme.muted
 
     def _banner(self, banner: BannerItem, width: float) -> RowLayout:
         left, inner = MARGIN_X, max(120.0, width - 2 * MARGIN_X)
@@ -513,10 +498,10 @@ class RowLayouter:
         y += doc.size().height() + 8
         x = left + CARD_PAD
         for action in banner.actions:
-            label = _ACTION_LABELS.get(action, action)
-            w = self.small_metrics.horizontalAdvance(tr(label)) + 4
+            label = _action_label(action)
+            w = self.small_metrics.horizontalAdvance(label) + 4
             rect = QRectF(x, y, w, self.small_metrics.height())
-            layout.texts.append(TextPart(rect, tr(label), "link"))
+            layout.texts.append(TextPart(rect, label, "link"))
             layout.hits.append(Hit(rect, f"banner:{action}"))
             x += w + 18
         if banner.actions:
@@ -599,11 +584,13 @@ class RowLayouter:
         return layout
 
 
-_ACTION_LABELS = {
-    "retry": "Retry",
-    "open_provider_settings": "Open provider settings",
-    "new_session_with_summary": "Start a new session with a summary",
-}
+def _action_label(action: str) -> str:
+    """A banner's link, one literal per action (lupdate sees each)."""
+    return {
+        "retry": QCoreApplication.translate("Transcript", "Retry"),
+        "open_provider_settings": QCoreApplication.translate("Transcript", "Open provider settings"),
+        "new_session_with_summary": QCoreApplication.translate("Transcript", "Start a new session with a summary"),
+    }.get(action, action)
 
 
 THUMB_H = 96.0
@@ -618,24 +605,3 @@ def _thumb_size(width: int | None, height: int | None) -> tuple[float, float]:
     if w > THUMB_MAX_W:
         w, h = THUMB_MAX_W, THUMB_MAX_W * height / width
     return max(24.0, w), max(24.0, h)
-
-
-def _decision_words(card: ToolCardItem) -> str:
-    """How a call that ran was allowed, when it took more than its risk level (reads just run)."""
-    if not card.decided_by or card.decided_by == "policy: read-only":
-        return ""
-    what = {"allow_once": QCoreApplication.translate("Transcript", "allowed once"), "allow_session": QCoreApplication.translate("Transcript", "allowed for this session"),
-            "allow_always": QCoreApplication.translate("Transcript", "always allowed")}.get(card.decision or "", QCoreApplication.translate("Transcript", "allowed"))
-    return f"{what} ({card.decided_by})"
-
-
-def _source_label(source: str) -> str:
-    if source == "builtin":
-        return QCoreApplication.translate("Transcript", "built-in")
-    if source == "skills":
-        return QCoreApplication.translate("Transcript", "skills")
-    if source.startswith("skill:"):
-        return QCoreApplication.translate("Transcript", "skill") + " " + source[6:]
-    if source.startswith("mcp:"):
-        return "MCP " + source[4:]
-    return source
