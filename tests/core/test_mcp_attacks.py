@@ -369,3 +369,34 @@ async def test_calls_with_the_models_bad_arguments_do_not_trip_the_breaker(runti
     assert runtime.mcp.supervisors["s"].breaker.state is BreakerState.CLOSED
     assert "mcp_s_add" in model_server.chat_requests[-1].tool_names
     await runtime.mcp.stop_all()
+
+
+async def test_restart_during_a_half_open_trial_does_not_count_the_call_it_cut_short(runtime, tmp_path) -> None:  # noqa: F811
+    """Restart closes the breaker at once; the trial call it cut short ("stopped during the call") is the
+    user's doing, like Stop, and must not count as the first failure of the fresh start (with `failures: 1` it
+    withheld the tools again the moment Restart was pressed)."""
+    import asyncio
+
+    from hermes_desktop.core.mcp.breaker import BreakerState
+    from hermes_desktop.core.tools.spec import ToolError
+    from tests.core.test_mcp import start, state, stdio_entry, until
+    from tests.core.test_mcp_breaker import Clock
+
+    await start(runtime, {"s": stdio_entry(tmp_path, breaker={"failures": 1, "cooldownSeconds": 60})})
+    supervisor = runtime.mcp.supervisors["s"]
+    supervisor.breaker.clock = clock = Clock()
+    with pytest.raises(ToolError):
+        await runtime.registry.get("mcp_s_fail").handler({"reason": "down"}, None)
+    assert supervisor.breaker.withheld
+    clock.now += 60  # half-open: the next call is the trial
+    trial = asyncio.ensure_future(runtime.registry.get("mcp_s_hang").handler({"seconds": 600}, None))
+    await until(lambda: supervisor.breaker._trial_running, "the trial to be running")
+    runtime.mcp.restart("s")
+    with pytest.raises(ToolError, match="stopped during the call"):
+        await trial
+    await until(lambda: state(runtime, "s") is ServerState.CONNECTED and supervisor.status.withheld == "",
+                "the restarted server, its tools offered")
+    assert supervisor.breaker.state is BreakerState.CLOSED
+    assert runtime.mcp.withheld_tools() == set()
+    assert await runtime.registry.get("mcp_s_echo").handler({"text": "hi"}, None) == "echo: hi"
+    await runtime.mcp.stop_all()

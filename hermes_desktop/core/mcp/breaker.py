@@ -49,6 +49,7 @@ class CircuitBreaker:
         self._opened_at = 0.0
         self._trial_running = False
         self.reason = ""  # the last failure before it opened (shown with the note)
+        self.generation = 0  # +1 at each Restart: a call begun before it does not count after it
 
     # ------------------------------------------------------------------ state
     @property
@@ -110,9 +111,10 @@ class CircuitBreaker:
         self._state = BreakerState.CLOSED
         self.reason = ""
 
-    def failed(self, reason: str) -> bool:
-        """Count a failed call; True when this failure opened the breaker."""
-        if self.settings.failures <= 0:
+    def failed(self, reason: str, generation: int | None = None) -> bool:
+        """Count a failed call; True when this failure opened the breaker. A call begun before the last Restart
+        (`generation` older) does not count: Restart cut it short, which is the user's doing, like Stop."""
+        if self.settings.failures <= 0 or (generation is not None and generation != self.generation):
             return False
         now = self.clock()
         self.reason = reason if len(reason) <= 160 else reason[:157] + "…"
@@ -135,7 +137,8 @@ class CircuitBreaker:
         self._trial_running = False
 
     def reset(self) -> None:
-        """Restart: closed, count cleared."""
+        """Restart: closed, count cleared, calls still running from before it no longer count."""
+        self.generation += 1
         self.succeeded()
 
     def _open(self, now: float) -> None:

@@ -561,21 +561,23 @@ class ServerSupervisor:
     def _tool_handler(self, remote_name: str) -> Callable[[dict[str, Any], ToolContext], Awaitable[str]]:
         async def call(args: dict[str, Any], ctx: ToolContext) -> str:
             self.breaker.before_call()  # raises ToolWithheld (not sent) while the breaker is open
+            generation = self.breaker.generation  # a Restart meanwhile: this call's failure does not count
             started = time.monotonic()
             try:
                 result = await self._submit(lambda client: client.call_tool(remote_name, args))
             except asyncio.CancelledError:  # the call's timeout (a failure) or the user's Stop (neither)
                 if call_timed_out(f"mcp:{self.config.name}", started, self.config.timeout_s):
-                    self._call_failed(f"{remote_name} did not answer within {self.config.timeout_s:g} s")
+                    self._call_failed(f"{remote_name} did not answer within {self.config.timeout_s:g} s",
+                                      generation)
                 else:
                     self.breaker.abandoned()
                 raise
             except Exception as exc:
-                raise ToolError(str(exc) + self._call_failed(describe_error(exc))) from exc
+                raise ToolError(str(exc) + self._call_failed(describe_error(exc), generation)) from exc
             text = render_result(result)  # its own secrets, if it echoes them, are removed by the tool runner
             if getattr(result, "is_error", False):
                 text = text or f"{remote_name} reported an error"
-                raise ToolError(text + self._call_failed(f"{remote_name}: {text}"))
+                raise ToolError(text + self._call_failed(f"{remote_name}: {text}", generation))
             was_on_trial = self.breaker.state.value != "closed"
             self.breaker.succeeded()
             if was_on_trial:  # the trial passed: the tools are offered again
@@ -583,10 +585,10 @@ class ServerSupervisor:
             return text
         return call
 
-    def _call_failed(self, reason: str) -> str:
+    def _call_failed(self, reason: str, generation: int | None = None) -> str:
         """Count a failed call on the breaker; when that opens it, say so (the model and Activity see the note)
         and tell the MCP tab now and again when the cool-down ends."""
-        if not self.breaker.failed(redact_text(" ".join(reason.split()), self._known_secrets)):
+        if not self.breaker.failed(redact_text(" ".join(reason.split()), self._known_secrets), generation):
             return ""
         note = self.breaker.note()
         log.warning("MCP server %s: %s", self.config.name, note)
