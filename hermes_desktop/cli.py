@@ -145,7 +145,9 @@ class TerminalApprover:
         out.write("  arguments: " + shown(arguments, keep_newlines=True).replace("\n", "\n  ") + "\n")
         out.write("Allow? [y] once, [s] for this session, [a] always, [N] no: ")
         out.flush()
-        answer = (await asyncio.to_thread(sys.stdin.readline)).strip().lower()
+        from hermes_desktop.commands.terminal_input import terminal_lines
+
+        answer = (await terminal_lines().readline()).strip().lower()  # shared with MCP questions
         return {"y": Decision.ALLOW_ONCE, "yes": Decision.ALLOW_ONCE, "s": Decision.ALLOW_SESSION,
                 "a": Decision.ALLOW_ALWAYS}.get(answer, Decision.DENY)
 

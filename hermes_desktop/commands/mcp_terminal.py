@@ -24,6 +24,7 @@ from hermes_desktop.core.mcp.client_features import (
     check_value,
     parse_text,
 )
+from hermes_desktop.commands.terminal_input import LineReader, terminal_lines
 from hermes_desktop.core.terminal_text import visible_controls
 
 MAX_TRIES = 3  # a field answered wrongly this many times cancels the form
@@ -43,7 +44,8 @@ def install_terminal_askers(runtime: Any, stdin: TextIO | None = None) -> bool:
 class _Terminal:
     def __init__(self, out: TextIO | None = None, read: Callable[[], str] | None = None) -> None:
         self.out = out or sys.stderr
-        self._read = read or sys.stdin.readline
+        # the process's one stdin reader, shared with tool approvals (a withdrawn question keeps no line)
+        self._lines = LineReader(read) if read is not None else terminal_lines()
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -53,7 +55,11 @@ class _Terminal:
         """One line, or None at end of input."""
         self.out.write(prompt)
         self.out.flush()
-        line = await asyncio.to_thread(self._read)
+        try:
+            line = await self._lines.readline()
+        except asyncio.CancelledError:
+            self.say("\n  (the question was withdrawn: the next line you type answers what is asked next)")
+            raise
         return None if line == "" else line.rstrip("\n")
 
 

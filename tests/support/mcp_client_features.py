@@ -71,6 +71,17 @@ def register(server: MCPServer) -> None:
         return json.dumps({"text": result.content.text, "model": result.model, "stop_reason": result.stop_reason})
 
     @server.tool(annotations=READ)
+    async def ask_then_withdraw(ctx: Context, after_s: float = 1.0) -> str:
+        """Ask a question and give up waiting for the answer after `after_s` seconds (the request is cancelled)."""
+        import anyio
+
+        with anyio.move_on_after(after_s):
+            result = await ctx.session.elicit_form(
+                "Quick question?", {"type": "object", "properties": {"x": {"type": "string"}}}, ctx.request_id)
+            return json.dumps({"action": result.action})
+        return json.dumps({"action": "withdrawn"})
+
+    @server.tool(annotations=READ)
     async def flood_sampling(ctx: Context, count: int = 20) -> str:
         """Send `count` sampling requests at once (a hostile server); returns how each ended, as JSON."""
         import anyio
