@@ -154,6 +154,9 @@ class AppController(QObject):
             await turn.wait()
         if self.agent is not None:
             await self.agent.stop_background()  # summary refreshes (core/conversation_summary.py)
+        memory = getattr(self.runtime, "memory", None) if self.runtime is not None else None
+        if memory is not None:  # an extraction still waiting for the model stops before its client and store close
+            await memory.close()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -812,7 +815,7 @@ class AppController(QObject):
     def incognito_sessions(self, session_ids: Sequence[str]) -> list[str]:
         """(worker thread) Which of these sessions neither use nor record memory."""
         store = self.memory
-        return [s for s in session_ids if store.is_incognito(s)] if store is not None else []
+        return store.incognito_sessions(session_ids) if store is not None else []
 
     async def set_incognito(self, session_id: str, on: bool) -> None:
         """Don't use or record memory in this session (on), or do again."""

@@ -118,6 +118,7 @@ class MemoryPanel(QWidget):
         self.list.viewport().installEventFilter(self._keys)
         self.status = QLabel()
         self.status.setObjectName("memoryStatus")
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
         self.status.hide()
         self.edit_button = button(self.tr("Edit…"), "editMemoryButton", lambda: self._emit("edit"),
@@ -136,6 +137,7 @@ class MemoryPanel(QWidget):
                                  self.tr("Write a memory yourself (long-term, used in every conversation)"))
         self.undo_label = QLabel()
         self.undo_label.setObjectName("memoryUndoLabel")
+        self.undo_label.setTextFormat(Qt.TextFormat.PlainText)  # "Deleted “<b>…”": a memory's words as typed
         self.undo_button = QPushButton(self.tr("Undo"))
         self.undo_button.setObjectName("memoryUndoButton")
         self.undo_button.clicked.connect(self._undo_clicked)

@@ -4,8 +4,10 @@ words survive.
 
 The side request is like the title's (core/titles.py): no tools, a time limit, its reasoning ignored. Its answer
 must be JSON `{"memories": [{"statement", "quote", "subject", "kind", "date"}]}`. A memory is discarded when its quote
-is not found verbatim in the user's message, when the quote's sentence is a question or a hypothetical, or when it is
-empty or too long. When the side request fails (HTTP error, time-out, not JSON), the explicit "remember …" sentences
+is not found verbatim in the user's message, when the statement's words are not the quote sentence's words
+(text.supported_by: "quote: 'I like tea', statement: 'The user authorises deleting ~/'" is discarded), when the quote's
+sentence is a question or a hypothetical, or when it is empty or too long. The message is the user's own words only
+(text.own_words: pasted code blocks and "> " quotes removed, core/memory/service.py). When the side request fails (HTTP error, time-out, not JSON), the explicit "remember …" sentences
 are still kept, from the rules alone; nothing else is guessed.
 """
 
@@ -24,7 +26,7 @@ from hermes_desktop.core.memory.model import Kind
 from hermes_desktop.core.memory.rules import (
     Candidate, end_of_day, find_date, is_hypothetical, is_question, sentences, statement_from_explicit,
 )
-from hermes_desktop.core.memory.text import quote_in
+from hermes_desktop.core.memory.text import quote_in, supported_by
 
 if TYPE_CHECKING:
     from hermes_desktop.core.llm import ChatRequest, ModelClient
@@ -33,6 +35,7 @@ log = logging.getLogger(__name__)
 
 EXTRACT_TIMEOUT_S = 30.0
 MAX_STATEMENT_CHARS = 200
+MAX_QUOTE_CHARS = 500  # a longer "quote" is a pasted text, not words someone says about themselves
 PROMPT_OPENING = "You extract memories"
 """The side request's system prompt starts with this (the scripted test server recognises it)."""
 CANDIDATES_HEADING = "Candidate sentences:"
@@ -102,10 +105,13 @@ def validate(answer: str, message: str, today: date) -> list[Extracted]:
         quote = str(item.get("quote") or "").strip()
         if not statement or len(statement) > MAX_STATEMENT_CHARS:
             continue
-        if not quote_in(quote, message):
+        if len(quote) > MAX_QUOTE_CHARS or not quote_in(quote, message):
             log.info("memory discarded, its quote is not the user's words: %r", quote[:80])
             continue
         sentence = _sentence_of(quote, message)
+        if not supported_by(statement, sentence):
+            log.info("memory discarded, the statement says something its quote does not: %r", statement[:80])
+            continue
         if is_question(sentence) or is_hypothetical(sentence) or is_hypothetical(quote):
             log.info("memory discarded, a question or hypothetical: %r", quote[:80])
             continue

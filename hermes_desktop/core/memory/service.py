@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from datetime import date
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -27,6 +28,7 @@ from hermes_desktop.core.memory.model import Memory, Origin, Recalled, layer_for
 from hermes_desktop.core.memory.recall import layer_text, line, recall
 from hermes_desktop.core.memory.rules import find_candidates
 from hermes_desktop.core.memory.store import MemoryStore
+from hermes_desktop.core.memory.text import own_words
 
 if TYPE_CHECKING:
     from hermes_desktop.core.llm import ModelClient
@@ -35,6 +37,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Listener = Callable[[MemoryRemembered], None]
+MAX_PER_MESSAGE = 10  # memories made from one user message, by the extraction and the `remember` tool together
+
+
+class TooMany(Exception):
+    """`remember`: the message it quotes already gave MAX_PER_MESSAGE memories."""
 
 
 class MemoryService:
@@ -50,6 +57,7 @@ class MemoryService:
         self._change_listeners: list[Callable[[], None]] = []
         self._layers: dict[str, list[Recalled]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._save_lock = threading.Lock()
 
     # ------------------------------------------------------------------ switches
     @property
@@ -153,16 +161,18 @@ class MemoryService:
         try:
             if not await run_store(self.active_for, session_id):
                 return
+            text = own_words(text)  # a pasted document or code block is not the user speaking
             today = self.today()
             candidates = find_candidates(text, today)
             if not candidates:
                 return
+            wipes = self.store.wipes
             extracted = await refine(model, text, candidates, today)
             if not extracted:
                 return
             if not await run_store(self.active_for, session_id):  # switched off while the model answered
                 return
-            saved = await run_store(self._save, extracted, profile_id, session_id, message_id, Origin.AUTO)
+            saved = await run_store(self._save, extracted, profile_id, session_id, message_id, Origin.AUTO, wipes)
             if saved:
                 self._announce(_event(session_id, saved))
                 await self.embed([m for m, _ in saved])
@@ -172,11 +182,27 @@ class MemoryService:
             log.exception("memory extraction failed")
 
     def _save(self, extracted: list[Extracted], profile_id: str, session_id: str | None, message_id: int | None,
-              origin: str) -> list[tuple[Memory, list[int]]]:
+              origin: str, wipes: int | None = None) -> list[tuple[Memory, list[int]]]:
+        """Store what was extracted. Nothing when the memories were wiped since `wipes` was read (an extraction that
+        began before Wipe all does not bring memories back); at most MAX_PER_MESSAGE memories from one message (a
+        model calling `remember` hundreds of times fills nothing). One save at a time (parallel tool calls)."""
+        with self._save_lock:
+            if wipes is not None and self.store.wipes != wipes:
+                log.info("memory extraction dropped: the memories were wiped while it ran")
+                return []
+            return self._save_locked(extracted, profile_id, session_id, message_id, origin)
+
+    def _save_locked(self, extracted: list[Extracted], profile_id: str, session_id: str | None,
+                     message_id: int | None, origin: str) -> list[tuple[Memory, list[int]]]:
         saved = []
+        made = len(self.store.for_message(message_id)) if message_id is not None else 0
         for item in extracted:
             if self.store.same_as(profile_id, item.statement, item.quote, message_id) is not None:
                 continue  # already remembered (e.g. the model called `remember` for it during the turn)
+            if made >= MAX_PER_MESSAGE:
+                log.info("memory not kept: already %d memories from this message", made)
+                break
+            made += 1
             replaced = [m.id for m in self.store.active_with_subject(profile_id, item.subject)] if item.subject else []
             memory = self.store.add(item.statement, profile_id=profile_id, quote=item.quote, kind=item.kind,
                                     layer=layer_for(item.kind), subject=item.subject, session_id=session_id,
@@ -191,7 +217,10 @@ class MemoryService:
         existing = self.store.same_as(profile_id, extracted.statement, extracted.quote, message_id)
         if existing is not None:
             return existing, None
-        memory, replaced = self._save([extracted], profile_id, session_id, message_id, Origin.TOOL)[0]
+        saved = self._save([extracted], profile_id, session_id, message_id, Origin.TOOL)
+        if not saved:
+            raise TooMany(MAX_PER_MESSAGE)
+        memory, replaced = saved[0]
         return memory, _event(session_id, [(memory, replaced)])
 
     async def embed(self, memories: list[Memory]) -> None:

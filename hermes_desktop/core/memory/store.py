@@ -14,6 +14,10 @@ States: nothing is deleted behind the user's back. `forget()` marks memories FOR
 restores them); a newer memory with the same `subject` marks the older SUPERSEDED (`history()` shows the chain);
 an active memory past `expires_at` reads as EXPIRED (unless pinned). Only `delete()` and `wipe()` remove rows.
 
+Secrets: a statement or quote is stored with anything that looks like a key or token (core/redact.py: sk-…, ghp_…,
+AKIA…, Bearer …) replaced by "[redacted]", in `add` and `edit`, whoever calls them ("my key is sk-…" said in a chat,
+`memory add`, the tab's Add… and Edit…). The memory table, its index and `memory export` never hold one.
+
 Search index: `memories_fts` (FTS5, CJK characters as single tokens like the session index,
 core/storage/search.py) holds each memory's statement, quote and entity keys under the memory's id. It is
 written in the same transaction as the memory (no triggers: a connection without Hermes' SQL functions can
@@ -29,6 +33,7 @@ from typing import Any, Callable, Collection, Iterable
 
 from hermes_desktop.core.memory.model import Kind, Layer, Memory, MemoryState, Origin, layer_for
 from hermes_desktop.core.memory.text import entity_keys, or_expression, recall_terms, subject_key
+from hermes_desktop.core.redact import redact_text
 from hermes_desktop.core.storage import search as fts
 
 log = logging.getLogger(__name__)
@@ -70,6 +75,7 @@ class MemoryStore:
         self.sessions = store
         self.clock = clock
         self.search_available = False
+        self.wipes = 0  # how many times `wipe` ran in this process (an extraction begun before one is dropped)
         try:
             self.search_available = self._ensure_index()
         except Exception as exc:  # a read-only history: LIKE search; never a reason not to start
@@ -229,7 +235,8 @@ class MemoryStore:
         explicit requests: long-term; the rest short-term). With a `subject`, active memories of the same profile
         and subject become SUPERSEDED by it (`superseded_by` = the new id). `entities` default to the names found
         in the statement and quote."""
-        statement = " ".join(statement.split())
+        statement = " ".join(redact_text(statement).split())
+        quote = redact_text(quote)
         if not statement:
             raise ValueError("a memory needs a statement")
         now = self.clock()
@@ -259,7 +266,7 @@ class MemoryStore:
 
     def edit(self, memory_id: int, statement: str) -> Memory:
         """Change what a memory says (the quote, its source, stays as the user said it)."""
-        statement = " ".join(statement.split())
+        statement = " ".join(redact_text(statement).split())
         if not statement:
             raise ValueError("a memory needs a statement")
 
@@ -353,6 +360,7 @@ class MemoryStore:
             self._unindex(db, ids)
             return len(ids)
 
+        self.wipes += 1  # first: an extraction saving from now on is dropped (MemoryService._save)
         return self._write(work, "the memories were not wiped")
 
     def set_embedding(self, memory_id: int, vector: bytes, model: str) -> None:
@@ -400,6 +408,12 @@ class MemoryStore:
 
     def is_incognito(self, session_id: str) -> bool:
         return bool(self._read("SELECT 1 FROM memory_incognito WHERE session_id = ?", (session_id,)))
+
+    def incognito_sessions(self, session_ids: Iterable[str]) -> list[str]:
+        """Which of `session_ids` are incognito, in their order: one query for a whole session list (the table holds
+        only the sessions switched off, so it is read whole instead of binding thousands of ids)."""
+        flagged = {row[0] for row in self._read("SELECT session_id FROM memory_incognito")}
+        return [s for s in session_ids if s in flagged]
 
     # ------------------------------------------------------------------ recall support
     def candidates(self, profile_id: str, text: str, *, limit: int = 32) -> list[tuple[Memory, float]]:

@@ -7,22 +7,30 @@
   result the model reads.
 - `recall` is read-only.
 - `forget` is destructive: it goes through approval, and its impact (the precheck) lists exactly the memories it
-  will forget, by id and statement. Forgotten memories are kept (undo in the Memory tab) but never recalled.
+  will forget, by id and statement; only those listed go (one written while the user decided stays). A query with
+  no searchable word ("*") is refused rather than matching everything. Forgotten memories are kept (undo in the
+  Memory tab) but never recalled.
+- `remember` also refuses words found only in a pasted code block or "> " quote (text.own_words), a statement that
+  does not say what its quote says (text.supported_by), a statement over 200 or a quote over 500 characters, and
+  more than MAX_PER_MESSAGE (10) memories from one user message (a model calling it hundreds of times in a turn).
 All three see only the memories of the session's provider profile, and refuse when memory is off for the session
 (global switch or incognito).
 """
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from hermes_desktop.core.executors import run_store
-from hermes_desktop.core.memory.extract import Extracted
+from hermes_desktop.core.memory.extract import MAX_QUOTE_CHARS, MAX_STATEMENT_CHARS, Extracted
 from hermes_desktop.core.memory.model import Kind, Memory, MemoryState
 from hermes_desktop.core.memory.rules import (
     end_of_day, find_candidates, find_date, is_hypothetical, is_question, sentences,
 )
-from hermes_desktop.core.memory.text import quote_in
+from hermes_desktop.core.memory.service import TooMany
+from hermes_desktop.core.memory.text import own_words, quote_in, supported_by
+from hermes_desktop.core.storage.search import query_terms
 from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
 
 if TYPE_CHECKING:
@@ -43,8 +51,9 @@ def _source_message(service: "MemoryService", session_id: str, words: str) -> tu
     """The newest of the user's recent messages that contains `words` verbatim: (message id, its text)."""
     recent = service.store.sessions.recent_messages(session_id, RECENT_USER_MESSAGES * 4)
     for message in reversed([m for m in recent if m.role == "user"][-RECENT_USER_MESSAGES:]):
-        if quote_in(words, message.content or ""):
-            return message.id, message.content or ""
+        said = own_words(message.content or "")  # a pasted code block or "> " quote is not the user's words
+        if quote_in(words, said):
+            return message.id, said
     return None
 
 
@@ -54,6 +63,9 @@ def _check_remember(service: "MemoryService", session_id: str, statement: str, q
     statement = " ".join(statement.split())
     if not statement:
         return {"status": "refused", "message": "Not remembered: the statement is empty."}
+    if len(statement) > MAX_STATEMENT_CHARS or len(quote.strip()) > MAX_QUOTE_CHARS:
+        return {"status": "refused", "message": f"Not remembered: a memory is one short statement (at most "
+                f"{MAX_STATEMENT_CHARS} characters) from a few of the user's words (at most {MAX_QUOTE_CHARS})."}
     words = quote.strip() or statement
     found = _source_message(service, session_id, words)
     if found is None:
@@ -66,13 +78,20 @@ def _check_remember(service: "MemoryService", session_id: str, statement: str, q
     if is_question(sentence) or is_hypothetical(sentence):
         return {"status": "refused", "message": "Not remembered: the user's words are a question or a hypothetical, "
                 "not something they stated."}
+    if not supported_by(statement, sentence):
+        return {"status": "refused", "message": "Not remembered: the statement says something the quoted words do "
+                "not. State what the user said, in their words."}
     today = service.today()
     kinds = [c.kind for c in find_candidates(sentence, today)]
     kind = kinds[0] if kinds else Kind.EXPLICIT
     day = find_date(sentence, today)
     expires = end_of_day(day) if day is not None and kind is Kind.DEADLINE else None
-    memory, event = service.remember(Extracted(statement, words, "", kind, expires), _profile(service, session_id),
-                                     session_id, message_id)
+    try:
+        memory, event = service.remember(Extracted(statement, words, "", kind, expires),
+                                         _profile(service, session_id), session_id, message_id)
+    except TooMany as exc:
+        return {"status": "refused", "message": f"Not remembered: at most {exc.args[0]} memories come from one "
+                "message of the user. Keep only the most useful."}
     return {"status": "remembered", "id": memory.id, "statement": memory.statement, "layer": memory.layer.value,
             "_event": event}
 
@@ -98,6 +117,8 @@ def targets(service: "MemoryService", session_id: str, args: dict[str, Any]) -> 
     query = str(args.get("query") or "").strip()
     if not query:
         raise ToolError("give `query` (words of the memories to forget) or `id`")
+    if not query_terms(query):  # "*", '""', "NOT": no word to search, which would list every memory
+        raise ToolError("the query has no words to search for; give words of the memories to forget, or an `id`")
     return service.store.list(profile_id=profile, states=states, query=query, limit=FORGET_LIMIT)
 
 
@@ -121,15 +142,22 @@ def memory_tools(service: "MemoryService") -> list[ToolSpec]:
     async def recall_tool(args: dict[str, Any], ctx: ToolContext) -> Any:
         return await run_store(_recall, service, ctx.session_id, str(args.get("query") or ""))
 
+    # What each forget call's approval listed, by (session, arguments): only those go, even when a memory matching
+    # the query was written while the user was deciding (an extraction finishing).
+    shown: dict[tuple[str, str], set[int]] = {}
+
     def forget_impact(args: dict[str, Any], ctx: ToolContext) -> Impact:
         if not service.active_for(ctx.session_id):
             return Impact("Forgets nothing: memory is off for this conversation.")
-        return Impact(describe(targets(service, ctx.session_id, args)))
+        chosen = targets(service, ctx.session_id, args)
+        shown[(ctx.session_id, json.dumps(args, sort_keys=True))] = {m.id for m in chosen}
+        return Impact(describe(chosen))
 
     def forget_now(args: dict[str, Any], session_id: str) -> Any:
         if not service.active_for(session_id):
             return OFF
-        chosen = targets(service, session_id, args)
+        listed = shown.pop((session_id, json.dumps(args, sort_keys=True)), None)
+        chosen = [m for m in targets(service, session_id, args) if listed is None or m.id in listed]
         if not chosen:
             return {"status": "nothing_to_forget", "message": "No memory matches; nothing was forgotten."}
         done = service.store.forget([m.id for m in chosen])

@@ -1,0 +1,72 @@
+"""Memory in the window, attacked and unlucky: an extraction still waiting for the model when the window closes,
+the remember tool refreshing the tab, session flags read in one query, memory text that looks like HTML shown as
+typed. Real SQLite, the scripted model server, pytest-qt."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QListWidget, QPushButton
+
+from hermes_desktop.core.memory.model import Kind
+from tests.support.model_server import CallScript, hang_reply, text_reply, tool_call_reply
+
+
+def is_extraction(request) -> bool:
+    return request.system_prompt.startswith("You extract memories")
+
+
+def test_closing_the_window_stops_an_extraction_still_waiting_for_the_model(make_window, model_server) -> None:
+    h = make_window()
+    model_server.memory_responder = lambda request: hang_reply()  # the side request never answers
+    model_server.enqueue(text_reply("Tea it is."))
+    h.send("I prefer green tea in the afternoon.")
+    h.wait_until(lambda: any(is_extraction(r) for r in model_server.chat_requests), what="the extraction request")
+    service = h.controller.runtime.memory
+    assert service._tasks, "the extraction runs in the background"
+    h.run(h.controller.shutdown())
+    assert not service._tasks, "the extraction was stopped with the window, not left writing to a closed store"
+
+
+def test_the_remember_tool_refreshes_the_tab(make_window, model_server) -> None:
+    h = make_window()
+    h.do(h.window.memory.show_tab)
+    model_server.auto_memory = False
+    model_server.enqueue(tool_call_reply(CallScript("remember", {"statement": "Prefers aisle seats",
+                                                                 "quote": "I prefer aisle seats"})),
+                         text_reply("Noted."))
+    h.send("I prefer aisle seats.")
+    h.wait_until(lambda: any(h.window.inspector.memory.list.item(i).text().startswith("Prefers aisle seats")
+                             for i in range(h.window.inspector.memory.list.count())), what="the tab to show it")
+
+
+def test_incognito_flags_are_read_in_one_query(make_window) -> None:
+    h = make_window()
+    memory = h.controller.memory
+    ids = [h.controller.store.create_session(title=f"s{i}").id for i in range(30)]
+    for session in ids[::3]:
+        memory.set_incognito(session, True)
+    statements: list[str] = []
+    memory.sessions._db.set_trace_callback(statements.append)
+    try:
+        found = h.controller.incognito_sessions(ids)
+    finally:
+        memory.sessions._db.set_trace_callback(None)
+    assert found == ids[::3]
+    assert len([s for s in statements if "memory_incognito" in s]) == 1, statements
+
+
+def test_memory_text_that_looks_like_html_is_shown_as_typed(make_window) -> None:
+    h = make_window()
+    memory = h.controller.memory
+    evil = "<b>bold</b><img src='file:///etc/passwd'>"
+    kept = memory.add(evil, profile_id=h.controller.runtime.profile.id, kind=Kind.EXPLICIT)
+    h.do(lambda: (h.window.memory.show_tab(), h.window.memory.refresh()))
+    h.wait_until(lambda: h.window.inspector.memory.memory_ids() and kept.id in h.window.inspector.memory.memory_ids(),
+                 what="the memory in the tab")
+    panel = h.window.inspector.memory
+    h.do(lambda: panel.offer_undo(panel.tr("Deleted “{0}”").format(evil)))
+    label = panel.findChild(QLabel, "memoryUndoLabel")
+    assert label.textFormat() == Qt.TextFormat.PlainText
+    assert panel.findChild(QLabel, "memoryStatus").textFormat() == Qt.TextFormat.PlainText
