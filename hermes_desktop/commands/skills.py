@@ -174,7 +174,7 @@ def code_files(skill: Any) -> list[Path]:
     """The files whose content trust covers and that can run: tools.py and everything under scripts/."""
     files = [skill.folder / "tools.py"] if skill.has_tools_py else []
     scripts = skill.folder / "scripts"
-    if scripts.is_dir():
+    if scripts.is_dir() and not scripts.is_symlink():
         files += sorted(p for p in scripts.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     return files
 

@@ -264,8 +264,18 @@ def _resources(folder: Path) -> tuple[str, ...]:
 
 
 def _common(folder: Path, entries: dict[str, os.DirEntry[str]]) -> dict[str, Any]:
+    # scripts/ counts only as a folder of the skill's own: trust hashes the skill's files, and a linked folder's
+    # files are not among them (they could change after trust and still run)
     return {"has_tools_py": "tools.py" in entries and entries["tools.py"].is_file(),
-            "has_scripts": "scripts" in entries and entries["scripts"].is_dir(), "resources": _resources(folder)}
+            "has_scripts": "scripts" in entries and entries["scripts"].is_dir(follow_symlinks=False),
+            "resources": _resources(folder)}
+
+
+def _linked_code(entries: dict[str, os.DirEntry[str]]) -> list[SkillProblem]:
+    if "scripts" in entries and entries["scripts"].is_symlink():
+        return [SkillProblem("scripts", "is a link to another folder; its scripts do not run (trust covers only the "
+                                        "skill's own files; copy the scripts into the skill's folder)")]
+    return []
 
 
 def _load_skill_md(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]],
@@ -304,6 +314,7 @@ def _load_skill_md(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[
     if not body:
         problems.append(SkillProblem(md, "no instructions after the front matter"))
     compatibility = meta.get("compatibility")
+    problems += _linked_code(entries)
     return Skill(name, description, body, folder, SkillFormat.SKILL_MD, origin,
                  tools=_tool_list(meta.get("allowed-tools")), license=str(meta.get("license") or ""),
                  compatibility=compatibility if isinstance(compatibility, str) else
@@ -336,6 +347,7 @@ def _load_yaml(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]
             problems.append(SkillProblem("instructions.md", f"cannot be read: {exc}"))
     if not instructions:
         problems.append(SkillProblem("skill.yaml", "no `prompt` and no instructions.md: the skill has no instructions"))
+    problems += _linked_code(entries)
     return Skill(name, description, instructions, folder, SkillFormat.YAML, origin, tools=_tool_list(meta.get("tools")),
                  license=str(meta.get("license") or ""), problems=tuple(problems), requires=requirements(meta),
                  definition="skill.yaml", **_common(folder, entries)), problems

@@ -57,6 +57,8 @@ def list_scripts(skill: Skill) -> list[str]:
     """Runnable files under scripts/, relative to it (no hidden files, caches or symlinks)."""
     root = skill.folder / SCRIPTS
     found: list[str] = []
+    if root.is_symlink():  # a linked folder's files are not covered by trust (core/skills/loader.py _linked_code)
+        return found
     for base, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
         for name in sorted(files):
@@ -167,7 +169,9 @@ def script_tool(skill: Skill, still_trusted: Callable[[Skill], bool]) -> ToolSpe
     def precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
         arguments = " ".join(str(a) for a in args.get("args") or [])
         return Impact(f"runs {SCRIPTS}/{args.get('script')} {arguments}".rstrip() +
-                      f" from skill {skill.name}, in {ctx.workspace.root}, with your permissions")
+                      f" from skill {skill.name}, in {ctx.workspace.root}, with your permissions", code="run_script",
+                      params={"command": f"{SCRIPTS}/{args.get('script')} {arguments}".rstrip(), "skill": skill.name,
+                              "folder": str(ctx.workspace.root)})
 
     return ToolSpec(
         tool_name(skill.name),
