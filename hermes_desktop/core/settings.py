@@ -294,7 +294,10 @@ class SettingsStore:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write a whole file so that readers see either the old or the new content, never half."""
+    """Write a whole file so that readers see either the old or the new content, never half. A symbolic link
+    (a configuration kept in a dotfiles folder) stays one: the file it points to is replaced."""
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -400,3 +400,23 @@ async def test_restart_during_a_half_open_trial_does_not_count_the_call_it_cut_s
     assert runtime.mcp.withheld_tools() == set()
     assert await runtime.registry.get("mcp_s_echo").handler({"text": "hi"}, None) == "echo: hi"
     await runtime.mcp.stop_all()
+
+
+# ------------------------------------------------------------------ mcp.json kept elsewhere
+
+def test_an_mcp_json_that_is_a_symlink_to_a_dotfiles_folder_stays_one(tmp_path: Path) -> None:
+    """Many keep their configuration in a dotfiles repository and link it in. The import wrote a new regular
+    file over the link: the repository never saw the change and the link was gone."""
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    real = write(dotfiles / "mcp.json", {"mcpServers": {"old": {"command": "old-tool"}}})
+    config = tmp_path / "config" / "mcp.json"
+    config.parent.mkdir()
+    config.symlink_to(real)
+    source = write(tmp_path / "other.json", {"mcpServers": {"files": {"command": "imported-files"}}})
+    apply_import(config, plan_import(config, [source]), set(), MemorySecretStore(), keyring_secure=True)
+    assert config.is_symlink() and config.resolve() == real.resolve()
+    assert set(json.loads(real.read_text())["mcpServers"]) == {"old", "files"}
+    assert json.loads((tmp_path / "config" / "mcp.json.bak").read_text()) == {"mcpServers": {"old": {"command":
+                                                                                                     "old-tool"}}}
+    assert sorted(p.name for p in dotfiles.iterdir()) == ["mcp.json"], "no temporary file left behind"
