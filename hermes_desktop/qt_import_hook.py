@@ -38,7 +38,7 @@ def guard() -> bool:
 
     def uses_pyside(module: ModuleType) -> bool:
         try:
-            return inspect_module(module)
+            return _mentions_pyside(module)
         except Exception as exc:  # an ImportError from a lazy module __getattr__, or anything else it ran
             log.debug("PySide6's import hook could not inspect %s: %r", getattr(module, "__name__", module), exc)
             return False
@@ -46,3 +46,19 @@ def guard() -> bool:
     setattr(uses_pyside, _GUARDED, True)
     feature._mod_uses_pyside = uses_pyside  # type: ignore[attr-defined]
     return True
+
+
+def _mentions_pyside(module: ModuleType) -> bool:
+    """shiboken's own test (does the module's source contain "PySide6"?), answered from the file's bytes.
+
+    `inspect.getsource` reads the file through linecache, splits it into lines and asks the module for
+    `__wrapped__`; for the ~150 modules the window imports before its first paint, and the ~700 of openai
+    imported while the engine loads, that cost more than everything else the hook does. A module without a
+    `.py` file (built-in, extension, frozen, in an archive) has no source for getsource either: False."""
+    spec = getattr(module, "__spec__", None)
+    origin = getattr(spec, "origin", None) if spec is not None else None
+    origin = origin or getattr(module, "__file__", None)
+    if not isinstance(origin, str) or not origin.endswith(".py"):
+        return False
+    with open(origin, "rb") as handle:
+        return b"PySide6" in handle.read()
