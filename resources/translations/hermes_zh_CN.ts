@@ -2,6 +2,252 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Activity</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="81"/>
+        <source>Context {0} / {1} tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="88"/>
+        <source>Model round {0} · {1}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="89"/>
+        <source>tool calling: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="106"/>
+        <source>{tool} ({risk})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="282"/>
+        <source>arguments: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="114"/>
+        <source>{decision} by {who}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="122"/>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="124"/>
+        <source>decision: {decision}; result: {size} characters ({cut} cut)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="128"/>
+        <source>decision: {decision}; result: {size} characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="132"/>
+        <source>error: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="136"/>
+        <source>Summarising {0} earlier messages (the request waits)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="141"/>
+        <source>made now by {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="142"/>
+        <source>made earlier by {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="143"/>
+        <source>Earlier conversation: {0} messages sent as a {1}-token summary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="149"/>
+        <source>Memory: {0} recalled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="159"/>
+        <source>Error: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="167"/>
+        <source>Stopped: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="181"/>
+        <source>{0} tokens in, {1} out ({2} of them reasoning)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="185"/>
+        <source>reasoning tokens: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="188"/>
+        <source>{0} tokens in, {1} out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="191"/>
+        <source>first token after {0} s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="193"/>
+        <source>{0} s</source>
+        <translation type="unfinished">{0} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="194"/>
+        <source> — </source>
+        <comment>before a round&apos;s numbers</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="195"/>
+        <source>, </source>
+        <comment>between a round&apos;s numbers</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="210"/>
+        <source>interrupted, not run (the reply was cut off)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="211"/>
+        <source>{outcome} · {seconds} s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="217"/>
+        <source>system prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="218"/>
+        <source>tool schemas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="219"/>
+        <source>skill catalog</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="220"/>
+        <source>active skills</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="221"/>
+        <source>tool rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="222"/>
+        <source>memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="223"/>
+        <source>summary the session began with</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="224"/>
+        <source>earlier conversation (summary)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="225"/>
+        <source>history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="226"/>
+        <source>this turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="227"/>
+        <source>attachments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="238"/>
+        <source>{layer}: {tokens}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="242"/>
+        <source>layers sum to {0}; total scaled to the server&apos;s count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="245"/>
+        <source>skills: {0} listed, {1} more searchable with find_skills</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="248"/>
+        <source>skills: all {0} listed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="250"/>
+        <source>{0} older messages left out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="270"/>
+        <source>{0} tokens ({1} of them reasoning)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="273"/>
+        <source>{0} tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="275"/>
+        <source>{0} characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="276"/>
+        <source>Model reply {0} — {1} (interrupted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="277"/>
+        <source>Model reply {0} — {1}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="291"/>
+        <source>result: {0} characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AddModelDialog</name>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="463"/>
@@ -27,67 +273,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="654"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="657"/>
         <source>active in this session</source>
         <translation>本会话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="654"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="657"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="656"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="659"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="658"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="661"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="668"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="671"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="683"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="684"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="687"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="689"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="687"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="690"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="692"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="695"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="692"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="695"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="692"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="695"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="693"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="696"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -95,69 +341,69 @@
 <context>
     <name>ApprovalDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="43"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="35"/>
         <source>Allow this action?</source>
         <translation>允许此操作吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="50"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="42"/>
         <source>Hermes wants to run:</source>
         <translation>Hermes 想要运行：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="54"/>
-        <source>from the {0}</source>
-        <translation>来自{0}</translation>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="50"/>
+        <source>{level} — {explanation}</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="60"/>
-        <source>No impact estimate for this tool.</source>
-        <translation>此工具没有影响评估。</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="65"/>
         <source>This is a large change, so Hermes asks even if you allowed this tool before.</source>
         <translation>这是一次较大的改动，所以即使你之前允许过此工具，Hermes 仍会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="66"/>
         <source>The model said: “{0}”</source>
         <translation>模型说：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="71"/>
         <source>Session: {0}</source>
         <translation>会话：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="76"/>
         <source>The tool call&apos;s arguments</source>
         <translation>工具调用的参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="81"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82"/>
         <source>Allow once</source>
         <translation>允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
         <source>Allow for this session</source>
         <translation>本会话内允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="85"/>
         <source>Always allow this tool</source>
         <translation>始终允许此工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="100"/>
         <source>Arguments:</source>
         <translation>参数：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="132"/>
+        <source>{path}  →  refused: {reason}</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -203,118 +449,113 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="70"/>
-        <source>Ask anything. Hermes can calculate, read and organise files in your workspace, keep notes and read web pages — and asks before it changes anything.</source>
-        <translation>尽管问。Hermes 可以计算、读取和整理工作区中的文件、记笔记、阅读网页——并且在做任何改动之前先征求你的同意。</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="94"/>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="291"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="93"/>
         <source>Attach images, PDFs or text files (or drop or paste them here)</source>
         <translation>附加图片、PDF 或文本文件（也可拖放或粘贴到这里）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="123"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="125"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="129"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="131"/>
         <source>Stop the reply</source>
         <translation>停止回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="132"/>
         <source>Stop (Esc)</source>
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="211"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
         <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在服务商设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="228"/>
         <source>Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send them over several messages.</source>
         <translation>未发送：附加了 {0} 个文件，一条消息最多 {1} 个。请移除一些，或分几条消息发送。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="231"/>
         <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="234"/>
         <source>Not sent: the attachments are more than this model&apos;s context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="241"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="292"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="343"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="346"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="381"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="382"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="390"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="391"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="432"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="434"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="440"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="442"/>
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="447"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -371,7 +612,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="83"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="257"/>
         <source>Use in this session</source>
         <translation>在本会话中使用</translation>
     </message>
@@ -382,11 +623,13 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="115"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="113"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
@@ -407,102 +650,122 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="111"/>
+        <source>No skills installed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
+        <source>Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="118"/>
+        <source>Nothing yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="119"/>
+        <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="159"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="174"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="176"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
         <source>destructive</source>
         <translation>破坏性</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="185"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="185"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="186"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="186"/>
         <source>Never allow</source>
         <translation>从不允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="234"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="236"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="243"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="256"/>
         <source>Stop using in this session</source>
         <translation>在本会话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="273"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="283"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="285"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
@@ -737,68 +1000,68 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="245"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="825"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="831"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="393"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="397"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="424"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="430"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="461"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="467"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="468"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -807,87 +1070,87 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="465"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="471"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="523"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="529"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="616"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="611"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="617"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="627"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="633"/>
         <source>Export session</source>
         <translation>导出会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="629"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="635"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="629"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="635"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="634"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="640"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="680"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="686"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="719"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="716"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="722"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="718"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="724"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="748"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="754"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新会话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="754"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="760"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="786"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="792"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="827"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="833"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="827"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="833"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -955,7 +1218,7 @@ Folder: {2}</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="193"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
@@ -1176,133 +1439,133 @@ Folder: {2}</source>
 <context>
     <name>McpImportDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="56"/>
         <source>Import MCP servers</source>
         <translation>导入 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="70"/>
         <source>{0} (not found)</source>
         <translation>{0}（未找到）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="72"/>
         <source>A file…</source>
         <translation>文件…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="73"/>
         <source>Choose file…</source>
         <translation>选择文件…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="66"/>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="77"/>
         <source>Import from</source>
         <translation>导入来源</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="87"/>
         <source>Servers in the source and what happens to each</source>
         <translation>来源中的服务器及各自的处理方式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="88"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="88"/>
         <source>What happens</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="88"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="107"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="133"/>
         <source>Choose a file in the mcpServers or VS Code servers shape.</source>
         <translation>请选择 mcpServers 或 VS Code servers 格式的文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="140"/>
         <source>Import MCP servers from</source>
         <translation>从以下文件导入 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="141"/>
         <source>JSON files (*.json);;All files (*)</source>
         <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="161"/>
         <source>Reading…</source>
         <translation>正在读取…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="168"/>
         <source>Cannot import: {0}. Nothing was changed.</source>
         <translation>无法导入：{0}。未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="182"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="182"/>
         <source>Replace (changed)</source>
         <translation>替换（有变化）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="183"/>
         <source>Identical: skipped</source>
         <translation>相同：跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="183"/>
         <source>Invalid: skipped</source>
         <translation>无效：跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="192"/>
         <source>Differs in: {0}</source>
         <translation>不同之处：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="194"/>
         <source>Secret in {0} goes to the keyring as ${{secret:{1}}}</source>
         <translation>{0} 中的密钥将存入系统密钥环，写作 ${{secret:{1}}}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="206"/>
         <source>Tick to replace the server mcp.json has under this name</source>
         <translation>勾选以替换 mcp.json 中同名的服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="210"/>
         <source>From: {0}</source>
         <translation>来源：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="216"/>
         <source>{0} secret(s) found in the file move to the system keyring; mcp.json only gets ${{secret:…}} references.</source>
         <translation>文件中发现 {0} 个密钥，将移入系统密钥环；mcp.json 中只写入 ${{secret:…}} 引用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="218"/>
         <source>{0} secret(s) found in the file are NOT copied: there is no secure keyring ({1}). mcp.json gets ${{secret:…}} references; set each value with “Set secret…”.</source>
         <translation>文件中发现的 {0} 个密钥不会被复制：没有安全的系统密钥环（{1}）。mcp.json 中写入 ${{secret:…}} 引用；请用“设置密钥…”逐个设置其值。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="240"/>
         <source>{0} to add, {1} to replace, {2} identical, {3} invalid</source>
         <translation>添加 {0} 个，替换 {1} 个，相同 {2} 个，无效 {3} 个</translation>
     </message>
@@ -1404,6 +1667,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="85"/>
         <source>Import servers…</source>
         <translation>导入服务器…</translation>
     </message>
@@ -1428,87 +1692,102 @@ Folder: {2}</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="82"/>
+        <source>No MCP servers yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="83"/>
+        <source>MCP servers give Hermes more tools: add one, or import them from another app.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="84"/>
+        <source>Add server…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="107"/>
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="107"/>
         <source>1 tool</source>
         <translation>1 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="109"/>
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="103"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="111"/>
         <source>1 prompt</source>
         <translation>1 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="112"/>
         <source>{0} prompts</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="133"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="133"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="134"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="134"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="135"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="135"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="136"/>
         <source>needs sign-in</source>
         <translation>需要登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="143"/>
         <source>Tools offered again on trial after {0} failed calls in a row; the next call decides. Last error: {1}</source>
         <translation>连续 {0} 次调用失败后，工具已重新提供以试用；下一次调用决定是否恢复。最后的错误：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="145"/>
         <source>Tools withheld from the model after {0} failed calls in a row; one trial call from {1}, or press Restart. Last error: {2}</source>
         <translation>连续 {0} 次调用失败，工具已暂不提供给模型；{1} 起允许一次试用调用，或按“重启”。最后的错误：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="150"/>
         <source>Press “Sign in…” to open its sign-in page in your browser.</source>
         <translation>按“登录…”在浏览器中打开它的登录页面。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="144"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="152"/>
         <source>Signed in (tokens in the system keyring)</source>
         <translation>已登录（令牌在系统密钥环中）</translation>
     </message>
@@ -1943,123 +2222,123 @@ Folder: {2}</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="123"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="360"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="362"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="125"/>
         <source>Change what this memory says (F2)</source>
         <translation>修改这条记忆的内容（F2）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="125"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="339"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="363"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="127"/>
         <source>A pinned memory is always offered to the model and never expires (Ctrl+P)</source>
         <translation>置顶的记忆总会提供给模型，且永不过期（Ctrl+P）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="127"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="368"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="129"/>
         <source>Delete this memory (Delete); you can undo it for a moment</source>
         <translation>删除这条记忆（Delete）；短时间内可以撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="129"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="365"/>
         <source>Go to source</source>
         <translation>转到出处</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="131"/>
         <source>Open the conversation and the message it came from (Enter)</source>
         <translation>打开它来自的对话和消息（Enter）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="131"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="365"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="367"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="133"/>
         <source>The older memories on the same subject this one replaced (Ctrl+H)</source>
         <translation>这条记忆取代的同一主题的旧记忆（Ctrl+H）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="134"/>
         <source>Wipe all…</source>
         <translation>全部清除…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="135"/>
         <source>Delete every memory (asks first)</source>
         <translation>删除所有记忆（会先询问）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="136"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="137"/>
         <source>Write a memory yourself (long-term, used in every conversation)</source>
         <translation>自己写一条记忆（长期，在每个对话中使用）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="141"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="181"/>
         <source>Memory is off (Settings › Memory): nothing is recalled or remembered. What was remembered before is kept and listed here.</source>
         <translation>记忆已关闭（设置 › 记忆）：不会调入也不会记住任何内容。之前记住的内容仍保留并列在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="195"/>
         <source>Long-term</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="196"/>
         <source>Short-term</source>
         <translation>短期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="197"/>
         <source>No longer used (replaced or expired)</source>
         <translation>不再使用（已被取代或已过期）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="212"/>
         <source>Created {0}</source>
         <translation>创建于 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="218"/>
         <source>The newest {0} of {1} memories are listed. Search to find the others.</source>
         <translation>列出了最新的 {0} 条记忆（共 {1} 条）。搜索可找到其他记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="226"/>
         <source>No memory matches “{0}”.</source>
         <translation>没有与“{0}”匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="228"/>
         <source>No memories yet.
 
 Memory keeps short facts you tell Hermes — preferences, your projects, deadlines — so later conversations can use them. Say “remember that …” in a chat, state a preference (“I prefer …”), or press Add…; each memory shows here with your own words and where you said them, and you can edit, pin or delete it.
@@ -2072,90 +2351,90 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 开启了“不使用也不记录记忆”的对话（在其右键菜单或状态栏的开关中设置）不会在这里留下任何痕迹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="252"/>
         <source>added by you, {0}</source>
         <translation>由你添加，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="252"/>
         <source>added by you</source>
         <translation>由你添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="254"/>
         <source>from a deleted conversation, {0}</source>
         <translation>来自已删除的对话，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
         <source>from a deleted conversation</source>
         <translation>来自已删除的对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="256"/>
         <source>Untitled conversation</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
         <source>from “{0}”, {1}</source>
         <translation>来自“{0}”，{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
         <source>from “{0}”</source>
         <translation>来自“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="262"/>
         <source>replaced by a newer memory</source>
         <translation>已被更新的记忆取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="264"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="266"/>
         <source>expired {0}</source>
         <translation>{0}已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="268"/>
         <source>until {0}</source>
         <translation>有效至{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="275"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="306"/>
         <source>replaces {0} earlier</source>
         <translation>取代了 {0} 条旧记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="277"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="308"/>
         <source>used only with {0}</source>
         <translation>仅用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="283"/>
         <source>Pinned: {0}</source>
         <translation>置顶：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="299"/>
         <source>pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="339"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="363"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="378"/>
         <source>Memory actions</source>
         <translation>记忆操作</translation>
     </message>
@@ -2261,7 +2540,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>复制代码块 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="203"/>
         <source>Message actions</source>
         <translation>消息操作</translation>
     </message>
@@ -2411,52 +2690,62 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>SessionSidebar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="74"/>
         <source>Search all sessions (Ctrl+K)</source>
         <translation>搜索所有会话（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="75"/>
         <source>Search sessions</source>
         <translation>搜索会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="77"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="79"/>
         <source>New session</source>
         <translation>新建会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="80"/>
         <source>New session (Ctrl+N)</source>
         <translation>新建会话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="87"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="103"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="162"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="125"/>
+        <source>No conversations yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="125"/>
+        <source>Type a message to start one; it is kept here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="170"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="179"/>
         <source>Incognito: does not use or record memory</source>
         <translation>无痕：不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="186"/>
         <source>No conversations yet.
 Type a message below to start one;
 it is kept here.</source>
@@ -2465,82 +2754,82 @@ it is kept here.</source>
 对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="202"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="202"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="202"/>
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="203"/>
         <source>Previous 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="203"/>
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="212"/>
         <source>No matches</source>
         <translation>没有匹配项</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="221"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="273"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="275"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="275"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="277"/>
         <source>Fork</source>
         <translation>分叉</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="278"/>
         <source>Don&apos;t use or record memory</source>
         <translation>不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="283"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="284"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="285"/>
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="287"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -2834,345 +3123,365 @@ it is kept here.</source>
 <context>
     <name>SetupDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="88"/>
         <source>Connect a model</source>
         <translation>连接模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="88"/>
         <source>Edit provider</source>
         <translation>编辑服务商</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="95"/>
         <source>Hermes works with any OpenAI-compatible service, in the cloud or on this computer. Pick one, paste a key if it needs one, and test the connection.</source>
         <translation>Hermes 可以使用任何兼容 OpenAI 的服务，无论在云端还是在这台电脑上。选择一个，如需要就粘贴密钥，然后测试连接。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="97"/>
         <source>Provider settings.</source>
         <translation>服务商设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="93"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="211"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="100"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="212"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="104"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="213"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="109"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="214"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="119"/>
         <source>Stored in the keyring — leave empty to keep it</source>
         <translation>已保存在钥匙串中 — 留空则保持不变</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="120"/>
         <source>Paste your API key</source>
         <translation>粘贴你的 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="113"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="469"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="486"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="128"/>
         <source>No secure keyring was found on this computer ({0}). The key will be kept in memory for this run only and never written to a file. To supply it on every start, set the HERMES_API_KEY environment variable.</source>
         <translation>这台电脑上没有找到安全的钥匙串（{0}）。密钥只会在本次运行期间保存在内存中，绝不会写入文件。若要每次启动都提供密钥，请设置环境变量 HERMES_API_KEY。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="131"/>
         <source>no backend</source>
         <translation>无后端</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="131"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="139"/>
         <source>Native tool calls</source>
         <translation>原生工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="140"/>
         <source>Text tool calls (for models without native support)</source>
         <translation>文本工具调用（用于不支持原生工具调用的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="137"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="150"/>
         <source>provider default</source>
         <translation>服务商默认值</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="154"/>
         <source>Advanced settings</source>
         <translation>高级设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="171"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="172"/>
         <source>Tool calling</source>
         <translation>工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="173"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="174"/>
         <source>Max output tokens</source>
         <translation>最大输出 token 数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="175"/>
         <source>Context window (tokens)</source>
         <translation>上下文窗口（token）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="178"/>
+        <source>Embedding model for memory</source>
+        <translation>用于记忆的嵌入模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="179"/>
+        <source>None: memories are recalled by their words</source>
+        <translation>无：按记忆的文字召回</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="180"/>
+        <source>An embedding model this provider serves (for example text-embedding-3-small): memories are also recalled by meaning, through the provider&apos;s /embeddings endpoint. Nothing is downloaded.</source>
+        <translation>此提供方提供的嵌入模型（例如 text-embedding-3-small）：记忆也会按含义召回，通过提供方的 /embeddings 端点。不会下载任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="183"/>
+        <source>Embedding model (memory)</source>
+        <translation>嵌入模型（记忆）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="187"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="200"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="203"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="203"/>
         <source>Not now</source>
         <translation>以后再说</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
         <source>Reasoning and images</source>
         <translation>推理与图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
         <source>Always</source>
         <translation>总是</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="293"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="295"/>
         <source>Sends a reply&apos;s reasoning back with its tool calls (DeepSeek&apos;s thinking mode requires it). Automatic: for providers known to need it, or once the server asks for it.</source>
         <translation>把回复的推理内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的提供方，或在服务器要求之后。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="301"/>
         <source>Send reasoning back</source>
         <translation>回传推理内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="305"/>
         <source>Sent as reasoning_effort, for models that accept it</source>
         <translation>作为 reasoning_effort 发送，适用于接受该参数的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="306"/>
         <source>Default (not sent)</source>
         <translation>默认（不发送）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="309"/>
         <source>Reasoning effort</source>
         <translation>推理强度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="320"/>
         <source>Extra request parameters</source>
         <translation>额外请求参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="324"/>
         <source>Automatic (from the model&apos;s name)</source>
         <translation>自动（根据模型名称）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="325"/>
         <source>Yes: the model reads images</source>
         <translation>是：模型能读取图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="326"/>
         <source>No: text only</source>
         <translation>否：仅文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="328"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="332"/>
         <source>Forget what was learned</source>
         <translation>忘记已学到的设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="353"/>
         <source>A JSON object merged into every request (for example {&quot;enable_thinking&quot;: true}). Not for keys: the API key field keeps those in the keyring.</source>
         <translation>一个合并进每个请求的 JSON 对象（例如 {&quot;enable_thinking&quot;: true}）。不要用于密钥：API 密钥栏会把密钥保存在系统密钥环中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="347"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="363"/>
         <source>Not a JSON object: write it in braces, {…}.</source>
         <translation>不是 JSON 对象：请写在花括号 {…} 中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="349"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="365"/>
         <source>Hermes sets {0} itself; remove it from the extra parameters.</source>
         <translation>{0} 由 Hermes 自行设置；请从额外参数中删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="368"/>
         <source>“{0}” looks like a key or password. Keys go in the API key field, which keeps them in the keyring; settings.json is not the place for them.</source>
         <translation>“{0}”看起来像密钥或密码。密钥应填在 API 密钥栏，它会保存在系统密钥环中；settings.json 不是存放它的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="370"/>
         <source>Not valid JSON: {0}</source>
         <translation>不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="360"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="376"/>
         <source>the server wants the reasoning sent back</source>
         <translation>服务器要求回传推理内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="378"/>
         <source>the model refused images</source>
         <translation>模型拒绝了图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="379"/>
         <source>Learned from the server: {0}.</source>
         <translation>从服务器学到：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="386"/>
         <source>What was learned will be forgotten when you save.</source>
         <translation>保存后将忘记已学到的设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="393"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="409"/>
         <source>Discard your changes?</source>
         <translation>放弃你的更改？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="394"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="410"/>
         <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
         <translation>你输入的服务商设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="395"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="411"/>
         <source>Discard</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="398"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="414"/>
         <source>Keep editing</source>
         <translation>继续编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="461"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="478"/>
         <source>Get a key at {0}</source>
         <translation>在 {0} 获取密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="480"/>
         <source>A local server usually needs no key; leave it empty.</source>
         <translation>本地服务器通常不需要密钥，留空即可。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="469"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="486"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="523"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="543"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="544"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="546"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="564"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="566"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="549"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="569"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="569"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="589"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="590"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="610"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="244"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="595"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="615"/>
         <source>The extra request parameters are not saved until they are a valid JSON object.</source>
         <translation>额外请求参数须是有效的 JSON 对象才能保存。</translation>
     </message>
@@ -3180,288 +3489,1172 @@ it is kept here.</source>
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
-        <source>read</source>
-        <translation>读取</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
-        <source>write</source>
-        <translation>写入</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
-        <source>destructive</source>
-        <translation>破坏性</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="66"/>
-        <source>skipped</source>
-        <translation>已跳过</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="592"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="593"/>
         <source>Open provider settings</source>
         <translation>打开服务商设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="594"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新会话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="263"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="178"/>
+        <source>Copy</source>
+        <comment>a code block&apos;s link</comment>
+        <translation type="unfinished">复制</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="256"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="263"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
         <source>Fork</source>
         <translation>分叉</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="317"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="317"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="330"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="323"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="344"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="348"/>
         <source>Thought for {0} s</source>
         <translation>已思考 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="350"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="435"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="428"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="443"/>
-        <source>Note sent to the model</source>
-        <translation>发给模型的说明</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="444"/>
-        <source>Result</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="445"/>
-        <source>characters</source>
-        <translation>个字符</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="455"/>
-        <source>Show all</source>
-        <translation>显示全部</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="455"/>
-        <source>lines</source>
-        <translation>行</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="457"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="457"/>
         <source>Allow once</source>
         <translation>允许一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="457"/>
         <source>Allow for this session</source>
         <translation>本会话内允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="459"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="488"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="479"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="490"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="481"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="492"/>
-        <source>running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="492"/>
-        <source>running {0:.1f} s</source>
-        <translation>运行中 {0:.1f} 秒</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="496"/>
-        <source>done</source>
-        <translation>完成</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="496"/>
-        <source>done in {0:.2f} s</source>
-        <translation>{0:.2f} 秒内完成</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="500"/>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="502"/>
-        <source>denied</source>
-        <translation>已拒绝</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="504"/>
-        <source>interrupted — not run</source>
-        <translation>已中断 — 未执行</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="535"/>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="522"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="492"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="542"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="529"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
         <translation>上面的 {0} 条消息以这份总结（{1} 个 token）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="572"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="559"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="573"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="560"/>
         <source>Show in the Memory tab</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="627"/>
-        <source>allowed once</source>
-        <translation>已允许一次</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="627"/>
-        <source>allowed for this session</source>
-        <translation>本会话内已允许</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="628"/>
-        <source>always allowed</source>
-        <translation>始终允许</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="628"/>
-        <source>allowed</source>
-        <translation>已允许</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="634"/>
-        <source>built-in</source>
-        <translation>内置</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="636"/>
-        <source>skills</source>
-        <translation>技能</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="638"/>
-        <source>skill</source>
-        <translation>技能</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="271"/>
         <source>Summarising earlier conversation…</source>
         <translation>正在总结之前的对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="439"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="465"/>
         <source>Imported “{role}” message: shown here, never sent to the model</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="447"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="473"/>
         <source>Forgotten (undone): {0}</source>
         <translation>已遗忘（已撤销）：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="475"/>
         <source>Could not undo; still remembered: {0}</source>
         <translation>无法撤销；仍记得：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="450"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="476"/>
         <source>Remembered: {0}</source>
         <translation>已记住：{0}</translation>
     </message>
 </context>
 <context>
+    <name>Welcome</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="128"/>
+        <source>What shall we do?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="129"/>
+        <source>Hermes can calculate, read and organise files in your workspace, keep notes and read web pages — and asks before it changes anything.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="134"/>
+        <source>List the files in my workspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="135"/>
+        <source>Write notes.txt with three ideas for the weekend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="136"/>
+        <source>What is 15% of 2,340?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="143"/>
+        <source>Put this in the message box</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Words</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="27"/>
+        <source>{0} bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="31"/>
+        <source>{0} {1}</source>
+        <comment>a size and its unit</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="38"/>
+        <source>{0} minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="39"/>
+        <source>{0} s</source>
+        <translation type="unfinished">{0} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="49"/>
+        <source>{files} files in {folders} folders, {size}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="51"/>
+        <source>{files} files, {size}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="60"/>
+        <source>read</source>
+        <comment>risk level</comment>
+        <translation type="unfinished">读取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="61"/>
+        <source>write</source>
+        <comment>risk level</comment>
+        <translation type="unfinished">写入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="62"/>
+        <source>destructive</source>
+        <comment>risk level</comment>
+        <translation type="unfinished">破坏性</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="63"/>
+        <source>unknown risk</source>
+        <comment>risk level</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="68"/>
+        <source>only reads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="69"/>
+        <source>creates or changes files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="70"/>
+        <source>can delete or overwrite data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="71"/>
+        <source>treated as destructive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="76"/>
+        <source>{level} — {explanation}</source>
+        <comment>risk level and what it means</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="83"/>
+        <source>From a built-in tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="85"/>
+        <source>From the skills system</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="87"/>
+        <source>From the skill “{0}”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="90"/>
+        <source>From the MCP server “{0}” ({1})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="91"/>
+        <source>From the MCP server “{0}”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="92"/>
+        <source>From “{0}”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="98"/>
+        <source>built-in</source>
+        <translation type="unfinished">内置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="100"/>
+        <source>skills</source>
+        <translation type="unfinished">技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="102"/>
+        <source>skill {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="104"/>
+        <source>MCP {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="116"/>
+        <source>will create {path} ({size})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="119"/>
+        <source>will overwrite {path} ({old}) with {new}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="122"/>
+        <source>will create folder {path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="124"/>
+        <source>will move {src} ({what}) to {dst}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="127"/>
+        <source>will move {src} ({what}) to {dst}, replacing the existing file ({old})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="131"/>
+        <source>will delete {path} ({size})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="135"/>
+        <source>will delete {files} files in {folders} folders, {size} in {path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="139"/>
+        <source>will delete {files} files, {size} in {path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="142"/>
+        <source>will save a new note “{title}” ({size}) in {folder}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="145"/>
+        <source>will replace note “{title}” ({old}) with {new}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="148"/>
+        <source>will download {url}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="150"/>
+        <source>Forgets nothing: memory is off for this conversation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="154"/>
+        <source>Forgets nothing: no memory matches.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="155"/>
+        <source>#{id} “{statement}”</source>
+        <comment>one memory in a list</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="157"/>
+        <source>Forgets {count} memories: {list}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="158"/>
+        <source>; </source>
+        <comment>list separator</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="160"/>
+        <source>runs {command} from skill {skill}, in {folder}, with your permissions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="164"/>
+        <source>cannot run: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="166"/>
+        <source>Impact unknown: its check failed ({0}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="168"/>
+        <source>The tool describes it as: “{0}”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="170"/>
+        <source>Calls “{tool}” on the MCP server “{server}”; Hermes cannot tell in advance what it changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="177"/>
+        <source>No impact estimate for this tool.</source>
+        <translation type="unfinished">此工具没有影响评估。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="187"/>
+        <source>you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="188"/>
+        <source>rule: never allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="189"/>
+        <source>rule: always allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="190"/>
+        <source>chat-only mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="191"/>
+        <source>read-only call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="192"/>
+        <source>trusted mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="205"/>
+        <source>allowed for this conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="194"/>
+        <source>nobody to ask</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="195"/>
+        <source>no answer in time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="196"/>
+        <source>error while asking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="273"/>
+        <source>dry run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="204"/>
+        <source>allowed once</source>
+        <translation type="unfinished">已允许一次</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="206"/>
+        <source>always allowed</source>
+        <translation type="unfinished">始终允许</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="269"/>
+        <source>denied</source>
+        <translation type="unfinished">已拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="208"/>
+        <source>allowed</source>
+        <translation type="unfinished">已允许</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="213"/>
+        <source>denied ({0})</source>
+        <comment>who denied the call</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="249"/>
+        <source>done</source>
+        <translation type="unfinished">完成</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="223"/>
+        <source>done in {0} s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="225"/>
+        <source>done · {decision} ({who})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="227"/>
+        <source>done in {seconds} s · {decision} ({who})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="250"/>
+        <source>running</source>
+        <translation type="unfinished">运行中</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="234"/>
+        <source>running {0} s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="240"/>
+        <source>waiting for your approval</source>
+        <translation type="unfinished">等待你的批准</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="241"/>
+        <source>queued</source>
+        <translation type="unfinished">排队中</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="267"/>
+        <source>failed</source>
+        <translation type="unfinished">失败</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="554"/>
+        <source>timed out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="271"/>
+        <source>cancelled</source>
+        <translation type="unfinished">已取消</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="245"/>
+        <source>skipped (the turn was stopped)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="246"/>
+        <source>dry run: not run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="247"/>
+        <source>interrupted — not run</source>
+        <translation type="unfinished">已中断 — 未执行</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="256"/>
+        <source>Note sent to the model ({0} characters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="257"/>
+        <source>Result ({0} characters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="261"/>
+        <source>Show all ({0} lines)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="266"/>
+        <source>ok</source>
+        <comment>a tool call&apos;s outcome</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="268"/>
+        <source>invalid call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
+        <source>skipped</source>
+        <translation type="unfinished">已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
+        <source>interrupted, not run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="282"/>
+        <source>The server said: “{0}”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="295"/>
+        <source>The provider rejected the API key ({0}). Check the key in the provider settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="298"/>
+        <source>The API key has no access to this model or endpoint ({0}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="301"/>
+        <source>The provider says the account is out of quota or credit ({0}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="306"/>
+        <source>The provider is limiting how fast requests may come ({status}). Try again in {wait}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="310"/>
+        <source>The provider is limiting how fast requests may come ({0}). Wait a moment and try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="315"/>
+        <source>The model server had an error ({0}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="317"/>
+        <source>The model server refused the request ({0}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="320"/>
+        <source>The model does not accept native tool calls.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="322"/>
+        <source>The server at {host} does not offer the model “{model}”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="325"/>
+        <source>The server at {0} has no chat endpoint at this URL (404). Check the base URL (many servers need it to end in /v1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="329"/>
+        <source>The model server at {0} did not answer in time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="331"/>
+        <source>The model server stopped sending the reply and timed out. What arrived is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="334"/>
+        <source>The connection dropped while the reply was streaming. What arrived is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="337"/>
+        <source>Can&apos;t reach the model server at {0}. Check that it is running and that the base URL is right.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="341"/>
+        <source>The model server sent a reply Hermes could not read. What arrived is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="344"/>
+        <source>The model server reported an error while streaming.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="347"/>
+        <source>The conversation is too long for this model&apos;s context window. Start a new conversation with a summary, or use a model with a larger context.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="353"/>
+        <source>Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="357"/>
+        <source>Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings&apos; limits). What arrived so far is kept; send a message to continue.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="368"/>
+        <source>The provider refused the API key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="369"/>
+        <source>The provider is limiting requests.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="370"/>
+        <source>The model server had an error.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="371"/>
+        <source>Can&apos;t reach the model server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="372"/>
+        <source>The model server did not answer in time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="373"/>
+        <source>The reply stopped half-way. What arrived is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="374"/>
+        <source>The conversation is too long for this model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="375"/>
+        <source>The server does not offer this model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="376"/>
+        <source>The model server sent a reply Hermes could not read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="377"/>
+        <source>The model server refused the request.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="378"/>
+        <source>No model provider is set up yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="379"/>
+        <source>The conversation could not be saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="380"/>
+        <source>Something went wrong inside Hermes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="381"/>
+        <source>Something went wrong.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="383"/>
+        <source>Details: “{0}”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="391"/>
+        <source>The disk holding {0} is full, so this was not saved. Free some space and try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="394"/>
+        <source>{0} is on read-only storage or is write-protected, so this was not saved. Make it writable, then restart Hermes Desktop.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="398"/>
+        <source>The disk holding {0} reported an I/O error, so this was not saved. Check the disk, then try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="402"/>
+        <source>Hermes is not allowed to read or write {0}, so this was not saved. Check the permissions of the file and its folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="406"/>
+        <source>{0} is locked by another program, so this was not saved. Close that program or wait, then try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="410"/>
+        <source>{0} is damaged. Restart Hermes Desktop to recover it from a backup.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="412"/>
+        <source>The conversation database {0} failed, so this was not saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="419"/>
+        <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="423"/>
+        <source>• Skill “{name}”: {tokens} tokens — stop using it in this conversation (Skills tab)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="427"/>
+        <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
+        <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
+        <source>• Memory: {0} tokens — turn memory off in Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="436"/>
+        <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="439"/>
+        <source>• “{name}”: {tokens} tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="443"/>
+        <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="472"/>
+        <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="475"/>
+        <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="478"/>
+        <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="481"/>
+        <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="484"/>
+        <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="494"/>
+        <source>The conversation is too long for the model; retrying with less history.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="497"/>
+        <source>The reply reached the maximum output length and was cut off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="499"/>
+        <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="503"/>
+        <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="507"/>
+        <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="510"/>
+        <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="515"/>
+        <source>About this conversation&apos;s model: “{0}”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="524"/>
+        <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="528"/>
+        <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="532"/>
+        <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="537"/>
+        <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="540"/>
+        <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="544"/>
+        <source>Stopped. What arrived so far is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="550"/>
+        <source>API key refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="551"/>
+        <source>rate limited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="552"/>
+        <source>server error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="553"/>
+        <source>cannot connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="555"/>
+        <source>reply cut off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="556"/>
+        <source>context too long</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="557"/>
+        <source>model not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="558"/>
+        <source>unreadable reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="559"/>
+        <source>request refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="560"/>
+        <source>not set up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="561"/>
+        <source>storage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="562"/>
+        <source>internal error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="568"/>
+        <source>completed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="569"/>
+        <source>stopped by you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="570"/>
+        <source>error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="571"/>
+        <source>too many round trips</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="572"/>
+        <source>the same call repeated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="573"/>
+        <source>repeated failures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="574"/>
+        <source>output limit reached</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="585"/>
+        <source>Connected: {model} answered in {ms} ms.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
+        <source>The base URL must start with http:// or https://.</source>
+        <translation type="unfinished">基础 URL 必须以 http:// 或 https:// 开头。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="590"/>
+        <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="593"/>
+        <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="597"/>
+        <source>Choose a model.</source>
+        <translation type="unfinished">请选择一个模型。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="599"/>
+        <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="609"/>
+        <source>Qwen (DashScope)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
+        <source>Moonshot / Kimi</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="611"/>
+        <source>Zhipu GLM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="613"/>
+        <source>Ollama (local)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="614"/>
+        <source>LM Studio (local)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="615"/>
+        <source>Custom (vLLM, other OpenAI-compatible)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="622"/>
+        <source>no system keyring is available</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
+        <source>the keyring backend does not store secrets securely</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
+        <source>the keyring backend cannot be used here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="627"/>
+        <source>the keyring reported: “{0}”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="628"/>
+        <source>no keyring backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="265"/>
         <source>The servers could not be imported: {0}. mcp.json was not changed.</source>
         <translation>服务器无法导入：{0}。mcp.json 未被更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="268"/>
         <source>Imported {0} new and {1} replaced MCP server(s).</source>
         <translation>已导入 {0} 个新的 MCP 服务器，替换 {1} 个。</translation>
     </message>

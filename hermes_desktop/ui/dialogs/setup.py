@@ -17,8 +17,9 @@ Advanced settings (collapsed for a first run, open when editing) also hold the p
 reasoning models and images: reasoning echo (auto/always/never), reasoning effort, extra request parameters
 (a JSON object checked as it is typed; Save is refused while it is not one, and keys, or fields Hermes sets
 itself such as `model` and `messages`, are refused there: keys belong in the keyring), vision (auto/yes/no),
-and "Forget what was learned" when the server taught the profile something (`learned_*`). Fields this dialog
-does not show (the picker's hand-typed models) are kept as they were.
+and "Forget what was learned" when the server taught the profile something (`learned_*`), and the embedding model
+for memory recall (blank: none). Fields this dialog does not show (the picker's hand-typed models, the request
+time-out) are kept as they were.
 """
 
 from __future__ import annotations
@@ -63,6 +64,12 @@ if TYPE_CHECKING:
     from hermes_desktop.core.connection_check import CheckResult
 
 REASONING_EFFORTS = ("low", "medium", "high")
+
+
+SHOWN_FIELDS = ("id", "name", "base_url", "model", "temperature", "max_output_tokens", "context_window", "tool_mode",
+                "needs_api_key", "reasoning_echo", "reasoning_effort", "extra_params", "vision",
+                "learned_reasoning_echo", "learned_no_vision", "embedding_model")
+"""The profile fields this dialog edits; `profile()` keeps every other field of the profile being edited."""
 
 
 async def _connection_check() -> ModuleType:
@@ -165,6 +172,14 @@ class SetupDialog(QDialog):
         advanced_form.addRow(self.tr("Temperature"), self.temperature)
         advanced_form.addRow(self.tr("Max output tokens"), self.max_tokens)
         advanced_form.addRow(self.tr("Context window (tokens)"), self.context_window)
+        self.embedding_model = QLineEdit()
+        self.embedding_model.setObjectName("embeddingModelEdit")
+        self.embedding_model.setAccessibleName(self.tr("Embedding model for memory"))
+        self.embedding_model.setPlaceholderText(self.tr("None: memories are recalled by their words"))
+        self.embedding_model.setToolTip(self.tr("An embedding model this provider serves (for example "
+                                                "text-embedding-3-small): memories are also recalled by meaning, "
+                                                "through the provider's /embeddings endpoint. Nothing is downloaded."))
+        advanced_form.addRow(self.tr("Embedding model (memory)"), self.embedding_model)
         self._build_model_controls(advanced_form)
         self.advanced = advanced
 
@@ -431,6 +446,7 @@ class SetupDialog(QDialog):
         self.temperature.setValue(profile.temperature if profile.temperature is not None else -0.01)
         self.max_tokens.setValue(profile.max_output_tokens or 0)
         self.context_window.setValue(profile.context_window)
+        self.embedding_model.setText(profile.embedding_model or "")
         self.reasoning_echo.setCurrentIndex(max(0, self.reasoning_echo.findData(profile.reasoning_echo.value)))
         effort = profile.reasoning_effort
         if effort and self.reasoning_effort.findData(effort) < 0:  # a value typed into settings.json: kept
@@ -498,9 +514,12 @@ class SetupDialog(QDialog):
             vision=Capability(self.vision.currentData()),
             learned_reasoning_echo=self._learned[0],
             learned_no_vision=self._learned[1],
+            embedding_model=self.embedding_model.text().strip() or None,
         )
-        # Fields the dialog does not show (the model picker's hand-typed models) stay as they were.
-        return replace(profile, models=self._editing.models) if self._editing else profile
+        # Fields the dialog does not show (the picker's hand-typed models, request_timeout_s, any added later) stay
+        # as they were: the edited profile with the shown fields replaced.
+        return replace(self._editing, **{name: getattr(profile, name) for name in SHOWN_FIELDS}) \
+            if self._editing else profile
 
     # ------------------------------------------------------------------ checking
     async def refresh_models(self) -> None:
