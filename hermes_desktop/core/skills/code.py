@@ -77,9 +77,12 @@ def load_tools(skill: Skill) -> list[ToolSpec]:
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
+    # Compiled from the source itself, never from __pycache__: trust hashes tools.py, not its cached bytecode, and
+    # Python would run a planted .pyc whose header matches the source's size and time instead of the source.
+    code = compile(path.read_bytes(), str(path), "exec", dont_inherit=True)
     sys.modules[module_name] = module
     try:
-        spec.loader.exec_module(module)
+        exec(code, module.__dict__)  # noqa: S102 - the skill's own trusted tools.py
     except BaseException:
         sys.modules.pop(module_name, None)
         raise
