@@ -420,3 +420,28 @@ def test_an_mcp_json_that_is_a_symlink_to_a_dotfiles_folder_stays_one(tmp_path: 
     assert json.loads((tmp_path / "config" / "mcp.json.bak").read_text()) == {"mcpServers": {"old": {"command":
                                                                                                      "old-tool"}}}
     assert sorted(p.name for p in dotfiles.iterdir()) == ["mcp.json"], "no temporary file left behind"
+
+
+# ------------------------------------------------------------------ a key given as a command-line option
+
+def test_a_key_after_a_secret_named_option_is_moved_to_the_keyring(tmp_path: Path) -> None:
+    """`"args": ["-y", "some-server", "--api-key", "4f9c2e…"]` and `--token=…` are how many servers take their key;
+    a key that does not look like a provider key was copied into mcp.json and shown in the preview and `mcp list`."""
+    from hermes_desktop.core.mcp.config import load_config, resolve_server
+    from hermes_desktop.core.mcp.importing import describe_plan
+
+    key, token = "4f9c2e7a1b8d3f60", "tok_51Hx9Q2"
+    source = write(tmp_path / "claude.json", {"mcpServers": {"svc": {"command": "npx", "args": [
+        "-y", "some-server", "--api-key", key, f"--github-token={token}", "--port", "8080", "--key-file", "/k.pem"]}}})
+    config = tmp_path / "mcp.json"
+    plan = plan_import(config, [source])
+    (item,) = plan.items
+    assert item.entry["args"] == ["-y", "some-server", "--api-key", "${secret:arg3}", "--github-token=${secret:arg4}",
+                                  "--port", "8080", "--key-file", "/k.pem"]
+    preview = "\n".join(describe_plan(plan))
+    assert key not in preview and token not in preview
+    store = MemorySecretStore()
+    apply_import(config, plan, set(), store, keyring_secure=True)
+    assert key not in config.read_text() and token not in config.read_text()
+    resolved, _ = resolve_server(load_config(config).servers[0], store)
+    assert resolved.args[3:5] == (key, f"--github-token={token}")

@@ -31,7 +31,8 @@ whose name says secret (TOKEN, KEY, SECRET, PASSWORD, Authorization…) or which
 `ghp_…`, `Bearer …`), and an argument that looks like a key, is flagged in the preview and moved to the keyring
 (`mcp:<server>:<NAME>`), the entry getting `${secret:NAME}` in its place (an Authorization header keeps its
 `Bearer ` prefix). So is a URL's query parameter that holds a key (`?api_key=…`, `token=…`, `key=…`, or a value
-that looks like one), as `${secret:url_<name>}`: hosted servers are often given that way. Without a secure
+that looks like one), as `${secret:url_<name>}`: hosted servers are often given that way; and the value of a
+command-line option named for a key (`--api-key VALUE`, `--github-token=VALUE`), as `${secret:arg<N>}`. Without a secure
 keyring the value is not stored anywhere: the entry still gets the reference, and the preview says to set it
 with “Set secret…” or `mcp set-secret`.
 
@@ -73,6 +74,9 @@ CLIENT_NAMES = {"claude": "Claude Desktop", "cursor": "Cursor", "vscode": "VS Co
                 "windsurf": "Windsurf"}
 MAX_SOURCE_BYTES = 5 * 1024 * 1024
 KEPT_FIELDS = ("type", "command", "args", "env", "cwd", "url", "headers", "disabled", "timeout", "startTimeout")
+# A command-line option that takes a key: --api-key, --token, --github-token, --password=…, -k is not one.
+_SECRET_OPTION = re.compile(r"--?((?:[A-Za-z0-9]+[-_])*(?:api[-_]?key|key|token|pat|secret|password|passwd|"
+                            r"passphrase|credentials?|auth))(?:=(.+))?", re.I | re.S)
 _VARIABLE_ONLY = re.compile(r"^\s*(Bearer\s+|Basic\s+|Token\s+)?\$\{[^{}]+\}\s*$", re.I)
 _SCHEME = re.compile(r"^(Bearer|Basic|Token)\s+", re.I)
 
@@ -326,6 +330,13 @@ def convert_entry(entry: Any) -> tuple[dict[str, Any], list[str], list[MovedSecr
         for index, arg in enumerate(args):
             text = str(arg)
             match = _KEY_LIKE.search(text) if isinstance(arg, str) and "${" not in text else None
+            option = _SECRET_OPTION.match(text) if isinstance(arg, str) and "${" not in text else None
+            after = index > 0 and isinstance(args[index - 1], str) and bool(_SECRET_OPTION.fullmatch(args[index - 1]))
+            if match is None and option is not None and option.group(2):  # --token=VALUE
+                match = re.compile(re.escape(option.group(2)) + "$").search(text)
+            elif match is None and after and isinstance(arg, str) and text and "${" not in text \
+                    and not text.startswith("-"):  # --api-key VALUE
+                match = re.compile(".+", re.S).match(text)
             if match:
                 name = unique(f"arg{index}")
                 moved.append(MovedSecret(f"args[{index}]", name, match.group(0)))
