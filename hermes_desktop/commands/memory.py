@@ -7,6 +7,8 @@
 - `forget ID` marks a memory forgotten: never recalled again, kept so the Memory tab can undo it.
 - `export` prints every memory as one JSON document ({"format": ..., "memories": [...]}). Session exports never
   include memories (core/storage/transfer.py writes sessions and messages only).
+Memory text is printed with escape sequences and controls removed and bidirectional overrides written as `\u202e`
+(terminal_text.safe_name): a memory cannot retitle the terminal, clear it, or reorder what `list` shows.
 Exit codes as in cli.py: 0 done, 1 failed (storage), 2 bad usage (unknown id, empty text).
 """
 
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from hermes_desktop.core.paths import app_paths
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.store import open_store
-    from hermes_desktop.core.terminal_text import strip_controls
+    from hermes_desktop.core.terminal_text import safe_name as shown
 
     paths = app_paths()
     opened = open_store(paths)
@@ -60,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
             if not memories:
                 print("No memories yet.")
             for m in memories:
-                print(f"#{m.id}  {m.layer.value:<10} {m.state.value:<10} {strip_controls(m.statement)}")
-                print(f"      quote: {strip_controls(m.quote) or '-'}")
+                print(f"#{m.id}  {m.layer.value:<10} {m.state.value:<10} {shown(m.statement)}")
+                print(f"      quote: {shown(m.quote) or '-'}")
                 print(f"      source: {m.session_id or '-'}  created: {_date(m.created_at)}  "
                       f"expires: {_date(m.expires_at)}{'  pinned' if m.pinned else ''}")
             return EXIT_OK
@@ -71,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                 print("error: nothing to remember (the text is empty)", file=sys.stderr)
                 return EXIT_USAGE
             memory = store.add(text, profile_id=_active_profile_id(paths), quote="", kind="explicit", origin="user")
-            print(f"remembered #{memory.id}: {strip_controls(memory.statement)}")
+            print(f"remembered #{memory.id}: {shown(memory.statement)}")
             return EXIT_OK
         if args.action == "forget":
             memory = store.get(args.id)
@@ -81,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
             if not store.forget([args.id]):
                 print(f"#{args.id} was already forgotten")
                 return EXIT_OK
-            print(f"forgot #{args.id}: {strip_controls(memory.statement)} (undo in the Memory tab)")
+            print(f"forgot #{args.id}: {shown(memory.statement)} (undo in the Memory tab)")
             return EXIT_OK
         if args.action == "export":
             print(json.dumps({"format": EXPORT_FORMAT, "exported": datetime.now().astimezone().isoformat(),
@@ -116,7 +118,7 @@ def print_remembered(runtime: Any, *, quiet: bool) -> Callable[[], None]:
     newline, so a line never lands on the end of the reply (the `remember` tool's event comes mid-stream, the
     extraction's after the reply but before `ask` ends its line)."""
     from hermes_desktop.core.events import event_to_json
-    from hermes_desktop.core.terminal_text import strip_controls
+    from hermes_desktop.core.terminal_text import safe_name as shown
 
     pending: list[str] = []
 
@@ -131,7 +133,7 @@ def print_remembered(runtime: Any, *, quiet: bool) -> Callable[[], None]:
         runtime.memory.subscribe(lambda event: print(json.dumps(event_to_json(event), ensure_ascii=False), flush=True))
         return flush
     runtime.memory.subscribe(lambda event: pending.append(
-        "[remembered: " + "; ".join(strip_controls(s) for s in event.statements) + "]"))
+        "[remembered: " + "; ".join(shown(s) for s in event.statements) + "]"))
     return flush
 
 
