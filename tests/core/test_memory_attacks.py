@@ -226,3 +226,45 @@ async def test_a_wipe_while_an_extraction_waits_for_the_model_is_not_undone_by_i
     release.set()
     assert await service.wait_idle(10)
     assert service.store.count(states=None) == 0, "what the user wiped does not come back"
+
+
+# ---------------------------------------------------------------- a full disk while the extraction writes
+async def test_a_full_disk_while_the_extraction_writes_loses_nothing_and_says_why(
+        profile, workspace_dir, model_server, tmp_path, monkeypatch, caplog) -> None:
+    from tests.support.small_disk import small_disk
+    from tests.support.stores import open_test_store
+
+    with small_disk(tmp_path / "disk", "4m") as disk:
+        monkeypatch.setenv("XDG_DATA_HOME", str(disk.root))
+        engine = make_engine(profile, workspace_dir, store=open_test_store().store)
+        service = with_memory(engine)
+        asked, release = threading.Event(), threading.Event()
+
+        def answer_when_the_disk_is_full(request):
+            asked.set()
+            release.wait(10)
+            return echo_memories(request)
+
+        model_server.memory_responder = answer_when_the_disk_is_full
+        model_server.enqueue(text_reply("Jasmine it is."))
+        events = await engine.ask("I prefer jasmine tea with every meal.", "a")
+        assert of_type(events, ev.TurnFinished)[0].reason is ev.FinishReason.COMPLETED
+        assert await asyncio.to_thread(asked.wait, 10)
+        disk.fill()
+        try:
+            with caplog.at_level("INFO"):
+                release.set()
+                assert await service.wait_idle(10)
+            assert service.store.count(states=None) == 0
+            assert [m.content for m in engine.store.recent_messages("a", 10)] == \
+                ["I prefer jasmine tea with every meal.", "Jasmine it is."], "the conversation is intact"
+            failures = [r for r in caplog.records if "memory" in r.getMessage()]
+            assert failures and "not saved" in (failures[-1].getMessage() + str(failures[-1].exc_info)), \
+                "the log says the memory was not saved"
+        finally:
+            disk.free()
+        model_server.memory_responder = echo_memories
+        model_server.enqueue(text_reply("Noted again."))
+        await turn(engine, service, "I prefer jasmine tea with every meal.", "a")
+        assert [m.statement for m in service.store.list()] == ["I prefer jasmine tea with every meal."]
+        await engine.close()
