@@ -235,3 +235,37 @@ async def test_a_planted_pyc_for_a_trusted_tools_py_does_not_run(runtime) -> Non
     result = await run_tool(spec, {"text": "hi"}, ToolContext("s1", runtime.workspace, None, None),
                             default_timeout_s=10, char_budget=8000)
     assert "PWNED" not in result.content and "HI" in result.content
+
+
+async def test_a_planted_pyc_beside_a_trusted_scripts_module_is_not_imported(runtime) -> None:
+    """scripts/main.py imports scripts/helper.py; a .pyc planted in scripts/__pycache__ (not hashed by trust) with
+    the header of helper.py used to run instead of it."""
+    import os
+    import subprocess
+
+    from hermes_desktop.core.skills.scripts import command_for, run_script
+    from hermes_desktop.core.tools.spec import ToolContext
+
+    folder = code_skill(runtime, "helped")
+    scripts = folder / "scripts"
+    (scripts / "main.py").write_text("import helper\nprint(helper.word())\n", encoding="utf-8")
+    helper = scripts / "helper.py"
+    good = "def word():\n    return 'harmless'\n"
+    helper.write_text(good, encoding="utf-8")
+    runtime.skills.reload()
+    python = command_for(scripts / "main.py")[0]
+    evil = folder.parent / "evil_helper.py"
+    evil.write_text(good.replace("harmless", "PWNED!!!"), encoding="utf-8")
+    os.utime(evil, ns=(helper.stat().st_atime_ns, helper.stat().st_mtime_ns))
+    tag = subprocess.run([python, "-c", "import sys; print(sys.implementation.cache_tag)"], capture_output=True,
+                         text=True, check=True).stdout.strip()
+    cached = scripts / "__pycache__" / f"helper.{tag}.pyc"
+    subprocess.run([python, "-c", f"import py_compile; py_compile.compile({str(evil)!r}, cfile={str(cached)!r}, "
+                    "doraise=True)"], check=True)
+    evil.unlink()
+    assert cached.exists()  # the plant is in place
+    runtime.skills.trust_skill("helped")
+    assert not runtime.skills.needs_trust(runtime.skills.get("helped")), "the cache is not part of the trusted files"
+    result = await run_script(runtime.skills.get("helped"), "main.py", [],
+                              ToolContext("s1", runtime.workspace, None, None))
+    assert result["stdout"].strip() == "harmless", result

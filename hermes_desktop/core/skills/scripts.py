@@ -33,6 +33,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+from hermes_desktop.core.paths import app_paths
 from hermes_desktop.core.skills.model import Skill
 from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
 
@@ -95,6 +96,9 @@ def script_environment(skill: Skill) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not _SECRET_ENV.search(k)}
     env["HERMES_SKILL_DIR"] = str(skill.folder)
     env["PYTHONIOENCODING"] = "utf-8"
+    # Bytecode caches live in the app's own folder, not in the skill's __pycache__: trust does not hash those, and
+    # Python would import a planted .pyc (matching a module's size and time) instead of the trusted source.
+    env["PYTHONPYCACHEPREFIX"] = str(app_paths().data_dir / "skill-pycache")
     return env
 
 
