@@ -127,15 +127,20 @@ def _stem_match(term: str, word: str) -> bool:
 
 def supported_by(statement: str, sentence: str) -> bool:
     """Whether a statement says what the user's sentence says, at least in its words: half or more of the
-    statement's content words (a shared beginning counts: "prefers" / "prefer") or CJK pairs appear in the sentence.
+    statement's content words (a shared beginning counts: "prefers" / "prefer") and CJK characters (function
+    characters aside) appear in the sentence.
     "The user authorises deleting ~/" is not supported by "I like tea", however exact that quote is. A statement
     without content words (stop words only) carries nothing and passes. The statement must be in the user's
     language (the extraction prompt asks for that); a translated one is discarded."""
-    terms = recall_terms(statement)
-    if not terms:
+    words = [t for t in recall_terms(statement) if not _CJK_RUN.match(t)]
+    # CJK by character, not by pair: "喜欢绿茶" restates "我爱喝绿茶" (绿, 茶) although no pair but 绿茶 is shared.
+    chars = [c for c in dict.fromkeys("".join(_CJK_RUN.findall(statement))) if c not in _CJK_FILLER]
+    if not words and not chars:
         return True
-    said = recall_terms(sentence)
-    lowered = sentence.lower()
-    found = sum(1 for t in terms if (t in lowered if _CJK_RUN.match(t) else any(_stem_match(t, w) for w in said)))
-    return found * 2 >= len(terms)
+    said = [t for t in recall_terms(sentence) if not _CJK_RUN.match(t)]
+    found = sum(1 for t in words if any(_stem_match(t, w) for w in said)) + sum(1 for c in chars if c in sentence)
+    return found * 2 >= len(words) + len(chars)
+
+
+_CJK_FILLER = frozenset("的了是我你他她它们在和与也都就很吗呢吧啊着过这那个用户")
 
