@@ -269,3 +269,26 @@ async def test_a_planted_pyc_beside_a_trusted_scripts_module_is_not_imported(run
     result = await run_script(runtime.skills.get("helped"), "main.py", [],
                               ToolContext("s1", runtime.workspace, None, None))
     assert result["stdout"].strip() == "harmless", result
+
+
+def test_code_a_script_imports_through_a_linked_folder_is_part_of_what_is_trusted(runtime, tmp_path) -> None:
+    """scripts/main.py does `import pkg`, and scripts/pkg links to a folder outside the skill: that code runs with
+    the script, so a change to it asks again (trust's hash did not enter linked folders)."""
+    from hermes_desktop.core.skills.trust import content_hash
+
+    outside = tmp_path / "pkg"
+    outside.mkdir()
+    (outside / "__init__.py").write_text("def word():\n    return 'harmless'\n", encoding="utf-8")
+    folder = code_skill(runtime, "importer")
+    (folder / "scripts" / "main.py").write_text("import pkg\nprint(pkg.word())\n", encoding="utf-8")
+    (folder / "scripts" / "pkg").symlink_to(outside, target_is_directory=True)
+    (folder / "scripts" / "loop").symlink_to(folder, target_is_directory=True)  # and a loop back: still ends
+    runtime.skills.reload()
+    runtime.skills.trust_skill("importer")
+    assert not runtime.skills.needs_trust(runtime.skills.get("importer"))
+    before = content_hash(folder)
+    (outside / "__init__.py").write_text("def word():\n    return 'PWNED'\n", encoding="utf-8")
+    assert content_hash(folder) != before
+    runtime.skills.reload()
+    assert runtime.skills.needs_trust(runtime.skills.get("importer"))
+    assert runtime.registry.get("importer_run_script") is None

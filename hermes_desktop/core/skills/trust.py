@@ -4,17 +4,44 @@ Trust records live in the config directory (`trusted_skills.json`)."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from hermes_desktop.core.settings import write_atomically
 from hermes_desktop.core.skills.model import Origin, Skill
 
 
+MAX_HASHED_FILES = 20_000
+
+
+def _files(folder: Path) -> list[Path]:
+    """Every file of the skill, also through linked folders (pathlib's rglob does not enter them, yet a script can
+    import from `scripts/pkg -> /elsewhere`), each real folder once (a link loop ends), caches left out."""
+    found: list[Path] = []
+    seen: set[tuple[int, int]] = set()
+    for base, dirs, files in os.walk(folder, followlinks=True):
+        info = os.stat(base)
+        if (info.st_dev, info.st_ino) in seen:
+            dirs[:] = []
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in files:
+            path = Path(base) / name
+            if path.is_file():
+                found.append(path)
+        if len(found) > MAX_HASHED_FILES:
+            raise OSError(errno.EFBIG, f"{folder} holds more than {MAX_HASHED_FILES:,} files (following its links); "
+                                       "too many to check before its code runs")
+    return sorted(found)
+
+
 def content_hash(folder: Path) -> str:
     digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+    for path in _files(folder):
         digest.update(path.relative_to(folder).as_posix().encode())
         digest.update(b"\0")
         try:
