@@ -175,7 +175,7 @@ def _stream_through_window(env: dict[str, str], reply, min_chars: int, runs: int
             window.resize(1200, 800)
             window.show()
             await controller.start()
-            totals, stalls, p99s = [], [], []
+            totals, all_gaps = [], []
             for _ in range(runs):
                 window.new_session()
                 gaps: list[float] = []
@@ -206,16 +206,16 @@ def _stream_through_window(env: dict[str, str], reply, min_chars: int, runs: int
                 window.chat.view.viewport().repaint()
                 totals.append(time.perf_counter() - started)
                 heartbeat.stop()
-                stalls.append(max(gaps))
-                p99s.append(percentile(gaps, 99))
+                all_gaps += gaps
                 if os.environ.get("HERMES_BENCH_DEBUG"):
                     print("worst gaps (ms):", [round(g * 1000, 1) for g in sorted(gaps, reverse=True)[:8]])
                 controller.sig_session_event.disconnect(finished)
                 shown = window.chat.model.items()[-1]
                 assert len(getattr(shown, "text", "")) >= min_chars, f"the whole reply reached the transcript: {shown}"
             results["app"] = statistics.median(totals)
-            results["stall"] = max(stalls)
-            results["p99"] = max(p99s)
+            results["stall"] = max(all_gaps)
+            results["p99"] = percentile(all_gaps, 99)  # over the gaps of all runs (a short stream has few)
+            results["gaps"] = len(all_gaps)
             await controller.shutdown()
             window.close()
 
@@ -240,7 +240,8 @@ def bench_streaming(env: dict[str, str], tokens: int = 20_000) -> list[tuple[str
         rows += [
             (f"longest event-loop stall streaming {label} (ms)", f"{run['stall'] * 1000:.1f}", "<= 33",
              ok(run["stall"] <= 0.033)),
-            (f"99th percentile heartbeat gap streaming {label} (ms)", f"{run['p99'] * 1000:.1f}", "<= 17",
+            (f"99th percentile of {run['gaps']:,} heartbeat gaps streaming {label} (ms)", f"{run['p99'] * 1000:.1f}",
+             "<= 17",
              ok(run["p99"] <= 0.017)),
         ]
     rows.append(("600 Markdown lines: window / raw client on qasync", f"{markdown_run['app'] / markdown_run['raw']:.2f}",

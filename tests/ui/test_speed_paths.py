@@ -34,6 +34,7 @@ def test_a_fast_stream_is_shown_a_frame_budget_at_a_time_and_all_of_it(qapp) -> 
         model._flush_frame()  # noqa: SLF001
         frames += 1
         assert len(item.text) <= frames * model_module.STREAM_CHARS_PER_FRAME
+        assert item.text.count("\n\n") <= frames * model_module.STREAM_BLOCKS_PER_FRAME
         assert text.startswith(item.text), "pieces arrive in order, none lost or split inside a character"
     assert item.text == text and frames > 1
 
