@@ -28,7 +28,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema
 from json_repair import repair_json
 
 _FENCE = re.compile(r"^\s*```[a-zA-Z0-9_-]*\s*\n?(.*?)\n?\s*```\s*$", re.S)
@@ -163,6 +162,8 @@ def _string_end(text: str, start: int) -> int:
 
 def validate_arguments(value: dict[str, Any], schema: dict[str, Any]) -> None:
     """Raise ArgumentProblem naming every violation (path and reason)."""
+    import jsonschema  # on the first tool call, not at start (~30 ms of `ask` for a reply without tools)
+
     validator_cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     validator = validator_cls(schema)
     errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
