@@ -13,6 +13,7 @@ runs once every hold is released (Stop meanwhile still saves it, then stops).
 from __future__ import annotations
 
 import asyncio
+import importlib
 import gc
 import json
 import logging
@@ -128,6 +129,7 @@ class AppController(QObject):
         self.agent.services.policy.on_rules_changed = lambda rules: (runtime.save_rules(rules),
                                                                      self.sig_settings_changed.emit())
         await asyncio.to_thread(warm_up)
+        await asyncio.to_thread(importlib.import_module, "jsonschema")  # tool arguments' validator, imported lazily
         # Everything loaded so far lives for the whole run: keep it out of the garbage collector's full
         # passes, which otherwise stall the window for 100-200 ms while a long reply streams.
         gc.freeze()
