@@ -179,7 +179,8 @@ async def test_one_exchange_with_many_tool_calls_bigger_than_the_window_is_still
 
     def strict_summary(request: RecordedRequest):
         if request_tokens(request) > window:  # a real server refuses a request over its window
-            return error_reply(400, "This model's maximum context length is 4096 tokens", err_type="invalid_request_error")
+            return error_reply(400, "This model's maximum context length is 4096 tokens",
+                               err_type="invalid_request_error")
         text = " ".join(str(m.get("content")) for m in request.messages)
         return text_reply(f"- {GOAL}" if "goal" in text.lower() else "- (no goal seen)")
 

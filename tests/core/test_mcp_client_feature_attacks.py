@@ -53,8 +53,8 @@ async def test_huge_titles_descriptions_and_messages_are_shortened_for_showing(r
 
 
 def test_the_limits_hold_at_their_edge() -> None:
-    at_edge = {"type": "object", "properties": {f"f{i}": {"type": "string", "enum": [str(n) for n in range(MAX_OPTIONS)]}
-                                                  for i in range(MAX_FIELDS)}}
+    options = [str(n) for n in range(MAX_OPTIONS)]
+    at_edge = {"type": "object", "properties": {f"f{i}": {"type": "string", "enum": options} for i in range(MAX_FIELDS)}}
     assert len(form_fields(at_edge)) == MAX_FIELDS
 
 
@@ -144,7 +144,8 @@ async def test_a_nan_answer_from_the_ui_never_reaches_the_server(runtime) -> Non
     await runtime.mcp.stop_all()
 
 
-async def test_a_flood_of_sampling_requests_is_not_a_flood_of_dialogs(runtime, profile, model_server) -> None:  # noqa: F811
+async def test_a_flood_of_sampling_requests_is_not_a_flood_of_dialogs(  # noqa: F811 - runtime is a fixture
+        runtime, profile, model_server) -> None:
     """A server fires 20 sampling requests at once. The user sees one at a time and only a few wait their turn;
     the rest are refused at once (the spec's rejection), each with one audit line, and the model is never called."""
     import asyncio

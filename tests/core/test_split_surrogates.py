@@ -18,7 +18,8 @@ def ascii_escaped(reply):
     return replace(reply, events=[json.dumps(json.loads(e)) for e in reply.events])
 
 
-async def test_an_emoji_split_across_chunks_and_a_lone_half_keep_the_reply(profile, workspace_dir, model_server) -> None:
+async def test_an_emoji_split_across_chunks_and_a_lone_half_keep_the_reply(profile, workspace_dir,
+                                                                           model_server) -> None:
     engine = make_engine(profile, workspace_dir)
     try:
         engine.store.create_session("s1")
