@@ -190,6 +190,9 @@ def _alive(widget: QObject) -> bool:
     return isValid(widget)
 
 
+_ACTION_ICONS = {"copy": "copy", "edit": "edit", "fork": "fork", "regenerate": "regenerate", "copy_code": "copy"}
+
+
 def open_actions_menu(view: Any, index: QModelIndex, where: QPoint | None = None) -> QMenu | None:
     """The row's actions as a menu (kept on `view.actions_menu` for tests and automation)."""
     entries = message_actions(view, index)
@@ -200,6 +203,10 @@ def open_actions_menu(view: Any, index: QModelIndex, where: QPoint | None = None
     menu.setAccessibleName(QCoreApplication.translate("MessageActions", "Message actions"))
     for label, action, payload in entries:
         entry = menu.addAction(label)
+        if action in _ACTION_ICONS:
+            from hermes_desktop.ui.icons import icon
+
+            entry.setIcon(icon(_ACTION_ICONS[action]))
         entry.setData(action)
         entry.triggered.connect(lambda _checked=False, a=action, p=payload, i=QPersistentModelIndex(index):
                               trigger(view, i, a, p))

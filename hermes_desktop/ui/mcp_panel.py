@@ -76,6 +76,14 @@ class McpPanel(QWidget):
              button(self.tr("Edit mcp.json"), "editMcpConfigButton", self._on_tab("edit_config")),
              button(self.tr("Open logs"), "openMcpLogsButton", self._on_tab("open_logs"))],
         ])
+        from hermes_desktop.ui.empty_state import EmptyState, only_placeholder, overlay_when_empty
+
+        self.empty_state = overlay_when_empty(self.servers, EmptyState(
+            "server", self.tr("No MCP servers yet"),
+            self.tr("MCP servers give Hermes more tools: add one, or import them from another app."),
+            [(self.tr("Add server…"), "emptyAddMcpServerButton", self._on_tab("add")),
+             (self.tr("Import servers…"), "emptyImportMcpServersButton", self._on_tab("import"))],
+            object_name="mcpEmptyState"), lambda: only_placeholder(self.servers))
         self.show_servers([], [])
 
     def _on_selected(self, action: str) -> Callable[[], None]:

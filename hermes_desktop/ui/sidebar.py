@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from hermes_desktop.ui import design, icons
 from hermes_desktop.core.session_types import SessionInfo
 
 SESSION_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -78,6 +79,9 @@ class SessionSidebar(QWidget):
         self.new_button.setAccessibleName(self.tr("New session"))
         self.new_button.setToolTip(self.tr("New session (Ctrl+N)"))
         self.new_button.clicked.connect(self.sig_new.emit)
+        icons.set_icon(self.new_button, "new-session", size=design.ICON)
+        search_icon = self.search.addAction(icons.icon("search"), QLineEdit.ActionPosition.LeadingPosition)
+        icons.set_action_icons(self.search, {search_icon: "search"})
         self.list = QListWidget()
         self.list.setObjectName("sessionList")
         self.list.setAccessibleName(self.tr("Sessions"))
@@ -111,9 +115,16 @@ class SessionSidebar(QWidget):
         top.addWidget(self.search, 1)
         top.addWidget(self.new_button)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 4, 8)
+        layout.setContentsMargins(design.S, design.S, design.XS, design.S)
+        layout.setSpacing(design.S)
         layout.addLayout(top)
         layout.addWidget(self.list, 1)
+        from hermes_desktop.ui.empty_state import EmptyState, overlay_when_empty
+
+        self.empty_state = overlay_when_empty(self.list, EmptyState(
+            "chat", self.tr("No conversations yet"), self.tr("Type a message to start one; it is kept here."),
+            object_name="sessionsEmptyState"),
+            lambda: self.list.count() == 1 and self.list.item(0).data(KIND_ROLE) == "empty")
         layout.addWidget(self.undo_bar)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
@@ -153,10 +164,7 @@ class SessionSidebar(QWidget):
             header = QListWidgetItem(self._group_title(group))
             header.setFlags(Qt.ItemFlag.NoItemFlags)
             header.setData(KIND_ROLE, "header")
-            font = header.font()
-            font.setBold(True)
-            font.setPointSizeF(font.pointSizeF() * 0.9)
-            header.setFont(font)
+            header.setFont(design.section(self.list.font()))
             self.list.addItem(header)
             for info in grouped[group]:
                 item = QListWidgetItem(("📌 " if info.pinned else "") + (info.title or self.tr("New conversation")))
@@ -262,20 +270,21 @@ class SessionSidebar(QWidget):
         info = self._info(session_id)
         menu = QMenu(self)
         if item.data(KIND_ROLE) == "session":
-            menu.addAction(self.tr("Rename"), lambda: self.list.editItem(item))
+            menu.addAction(icons.icon("rename"), self.tr("Rename"), lambda: self.list.editItem(item))
         pinned = bool(info and info.pinned)
-        menu.addAction(self.tr("Unpin") if pinned else self.tr("Pin"), lambda: self.sig_pin.emit(session_id, not pinned))
-        menu.addAction(self.tr("Fork"), lambda: self.sig_fork.emit(session_id))
+        menu.addAction(icons.icon("pin"), self.tr("Unpin") if pinned else self.tr("Pin"),
+                       lambda: self.sig_pin.emit(session_id, not pinned))
+        menu.addAction(icons.icon("fork"), self.tr("Fork"), lambda: self.sig_fork.emit(session_id))
         incognito = menu.addAction(self.tr("Don't use or record memory"))
         incognito.setObjectName("incognitoAction")
         incognito.setCheckable(True)
         incognito.setChecked(self.incognito_of(session_id))
         incognito.toggled.connect(lambda on: self.sig_incognito.emit(session_id, on))
-        export = menu.addMenu(self.tr("Export"))
+        export = menu.addMenu(icons.icon("export"), self.tr("Export"))
         export.addAction(self.tr("Markdown…"), lambda: self.sig_export.emit(session_id, "md"))
         export.addAction(self.tr("JSON…"), lambda: self.sig_export.emit(session_id, "json"))
         menu.addSeparator()
-        delete = QAction(self.tr("Delete"), menu)
+        delete = QAction(icons.icon("delete"), self.tr("Delete"), menu)
         delete.triggered.connect(lambda: self.sig_delete.emit(session_id))
         menu.addAction(delete)
         menu.popup(self.list.viewport().mapToGlobal(point))

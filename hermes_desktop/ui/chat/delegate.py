@@ -18,6 +18,7 @@ from PySide6.QtGui import QImageReader, QPixmap
 from PySide6.QtGui import QAbstractTextDocumentLayout
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTextBrowser, QWidget
 
+from hermes_desktop.ui import design
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.chat.items import Item, MessageItem, thinking_state
 from hermes_desktop.ui.chat.layout import RowLayout, RowLayouter, signature
@@ -147,7 +148,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         if keyboard:  # the message the keyboard is on (ui/keyboard.py); no ring after a mouse click
             painter.setPen(QPen(QColor(theme.accent), 2))
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRoundedRect(QRectF(3, 1, option.rect.width() - 6, option.rect.height() - 2), 8, 8)
+            painter.drawRoundedRect(QRectF(3, 1, option.rect.width() - 6, option.rect.height() - 2), design.RADIUS, design.RADIUS)
         painter.restore()
 
     def thumbnail(self, ref: Any) -> QPixmap | None:
@@ -165,7 +166,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         pixmap = self.thumbnail(image.ref)
         painter.setPen(QPen(QColor(theme.card_border), 1))
         painter.setBrush(QBrush(QColor(theme.card)))
-        painter.drawRoundedRect(image.rect, 6, 6)
+        painter.drawRoundedRect(image.rect, design.RADIUS_SMALL, design.RADIUS_SMALL)
         if pixmap is None:  # the file is gone: say which
             painter.setFont(self.layouter.small)
             painter.setPen(QColor(theme.muted))
@@ -188,7 +189,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         }.get(layout.background_kind, (theme.notice_bg, theme.notice_bg))
         painter.setPen(QPen(QColor(border), 1))
         painter.setBrush(QBrush(QColor(fill)))
-        painter.drawRoundedRect(layout.background, 9, 9)
+        painter.drawRoundedRect(layout.background, design.RADIUS, design.RADIUS)
 
     def _paint_text(self, painter: QPainter, part: Any, theme: themes.Theme) -> None:
         layouter = self.layouter
@@ -197,7 +198,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             colour = QColor(part.colour)
             colour.setAlpha(40)
             painter.setBrush(colour)
-            painter.drawRoundedRect(part.rect, 6, 6)
+            painter.drawRoundedRect(part.rect, design.RADIUS_SMALL, design.RADIUS_SMALL)
             painter.setPen(QColor(part.colour))
             painter.setFont(layouter.bold_small)
             painter.drawText(part.rect, Qt.AlignmentFlag.AlignCenter, part.text)
@@ -205,7 +206,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         if part.role == "button":
             painter.setPen(QPen(QColor(theme.accent), 1))
             painter.setBrush(QBrush(QColor(theme.base)))
-            painter.drawRoundedRect(part.rect, 5, 5)
+            painter.drawRoundedRect(part.rect, design.RADIUS_SMALL, design.RADIUS_SMALL)
             painter.setFont(layouter.small)
             painter.setPen(QColor(theme.accent))
             painter.drawText(part.rect, Qt.AlignmentFlag.AlignCenter, part.text)

@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextOption
 
+from hermes_desktop.ui import design
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui import words
 from hermes_desktop.ui.chat.items import (
@@ -44,16 +45,18 @@ from hermes_desktop.ui.chat.items import (
 from hermes_desktop.ui.chat.markdown_render import is_list_block, render_block, set_copy_label, split_blocks_at
 from hermes_desktop.ui.chat.model import note_heading, remembered_text
 
-MARGIN_X = 18.0
-PAD_Y = 8.0
-BLOCK_GAP = 6.0
-BUBBLE_PAD = 10.0
+# One column grid for every row (ui/design.py): boxes start CHAT_MARGIN from the left and end CHAT_MARGIN from the
+# right (the user bubble too), with the same padding inside the bubble and the cards.
+MARGIN_X = design.CHAT_MARGIN
+PAD_Y = design.ROW_GAP
+BLOCK_GAP = design.BLOCK_GAP
+BUBBLE_PAD = design.BOX_PAD
 FOOTER_H = 22.0
-CARD_PAD = 10.0
+CARD_PAD = design.BOX_PAD
 RESULT_PREVIEW_LINES = 24
 USER_BUBBLE_RATIO = 0.78
 LIVE_THINKING_CHARS = 4000
-THINKING_INDENT = 14.0
+THINKING_INDENT = design.BOX_PAD  # a quote (thinking, an open summary) is inset one box padding
 
 
 @dataclass
@@ -179,8 +182,7 @@ class RowLayouter:
 
     def set_font(self, font: QFont) -> None:
         self.font = QFont(font)
-        self.small = QFont(font)
-        self.small.setPointSizeF(max(7.0, font.pointSizeF() * 0.86))
+        self.small = design.small(font)
         self.bold_small = QFont(self.small)
         self.bold_small.setBold(True)
         self.mono = QFont("monospace")
@@ -227,14 +229,14 @@ class RowLayouter:
         for label, action in actions:
             w = self.small_metrics.horizontalAdvance(label)
             spans.append((label, action, w))
-        total = sum(w for _, _, w in spans) + 14 * (len(spans) - 1)
+        total = sum(w for _, _, w in spans) + design.LINK_GAP * (len(spans) - 1)
         if right is not None:
             x = right - total
         for label, action, w in spans:
             rect = QRectF(x, y + 3, w, self.small_metrics.height())
             layout.hover_texts.append(TextPart(rect, label, "link"))
             layout.hits.append(Hit(rect, action, hover_only=True))
-            x += w + 14
+            x += w + design.LINK_GAP
 
     def _user(self, item: MessageItem, width: float) -> RowLayout:
         available = max(120.0, (width - 2 * MARGIN_X) * USER_BUBBLE_RATIO) - 2 * BUBBLE_PAD
@@ -549,7 +551,7 @@ class RowLayouter:
         """ "Remembered: …" with Undo and a way to the Memory tab; after Undo, that it was forgotten."""
         left, inner = MARGIN_X, max(120.0, width - 2 * MARGIN_X)
         layout = RowLayout(height=0)
-        y = PAD_Y / 2 + CARD_PAD - 2
+        y = PAD_Y / 2 + CARD_PAD
         doc = self.docs.get(remembered_text(item), inner - 2 * CARD_PAD, self.small, plain=True)
         layout.docs.append(DocPart(QPointF(left + CARD_PAD, y), doc, muted=item.state == "undone"))
         y += doc.size().height() + 4

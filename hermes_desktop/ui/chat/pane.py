@@ -37,6 +37,7 @@ from hermes_desktop.core.attachments import (
 from hermes_desktop.core.open_copy import OpenRefused, clean_name, openable, viewer_copy
 from hermes_desktop.core.pdf_extract import cancel_all as cancel_pdf_reads
 from hermes_desktop.imaging import process_image
+from hermes_desktop.ui import design, icons
 from hermes_desktop.ui.chat.input import ChatInput, local_files
 from hermes_desktop.ui.chat.items import Item, MessageItem, RememberedItem, SummaryItem, ToolCardItem
 from hermes_desktop.ui.chat.model import TranscriptModel
@@ -67,12 +68,10 @@ class ChatPane(QWidget):
         self.model = TranscriptModel(self)
         self.view = ChatView(self.model, self)
         self.view.delegate.sig_action.connect(self._on_action)
-        self.empty = QLabel(self.tr("Ask anything. Hermes can calculate, read and organise files in your workspace, "
-                                    "keep notes and read web pages — and asks before it changes anything."))
-        self.empty.setObjectName("emptyState")
-        self.empty.setWordWrap(True)
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.setContentsMargins(40, 40, 40, 40)
+        from hermes_desktop.ui.empty_state import Welcome
+
+        self.empty = Welcome()  # a new session: a greeting and example prompts that fill the box (ui/empty_state.py)
+        self.empty.sig_prompt.connect(self._use_prompt)
         self.editing = QLabel()
         self.editing.setObjectName("editingBanner")
         self.editing.hide()
@@ -88,8 +87,7 @@ class ChatPane(QWidget):
         self.context_window: Callable[[], int | None] = lambda: None
         self.attach_button = QToolButton()
         self.attach_button.setObjectName("attachButton")
-        self.attach_button.setIcon(paperclip_icon(self.palette().buttonText().color()))
-        self.attach_button.setIconSize(QSize(18, 18))
+        icons.set_icon(self.attach_button, "attach", size=18)
         self.attach_button.setMinimumHeight(28)
         self.attach_button.setAccessibleName(self.tr("Attach files"))
         self.attach_button.setToolTip(self.tr("Attach images, PDFs or text files (or drop or paste them here)"))
@@ -127,11 +125,13 @@ class ChatPane(QWidget):
         self.send_button.setAccessibleName(self.tr("Send message"))
         self.send_button.setDefault(False)
         self.send_button.clicked.connect(lambda: self._submit(self.input.toPlainText().strip()))
+        icons.set_icon(self.send_button, "send", size=design.ICON)
         self.stop_button = QPushButton(self.tr("Stop"))
         self.stop_button.setObjectName("stopButton")
         self.stop_button.setAccessibleName(self.tr("Stop the reply"))
         self.stop_button.setToolTip(self.tr("Stop (Esc)"))
         self.stop_button.clicked.connect(self.sig_stop.emit)
+        icons.set_icon(self.stop_button, "stop", size=design.ICON)
         self.stop_button.setEnabled(False)
 
         bar = QFrame()
@@ -171,11 +171,13 @@ class ChatPane(QWidget):
         self.empty.setVisible(not has_rows)
         self.view.setVisible(has_rows)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
-        """A theme switch changes the palette: the drawn paperclip takes the new button text colour."""
-        if event.type() == QEvent.Type.PaletteChange:
-            self.attach_button.setIcon(paperclip_icon(self.palette().buttonText().color()))
-        super().changeEvent(event)
+    def _use_prompt(self, text: str) -> None:
+        """An example prompt from the welcome: into the box, ready to send or edit."""
+        self.input.setPlainText(text)
+        self.input.setFocus()
+        cursor = self.input.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        self.input.setTextCursor(cursor)
 
     def set_busy(self, busy: bool) -> None:
         """A reply is streaming: Stop is available; the box stays editable for the next message."""

@@ -1,0 +1,164 @@
+"""Empty states that say what to do next: an icon, a title, one line, and an action where there is one.
+
+`EmptyState` is the widget (objectName given by the caller, e.g. `skillsEmptyState`). `overlay_when_empty`
+lays one over a list's viewport while the list shows only its placeholder row (the row stays, with its text, for
+screen readers, keyboard search and the tests that read it; the overlay, painted on the view's base colour,
+is what the eye sees). `Welcome` is a new session's chat: a short greeting and three example prompts that fill
+the message box when clicked.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QPalette
+from shiboken6 import isValid
+from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from hermes_desktop.ui import design, icons
+from hermes_desktop.ui import theme as themes
+
+
+class EmptyState(QWidget):
+    """Centred: icon, title (TITLE size), one line (muted), optional buttons."""
+
+    MAX_WIDTH = 480
+
+    def __init__(self, icon: str, title: str, line: str, actions: Sequence[tuple[str, str, Callable[[], object]]] = (),
+                 object_name: str = "emptyState", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(object_name)
+        self._icon_name = icon
+        self.picture = QLabel()
+        self.picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title = QLabel(title)
+        self.title.setObjectName("emptyStateTitle")
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title.setWordWrap(True)
+        self.title.setFont(design.title(self.font()))
+        self.line = QLabel(line)
+        self.line.setObjectName("emptyStateLine")
+        self.line.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.line.setWordWrap(True)
+        self.buttons: list[QPushButton] = []
+        # The content is a column at most MAX_WIDTH wide, centred: wrapped lines stay short enough to read.
+        self.content = QWidget(self)
+        self.content.setMaximumWidth(self.MAX_WIDTH)
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(design.L, design.XL, design.L, design.XL)
+        outer.addWidget(self.content)
+        column = QVBoxLayout(self.content)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(design.S)
+        column.addStretch(1)
+        column.addWidget(self.picture)
+        column.addSpacing(design.XS)
+        column.addWidget(self.title)
+        column.addWidget(self.line)
+        if actions:
+            column.addSpacing(design.S)
+            row = QHBoxLayout()
+            row.setSpacing(design.S)
+            row.addStretch(1)
+            for label, name, on_click in actions:
+                button = QPushButton(label)
+                button.setObjectName(name)
+                button.clicked.connect(lambda _checked=False, f=on_click: f())
+                row.addWidget(button)
+                self.buttons.append(button)
+            row.addStretch(1)
+            column.addLayout(row)
+        column.addStretch(2)
+        self.setAccessibleName(title)
+        self._recolour()
+
+    def _recolour(self) -> None:
+        theme = themes.current()
+        self.picture.setPixmap(icons.pixmap(self._icon_name, theme.muted, design.ICON_LARGE,
+                                            ratio=self.devicePixelRatioF() or 1.0))
+        palette = self.line.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, palette.color(QPalette.ColorRole.PlaceholderText))
+        self.line.setPalette(palette)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._recolour()
+        super().changeEvent(event)
+
+
+class _Overlay(QObject):
+    """Keeps an EmptyState over a view's viewport, shown while `is_empty()`."""
+
+    def __init__(self, view: QAbstractItemView, state: EmptyState, is_empty: Callable[[], bool]) -> None:
+        super().__init__(view)
+        self.view, self.state, self.is_empty = view, state, is_empty
+        state.setParent(view.viewport())
+        state.setAutoFillBackground(True)
+        state.setBackgroundRole(QPalette.ColorRole.Base)
+        view.viewport().installEventFilter(self)
+        model = view.model()
+        for signal in (model.rowsInserted, model.rowsRemoved, model.modelReset, model.layoutChanged):
+            signal.connect(self.update)
+        self.update()
+
+    def update(self, *_args: object) -> None:
+        if not (isValid(self.view) and isValid(self.state)):  # the rows changed while the view was being destroyed
+            return
+        self.state.setGeometry(self.view.viewport().rect())
+        self.state.setVisible(bool(self.is_empty()))
+        if self.state.isVisible():
+            self.state.raise_()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Resize:
+            self.state.setGeometry(self.view.viewport().rect())
+        return False
+
+
+def overlay_when_empty(view: QAbstractItemView, state: EmptyState, is_empty: Callable[[], bool]) -> EmptyState:
+    """Show `state` over `view` while `is_empty()` (checked whenever the view's rows change)."""
+    view.empty_overlay = _Overlay(view, state, is_empty)  # type: ignore[attr-defined]
+    return state
+
+
+def only_placeholder(view: QAbstractItemView) -> bool:
+    """The view shows one row that cannot be selected or used: the panels' "nothing here" row."""
+    model = view.model()
+    if model.rowCount() != 1:
+        return False
+    return model.flags(model.index(0, 0)) == Qt.ItemFlag.NoItemFlags
+
+
+class Welcome(EmptyState):
+    """A new session: what Hermes does, and three prompts to start with (a click puts one in the box)."""
+
+    sig_prompt = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("sparkle", self.tr("What shall we do?"),
+                         self.tr("Hermes can calculate, read and organise files in your workspace, keep notes and read "
+                                 "web pages — and asks before it changes anything."), object_name="emptyState",
+                         parent=parent)
+        self.title.setObjectName("welcomeTitle")
+        self.prompts: list[QPushButton] = []
+        examples = (self.tr("List the files in my workspace"),
+                    self.tr("Write notes.txt with three ideas for the weekend"),
+                    self.tr("What is 15% of 2,340?"))
+        box = QVBoxLayout()
+        box.setSpacing(design.S)
+        for n, text in enumerate(examples):
+            button = QPushButton(text)
+            button.setObjectName(f"welcomePrompt{n}")
+            button.setMinimumHeight(design.XL + design.M)
+            button.setToolTip(self.tr("Put this in the message box"))
+            button.clicked.connect(lambda _checked=False, t=text: self.sig_prompt.emit(t))
+            box.addWidget(button)
+            self.prompts.append(button)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addLayout(box)
+        row.addStretch(1)
+        column = self.content.layout()
+        column.insertSpacing(column.count() - 1, design.L)
+        column.insertLayout(column.count() - 1, row)

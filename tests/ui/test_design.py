@@ -1,0 +1,158 @@
+"""The designed look (ui/design.py, ui/icons.py, ui/empty_state.py): icons for the main actions in the theme's
+colours, empty states with working actions, welcome prompts that fill the box, and one column grid in the chat."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtGui import QColor, QIcon
+from PySide6.QtWidgets import QAbstractButton, QPlainTextEdit, QPushButton, QWidget
+
+from hermes_desktop.ui import design, icons
+from hermes_desktop.ui import theme as themes
+from hermes_desktop.ui.chat.items import BannerItem, MessageItem, RememberedItem, SummaryItem, ToolCardItem
+from hermes_desktop.ui.chat.layout import RowLayouter
+
+
+def ink(pixmap) -> list[QColor]:
+    """The icon's opaque pixels (its strokes, without the anti-aliased edges)."""
+    image = pixmap.toImage()
+    return [image.pixelColor(x, y) for x in range(image.width()) for y in range(image.height())
+            if image.pixelColor(x, y).alpha() > 200]
+
+
+def close_to(colour: QColor, expected: str, tolerance: int = 24) -> bool:
+    want = QColor(expected)
+    return all(abs(a - b) <= tolerance for a, b in ((colour.red(), want.red()), (colour.green(), want.green()),
+                                                    (colour.blue(), want.blue())))
+
+
+def assert_drawn_in(icon: QIcon, colour: str, mode: QIcon.Mode = QIcon.Mode.Normal) -> None:
+    pixmap = icon.pixmap(24, 24, mode)
+    assert not pixmap.isNull()
+    strokes = ink(pixmap)
+    assert len(strokes) >= 20, "an icon with hardly any visible stroke"
+    off = [c.name() for c in strokes if not close_to(c, colour)]
+    assert not off, f"{len(off)} of {len(strokes)} pixels are not {colour}: {off[:5]}"
+
+
+@pytest.mark.parametrize("theme", [themes.LIGHT_THEME, themes.DARK_THEME], ids=["light", "dark"])
+def test_every_action_icon_loads_in_the_themes_text_colour(qapp, theme) -> None:
+    previous = themes.current()
+    themes.set_current(theme)
+    try:
+        for name in icons.NAMES:
+            assert_drawn_in(icons.icon(name), theme.text)
+        # Disabled: the muted colour (drawn at lower opacity, so only the hue is compared on the strongest pixels)
+        disabled = icons.icon("send").pixmap(24, 24, QIcon.Mode.Disabled).toImage()
+        alphas = [disabled.pixelColor(x, y) for x in range(24) for y in range(24) if disabled.pixelColor(x, y).alpha()]
+        assert alphas and max(c.alpha() for c in alphas) < 200
+    finally:
+        themes.set_current(previous)
+
+
+def test_the_main_buttons_have_icons_that_follow_a_theme_switch(make_window) -> None:
+    h = make_window()
+    names = ("sendButton", "stopButton", "attachButton", "newSessionButton")
+    buttons = {name: h.window.findChild(QAbstractButton, name) for name in names}
+    h.do(lambda: h.window.set_theme("light"))
+    for name, button in buttons.items():
+        assert not button.icon().isNull(), name
+        assert_drawn_in(button.icon(), themes.LIGHT_THEME.text)
+    h.do(lambda: h.window.set_theme("dark"))
+    h.settle(0.05)
+    for name, button in buttons.items():
+        assert_drawn_in(button.icon(), themes.DARK_THEME.text)
+    h.do(lambda: h.window.set_theme("light"))
+
+
+def test_empty_states_show_with_working_actions(make_window) -> None:
+    h = make_window()
+    sessions = h.window.findChild(QWidget, "sessionsEmptyState")
+    assert sessions is not None and not sessions.isHidden()
+    assert sessions.title.text() == "No conversations yet"
+    activity = h.window.findChild(QWidget, "activityEmptyState")
+    assert activity is not None and not activity.isHidden()
+    mcp = h.window.findChild(QWidget, "mcpEmptyState")
+    assert mcp is not None and not mcp.isHidden()
+    add = mcp.findChild(QPushButton, "emptyAddMcpServerButton")
+    h.do(add.click)
+    form = h.wait_until(lambda: h.window.mcp.server_dialog, what="the server form from the empty state's button")
+    assert form.isVisible()
+    h.do(form.reject)
+
+    # A message: the sessions and activity empty states go.
+    h.send("hello")
+    h.wait_until(lambda: sessions.isHidden(), what="the sessions empty state to go once a session exists")
+    h.wait_until(lambda: activity.isHidden(), what="the activity empty state to go once a turn ran")
+
+
+def test_no_skills_shows_the_skills_empty_state_and_its_buttons_work(qapp) -> None:
+    from hermes_desktop.ui.inspector import Inspector
+
+    inspector = Inspector()
+    actions: list[tuple[str, str]] = []
+    inspector.sig_skill_action.connect(lambda action, name: actions.append((action, name)))
+    inspector.show_skills([], [])
+    state = inspector.findChild(QWidget, "skillsEmptyState")
+    assert state is not None and not state.isHidden()
+    state.findChild(QPushButton, "emptyOpenSkillsFolderButton").click()
+    state.findChild(QPushButton, "emptyReloadSkillsButton").click()
+    assert actions == [("open_folder", ""), ("reload", "")]
+    inspector.show_skills([], [("/skills/broken", "no SKILL.md")])  # a folder that failed is not "no skills"
+    assert state.isHidden()
+    inspector.deleteLater()
+
+
+def test_a_welcome_prompt_fills_the_message_box(make_window) -> None:
+    h = make_window()
+    welcome = h.window.chat.empty
+    assert not welcome.isHidden() and len(welcome.prompts) == 3
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+    h.do(welcome.prompts[1].click)
+    assert box.toPlainText() == welcome.prompts[1].text()
+    assert box.hasFocus() or h.window.focusWidget() is box
+    assert h.window.chat.model.rowCount() == 0  # filled, not sent
+
+
+def test_bubbles_and_cards_line_up_on_one_column_grid(qapp) -> None:
+    from PySide6.QtGui import QFont
+
+    layouter = RowLayouter(QFont())
+    width = 700
+    rows = {
+        "user": MessageItem("user", "Please write hello.txt"),
+        "card": ToolCardItem("c1", "write_file", '{"path": "hello.txt"}', risk="write", status="done", result="ok"),
+        "summary": SummaryItem("Earlier we discussed tea.", covered_to=3, covered_messages=4, tokens=12),
+        "remembered": RememberedItem((1,), ("I prefer tea",)),
+        "banner": BannerItem("The model did not answer.", ("retry",)),
+    }
+    layouts = {kind: layouter.layout(item, width) for kind, item in rows.items()}
+    right = width - design.CHAT_MARGIN
+    for kind, layout in layouts.items():
+        box = layout.background
+        assert box is not None, kind
+        assert box.right() == pytest.approx(right), f"{kind} ends at {box.right()}, not {right}"
+        if kind != "user":  # the user's bubble is right-aligned; every other box starts on the left margin
+            assert box.left() == pytest.approx(design.CHAT_MARGIN), kind
+        first = min(layout.docs, key=lambda d: (d.origin.y(), d.origin.x())) if layout.docs else None
+        texts = [t.rect for t in layout.texts if t.role in ("link", "badge")]
+        inner_left = min([d.origin.x() for d in layout.docs] + [r.left() for r in texts])
+        assert inner_left - box.left() == pytest.approx(design.BOX_PAD), f"{kind} text inset {inner_left - box.left()}"
+        assert first is None or first.origin.y() - box.top() >= design.BOX_PAD - 2, kind
+    reply = layouter.layout(MessageItem("assistant", "Done: created hello.txt."), width)
+    assert reply.background is None  # the assistant's text has no box: it starts where the boxes start
+    assert min(d.origin.x() for d in reply.docs) == pytest.approx(design.CHAT_MARGIN)
+    header = next(t for t in reply.texts if t.role == "header")
+    assert header.rect.left() == pytest.approx(design.CHAT_MARGIN)
+
+
+def test_the_type_scale_is_relative_to_the_system_font(qapp) -> None:
+    from PySide6.QtGui import QFont
+
+    base = QFont()
+    base.setPointSizeF(10.0)
+    assert design.small(base).pointSizeF() == pytest.approx(8.6)
+    assert design.title(base).pointSizeF() == pytest.approx(12.5)
+    assert design.section(base).bold() and design.section(base).pointSizeF() == pytest.approx(9.0)
+    layouter = RowLayouter(base)
+    assert layouter.small.pointSizeF() == pytest.approx(design.small(base).pointSizeF())
