@@ -292,3 +292,24 @@ def test_code_a_script_imports_through_a_linked_folder_is_part_of_what_is_truste
     runtime.skills.reload()
     assert runtime.skills.needs_trust(runtime.skills.get("importer"))
     assert runtime.registry.get("importer_run_script") is None
+
+
+def test_a_root_full_of_folders_without_skills_is_summed_up_not_listed_folder_by_folder(tmp_path: Path) -> None:
+    """~/.agents/skills pointed at a big folder: every empty folder became its own 'Not loaded' line (100,000 lines
+    in the Skills tab and in `skills list`)."""
+    from hermes_desktop.core.skills.discovery import MAX_EMPTY_REPORTED, discover
+    from hermes_desktop.core.skills.model import Origin
+
+    root = tmp_path / "big"
+    for n in range(1_000):
+        (root / f"folder-{n:04d}").mkdir(parents=True)
+    (root / "zz-real").mkdir()
+    (root / "zz-real" / "SKILL.md").write_text("---\nname: zz-real\ndescription: Real.\n---\nHi.\n")
+    (root / "zz-broken").mkdir()
+    (root / "zz-broken" / "SKILL.md").write_text("---\nname: zz-broken\n---\nno description\n")
+    found = discover([(root, Origin.USER)])
+    assert [s.name for s in found.skills] == ["zz-real"]
+    assert len(found.rejected) == MAX_EMPTY_REPORTED + 2, "the first ones, the broken skill, and one summary"
+    reasons = [problems[0].reason for _, problems in found.rejected]
+    assert f"{1_000 - MAX_EMPTY_REPORTED:,} more folders in it hold no skill" in reasons[-1]
+    assert any("no description" in r for r in reasons), "a skill that failed to load is always listed"

@@ -23,6 +23,7 @@ from hermes_desktop.core.skills.loader import is_skill_folder, list_folder, load
 from hermes_desktop.core.skills.model import Discovery, Origin, Skill, SkillProblem
 
 MAX_DEPTH = 4  # root/repository/skills/<group>/<skill>: openai/skills keeps its skills in skills/.curated/
+MAX_EMPTY_REPORTED = 200  # folders without a skill reported one by one per root; the rest are counted in one line
 MAX_FOLDERS_PER_ROOT = 20_000  # stops a root pointed at a huge tree (e.g. the home folder) from scanning for ever
 _NEVER_SCANNED = {"node_modules", "__pycache__", "venv", ".venv", "site-packages", "dist", "build", "target",
                   ".git", ".github", ".gitlab", ".vscode", ".idea", ".cache", ".tox", ".mypy_cache", ".pytest_cache"}
@@ -76,10 +77,14 @@ def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
                                                                  "loaded", "error"),)))
             continue
         budget = [MAX_FOLDERS_PER_ROOT]
+        empty = 0
         for first in top:
             found: list[tuple[Path, dict[str, os.DirEntry[str]]]] = []
             errors: list[tuple[str, tuple[SkillProblem, ...]]] = []
             if _find(first, 1, budget, found, errors) == 0 and not errors:
+                empty += 1
+                if empty > MAX_EMPTY_REPORTED:
+                    continue  # counted, and said once below: 100,000 lines would freeze the Skills tab
                 rejected.append((str(first), (SkillProblem(first.name, (
                     f"no SKILL.md or skill.yaml in it; a folder named {first.name!r} is not searched further"
                     if first.name in _NEVER_SCANNED else
@@ -97,4 +102,7 @@ def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
                     overridden.append(previous)
                     skill = replace(skill, overrides=previous.origin, overrides_folder=previous.folder)
                 chosen[skill.name] = skill
+        if empty > MAX_EMPTY_REPORTED:
+            rejected.append((str(root), (SkillProblem(root.name, f"{empty - MAX_EMPTY_REPORTED:,} more folders in it "
+                                                                 "hold no skill (not listed one by one)", "info"),)))
     return Discovery(tuple(sorted(chosen.values(), key=lambda s: s.name)), tuple(rejected), tuple(overridden))
