@@ -284,3 +284,19 @@ def test_a_statement_must_say_what_its_sentence_says(statement, sentence, suppor
     from hermes_desktop.core.memory.text import supported_by
 
     assert supported_by(statement, sentence) is supported
+
+
+@pytest.mark.parametrize("wrong_id", [10**30, -1, 0])
+async def test_forget_by_an_impossible_id_says_it_forgets_nothing(wrong_id, profile, workspace_dir,
+                                                                 model_server) -> None:
+    approver = ScriptedApprover([Decision.ALLOW_ONCE])
+    engine = make_engine(profile, workspace_dir, approver=approver)
+    service = with_memory(engine)
+    ids = await seed(service, "Likes tea")
+    model_server.enqueue(tool_call_reply(CallScript("forget", {"id": wrong_id})), text_reply("ok"))
+    events = await turn(engine, service, "forget that", "a")
+    assert all(a.impact == "Forgets nothing: no memory matches." for a in approver.asked), \
+        "the approval never shows an unknown impact"
+    assert json.loads(of_type(events, ev.ToolCallFinished)[0].result)["status"] in ("nothing_to_forget", "error")
+    assert service.store.get(ids[0]).state is MemoryState.ACTIVE
+    await engine.close()

@@ -110,9 +110,12 @@ def targets(service: "MemoryService", session_id: str, args: dict[str, Any]) -> 
     states = (MemoryState.ACTIVE, MemoryState.SUPERSEDED, MemoryState.EXPIRED)
     if args.get("id") is not None:
         try:
-            memory = service.store.get(int(args["id"]))
+            wanted = int(args["id"])
         except (TypeError, ValueError):
             raise ToolError("`id` must be a memory's number") from None
+        if not 0 < wanted < 2 ** 63:  # SQLite's integers: a larger one failed the precheck ("impact unknown")
+            return []
+        memory = service.store.get(wanted)
         return [memory] if memory is not None and memory.profile_id == profile and memory.state in states else []
     query = str(args.get("query") or "").strip()
     if not query:
