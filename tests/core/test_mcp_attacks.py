@@ -371,7 +371,8 @@ async def test_calls_with_the_models_bad_arguments_do_not_trip_the_breaker(runti
     await runtime.mcp.stop_all()
 
 
-async def test_restart_during_a_half_open_trial_does_not_count_the_call_it_cut_short(runtime, tmp_path) -> None:  # noqa: F811
+async def test_restart_during_a_half_open_trial_does_not_count_the_call_it_cut_short(
+        runtime, tmp_path) -> None:  # noqa: F811
     """Restart closes the breaker at once; the trial call it cut short ("stopped during the call") is the
     user's doing, like Stop, and must not count as the first failure of the fresh start (with `failures: 1` it
     withheld the tools again the moment Restart was pressed)."""
@@ -445,3 +446,44 @@ def test_a_key_after_a_secret_named_option_is_moved_to_the_keyring(tmp_path: Pat
     assert key not in config.read_text() and token not in config.read_text()
     resolved, _ = resolve_server(load_config(config).servers[0], store)
     assert resolved.args[3:5] == (key, f"--github-token={token}")
+
+
+# ------------------------------------------------------------------ Sign in pressed twice
+
+async def test_sign_in_pressed_again_while_one_waits_reopens_the_same_page_and_both_end_together(
+        runtime, tmp_path) -> None:  # noqa: F811
+    """The user closes the consent tab and presses “Sign in…” again. A second sign-in used to start beside the
+    first (a new listener, a new tab); the user finished the second, and five minutes later the first failed with
+    "no answer from the browser", an error about a sign-in that had worked. Now the page of the sign-in in
+    progress opens again, and both presses end with its one result."""
+    import asyncio
+
+    from tests.core.test_mcp_oauth import PersistentMemoryStore
+    from tests.support.oauth_server import follow_consent, running_auth_server
+
+    with running_auth_server() as auth:
+        runtime.mcp._secrets = PersistentMemoryStore()  # a keyring that keeps tokens (sign-in needs one)
+        runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": {"remote": {"url": f"{auth.base}/mcp"}}}),
+                                                 encoding="utf-8")
+        await runtime.mcp.reload()
+        await runtime.mcp.wait_until_settled(30)
+        opened: list[str] = []
+
+        async def closed_tab(url: str) -> None:  # the first tab: the user closes it
+            opened.append(url)
+
+        async def finishes(url: str) -> None:
+            opened.append(url)
+            await asyncio.to_thread(follow_consent, url)
+
+        first = asyncio.ensure_future(runtime.mcp.sign_in("remote", open_url=closed_tab, timeout_s=60))
+        async with asyncio.timeout(30):
+            while not opened:
+                await asyncio.sleep(0.05)
+        second = await runtime.mcp.sign_in("remote", open_url=finishes, timeout_s=60)
+        assert second.challenged and second.tools > 0
+        first_result = await asyncio.wait_for(first, 30)
+        assert first_result == second
+        assert len(opened) == 2 and opened[0] == opened[1], "the same page (same state) again"
+        assert auth.grants == ["authorization_code"] and len(auth.authorize_requests) == 1
+        await runtime.mcp.stop_all()

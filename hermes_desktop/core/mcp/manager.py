@@ -48,6 +48,7 @@ class MCPManager:
         self._secrets = secrets
         self._log_dir = log_dir
         self._known_secrets = known_secrets
+        self._sign_ins: dict[str, tuple[asyncio.Task[Any], list[str]]] = {}  # per server: the one in progress
         self.config = MCPConfig()
         self.supervisors: dict[str, ServerSupervisor] = {}
         self._listeners: list[StatusListener] = []
@@ -149,12 +150,42 @@ class MCPManager:
         oauth.py), then the server restarts with its tokens. Raises SignInError with a reason fit to show."""
         from hermes_desktop.core.mcp.oauth import sign_in
 
+        from hermes_desktop.core.mcp.oauth import _system_browser
+
         supervisor = self.supervisors.get(name)
         if supervisor is None:
             raise MCPConfigError(f"no MCP server named “{name}”")
-        result = await sign_in(supervisor.config, self._secrets, **options)
-        supervisor.restart()
-        return result
+        running = self._sign_ins.get(name)
+        if running is not None and not running[0].done():
+            # Pressed again while one waits (its tab was closed): that sign-in's page again, and its one result;
+            # a second sign-in beside it would fail minutes later about a sign-in that worked.
+            task, urls = running
+            if urls:
+                opened = (options.get("open_url") or _system_browser)(urls[-1])
+                if asyncio.iscoroutine(opened):
+                    await opened
+            return await asyncio.shield(task)
+        urls: list[str] = []
+        told = options.pop("on_url", None)
+
+        def on_url(url: str) -> None:
+            urls.append(url)
+            if told is not None:
+                told(url)
+
+        async def run() -> Any:
+            result = await sign_in(supervisor.config, self._secrets, on_url=on_url, **options)
+            supervisor.restart()
+            return result
+
+        task = asyncio.ensure_future(run())
+        self._sign_ins[name] = (task, urls)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.done():
+                task.cancel()  # the one who started it gave up (the window closed): the sign-in ends
+            raise
 
     async def sign_out(self, name: str) -> bool:
         """Forget one server's OAuth tokens and registration (keyring); it then waits for a new sign-in."""
