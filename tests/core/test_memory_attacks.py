@@ -300,3 +300,18 @@ async def test_forget_by_an_impossible_id_says_it_forgets_nothing(wrong_id, prof
     assert json.loads(of_type(events, ev.ToolCallFinished)[0].result)["status"] in ("nothing_to_forget", "error")
     assert service.store.get(ids[0]).state is MemoryState.ACTIVE
     await engine.close()
+
+
+def test_undo_of_a_remembered_memory_already_replaced_brings_back_no_older_one(tmp_path) -> None:
+    from hermes_desktop.core.memory import MemoryStore
+    from tests.support.stores import open_test_store
+
+    store = MemoryStore(open_test_store().store)
+    first = store.add("Eats anything", profile_id="p", subject="diet")
+    second = store.add("Is vegetarian", profile_id="p", subject="diet")  # "Remembered: Is vegetarian … Undo"
+    third = store.add("Is vegan", profile_id="p", subject="diet")  # a later change of mind
+    assert store.undo_add([second.id]) == [second.id]  # the Undo in the older row, pressed late
+    assert [m.statement for m in store.list(profile_id="p")] == ["Is vegan"], "one memory in use on the subject"
+    assert store.get(first.id).state is MemoryState.SUPERSEDED and store.get(first.id).superseded_by == third.id
+    assert [m.statement for m in store.history(third.id)] == ["Is vegan", "Eats anything"]
+    store.sessions.close()

@@ -327,8 +327,15 @@ class MemoryStore:
         def work(db: sqlite3.Connection) -> list[int]:
             done = []
             for memory_id in ids:
-                db.execute("UPDATE memories SET state = 'active', prior_state = NULL, superseded_by = NULL "
-                           "WHERE superseded_by = ? AND state = 'superseded'", (memory_id,))
+                row = db.execute("SELECT state, superseded_by FROM memories WHERE id = ?", (memory_id,)).fetchone()
+                if row is not None and row["state"] == "superseded" and row["superseded_by"] is not None:
+                    # Already replaced by a newer memory: what it replaced now hangs off that one and stays
+                    # superseded (bringing it back would leave two memories in use on one subject).
+                    db.execute("UPDATE memories SET superseded_by = ? WHERE superseded_by = ?",
+                               (row["superseded_by"], memory_id))
+                else:
+                    db.execute("UPDATE memories SET state = 'active', prior_state = NULL, superseded_by = NULL "
+                               "WHERE superseded_by = ? AND state = 'superseded'", (memory_id,))
                 if db.execute("DELETE FROM memories WHERE id = ?", (memory_id,)).rowcount:
                     done.append(memory_id)
             self._unindex(db, done)
