@@ -329,7 +329,10 @@ def install_into(source: Path, skills_dir: Path, *, force: bool) -> tuple[Any, P
     skills_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".installing-", dir=skills_dir))
     try:
-        unpacked = staging / "unpacked"
+        # Named as the source (folder, or zip without .zip): a skill without a `name` takes its folder's name, and
+        # that must be the user's name for it, not a word of ours ("unpacked")
+        given = (source.resolve().name if source.is_dir() else source.stem).strip().lstrip(".")
+        unpacked = staging / (given or "skill")
         unpacked.mkdir()
         if source.is_dir():
             files = _copy_folder(source, unpacked)

@@ -134,3 +134,17 @@ def test_a_folder_of_thousands_of_empty_folders_is_refused(env, tmp_path) -> Non
     done = hermes("skills", "install", str(source), env=env)
     assert done.returncode == 2 and "more than 2,000 folders" in done.stderr
     assert [p.name for p in skills_dir().iterdir()] == []
+
+
+def test_a_skill_without_a_name_is_installed_under_its_folder_or_zip_name(env, tmp_path) -> None:
+    archive = tmp_path / "pdf-tools.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("SKILL.md", "---\ndescription: PDF tools without a name.\n---\nBody.\n")
+    done = hermes("skills", "install", str(archive), env=env)
+    assert done.returncode == 0 and "installed pdf-tools into" in done.stdout, done.stdout + done.stderr
+    source = tmp_path / "src" / "my-notes"
+    source.mkdir(parents=True)
+    (source / "SKILL.md").write_text("---\ndescription: Notes without a name.\n---\nBody.\n", encoding="utf-8")
+    done = hermes("skills", "install", str(source), env=env)
+    assert done.returncode == 0 and "installed my-notes into" in done.stdout, done.stdout + done.stderr
+    assert sorted(p.name for p in skills_dir().iterdir()) == ["my-notes", "pdf-tools"]
