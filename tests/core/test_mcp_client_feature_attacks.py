@@ -207,3 +207,24 @@ async def test_a_url_a_browser_would_read_differently_is_refused(runtime, url) -
         await call(runtime, "ask_url", url=url)
     assert elicitor.asked == [] and opened == []
     await runtime.mcp.stop_all()
+
+
+async def test_a_sampling_request_too_big_to_show_is_refused_with_a_reason(  # noqa: F811 - runtime is a fixture
+        runtime, profile, model_server) -> None:
+    """1.1 million characters to show for approval (5 MB froze the dialog for 2 s): an error that says why, the user
+    is not asked, and the model is never called."""
+    from hermes_desktop.core.llm import ModelClient
+    from hermes_desktop.core.mcp.client_features import MAX_SAMPLING_TEXT_CHARS
+    from tests.core.test_mcp_client_features import ScriptedSampler
+
+    sampler = ScriptedSampler()
+    features = runtime.mcp.client_features
+    features.sampler = sampler
+    model = ModelClient(profile, "sk-test")
+    features.model = lambda: model
+    await start(runtime)
+    answer = await call(runtime, "sample", prompt="x" * (MAX_SAMPLING_TEXT_CHARS + 100_000))
+    assert "characters of text" in answer["error"] and sampler.asked == []
+    assert not model_server.chat_requests
+    await runtime.mcp.stop_all()
+    await model.aclose()

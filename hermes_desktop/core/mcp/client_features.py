@@ -61,6 +61,11 @@ MAX_URL_CHARS = 8_192
 # Questions from one server that may wait behind the one on screen; more at once (a server firing 20 sampling
 # requests together) are refused straight away instead of becoming a queue of dialogs the user must click through.
 MAX_WAITING_QUESTIONS = 3
+# A sampling request is shown whole before anything is sent: 5 MB of text took 2 s to lay out in the dialog (and
+# as long to print in `ask`). Text past MAX_SAMPLING_TEXT_CHARS (about 250,000 tokens, more than most windows),
+# or images past MAX_SAMPLING_IMAGE_BYTES together (the largest image OpenAI's API takes), is refused with a reason.
+MAX_SAMPLING_TEXT_CHARS = 1_000_000
+MAX_SAMPLING_IMAGE_BYTES = 20 * 1024 * 1024
 SAMPLING_MAX_TOKENS = 4096  # a server may ask for more; it gets at most this (and at most the profile's own limit)
 SAMPLING_TIMEOUT_S = 180.0  # one generation
 REJECTED = -1  # the spec's error code for "User rejected sampling request"
@@ -505,6 +510,15 @@ def sampling_request(server: str, params: Any, model: str) -> SamplingRequest:
             else:
                 raise UnsupportedSampling(f"{kind or 'this'} content in sampling is not supported by this client")
         messages.append(SamplingMessage(message.role, "\n".join(texts), images, tuple(parts)))
+    text_chars = len(params.system_prompt or "") + sum(len(m.text) for m in messages)
+    if text_chars > MAX_SAMPLING_TEXT_CHARS:
+        raise UnsupportedSampling(f"the request holds {text_chars:,} characters of text; at most "
+                                  f"{MAX_SAMPLING_TEXT_CHARS:,} can be shown to the user")
+    image_bytes = sum(len(part["image_url"]["url"]) * 3 // 4 for m in messages for part in m.parts
+                      if part["type"] == "image_url")
+    if image_bytes > MAX_SAMPLING_IMAGE_BYTES:
+        raise UnsupportedSampling(f"the request's images take {image_bytes / 1048576:.0f} MB; at most "
+                                  f"{MAX_SAMPLING_IMAGE_BYTES // 1048576} MB are sent")
     prefs = params.model_preferences
     hints = tuple(h.name for h in (prefs.hints or ()) if h.name) if prefs else ()
     priorities = {name: value for name, value in (
