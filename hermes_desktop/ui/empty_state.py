@@ -144,7 +144,7 @@ class Welcome(EmptyState):
         self.prompts: list[QPushButton] = []
         examples = (self.tr("List the files in my workspace"),
                     self.tr("Write notes.txt with three ideas for the weekend"),
-                    self.tr("What is 15% of 2,340?"))
+                    self.tr("Calculate 2340 * 0.15"))
         box = QVBoxLayout()
         box.setSpacing(design.S)
         for n, text in enumerate(examples):

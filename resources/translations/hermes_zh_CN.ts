@@ -6,245 +6,245 @@
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="81"/>
         <source>Context {0} / {1} tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文 {0} / {1} 个令牌</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="88"/>
         <source>Model round {0} · {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>第 {0} 轮模型请求 · {1}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="89"/>
         <source>tool calling: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>工具调用方式：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="106"/>
         <source>{tool} ({risk})</source>
-        <translation type="unfinished"></translation>
+        <translation>{tool}（{risk}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="108"/>
         <location filename="../../hermes_desktop/ui/activity.py" line="282"/>
         <source>arguments: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>参数：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="114"/>
         <source>{decision} by {who}</source>
-        <translation type="unfinished"></translation>
+        <translation>{decision}（{who}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="122"/>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="124"/>
         <source>decision: {decision}; result: {size} characters ({cut} cut)</source>
-        <translation type="unfinished"></translation>
+        <translation>决定：{decision}；结果：{size} 个字符（截去 {cut} 个）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="128"/>
         <source>decision: {decision}; result: {size} characters</source>
-        <translation type="unfinished"></translation>
+        <translation>决定：{decision}；结果：{size} 个字符</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="132"/>
         <source>error: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="136"/>
         <source>Summarising {0} earlier messages (the request waits)</source>
-        <translation type="unfinished"></translation>
+        <translation>正在总结之前的 {0} 条消息（请求等待中）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="141"/>
         <source>made now by {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>由 {0} 刚刚生成</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="142"/>
         <source>made earlier by {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>由 {0} 早先生成</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="143"/>
         <source>Earlier conversation: {0} messages sent as a {1}-token summary</source>
-        <translation type="unfinished"></translation>
+        <translation>之前的对话：{0} 条消息以 {1} 个令牌的摘要发送</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="149"/>
         <source>Memory: {0} recalled</source>
-        <translation type="unfinished"></translation>
+        <translation>记忆：想起 {0} 条</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="159"/>
         <source>Error: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="167"/>
         <source>Stopped: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>已停止：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="181"/>
         <source>{0} tokens in, {1} out ({2} of them reasoning)</source>
-        <translation type="unfinished"></translation>
+        <translation>输入 {0} 个令牌，输出 {1} 个（其中思考 {2} 个）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="185"/>
         <source>reasoning tokens: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>思考令牌：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="188"/>
         <source>{0} tokens in, {1} out</source>
-        <translation type="unfinished"></translation>
+        <translation>输入 {0} 个令牌，输出 {1} 个</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="191"/>
         <source>first token after {0} s</source>
-        <translation type="unfinished"></translation>
+        <translation>首个令牌用时 {0} 秒</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="193"/>
         <source>{0} s</source>
-        <translation type="unfinished">{0} 秒</translation>
+        <translation>{0} 秒</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="194"/>
         <source> — </source>
         <comment>before a round&apos;s numbers</comment>
-        <translation type="unfinished"></translation>
+        <translation> — </translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="195"/>
         <source>, </source>
         <comment>between a round&apos;s numbers</comment>
-        <translation type="unfinished"></translation>
+        <translation>，</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="210"/>
         <source>interrupted, not run (the reply was cut off)</source>
-        <translation type="unfinished"></translation>
+        <translation>已中断，未运行（回复被截断）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="211"/>
         <source>{outcome} · {seconds} s</source>
-        <translation type="unfinished"></translation>
+        <translation>{outcome} · {seconds} 秒</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="217"/>
         <source>system prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>系统提示词</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="218"/>
         <source>tool schemas</source>
-        <translation type="unfinished"></translation>
+        <translation>工具定义</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="219"/>
         <source>skill catalog</source>
-        <translation type="unfinished"></translation>
+        <translation>技能目录</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="220"/>
         <source>active skills</source>
-        <translation type="unfinished"></translation>
+        <translation>已启用的技能</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="221"/>
         <source>tool rules</source>
-        <translation type="unfinished"></translation>
+        <translation>工具规则</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="222"/>
         <source>memory</source>
-        <translation type="unfinished"></translation>
+        <translation>记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="223"/>
         <source>summary the session began with</source>
-        <translation type="unfinished"></translation>
+        <translation>对话开头的摘要</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="224"/>
         <source>earlier conversation (summary)</source>
-        <translation type="unfinished"></translation>
+        <translation>之前的对话（摘要）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="225"/>
         <source>history</source>
-        <translation type="unfinished"></translation>
+        <translation>历史</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="226"/>
         <source>this turn</source>
-        <translation type="unfinished"></translation>
+        <translation>本轮</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="227"/>
         <source>attachments</source>
-        <translation type="unfinished"></translation>
+        <translation>附件</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="238"/>
         <source>{layer}: {tokens}</source>
-        <translation type="unfinished"></translation>
+        <translation>{layer}：{tokens}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="242"/>
         <source>layers sum to {0}; total scaled to the server&apos;s count</source>
-        <translation type="unfinished"></translation>
+        <translation>各层合计 {0}；总数已按服务器的计数换算</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="245"/>
         <source>skills: {0} listed, {1} more searchable with find_skills</source>
-        <translation type="unfinished"></translation>
+        <translation>技能：列出 {0} 个，另有 {1} 个可用 find_skills 搜索</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="248"/>
         <source>skills: all {0} listed</source>
-        <translation type="unfinished"></translation>
+        <translation>技能：全部 {0} 个已列出</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="250"/>
         <source>{0} older messages left out</source>
-        <translation type="unfinished"></translation>
+        <translation>省略了 {0} 条较早的消息</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="270"/>
         <source>{0} tokens ({1} of them reasoning)</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 个令牌（其中思考 {1} 个）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="273"/>
         <source>{0} tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 个令牌</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="275"/>
         <source>{0} characters</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 个字符</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="276"/>
         <source>Model reply {0} — {1} (interrupted)</source>
-        <translation type="unfinished"></translation>
+        <translation>模型回复 {0} — {1}（已中断）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="277"/>
         <source>Model reply {0} — {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>模型回复 {0} — {1}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="291"/>
         <source>result: {0} characters</source>
-        <translation type="unfinished"></translation>
+        <translation>结果：{0} 个字符</translation>
     </message>
 </context>
 <context>
@@ -257,7 +257,7 @@
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="464"/>
         <source>A model name {0} accepts, as its documentation writes it (for example one its server does not list). It is kept with the provider and used for this session.</source>
-        <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本会话。</translation>
+        <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本对话。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="470"/>
@@ -273,67 +273,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="657"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="659"/>
         <source>active in this session</source>
-        <translation>本会话中已启用</translation>
+        <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="657"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="659"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="659"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="661"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="661"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="663"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="671"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="673"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="686"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="688"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="687"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="689"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="689"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="691"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="690"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="692"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="695"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="697"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="695"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="697"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="695"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="697"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="696"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="698"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -343,7 +343,7 @@
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="35"/>
         <source>Allow this action?</source>
-        <translation>允许此操作吗？</translation>
+        <translation>批准此操作吗？</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="42"/>
@@ -353,12 +353,12 @@
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="50"/>
         <source>{level} — {explanation}</source>
-        <translation type="unfinished"></translation>
+        <translation>{level} — {explanation}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="65"/>
         <source>This is a large change, so Hermes asks even if you allowed this tool before.</source>
-        <translation>这是一次较大的改动，所以即使你之前允许过此工具，Hermes 仍会询问。</translation>
+        <translation>这是一次较大的改动，所以即使你之前批准过此工具，Hermes 仍会询问。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="66"/>
@@ -368,7 +368,7 @@
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="71"/>
         <source>Session: {0}</source>
-        <translation>会话：{0}</translation>
+        <translation>对话：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="76"/>
@@ -383,17 +383,17 @@
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82"/>
         <source>Allow once</source>
-        <translation>允许一次</translation>
+        <translation>批准一次</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
         <source>Allow for this session</source>
-        <translation>本会话内允许</translation>
+        <translation>本对话内批准</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="85"/>
         <source>Always allow this tool</source>
-        <translation>始终允许此工具</translation>
+        <translation>始终批准此工具</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="100"/>
@@ -403,7 +403,7 @@
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="132"/>
         <source>{path}  →  refused: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}  →  已拒绝：{reason}</translation>
     </message>
 </context>
 <context>
@@ -487,7 +487,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="211"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
-        <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在服务商设置中把“图片”设为“是”）。</translation>
+        <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在提供方设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="228"/>
@@ -571,7 +571,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="97"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -614,7 +614,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <location filename="../../hermes_desktop/ui/inspector.py" line="83"/>
         <location filename="../../hermes_desktop/ui/inspector.py" line="257"/>
         <source>Use in this session</source>
-        <translation>在本会话中使用</translation>
+        <translation>在本对话中使用</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="84"/>
@@ -652,22 +652,22 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="111"/>
         <source>No skills installed</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未安装技能</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
         <source>Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload.</source>
-        <translation type="unfinished"></translation>
+        <translation>把技能文件夹（含 SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="118"/>
         <source>Nothing yet</source>
-        <translation type="unfinished"></translation>
+        <translation>暂无活动</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="119"/>
         <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
-        <translation type="unfinished"></translation>
+        <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
@@ -712,7 +712,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
         <source>destructive</source>
-        <translation>破坏性</translation>
+        <translation>危险</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="185"/>
@@ -722,7 +722,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="185"/>
         <source>Always allow</source>
-        <translation>始终允许</translation>
+        <translation>始终批准</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="186"/>
@@ -732,7 +732,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="186"/>
         <source>Never allow</source>
-        <translation>从不允许</translation>
+        <translation>从不批准</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="234"/>
@@ -752,7 +752,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="256"/>
         <source>Stop using in this session</source>
-        <translation>在本会话中停用</translation>
+        <translation>在本对话中停用</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="273"/>
@@ -769,299 +769,305 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="301"/>
+        <source>[{0}]</source>
+        <comment>how a turn ended</comment>
+        <translation>（{0}）</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="183"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="207"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
         <source>Always ask</source>
-        <translation>总是询问</translation>
+        <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
         <source>Dry run</source>
         <translation>演练</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="230"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
         <source>New session</source>
-        <translation>新建会话</translation>
+        <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
         <source>Search all sessions</source>
-        <translation>搜索所有会话</translation>
+        <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
         <source>Focus the message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
         <source>Send / new line</source>
         <translation>发送 / 换行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="64"/>
         <source>Stop the reply (or cancel editing)</source>
         <translation>停止回复（或取消编辑）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
         <source>Copy the last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
         <source>Choose the model for this session</source>
-        <translation>选择本会话的模型</translation>
+        <translation>选择本对话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="82"/>
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="82"/>
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
         <source>Export session as Markdown…</source>
-        <translation>将会话导出为 Markdown…</translation>
+        <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
         <source>Export session as JSON…</source>
-        <translation>将会话导出为 JSON…</translation>
+        <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
         <source>Rename the selected session</source>
         <translation>重命名所选对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
         <source>Menu key / Shift+F10 in the session list</source>
         <translation>在对话列表中按菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
         <source>The session&apos;s menu (rename, pin, fork, export, delete)</source>
         <translation>该对话的菜单（重命名、置顶、分支、导出、删除）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
         <source>Delete in the session list</source>
         <translation>在对话列表中按 Delete</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
         <source>Delete the selected session (Undo brings it back)</source>
         <translation>删除所选对话（可撤销）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
         <source>Menu key / Shift+F10</source>
         <translation>菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="75"/>
         <source>Actions for the selected message (copy, edit, fork, regenerate, tool details, allow or deny)</source>
         <translation>所选消息的操作（复制、编辑、分支、重新生成、工具详情、批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="77"/>
         <source>Up / Down in the conversation</source>
         <translation>在对话中按上 / 下</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="77"/>
         <source>Select a message</source>
         <translation>选择一条消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="78"/>
         <source>F4 in the Tools list</source>
         <translation>在工具列表中按 F4</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="79"/>
         <source>Change the selected tool&apos;s approval rule</source>
         <translation>更改所选工具的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="80"/>
         <source>F2 / Del / Enter / Ctrl+P / Ctrl+H in the Memory list</source>
         <translation>“记忆”列表中的 F2 / Del / Enter / Ctrl+P / Ctrl+H</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="81"/>
         <source>Edit, delete, go to the source, pin or unpin, history of the selected memory</source>
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="212"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
         <source>Search sessions</source>
-        <translation>搜索会话</translation>
+        <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="263"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="831"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="835"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="393"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="397"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="401"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="430"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="434"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="471"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="472"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1070,87 +1076,87 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="471"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="475"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="529"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="533"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="616"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="620"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="617"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="621"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="633"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="637"/>
         <source>Export session</source>
-        <translation>导出会话</translation>
+        <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="635"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="639"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="635"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="639"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="640"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="644"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="686"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="690"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="719"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="723"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="722"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="726"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="724"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="728"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="754"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="758"/>
         <source>Writing a summary for the new session…</source>
-        <translation>正在为新会话撰写摘要…</translation>
+        <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="760"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="764"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="792"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="796"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="833"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="838"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="833"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="838"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1210,7 +1216,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_actions.py" line="166"/>
         <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
-        <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在钥匙串中。</translation>
+        <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在系统密钥环中。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_actions.py" line="167"/>
@@ -1618,7 +1624,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="61"/>
         <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
-        <translation>把此服务器需要的 ${secret:NAME} 值保存到系统钥匙串</translation>
+        <translation>把此服务器需要的 ${secret:NAME} 值保存到系统密钥环</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="57"/>
@@ -1694,17 +1700,17 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="82"/>
         <source>No MCP servers yet</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有 MCP 服务器</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="83"/>
         <source>MCP servers give Hermes more tools: add one, or import them from another app.</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP 服务器为 Hermes 提供更多工具：添加一个，或从其他应用导入。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="84"/>
         <source>Add server…</source>
-        <translation type="unfinished"></translation>
+        <translation>添加服务器…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="107"/>
@@ -1943,12 +1949,12 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="21"/>
         <source>It is stored in the system keyring, never in mcp.json.</source>
-        <translation>它保存在系统钥匙串中，绝不会写入 mcp.json。</translation>
+        <translation>它保存在系统密钥环中，绝不会写入 mcp.json。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="22"/>
         <source>No secure keyring ({0}): the value is kept in memory until Hermes closes.</source>
-        <translation>没有安全的钥匙串（{0}）：该值只保存在内存中，直到 Hermes 关闭。</translation>
+        <translation>没有安全的系统密钥环（{0}）：该值只保存在内存中，直到 Hermes 关闭。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="30"/>
@@ -2566,7 +2572,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="125"/>
         <source>chosen for this session</source>
-        <translation>为本会话选择</translation>
+        <translation>为本对话选择</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="125"/>
@@ -2576,7 +2582,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
         <source>Model for this session: {0} ({1}). Click or press Ctrl+Shift+M to change it.</source>
-        <translation>本会话的模型：{0}（{1}）。点击或按 Ctrl+Shift+M 更换。</translation>
+        <translation>本对话的模型：{0}（{1}）。点击或按 Ctrl+Shift+M 更换。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="199"/>
@@ -2586,7 +2592,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="207"/>
         <source>This session uses {0} · {1} from its next message.</source>
-        <translation>本会话从下一条消息起使用 {0} · {1}。</translation>
+        <translation>本对话从下一条消息起使用 {0} · {1}。</translation>
     </message>
 </context>
 <context>
@@ -2594,7 +2600,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="234"/>
         <source>Model for this session</source>
-        <translation>本会话的模型</translation>
+        <translation>本对话的模型</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="241"/>
@@ -2614,7 +2620,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="259"/>
         <source>Applies to this session from its next message.</source>
-        <translation>从下一条消息起用于本会话。</translation>
+        <translation>从下一条消息起用于本对话。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="318"/>
@@ -2624,7 +2630,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="319"/>
         <source>Follow the default model (the active provider&apos;s); new sessions use it</source>
-        <translation>跟随默认模型（当前提供方的模型）；新会话使用它</translation>
+        <translation>跟随默认模型（当前提供方的模型）；新对话使用它</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="332"/>
@@ -2692,12 +2698,12 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="74"/>
         <source>Search all sessions (Ctrl+K)</source>
-        <translation>搜索所有会话（Ctrl+K）</translation>
+        <translation>搜索所有对话（Ctrl+K）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="75"/>
         <source>Search sessions</source>
-        <translation>搜索会话</translation>
+        <translation>搜索对话</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="77"/>
@@ -2707,17 +2713,17 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="79"/>
         <source>New session</source>
-        <translation>新建会话</translation>
+        <translation>新建对话</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="80"/>
         <source>New session (Ctrl+N)</source>
-        <translation>新建会话（Ctrl+N）</translation>
+        <translation>新建对话（Ctrl+N）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="87"/>
         <source>Sessions</source>
-        <translation>会话</translation>
+        <translation>对话</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="103"/>
@@ -2727,12 +2733,12 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="125"/>
         <source>No conversations yet</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有对话</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="125"/>
         <source>Type a message to start one; it is kept here.</source>
-        <translation type="unfinished"></translation>
+        <translation>输入一条消息即可开始；对话会保存在这里。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="170"/>
@@ -2806,7 +2812,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="277"/>
         <source>Fork</source>
-        <translation>分叉</translation>
+        <translation>分支</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="278"/>
@@ -2837,285 +2843,285 @@ it is kept here.</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="42"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="44"/>
         <source>Ask before changing anything (recommended)</source>
         <translation>任何改动前都询问（推荐）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="43"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="45"/>
         <source>Always ask, even before reading</source>
-        <translation>总是询问，读取前也问</translation>
+        <translation>始终询问，读取前也问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="44"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="46"/>
         <source>Trusted: only ask before deleting or overwriting</source>
         <translation>信任：只在删除或覆盖前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="45"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="47"/>
         <source>Chat only: no tools at all</source>
         <translation>仅聊天：不使用任何工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="53"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="359"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="361"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="56"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="84"/>
         <source>Providers</source>
-        <translation>服务商</translation>
+        <translation>提供方</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="59"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="60"/>
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="65"/>
         <source>Your data</source>
         <translation>你的数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="88"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="89"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="90"/>
         <source>Duplicate</source>
         <translation>复制一份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="91"/>
         <source>Use this one</source>
         <translation>使用这个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="92"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="115"/>
         <source>No providers yet: add one.</source>
-        <translation>还没有服务商：添加一个吧。</translation>
+        <translation>还没有提供方：添加一个吧。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="119"/>
         <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="163"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="182"/>
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="196"/>
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="211"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="206"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="215"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="271"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="64"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="212"/>
         <source>Choose the workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="226"/>
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="227"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="236"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="233"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="240"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="241"/>
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="244"/>
         <source>Show while it streams, then collapse</source>
         <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="245"/>
         <source>Always show</source>
         <translation>始终显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="245"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="250"/>
         <source>Model&apos;s thinking</source>
         <translation>模型的思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="251"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="256"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="257"/>
         <source>Also load skills from {0} (Claude Code&apos;s folder)</source>
         <translation>同时从 {0} 加载技能（Claude Code 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="304"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
-        <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的破坏性调用，即使该工具被设为始终允许，也会询问。</translation>
+        <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的危险调用，即使该工具被设为始终批准，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="309"/>
         <source>Approval rules</source>
         <translation>批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
         <source>Revoke</source>
-        <translation>撤销</translation>
+        <translation>吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="313"/>
         <source>Revoke all</source>
-        <translation>全部撤销</translation>
+        <translation>全部吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="328"/>
         <source>always allowed</source>
-        <translation>始终允许</translation>
+        <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="328"/>
         <source>always asks</source>
-        <translation>总是询问</translation>
+        <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="329"/>
         <source>never allowed</source>
-        <translation>从不允许</translation>
+        <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="338"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="360"/>
         <source>Sessions (hermes.db) and backups</source>
-        <translation>会话（hermes.db）和备份</translation>
+        <translation>对话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="360"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="362"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="363"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="371"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="372"/>
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="374"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="376"/>
         <source>API keys are kept in the system keyring ({0}).</source>
-        <translation>API 密钥保存在系统钥匙串中（{0}）。</translation>
+        <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="375"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="377"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
-        <translation>没有找到安全的钥匙串（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
+        <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
 </context>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="116"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="120"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
-        <translation>尚未设置模型。你可以查看会话；设置服务商后即可聊天。</translation>
+        <translation>尚未设置模型。你可以查看对话；设置提供方后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="123"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
@@ -3130,7 +3136,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="88"/>
         <source>Edit provider</source>
-        <translation>编辑服务商</translation>
+        <translation>编辑提供方</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="95"/>
@@ -3140,13 +3146,13 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="97"/>
         <source>Provider settings.</source>
-        <translation>服务商设置。</translation>
+        <translation>提供方设置。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="101"/>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="211"/>
         <source>Provider</source>
-        <translation>服务商</translation>
+        <translation>提供方</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="108"/>
@@ -3169,7 +3175,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="119"/>
         <source>Stored in the keyring — leave empty to keep it</source>
-        <translation>已保存在钥匙串中 — 留空则保持不变</translation>
+        <translation>已保存在系统密钥环中 — 留空则保持不变</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="120"/>
@@ -3185,7 +3191,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="128"/>
         <source>No secure keyring was found on this computer ({0}). The key will be kept in memory for this run only and never written to a file. To supply it on every start, set the HERMES_API_KEY environment variable.</source>
-        <translation>这台电脑上没有找到安全的钥匙串（{0}）。密钥只会在本次运行期间保存在内存中，绝不会写入文件。若要每次启动都提供密钥，请设置环境变量 HERMES_API_KEY。</translation>
+        <translation>这台电脑上没有找到安全的系统密钥环（{0}）。密钥只会在本次运行期间保存在内存中，绝不会写入文件。若要每次启动都提供密钥，请设置环境变量 HERMES_API_KEY。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="131"/>
@@ -3212,7 +3218,7 @@ it is kept here.</source>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="145"/>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="150"/>
         <source>provider default</source>
-        <translation>服务商默认值</translation>
+        <translation>提供方默认值</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="154"/>
@@ -3287,12 +3293,12 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
         <source>Reasoning and images</source>
-        <translation>推理与图片</translation>
+        <translation>思考与图片</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
         <source>Always</source>
-        <translation>总是</translation>
+        <translation>始终</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="293"/>
@@ -3302,12 +3308,12 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="295"/>
         <source>Sends a reply&apos;s reasoning back with its tool calls (DeepSeek&apos;s thinking mode requires it). Automatic: for providers known to need it, or once the server asks for it.</source>
-        <translation>把回复的推理内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的提供方，或在服务器要求之后。</translation>
+        <translation>把回复的思考内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的提供方，或在服务器要求之后。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="301"/>
         <source>Send reasoning back</source>
-        <translation>回传推理内容</translation>
+        <translation>回传思考内容</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="305"/>
@@ -3337,7 +3343,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="309"/>
         <source>Reasoning effort</source>
-        <translation>推理强度</translation>
+        <translation>思考强度</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="320"/>
@@ -3397,7 +3403,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="376"/>
         <source>the server wants the reasoning sent back</source>
-        <translation>服务器要求回传推理内容</translation>
+        <translation>服务器要求回传思考内容</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="378"/>
@@ -3422,7 +3428,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="410"/>
         <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
-        <translation>你输入的服务商设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
+        <translation>你输入的提供方设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="411"/>
@@ -3496,12 +3502,12 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="593"/>
         <source>Open provider settings</source>
-        <translation>打开服务商设置</translation>
+        <translation>打开提供方设置</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="594"/>
         <source>Start a new session with a summary</source>
-        <translation>带着摘要开始新会话</translation>
+        <translation>带着摘要开始新对话</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="256"/>
@@ -3513,7 +3519,7 @@ it is kept here.</source>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="178"/>
         <source>Copy</source>
         <comment>a code block&apos;s link</comment>
-        <translation type="unfinished">复制</translation>
+        <translation>复制</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="256"/>
@@ -3524,7 +3530,7 @@ it is kept here.</source>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="256"/>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
         <source>Fork</source>
-        <translation>分叉</translation>
+        <translation>分支</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="317"/>
@@ -3579,17 +3585,17 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="457"/>
         <source>Allow once</source>
-        <translation>允许一次</translation>
+        <translation>批准一次</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="457"/>
         <source>Allow for this session</source>
-        <translation>本会话内允许</translation>
+        <translation>本对话内批准</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="459"/>
         <source>Always allow</source>
-        <translation>始终允许</translation>
+        <translation>始终批准</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="479"/>
@@ -3603,7 +3609,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="522"/>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="492"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="506"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
@@ -3623,27 +3629,27 @@ it is kept here.</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="273"/>
         <source>Summarising earlier conversation…</source>
         <translation>正在总结之前的对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="465"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="479"/>
         <source>Imported “{role}” message: shown here, never sent to the model</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="487"/>
         <source>Forgotten (undone): {0}</source>
         <translation>已遗忘（已撤销）：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="489"/>
         <source>Could not undo; still remembered: {0}</source>
         <translation>无法撤销；仍记得：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="476"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="490"/>
         <source>Remembered: {0}</source>
         <translation>已记住：{0}</translation>
     </message>
@@ -3651,34 +3657,34 @@ it is kept here.</source>
 <context>
     <name>Welcome</name>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="139"/>
         <source>What shall we do?</source>
-        <translation type="unfinished"></translation>
+        <translation>今天想做点什么？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="140"/>
         <source>Hermes can calculate, read and organise files in your workspace, keep notes and read web pages — and asks before it changes anything.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hermes 可以计算、读取和整理工作区里的文件、记笔记、阅读网页——改动任何东西之前都会先问你。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="145"/>
         <source>List the files in my workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>列出我工作区里的文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="146"/>
         <source>Write notes.txt with three ideas for the weekend</source>
-        <translation type="unfinished"></translation>
+        <translation>写一个 notes.txt，内容是 周末的三个点子</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="136"/>
-        <source>What is 15% of 2,340?</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="147"/>
+        <source>Calculate 2340 * 0.15</source>
+        <translation>计算 2340 * 0.15</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="143"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="154"/>
         <source>Put this in the message box</source>
-        <translation type="unfinished"></translation>
+        <translation>填入消息框</translation>
     </message>
 </context>
 <context>
@@ -3686,313 +3692,313 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="27"/>
         <source>{0} bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 字节</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="31"/>
         <source>{0} {1}</source>
         <comment>a size and its unit</comment>
-        <translation type="unfinished"></translation>
+        <translation>{0} {1}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="38"/>
         <source>{0} minutes</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 分钟</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="39"/>
         <source>{0} s</source>
-        <translation type="unfinished">{0} 秒</translation>
+        <translation>{0} 秒</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="49"/>
         <source>{files} files in {folders} folders, {size}</source>
-        <translation type="unfinished"></translation>
+        <translation>{folders} 个文件夹中的 {files} 个文件，共 {size}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="51"/>
         <source>{files} files, {size}</source>
-        <translation type="unfinished"></translation>
+        <translation>{files} 个文件，共 {size}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="60"/>
         <source>read</source>
         <comment>risk level</comment>
-        <translation type="unfinished">读取</translation>
+        <translation>只读</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="61"/>
         <source>write</source>
         <comment>risk level</comment>
-        <translation type="unfinished">写入</translation>
+        <translation>写入</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="62"/>
         <source>destructive</source>
         <comment>risk level</comment>
-        <translation type="unfinished">破坏性</translation>
+        <translation>危险</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="63"/>
         <source>unknown risk</source>
         <comment>risk level</comment>
-        <translation type="unfinished"></translation>
+        <translation>未知风险</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="68"/>
         <source>only reads</source>
-        <translation type="unfinished"></translation>
+        <translation>只读取，不做更改</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="69"/>
         <source>creates or changes files</source>
-        <translation type="unfinished"></translation>
+        <translation>会创建或更改文件</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="70"/>
         <source>can delete or overwrite data</source>
-        <translation type="unfinished"></translation>
+        <translation>可能删除或覆盖数据</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="71"/>
         <source>treated as destructive</source>
-        <translation type="unfinished"></translation>
+        <translation>按危险操作处理</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="76"/>
         <source>{level} — {explanation}</source>
         <comment>risk level and what it means</comment>
-        <translation type="unfinished"></translation>
+        <translation>{level} — {explanation}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="83"/>
         <source>From a built-in tool</source>
-        <translation type="unfinished"></translation>
+        <translation>来自内置工具</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="85"/>
         <source>From the skills system</source>
-        <translation type="unfinished"></translation>
+        <translation>来自技能系统</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="87"/>
         <source>From the skill “{0}”</source>
-        <translation type="unfinished"></translation>
+        <translation>来自技能“{0}”</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="90"/>
         <source>From the MCP server “{0}” ({1})</source>
-        <translation type="unfinished"></translation>
+        <translation>来自 MCP 服务器“{0}”（{1}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="91"/>
         <source>From the MCP server “{0}”</source>
-        <translation type="unfinished"></translation>
+        <translation>来自 MCP 服务器“{0}”</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="92"/>
         <source>From “{0}”</source>
-        <translation type="unfinished"></translation>
+        <translation>来自“{0}”</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="98"/>
         <source>built-in</source>
-        <translation type="unfinished">内置</translation>
+        <translation>内置</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="100"/>
         <source>skills</source>
-        <translation type="unfinished">技能</translation>
+        <translation>技能</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="102"/>
         <source>skill {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>技能 {0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="104"/>
         <source>MCP {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP {0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="116"/>
         <source>will create {path} ({size})</source>
-        <translation type="unfinished"></translation>
+        <translation>将创建 {path}（{size}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="119"/>
         <source>will overwrite {path} ({old}) with {new}</source>
-        <translation type="unfinished"></translation>
+        <translation>将用 {new} 的内容覆盖 {path}（原为 {old}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="122"/>
         <source>will create folder {path}</source>
-        <translation type="unfinished"></translation>
+        <translation>将创建文件夹 {path}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="124"/>
         <source>will move {src} ({what}) to {dst}</source>
-        <translation type="unfinished"></translation>
+        <translation>将把 {src}（{what}）移动到 {dst}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="127"/>
         <source>will move {src} ({what}) to {dst}, replacing the existing file ({old})</source>
-        <translation type="unfinished"></translation>
+        <translation>将把 {src}（{what}）移动到 {dst}，并替换那里已有的文件（{old}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="131"/>
         <source>will delete {path} ({size})</source>
-        <translation type="unfinished"></translation>
+        <translation>将删除 {path}（{size}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="135"/>
         <source>will delete {files} files in {folders} folders, {size} in {path}</source>
-        <translation type="unfinished"></translation>
+        <translation>将删除 {path} 中 {folders} 个文件夹里的 {files} 个文件，共 {size}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="139"/>
         <source>will delete {files} files, {size} in {path}</source>
-        <translation type="unfinished"></translation>
+        <translation>将删除 {path} 中的 {files} 个文件，共 {size}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="142"/>
         <source>will save a new note “{title}” ({size}) in {folder}</source>
-        <translation type="unfinished"></translation>
+        <translation>将在 {folder} 中保存新笔记“{title}”（{size}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="145"/>
         <source>will replace note “{title}” ({old}) with {new}</source>
-        <translation type="unfinished"></translation>
+        <translation>将用 {new} 的内容替换笔记“{title}”（原为 {old}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="148"/>
         <source>will download {url}</source>
-        <translation type="unfinished"></translation>
+        <translation>将下载 {url}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="150"/>
         <source>Forgets nothing: memory is off for this conversation.</source>
-        <translation type="unfinished"></translation>
+        <translation>不会忘记任何内容：本对话已关闭记忆。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="154"/>
         <source>Forgets nothing: no memory matches.</source>
-        <translation type="unfinished"></translation>
+        <translation>不会忘记任何内容：没有匹配的记忆。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="155"/>
         <source>#{id} “{statement}”</source>
         <comment>one memory in a list</comment>
-        <translation type="unfinished"></translation>
+        <translation>#{id}“{statement}”</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="157"/>
         <source>Forgets {count} memories: {list}</source>
-        <translation type="unfinished"></translation>
+        <translation>将忘记 {count} 条记忆：{list}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="158"/>
         <source>; </source>
         <comment>list separator</comment>
-        <translation type="unfinished"></translation>
+        <translation>；</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="160"/>
         <source>runs {command} from skill {skill}, in {folder}, with your permissions</source>
-        <translation type="unfinished"></translation>
+        <translation>将以你的权限在 {folder} 中运行技能 {skill} 的 {command}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="164"/>
         <source>cannot run: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法运行：“{0}”</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="166"/>
         <source>Impact unknown: its check failed ({0}).</source>
-        <translation type="unfinished"></translation>
+        <translation>影响未知：预检失败（{0}）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="168"/>
         <source>The tool describes it as: “{0}”</source>
-        <translation type="unfinished"></translation>
+        <translation>该工具的说明：“{0}”</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="170"/>
         <source>Calls “{tool}” on the MCP server “{server}”; Hermes cannot tell in advance what it changes.</source>
-        <translation type="unfinished"></translation>
+        <translation>将调用 MCP 服务器“{server}”上的“{tool}”；Hermes 无法预先知道它会更改什么。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="177"/>
         <source>No impact estimate for this tool.</source>
-        <translation type="unfinished">此工具没有影响评估。</translation>
+        <translation>此工具没有影响评估。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="186"/>
         <location filename="../../hermes_desktop/ui/words.py" line="187"/>
         <source>you</source>
-        <translation type="unfinished"></translation>
+        <translation>你</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="188"/>
         <source>rule: never allow</source>
-        <translation type="unfinished"></translation>
+        <translation>规则：从不批准</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="189"/>
         <source>rule: always allow</source>
-        <translation type="unfinished"></translation>
+        <translation>规则：始终批准</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="190"/>
         <source>chat-only mode</source>
-        <translation type="unfinished"></translation>
+        <translation>仅聊天模式</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="191"/>
         <source>read-only call</source>
-        <translation type="unfinished"></translation>
+        <translation>只读调用</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="192"/>
         <source>trusted mode</source>
-        <translation type="unfinished"></translation>
+        <translation>信任模式</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="193"/>
         <location filename="../../hermes_desktop/ui/words.py" line="205"/>
         <source>allowed for this conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>本对话内已批准</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="194"/>
         <source>nobody to ask</source>
-        <translation type="unfinished"></translation>
+        <translation>无人可询问</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="195"/>
         <source>no answer in time</source>
-        <translation type="unfinished"></translation>
+        <translation>未及时回答</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="196"/>
         <source>error while asking</source>
-        <translation type="unfinished"></translation>
+        <translation>询问时出错</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="197"/>
         <location filename="../../hermes_desktop/ui/words.py" line="273"/>
         <source>dry run</source>
-        <translation type="unfinished"></translation>
+        <translation>模拟运行</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="204"/>
         <source>allowed once</source>
-        <translation type="unfinished">已允许一次</translation>
+        <translation>已批准一次</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="206"/>
         <source>always allowed</source>
-        <translation type="unfinished">始终允许</translation>
+        <translation>始终批准</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="207"/>
@@ -4000,650 +4006,717 @@ it is kept here.</source>
         <location filename="../../hermes_desktop/ui/words.py" line="248"/>
         <location filename="../../hermes_desktop/ui/words.py" line="269"/>
         <source>denied</source>
-        <translation type="unfinished">已拒绝</translation>
+        <translation>已拒绝</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="208"/>
         <source>allowed</source>
-        <translation type="unfinished">已允许</translation>
+        <translation>已批准</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="213"/>
         <source>denied ({0})</source>
         <comment>who denied the call</comment>
-        <translation type="unfinished"></translation>
+        <translation>已拒绝（{0}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="221"/>
         <location filename="../../hermes_desktop/ui/words.py" line="249"/>
         <source>done</source>
-        <translation type="unfinished">完成</translation>
+        <translation>完成</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="223"/>
         <source>done in {0} s</source>
-        <translation type="unfinished"></translation>
+        <translation>用时 {0} 秒完成</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="225"/>
         <source>done · {decision} ({who})</source>
-        <translation type="unfinished"></translation>
+        <translation>完成 · {decision}（{who}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="227"/>
         <source>done in {seconds} s · {decision} ({who})</source>
-        <translation type="unfinished"></translation>
+        <translation>用时 {seconds} 秒完成 · {decision}（{who}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="233"/>
         <location filename="../../hermes_desktop/ui/words.py" line="250"/>
         <source>running</source>
-        <translation type="unfinished">运行中</translation>
+        <translation>运行中</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="234"/>
         <source>running {0} s</source>
-        <translation type="unfinished"></translation>
+        <translation>已运行 {0} 秒</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="240"/>
         <source>waiting for your approval</source>
-        <translation type="unfinished">等待你的批准</translation>
+        <translation>等待你批准</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="241"/>
         <source>queued</source>
-        <translation type="unfinished">排队中</translation>
+        <translation>排队中</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="242"/>
         <location filename="../../hermes_desktop/ui/words.py" line="267"/>
         <source>failed</source>
-        <translation type="unfinished">失败</translation>
+        <translation>失败</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="243"/>
         <location filename="../../hermes_desktop/ui/words.py" line="270"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="554"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="577"/>
         <source>timed out</source>
-        <translation type="unfinished"></translation>
+        <translation>超时</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="244"/>
         <location filename="../../hermes_desktop/ui/words.py" line="271"/>
         <source>cancelled</source>
-        <translation type="unfinished">已取消</translation>
+        <translation>已取消</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="245"/>
         <source>skipped (the turn was stopped)</source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过（本轮已停止）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="246"/>
         <source>dry run: not run</source>
-        <translation type="unfinished"></translation>
+        <translation>模拟运行：未实际运行</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="247"/>
         <source>interrupted — not run</source>
-        <translation type="unfinished">已中断 — 未执行</translation>
+        <translation>已中断 — 未运行</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="256"/>
         <source>Note sent to the model ({0} characters)</source>
-        <translation type="unfinished"></translation>
+        <translation>发给模型的说明（{0} 个字符）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="257"/>
         <source>Result ({0} characters)</source>
-        <translation type="unfinished"></translation>
+        <translation>结果（{0} 个字符）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="261"/>
         <source>Show all ({0} lines)</source>
-        <translation type="unfinished"></translation>
+        <translation>全部显示（{0} 行）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="266"/>
         <source>ok</source>
         <comment>a tool call&apos;s outcome</comment>
-        <translation type="unfinished"></translation>
+        <translation>成功</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="268"/>
         <source>invalid call</source>
-        <translation type="unfinished"></translation>
+        <translation>无效调用</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="272"/>
         <source>skipped</source>
-        <translation type="unfinished">已跳过</translation>
+        <translation>已跳过</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="274"/>
         <source>interrupted, not run</source>
-        <translation type="unfinished"></translation>
+        <translation>已中断，未运行</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="282"/>
         <source>The server said: “{0}”</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器返回：“{0}”</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="295"/>
         <source>The provider rejected the API key ({0}). Check the key in the provider settings.</source>
-        <translation type="unfinished"></translation>
+        <translation>提供方拒绝了 API 密钥（{0}）。请在提供方设置中检查密钥。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="298"/>
         <source>The API key has no access to this model or endpoint ({0}).</source>
-        <translation type="unfinished"></translation>
+        <translation>此 API 密钥无权访问该模型或端点（{0}）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="301"/>
         <source>The provider says the account is out of quota or credit ({0}).</source>
-        <translation type="unfinished"></translation>
+        <translation>提供方表示账户的额度或余额已用完（{0}）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="306"/>
         <source>The provider is limiting how fast requests may come ({status}). Try again in {wait}.</source>
-        <translation type="unfinished"></translation>
+        <translation>提供方正在限制请求频率（{status}）。请在 {wait}后重试。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="310"/>
         <source>The provider is limiting how fast requests may come ({0}). Wait a moment and try again.</source>
-        <translation type="unfinished"></translation>
+        <translation>提供方正在限制请求频率（{0}）。请稍等片刻再试。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="315"/>
         <source>The model server had an error ({0}).</source>
-        <translation type="unfinished"></translation>
+        <translation>模型服务器出错（{0}）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="317"/>
         <source>The model server refused the request ({0}).</source>
-        <translation type="unfinished"></translation>
+        <translation>模型服务器拒绝了请求（{0}）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="320"/>
         <source>The model does not accept native tool calls.</source>
-        <translation type="unfinished"></translation>
+        <translation>该模型不接受原生工具调用。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="322"/>
         <source>The server at {host} does not offer the model “{model}”.</source>
-        <translation type="unfinished"></translation>
+        <translation>{host} 上的服务器不提供模型“{model}”。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="325"/>
         <source>The server at {0} has no chat endpoint at this URL (404). Check the base URL (many servers need it to end in /v1).</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 上的服务器在此网址没有聊天端点（404）。请检查基础网址（很多服务器要求以 /v1 结尾）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="329"/>
         <source>The model server at {0} did not answer in time.</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 上的模型服务器未能及时响应。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="331"/>
         <source>The model server stopped sending the reply and timed out. What arrived is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型服务器中途停止发送回复并已超时。已收到的内容会保留。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="334"/>
         <source>The connection dropped while the reply was streaming. What arrived is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>回复传输过程中连接中断。已收到的内容会保留。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="337"/>
         <source>Can&apos;t reach the model server at {0}. Check that it is running and that the base URL is right.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法连接到 {0} 上的模型服务器。请确认它正在运行，并且基础网址正确。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="341"/>
         <source>The model server sent a reply Hermes could not read. What arrived is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型服务器发来的回复 Hermes 无法读取。已收到的内容会保留。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="344"/>
         <source>The model server reported an error while streaming.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型服务器在传输回复时报告了错误。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="347"/>
         <source>The conversation is too long for this model&apos;s context window. Start a new conversation with a summary, or use a model with a larger context.</source>
-        <translation type="unfinished"></translation>
+        <translation>对话太长，超出了此模型的上下文窗口。请用摘要开始新对话，或改用上下文更大的模型。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="353"/>
         <source>Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hermes 内部出错（{0}）。你的消息已保存；详细信息在日志中。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="357"/>
         <source>Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings&apos; limits). What arrived so far is kept; send a message to continue.</source>
-        <translation type="unfinished"></translation>
+        <translation>已停止：本轮达到了 {0} 的时间上限（设置中限制项的 turn_deadline_s）。已收到的内容会保留；发送消息即可继续。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="368"/>
         <source>The provider refused the API key.</source>
-        <translation type="unfinished"></translation>
+        <translation>提供方拒绝了 API 密钥。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="369"/>
         <source>The provider is limiting requests.</source>
-        <translation type="unfinished"></translation>
+        <translation>提供方正在限制请求频率。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="370"/>
         <source>The model server had an error.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型服务器出错。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="371"/>
         <source>Can&apos;t reach the model server.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法连接到模型服务器。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="372"/>
         <source>The model server did not answer in time.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型服务器未能及时响应。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="373"/>
         <source>The reply stopped half-way. What arrived is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>回复中途停止。已收到的内容会保留。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="374"/>
         <source>The conversation is too long for this model.</source>
-        <translation type="unfinished"></translation>
+        <translation>对话太长，超出了此模型的能力。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="375"/>
         <source>The server does not offer this model.</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器不提供此模型。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="376"/>
         <source>The model server sent a reply Hermes could not read.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型服务器发来的回复 Hermes 无法读取。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="377"/>
         <source>The model server refused the request.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型服务器拒绝了请求。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="378"/>
         <source>No model provider is set up yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未设置模型提供方。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="379"/>
         <source>The conversation could not be saved.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存对话。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="380"/>
         <source>Something went wrong inside Hermes.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hermes 内部出错。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="381"/>
         <source>Something went wrong.</source>
-        <translation type="unfinished"></translation>
+        <translation>出错了。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="383"/>
         <source>Details: “{0}”</source>
-        <translation type="unfinished"></translation>
+        <translation>详细信息：“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="390"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="406"/>
+        <source>nothing was saved</source>
+        <translation>未保存任何内容</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="391"/>
-        <source>The disk holding {0} is full, so this was not saved. Free some space and try again.</source>
-        <translation type="unfinished"></translation>
+        <source>your message was not saved</source>
+        <translation>你的消息未保存</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="392"/>
+        <source>the reply was not saved</source>
+        <translation>回复未保存</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="393"/>
+        <source>the tool result was not saved</source>
+        <translation>工具结果未保存</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="394"/>
-        <source>{0} is on read-only storage or is write-protected, so this was not saved. Make it writable, then restart Hermes Desktop.</source>
-        <translation type="unfinished"></translation>
+        <source>the message was not saved</source>
+        <translation>消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="398"/>
-        <source>The disk holding {0} reported an I/O error, so this was not saved. Check the disk, then try again.</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="395"/>
+        <source>the change was not saved</source>
+        <translation>更改未保存</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="396"/>
+        <source>the new conversation was not saved</source>
+        <translation>新对话未保存</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="397"/>
+        <source>the latest part of the reply was not saved</source>
+        <translation>回复的最新部分未保存</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="399"/>
+        <source>your edited message was not saved</source>
+        <translation>你编辑的消息未保存</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="400"/>
+        <source>your message and its attachments were not saved</source>
+        <translation>你的消息及其附件未保存</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="402"/>
-        <source>Hermes is not allowed to read or write {0}, so this was not saved. Check the permissions of the file and its folder.</source>
-        <translation type="unfinished"></translation>
+        <source>the conversation summary was not saved</source>
+        <translation>对话摘要未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="406"/>
-        <source>{0} is locked by another program, so this was not saved. Close that program or wait, then try again.</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="404"/>
+        <source>the attachment was not saved</source>
+        <translation>附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="410"/>
-        <source>{0} is damaged. Restart Hermes Desktop to recover it from a backup.</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="405"/>
+        <source>“{0}”</source>
+        <comment>a consequence only known in English</comment>
+        <translation>“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="412"/>
-        <source>The conversation database {0} failed, so this was not saved.</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="414"/>
+        <source>The disk holding {path} is full: {what}. Free some space and try again.</source>
+        <translation>存放 {path} 的磁盘已满：{what}。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="419"/>
-        <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="417"/>
+        <source>{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes Desktop.</source>
+        <translation>{path} 位于只读存储上或处于写保护状态：{what}。请将其设为可写，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="423"/>
-        <source>• Skill “{name}”: {tokens} tokens — stop using it in this conversation (Skills tab)</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="421"/>
+        <source>The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.</source>
+        <translation>存放 {path} 的磁盘报告了输入输出错误：{what}。请检查磁盘后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="427"/>
-        <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
+        <source>Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its folder.</source>
+        <translation>Hermes 无权读写 {path}：{what}。请检查该文件及其文件夹的权限。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
-        <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
+        <source>{path} is locked by another program: {what}. Close that program or wait, then try again.</source>
+        <translation>{path} 被其他程序锁定：{what}。请关闭该程序或稍候再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
-        <source>• Memory: {0} tokens — turn memory off in Settings</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
+        <source>{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.</source>
+        <translation>{path} 已损坏：{what}。请重新启动 Hermes Desktop，从备份中恢复。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="436"/>
+        <source>The session database {path} failed: {what}.</source>
+        <translation>对话数据库 {path} 出错：{what}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="446"/>
+        <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
+        <translation>• 技能“{name}”：{tokens} 个令牌 — 在本对话中停用技能 {name}（“技能”页）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="442"/>
+        <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
+        <translation>• 技能目录：{0} 个令牌 — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="450"/>
+        <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
+        <translation>• MCP 服务器“{name}”：{tokens} 个令牌 — 将其关闭（“MCP”页或 mcp.json）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
+        <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
+        <translation>• 内置工具：{0} 个令牌 — 在“工具”页停用不需要的工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="457"/>
+        <source>• Memory: {0} tokens — turn memory off in Settings</source>
+        <translation>• 记忆：{0} 个令牌 — 在设置中关闭记忆</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="459"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
-        <translation type="unfinished"></translation>
+        <translation>• 本轮：{0} 个令牌 — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="439"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="462"/>
         <source>• “{name}”: {tokens} tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>• “{name}”：{tokens} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="443"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="466"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
-        <translation type="unfinished"></translation>
+        <translation>未发送：不计历史，此请求就需要约 {needed} 个令牌，而模型的上下文窗口（{window} 个令牌，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="472"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="495"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
-        <translation type="unfinished"></translation>
+        <translation>提供方正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="498"/>
         <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
-        <translation type="unfinished"></translation>
+        <translation>模型服务器出错；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="501"/>
         <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
-        <translation type="unfinished"></translation>
+        <translation>无法连接到模型服务器；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="481"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="504"/>
         <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="484"/>
-        <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="494"/>
-        <source>The conversation is too long for the model; retrying with less history.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="497"/>
-        <source>The reply reached the maximum output length and was cut off.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="499"/>
-        <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="503"/>
-        <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型服务器未能及时响应；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="507"/>
+        <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
+        <translation>请求失败；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="517"/>
+        <source>The conversation is too long for the model; retrying with less history.</source>
+        <translation>对话对模型来说太长；正在用较少的历史重试。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="520"/>
+        <source>The reply reached the maximum output length and was cut off.</source>
+        <translation>回复达到了最大输出长度，已被截断。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="522"/>
+        <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
+        <translation>模型的回复在思考过程中结束，没有单独的答案：展开它的思考即可查看它写了什么。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="526"/>
+        <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
+        <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此提供方随工具调用回传思考内容。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="530"/>
         <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
-        <translation type="unfinished"></translation>
+        <translation>该模型不接受原生工具调用；Hermes 已为它改用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="510"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="533"/>
         <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法总结之前的对话（“{error}”），因此本次请求省略了 {count} 条较早的消息。你的历史记录保持不变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="515"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="538"/>
         <source>About this conversation&apos;s model: “{0}”</source>
-        <translation type="unfinished"></translation>
+        <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="524"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="547"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="528"/>
-        <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="532"/>
-        <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="537"/>
-        <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="540"/>
-        <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="544"/>
-        <source>Stopped. What arrived so far is kept.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="550"/>
-        <source>API key refused</source>
-        <translation type="unfinished"></translation>
+        <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让智能体继续。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="551"/>
-        <source>rate limited</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="552"/>
-        <source>server error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="553"/>
-        <source>cannot connect</source>
-        <translation type="unfinished"></translation>
+        <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
+        <translation>已停止：智能体连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="555"/>
-        <source>reply cut off</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="556"/>
-        <source>context too long</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="557"/>
-        <source>model not found</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="558"/>
-        <source>unreadable reply</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="559"/>
-        <source>request refused</source>
-        <translation type="unfinished"></translation>
+        <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
+        <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉智能体接下来怎么做。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="560"/>
-        <source>not set up</source>
-        <translation type="unfinished"></translation>
+        <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
+        <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="561"/>
-        <source>storage</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="563"/>
+        <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
+        <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="562"/>
-        <source>internal error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="568"/>
-        <source>completed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="569"/>
-        <source>stopped by you</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="570"/>
-        <source>error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="571"/>
-        <source>too many round trips</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="572"/>
-        <source>the same call repeated</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="567"/>
+        <source>Stopped. What arrived so far is kept.</source>
+        <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="573"/>
-        <source>repeated failures</source>
-        <translation type="unfinished"></translation>
+        <source>API key refused</source>
+        <translation>API 密钥被拒绝</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="574"/>
-        <source>output limit reached</source>
-        <translation type="unfinished"></translation>
+        <source>rate limited</source>
+        <translation>请求频率受限</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="575"/>
+        <source>server error</source>
+        <translation>服务器错误</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
+        <source>cannot connect</source>
+        <translation>无法连接</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="578"/>
+        <source>reply cut off</source>
+        <translation>回复中断</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="579"/>
+        <source>context too long</source>
+        <translation>上下文过长</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="580"/>
+        <source>model not found</source>
+        <translation>找不到模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="581"/>
+        <source>unreadable reply</source>
+        <translation>回复无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="582"/>
+        <source>request refused</source>
+        <translation>请求被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="583"/>
+        <source>not set up</source>
+        <translation>尚未设置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="584"/>
+        <source>storage</source>
+        <translation>存储</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="585"/>
-        <source>Connected: {model} answered in {ms} ms.</source>
-        <translation type="unfinished"></translation>
+        <source>internal error</source>
+        <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
-        <source>The base URL must start with http:// or https://.</source>
-        <translation type="unfinished">基础 URL 必须以 http:// 或 https:// 开头。</translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="591"/>
+        <source>completed</source>
+        <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="590"/>
-        <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
+        <source>stopped by you</source>
+        <translation>已由你停止</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="593"/>
-        <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
-        <translation type="unfinished"></translation>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="594"/>
+        <source>too many round trips</source>
+        <translation>请求轮次过多</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="595"/>
+        <source>the same call repeated</source>
+        <translation>重复相同的调用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="596"/>
+        <source>repeated failures</source>
+        <translation>多次失败</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="597"/>
-        <source>Choose a model.</source>
-        <translation type="unfinished">请选择一个模型。</translation>
+        <source>output limit reached</source>
+        <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="599"/>
-        <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="609"/>
-        <source>Qwen (DashScope)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
-        <source>Moonshot / Kimi</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
+        <source>Connected: {model} answered in {ms} ms.</source>
+        <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="611"/>
-        <source>Zhipu GLM</source>
-        <translation type="unfinished"></translation>
+        <source>The base URL must start with http:// or https://.</source>
+        <translation>基础网址必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="613"/>
-        <source>Ollama (local)</source>
-        <translation type="unfinished"></translation>
+        <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
+        <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="614"/>
-        <source>LM Studio (local)</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="616"/>
+        <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
+        <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="615"/>
-        <source>Custom (vLLM, other OpenAI-compatible)</source>
-        <translation type="unfinished"></translation>
+        <location filename="../../hermes_desktop/ui/words.py" line="620"/>
+        <source>Choose a model.</source>
+        <translation>请选择一个模型。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="622"/>
+        <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
+        <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="632"/>
+        <source>Qwen (DashScope)</source>
+        <translation>通义千问（DashScope）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="633"/>
+        <source>Moonshot / Kimi</source>
+        <translation>月之暗面 / Kimi</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="634"/>
+        <source>Zhipu GLM</source>
+        <translation>智谱 GLM</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="636"/>
+        <source>Ollama (local)</source>
+        <translation>Ollama（本地）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="637"/>
+        <source>LM Studio (local)</source>
+        <translation>LM Studio（本地）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="638"/>
+        <source>Custom (vLLM, other OpenAI-compatible)</source>
+        <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="645"/>
         <source>no system keyring is available</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="647"/>
         <source>the keyring backend does not store secrets securely</source>
-        <translation type="unfinished"></translation>
+        <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="649"/>
         <source>the keyring backend cannot be used here</source>
-        <translation type="unfinished"></translation>
+        <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="627"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
         <source>the keyring reported: “{0}”</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="628"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="651"/>
         <source>no keyring backend</source>
-        <translation type="unfinished"></translation>
+        <translation>没有密钥环后端</translation>
     </message>
 </context>
 <context>
