@@ -313,3 +313,15 @@ def test_a_root_full_of_folders_without_skills_is_summed_up_not_listed_folder_by
     reasons = [problems[0].reason for _, problems in found.rejected]
     assert f"{1_000 - MAX_EMPTY_REPORTED:,} more folders in it hold no skill" in reasons[-1]
     assert any("no description" in r for r in reasons), "a skill that failed to load is always listed"
+
+
+def test_full_width_latin_typed_in_a_chinese_input_method_finds_the_skill() -> None:
+    from hermes_desktop.core.skills.catalog import SkillIndex
+    from hermes_desktop.core.skills.model import Origin, Skill, SkillFormat
+
+    skills = [Skill(name, description, "", Path("/x") / name, SkillFormat.SKILL_MD, Origin.USER)
+              for name, description in (("pdf", "Fill in PDF forms and extract text from PDF files."),
+                                        ("xlsx", "Spreadsheets: formulas and charts."))]
+    index = SkillIndex.build(skills)
+    assert [name for name, _ in index.search("帮我填ＰＤＦ表单")][:1] == ["pdf"]
+    assert [name for name, _ in index.search("ＸＬＳＸ")][:1] == ["xlsx"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -44,6 +45,7 @@ _STOP = frozenset("a an and are as at be by for from how i in is it of on or tha
 def tokens(text: str) -> list[str]:
     """Search tokens of `text`: words (lowercase, no stop words, crude plural folding) and CJK bigrams/unigrams."""
     out: list[str] = []
+    text = unicodedata.normalize("NFKC", text)  # full-width ＰＤＦ (a Chinese input method's) is pdf
     for run in _CJK.findall(text):
         out.extend(run)  # single characters: a one-character query still matches
         out.extend(run[i:i + 2] for i in range(len(run) - 1))
