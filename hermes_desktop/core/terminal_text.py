@@ -96,6 +96,14 @@ def safe_name(text: str) -> str:
 
 
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+_OVERRIDES = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def visible_bidi(text: str) -> str:
+    """`text` with each bidirectional embedding, override or isolate written as its escape (`\\u202e`), for text from
+    outside shown in the window (a memory's words): it cannot reverse what follows it on screen. The marks
+    (U+200E/F) that right-to-left writing uses stay."""
+    return _OVERRIDES.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def visible_controls(text: str, *, keep_newlines: bool = False) -> str:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from hermes_desktop.core.terminal_text import visible_bidi as visible_overrides
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.panels import button
 from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
@@ -280,20 +281,21 @@ class MemoryPanel(QWidget):
         return details
 
     def _plain(self, row: MemoryRow) -> str:
-        lines = [self.tr("Pinned: {0}").format(row.statement) if row.pinned else row.statement]
-        if row.quote:
-            lines.append(f"“{row.quote}”")
+        statement, quote = visible_overrides(row.statement), visible_overrides(row.quote)
+        lines = [self.tr("Pinned: {0}").format(statement) if row.pinned else statement]
+        if quote:
+            lines.append(f"“{quote}”")
         lines.append(" · ".join(self._details(row)))
         return "\n".join(lines)
 
     def _html(self, row: MemoryRow, theme: themes.Theme) -> str:
         pin = f"<span style='color:{theme.accent}'>● </span>" if row.pinned else ""  # an emoji font may be missing
-        statement = escape(row.statement)
+        statement = escape(visible_overrides(row.statement))
         if not row.in_use:
             statement = f"<span style='color:{theme.muted}'><s>{statement}</s></span>"
         html = f"{pin}<b>{statement}</b>" if row.in_use else f"{pin}{statement}"
         if row.quote:
-            html += f"<br><i><span style='color:{theme.muted}'>“{escape(row.quote)}”</span></i>"
+            html += f"<br><i><span style='color:{theme.muted}'>“{escape(visible_overrides(row.quote))}”</span></i>"
         parts = [escape(self._source_words(row))]
         if row.pinned:
             pinned = escape(self.tr("pinned"))

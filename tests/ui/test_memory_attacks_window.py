@@ -70,3 +70,28 @@ def test_memory_text_that_looks_like_html_is_shown_as_typed(make_window) -> None
     label = panel.findChild(QLabel, "memoryUndoLabel")
     assert label.textFormat() == Qt.TextFormat.PlainText
     assert panel.findChild(QLabel, "memoryStatus").textFormat() == Qt.TextFormat.PlainText
+
+
+def test_a_bidi_override_in_a_memory_is_shown_not_obeyed_in_the_tab(make_window) -> None:
+    from hermes_desktop.ui.rich_list import HTML_ROLE
+
+    h = make_window()
+    memory = h.controller.memory
+    kept = memory.add("Likes tea \u202egnp.exe", quote="I like tea \u202egnp.exe",
+                      profile_id=h.controller.runtime.profile.id, kind=Kind.PREFERENCE)
+    h.do(lambda: (h.window.memory.show_tab(), h.window.memory.refresh()))
+    h.wait_until(lambda: kept.id in h.window.inspector.memory.memory_ids(), what="the memory in the tab")
+    listing = h.window.findChild(QListWidget, "memoryList")
+    row = next(listing.item(i) for i in range(listing.count()) if listing.item(i).text().startswith("Likes tea"))
+    for shown in (row.text(), row.data(HTML_ROLE)):
+        assert "\u202e" not in shown and "\\u202e" in shown
+    assert memory.get(kept.id).statement == "Likes tea \u202egnp.exe", "the memory itself is kept as written"
+
+
+def test_a_bidi_override_in_the_remembered_row_is_shown_not_obeyed() -> None:
+    from hermes_desktop.ui.chat.items import RememberedItem
+    from hermes_desktop.ui.chat.model import remembered_text
+
+    item = RememberedItem(session_id="s", memory_ids=(1,), statements=("Likes tea \u202egnp.exe",))
+    text = remembered_text(item)
+    assert "\u202e" not in text and "Likes tea \\u202egnp.exe" in text

@@ -482,7 +482,9 @@ def note_heading(role: str) -> str:
 
 def remembered_text(item: RememberedItem) -> str:
     """The words of a "Remembered: …" row: what was remembered, or that Undo forgot it."""
-    listed = "; ".join(item.statements)
+    from hermes_desktop.core.terminal_text import visible_bidi  # a memory's words cannot reverse the row
+
+    listed = "; ".join(visible_bidi(s) for s in item.statements)
     if item.state == "undone":
         return QCoreApplication.translate("Transcript", "Forgotten (undone): {0}").format(listed)
     if item.state == "failed":
