@@ -487,3 +487,38 @@ async def test_sign_in_pressed_again_while_one_waits_reopens_the_same_page_and_b
         assert len(opened) == 2 and opened[0] == opened[1], "the same page (same state) again"
         assert auth.grants == ["authorization_code"] and len(auth.authorize_requests) == 1
         await runtime.mcp.stop_all()
+
+
+async def test_sign_out_while_a_sign_in_waits_ends_it_and_a_late_browser_answer_signs_nothing_in(
+        runtime, tmp_path) -> None:  # noqa: F811
+    """Sign out pressed while a sign-in still waits for the browser: the user wants to be signed out, so a consent
+    finished later (the tab was still open) must not store tokens behind their back."""
+    import asyncio
+
+    from hermes_desktop.core.mcp.oauth import SignInError, oauth_username
+    from tests.core.test_mcp_oauth import PersistentMemoryStore
+    from tests.support.oauth_server import follow_consent, running_auth_server
+
+    with running_auth_server() as auth:
+        runtime.mcp._secrets = store = PersistentMemoryStore()
+        runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": {"remote": {"url": f"{auth.base}/mcp"}}}),
+                                                 encoding="utf-8")
+        await runtime.mcp.reload()
+        await runtime.mcp.wait_until_settled(30)
+        opened: list[str] = []
+
+        async def tab_left_open(url: str) -> None:
+            opened.append(url)
+
+        pending = asyncio.ensure_future(runtime.mcp.sign_in("remote", open_url=tab_left_open, timeout_s=60))
+        async with asyncio.timeout(30):
+            while not opened:
+                await asyncio.sleep(0.05)
+        await runtime.mcp.sign_out("remote")
+        with pytest.raises(SignInError, match="signed out"):
+            await asyncio.wait_for(pending, 30)
+        with pytest.raises(Exception):  # noqa: B017 - the listener is gone: the late answer reaches nothing
+            await asyncio.to_thread(follow_consent, opened[0])
+        record = store.get(oauth_username("remote"))
+        assert record is None or "tokens" not in json.loads(record)
+        await runtime.mcp.stop_all()

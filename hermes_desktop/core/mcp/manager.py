@@ -150,7 +150,7 @@ class MCPManager:
         oauth.py), then the server restarts with its tokens. Raises SignInError with a reason fit to show."""
         from hermes_desktop.core.mcp.oauth import sign_in
 
-        from hermes_desktop.core.mcp.oauth import _system_browser
+        from hermes_desktop.core.mcp.oauth import SignInError, _system_browser
 
         supervisor = self.supervisors.get(name)
         if supervisor is None:
@@ -183,14 +183,20 @@ class MCPManager:
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
-            if not task.done():
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
                 task.cancel()  # the one who started it gave up (the window closed): the sign-in ends
-            raise
+                raise
+            raise SignInError("signed out meanwhile; this sign-in was cancelled and nothing was stored") from None
 
     async def sign_out(self, name: str) -> bool:
         """Forget one server's OAuth tokens and registration (keyring); it then waits for a new sign-in."""
         from hermes_desktop.core.mcp.oauth import sign_out
 
+        running = self._sign_ins.get(name)
+        if running is not None and not running[0].done():
+            running[0].cancel()  # a sign-in still waiting for the browser: a late answer must not sign in
+            await asyncio.gather(running[0], return_exceptions=True)
         removed = await asyncio.to_thread(sign_out, self._secrets, name)
         supervisor = self.supervisors.get(name)
         if supervisor is not None:
