@@ -86,9 +86,7 @@ def _run(args: argparse.Namespace) -> int:
         if args.action == "trust":
             return trust(runtime, skill, yes=args.yes)
         if args.action == "untrust":
-            runtime.skills.trust.revoke(skill)
-            print(f"{skill.name}: trust withdrawn; its code will not run until you trust it again")
-            return EXIT_OK
+            return untrust(runtime, skill)
     finally:
         runtime.store.close()
     return EXIT_USAGE
@@ -223,6 +221,27 @@ def trust(runtime: Any, skill: Any, *, yes: bool, stdin: Any = None, out: Any = 
         return EXIT_FAILED
     runtime.skills.trust.trust(skill, folder_hash)
     print(strip_controls(f"trusted {skill.name}: its code can run now"), file=out)
+    return EXIT_OK
+
+
+def untrust(runtime: Any, skill: Any) -> int:
+    """Withdraw trust, and say what is true: a bundled skill's code is always trusted, a skill without code has
+    nothing to trust, and one that was not trusted stays so."""
+    from hermes_desktop.core.terminal_text import safe_name
+
+    name = safe_name(skill.name)
+    if skill.origin.value == "bundled" and skill.has_code:
+        print(f"error: {name} is bundled with the app and its code is always trusted; to stop using it, disable its "
+              "tools in the Tools tab", file=sys.stderr)
+        return EXIT_USAGE
+    was_trusted = skill.has_code and not runtime.skills.needs_trust(skill)
+    runtime.skills.trust.revoke(skill)  # also a stale record of earlier content
+    if not skill.has_code:
+        print(f"{name} has no code (tools.py or scripts/); there is nothing to untrust")
+    elif was_trusted:
+        print(f"{name}: trust withdrawn; its code will not run until you trust it again")
+    else:
+        print(f"{name} was not trusted; its code does not run")
     return EXIT_OK
 
 

@@ -148,3 +148,19 @@ def test_a_skill_without_a_name_is_installed_under_its_folder_or_zip_name(env, t
     done = hermes("skills", "install", str(source), env=env)
     assert done.returncode == 0 and "installed my-notes into" in done.stdout, done.stdout + done.stderr
     assert sorted(p.name for p in skills_dir().iterdir()) == ["my-notes", "pdf-tools"]
+
+
+def test_untrust_says_what_is_true(env) -> None:
+    bundled = hermes("skills", "untrust", "project-doctor", env=env)  # bundled, with tools.py: always trusted
+    assert bundled.returncode == 2 and "always trusted" in bundled.stderr and "withdrawn" not in bundled.stdout
+    no_code = hermes("skills", "untrust", "meeting-notes", env=env)
+    assert no_code.returncode == 0 and "nothing to untrust" in no_code.stdout
+    folder = write_skill(skills_dir() / "coder", "coder")
+    (folder / "tools.py").write_text("X = 1\n", encoding="utf-8")
+    never = hermes("skills", "untrust", "coder", env=env)
+    assert never.returncode == 0 and "was not trusted" in never.stdout
+    assert hermes("skills", "trust", "coder", "--yes", env=env).returncode == 0
+    withdrawn = hermes("skills", "untrust", "coder", env=env)
+    assert withdrawn.returncode == 0 and "trust withdrawn" in withdrawn.stdout
+    listing = json.loads(hermes("skills", "list", "--json", env=env).stdout)
+    assert next(s for s in listing["skills"] if s["name"] == "coder")["needs_trust"] is True
