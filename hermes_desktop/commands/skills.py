@@ -75,7 +75,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         if args.action == "list":
             return list_skills(runtime, as_json=args.json)
-        skill = runtime.skills.get(args.name)
+        skill = runtime.skills.resolve(args.name)  # /Meeting-Notes finds meeting-notes in chat; so here
         if skill is None:
             close = runtime.skills.closest_names(args.name)
             print(f"error: no skill named {strip_controls(args.name)!r}" +

@@ -164,3 +164,11 @@ def test_untrust_says_what_is_true(env) -> None:
     assert withdrawn.returncode == 0 and "trust withdrawn" in withdrawn.stdout
     listing = json.loads(hermes("skills", "list", "--json", env=env).stdout)
     assert next(s for s in listing["skills"] if s["name"] == "coder")["needs_trust"] is True
+
+
+def test_show_and_trust_find_a_name_typed_in_another_letter_case(env) -> None:
+    folder = write_skill(skills_dir() / "report-maker", "report-maker")
+    (folder / "tools.py").write_text("X = 1\n", encoding="utf-8")
+    shown = hermes("skills", "show", "Report-Maker", env=env)
+    assert shown.returncode == 0 and shown.stdout.startswith("report-maker"), shown.stderr
+    assert hermes("skills", "trust", "REPORT-MAKER", "--yes", env=env).returncode == 0
