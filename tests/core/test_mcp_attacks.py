@@ -522,3 +522,28 @@ async def test_sign_out_while_a_sign_in_waits_ends_it_and_a_late_browser_answer_
         record = store.get(oauth_username("remote"))
         assert record is None or "tokens" not in json.loads(record)
         await runtime.mcp.stop_all()
+
+
+def test_an_mcp_json_whose_inputs_is_not_a_list_keeps_it_when_servers_with_inputs_are_imported(
+        tmp_path: Path) -> None:
+    """`"inputs"` written by hand as an object is wrong, but it is the user's: the import used to replace it."""
+    theirs = {"note": "my own inputs, to fix later"}
+    config = write(tmp_path / "mcp.json", {"mcpServers": {}, "inputs": theirs})
+    source = write(tmp_path / "vscode.json", {
+        "inputs": [{"type": "promptString", "id": "key", "password": True}],
+        "servers": {"api": {"type": "http", "url": "https://x.example/mcp",
+                            "headers": {"Authorization": "Bearer ${input:key}"}}}})
+    apply_import(config, plan_import(config, [source]), set(), MemorySecretStore(), keyring_secure=True)
+    data = json.loads(config.read_text())
+    assert "api" in data["mcpServers"] and data["inputs"] == theirs
+
+
+def test_a_huge_server_name_is_cleaned_and_the_preview_quotes_only_its_start(tmp_path: Path) -> None:
+    from hermes_desktop.core.mcp.importing import describe_plan
+
+    name = "evil " * 2000
+    source = write(tmp_path / "s.json", {"mcpServers": {name: {"command": "tool"}}})
+    plan = plan_import(tmp_path / "mcp.json", [source])
+    (item,) = plan.items
+    assert item.change is Change.ADD and len(item.name) <= 40
+    assert max(len(line) for line in describe_plan(plan)) < 300

@@ -417,7 +417,8 @@ def plan_import(config_path: Path, sources: list[Path], secrets: SecretStore | N
     taken: set[str] = set()
     for source_name, (entry, _path) in entries.items():
         name = clean_name(source_name)
-        notes = [] if name == source_name else [f"renamed from “{source_name}” (Hermes names use letters, digits, "
+        quoted = source_name if len(source_name) <= 80 else source_name[:77] + "…"
+        notes = [] if name == source_name else [f"renamed from “{quoted}” (Hermes names use letters, digits, "
                                                 f"'.', '_' and '-', at most 40)"]
         if name in taken:
             items.append(PlanItem(name, Change.INVALID, notes=(*notes, "another imported server has this name"),
@@ -527,7 +528,7 @@ def apply_import(config_path: Path, plan: ImportPlan, accepted_changes: set[str]
         old = data[section].get(item.name)
         kept = {k: v for k, v in old.items() if k not in (*KEPT_FIELDS, "serverUrl")} if isinstance(old, dict) else {}
         data[section][item.name] = {**kept, **item.entry}
-    if plan.inputs:
+    if plan.inputs and isinstance(data.get("inputs", []), list):  # a hand-written non-list is the user's to fix
         existing = data.get("inputs") if isinstance(data.get("inputs"), list) else []
         ids = {i.get("id") for i in existing if isinstance(i, dict)}
         data["inputs"] = [*existing, *(i for i in plan.inputs if i["id"] not in ids)]
