@@ -391,36 +391,40 @@ class _TurnRun:
         self.model: ModelClient | None = agent.model  # this turn's: the session's choice (see _run)
         self.ctx = ToolContext(session_id, self.services.workspace, self.services.network, self.services.notes_dir)
         self.summaries = TurnSummary(agent, session_id, self.io.call, emit)
+        self.stop_params: dict[str, Any] = {}  # a guard's numbers for TurnFinished.params (the window words them)
         self.skills_text = ""  # the active skills' layer of the latest request (request_fit names each skill's cost)
 
     # ------------------------------------------------------------------ lifecycle
     async def run(self) -> None:
         try:
             reason, message = await self._run_within_deadline()
-            self.emit(TurnFinished(reason, message, self.round_trips))
+            self.emit(TurnFinished(reason, message, self.round_trips, dict(self.stop_params)))
             self._remember_turn()
         except _DeadlinePassed:
             message = _deadline_message(self.services.limits.turn_deadline_s)
             await self._after_cancel(DEADLINE_RESULT)
-            self.emit(TurnError(ErrorKind.TIMEOUT, message, ErrorAction.RETRY))
+            self.emit(TurnError(ErrorKind.TIMEOUT, message, ErrorAction.RETRY, code="turn_deadline",
+                                params={"limit_s": self.services.limits.turn_deadline_s}))
             self.emit(TurnFinished(FinishReason.ERROR, message, self.round_trips))
         except asyncio.CancelledError:
             await self._after_cancel()
             self.emit(TurnFinished(FinishReason.CANCELLED, "Stopped. What arrived so far is kept.", self.round_trips))
         except ModelError as error:
             await self._keep_partial()
-            self.emit(TurnError(error.kind, error.message, error.action, error.detail))
+            self.emit(TurnError(error.kind, error.message, error.action, error.detail, code=error.code,
+                                params=dict(error.params)))
             self.emit(TurnFinished(FinishReason.ERROR, error.message, self.round_trips))
         except StorageError as error:
             log.error("storage failed during a turn: %s", error)
             await self._keep_partial()
-            self.emit(TurnError(ErrorKind.STORAGE, str(error), ErrorAction.RETRY))
+            self.emit(TurnError(ErrorKind.STORAGE, str(error), ErrorAction.RETRY, **_storage_code(error)))
             self.emit(TurnFinished(FinishReason.ERROR, str(error), self.round_trips))
         except Exception as exc:  # a bug: show it, never hang the UI
             log.exception("turn failed unexpectedly")
             await self._keep_partial()
             self.emit(TurnError(ErrorKind.INTERNAL, f"Something went wrong inside Hermes ({type(exc).__name__}: {exc}). "
-                                "Your message is saved; the details are in the log.", ErrorAction.RETRY, repr(exc)))
+                                "Your message is saved; the details are in the log.", ErrorAction.RETRY, repr(exc),
+                                code="internal", params={"error": f"{type(exc).__name__}: {exc}"}))
             self.emit(TurnFinished(FinishReason.ERROR, "internal error", self.round_trips))
 
     def _remember_turn(self) -> None:
@@ -505,7 +509,7 @@ class _TurnRun:
             stored = await self.io.call(store.recent_messages, self.session_id, recent)
         self.emit(TurnStarted(self.session_id, user_id, self.text, stored[-1].attachments if stored else ()))
         if choice is not None and choice.notice:
-            self.emit(Notice(choice.notice, "warning"))
+            self.emit(Notice(choice.notice, "warning", code="model_choice", params={"text": choice.notice}))
         stored = await self.summaries.load(stored)  # the running summary, when the history outgrew the context
         self.history = await self.io.call(self._request_history, stored, model)
         self.turn_start = next(i for i in range(len(stored) - 1, -1, -1) if stored[i].id == user_id)
@@ -548,7 +552,8 @@ class _TurnRun:
                     shrunk = True
                     self.context_shrink = 0.5
                     self.round_trips -= 1
-                    self.emit(Notice("The conversation is too long for the model; retrying with less history.", "warning"))
+                    self.emit(Notice("The conversation is too long for the model; retrying with less history.", "warning",
+                                     code="retry_less_history"))
                     continue
                 if self.sent_images and refuses_images(error):
                     raise self._no_vision_learned(error) from error
@@ -560,11 +565,12 @@ class _TurnRun:
             self.streaming = None
             await self._record_usage(context, done)
             if done.finish_reason == "length":
-                self.emit(Notice("The reply reached the maximum output length and was cut off.", "warning"))
+                self.emit(Notice("The reply reached the maximum output length and was cut off.", "warning",
+                                 code="reply_length_cut"))
             if done.reasoning.strip() and not done.text.strip() and not done.tool_calls:
                 # e.g. a `<think>` the model never closed: everything it wrote is in the thinking.
                 self.emit(Notice("The model's reply ended inside its thinking, with no separate answer: open "
-                                 "its thinking to read what it wrote.", "warning"))
+                                 "its thinking to read what it wrote.", "warning", code="thinking_only"))
             if not done.tool_calls:
                 await self._maybe_title()
                 self.summaries.after_turn(context, done.text, model)
@@ -575,6 +581,7 @@ class _TurnRun:
                 return stop
         await self._maybe_title()
         limit = self.services.limits.max_round_trips
+        self.stop_params = {"limit": limit}
         return FinishReason.MAX_ROUND_TRIPS, (f"Stopped after {limit} model round trips in one turn. "
                                               "Send a message to let the agent continue.")
 
@@ -671,7 +678,7 @@ class _TurnRun:
                 elif isinstance(item, ReasoningEchoLearned):
                     self.emit(Notice(f"The server wants the model's reasoning sent back with its tool calls (it said: "
                                      f"“{item.reason}”). From now on Hermes sends it back with tool calls for "
-                                     "this provider."))
+                                     "this provider.", code="reasoning_echo", params={"server": item.reason}))
                 elif isinstance(item, RetryNotice):
                     delay = f"{item.delay_s:.1f}" if item.delay_s < 10 else f"{item.delay_s:.0f}"
                     self.emit(RetryScheduled(item.attempt, item.max_attempts, item.delay_s, item.error.kind,
@@ -679,7 +686,7 @@ class _TurnRun:
                                              f"(attempt {item.attempt} of {item.max_attempts})."))
                 elif isinstance(item, ToolModeSwitched):
                     self.emit(Notice("This model does not accept native tool calls; Hermes switched to the "
-                                     "text tool-call format for it.", "warning"))
+                                     "text tool-call format for it.", "warning", code="text_tool_mode"))
                 elif isinstance(item, StreamDone):
                     return item
         raise ModelError(ErrorKind.STREAM_DROPPED, "The reply ended unexpectedly.", ErrorAction.RETRY)
@@ -693,6 +700,7 @@ class _TurnRun:
         await self._record_interrupted(done)
         await self._maybe_title()
         if done.end is ReplyEnd.OUTPUT_LIMIT:
+            self.stop_params = {"limit": self.services.limits.max_reply_chars, "had_calls": bool(done.tool_calls)}
             return FinishReason.OUTPUT_LIMIT, (
                 f"Stopped: the reply passed the output limit of {self.services.limits.max_reply_chars:,} characters. "
                 "What arrived is kept" + (", and its tool calls were not run." if done.tool_calls else "."))
@@ -736,7 +744,7 @@ class _TurnRun:
         self.unanswered = list(prepared)
         for call in prepared:
             self.emit(ToolCallProposed(call.call_id, call.name, call.arguments, call.raw_arguments, call.source,
-                                       call.risk.value, call.impact))
+                                       call.risk.value, call.impact, call.impact_code, dict(call.impact_params)))
         guard_stop: tuple[FinishReason, str] | None = None
         index = 0
         while index < len(prepared):
@@ -764,6 +772,7 @@ class _TurnRun:
         if guard_stop is not None:
             return guard_stop
         if self.failure_streak >= self.services.limits.max_consecutive_failures:
+            self.stop_params = {"tool": self.failing_tool, "count": self.failure_streak}
             return FinishReason.REPEATED_FAILURE, (
                 f"Stopped: {self.failing_tool} failed {self.failure_streak} times in a row. "
                 "Check the errors above and tell the agent how to proceed.")
@@ -794,7 +803,8 @@ class _TurnRun:
     def _approval_request(self, call: PreparedCall, reason: str) -> ApprovalRequest:
         request = ApprovalRequest(self.session_id, call.call_id, call.name, call.source, call.risk,
                                   call.arguments or {}, call.impact, reason.strip(), call.impact_files,
-                                  call.impact_bytes, call.spec.source_detail if call.spec else "")
+                                  call.impact_bytes, call.spec.source_detail if call.spec else "",
+                                  impact_code=call.impact_code, impact_params=dict(call.impact_params))
         return self.services.policy.prepare(request)
 
     async def _decide_and_execute(self, call: PreparedCall, reason: str) -> ToolResult:
@@ -860,6 +870,7 @@ class _TurnRun:
         self.identical_calls = self.identical_calls + 1 if key == self.last_call_key else 1
         self.last_call_key = key
         if self.identical_calls >= self.services.limits.max_identical_calls:
+            self.stop_params = {"tool": call.name, "count": self.identical_calls}
             return FinishReason.REPEATED_CALL, (
                 f"Stopped: the agent asked for {call.name} with the same arguments {self.identical_calls} times in a row. "
                 "Tell it what to do differently.")
@@ -876,6 +887,15 @@ class _TurnRun:
 
 class _DeadlinePassed(Exception):
     """The turn's overall deadline (AgentLimits.turn_deadline_s) expired."""
+
+
+def _storage_code(error: StorageError) -> dict[str, Any]:
+    """A storage failure as TurnError's code and parameters: `storage_<fault>` and the database's path."""
+    fault = getattr(getattr(error, "fault", None), "value", "")
+    if not fault:
+        return {"code": "storage"}
+    return {"code": f"storage_{fault}", "params": {"path": str(getattr(error, "path", "")),
+                                                  "consequence": str(getattr(error, "consequence", ""))}}
 
 
 def _deadline_message(limit_s: float) -> str:

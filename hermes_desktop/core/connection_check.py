@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 import openai
 
@@ -40,6 +41,10 @@ class CheckResult:
     latency_ms: float | None = None
     models: list[str] = field(default_factory=list)
     suggested_url: str | None = None
+    # The result as a code and its parameters (model, latency, URLs; for a failure, the model error's code and
+    # params from core/llm/errors.py), so the setup dialog can word it in the user's language.
+    code: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -63,7 +68,8 @@ async def _list_models(base_url: str, api_key: str | None) -> list[str]:
 async def check_connection(base_url: str, model: str, api_key: str | None) -> CheckResult:
     base_url = base_url.strip().rstrip("/")
     if not base_url.startswith(("http://", "https://")):
-        return CheckResult(CheckStatus.WRONG_URL, "The base URL must start with http:// or https://.")
+        return CheckResult(CheckStatus.WRONG_URL, "The base URL must start with http:// or https://.",
+                           code="bad_scheme", params={"url": base_url})
     secrets = (api_key,) if api_key else ()
     models: list[str] = []
     try:
@@ -73,7 +79,8 @@ async def check_connection(base_url: str, model: str, api_key: str | None) -> Ch
             try:
                 await _list_models(base_url + "/v1", api_key)
                 return CheckResult(CheckStatus.WRONG_URL, f"Nothing answers at {base_url}, but {base_url}/v1 works. "
-                                   "Use that URL.", suggested_url=base_url + "/v1")
+                                   "Use that URL.", suggested_url=base_url + "/v1", code="add_v1",
+                                   params={"url": base_url, "suggested_url": base_url + "/v1"})
             except Exception:
                 pass
         # Some servers have no model list; the completion below still tells us what works.
@@ -84,9 +91,10 @@ async def check_connection(base_url: str, model: str, api_key: str | None) -> Ch
             return result
     if models and model and model not in models:
         return CheckResult(CheckStatus.MODEL_NOT_FOUND, f"The server does not list the model “{model}”. "
-                           f"Pick one of the {len(models)} it offers.", models=models)
+                           f"Pick one of the {len(models)} it offers.", models=models, code="model_not_listed",
+                           params={"model": model, "count": len(models)})
     if not model:
-        return CheckResult(CheckStatus.MODEL_NOT_FOUND, "Choose a model.", models=models)
+        return CheckResult(CheckStatus.MODEL_NOT_FOUND, "Choose a model.", models=models, code="no_model")
     client = _client(base_url, api_key)
     started = time.monotonic()
     try:
@@ -98,13 +106,15 @@ async def check_connection(base_url: str, model: str, api_key: str | None) -> Ch
     finally:
         await client.close()
     latency = (time.monotonic() - started) * 1000
-    return CheckResult(CheckStatus.OK, f"Connected: {model} answered in {latency:.0f} ms.", latency, models)
+    return CheckResult(CheckStatus.OK, f"Connected: {model} answered in {latency:.0f} ms.", latency, models,
+                       code="connected", params={"model": model, "latency_ms": round(latency)})
 
 
 def _from_error(error: ModelError, models: list[str]) -> CheckResult:
     if error.tools_unsupported:
         return CheckResult(CheckStatus.TOOLS_UNSUPPORTED, "The model answers, but does not accept native tool calls. "
-                           "Use the text tool-call format for it.", models=models)
+                           "Use the text tool-call format for it.", models=models, code="tools_unsupported",
+                           params=dict(error.params))
     mapping = {
         ErrorKind.AUTH: CheckStatus.INVALID_KEY,
         ErrorKind.CONNECTION: CheckStatus.UNREACHABLE,
@@ -114,7 +124,7 @@ def _from_error(error: ModelError, models: list[str]) -> CheckResult:
     status = mapping.get(error.kind, CheckStatus.ERROR)
     if error.kind is ErrorKind.BAD_REQUEST and "/v1" in error.message:
         status = CheckStatus.WRONG_URL
-    return CheckResult(status, error.message, models=models)
+    return CheckResult(status, error.message, models=models, code=error.code, params=dict(error.params))
 
 
 async def list_models_quietly(base_url: str, api_key: str | None) -> list[str]:

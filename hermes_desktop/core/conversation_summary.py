@@ -476,7 +476,8 @@ class TurnSummary:
                 context = rebuild()
             self.emit(Notice(f"The earlier conversation could not be summarised ({exc}), so "
                              f"{context.dropped_messages} older messages were left out of this request instead. "
-                             "Your history is unchanged.", "warning"))
+                             "Your history is unchanged.", "warning", code="summary_failed",
+                             params={"error": str(exc), "dropped": context.dropped_messages}))
             return context
         self._use(record, new=True)
         return rebuild()

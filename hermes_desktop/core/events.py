@@ -123,6 +123,8 @@ class ToolCallProposed:
     source: str  # builtin | skill:<name> | mcp:<server> | unknown
     risk: str  # read | write | destructive
     impact: str | None = None
+    impact_code: str = ""  # the impact as a code and parameters (core/tools/spec.py Impact), for translation
+    impact_params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +172,8 @@ class Notice:
 
     message: str
     level: str = "info"  # info | warning
+    code: str = ""  # what the notice says as a code and parameters, for translation; `message` stays English
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +226,10 @@ class TurnError:
     message: str  # one or two sentences a user understands
     action: ErrorAction | None = None
     detail: str = ""  # technical detail for the log / a "details" toggle; never contains a key
+    # What happened as a code and its parameters (core/llm/errors.py, storage faults), so the window can word it in
+    # the user's language; `message` stays the English sentence for the CLI, the log and `ask --json`.
+    code: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +237,7 @@ class TurnFinished:
     reason: FinishReason
     message: str = ""  # why it stopped, in words, when the reason is not COMPLETED
     round_trips: int = 0
+    params: dict[str, Any] = field(default_factory=dict)  # the stop's numbers (a guard's limit, a tool's name)
 
 
 Event = Union[
@@ -259,4 +268,11 @@ def event_to_json(event: Event) -> dict[str, Any]:
     """A JSON-ready dict with a `type` tag (snake_case of the class name)."""
     name = type(event).__name__
     tag = "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
-    return {"type": tag, **asdict(event)}
+    fields = asdict(event)
+    for key in _CODE_FIELDS:  # the codes for translation: present only when set, so older readers see no change
+        if key in fields and not fields[key]:
+            del fields[key]
+    return {"type": tag, **fields}
+
+
+_CODE_FIELDS = ("code", "params", "impact_code", "impact_params")

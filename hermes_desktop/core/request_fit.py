@@ -87,4 +87,6 @@ def refusal(context: BuiltContext, specs: Sequence[ToolSpec], skills_layer: str,
                f"Turn something off to make room: {lines}. Your message is saved.")
     detail = json.dumps({"needed": needed, "available": context.budget_tokens, "window": window,
                          "costs": [asdict(c) for c in listed]}, ensure_ascii=False)
-    return ModelError(ErrorKind.CONTEXT_TOO_LONG, message, None, detail)
+    return ModelError(ErrorKind.CONTEXT_TOO_LONG, message, None, detail, code="over_window",
+                      params={"needed": needed, "available": context.budget_tokens, "window": window,
+                              "costs": [asdict(c) for c in listed]})

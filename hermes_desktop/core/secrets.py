@@ -46,6 +46,7 @@ class BackendReport:
     name: str
     secure: bool
     reason: str
+    code: str = ""  # the reason as a code (insecure_backend | no_keyring | low_priority | ok), for translation
 
 
 class MemorySecretStore:
@@ -123,7 +124,7 @@ def inspect_backend(backend: object | None = None) -> BackendReport:
         report = _judge_backend(candidate)
         if report.secure:
             return report
-    return _judge_backend(candidates[0]) if candidates else BackendReport("none", False, "no keyring backend")
+    return _judge_backend(candidates[0]) if candidates else BackendReport("none", False, "no keyring backend", "no_keyring")
 
 
 def _judge_backend(backend: object) -> BackendReport:
@@ -135,12 +136,12 @@ def _judge_backend(backend: object) -> BackendReport:
     except (TypeError, ValueError):
         priority = 0.0
     if cls.__module__.startswith(_INSECURE_BACKEND_MODULES) or cls.__name__ in _INSECURE_BACKEND_NAMES:
-        return BackendReport(name, False, "this backend does not store secrets securely")
+        return BackendReport(name, False, "this backend does not store secrets securely", "insecure_backend")
     if cls.__module__.startswith(("keyring.backends.fail", "keyring.backends.null")):
-        return BackendReport(name, False, "no system keyring is available")
+        return BackendReport(name, False, "no system keyring is available", "no_keyring")
     if priority < 1:
-        return BackendReport(name, False, f"backend priority {priority} is below 1 (not usable here)")
-    return BackendReport(name, True, "ok")
+        return BackendReport(name, False, f"backend priority {priority} is below 1 (not usable here)", "low_priority")
+    return BackendReport(name, True, "ok", "ok")
 
 
 def open_secret_store() -> tuple[SecretStore, BackendReport]:

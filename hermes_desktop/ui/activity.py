@@ -1,4 +1,5 @@
-"""The Activity tab's data: what each turn did, from its events, with timings. No Qt.
+"""The Activity tab's data: what each turn did, from its events, with timings. No widgets: only
+`QCoreApplication.translate` for its words (tool names, models, numbers and the model's own text stay data).
 
 Per turn: each model round trip (tokens in/out, time to first token, duration),
 the context budget and what was left out, each tool call (arguments, decision,
@@ -17,8 +18,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from PySide6.QtCore import QCoreApplication
+
 from hermes_desktop.core import events as ev
 from hermes_desktop.core.session_types import StoredMessage
+from hermes_desktop.ui import words
 from hermes_desktop.ui.chat.items import status_of_result
 
 
@@ -74,14 +78,16 @@ class ActivityRecorder:
         if turn is None:
             return None
         if isinstance(event, ev.ContextPrepared):
-            entry = ActivityEntry("context", f"Context {event.estimated_tokens:,} / {event.budget_tokens:,} tokens",
+            entry = ActivityEntry("context", QCoreApplication.translate("Activity", "Context {0} / {1} tokens").format(
+                f"{event.estimated_tokens:,}", f"{event.budget_tokens:,}"),
                                   _breakdown(event))
             turn.entries.append(entry)
             return entry
         if isinstance(event, ev.ModelRequestStarted):
             self._close_round(now)
-            self._round = ActivityEntry("round", f"Model round {event.round_trip} · {event.model}",
-                                        f"tool calling: {event.tool_mode}")
+            self._round = ActivityEntry("round", QCoreApplication.translate("Activity", "Model round {0} · {1}").format(
+                event.round_trip, event.model), QCoreApplication.translate("Activity", "tool calling: {0}").format(
+                event.tool_mode))
             self._round_started, self._first_token, self._usage, self._message_id = now, None, None, None
             turn.entries.append(self._round)
             return self._round
@@ -97,51 +103,69 @@ class ActivityRecorder:
         if isinstance(event, ev.ToolCallProposed):
             self._close_round(now)
             arguments = json.dumps(event.arguments, ensure_ascii=False) if event.arguments is not None else event.raw_arguments
-            entry = ActivityEntry("tool", f"{event.name} ({event.risk})", f"arguments: {arguments[:300]}",
+            entry = ActivityEntry("tool", QCoreApplication.translate("Activity", "{tool} ({risk})").format(
+                tool=event.name, risk=words.risk_name(event.risk)),
+                QCoreApplication.translate("Activity", "arguments: {0}").format(arguments[:300]),
                                   call_id=event.call_id)
             self._tools[event.call_id] = entry
             turn.entries.append(entry)
             return entry
         if isinstance(event, ev.ToolCallDecided):
-            self._decisions[event.call_id] = f"{event.decision} by {event.decided_by}"
+            self._decisions[event.call_id] = QCoreApplication.translate("Activity", "{decision} by {who}").format(
+                decision=words.decision_name(event.decision), who=words.decider(event.decided_by))
             return None
         if isinstance(event, ev.ToolCallFinished):
             entry = self._tools.get(event.call_id)
             if entry is not None:
                 decision = self._decisions.get(event.call_id, "")
                 entry.title = f"{event.name} · {_outcome_words(event)}"
-                entry.detail += f"\ndecision: {decision or 'none'}; result: {len(event.result):,} characters" + \
-                    (f" ({event.truncated_chars:,} cut)" if event.truncated_chars else "")
+                decision = decision or QCoreApplication.translate("Activity", "none")
+                if event.truncated_chars:
+                    entry.detail += "\n" + QCoreApplication.translate(
+                        "Activity", "decision: {decision}; result: {size} characters ({cut} cut)").format(
+                        decision=decision, size=f"{len(event.result):,}", cut=f"{event.truncated_chars:,}")
+                else:
+                    entry.detail += "\n" + QCoreApplication.translate(
+                        "Activity", "decision: {decision}; result: {size} characters").format(
+                        decision=decision, size=f"{len(event.result):,}")
                 if event.outcome in (ev.ToolOutcome.ERROR, ev.ToolOutcome.TIMEOUT):  # why, e.g. an MCP breaker's note
-                    entry.detail += f"\nerror: {_error_text(event.result)[:500]}"
+                    entry.detail += "\n" + QCoreApplication.translate("Activity", "error: {0}").format(
+                        _error_text(event.result)[:500])
             return entry
         if isinstance(event, ev.SummarisingStarted):
-            entry = ActivityEntry("notice", f"Summarising {event.messages:,} earlier messages (the request waits)")
+            entry = ActivityEntry("notice", QCoreApplication.translate(
+                "Activity", "Summarising {0} earlier messages (the request waits)").format(f"{event.messages:,}"))
             turn.entries.append(entry)
             return entry
         if isinstance(event, ev.ConversationSummary):
-            made = f"made now by {event.model}" if event.new else f"made earlier by {event.model}"
-            entry = ActivityEntry("context", f"Earlier conversation: {event.covered_messages:,} messages sent as a "
-                                  f"{event.tokens:,}-token summary", f"{made}\n{event.text[:600]}")
+            made = QCoreApplication.translate("Activity", "made now by {0}").format(event.model) if event.new else \
+                QCoreApplication.translate("Activity", "made earlier by {0}").format(event.model)
+            entry = ActivityEntry("context", QCoreApplication.translate(
+                "Activity", "Earlier conversation: {0} messages sent as a {1}-token summary").format(
+                f"{event.covered_messages:,}", f"{event.tokens:,}"), f"{made}\n{event.text[:600]}")
             turn.entries.append(entry)
             return entry
         if isinstance(event, ev.MemoryRecalled):  # the memory layer of this turn's requests, with sources
-            entry = ActivityEntry("context", f"Memory: {len(event.lines)} recalled", "\n".join(event.lines))
+            entry = ActivityEntry("context", QCoreApplication.translate("Activity", "Memory: {0} recalled").format(
+                len(event.lines)), "\n".join(event.lines))
             turn.entries.append(entry)
             return entry
         if isinstance(event, (ev.Notice, ev.RetryScheduled)):
-            entry = ActivityEntry("notice", event.message)
+            entry = ActivityEntry("notice", words.notice_text(event) if isinstance(event, ev.Notice) else
+                                  words.retry_text(event))
             turn.entries.append(entry)
             return entry
         if isinstance(event, ev.TurnError):
-            entry = ActivityEntry("error", f"Error: {event.kind.value}", event.message)
+            entry = ActivityEntry("error", QCoreApplication.translate("Activity", "Error: {0}").format(
+                words.error_kind_name(event.kind.value)), words.turn_error_text(event))
             turn.entries.append(entry)
             return entry
         if isinstance(event, ev.TurnFinished):
             self._close_round(now)
             turn.finished = event.reason.value
             if event.reason not in (ev.FinishReason.COMPLETED, ev.FinishReason.ERROR):
-                entry = ActivityEntry("stop", f"Stopped: {event.reason.value}", event.message)
+                entry = ActivityEntry("stop", QCoreApplication.translate("Activity", "Stopped: {0}").format(
+                    words.stop_reason_name(event.reason.value)), words.stop_text(event))
                 turn.entries.append(entry)
                 return entry
             return turn
@@ -153,14 +177,22 @@ class ActivityRecorder:
         parts = []
         if self._usage:
             reasoning = self._usage[2]
-            parts.append(f"{self._usage[0]:,} tokens in, {self._usage[1]:,} out" +
-                         (f" ({reasoning:,} of them reasoning)" if reasoning is not None else ""))
-            if reasoning is not None:  # also on a line of its own: the title is often cut in the narrow panel
-                self._round.detail += f"\nreasoning tokens: {reasoning:,}"
+            if reasoning is not None:
+                parts.append(QCoreApplication.translate(
+                    "Activity", "{0} tokens in, {1} out ({2} of them reasoning)").format(
+                    f"{self._usage[0]:,}", f"{self._usage[1]:,}", f"{reasoning:,}"))
+                # also on a line of its own: the title is often cut in the narrow panel
+                self._round.detail += "\n" + QCoreApplication.translate("Activity", "reasoning tokens: {0}").format(
+                    f"{reasoning:,}")
+            else:
+                parts.append(QCoreApplication.translate("Activity", "{0} tokens in, {1} out").format(
+                    f"{self._usage[0]:,}", f"{self._usage[1]:,}"))
         if self._first_token is not None:
-            parts.append(f"first token after {self._first_token:.2f} s")
-        parts.append(f"{now - self._round_started:.2f} s")
-        self._round.title += " — " + ", ".join(parts)
+            parts.append(QCoreApplication.translate("Activity", "first token after {0} s").format(
+                f"{self._first_token:.2f}"))
+        parts.append(QCoreApplication.translate("Activity", "{0} s").format(f"{now - self._round_started:.2f}"))
+        self._round.title += QCoreApplication.translate("Activity", " — ", "before a round's numbers") + \
+            QCoreApplication.translate("Activity", ", ", "between a round's numbers").join(parts)
         self._round = None
 
 
@@ -175,15 +207,24 @@ def _error_text(result: str) -> str:
 
 def _outcome_words(event: ev.ToolCallFinished) -> str:
     if event.outcome is ev.ToolOutcome.INTERRUPTED:  # never started: a duration would suggest it ran
-        return "interrupted, not run (the reply was cut off)"
-    return f"{event.outcome.value} · {event.duration_s:.2f} s"
+        return QCoreApplication.translate("Activity", "interrupted, not run (the reply was cut off)")
+    return QCoreApplication.translate("Activity", "{outcome} · {seconds} s").format(
+        outcome=words.outcome_name(event.outcome.value), seconds=f"{event.duration_s:.2f}")
 
 
-_LAYER_LABELS = {"system": "system prompt", "tool_schemas": "tool schemas", "skill_catalog": "skill catalog",
-                 "active_skills": "active skills", "tool_rules": "tool rules", "memory": "memory",
-                 "summary": "summary the session began with",
-                 "conversation_summary": "earlier conversation (summary)",
-                 "history": "history", "current_turn": "this turn", "attachments": "attachments"}
+def _layer_labels() -> dict[str, str]:
+    """The context layers in request order, each named in the user's language."""
+    return {"system": QCoreApplication.translate("Activity", "system prompt"),
+            "tool_schemas": QCoreApplication.translate("Activity", "tool schemas"),
+            "skill_catalog": QCoreApplication.translate("Activity", "skill catalog"),
+            "active_skills": QCoreApplication.translate("Activity", "active skills"),
+            "tool_rules": QCoreApplication.translate("Activity", "tool rules"),
+            "memory": QCoreApplication.translate("Activity", "memory"),
+            "summary": QCoreApplication.translate("Activity", "summary the session began with"),
+            "conversation_summary": QCoreApplication.translate("Activity", "earlier conversation (summary)"),
+            "history": QCoreApplication.translate("Activity", "history"),
+            "current_turn": QCoreApplication.translate("Activity", "this turn"),
+            "attachments": QCoreApplication.translate("Activity", "attachments")}
 
 
 def _breakdown(event: ev.ContextPrepared) -> str:
@@ -192,17 +233,21 @@ def _breakdown(event: ev.ContextPrepared) -> str:
     The layers are our own estimates; the total in the title is scaled to the token
     counts the server reported on earlier rounds, so the two can differ, and we say so.
     """
-    order = list(_LAYER_LABELS) + [k for k in event.breakdown if k not in _LAYER_LABELS]
-    lines = [f"{_LAYER_LABELS.get(k, k)}: {event.breakdown[k]:,}" for k in order if event.breakdown.get(k)]
+    labels = _layer_labels()
+    order = list(labels) + [k for k in event.breakdown if k not in labels]
+    lines = [QCoreApplication.translate("Activity", "{layer}: {tokens}").format(
+        layer=labels.get(k, k), tokens=f"{event.breakdown[k]:,}") for k in order if event.breakdown.get(k)]
     raw = sum(event.breakdown.values())
     if raw and abs(event.estimated_tokens - raw) > max(16, raw // 20):
-        lines.append(f"layers sum to {raw:,}; total scaled to the server's count")
+        lines.append(QCoreApplication.translate("Activity", "layers sum to {0}; total scaled to the server's count")
+                     .format(f"{raw:,}"))
     if event.skills_searchable:
-        lines.append(f"skills: {event.skills_listed:,} listed, {event.skills_searchable:,} more searchable with find_skills")
+        lines.append(QCoreApplication.translate("Activity", "skills: {0} listed, {1} more searchable with find_skills")
+                     .format(f"{event.skills_listed:,}", f"{event.skills_searchable:,}"))
     elif event.skills_listed:
-        lines.append(f"skills: all {event.skills_listed:,} listed")
+        lines.append(QCoreApplication.translate("Activity", "skills: all {0} listed").format(f"{event.skills_listed:,}"))
     if event.dropped_messages:
-        lines.append(f"{event.dropped_messages} older messages left out")
+        lines.append(QCoreApplication.translate("Activity", "{0} older messages left out").format(event.dropped_messages))
     return "\n".join(lines)
 
 
@@ -221,22 +266,29 @@ def recorder_from_history(messages: list[StoredMessage]) -> ActivityRecorder:
             continue
         elif message.role == "assistant":
             replies += 1
-            size = f"{message.tokens:,} tokens" if message.tokens else f"{len(message.content or ''):,} characters"
-            state = " (interrupted)" if message.interrupted else ""
-            if message.reasoning_tokens is not None:
-                size += f" ({message.reasoning_tokens:,} of them reasoning)"
-            turn.entries.append(ActivityEntry("round", f"Model reply {replies} — {size}{state}", message_id=message.id))
+            if message.tokens and message.reasoning_tokens is not None:
+                size = QCoreApplication.translate("Activity", "{0} tokens ({1} of them reasoning)").format(
+                    f"{message.tokens:,}", f"{message.reasoning_tokens:,}")
+            elif message.tokens:
+                size = QCoreApplication.translate("Activity", "{0} tokens").format(f"{message.tokens:,}")
+            else:
+                size = QCoreApplication.translate("Activity", "{0} characters").format(f"{len(message.content or ''):,}")
+            title = QCoreApplication.translate("Activity", "Model reply {0} — {1} (interrupted)") if message.interrupted \
+                else QCoreApplication.translate("Activity", "Model reply {0} — {1}")
+            turn.entries.append(ActivityEntry("round", title.format(replies, size), message_id=message.id))
             for call in message.tool_calls or []:
                 function = call.get("function") or {}
                 entry = ActivityEntry("tool", str(function.get("name") or "?"),
-                                      f"arguments: {str(function.get('arguments') or '')[:300]}",
+                                      QCoreApplication.translate("Activity", "arguments: {0}").format(
+                                          str(function.get('arguments') or '')[:300]),
                                       message_id=message.id, call_id=call.get("id"))
                 calls[str(call.get("id"))] = entry
                 turn.entries.append(entry)
         elif message.role == "tool":
             entry = calls.get(str(message.tool_call_id))
             if entry is not None:
-                entry.title += f" · {status_of_result(message.content)}"
-                entry.detail += f"\nresult: {len(message.content or ''):,} characters"
+                entry.title += " · " + words.status_word(status_of_result(message.content))
+                entry.detail += "\n" + QCoreApplication.translate("Activity", "result: {0} characters").format(
+                    f"{len(message.content or ''):,}")
     recorder.rebuilt_turns = len(recorder.turns)
     return recorder

@@ -296,7 +296,10 @@ class Inspector(QTabWidget):
         self.activity.scrollToItem(last.child(last.childCount() - 1) if last.childCount() else last)
 
     def _turn_item(self, turn: TurnActivity) -> QTreeWidgetItem:
-        state = "" if turn.finished in (None, "completed") else f"  [{turn.finished}]"
+        from hermes_desktop.ui.words import stop_reason_name
+
+        state = "" if turn.finished in (None, "completed") else "  " + self.tr("[{0}]", "how a turn ended").format(
+            stop_reason_name(turn.finished))
         top = QTreeWidgetItem([("▶ " if turn.finished is None else "") + turn.title + state])
         top.setData(0, MESSAGE_ROLE, turn.user_message_id)
         for entry in turn.entries:

@@ -11,7 +11,7 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, Qt, QTimer, QUrl
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -53,31 +53,35 @@ from hermes_desktop.ui.tasks import spawn
 
 log = logging.getLogger(__name__)
 
-SHORTCUTS = [
-    ("Ctrl+N", QT_TRANSLATE_NOOP("MainWindow", "New session")),
-    ("Ctrl+K / Ctrl+F", QT_TRANSLATE_NOOP("MainWindow", "Search all sessions")),
-    ("Ctrl+L", QT_TRANSLATE_NOOP("MainWindow", "Focus the message box")),
-    ("Enter / Shift+Enter", QT_TRANSLATE_NOOP("MainWindow", "Send / new line")),
-    ("Esc", QT_TRANSLATE_NOOP("MainWindow", "Stop the reply (or cancel editing)")),
-    ("Ctrl+Shift+C", QT_TRANSLATE_NOOP("MainWindow", "Copy the last reply")),
-    ("Ctrl+,", QT_TRANSLATE_NOOP("MainWindow", "Settings")),
-    ("Ctrl+Shift+M", QT_TRANSLATE_NOOP("MainWindow", "Choose the model for this session")),
-    ("Ctrl+Q", QT_TRANSLATE_NOOP("MainWindow", "Quit")),
-    ("F2", QT_TRANSLATE_NOOP("MainWindow", "Rename the selected session")),
-    (QT_TRANSLATE_NOOP("MainWindow", "Menu key / Shift+F10 in the session list"),
-     QT_TRANSLATE_NOOP("MainWindow", "The session's menu (rename, pin, fork, export, delete)")),
-    (QT_TRANSLATE_NOOP("MainWindow", "Delete in the session list"),
-     QT_TRANSLATE_NOOP("MainWindow", "Delete the selected session (Undo brings it back)")),
-    (QT_TRANSLATE_NOOP("MainWindow", "Menu key / Shift+F10"),
-     QT_TRANSLATE_NOOP("MainWindow", "Actions for the selected message (copy, edit, fork, regenerate, tool details, "
-                                     "allow or deny)")),
-    (QT_TRANSLATE_NOOP("MainWindow", "Up / Down in the conversation"), QT_TRANSLATE_NOOP("MainWindow", "Select a message")),
-    (QT_TRANSLATE_NOOP("MainWindow", "F4 in the Tools list"),
-     QT_TRANSLATE_NOOP("MainWindow", "Change the selected tool's approval rule")),
-    (QT_TRANSLATE_NOOP("MainWindow", "F2 / Del / Enter / Ctrl+P / Ctrl+H in the Memory list"),
-     QT_TRANSLATE_NOOP("MainWindow", "Edit, delete, go to the source, pin or unpin, history of the selected memory")),
-    (QT_TRANSLATE_NOOP("MainWindow", "Double-click a message"), QT_TRANSLATE_NOOP("MainWindow", "Select and copy its text")),
-]
+
+def shortcuts() -> list[tuple[str, str]]:
+    """Help > Keyboard shortcuts: (keys, action), each a literal for lupdate; key names stay as written."""
+    return [
+        ("Ctrl+N", QCoreApplication.translate("MainWindow", "New session")),
+        ("Ctrl+K / Ctrl+F", QCoreApplication.translate("MainWindow", "Search all sessions")),
+        ("Ctrl+L", QCoreApplication.translate("MainWindow", "Focus the message box")),
+        ("Enter / Shift+Enter", QCoreApplication.translate("MainWindow", "Send / new line")),
+        ("Esc", QCoreApplication.translate("MainWindow", "Stop the reply (or cancel editing)")),
+        ("Ctrl+Shift+C", QCoreApplication.translate("MainWindow", "Copy the last reply")),
+        ("Ctrl+,", QCoreApplication.translate("MainWindow", "Settings")),
+        ("Ctrl+Shift+M", QCoreApplication.translate("MainWindow", "Choose the model for this session")),
+        ("Ctrl+Q", QCoreApplication.translate("MainWindow", "Quit")),
+        ("F2", QCoreApplication.translate("MainWindow", "Rename the selected session")),
+        (QCoreApplication.translate("MainWindow", "Menu key / Shift+F10 in the session list"),
+         QCoreApplication.translate("MainWindow", "The session's menu (rename, pin, fork, export, delete)")),
+        (QCoreApplication.translate("MainWindow", "Delete in the session list"),
+         QCoreApplication.translate("MainWindow", "Delete the selected session (Undo brings it back)")),
+        (QCoreApplication.translate("MainWindow", "Menu key / Shift+F10"),
+         QCoreApplication.translate("MainWindow", "Actions for the selected message (copy, edit, fork, regenerate, tool details, "
+                                         "allow or deny)")),
+        (QCoreApplication.translate("MainWindow", "Up / Down in the conversation"), QCoreApplication.translate("MainWindow", "Select a message")),
+        (QCoreApplication.translate("MainWindow", "F4 in the Tools list"),
+         QCoreApplication.translate("MainWindow", "Change the selected tool's approval rule")),
+        (QCoreApplication.translate("MainWindow", "F2 / Del / Enter / Ctrl+P / Ctrl+H in the Memory list"),
+         QCoreApplication.translate("MainWindow", "Edit, delete, go to the source, pin or unpin, history of the selected memory")),
+        (QCoreApplication.translate("MainWindow", "Double-click a message"), QCoreApplication.translate("MainWindow", "Select and copy its text")),
+
+    ]
 
 
 class ErrorBar(QWidget):
@@ -365,6 +369,7 @@ class MainWindow(QMainWindow):
     async def run_setup(self, *, first_run: bool) -> bool:
         """The provider dialog: the first-run one, or editing the active provider. True when saved."""
         from hermes_desktop.core.secrets import SecretStoreError
+        from hermes_desktop.ui import words
         from hermes_desktop.ui.dialogs.setup import SetupDialog
 
         runtime = self.controller.runtime
@@ -377,7 +382,8 @@ class MainWindow(QMainWindow):
             except SecretStoreError as exc:
                 self.errors.show_message(str(exc))
         dialog = SetupDialog(self, profile=profile, key_stored=bool(stored), keyring_secure=runtime.secrets_report.secure,
-                             keyring_reason=runtime.secrets_report.reason,
+                             keyring_reason=words.keyring_reason(getattr(runtime.secrets_report, "code", ""),
+                                                                 runtime.secrets_report.reason),
                              taken_ids={p.id for p in runtime.settings.profiles}, first_run=first_run,
                              prefill=runtime.profile if profile is None else None)
         self.setup_dialog = dialog  # for tests and automation
@@ -827,12 +833,13 @@ class MainWindow(QMainWindow):
         dialog = QDialog(self)
         dialog.setObjectName("shortcutsDialog")
         dialog.setWindowTitle(self.tr("Keyboard shortcuts"))
-        table = QTableWidget(len(SHORTCUTS), 2)
+        listed = shortcuts()
+        table = QTableWidget(len(listed), 2)
         table.setHorizontalHeaderLabels([self.tr("Keys"), self.tr("Action")])
         table.verticalHeader().hide()
-        for row, (keys, action) in enumerate(SHORTCUTS):
-            table.setItem(row, 0, QTableWidgetItem(self.tr(str(keys))))
-            table.setItem(row, 1, QTableWidgetItem(self.tr(str(action))))
+        for row, (keys, action) in enumerate(listed):
+            table.setItem(row, 0, QTableWidgetItem(keys))
+            table.setItem(row, 1, QTableWidgetItem(action))
         table.resizeColumnsToContents()
         table.horizontalHeader().setStretchLastSection(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

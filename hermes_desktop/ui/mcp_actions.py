@@ -173,6 +173,7 @@ class McpActions(QObject):
 
     async def ask_secret(self, server: str) -> None:
         from hermes_desktop.core.secrets import SecretStoreError
+        from hermes_desktop.ui import words
         from hermes_desktop.ui.dialogs.mcp_secret import McpSecretDialog
 
         runtime = self.controller.runtime
@@ -181,7 +182,9 @@ class McpActions(QObject):
             return
         dialog = self.secret_dialog = McpSecretDialog(self.window, server, names,
                                                       keyring_secure=runtime.secrets_report.secure,
-                                                      keyring_reason=runtime.secrets_report.reason)
+                                                      keyring_reason=words.keyring_reason(
+                                                          getattr(runtime.secrets_report, "code", ""),
+                                                          runtime.secrets_report.reason))
         if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
             return
         try:

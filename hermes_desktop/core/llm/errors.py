@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 import openai
@@ -48,6 +49,10 @@ class ModelError(Exception):
     stream_options_unsupported: bool = False
     # A 400 whose message names `reasoning_content` (DeepSeek's thinking mode wants reasoning sent back).
     wants_reasoning_echo: bool = False
+    # What happened as a code and its parameters (host, model, status, the server's own words, retry_after_s), for
+    # a UI that words it in the user's language; `message` stays the English sentence (CLI, log, `ask --json`).
+    code: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"
@@ -76,27 +81,32 @@ def classify(
     if isinstance(exc, openai.APITimeoutError):
         if during_stream:
             return ModelError(ErrorKind.TIMEOUT, "The model server stopped sending the reply and timed out. "
-                              "What arrived is kept.", ErrorAction.RETRY, detail, retryable=True)
+                              "What arrived is kept.", ErrorAction.RETRY, detail, retryable=True,
+                              code="stream_timeout", params={"host": host})
         return ModelError(ErrorKind.TIMEOUT, f"The model server at {host} did not answer in time.",
-                          ErrorAction.RETRY, detail, retryable=True)
+                          ErrorAction.RETRY, detail, retryable=True, code="timeout", params={"host": host})
     if isinstance(exc, openai.APIConnectionError):
         if during_stream:
             return ModelError(ErrorKind.STREAM_DROPPED, "The connection dropped while the reply was streaming. "
-                              "What arrived is kept.", ErrorAction.RETRY, detail, retryable=True)
+                              "What arrived is kept.", ErrorAction.RETRY, detail, retryable=True,
+                              code="stream_dropped", params={"host": host})
         return ModelError(ErrorKind.CONNECTION, f"Can't reach the model server at {host}. Check that it is running "
-                          "and that the base URL is right.", ErrorAction.OPEN_PROVIDER_SETTINGS, detail, retryable=True)
+                          "and that the base URL is right.", ErrorAction.OPEN_PROVIDER_SETTINGS, detail, retryable=True,
+                          code="connection", params={"host": host})
     if isinstance(exc, (json.JSONDecodeError, openai.APIResponseValidationError, UnicodeDecodeError)):
         return ModelError(ErrorKind.MALFORMED_RESPONSE, "The model server sent a reply Hermes could not read. "
-                          "What arrived is kept.", ErrorAction.RETRY, detail, retryable=not during_stream)
+                          "What arrived is kept.", ErrorAction.RETRY, detail, retryable=not during_stream,
+                          code="malformed", params={"host": host})
     if isinstance(exc, openai.APIError):
         # Errors sent inside the event stream ({"error": {...}} as an SSE data line).
         if _CONTEXT_TOO_LONG.search(server_text):
             return _context_too_long(detail, server_text)
         message = f"The model server reported an error: {server_text}" if server_text else \
             "The model server reported an error while streaming."
-        return ModelError(ErrorKind.SERVER, message, ErrorAction.RETRY, detail, retryable=not during_stream)
+        return ModelError(ErrorKind.SERVER, message, ErrorAction.RETRY, detail, retryable=not during_stream,
+                          code="stream_error", params={"host": host, "server": server_text})
     return ModelError(ErrorKind.INTERNAL, f"Unexpected error while talking to the model: {type(exc).__name__}.",
-                      ErrorAction.RETRY, detail)
+                      ErrorAction.RETRY, detail, code="internal", params={"error": type(exc).__name__})
 
 
 def _classify_status(
@@ -105,48 +115,58 @@ def _classify_status(
 ) -> ModelError:
     status = exc.status_code
     said = f" The server said: {server_text}" if server_text else ""
+    said_params: dict[str, Any] = {"host": host, "server": server_text}
     if status == 401:
         return ModelError(ErrorKind.AUTH, f"The provider rejected the API key (401).{said} "
-                          "Check the key in provider settings.", ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status)
+                          "Check the key in provider settings.", ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status,
+                          code="auth_rejected", params={**said_params, "status": status})
     if status == 403:
         return ModelError(ErrorKind.AUTH, f"The API key has no access to this model or endpoint (403).{said}",
-                          ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status)
+                          ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status,
+                          code="auth_forbidden", params={**said_params, "status": status})
     if status == 429:
         retry_after = _retry_after(exc)
         if _QUOTA.search(server_text) and "rate" not in server_text.lower():
             return ModelError(ErrorKind.RATE_LIMIT, f"The provider says the account is out of quota or credit (429).{said}",
-                              ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status)
+                              ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status,
+                              code="quota", params={**said_params, "status": status})
         return ModelError(ErrorKind.RATE_LIMIT, f"The provider is rate limiting requests (429).{said}",
-                          ErrorAction.RETRY, detail, retryable=True, retry_after_s=retry_after, status=status)
+                          ErrorAction.RETRY, detail, retryable=True, retry_after_s=retry_after, status=status,
+                          code="rate_limited", params={**said_params, "status": status, "retry_after_s": retry_after})
     if status >= 500 or status in (408, 409):
         return ModelError(ErrorKind.SERVER, f"The model server had an error ({status}).{said}", ErrorAction.RETRY,
-                          detail, retryable=True, retry_after_s=_retry_after(exc), status=status)
+                          detail, retryable=True, retry_after_s=_retry_after(exc), status=status,
+                          code="server_error", params={**said_params, "status": status})
     if sent_stream_options and _STREAM_OPTIONS_UNSUPPORTED.search(server_text):
-        return ModelError(ErrorKind.BAD_REQUEST, server_text, None, detail, status=status, stream_options_unsupported=True)
+        return ModelError(ErrorKind.BAD_REQUEST, server_text, None, detail, status=status, stream_options_unsupported=True,
+                          code="refused", params={**said_params, "status": status})
     if _CONTEXT_TOO_LONG.search(server_text) or "context_length_exceeded" in detail:
         error = _context_too_long(detail, server_text)
         error.status = status
         return error
     if sent_tools and _TOOLS_UNSUPPORTED.search(server_text):
         return ModelError(ErrorKind.BAD_REQUEST, f"The model does not accept native tool calls.{said}", None, detail,
-                          status=status, tools_unsupported=True)
+                          status=status, tools_unsupported=True, code="tools_unsupported", params=dict(said_params))
     if status == 404 or _MODEL_NOT_FOUND.search(server_text):
         if _MODEL_NOT_FOUND.search(server_text) or model in server_text:
             return ModelError(ErrorKind.MODEL_NOT_FOUND, f"The server at {host} does not offer the model "
-                              f"“{model}”.{said}", ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status)
+                              f"“{model}”.{said}", ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status,
+                              code="model_not_found", params={**said_params, "model": model})
         return ModelError(ErrorKind.BAD_REQUEST, f"The server at {host} has no chat endpoint at this URL (404). "
                           "Check the base URL (many servers need it to end in /v1).",
-                          ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status)
+                          ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status,
+                          code="no_chat_endpoint", params={"host": host})
     # The server's own words, verbatim: a refused `extra_params` field or `reasoning_effort` is explained there.
     return ModelError(ErrorKind.BAD_REQUEST, f"The model server refused the request ({status}).{said}",
                       ErrorAction.RETRY, detail, status=status,
-                      wants_reasoning_echo=status == 400 and "reasoning_content" in server_text)
+                      wants_reasoning_echo=status == 400 and "reasoning_content" in server_text,
+                      code="refused", params={**said_params, "status": status})
 
 
 def _context_too_long(detail: str, server_text: str) -> ModelError:
     return ModelError(ErrorKind.CONTEXT_TOO_LONG, "The conversation is too long for this model's context window. "
                       "Start a new session with a summary, or use a model with a larger context.",
-                      ErrorAction.NEW_SESSION_WITH_SUMMARY, detail)
+                      ErrorAction.NEW_SESSION_WITH_SUMMARY, detail, code="context_too_long")
 
 
 def _server_message(exc: BaseException) -> str:

@@ -151,10 +151,11 @@ def memory_tools(service: "MemoryService") -> list[ToolSpec]:
 
     def forget_impact(args: dict[str, Any], ctx: ToolContext) -> Impact:
         if not service.active_for(ctx.session_id):
-            return Impact("Forgets nothing: memory is off for this conversation.")
+            return Impact("Forgets nothing: memory is off for this conversation.", code="forget_memory_off")
         chosen = targets(service, ctx.session_id, args)
         shown[(ctx.session_id, json.dumps(args, sort_keys=True))] = {m.id for m in chosen}
-        return Impact(describe(chosen))
+        return Impact(describe(chosen), code="forget_memories",
+                      params={"memories": [{"id": m.id, "statement": m.statement} for m in chosen]})
 
     def forget_now(args: dict[str, Any], session_id: str) -> Any:
         if not service.active_for(session_id):

@@ -70,6 +70,8 @@ class ApprovalRequest:
     impact_bytes: int = 0
     source_detail: str = ""  # an MCP server's command or URL; a skill's folder
     over_threshold: bool = False  # set by the policy: "Always allow" is not offered then
+    impact_code: str = ""  # the impact as a code and parameters (tools/spec.py Impact), for the dialog's language
+    impact_params: dict[str, Any] = field(default_factory=dict)
 
     @property
     def rule_key(self) -> str:

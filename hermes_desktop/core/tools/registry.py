@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Collection, Iterable
 
 from hermes_desktop.core.llm.assembly import RawToolCall
@@ -29,6 +29,8 @@ class PreparedCall:
     impact_files: int = 0
     impact_bytes: int = 0
     repaired: bool = False
+    impact_code: str = ""  # Impact.code / Impact.params, or cannot_run / precheck_failed
+    impact_params: dict[str, Any] = field(default_factory=dict)
 
     @property
     def source(self) -> str:
@@ -82,6 +84,7 @@ class ToolRegistry:
             log.exception("risk hook of %s failed", spec.name)
             risk = Risk.DESTRUCTIVE
         impact: str | None = None
+        code, params = "", {}
         files = size = 0
         if spec.precheck is not None:
             try:
@@ -89,13 +92,16 @@ class ToolRegistry:
                 impact = str(measured)
                 if isinstance(measured, Impact):
                     files, size = measured.files, measured.bytes
+                    code, params = measured.code, dict(measured.params)
             except ToolError as exc:
                 impact = f"cannot run: {exc}"
+                code, params = "cannot_run", {"reason": str(exc)}
             except Exception as exc:
                 log.exception("precheck of %s failed", spec.name)
                 impact = f"impact unknown (precheck failed: {type(exc).__name__})"
+                code, params = "precheck_failed", {"error": type(exc).__name__}
         return PreparedCall(call.id, call.name, call.arguments, spec, args, risk, impact=impact, impact_files=files,
-                            impact_bytes=size, repaired=parsed.repaired)
+                            impact_bytes=size, repaired=parsed.repaired, impact_code=code, impact_params=params)
 
     async def execute(self, call: PreparedCall, ctx: ToolContext, *, default_timeout_s: float,
                       char_budget: int, known_secrets: Collection[str] = ()) -> ToolResult:

@@ -51,6 +51,10 @@ class Impact:
     text: str
     files: int = 0
     bytes: int = 0
+    # The same as a code and its parameters (paths, byte counts, titles stay data), so the window can word it in the
+    # user's language; `text` stays the English line for the CLI, the audit log and `ask --json`.
+    code: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return self.text

@@ -114,6 +114,16 @@ def _raw_blocks(text: str) -> list[tuple[int, str]]:
     return blocks
 
 
+_copy_label = ["Copy"]  # a code block's Copy link; the window sets it in the user's language (set_copy_label)
+
+
+def set_copy_label(text: str) -> None:
+    """The word on code blocks' Copy link (the window passes its translation; this module stays Qt-free)."""
+    if text and text != _copy_label[0]:
+        _copy_label[0] = text
+        _render_block_cached.cache_clear()
+
+
 @lru_cache(maxsize=1)
 def _markdown() -> Any:
     from markdown_it import MarkdownIt
@@ -144,7 +154,7 @@ def _render_code(block: str, fence: str, language: str, palette: Palette) -> Ren
         f'<table width="100%" border="0" cellspacing="0" cellpadding="6" bgcolor="{palette.code_background}">'
         f'<tr><td bgcolor="{palette.code_border}"><span style="color:{palette.text}; font-size:small;">{label}</span></td>'
         f'<td bgcolor="{palette.code_border}" align="right"><a href="copy:" style="color:{palette.link}; '
-        f'font-size:small; text-decoration:none;">Copy</a></td></tr>'
+        f'font-size:small; text-decoration:none;">{html.escape(_copy_label[0])}</a></td></tr>'
         f'<tr><td colspan="2"><pre style="font-family: monospace; margin:0;">{highlighted}</pre></td></tr></table>',
         code,
     )

@@ -8,6 +8,7 @@ threshold. File paths in the arguments are shown resolved inside the workspace.
 from __future__ import annotations
 
 import json
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -16,23 +17,14 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPus
 
 from hermes_desktop.core.tools.approval import ApprovalRequest, Decision
 from hermes_desktop.ui import theme as themes
+from hermes_desktop.ui import words
 
 _PATH_KEYS = ("path", "src", "dst")
-_RISK_WORDS = {
-    "read": "reads only",
-    "write": "creates or changes files",
-    "destructive": "can delete or overwrite data",
-}
 
 
 def source_words(source: str, detail: str = "") -> str:
-    if source == "builtin":
-        return "built-in tool"
-    if source.startswith("skill:"):
-        return f"skill “{source[6:]}”"
-    if source.startswith("mcp:"):
-        return f"MCP server “{source[4:]}”" + (f" ({detail})" if detail else "")
-    return source
+    """Where the tool comes from, as a whole translated sentence (ui/words.py)."""
+    return words.source_sentence(source, detail)
 
 
 class ApprovalDialog(QDialog):
@@ -48,16 +40,21 @@ class ApprovalDialog(QDialog):
         risk_colour = theme.risk_colour(request.risk.value)
 
         heading = QLabel(self.tr("Hermes wants to run:"))
-        self.tool_label = QLabel(f"<b style='font-size:large'>{request.tool_name}</b>")
+        self.tool_label = QLabel(f"<b style='font-size:large'>{escape(request.tool_name)}</b>")
         self.tool_label.setObjectName("toolNameLabel")
         self.tool_label.setTextFormat(Qt.TextFormat.RichText)
-        source = QLabel(self.tr("from the {0}").format(source_words(request.source, request.source_detail)))
+        source = QLabel(source_words(request.source, request.source_detail))
         source.setObjectName("sourceLabel")
-        risk = QLabel(f"<span style='color:{risk_colour}; font-weight:bold'>{request.risk.value.upper()}</span> — "
-                      f"{self.tr(_RISK_WORDS.get(request.risk.value, 'unknown risk: treated as destructive'))}")
+        source.setTextFormat(Qt.TextFormat.PlainText)
+        level = f"<span style='color:{risk_colour}; font-weight:bold'>{escape(words.risk_name(request.risk.value).upper())}</span>"
+        risk = QLabel(self.tr("{level} — {explanation}").format(
+            level=level, explanation=escape(words.risk_explanation(request.risk.value))))
         risk.setObjectName("riskLabel")
         risk.setTextFormat(Qt.TextFormat.RichText)
-        self.impact_label = QLabel(request.impact or self.tr("No impact estimate for this tool."))
+        impact = words.impact_text(request.impact_code, request.impact_params, request.impact,
+                                   tool=request.tool_name, source=request.source)
+        self.impact_label = QLabel(impact or words.no_impact_text())
+        self.impact_label.setTextFormat(Qt.TextFormat.PlainText)
         self.impact_label.setObjectName("impactLabel")
         self.impact_label.setWordWrap(True)
         font = self.impact_label.font()
@@ -68,9 +65,11 @@ class ApprovalDialog(QDialog):
                 "This is a large change, so Hermes asks even if you allowed this tool before."))
         reason = QLabel(self.tr("The model said: “{0}”").format(request.reason) if request.reason else "")
         reason.setObjectName("reasonLabel")
+        reason.setTextFormat(Qt.TextFormat.PlainText)
         reason.setWordWrap(True)
         reason.setVisible(bool(request.reason))
         where = QLabel(self.tr("Session: {0}").format(session_title) if session_title else "")
+        where.setTextFormat(Qt.TextFormat.PlainText)
         where.setVisible(bool(session_title))
         self.args_view = QPlainTextEdit(self.arguments_text(workspace))
         self.args_view.setObjectName("argsView")
@@ -130,5 +129,5 @@ class ApprovalDialog(QDialog):
                     try:
                         arguments[key] = f"{value}  →  {workspace.resolve_entry(value)}"
                     except Exception as exc:  # refused paths are shown as refused
-                        arguments[key] = f"{value}  →  refused: {exc}"
+                        arguments[key] = self.tr("{path}  →  refused: {reason}").format(path=value, reason=exc)
         return json.dumps(arguments, ensure_ascii=False, indent=2)

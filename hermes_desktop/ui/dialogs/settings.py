@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -38,12 +38,14 @@ if TYPE_CHECKING:
     from hermes_desktop.ui.controller import AppController
 
 PROFILE_ROLE = Qt.ItemDataRole.UserRole + 1
-APPROVAL_MODES = (
-    ("ask_risky", QT_TRANSLATE_NOOP("SettingsDialog", "Ask before changing anything (recommended)")),
-    ("always_ask", QT_TRANSLATE_NOOP("SettingsDialog", "Always ask, even before reading")),
-    ("trusted", QT_TRANSLATE_NOOP("SettingsDialog", "Trusted: only ask before deleting or overwriting")),
-    ("chat_only", QT_TRANSLATE_NOOP("SettingsDialog", "Chat only: no tools at all")),
-)
+def approval_modes() -> tuple[tuple[str, str], ...]:
+    """The approval modes and their labels, each a literal for lupdate."""
+    return (
+        ("ask_risky", QCoreApplication.translate("SettingsDialog", "Ask before changing anything (recommended)")),
+        ("always_ask", QCoreApplication.translate("SettingsDialog", "Always ask, even before reading")),
+        ("trusted", QCoreApplication.translate("SettingsDialog", "Trusted: only ask before deleting or overwriting")),
+        ("chat_only", QCoreApplication.translate("SettingsDialog", "Chat only: no tools at all")),
+    )
 
 
 class SettingsDialog(QDialog):
@@ -217,8 +219,8 @@ class SettingsDialog(QDialog):
             form.addRow("", QLabel(self.tr("HERMES_WORKSPACE is set and wins while it is.")))
         self.approval = QComboBox()
         self.approval.setObjectName("approvalModeCombo")
-        for value, label in APPROVAL_MODES:
-            self.approval.addItem(self.tr(str(label)), value)
+        for value, label in approval_modes():
+            self.approval.addItem(label, value)
         self.approval.setCurrentIndex(max(0, self.approval.findData(runtime.settings.approval_mode.value)))
         self.approval.currentIndexChanged.connect(lambda _i: self.controller.set_approval_mode(self.approval.currentData()))
         form.addRow(self.tr("Tools and approvals"), self.approval)

@@ -55,6 +55,7 @@ from PySide6.QtWidgets import (
 
 from hermes_desktop.core.extra_params import parse_extra_params
 from hermes_desktop.core.providers import PRESETS, Preset, preset, preset_for_url, profile_id_for
+from hermes_desktop.ui import words
 from hermes_desktop.core.settings import Capability, ProviderProfile, ReasoningEcho, ToolMode
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.async_dialog import Confirmation
@@ -99,7 +100,7 @@ class SetupDialog(QDialog):
         self.provider.setObjectName("providerCombo")
         self.provider.setAccessibleName(self.tr("Provider"))
         for item in PRESETS:
-            self.provider.addItem(self.tr(item.name), item.id)
+            self.provider.addItem(words.provider_name(item.id, item.name), item.id)
         self.name_edit = QLineEdit()
         self.name_edit.setObjectName("profileNameEdit")
         self.base_url = QLineEdit()
@@ -553,7 +554,7 @@ class SetupDialog(QDialog):
             (self.save_button if result.ok else self.test_button).setFocus()
         theme = themes.current()
         self.status.setStyleSheet(f"color: {theme.risk_read if result.ok else theme.risk_destructive};")
-        self.status.setText(result.message)
+        self.status.setText(words.check_text(result))
         if result.models:
             current = self.model.currentText()
             self.model.clear()

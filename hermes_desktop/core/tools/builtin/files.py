@@ -221,11 +221,19 @@ def _write_risk(args: dict[str, Any], ctx: ToolContext) -> Risk:
 def _write_precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
     ws = ctx.workspace
     path = ws.resolve(args.get("path"))
-    new_size = human_size(len(str(args.get("content", "")).encode("utf-8")))
+    new_bytes = len(str(args.get("content", "")).encode("utf-8"))
+    new_size = human_size(new_bytes)
     if path.exists() and path.is_file():
         old = path.stat().st_size
-        return Impact(f"will overwrite {ws.relative(path)} ({human_size(old)}) with {new_size}", 1, old)
-    return Impact(f"will create {ws.relative(path)} ({new_size})")
+        return Impact(f"will overwrite {ws.relative(path)} ({human_size(old)}) with {new_size}", 1, old,
+                      "overwrite_file", {"path": str(ws.relative(path)), "old_bytes": old, "bytes": new_bytes})
+    return Impact(f"will create {ws.relative(path)} ({new_size})", code="create_file",
+                  params={"path": str(ws.relative(path)), "bytes": new_bytes})
+
+
+def _folder_precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
+    path = str(ctx.workspace.relative(ctx.workspace.resolve(args.get("path"))))
+    return Impact(f"will create folder {path}", code="create_folder", params={"path": path})
 
 
 def make_directory(args: dict[str, Any], ctx: ToolContext) -> str:
@@ -300,11 +308,14 @@ def _move_precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
     ws = ctx.workspace
     source, target = _move_target(args, ctx)
     what = describe_tree(source)
+    files, folders, size = tree_size(source)
+    params = {"src": str(ws.relative(source)), "dst": str(ws.relative(target)), "files": files, "folders": folders,
+              "bytes": size, "is_folder": source.is_dir() and not source.is_symlink()}
     if target.exists():
         replaced = target.lstat().st_size
         return Impact(f"will move {ws.relative(source)} ({what}) to {ws.relative(target)}, replacing the existing file "
-                      f"({human_size(replaced)})", 1, replaced)
-    return Impact(f"will move {ws.relative(source)} ({what}) to {ws.relative(target)}")
+                      f"({human_size(replaced)})", 1, replaced, "move_replacing", {**params, "replaced_bytes": replaced})
+    return Impact(f"will move {ws.relative(source)} ({what}) to {ws.relative(target)}", code="move", params=params)
 
 
 # ---------------------------------------------------------------- destructive
@@ -357,8 +368,11 @@ def _delete_precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
     if path.is_dir() and not path.is_symlink():
         text = f"will delete {files} file{'s' if files != 1 else ''}" + (f" in {folders + 1} folders" if folders else "") + \
             f", {human_size(size)} in {ws.relative(path)}"
-        return Impact(text, files, size)
-    return Impact(f"will delete {ws.relative(path)} ({human_size(size)})", 1, size)
+        return Impact(text, files, size, "delete_folder",
+                      {"path": str(ws.relative(path)), "files": files, "folders": folders + 1 if folders else 0,
+                       "bytes": size})
+    return Impact(f"will delete {ws.relative(path)} ({human_size(size)})", 1, size, "delete_file",
+                  {"path": str(ws.relative(path)), "bytes": size})
 
 
 def file_tools() -> list[ToolSpec]:
@@ -385,7 +399,7 @@ def file_tools() -> list[ToolSpec]:
                  write_file, Risk.WRITE, timeout_s=30, risk_of=_write_risk, precheck=_write_precheck),
         ToolSpec("make_directory", "Create a folder (and its parents) in the workspace.",
                  _object({"path": _PATH}, ["path"]), make_directory, Risk.WRITE, timeout_s=10,
-                 precheck=lambda a, c: f"will create folder {c.workspace.relative(c.workspace.resolve(a.get('path')))}"),
+                 precheck=_folder_precheck),
         ToolSpec("move_path", "Move or rename a file or folder inside the workspace. If dst is an existing folder, "
                  "the item is moved into it.",
                  _object({"src": _PATH, "dst": _PATH}, ["src", "dst"]),

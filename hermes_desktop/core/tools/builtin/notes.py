@@ -89,11 +89,15 @@ def _save_risk(args: dict[str, Any], ctx: ToolContext) -> Risk:
 
 def _save_precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
     path = _note_path(ctx, args.get("title", ""))
-    size = human_size(len(str(args.get("content", "")).encode("utf-8")))
+    new_bytes = len(str(args.get("content", "")).encode("utf-8"))
+    size = human_size(new_bytes)
     if path.exists():
         old = path.stat().st_size
-        return Impact(f"will replace note {path.stem!r} ({human_size(old)}) with {size}", 1, old)
-    return Impact(f"will save a new note {path.stem!r} ({size}) in {ctx.workspace.relative(path.parent)}")
+        return Impact(f"will replace note {path.stem!r} ({human_size(old)}) with {size}", 1, old, "replace_note",
+                      {"title": path.stem, "old_bytes": old, "bytes": new_bytes})
+    folder = str(ctx.workspace.relative(path.parent))
+    return Impact(f"will save a new note {path.stem!r} ({size}) in {folder}", code="save_note",
+                  params={"title": path.stem, "bytes": new_bytes, "folder": folder})
 
 
 def note_tools() -> list[ToolSpec]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from hermes_desktop.core.executors import run_tool_thread
 from hermes_desktop.core.tools.network import Transfer, fetch
-from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolSpec
+from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolSpec
 
 
 async def fetch_url(args: dict[str, Any], ctx: ToolContext) -> str:
@@ -38,6 +38,12 @@ async def fetch_url(args: dict[str, Any], ctx: ToolContext) -> str:
     return "\n".join(header) + "\n\n" + text + ("\n\n[" + "; ".join(notes) + "]" if notes else "")
 
 
+def _fetch_precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
+    """Shown when a read is asked about (the "always ask" mode): the page it will download."""
+    url = str(args.get("url", ""))
+    return Impact(f"will download {url}", code="fetch", params={"url": url})
+
+
 def fetch_url_tool() -> ToolSpec:
     return ToolSpec(
         name="fetch_url",
@@ -53,6 +59,7 @@ def fetch_url_tool() -> ToolSpec:
             "additionalProperties": False,
         },
         handler=fetch_url,
+        precheck=_fetch_precheck,
         risk=Risk.READ,
         timeout_s=30,
         blocking=False,

@@ -1,0 +1,651 @@
+"""The engine's structured reports in the user's language: impacts, decisions, outcomes, errors, notices.
+
+The core says what happened as a code and its parameters next to its own English sentence (kept for the CLI,
+the log and `ask --json`): an `Impact` (core/tools/spec.py), `TurnError.code/params`, `Notice.code/params`,
+`TurnFinished.params`, `CheckResult.code/params`, `BackendReport.code`. Each function here turns one of them into
+a whole sentence through `QCoreApplication.translate("Words", "literal with {named} placeholders")`, so lupdate
+sees every source string and a translator can reorder the parts. Paths, file names, tool, model and server names,
+URLs and numbers stay data. Text that only exists in English (a server's error body, an MCP server's message,
+a tool's own refusal) is quoted inside a translated sentence, never passed to translate().
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+from PySide6.QtCore import QCoreApplication
+
+
+# ---------------------------------------------------------------- numbers
+
+
+def size_text(size: float | int | None) -> str:
+    """A byte count for people: "3 bytes", "1.2 KB" (units after 1,024)."""
+    value = float(size or 0)
+    if value < 1024:
+        return QCoreApplication.translate("Words", "{0} bytes").format(f"{value:.0f}")
+    for unit in ("KB", "MB", "GB"):
+        value /= 1024
+        if value < 1024 or unit == "GB":
+            return QCoreApplication.translate("Words", "{0} {1}", "a size and its unit").format(f"{value:.1f}", unit)
+    return ""
+
+
+def seconds_text(seconds: float) -> str:
+    """A duration: "45 s", "2 minutes"."""
+    if seconds >= 60:
+        return QCoreApplication.translate("Words", "{0} minutes").format(f"{seconds / 60:g}")
+    return QCoreApplication.translate("Words", "{0} s").format(f"{seconds:g}")
+
+
+def _tree_text(params: Mapping[str, Any]) -> str:
+    """What a move carries: the size of a file, or how many files (and folders) and their size."""
+    size = size_text(params.get("bytes"))
+    if not params.get("is_folder"):
+        return size
+    files, folders = int(params.get("files") or 0), int(params.get("folders") or 0)
+    if folders:
+        return QCoreApplication.translate("Words", "{files} files in {folders} folders, {size}").format(
+            files=f"{files:,}", folders=f"{folders:,}", size=size)
+    return QCoreApplication.translate("Words", "{files} files, {size}").format(files=f"{files:,}", size=size)
+
+
+# ---------------------------------------------------------------- risk and source
+
+
+def risk_name(risk: str) -> str:
+    """The risk level's badge: 只读 / 写入 / 危险."""
+    return {
+        "read": QCoreApplication.translate("Words", "read", "risk level"),
+        "write": QCoreApplication.translate("Words", "write", "risk level"),
+        "destructive": QCoreApplication.translate("Words", "destructive", "risk level"),
+    }.get(risk, QCoreApplication.translate("Words", "unknown risk", "risk level"))
+
+
+def risk_explanation(risk: str) -> str:
+    return {
+        "read": QCoreApplication.translate("Words", "only reads"),
+        "write": QCoreApplication.translate("Words", "creates or changes files"),
+        "destructive": QCoreApplication.translate("Words", "can delete or overwrite data"),
+    }.get(risk, QCoreApplication.translate("Words", "treated as destructive"))
+
+
+def risk_line(risk: str) -> str:
+    """"DESTRUCTIVE — can delete or overwrite data" as one sentence."""
+    return QCoreApplication.translate("Words", "{level} — {explanation}", "risk level and what it means").format(
+        level=risk_name(risk).upper(), explanation=risk_explanation(risk))
+
+
+def source_sentence(source: str, detail: str = "") -> str:
+    """Where the tool comes from, for the approval dialog."""
+    if source == "builtin":
+        return QCoreApplication.translate("Words", "From a built-in tool")
+    if source == "skills":
+        return QCoreApplication.translate("Words", "From the skills system")
+    if source.startswith("skill:"):
+        return QCoreApplication.translate("Words", "From the skill “{0}”").format(source[6:])
+    if source.startswith("mcp:"):
+        if detail:
+            return QCoreApplication.translate("Words", "From the MCP server “{0}” ({1})").format(source[4:], detail)
+        return QCoreApplication.translate("Words", "From the MCP server “{0}”").format(source[4:])
+    return QCoreApplication.translate("Words", "From “{0}”").format(source)
+
+
+def source_short(source: str) -> str:
+    """Where the tool comes from, on a tool card."""
+    if source == "builtin":
+        return QCoreApplication.translate("Words", "built-in")
+    if source == "skills":
+        return QCoreApplication.translate("Words", "skills")
+    if source.startswith("skill:"):
+        return QCoreApplication.translate("Words", "skill {0}").format(source[6:])
+    if source.startswith("mcp:"):
+        return QCoreApplication.translate("Words", "MCP {0}").format(source[4:])
+    return source
+
+
+# ---------------------------------------------------------------- impact
+
+
+def impact_text(code: str, params: Mapping[str, Any] | None, fallback: str | None, *, tool: str = "",
+                source: str = "") -> str:
+    """What a call will do, from its Impact code; an uncoded tool's own words are quoted."""
+    p = dict(params or {})
+    if code == "create_file":
+        return QCoreApplication.translate("Words", "will create {path} ({size})").format(
+            path=p.get("path", ""), size=size_text(p.get("bytes")))
+    if code == "overwrite_file":
+        return QCoreApplication.translate("Words", "will overwrite {path} ({old}) with {new}").format(
+            path=p.get("path", ""), old=size_text(p.get("old_bytes")), new=size_text(p.get("bytes")))
+    if code == "create_folder":
+        return QCoreApplication.translate("Words", "will create folder {path}").format(path=p.get("path", ""))
+    if code == "move":
+        return QCoreApplication.translate("Words", "will move {src} ({what}) to {dst}").format(
+            src=p.get("src", ""), what=_tree_text(p), dst=p.get("dst", ""))
+    if code == "move_replacing":
+        return QCoreApplication.translate(
+            "Words", "will move {src} ({what}) to {dst}, replacing the existing file ({old})").format(
+            src=p.get("src", ""), what=_tree_text(p), dst=p.get("dst", ""), old=size_text(p.get("replaced_bytes")))
+    if code == "delete_file":
+        return QCoreApplication.translate("Words", "will delete {path} ({size})").format(
+            path=p.get("path", ""), size=size_text(p.get("bytes")))
+    if code == "delete_folder":
+        if p.get("folders"):
+            return QCoreApplication.translate(
+                "Words", "will delete {files} files in {folders} folders, {size} in {path}").format(
+                files=f"{int(p.get('files') or 0):,}", folders=f"{int(p.get('folders') or 0):,}",
+                size=size_text(p.get("bytes")), path=p.get("path", ""))
+        return QCoreApplication.translate("Words", "will delete {files} files, {size} in {path}").format(
+            files=f"{int(p.get('files') or 0):,}", size=size_text(p.get("bytes")), path=p.get("path", ""))
+    if code == "save_note":
+        return QCoreApplication.translate("Words", "will save a new note “{title}” ({size}) in {folder}").format(
+            title=p.get("title", ""), size=size_text(p.get("bytes")), folder=p.get("folder", ""))
+    if code == "replace_note":
+        return QCoreApplication.translate("Words", "will replace note “{title}” ({old}) with {new}").format(
+            title=p.get("title", ""), old=size_text(p.get("old_bytes")), new=size_text(p.get("bytes")))
+    if code == "fetch":
+        return QCoreApplication.translate("Words", "will download {url}").format(url=p.get("url", ""))
+    if code == "forget_memory_off":
+        return QCoreApplication.translate("Words", "Forgets nothing: memory is off for this conversation.")
+    if code == "forget_memories":
+        memories = list(p.get("memories") or [])
+        if not memories:
+            return QCoreApplication.translate("Words", "Forgets nothing: no memory matches.")
+        items = [QCoreApplication.translate("Words", "#{id} “{statement}”", "one memory in a list").format(
+            id=m.get("id", ""), statement=m.get("statement", "")) for m in memories]
+        return QCoreApplication.translate("Words", "Forgets {count} memories: {list}").format(
+            count=len(memories), list=QCoreApplication.translate("Words", "; ", "list separator").join(items))
+    if code == "run_script":
+        return QCoreApplication.translate(
+            "Words", "runs {command} from skill {skill}, in {folder}, with your permissions").format(
+            command=p.get("command", ""), skill=p.get("skill", ""), folder=p.get("folder", ""))
+    if code == "cannot_run":
+        return QCoreApplication.translate("Words", "cannot run: {0}").format(p.get("reason", ""))
+    if code == "precheck_failed":
+        return QCoreApplication.translate("Words", "Impact unknown: its check failed ({0}).").format(p.get("error", ""))
+    if fallback:
+        return QCoreApplication.translate("Words", "The tool describes it as: “{0}”").format(fallback)
+    if source.startswith("mcp:"):
+        return QCoreApplication.translate(
+            "Words", "Calls “{tool}” on the MCP server “{server}”; Hermes cannot tell in advance what it changes."
+        ).format(tool=tool, server=source[4:])
+    return ""
+
+
+def no_impact_text() -> str:
+    return QCoreApplication.translate("Words", "No impact estimate for this tool.")
+
+
+# ---------------------------------------------------------------- decisions and outcomes
+
+
+def decider(decided_by: str) -> str:
+    """Who or what decided a call: "you", a rule, the mode, a timeout."""
+    known = {
+        "you": QCoreApplication.translate("Words", "you"),
+        "user": QCoreApplication.translate("Words", "you"),
+        "rule: never allow": QCoreApplication.translate("Words", "rule: never allow"),
+        "rule: always allow": QCoreApplication.translate("Words", "rule: always allow"),
+        "policy: chat only": QCoreApplication.translate("Words", "chat-only mode"),
+        "policy: read-only": QCoreApplication.translate("Words", "read-only call"),
+        "policy: trusted mode": QCoreApplication.translate("Words", "trusted mode"),
+        "allowed for this session": QCoreApplication.translate("Words", "allowed for this conversation"),
+        "default approver": QCoreApplication.translate("Words", "nobody to ask"),
+        "timeout: no answer in time": QCoreApplication.translate("Words", "no answer in time"),
+        "error while asking": QCoreApplication.translate("Words", "error while asking"),
+        "dry run": QCoreApplication.translate("Words", "dry run"),
+    }
+    return known.get(decided_by, decided_by)
+
+
+def decision_name(decision: str) -> str:
+    return {
+        "allow_once": QCoreApplication.translate("Words", "allowed once"),
+        "allow_session": QCoreApplication.translate("Words", "allowed for this conversation"),
+        "allow_always": QCoreApplication.translate("Words", "always allowed"),
+        "deny": QCoreApplication.translate("Words", "denied"),
+    }.get(decision, QCoreApplication.translate("Words", "allowed"))
+
+
+def denied_status(decided_by: str | None) -> str:
+    if decided_by:
+        return QCoreApplication.translate("Words", "denied ({0})", "who denied the call").format(decider(decided_by))
+    return QCoreApplication.translate("Words", "denied")
+
+
+def done_status(elapsed: float | None, decision: str | None, decided_by: str | None) -> str:
+    """"done in 0.12 s · allowed once (you)"; reads that just ran say only how long they took."""
+    how = bool(decided_by) and decided_by != "policy: read-only"
+    if elapsed is None and not how:
+        return QCoreApplication.translate("Words", "done")
+    if not how:
+        return QCoreApplication.translate("Words", "done in {0} s").format(f"{elapsed:.2f}")
+    if elapsed is None:
+        return QCoreApplication.translate("Words", "done · {decision} ({who})").format(
+            decision=decision_name(decision or ""), who=decider(decided_by or ""))
+    return QCoreApplication.translate("Words", "done in {seconds} s · {decision} ({who})").format(
+        seconds=f"{elapsed:.2f}", decision=decision_name(decision or ""), who=decider(decided_by or ""))
+
+
+def running_status(elapsed: float | None) -> str:
+    if elapsed is None:
+        return QCoreApplication.translate("Words", "running")
+    return QCoreApplication.translate("Words", "running {0} s").format(f"{elapsed:.1f}")
+
+
+def status_word(status: str) -> str:
+    """A card state with no numbers in it."""
+    return {
+        "waiting": QCoreApplication.translate("Words", "waiting for your approval"),
+        "pending": QCoreApplication.translate("Words", "queued"),
+        "failed": QCoreApplication.translate("Words", "failed"),
+        "timed out": QCoreApplication.translate("Words", "timed out"),
+        "cancelled": QCoreApplication.translate("Words", "cancelled"),
+        "skipped": QCoreApplication.translate("Words", "skipped (the turn was stopped)"),
+        "dry run": QCoreApplication.translate("Words", "dry run: not run"),
+        "interrupted": QCoreApplication.translate("Words", "interrupted — not run"),
+        "denied": QCoreApplication.translate("Words", "denied"),
+        "done": QCoreApplication.translate("Words", "done"),
+        "running": QCoreApplication.translate("Words", "running"),
+    }.get(status, status)
+
+
+def result_label(size: int, *, note: bool = False) -> str:
+    if note:
+        return QCoreApplication.translate("Words", "Note sent to the model ({0} characters)").format(f"{size:,}")
+    return QCoreApplication.translate("Words", "Result ({0} characters)").format(f"{size:,}")
+
+
+def show_all_label(lines: int) -> str:
+    return QCoreApplication.translate("Words", "Show all ({0} lines)").format(f"{lines:,}")
+
+
+def outcome_name(outcome: str) -> str:
+    return {
+        "ok": QCoreApplication.translate("Words", "ok", "a tool call's outcome"),
+        "error": QCoreApplication.translate("Words", "failed"),
+        "invalid": QCoreApplication.translate("Words", "invalid call"),
+        "denied": QCoreApplication.translate("Words", "denied"),
+        "timeout": QCoreApplication.translate("Words", "timed out"),
+        "cancelled": QCoreApplication.translate("Words", "cancelled"),
+        "skipped": QCoreApplication.translate("Words", "skipped"),
+        "dry_run": QCoreApplication.translate("Words", "dry run"),
+        "interrupted": QCoreApplication.translate("Words", "interrupted, not run"),
+    }.get(outcome, outcome)
+
+
+# ---------------------------------------------------------------- errors
+
+
+def server_said(text: str) -> str:
+    return QCoreApplication.translate("Words", "The server said: “{0}”").format(text)
+
+
+def _with_server(sentence: str, params: Mapping[str, Any]) -> str:
+    said = str(params.get("server") or "")
+    return sentence + ("\n" + server_said(said) if said else "")
+
+
+def model_error_text(code: str, params: Mapping[str, Any] | None, kind: str = "", message: str = "") -> str:
+    """A model request's failure (core/llm/errors.py codes), or a turn's error by its kind."""
+    p = dict(params or {})
+    host, status = p.get("host", ""), p.get("status", "")
+    if code == "auth_rejected":
+        return _with_server(QCoreApplication.translate(
+            "Words", "The provider rejected the API key ({0}). Check the key in the provider settings.").format(status), p)
+    if code == "auth_forbidden":
+        return _with_server(QCoreApplication.translate(
+            "Words", "The API key has no access to this model or endpoint ({0}).").format(status), p)
+    if code == "quota":
+        return _with_server(QCoreApplication.translate(
+            "Words", "The provider says the account is out of quota or credit ({0}).").format(status), p)
+    if code == "rate_limited":
+        wait = p.get("retry_after_s")
+        if wait is not None:
+            text = QCoreApplication.translate(
+                "Words", "The provider is limiting how fast requests may come ({status}). Try again in {wait}.").format(
+                status=status, wait=seconds_text(max(1, round(float(wait)))))
+        else:
+            text = QCoreApplication.translate(
+                "Words", "The provider is limiting how fast requests may come ({0}). Wait a moment and try again."
+            ).format(status)
+        return _with_server(text, p)
+    if code == "server_error":
+        return _with_server(QCoreApplication.translate("Words", "The model server had an error ({0}).").format(status), p)
+    if code == "refused":
+        return _with_server(QCoreApplication.translate(
+            "Words", "The model server refused the request ({0}).").format(status), p)
+    if code == "tools_unsupported":
+        return _with_server(QCoreApplication.translate("Words", "The model does not accept native tool calls."), p)
+    if code == "model_not_found":
+        return _with_server(QCoreApplication.translate(
+            "Words", "The server at {host} does not offer the model “{model}”.").format(host=host, model=p.get("model", "")), p)
+    if code == "no_chat_endpoint":
+        return QCoreApplication.translate(
+            "Words", "The server at {0} has no chat endpoint at this URL (404). Check the base URL (many servers "
+            "need it to end in /v1).").format(host)
+    if code == "timeout":
+        return QCoreApplication.translate("Words", "The model server at {0} did not answer in time.").format(host)
+    if code == "stream_timeout":
+        return QCoreApplication.translate(
+            "Words", "The model server stopped sending the reply and timed out. What arrived is kept.")
+    if code == "stream_dropped":
+        return QCoreApplication.translate(
+            "Words", "The connection dropped while the reply was streaming. What arrived is kept.")
+    if code == "connection":
+        return QCoreApplication.translate(
+            "Words", "Can't reach the model server at {0}. Check that it is running and that the base URL is right."
+        ).format(host)
+    if code == "malformed":
+        return QCoreApplication.translate(
+            "Words", "The model server sent a reply Hermes could not read. What arrived is kept.")
+    if code == "stream_error":
+        return _with_server(QCoreApplication.translate(
+            "Words", "The model server reported an error while streaming."), p)
+    if code == "context_too_long":
+        return QCoreApplication.translate(
+            "Words", "The conversation is too long for this model's context window. Start a new conversation with a "
+            "summary, or use a model with a larger context.")
+    if code == "over_window":
+        return over_window_text(p)
+    if code == "internal":
+        return QCoreApplication.translate(
+            "Words", "Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log."
+        ).format(p.get("error", ""))
+    if code == "turn_deadline":
+        return QCoreApplication.translate(
+            "Words", "Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings' limits). "
+            "What arrived so far is kept; send a message to continue.").format(seconds_text(float(p.get("limit_s") or 0)))
+    if code.startswith("storage"):
+        return storage_text(code, p)
+    return _kind_text(kind, message)
+
+
+def _kind_text(kind: str, message: str) -> str:
+    """An error without a code: a sentence for its kind, with the engine's English words quoted."""
+    sentence = {
+        "auth": QCoreApplication.translate("Words", "The provider refused the API key."),
+        "rate_limit": QCoreApplication.translate("Words", "The provider is limiting requests."),
+        "server": QCoreApplication.translate("Words", "The model server had an error."),
+        "connection": QCoreApplication.translate("Words", "Can't reach the model server."),
+        "timeout": QCoreApplication.translate("Words", "The model server did not answer in time."),
+        "stream_dropped": QCoreApplication.translate("Words", "The reply stopped half-way. What arrived is kept."),
+        "context_too_long": QCoreApplication.translate("Words", "The conversation is too long for this model."),
+        "model_not_found": QCoreApplication.translate("Words", "The server does not offer this model."),
+        "malformed_response": QCoreApplication.translate("Words", "The model server sent a reply Hermes could not read."),
+        "bad_request": QCoreApplication.translate("Words", "The model server refused the request."),
+        "not_configured": QCoreApplication.translate("Words", "No model provider is set up yet."),
+        "storage": QCoreApplication.translate("Words", "The conversation could not be saved."),
+        "internal": QCoreApplication.translate("Words", "Something went wrong inside Hermes."),
+    }.get(kind, QCoreApplication.translate("Words", "Something went wrong."))
+    if message:
+        return sentence + "\n" + QCoreApplication.translate("Words", "Details: “{0}”").format(message)
+    return sentence
+
+
+def _consequence(text: str) -> str:
+    """What a storage failure meant (core/storage: "your message was not saved", …) in the user's language."""
+    return {
+        "nothing was saved": QCoreApplication.translate("Words", "nothing was saved"),
+        "your message was not saved": QCoreApplication.translate("Words", "your message was not saved"),
+        "the reply was not saved": QCoreApplication.translate("Words", "the reply was not saved"),
+        "the tool result was not saved": QCoreApplication.translate("Words", "the tool result was not saved"),
+        "the message was not saved": QCoreApplication.translate("Words", "the message was not saved"),
+        "the change was not saved": QCoreApplication.translate("Words", "the change was not saved"),
+        "the new session was not saved": QCoreApplication.translate("Words", "the new conversation was not saved"),
+        "the latest part of the reply was not saved": QCoreApplication.translate(
+            "Words", "the latest part of the reply was not saved"),
+        "your edited message was not saved": QCoreApplication.translate("Words", "your edited message was not saved"),
+        "your message and its attachments were not saved": QCoreApplication.translate(
+            "Words", "your message and its attachments were not saved"),
+        "the conversation summary was not saved": QCoreApplication.translate(
+            "Words", "the conversation summary was not saved"),
+        "the attachment was not saved": QCoreApplication.translate("Words", "the attachment was not saved"),
+    }.get(text, QCoreApplication.translate("Words", "“{0}”", "a consequence only known in English").format(text)
+          if text else QCoreApplication.translate("Words", "nothing was saved"))
+
+
+def storage_text(code: str, params: Mapping[str, Any]) -> str:
+    """A storage fault (core/storage/errors.py describe) in the user's language; the path stays data."""
+    path, what = params.get("path", ""), _consequence(str(params.get("consequence") or ""))
+    fault = code.removeprefix("storage_")
+    if fault == "full":
+        return QCoreApplication.translate(
+            "Words", "The disk holding {path} is full: {what}. Free some space and try again.").format(path=path, what=what)
+    if fault == "read_only":
+        return QCoreApplication.translate(
+            "Words", "{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart "
+            "Hermes Desktop.").format(path=path, what=what)
+    if fault == "io":
+        return QCoreApplication.translate(
+            "Words", "The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.").format(
+            path=path, what=what)
+    if fault == "permission":
+        return QCoreApplication.translate(
+            "Words", "Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its "
+            "folder.").format(path=path, what=what)
+    if fault == "busy":
+        return QCoreApplication.translate(
+            "Words", "{path} is locked by another program: {what}. Close that program or wait, then try again.").format(
+            path=path, what=what)
+    if fault == "corrupt":
+        return QCoreApplication.translate(
+            "Words", "{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.").format(
+            path=path, what=what)
+    return QCoreApplication.translate("Words", "The session database {path} failed: {what}.").format(path=path, what=what)
+
+
+def _cost_line(cost: Mapping[str, Any]) -> str:
+    what, name, tokens = cost.get("what", ""), str(cost.get("name", "")), f"{int(cost.get('tokens') or 0):,}"
+    if what == "skill_catalog":
+        return QCoreApplication.translate(
+            "Words", "• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do "
+            "not use").format(tokens)
+    if what == "skill":
+        return QCoreApplication.translate(
+            "Words", "• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)").format(
+            name=name, tokens=tokens)
+    if what == "mcp_server":
+        return QCoreApplication.translate(
+            "Words", "• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)").format(
+            name=name, tokens=tokens)
+    if what == "tools":
+        return QCoreApplication.translate(
+            "Words", "• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab").format(tokens)
+    if what == "memory":
+        return QCoreApplication.translate("Words", "• Memory: {0} tokens — turn memory off in Settings").format(tokens)
+    if what == "message":
+        return QCoreApplication.translate(
+            "Words", "• This turn: {0} tokens — your message and this turn's tool results: shorten the message or "
+            "split the task").format(tokens)
+    return QCoreApplication.translate("Words", "• “{name}”: {tokens} tokens").format(name=name, tokens=tokens)
+
+
+def over_window_text(params: Mapping[str, Any]) -> str:
+    head = QCoreApplication.translate(
+        "Words", "Not sent: this request needs about {needed} tokens before any history, but the model's context "
+        "window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your "
+        "message is saved.").format(needed=f"{int(params.get('needed') or 0):,}",
+                                    window=f"{int(params.get('window') or 0):,}",
+                                    available=f"{int(params.get('available') or 0):,}")
+    lines = [_cost_line(c) for c in list(params.get("costs") or [])[:8]]
+    return "\n".join([head, *lines])
+
+
+def turn_error_text(event: Any) -> str:
+    """A TurnError's banner."""
+    code, params = getattr(event, "code", ""), getattr(event, "params", {}) or {}
+    if not code and getattr(event, "kind", "") == "context_too_long":
+        try:  # a refusal from before codes existed: its detail is JSON with the costs
+            detail = json.loads(event.detail)
+            if isinstance(detail, dict) and "costs" in detail:
+                return over_window_text(detail)
+        except (ValueError, TypeError, AttributeError):
+            pass
+    return model_error_text(code, params, str(getattr(event, "kind", "")), getattr(event, "message", ""))
+
+
+def retry_text(event: Any) -> str:
+    """A RetryScheduled event: why, when, which attempt."""
+    delay = f"{event.delay_s:.1f}" if event.delay_s < 10 else f"{event.delay_s:.0f}"
+    values = {"delay": delay, "attempt": event.attempt, "of": event.max_attempts}
+    kind = str(event.kind)
+    if kind == "rate_limit":
+        return QCoreApplication.translate(
+            "Words", "The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).").format(**values)
+    if kind == "server":
+        return QCoreApplication.translate(
+            "Words", "The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).").format(**values)
+    if kind in ("connection", "stream_dropped"):
+        return QCoreApplication.translate(
+            "Words", "Can't reach the model server; retrying in {delay} s (attempt {attempt} of {of}).").format(**values)
+    if kind == "timeout":
+        return QCoreApplication.translate(
+            "Words", "The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of})."
+        ).format(**values)
+    return QCoreApplication.translate(
+        "Words", "The request failed; retrying in {delay} s (attempt {attempt} of {of}).").format(**values)
+
+
+# ---------------------------------------------------------------- notices and stops
+
+
+def notice_text(event: Any) -> str:
+    code, params = getattr(event, "code", ""), getattr(event, "params", {}) or {}
+    if code == "retry_less_history":
+        return QCoreApplication.translate(
+            "Words", "The conversation is too long for the model; retrying with less history.")
+    if code == "reply_length_cut":
+        return QCoreApplication.translate("Words", "The reply reached the maximum output length and was cut off.")
+    if code == "thinking_only":
+        return QCoreApplication.translate(
+            "Words", "The model's reply ended inside its thinking, with no separate answer: open its thinking to read "
+            "what it wrote.")
+    if code == "reasoning_echo":
+        return QCoreApplication.translate(
+            "Words", "The server wants the model's reasoning sent back with its tool calls (it said: “{0}”). From now "
+            "on Hermes sends it back with tool calls for this provider.").format(params.get("server", ""))
+    if code == "text_tool_mode":
+        return QCoreApplication.translate(
+            "Words", "This model does not accept native tool calls; Hermes switched to the text tool-call format for it.")
+    if code == "summary_failed":
+        return QCoreApplication.translate(
+            "Words", "The earlier conversation could not be summarised (“{error}”), so {count} older messages were left "
+            "out of this request instead. Your history is unchanged.").format(
+            error=params.get("error", ""), count=f"{int(params.get('dropped') or 0):,}")
+    if code == "model_choice":
+        return QCoreApplication.translate("Words", "About this conversation's model: “{0}”").format(
+            params.get("text", ""))
+    return getattr(event, "message", "")
+
+
+def stop_text(event: Any) -> str:
+    """Why a guard stopped the turn (TurnFinished with MAX_ROUND_TRIPS, REPEATED_*, OUTPUT_LIMIT)."""
+    reason, p = str(event.reason), getattr(event, "params", {}) or {}
+    if reason == "max_round_trips" and "limit" in p:
+        return QCoreApplication.translate(
+            "Words", "Stopped after {0} model round trips in one turn. Send a message to let the agent continue."
+        ).format(p["limit"])
+    if reason == "repeated_call" and "tool" in p:
+        return QCoreApplication.translate(
+            "Words", "Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what "
+            "to do differently.").format(tool=p["tool"], count=p.get("count", ""))
+    if reason == "repeated_failure" and "tool" in p:
+        return QCoreApplication.translate(
+            "Words", "Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to "
+            "proceed.").format(tool=p["tool"], count=p.get("count", ""))
+    if reason == "output_limit" and "limit" in p:
+        if p.get("had_calls"):
+            return QCoreApplication.translate(
+                "Words", "Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its "
+                "tool calls were not run.").format(f"{int(p['limit']):,}")
+        return QCoreApplication.translate(
+            "Words", "Stopped: the reply passed the output limit of {0} characters. What arrived is kept.").format(
+            f"{int(p['limit']):,}")
+    if reason == "cancelled":
+        return QCoreApplication.translate("Words", "Stopped. What arrived so far is kept.")
+    return getattr(event, "message", "")
+
+
+def error_kind_name(kind: str) -> str:
+    return {
+        "auth": QCoreApplication.translate("Words", "API key refused"),
+        "rate_limit": QCoreApplication.translate("Words", "rate limited"),
+        "server": QCoreApplication.translate("Words", "server error"),
+        "connection": QCoreApplication.translate("Words", "cannot connect"),
+        "timeout": QCoreApplication.translate("Words", "timed out"),
+        "stream_dropped": QCoreApplication.translate("Words", "reply cut off"),
+        "context_too_long": QCoreApplication.translate("Words", "context too long"),
+        "model_not_found": QCoreApplication.translate("Words", "model not found"),
+        "malformed_response": QCoreApplication.translate("Words", "unreadable reply"),
+        "bad_request": QCoreApplication.translate("Words", "request refused"),
+        "not_configured": QCoreApplication.translate("Words", "not set up"),
+        "storage": QCoreApplication.translate("Words", "storage"),
+        "internal": QCoreApplication.translate("Words", "internal error"),
+    }.get(kind, kind)
+
+
+def stop_reason_name(reason: str) -> str:
+    return {
+        "completed": QCoreApplication.translate("Words", "completed"),
+        "cancelled": QCoreApplication.translate("Words", "stopped by you"),
+        "error": QCoreApplication.translate("Words", "error"),
+        "max_round_trips": QCoreApplication.translate("Words", "too many round trips"),
+        "repeated_call": QCoreApplication.translate("Words", "the same call repeated"),
+        "repeated_failure": QCoreApplication.translate("Words", "repeated failures"),
+        "output_limit": QCoreApplication.translate("Words", "output limit reached"),
+    }.get(reason, reason)
+
+
+# ---------------------------------------------------------------- connection check, providers, keyring
+
+
+def check_text(result: Any) -> str:
+    """The setup dialog's answer to Test connection."""
+    code, p = getattr(result, "code", ""), getattr(result, "params", {}) or {}
+    if code == "connected":
+        return QCoreApplication.translate("Words", "Connected: {model} answered in {ms} ms.").format(
+            model=p.get("model", ""), ms=p.get("latency_ms", ""))
+    if code == "bad_scheme":
+        return QCoreApplication.translate("Words", "The base URL must start with http:// or https://.")
+    if code == "add_v1":
+        return QCoreApplication.translate("Words", "Nothing answers at {url}, but {suggested} works. Use that URL.").format(
+            url=p.get("url", ""), suggested=p.get("suggested_url", ""))
+    if code == "model_not_listed":
+        return QCoreApplication.translate(
+            "Words", "The server does not list the model “{model}”. Pick one of the {count} it offers.").format(
+            model=p.get("model", ""), count=p.get("count", ""))
+    if code == "no_model":
+        return QCoreApplication.translate("Words", "Choose a model.")
+    if code == "tools_unsupported":
+        return QCoreApplication.translate(
+            "Words", "The model answers, but does not accept native tool calls. Use the text tool-call format for it.")
+    return model_error_text(code, p, "", getattr(result, "message", ""))
+
+
+def provider_name(preset_id: str, fallback: str) -> str:
+    """A preset's display name: brands stay as they are, generic words are translated."""
+    return {
+        "openai": "OpenAI",
+        "deepseek": "DeepSeek",
+        "qwen": QCoreApplication.translate("Words", "Qwen (DashScope)"),
+        "moonshot": QCoreApplication.translate("Words", "Moonshot / Kimi"),
+        "zhipu": QCoreApplication.translate("Words", "Zhipu GLM"),
+        "openrouter": "OpenRouter",
+        "ollama": QCoreApplication.translate("Words", "Ollama (local)"),
+        "lmstudio": QCoreApplication.translate("Words", "LM Studio (local)"),
+        "custom": QCoreApplication.translate("Words", "Custom (vLLM, other OpenAI-compatible)"),
+    }.get(preset_id, fallback)
+
+
+def keyring_reason(code: str, reason: str) -> str:
+    """Why there is no secure keyring (core/secrets.py BackendReport.code)."""
+    if code == "no_keyring":
+        return QCoreApplication.translate("Words", "no system keyring is available")
+    if code == "insecure_backend":
+        return QCoreApplication.translate("Words", "the keyring backend does not store secrets securely")
+    if code == "low_priority":
+        return QCoreApplication.translate("Words", "the keyring backend cannot be used here")
+    return QCoreApplication.translate("Words", "the keyring reported: “{0}”").format(reason) if reason else \
+        QCoreApplication.translate("Words", "no keyring backend")

@@ -1,0 +1,266 @@
+"""Chinese all the way through the window: the approval dialog, tool cards, error banners, the connection check
+and the Activity tab speak Chinese, with only data (file, tool and model names, numbers, a server's own words)
+left in Latin letters. Plus: every tr()/translate() call in the UI has literal text (lupdate must see it), and
+the glossary's forbidden variants appear in no translation.
+
+The check is "the text, minus the data tokens we know, has no run of three or more ASCII letters". Everything
+is real: the scripted model server (tests/support/model_server.py), a real file in a temp workspace, the
+compiled .qm installed by the window's own language setting.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import keyring
+import keyring.backends.fail
+import pytest
+from PySide6.QtWidgets import QAbstractButton, QLabel, QPlainTextEdit, QTreeWidget, QTreeWidgetItem
+
+from hermes_desktop.core.paths import app_paths, resources_dir
+from hermes_desktop.ui.chat.items import BannerItem, ToolCardItem
+from hermes_desktop.ui.i18n import install_translations
+from tests.support.model_server import CallScript, error_reply, text_reply, tool_call_reply
+
+ROOT = Path(__file__).resolve().parents[2]
+TS = resources_dir() / "translations" / "hermes_zh_CN.ts"
+ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
+# Names that are data in any language: the product, protocols and acronyms kept in Chinese UI text.
+ALWAYS_DATA = ("Hermes Desktop", "Hermes", "MCP", "API", "JSON", "HTTP", "URL")
+
+
+def english_left(text: str, data: tuple[str, ...] = ()) -> list[str]:
+    """The ASCII-letter words of `text` that are not data."""
+    for token in sorted((*data, *ALWAYS_DATA), key=len, reverse=True):
+        text = text.replace(token, " ")
+    return ENGLISH_WORD.findall(text)
+
+
+def assert_chinese(text: str, data: tuple[str, ...] = (), where: str = "") -> None:
+    left = english_left(text, data)
+    assert not left, f"English left in {where}: {left}\n---\n{text}"
+    assert re.search(r"[\u4e00-\u9fff]", text), f"no Chinese at all in {where}: {text!r}"
+
+
+@pytest.fixture
+def chinese(qapp):
+    config = app_paths().config_dir
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "settings.json").write_text(json.dumps({"language": "zh_CN"}), encoding="utf-8")
+    yield
+    install_translations(qapp, "en")
+
+
+def rows(h) -> list:
+    return list(h.window.chat.model.items())
+
+
+def row_text(h, item) -> str:
+    """What the transcript paints for one row: its texts and documents."""
+    layout = h.window.chat.view.delegate.row_layout(item, 900)
+    return "\n".join([t.text for t in layout.texts] + [d.doc.toPlainText() for d in layout.docs])
+
+
+def tree_texts(item: QTreeWidgetItem) -> list[str]:
+    texts = [item.text(0), item.toolTip(0)]
+    for i in range(item.childCount()):
+        texts += tree_texts(item.child(i))
+    return texts
+
+
+def dialog_for(h):
+    return h.wait_until(lambda: h.window.approver.dialog if h.window.approver.dialog is not None
+                        and h.window.approver.dialog.isVisible() else None, what="the approval dialog")
+
+
+def settle_turn(h) -> None:
+    h.wait_until(lambda: h.window.current_session and not h.controller.is_busy(h.window.current_session),
+                 what="the turn to end")
+
+
+def test_a_delete_asks_in_chinese_and_the_denied_card_and_activity_say_so_in_chinese(
+        chinese, make_window, model_server, workspace_dir) -> None:
+    (workspace_dir / "hello.txt").write_text("abc", encoding="utf-8")
+    h = make_window()
+    model_server.enqueue(tool_call_reply(CallScript("delete_path", {"path": "hello.txt"})),
+                         text_reply("好的，我没有删除它。"))
+    h.send("delete hello.txt")  # typed with QTest, which sends Latin-1 keys only: the user's text is data
+    dialog = dialog_for(h)
+    data = ("delete_path", "hello.txt", str(workspace_dir), "path")
+
+    labels = [label.text() for label in dialog.findChildren(QLabel) if label.isVisible() and label.text()]
+    buttons = [button.text() for button in dialog.findChildren(QAbstractButton) if button.isVisible()]
+    shown = "\n".join([dialog.windowTitle(), *labels, *buttons])
+    assert_chinese(re.sub(r"<[^>]+>", " ", shown), data, "the approval dialog")
+    assert "将删除 hello.txt（3 字节）" in dialog.findChild(QLabel, "impactLabel").text()
+    assert "来自内置工具" in dialog.findChild(QLabel, "sourceLabel").text()
+    assert "危险" in dialog.findChild(QLabel, "riskLabel").text()
+    assert "批准一次" in buttons and "拒绝" in buttons
+    assert_chinese(dialog.findChild(QPlainTextEdit, "argsView").toPlainText() + " 参数", data, "the arguments")
+
+    h.do(lambda: dialog.deny_button.click())
+    card = h.wait_until(lambda: next((i for i in rows(h) if isinstance(i, ToolCardItem) and i.status == "denied"),
+                                     None), what="the denied card")
+    settle_turn(h)
+    assert (workspace_dir / "hello.txt").read_text(encoding="utf-8") == "abc", "denied: the file is still there"
+    painted = row_text(h, card)
+    assert "已拒绝（你）" in painted and "(" not in painted.replace("(&", "")
+    assert_chinese(painted, data, "the denied tool card")
+
+    activity = h.window.findChild(QTreeWidget, "activityLog")
+    texts = [t for i in range(activity.topLevelItemCount()) for t in tree_texts(activity.topLevelItem(i)) if t]
+    turn_title = "delete hello.txt"
+    assert any("已拒绝" in t for t in texts), texts
+    assert_chinese("\n".join(texts), (*data, "scripted-model", "native", "text", "none", turn_title),
+                   "the Activity tab")
+
+
+def test_a_finished_tool_card_and_the_code_block_copy_link_are_chinese(chinese, make_window, model_server) -> None:
+    h = make_window()
+    model_server.enqueue(tool_call_reply(CallScript("calculate", {"expression": "6*7"})),
+                         text_reply("结果是 42。\n\n```python\nprint(42)\n```"))
+    h.send("6*7?")
+    settle_turn(h)
+    card = next(i for i in rows(h) if isinstance(i, ToolCardItem))
+    painted = row_text(h, card)
+    assert "完成" in painted and "结果（" in painted and "个字符）" in painted
+    assert_chinese(painted, ("calculate",), "the finished tool card")
+    reply = [i for i in rows(h) if getattr(i, "role", "") == "assistant"][-1]
+    layout = h.window.chat.view.delegate.row_layout(reply, 900)
+    html = "".join(d.doc.toHtml() for d in layout.docs if d.code is not None)
+    assert ">复制<" in html and ">Copy<" not in html
+
+
+def test_error_banners_for_a_refused_key_and_a_rate_limit_are_chinese(chinese, make_window, model_server) -> None:
+    h = make_window()
+    model_server.required_key = "sk-something-else"
+    h.send("hi")
+    banner = h.wait_until(lambda: next((i for i in rows(h) if isinstance(i, BannerItem)), None), what="the 401")
+    server_words = "Incorrect API key provided: [redacted]"  # the server's own words, with the key redacted
+    assert "提供方拒绝了 API 密钥（401）" in banner.message and f"服务器返回：“{server_words}”" in banner.message
+    assert_chinese(row_text(h, banner), (server_words,), "the 401 banner")
+    model_server.required_key = None
+    settle_turn(h)
+
+    many = "Too many requests, slow down"
+    model_server.enqueue(*[error_reply(429, many, headers={"retry-after-ms": "20"}) for _ in range(3)])
+    h.send("again")
+    banner = h.wait_until(lambda: next((i for i in rows(h) if isinstance(i, BannerItem) and "429" in i.message),
+                                       None), what="the 429")
+    assert "（429）" in banner.message and "请在 1 秒后重试" in banner.message
+    assert_chinese(row_text(h, banner), (many,), "the 429 banner")
+
+
+def test_the_connection_check_answers_in_chinese(chinese, make_window, model_server) -> None:
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    try:
+        h = make_window(configured=False)
+        dialog = h.wait_until(lambda: getattr(h.window, "setup_dialog", None), what="the setup dialog")
+        from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton
+
+        def fill(url: str, key: str) -> None:
+            dialog.findChild(QLineEdit, "baseUrlEdit").setText(url)
+            dialog.findChild(QComboBox, "modelEdit").setEditText("scripted-model")
+            dialog.findChild(QLineEdit, "apiKeyEdit").setText(key)
+
+        def check() -> str:
+            status = dialog.findChild(QLabel, "connectionStatus")
+            status.clear()
+            h.do(lambda: dialog.findChild(QPushButton, "testConnectionButton").click())
+            h.wait_until(lambda: status.text() and status.text() != dialog.tr("Testing…"), what="the check")
+            return status.text()
+
+        h.do(lambda: fill(model_server.base_url, "sk-ui-test-key"))
+        model_server.enqueue(text_reply("ok"))  # the check's one-token completion
+        answer = check()
+        assert answer.startswith("已连接：scripted-model 在 ") and answer.endswith(" 毫秒内作出响应。")
+        assert_chinese(answer, ("scripted-model",), "the connection result")
+
+        model_server.required_key = "sk-something-else"
+        answer = check()
+        assert "提供方拒绝了 API 密钥（401）" in answer
+        assert_chinese(answer, ("Incorrect API key provided: [redacted]",), "the refused key")
+        model_server.required_key = None
+
+        h.do(lambda: fill("ftp://example.com", ""))
+        assert_chinese(check(), ("http://", "https://"), "the wrong URL scheme")
+
+        names = [dialog.findChild(QComboBox, "providerCombo").itemText(i)
+                 for i in range(dialog.findChild(QComboBox, "providerCombo").count())]
+        assert "自定义（vLLM 或其他兼容 OpenAI 的服务）" in names and "OpenAI" in names
+        note = dialog.findChild(QLabel, "keyringWarning").text()
+        assert "没有可用的系统密钥环" in note
+        assert_chinese(note, ("HERMES_API_KEY",), "the no-keyring notice")
+    finally:
+        keyring.set_keyring(previous)
+
+
+# ---------------------------------------------------------------- source and translation checks
+
+
+def _translate_calls(tree: ast.AST):
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name == "tr":
+            yield node, node.args[:1]
+        elif name == "translate" and not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                                          and func.value.id == "painter"):  # QPainter.translate(point)
+            yield node, node.args[:2]
+
+
+def test_every_tr_and_translate_call_in_the_ui_has_literal_text() -> None:
+    bad = []
+    for path in sorted((ROOT / "hermes_desktop" / "ui").rglob("*.py")):
+        for node, args in _translate_calls(ast.parse(path.read_text(encoding="utf-8"))):
+            if not args or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)[:90]}")
+    assert not bad, "tr()/translate() with a variable (lupdate cannot see it):\n" + "\n".join(bad)
+
+
+def test_the_ast_check_catches_a_variable() -> None:
+    tree = ast.parse("self.tr(label)\nQCoreApplication.translate('Ctx', text)\nself.tr('fine')")
+    flagged = [node.lineno for node, args in _translate_calls(tree)
+               if not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args)]
+    assert flagged == [1, 2]
+
+
+# (what the source says, forbidden in its translation, the glossary word)
+FORBIDDEN = [
+    (re.compile(r".*"), "会话", "对话"),
+    (re.compile(r".*"), "钥匙串", "系统密钥环"),
+    (re.compile(r".*"), "分叉", "分支"),
+    (re.compile(r".*"), "总是", "始终"),
+    (re.compile(r".*"), "服务商", "提供方"),
+    (re.compile(r".*"), "破坏性", "危险"),
+    (re.compile(r"\bAllow\b|[Aa]lways allow|[Nn]ever allow|allowed once|allowed for this"), "允许", "批准"),
+    (re.compile(r"[Rr]evoke"), "撤销", "吊销"),
+]
+HALF_WIDTH_NEAR_CHINESE = re.compile(r"[\u4e00-\u9fff][,:;?!]|[,;?!][\u4e00-\u9fff]|\((?!&|\*)[^()]*[\u4e00-\u9fff][^()]*\)")
+
+
+def test_translations_follow_the_glossary_and_use_full_width_punctuation() -> None:
+    problems = []
+    for message in ET.parse(TS).getroot().iter("message"):
+        source, translation = message.findtext("source") or "", message.findtext("translation") or ""
+        for applies, word, wanted in FORBIDDEN:
+            if word in translation and applies.search(source):
+                problems.append(f"{word} (use {wanted}): {source!r} -> {translation!r}")
+        if HALF_WIDTH_NEAR_CHINESE.search(re.sub(r"\(\*[^)]*\)|;;", " ", translation)):  # file filters are data
+            problems.append(f"half-width punctuation: {source!r} -> {translation!r}")
+    assert not problems, "\n".join(problems)
+    approval = {m.findtext("source"): m.findtext("translation") for m in ET.parse(TS).getroot().iter("message")}
+    assert approval["Allow once"] == "批准一次" and approval["Deny"] == "拒绝" and approval["Revoke"] == "吊销"
+    assert approval["Undo"] == "撤销" and approval["Fork"] == "分支"
+
+
+def test_the_glossary_check_catches_a_forbidden_word() -> None:
+    assert any(word in "本会话内允许" and applies.search("Allow for this session") for applies, word, _ in FORBIDDEN)
+    assert HALF_WIDTH_NEAR_CHINESE.search("结果 (48 个字符)") and not HALF_WIDTH_NEAR_CHINESE.search("文件(&F)")
