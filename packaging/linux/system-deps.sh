@@ -23,7 +23,10 @@ want=("${window[@]}" fonts-noto-cjk)   # the fonts: Chinese text in the window
 mode=run
 if [ "${1:-}" = "--tests" ]; then
   mode=tests
-  want+=(gnome-keyring dbus dbus-x11 xvfb npm)   # npm: the MCP conformance suite and its Node 22 (tests/.node)
+  want+=(gnome-keyring dbus dbus-x11 xvfb)
+  # npm: the MCP conformance suite and its Node 22 (tests/.node). Only when no npm is on PATH: a Node from
+  # another source (nodesource's nodejs bundles npm) conflicts with Debian's npm package ("held broken packages").
+  command -v npm >/dev/null 2>&1 || want+=(npm)
 fi
 
 # Qt's xcb plugin and the Qt libraries it loads, from the project's venv (or QT_PLUGIN_FILES).
