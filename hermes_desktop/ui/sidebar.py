@@ -11,10 +11,11 @@ import html
 from datetime import date, datetime, timedelta
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from hermes_desktop.ui import design, icons
+from hermes_desktop.ui import theme as themes
 from hermes_desktop.core.session_types import SessionInfo
 
 SESSION_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -115,6 +117,10 @@ class SessionSidebar(QWidget):
         top.addWidget(self.search, 1)
         top.addWidget(self.new_button)
         layout = QVBoxLayout(self)
+        # Calm, as in Claude Desktop or Jan: no frame, the window's colour, a tinted (not accent-filled) selection.
+        self.list.setFrameShape(QFrame.Shape.NoFrame)
+        self.list.setSpacing(1)
+        self._calm_list()
         layout.setContentsMargins(design.S, design.S, design.XS, design.S)
         layout.setSpacing(design.S)
         layout.addLayout(top)
@@ -188,6 +194,20 @@ class SessionSidebar(QWidget):
             empty.setData(KIND_ROLE, "empty")
             self.list.addItem(empty)
         self._filling = False
+
+    def _calm_list(self) -> None:
+        theme = themes.current()
+        palette = self.list.palette()
+        for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+            palette.setColor(group, QPalette.ColorRole.Base, QColor(theme.window))
+            palette.setColor(group, QPalette.ColorRole.Highlight, QColor(theme.selection))
+            palette.setColor(group, QPalette.ColorRole.HighlightedText, QColor(theme.text))
+        self.list.setPalette(palette)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.PaletteChange:  # the theme switched
+            self._calm_list()
+        super().changeEvent(event)
 
     def set_current(self, session_id: str | None) -> None:
         self._current = session_id

@@ -156,3 +156,19 @@ def test_the_type_scale_is_relative_to_the_system_font(qapp) -> None:
     assert design.section(base).bold() and design.section(base).pointSizeF() == pytest.approx(9.0)
     layouter = RowLayouter(base)
     assert layouter.small.pointSizeF() == pytest.approx(design.small(base).pointSizeF())
+
+
+def test_footer_links_carry_their_icons_and_make_room_for_them(qapp) -> None:
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from hermes_desktop.ui.chat.layout import LINK_ICON
+
+    layouter = RowLayouter(QFont())
+    reply = layouter.layout(MessageItem("assistant", "Done."), 700)
+    links = {t.text: t for t in reply.hover_texts if t.role == "link"}
+    assert [t.icon for t in links.values()] == ["copy", "regenerate", "fork"]
+    metrics = QFontMetricsF(layouter.small)
+    for text, part in links.items():
+        assert part.rect.width() == pytest.approx(metrics.horizontalAdvance(text) + LINK_ICON + design.XS)
+    user = layouter.layout(MessageItem("user", "Hi"), 700)
+    assert [t.icon for t in user.hover_texts if t.role == "link"] == ["copy", "edit", "fork"]

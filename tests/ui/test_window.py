@@ -391,7 +391,8 @@ def painted_in(h, theme) -> bool:
     reply = transcript.copy(row)
     reply_colours = {reply.pixel(x, y) for x in range(reply.width()) for y in range(reply.height())}
     assert theme.markdown.inline_code_background != DARK_OR_LIGHT[not theme.dark].markdown.inline_code_background
-    return (_most_common(sidebar) == rgb(theme.base) and _most_common(transcript) == rgb(theme.base)
+    # The session list is drawn on the window's colour (no frame, ui/sidebar.py), the transcript on the base colour.
+    return (_most_common(sidebar) == rgb(theme.window) and _most_common(transcript) == rgb(theme.base)
             and panel.pixel(2, panel.height() - 2) == rgb(theme.window)
             and rgb(theme.markdown.inline_code_background) in reply_colours
             and rgb(DARK_OR_LIGHT[not theme.dark].markdown.inline_code_background) not in reply_colours)

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QS
 from hermes_desktop.ui import design
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.chat.items import Item, MessageItem, thinking_state
-from hermes_desktop.ui.chat.layout import RowLayout, RowLayouter, signature
+from hermes_desktop.ui.chat.layout import LINK_ICON, RowLayout, RowLayouter, signature
 from hermes_desktop.ui.chat.markdown_render import render_block, split_blocks
 from hermes_desktop.ui.chat.model import ITEM_ROLE
 
@@ -48,6 +48,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         # content hash -> thumbnail, decoded once at thumbnail size; None for a file that could not be read (a file
         # is stored before its message is shown, so a missing one does not come back: no disk read on every paint)
         self._thumbs: dict[str, QPixmap | None] = {}
+        self._link_icons: dict[tuple[str, str, float], QPixmap] = {}
 
     # ------------------------------------------------------------------ geometry
     def _width(self, option: QStyleOptionViewItem) -> int:
@@ -221,7 +222,19 @@ class TranscriptDelegate(QStyledItemDelegate):
         }.get(part.role, (layouter.small, theme.text))
         painter.setFont(font)
         painter.setPen(QColor(colour))
-        painter.drawText(part.rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, part.text)
+        rect = part.rect
+        if part.icon:  # a footer link's icon, from a cache (one pixmap per icon, colour and pixel ratio)
+            side = LINK_ICON
+            ratio = painter.device().devicePixelRatioF() if painter.device() is not None else 1.0
+            key = (part.icon, colour, ratio)
+            pixmap = self._link_icons.get(key)
+            if pixmap is None:
+                from hermes_desktop.ui.icons import pixmap as icon_pixmap
+
+                pixmap = self._link_icons[key] = icon_pixmap(part.icon, colour, side, ratio=ratio)
+            painter.drawPixmap(QPointF(rect.left(), rect.center().y() - side / 2), pixmap)
+            rect = rect.adjusted(side + design.XS, 0, 0, 0)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, part.text)
 
     def _relayout_later(self, index: QModelIndex | QPersistentModelIndex) -> None:
         persistent = QPersistentModelIndex(index)

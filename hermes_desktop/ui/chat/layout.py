@@ -53,6 +53,8 @@ BLOCK_GAP = design.BLOCK_GAP
 BUBBLE_PAD = design.BOX_PAD
 FOOTER_H = 22.0
 CARD_PAD = design.BOX_PAD
+LINK_ICON = 12  # the icon before a footer link (Copy, Edit, Fork, Regenerate)
+LINK_ICONS = frozenset({"copy", "edit", "fork", "regenerate"})
 RESULT_PREVIEW_LINES = 24
 USER_BUBBLE_RATIO = 0.78
 LIVE_THINKING_CHARS = 4000
@@ -73,6 +75,7 @@ class TextPart:
     text: str
     role: str  # header | muted | status | link | badge | name | tag
     colour: str = ""
+    icon: str = ""  # a link's icon (ui/icons.py), drawn before its text
 
 
 @dataclass
@@ -227,14 +230,14 @@ class RowLayouter:
         x = left
         spans = []
         for label, action in actions:
-            w = self.small_metrics.horizontalAdvance(label)
+            w = self.small_metrics.horizontalAdvance(label) + (LINK_ICON + design.XS if action in LINK_ICONS else 0)
             spans.append((label, action, w))
         total = sum(w for _, _, w in spans) + design.LINK_GAP * (len(spans) - 1)
         if right is not None:
             x = right - total
         for label, action, w in spans:
             rect = QRectF(x, y + 3, w, self.small_metrics.height())
-            layout.hover_texts.append(TextPart(rect, label, "link"))
+            layout.hover_texts.append(TextPart(rect, label, "link", icon=action if action in LINK_ICONS else ""))
             layout.hits.append(Hit(rect, action, hover_only=True))
             x += w + design.LINK_GAP
 
