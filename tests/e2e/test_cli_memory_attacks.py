@@ -43,3 +43,50 @@ def test_a_pasted_document_in_ask_leaves_no_memory(server, env) -> None:
     assert asked.returncode == 0, asked.stderr
     assert "[remembered" not in asked.stderr
     assert json.loads(hermes("memory", "list", "--json", env=env).stdout) == []
+
+
+def test_forget_on_a_terminal_forgets_only_what_it_listed_while_another_process_adds_one(server, env) -> None:
+    """The approval lists one memory; while the user reads it, another `hermes-desktop` process adds a second one
+    matching the same query; "y" forgets only the one that was shown."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    import threading
+
+    from tests.support.cli import ROOT
+    from tests.support.model_server import CallScript, tool_call_reply
+
+    shown = hermes("memory", "add", "Likes tea with lemon", env=env)
+    assert shown.returncode == 0, shown.stderr
+    server.auto_memory = False
+    server.enqueue(tool_call_reply(CallScript("forget", {"query": "tea"})), text_reply("Forgotten."))
+    master, slave = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "hermes_desktop", "ask", "Forget the tea thing."], cwd=ROOT,
+                               env=env, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    err: list[str] = []
+    asked = threading.Event()
+
+    def read_stderr() -> None:
+        for line in process.stderr:
+            err.append(line)
+            if "Forgets 1 memory" in line:
+                asked.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    try:
+        assert asked.wait(60), "".join(err)
+        late = hermes("memory", "add", "Drinks tea with honey in the evening", env=env)
+        assert late.returncode == 0, late.stderr
+        os.write(master, b"y\n")
+        out, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+        os.close(slave)
+    reader.join(5)
+    assert process.returncode == 0, "".join(err)
+    states = {m["statement"]: m["state"] for m in json.loads(hermes("memory", "list", "--json", env=env).stdout)}
+    assert states == {"Likes tea with lemon": "forgotten", "Drinks tea with honey in the evening": "active"}
