@@ -325,3 +325,32 @@ def test_full_width_latin_typed_in_a_chinese_input_method_finds_the_skill() -> N
     index = SkillIndex.build(skills)
     assert [name for name, _ in index.search("帮我填ＰＤＦ表单")][:1] == ["pdf"]
     assert [name for name, _ in index.search("ＸＬＳＸ")][:1] == ["xlsx"]
+
+
+async def test_a_chinese_named_skill_with_code_sends_only_tool_names_model_apis_accept(
+        runtime, profile, model_server) -> None:
+    """OpenAI refuses a whole request (400) when a tool name is outside ^[a-zA-Z0-9_-]{1,64}$. A trusted skill named
+    会议纪要 with scripts offered `会议纪要_run_script`, and a tools.py function `总结` its own name: once the skill was
+    active, every request of the session failed."""
+    import re
+
+    from tests.core.test_skills import run_turn
+    from tests.support.model_server import text_reply
+
+    folder = runtime.paths.user_skills_dir / "会议纪要"
+    (folder / "scripts").mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: 会议纪要\ndescription: 整理会议纪要。\n---\n运行脚本。\n", encoding="utf-8")
+    (folder / "scripts" / "make.py").write_text("print('ok')\n", encoding="utf-8")
+    (folder / "tools.py").write_text(
+        "from hermes_desktop.skill_api import tool\n\n@tool(risk='read')\ndef 总结(text: str) -> str:\n"
+        "    '''Summarise.'''\n    return text[:10]\n\n@tool(risk='read')\ndef outline(text: str) -> str:\n"
+        "    '''Outline.'''\n    return text[:5]\n", encoding="utf-8")
+    runtime.skills.reload()
+    runtime.skills.trust_skill("会议纪要")
+    model_server.enqueue(text_reply("好的"))
+    await run_turn(runtime, profile, "zh", "/会议纪要 整理一下")
+    names = model_server.chat_requests[0].tool_names
+    assert "outline" in names and any(n.endswith("_run_script") for n in names), names
+    assert all(re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", n) for n in names), names
+    problems = [p.reason for p in runtime.skills.problems(runtime.skills.get("会议纪要"))]
+    assert any("'总结' is not allowed by model APIs" in p for p in problems), problems

@@ -60,6 +60,7 @@ OTHER_FIXED_ALLOWANCE = 400
 RECENT = 20
 FIND_RESULTS = 8
 # A full-width slash too (what a Chinese input method types); not a path such as /usr/bin.
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SLASH = re.compile(r"^[/／]([^\s/／]{1,200}+)(?![/／])")
 # Invisible characters a paste or an input method leaves in a message (zero-width space/joiners, BOM, soft hyphen).
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
@@ -161,6 +162,11 @@ class SkillManager:
                 specs.append(runner)
         names = []
         for spec in specs:
+            if not _TOOL_NAME.fullmatch(spec.name):  # sent as is, it would make the provider refuse every request
+                self.code_problems.setdefault(skill.name, []).append(SkillProblem(
+                    "tools.py", f"tool name {spec.name!r} is not allowed by model APIs (letters A-Z and a-z, digits, "
+                                "_ and -, at most 64); give it an ASCII name with @tool(name=...); skipped"))
+                continue
             if self._registry.get(spec.name) is not None:
                 self.code_problems.setdefault(skill.name, []).append(
                     SkillProblem("tools.py", f"tool {spec.name!r} clashes with an existing tool; skipped"))

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import re
@@ -47,11 +48,17 @@ MAX_OUTPUT_CHARS = 16_000
 MAX_ARGS = 64
 _SECRET_ENV = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE|SESSION", re.I)
 _TOOL_NAME_MAX = 64
+_NOT_IN_TOOL_NAMES = re.compile(r"[^A-Za-z0-9_]")
 
 
 def tool_name(skill_name: str) -> str:
+    """`<skill>_run_script`. Model APIs accept only [A-Za-z0-9_-] in tool names (OpenAI answers 400 to the whole
+    request otherwise), so a skill named outside ASCII (会议纪要) gets `skill_<hash>_run_script`, unique per name."""
     suffix = "_run_script"
-    return skill_name.replace("-", "_")[: _TOOL_NAME_MAX - len(suffix)] + suffix
+    base = skill_name.replace("-", "_")
+    if not base or _NOT_IN_TOOL_NAMES.search(base):
+        base = "skill_" + hashlib.sha256(skill_name.encode("utf-8")).hexdigest()[:10]
+    return base[: _TOOL_NAME_MAX - len(suffix)] + suffix
 
 
 def list_scripts(skill: Skill) -> list[str]:
