@@ -16,6 +16,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from hermes_desktop.core.tools.approval import ApprovalRequest, Decision
+from hermes_desktop.ui import design
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui import words
 
@@ -40,9 +41,10 @@ class ApprovalDialog(QDialog):
         risk_colour = theme.risk_colour(request.risk.value)
 
         heading = QLabel(self.tr("Hermes wants to run:"))
-        self.tool_label = QLabel(f"<b style='font-size:large'>{escape(request.tool_name)}</b>")
+        self.tool_label = QLabel(request.tool_name)
         self.tool_label.setObjectName("toolNameLabel")
-        self.tool_label.setTextFormat(Qt.TextFormat.RichText)
+        self.tool_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.tool_label.setFont(design.title(self.font()))  # the type scale's title step (ui/design.py)
         source = QLabel(source_words(request.source, request.source_detail))
         source.setObjectName("sourceLabel")
         source.setTextFormat(Qt.TextFormat.PlainText)

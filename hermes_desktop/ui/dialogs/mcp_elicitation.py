@@ -41,6 +41,7 @@ from hermes_desktop.core.mcp.client_features import (
     check_value,
     parse_text,
 )
+from hermes_desktop.ui import design
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.async_dialog import run_dialog
 
@@ -117,7 +118,7 @@ class McpElicitationDialog(QDialog):
         domain = QLabel(self.tr("It wants you to open a page on {0}").format(self.request.domain))
         domain.setObjectName("elicitDomainLabel")
         domain.setTextFormat(Qt.TextFormat.PlainText)
-        domain.setStyleSheet("font-weight: bold; font-size: large")
+        domain.setFont(design.title(self.font()))  # the type scale's title step (ui/design.py)
         domain.setWordWrap(True)
         layout.addWidget(domain)
         layout.addWidget(QLabel(self.tr("Full address:")))
