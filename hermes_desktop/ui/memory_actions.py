@@ -196,6 +196,8 @@ class MemoryActions(QObject):
         dialog.setLabelText(self.tr("What Hermes remembers (your words stay as they were: “{0}”)").format(row.quote)
                             if row.quote else self.tr("What Hermes remembers"))
         dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput, True)
+        for label in dialog.findChildren(QLabel):  # the user's words as typed ("<b>" in a quote is not markup)
+            label.setTextFormat(Qt.TextFormat.PlainText)
         dialog.setTextValue(row.statement)
         dialog.resize(460, 220)
         self.edit_dialog = dialog

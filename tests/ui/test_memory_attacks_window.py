@@ -95,3 +95,21 @@ def test_a_bidi_override_in_the_remembered_row_is_shown_not_obeyed() -> None:
     item = RememberedItem(session_id="s", memory_ids=(1,), statements=("Likes tea \u202egnp.exe",))
     text = remembered_text(item)
     assert "\u202e" not in text and "Likes tea \\u202egnp.exe" in text
+
+
+def test_the_edit_dialog_shows_the_users_words_as_typed(make_window) -> None:
+    from PySide6.QtTest import QTest
+
+    h = make_window()
+    memory = h.controller.memory
+    kept = memory.add("Likes bold headings", quote="I like <b>bold</b> headings <img src='file:///etc/hosts'>",
+                      profile_id=h.controller.runtime.profile.id, kind=Kind.PREFERENCE)
+    h.do(lambda: (h.window.memory.show_tab(), h.window.memory.refresh()))
+    h.wait_until(lambda: kept.id in h.window.inspector.memory.memory_ids(), what="the memory in the tab")
+    listing = h.window.findChild(QListWidget, "memoryList")
+    h.do(lambda: (h.window.inspector.memory.select(kept.id), listing.setFocus()))
+    h.do(lambda: QTest.keyClick(listing, Qt.Key.Key_F2))
+    dialog = h.wait_until(lambda: h.window.memory.edit_dialog, what="the edit dialog")
+    labels = [label for label in dialog.findChildren(QLabel) if "bold" in label.text()]
+    assert labels and all(label.textFormat() == Qt.TextFormat.PlainText for label in labels)
+    h.do(dialog.reject)
