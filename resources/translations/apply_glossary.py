@@ -44,6 +44,8 @@ RULES: list[tuple[Callable[[str], bool] | None, str, str]] = [
     (None, "推理", "思考"),
     (None, "破坏性", "危险"),
     (None, "试运行", "模拟运行"),
+    (None, "演练", "模拟运行"),
+    (lambda source: source == "read", "读取", "只读"),  # the risk level, as on the approval dialog
     (lambda source: bool(_APPROVAL.search(source)), "允许", "批准"),
     (lambda source: "evoke" in source, "撤销", "吊销"),
 ]
@@ -64,6 +66,8 @@ def apply(source: str, translation: str) -> str:
     for applies, old, new in RULES:
         if old in translation and (applies is None or applies(source)):
             translation = translation.replace(old, new)
+    # "token" as a Chinese noun is 令牌 ("150 个令牌"); max_tokens and {tokens} are data and stay
+    translation = re.sub(rf"(?<=[{_CJK}（]) ?(?<![\w{{])tokens?(?![\w}}]) ?(?=[{_CJK}）；，。]|$)", "令牌", translation)
     return full_width(translation)
 
 

@@ -341,67 +341,67 @@
 <context>
     <name>ApprovalDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="35"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="36"/>
         <source>Allow this action?</source>
         <translation>批准此操作吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="42"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="43"/>
         <source>Hermes wants to run:</source>
         <translation>Hermes 想要运行：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="50"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="52"/>
         <source>{level} — {explanation}</source>
         <translation>{level} — {explanation}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="67"/>
         <source>This is a large change, so Hermes asks even if you allowed this tool before.</source>
         <translation>这是一次较大的改动，所以即使你之前批准过此工具，Hermes 仍会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="68"/>
         <source>The model said: “{0}”</source>
         <translation>模型说：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="73"/>
         <source>Session: {0}</source>
         <translation>对话：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="78"/>
         <source>The tool call&apos;s arguments</source>
         <translation>工具调用的参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="84"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="85"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="87"/>
         <source>Always allow this tool</source>
         <translation>始终批准此工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="102"/>
         <source>Arguments:</source>
         <translation>参数：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="134"/>
         <source>{path}  →  refused: {reason}</source>
         <translation>{path}  →  已拒绝：{reason}</translation>
     </message>
@@ -702,7 +702,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
         <source>read</source>
-        <translation>读取</translation>
+        <translation>只读</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
@@ -821,7 +821,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
         <source>Dry run</source>
-        <translation>演练</translation>
+        <translation>模拟运行</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
@@ -1083,7 +1083,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="533"/>
         <source>{0:,} tokens</source>
-        <translation>{0:,} 个 token</translation>
+        <translation>{0:,} 个令牌</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="620"/>
@@ -1118,7 +1118,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="690"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
-        <translation>{0:,} / {1:,} 个 token；省略了 {2} 条较早的消息</translation>
+        <translation>{0:,} / {1:,} 个令牌；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="723"/>
@@ -1232,212 +1232,212 @@ Folder: {2}</source>
 <context>
     <name>McpElicitationDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="70"/>
         <source>The MCP server “{0}” asks:</source>
         <translation>MCP 服务器“{0}”询问：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="84"/>
         <source>Decline</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="86"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="89"/>
         <source>Open a page for MCP server “{0}”?</source>
         <translation>为 MCP 服务器“{0}”打开网页？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="91"/>
         <source>Open in browser</source>
         <translation>在浏览器中打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="93"/>
         <source>MCP server “{0}” asks for information</source>
         <translation>MCP 服务器“{0}”请求信息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="94"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="95"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="118"/>
         <source>It wants you to open a page on {0}</source>
         <translation>它想让你打开 {0} 上的网页</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="124"/>
         <source>Full address:</source>
         <translation>完整地址：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="130"/>
         <source>Nothing is opened unless you press “Open in browser”. Check the address first: only continue if you trust this site.</source>
         <translation>除非你按下“在浏览器中打开”，否则不会打开任何网页。请先核对地址：只有信任此网站时才继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="168"/>
         <source>* required</source>
         <translation>* 必填</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="183"/>
         <source>Yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="189"/>
         <source>(choose one)</source>
         <translation>（请选择）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="218"/>
         <source>a whole number from {0} to {1}</source>
         <translation>{0} 到 {1} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="219"/>
         <source>a number from {0} to {1}</source>
         <translation>{0} 到 {1} 之间的数字</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
         <source>a whole number, at least {0}</source>
         <translation>整数，至少 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
         <source>a number, at least {0}</source>
         <translation>数字，至少 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
         <source>a whole number, at most {0}</source>
         <translation>整数，至多 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
         <source>a number, at most {0}</source>
         <translation>数字，至多 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
         <source>a number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="225"/>
         <source>name@example.com</source>
         <translation>name@example.com</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="225"/>
         <source>https://example.com</source>
         <translation>https://example.com</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="226"/>
         <source>YYYY-MM-DD</source>
         <translation>YYYY-MM-DD</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="226"/>
         <source>YYYY-MM-DDTHH:MM</source>
         <translation>YYYY-MM-DDTHH:MM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="245"/>
         <source>This field is required.</source>
         <translation>此项为必填项。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="247"/>
         <source>Enter a number.</source>
         <translation>请输入数字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="249"/>
         <source>Enter a whole number.</source>
         <translation>请输入整数。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="251"/>
         <source>The smallest allowed value is {0}.</source>
         <translation>允许的最小值为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="253"/>
         <source>The largest allowed value is {0}.</source>
         <translation>允许的最大值为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="255"/>
         <source>Enter at least {0} characters.</source>
         <translation>请至少输入 {0} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="257"/>
         <source>Enter at most {0} characters.</source>
         <translation>最多输入 {0} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="259"/>
         <source>Enter an email address like name@example.com.</source>
         <translation>请输入电子邮件地址，例如 name@example.com。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="261"/>
         <source>Enter an address like https://example.com.</source>
         <translation>请输入网址，例如 https://example.com。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="263"/>
         <source>Enter a date as YYYY-MM-DD.</source>
         <translation>请按 YYYY-MM-DD 格式输入日期。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="265"/>
         <source>Enter a date and time as YYYY-MM-DDTHH:MM.</source>
         <translation>请按 YYYY-MM-DDTHH:MM 格式输入日期和时间。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="267"/>
         <source>Choose at least {0}.</source>
         <translation>请至少选择 {0} 项。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="269"/>
         <source>Choose at most {0}.</source>
         <translation>最多选择 {0} 项。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="271"/>
         <source>Answer yes or no.</source>
         <translation>请回答是或否。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="273"/>
         <source>Choose one of the options.</source>
         <translation>请从选项中选择。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="274"/>
         <source>Enter text.</source>
         <translation>请输入文本。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="297"/>
         <source>Please correct the marked fields.</source>
         <translation>请更正标出的字段。</translation>
     </message>
@@ -1725,7 +1725,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="109"/>
         <source>~{0} tokens per request</source>
-        <translation>每次请求约 {0} 个 token</translation>
+        <translation>每次请求约 {0} 个令牌</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="111"/>
@@ -2098,108 +2098,108 @@ Folder: {2}</source>
         <translation>Hermes 记住的内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="214"/>
         <source>Add a memory</source>
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="215"/>
         <source>What should Hermes remember? (a short fact, e.g. “Prefers answers in British English”)</source>
         <translation>Hermes 应该记住什么？（一条简短的事实，例如“回答时使用英式英语”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="234"/>
         <source>The memory was not deleted: {0}</source>
         <translation>记忆未删除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="239"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="240"/>
         <source>Deleted {0} memories</source>
         <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="261"/>
         <source>Wipe all memories?</source>
         <translation>清除全部记忆？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="262"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="264"/>
         <source>Wipe all memories</source>
         <translation>清除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="272"/>
         <source>The memories were not wiped: {0}</source>
         <translation>记忆未清除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="278"/>
         <source>All memories were wiped.</source>
         <translation>已清除全部记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="286"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="292"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="294"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="300"/>
         <source>Memory history</source>
         <translation>记忆历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="295"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="305"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
         <source>in use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="305"/>
         <source>replaced</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="368"/>
         <source>Could not forget it: {0}</source>
         <translation>无法遗忘：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="447"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="456"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="458"/>
         <source>This conversation does not use or record memory.</source>
         <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="459"/>
         <source>This conversation uses memory again.</source>
         <translation>此对话重新使用记忆。</translation>
     </message>
@@ -2207,144 +2207,144 @@ Folder: {2}</source>
 <context>
     <name>MemoryPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="85"/>
         <source>d MMM</source>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="86"/>
         <source>d MMM yyyy</source>
         <translation>yyyy年M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="109"/>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="111"/>
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="113"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="124"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="364"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
         <source>Change what this memory says (F2)</source>
         <translation>修改这条记忆的内容（F2）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="341"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="365"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="128"/>
         <source>A pinned memory is always offered to the model and never expires (Ctrl+P)</source>
         <translation>置顶的记忆总会提供给模型，且永不过期（Ctrl+P）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="128"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="370"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="130"/>
         <source>Delete this memory (Delete); you can undo it for a moment</source>
         <translation>删除这条记忆（Delete）；短时间内可以撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="130"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="365"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="367"/>
         <source>Go to source</source>
         <translation>转到出处</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="132"/>
         <source>Open the conversation and the message it came from (Enter)</source>
         <translation>打开它来自的对话和消息（Enter）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="132"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="369"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="134"/>
         <source>The older memories on the same subject this one replaced (Ctrl+H)</source>
         <translation>这条记忆取代的同一主题的旧记忆（Ctrl+H）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="135"/>
         <source>Wipe all…</source>
         <translation>全部清除…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="136"/>
         <source>Delete every memory (asks first)</source>
         <translation>删除所有记忆（会先询问）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="137"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="138"/>
         <source>Write a memory yourself (long-term, used in every conversation)</source>
         <translation>自己写一条记忆（长期，在每个对话中使用）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="142"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="182"/>
         <source>Memory is off (Settings › Memory): nothing is recalled or remembered. What was remembered before is kept and listed here.</source>
         <translation>记忆已关闭（设置 › 记忆）：不会调入也不会记住任何内容。之前记住的内容仍保留并列在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="196"/>
         <source>Long-term</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="197"/>
         <source>Short-term</source>
         <translation>短期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="198"/>
         <source>No longer used (replaced or expired)</source>
         <translation>不再使用（已被取代或已过期）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="213"/>
         <source>Created {0}</source>
         <translation>创建于 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="219"/>
         <source>The newest {0} of {1} memories are listed. Search to find the others.</source>
         <translation>列出了最新的 {0} 条记忆（共 {1} 条）。搜索可找到其他记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="227"/>
         <source>No memory matches “{0}”.</source>
         <translation>没有与“{0}”匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="229"/>
         <source>No memories yet.
 
 Memory keeps short facts you tell Hermes — preferences, your projects, deadlines — so later conversations can use them. Say “remember that …” in a chat, state a preference (“I prefer …”), or press Add…; each memory shows here with your own words and where you said them, and you can edit, pin or delete it.
@@ -2357,90 +2357,90 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 开启了“不使用也不记录记忆”的对话（在其右键菜单或状态栏的开关中设置）不会在这里留下任何痕迹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="253"/>
         <source>added by you, {0}</source>
         <translation>由你添加，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="253"/>
         <source>added by you</source>
         <translation>由你添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
         <source>from a deleted conversation, {0}</source>
         <translation>来自已删除的对话，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="256"/>
         <source>from a deleted conversation</source>
         <translation>来自已删除的对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
         <source>Untitled conversation</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="258"/>
         <source>from “{0}”, {1}</source>
         <translation>来自“{0}”，{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="258"/>
         <source>from “{0}”</source>
         <translation>来自“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="263"/>
         <source>replaced by a newer memory</source>
         <translation>已被更新的记忆取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="265"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="267"/>
         <source>expired {0}</source>
         <translation>{0}已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="269"/>
         <source>until {0}</source>
         <translation>有效至{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="277"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="308"/>
         <source>replaces {0} earlier</source>
         <translation>取代了 {0} 条旧记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="279"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="310"/>
         <source>used only with {0}</source>
         <translation>仅用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="285"/>
         <source>Pinned: {0}</source>
         <translation>置顶：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="301"/>
         <source>pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="341"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="365"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="380"/>
         <source>Memory actions</source>
         <translation>记忆操作</translation>
     </message>
@@ -2490,12 +2490,12 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="50"/>
         <source>Memory token budget per request</source>
-        <translation>每次请求的记忆 token 预算</translation>
+        <translation>每次请求的记忆令牌预算</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="53"/>
         <source> tokens</source>
-        <translation> 个 token</translation>
+        <translation> 个令牌</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="56"/>
@@ -2696,62 +2696,62 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>SessionSidebar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="76"/>
         <source>Search all sessions (Ctrl+K)</source>
         <translation>搜索所有对话（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="77"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="79"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="81"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="82"/>
         <source>New session (Ctrl+N)</source>
         <translation>新建对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="89"/>
         <source>Sessions</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="103"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="105"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="131"/>
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="131"/>
         <source>Type a message to start one; it is kept here.</source>
         <translation>输入一条消息即可开始；对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="176"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="185"/>
         <source>Incognito: does not use or record memory</source>
         <translation>无痕：不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="192"/>
         <source>No conversations yet.
 Type a message below to start one;
 it is kept here.</source>
@@ -2760,82 +2760,82 @@ it is kept here.</source>
 对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="222"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="222"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="222"/>
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="223"/>
         <source>Previous 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="223"/>
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="232"/>
         <source>No matches</source>
         <translation>没有匹配项</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="241"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="293"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="295"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="295"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="297"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="298"/>
         <source>Don&apos;t use or record memory</source>
         <translation>不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="303"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="304"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="305"/>
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="307"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -3243,12 +3243,12 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="174"/>
         <source>Max output tokens</source>
-        <translation>最大输出 token 数</translation>
+        <translation>最大输出令牌数</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="175"/>
         <source>Context window (tokens)</source>
-        <translation>上下文窗口（token）</translation>
+        <translation>上下文窗口（令牌）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="178"/>
@@ -3495,136 +3495,136 @@ it is kept here.</source>
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="592"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="595"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="593"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="596"/>
         <source>Open provider settings</source>
         <translation>打开提供方设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="594"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="597"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="256"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="334"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="181"/>
         <source>Copy</source>
         <comment>a code block&apos;s link</comment>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="259"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="256"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="334"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="320"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="320"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="323"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="326"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="334"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="347"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="349"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="351"/>
         <source>Thought for {0} s</source>
         <translation>已思考 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="353"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="428"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="431"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="460"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="460"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="460"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="462"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="479"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="482"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="481"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="484"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="522"/>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="506"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="525"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="508"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="529"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="532"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
-        <translation>上面的 {0} 条消息以这份总结（{1} 个 token）发给模型；对话本身没有改动。</translation>
+        <translation>上面的 {0} 条消息以这份总结（{1} 个令牌）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="559"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="562"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="560"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="563"/>
         <source>Show in the Memory tab</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
@@ -3639,17 +3639,17 @@ it is kept here.</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="487"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="489"/>
         <source>Forgotten (undone): {0}</source>
         <translation>已遗忘（已撤销）：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="489"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="491"/>
         <source>Could not undo; still remembered: {0}</source>
         <translation>无法撤销；仍记得：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="490"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="492"/>
         <source>Remembered: {0}</source>
         <translation>已记住：{0}</translation>
     </message>

@@ -240,6 +240,9 @@ FORBIDDEN = [
     (re.compile(r".*"), "总是", "始终"),
     (re.compile(r".*"), "服务商", "提供方"),
     (re.compile(r".*"), "破坏性", "危险"),
+    (re.compile(r".*"), "演练", "模拟运行"),
+    (re.compile(r"^read$"), "读取", "只读"),
+    (re.compile(r"\btokens?\b"), " token", "令牌"),
     (re.compile(r"\bAllow\b|[Aa]lways allow|[Nn]ever allow|allowed once|allowed for this"), "允许", "批准"),
     (re.compile(r"[Rr]evoke"), "撤销", "吊销"),
 ]
