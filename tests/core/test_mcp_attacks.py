@@ -547,3 +547,17 @@ def test_a_huge_server_name_is_cleaned_and_the_preview_quotes_only_its_start(tmp
     (item,) = plan.items
     assert item.change is Change.ADD and len(item.name) <= 40
     assert max(len(line) for line in describe_plan(plan)) < 300
+
+
+async def test_a_huge_access_token_is_refused_with_the_reason_and_not_stored() -> None:
+    """A 1 MB access token cannot be sent in a header (the server drops the connection): the sign-in said only
+    "ReadError". It is refused as soon as it arrives, saying why, and the keyring never holds it."""
+    from hermes_desktop.core.mcp.oauth import SignInError, oauth_username, sign_in
+    from tests.support.oauth_server import running_auth_server
+
+    with running_auth_server(token_overrides={"access_token": "A" * (1024 * 1024)}) as auth:
+        config, store, opened, open_url = _sign_in_setup(auth)
+        with pytest.raises(SignInError, match="too large"):
+            await sign_in(config, store, open_url=open_url, timeout_s=20)
+        record = store.get(oauth_username("remote"))
+        assert record is None or len(record) < 10_000

@@ -132,6 +132,7 @@ class KeyringTokenStorage:
             return None
 
     async def set_tokens(self, tokens: Any) -> None:
+        _check_token_size(tokens)
         expires_at = time.time() + tokens.expires_in if tokens.expires_in and tokens.expires_in > 0 else None
         self.expires_at = expires_at
         await self.update(tokens=tokens.model_dump(mode="json", exclude_none=True), expires_at=expires_at)
@@ -361,6 +362,17 @@ def _provider_class() -> type:
 
 _REFUSED_AFTER_SIGN_IN = ("the server refused the new sign-in (it still answered 401 or 403 with the tokens "
                           "just received); nothing was stored")
+
+
+MAX_TOKEN_CHARS = 16 * 1024  # larger cannot go in a header (servers take 8-16 KB in all) nor sit well in a keyring
+
+
+def _check_token_size(tokens: Any) -> None:
+    for what in ("access_token", "refresh_token"):
+        size = len(getattr(tokens, what, None) or "")
+        if size > MAX_TOKEN_CHARS:
+            raise SignInError(f"the authorization server's {what.replace('_', ' ')} is too large ({size // 1024} KB; "
+                              f"at most {MAX_TOKEN_CHARS // 1024} KB fit in a request header); it was not stored")
 
 
 def _require_tls(metadata: Any) -> None:
@@ -603,6 +615,7 @@ class _PendingTokens:
         return self._tokens
 
     async def set_tokens(self, tokens: Any) -> None:
+        _check_token_size(tokens)
         self._tokens = tokens
 
     async def get_client_info(self) -> Any:
