@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from hermes_desktop.core import events as ev
 from hermes_desktop.core.tools.approval import Decision
+from hermes_desktop.ui import design
 from hermes_desktop.ui.approver import GuiApprover
 from hermes_desktop.ui.dialogs.mcp_elicitation import GuiElicitor
 from hermes_desktop.ui.dialogs.mcp_sampling import GuiSampler
@@ -97,7 +98,7 @@ class ErrorBar(QWidget):
         close = QPushButton(QCoreApplication.translate("ErrorBar", "Dismiss"))
         close.clicked.connect(self.hide)
         row = QHBoxLayout(self)
-        row.setContentsMargins(10, 6, 10, 6)
+        row.setContentsMargins(design.M, design.S, design.M, design.S)
         row.addWidget(self.label, 1)
         row.addWidget(close)
         self.hide()
@@ -123,7 +124,7 @@ class SetupBar(QWidget):
         self.button = QPushButton(QCoreApplication.translate("SetupBar", "Set up a model…"))
         self.button.setObjectName("setupNowButton")
         row = QHBoxLayout(self)
-        row.setContentsMargins(10, 6, 10, 6)
+        row.setContentsMargins(design.M, design.S, design.M, design.S)
         row.addWidget(self.label, 1)
         row.addWidget(self.button)
         self.hide()

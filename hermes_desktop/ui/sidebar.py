@@ -105,7 +105,7 @@ class SessionSidebar(QWidget):
         self.undo_button = QPushButton(self.tr("Undo"))
         self.undo_button.setObjectName("undoDeleteButton")
         undo_row = QHBoxLayout(self.undo_bar)
-        undo_row.setContentsMargins(6, 2, 6, 2)
+        undo_row.setContentsMargins(design.S, design.XS, design.S, design.XS)
         undo_row.addWidget(self.undo_label, 1)
         undo_row.addWidget(self.undo_button)
         self.undo_bar.hide()
