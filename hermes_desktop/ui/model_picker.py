@@ -43,6 +43,7 @@ from hermes_desktop.core.settings import ProviderProfile
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.async_dialog import run_dialog
 from hermes_desktop.ui.tasks import spawn
+from hermes_desktop.ui.words import profile_name
 
 if TYPE_CHECKING:
     from hermes_desktop.ui.controller import AppController
@@ -119,7 +120,7 @@ class ModelPicker(QToolButton):
             self.setText(self.tr("No model set up"))
             self.setToolTip(self.tr("Set up a provider to chat"))
             return
-        full = f"{profile.name} · {model}"
+        full = f"{profile_name(profile)} · {model}"
         # The ▾ says it opens something: in the status bar a flat button would otherwise read as a label.
         self.setText(self.fontMetrics().elidedText(full, Qt.TextElideMode.ElideMiddle, LABEL_MAX_PX) + " ▾")
         how = self.tr("chosen for this session") if self.pick is not None else self.tr("the default")
@@ -362,7 +363,7 @@ class ModelPickerPopup(QFrame):
             self._place(picker)
 
     def _header_text(self, entry: CatalogEntry, loading: bool) -> str:
-        name = entry.profile.name
+        name = profile_name(entry.profile)
         if loading:
             return self.tr("{0} — listing models…").format(name)
         if entry.fetched_at is None:

@@ -639,6 +639,13 @@ def provider_name(preset_id: str, fallback: str) -> str:
     }.get(preset_id, fallback)
 
 
+def profile_name(profile: Any) -> str:
+    """A provider profile's name; the one made from HERMES_* environment variables is named in the user's language."""
+    if getattr(profile, "id", "") == "env" and getattr(profile, "name", "") == "Environment":
+        return QCoreApplication.translate("Words", "Environment")
+    return str(getattr(profile, "name", ""))
+
+
 def keyring_reason(code: str, reason: str) -> str:
     """Why there is no secure keyring (core/secrets.py BackendReport.code)."""
     if code == "no_keyring":

@@ -45,6 +45,7 @@ RULES: list[tuple[Callable[[str], bool] | None, str, str]] = [
     (None, "破坏性", "危险"),
     (None, "试运行", "模拟运行"),
     (None, "演练", "模拟运行"),
+    (None, "基础网址", "基础 URL"),
     (lambda source: source == "read", "读取", "只读"),  # the risk level, as on the approval dialog
     (lambda source: bool(_APPROVAL.search(source)), "允许", "批准"),
     (lambda source: "evoke" in source, "撤销", "吊销"),
@@ -68,6 +69,7 @@ def apply(source: str, translation: str) -> str:
             translation = translation.replace(old, new)
     # "token" as a Chinese noun is 令牌 ("150 个令牌"); max_tokens and {tokens} are data and stay
     translation = re.sub(rf"(?<=[{_CJK}（]) ?(?<![\w{{])tokens?(?![\w}}]) ?(?=[{_CJK}）；，。]|$)", "令牌", translation)
+    translation = re.sub(rf"基础 URL(?=[{_CJK}])", "基础 URL ", translation)  # a space between Latin and Chinese
     return full_width(translation)
 
 

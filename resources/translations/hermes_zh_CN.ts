@@ -250,22 +250,22 @@
 <context>
     <name>AddModelDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="464"/>
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="464"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="465"/>
         <source>A model name {0} accepts, as its documentation writes it (for example one its server does not list). It is kept with the provider and used for this session.</source>
         <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="470"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="471"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="474"/>
         <source>Add and use</source>
         <translation>添加并使用</translation>
     </message>
@@ -571,7 +571,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="98"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -779,295 +779,295 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="184"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
         <source>Search all sessions</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
         <source>Focus the message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="64"/>
         <source>Send / new line</source>
         <translation>发送 / 换行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
         <source>Stop the reply (or cancel editing)</source>
         <translation>停止回复（或取消编辑）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
         <source>Copy the last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="68"/>
         <source>Choose the model for this session</source>
         <translation>选择本对话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="83"/>
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="83"/>
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="68"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
         <source>Rename the selected session</source>
         <translation>重命名所选对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
         <source>Menu key / Shift+F10 in the session list</source>
         <translation>在对话列表中按菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
         <source>The session&apos;s menu (rename, pin, fork, export, delete)</source>
         <translation>该对话的菜单（重命名、置顶、分支、导出、删除）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
         <source>Delete in the session list</source>
         <translation>在对话列表中按 Delete</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
         <source>Delete the selected session (Undo brings it back)</source>
         <translation>删除所选对话（可撤销）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="75"/>
         <source>Menu key / Shift+F10</source>
         <translation>菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="76"/>
         <source>Actions for the selected message (copy, edit, fork, regenerate, tool details, allow or deny)</source>
         <translation>所选消息的操作（复制、编辑、分支、重新生成、工具详情、批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="78"/>
         <source>Up / Down in the conversation</source>
         <translation>在对话中按上 / 下</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="78"/>
         <source>Select a message</source>
         <translation>选择一条消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="79"/>
         <source>F4 in the Tools list</source>
         <translation>在工具列表中按 F4</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="80"/>
         <source>Change the selected tool&apos;s approval rule</source>
         <translation>更改所选工具的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="81"/>
         <source>F2 / Del / Enter / Ctrl+P / Ctrl+H in the Memory list</source>
         <translation>“记忆”列表中的 F2 / Del / Enter / Ctrl+P / Ctrl+H</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="82"/>
         <source>Edit, delete, go to the source, pin or unpin, history of the selected memory</source>
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="240"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="250"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="835"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="836"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="398"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="401"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="402"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="435"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="471"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="472"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="472"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="473"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1076,87 +1076,87 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="476"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="533"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="534"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="620"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="621"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="621"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="622"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="637"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="638"/>
         <source>Export session</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="639"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="640"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="639"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="640"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="644"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="645"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="690"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="691"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个令牌；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="723"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="724"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="726"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="727"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="728"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="729"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="758"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="759"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="765"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="796"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="797"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="838"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="839"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="838"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="839"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -2554,43 +2554,43 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="73"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="82"/>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="120"/>
         <source>No model set up</source>
         <translation>尚未设置模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="121"/>
         <source>Set up a provider to chat</source>
         <translation>设置一个提供方即可开始对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
         <source>chosen for this session</source>
         <translation>为本对话选择</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
         <source>the default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="127"/>
         <source>Model for this session: {0} ({1}). Click or press Ctrl+Shift+M to change it.</source>
         <translation>本对话的模型：{0}（{1}）。点击或按 Ctrl+Shift+M 更换。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="200"/>
         <source>The model choice could not be saved: {0}</source>
         <translation>无法保存所选模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="208"/>
         <source>This session uses {0} · {1} from its next message.</source>
         <translation>本对话从下一条消息起使用 {0} · {1}。</translation>
     </message>
@@ -2598,97 +2598,97 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>ModelPickerPopup</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="235"/>
         <source>Model for this session</source>
         <translation>本对话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="242"/>
         <source>Filter models…</source>
         <translation>筛选模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="255"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="257"/>
         <source>Ask every provider&apos;s server for its models again</source>
         <translation>重新向每个提供方的服务器获取模型列表</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="260"/>
         <source>Applies to this session from its next message.</source>
         <translation>从下一条消息起用于本对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="319"/>
         <source>Default: {0} · {1}</source>
         <translation>默认：{0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="320"/>
         <source>Follow the default model (the active provider&apos;s); new sessions use it</source>
         <translation>跟随默认模型（当前提供方的模型）；新对话使用它</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="333"/>
         <source>Could not list models: {0}</source>
         <translation>无法获取模型列表：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="343"/>
         <source>{0} (profile&apos;s model)</source>
         <translation>{0}（提供方的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="345"/>
         <source>{0} (added by hand)</source>
         <translation>{0}（手动添加）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="349"/>
         <source>Add model…</source>
         <translation>添加模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="355"/>
         <source>No providers yet: set one up in Settings.</source>
         <translation>还没有提供方：请在设置中添加。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="368"/>
         <source>{0} — listing models…</source>
         <translation>{0} — 正在获取模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="370"/>
         <source>{0} — not listed yet</source>
         <translation>{0} — 尚未获取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="371"/>
         <source>{0} — {1} listed {2}</source>
         <translation>{0} — {1} 个，获取于{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="374"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="375"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="377"/>
         <source>{0} min ago</source>
         <translation>{0} 分钟前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
         <source>{0} h ago</source>
         <translation>{0} 小时前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="380"/>
         <source>{0} days ago</source>
         <translation>{0} 天前</translation>
     </message>
@@ -3116,12 +3116,12 @@ it is kept here.</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="121"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看对话；设置提供方后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="124"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
@@ -4184,7 +4184,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="325"/>
         <source>The server at {0} has no chat endpoint at this URL (404). Check the base URL (many servers need it to end in /v1).</source>
-        <translation>{0} 上的服务器在此网址没有聊天端点（404）。请检查基础网址（很多服务器要求以 /v1 结尾）。</translation>
+        <translation>{0} 上的服务器在此网址没有聊天端点（404）。请检查基础 URL（很多服务器要求以 /v1 结尾）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="329"/>
@@ -4204,7 +4204,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="337"/>
         <source>Can&apos;t reach the model server at {0}. Check that it is running and that the base URL is right.</source>
-        <translation>无法连接到 {0} 上的模型服务器。请确认它正在运行，并且基础网址正确。</translation>
+        <translation>无法连接到 {0} 上的模型服务器。请确认它正在运行，并且基础 URL 正确。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="341"/>
@@ -4641,7 +4641,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="611"/>
         <source>The base URL must start with http:// or https://.</source>
-        <translation>基础网址必须以 http:// 或 https:// 开头。</translation>
+        <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="613"/>
@@ -4695,26 +4695,31 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="645"/>
+        <source>Environment</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="647"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="654"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="649"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="657"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="651"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>
