@@ -354,3 +354,18 @@ async def test_a_chinese_named_skill_with_code_sends_only_tool_names_model_apis_
     assert all(re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", n) for n in names), names
     problems = [p.reason for p in runtime.skills.problems(runtime.skills.get("会议纪要"))]
     assert any("'总结' is not allowed by model APIs" in p for p in problems), problems
+
+
+def test_claude_skills_linked_to_the_skills_folder_loads_each_skill_once_and_hides_nothing(tmp_path: Path) -> None:
+    from hermes_desktop.core.skills.discovery import discover
+    from hermes_desktop.core.skills.model import Origin
+
+    user = tmp_path / "skills"
+    (user / "pdf").mkdir(parents=True)
+    (user / "pdf" / "SKILL.md").write_text("---\nname: pdf\ndescription: PDF forms.\n---\nHi.\n")
+    claude = tmp_path / "home" / ".claude" / "skills"
+    claude.parent.mkdir(parents=True)
+    claude.symlink_to(user, target_is_directory=True)
+    found = discover([(claude, Origin.CLAUDE), (user, Origin.USER)])
+    assert [(s.name, s.origin, s.overrides_folder) for s in found.skills] == [("pdf", Origin.USER, None)]
+    assert found.overridden == ()

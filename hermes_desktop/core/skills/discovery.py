@@ -65,7 +65,12 @@ def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
     chosen: dict[str, Skill] = {}
     overridden: list[Skill] = []
     rejected: list[tuple[str, tuple[SkillProblem, ...]]] = []
-    for root, origin in roots:
+    listed = list(roots)
+    real = [os.path.realpath(root) for root, _ in listed]
+    for number, (root, origin) in enumerate(listed):
+        if real[number] in real[number + 1:]:
+            continue  # the same folder again under another name (~/.claude/skills linked to the skills folder): the
+            # later root wins, else each skill would "hide the skill of the same name" in its own folder
         try:
             top = _subfolders(list_folder(root))
         except FileNotFoundError:
