@@ -304,7 +304,9 @@ class Inspector(QTabWidget):
         top.setData(0, MESSAGE_ROLE, turn.user_message_id)
         for entry in turn.entries:
             child = QTreeWidgetItem(top, [entry.title])
-            child.setToolTip(0, entry.detail)
+            # A tooltip guesses rich text: memories, tool results and errors are shown as written, never as HTML.
+            tip = escape(entry.detail, quote=False)
+            child.setToolTip(0, f"<p style='white-space:pre-wrap'>{tip}</p>" if entry.detail else "")
             child.setData(0, MESSAGE_ROLE, entry.message_id)
             child.setData(0, CALL_ROLE, entry.call_id)
             for line in entry.detail.splitlines():

@@ -113,3 +113,27 @@ def test_the_edit_dialog_shows_the_users_words_as_typed(make_window) -> None:
     labels = [label for label in dialog.findChildren(QLabel) if "bold" in label.text()]
     assert labels and all(label.textFormat() == Qt.TextFormat.PlainText for label in labels)
     h.do(dialog.reject)
+
+
+def test_a_recalled_memory_in_the_activity_tooltip_is_text_not_html(make_window, model_server) -> None:
+    from PySide6.QtWidgets import QTreeWidget
+
+    h = make_window()
+    h.controller.memory.add("Likes <b>tea</b> <img src='file:///etc/hosts'>", quote="",
+                            profile_id=h.controller.runtime.profile.id, kind=Kind.PREFERENCE)
+    model_server.auto_memory = False
+    model_server.enqueue(text_reply("Tea, then."))
+    h.send("Which tea should I buy?")
+    tree = h.window.findChild(QTreeWidget, "activityLog")
+
+    def memory_entry():
+        for i in range(tree.topLevelItemCount()):
+            top = tree.topLevelItem(i)
+            for j in range(top.childCount()):
+                if top.child(j).text(0).startswith("Memory:"):
+                    return top.child(j)
+        return None
+
+    entry = h.wait_until(memory_entry, what="the recalled memory in Activity")
+    tip = entry.toolTip(0)
+    assert "<b>tea</b>" not in tip and "&lt;b&gt;tea&lt;/b&gt;" in tip, tip
