@@ -561,3 +561,29 @@ async def test_a_huge_access_token_is_refused_with_the_reason_and_not_stored() -
             await sign_in(config, store, open_url=open_url, timeout_s=20)
         record = store.get(oauth_username("remote"))
         assert record is None or len(record) < 10_000
+
+
+def test_a_fifo_or_a_link_to_a_device_is_refused_without_reading(tmp_path: Path) -> None:
+    """Opening a FIFO blocks until a writer comes; /dev/zero never ends. Neither is read."""
+    import os
+
+    fifo = tmp_path / "mcp.fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "zero.json"
+    link.symlink_to("/dev/zero")
+    for path in (fifo, link):
+        with pytest.raises(ImportError_, match="is not a file"):
+            read_source(path)
+
+
+def test_a_file_whose_size_says_nothing_is_still_read_only_up_to_the_limit(tmp_path: Path, monkeypatch) -> None:
+    """A file can report 0 bytes and hold more (procfs; a file still growing after it was looked at): the limit
+    is applied to what is read, not only to what `stat` said."""
+    from hermes_desktop.core.mcp import importing
+
+    monkeypatch.setattr(importing, "MAX_SOURCE_BYTES", 64)
+    link = tmp_path / "status.json"
+    link.symlink_to("/proc/self/status")
+    assert link.stat().st_size == 0 and len(link.read_bytes()) > 64
+    with pytest.raises(ImportError_, match="limit"):
+        read_source(link)

@@ -49,6 +49,7 @@ import os
 import platform
 import re
 import shutil
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -211,20 +212,32 @@ def strip_jsonc(text: str) -> str:
 
 def read_source(path: Path) -> dict[str, Any]:
     """A client's file as a JSON object. Raises ImportError_ with the reason; reads nothing else."""
+    # What is checked is what is read: the file is opened first (without blocking, should it have become a FIFO
+    # since it was chosen), then its type and size are those of the open file, and no more than the limit is read.
     try:
-        size = path.stat().st_size
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise ImportError_(f"{path} does not exist") from None
     except OSError as exc:
         raise ImportError_(f"{path} cannot be read: {exc.strerror or exc}") from exc
-    if not path.is_file():
-        raise ImportError_(f"{path} is not a file")
-    if size > MAX_SOURCE_BYTES:
-        raise ImportError_(f"{path} is {size / 1024 / 1024:.1f} MB; an MCP configuration is never that large "
-                           f"(the limit is {MAX_SOURCE_BYTES // 1024 // 1024} MB), so it was not read")
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise ImportError_(f"{path} is not a file")
+        too_large = ImportError_(f"{path} is {max(info.st_size, MAX_SOURCE_BYTES + 1) / 1024 / 1024:.1f} MB; an MCP "
+                                 "configuration is never that large (the limit is "
+                                 f"{MAX_SOURCE_BYTES // 1024 // 1024} MB), so it was not read")
+        if info.st_size > MAX_SOURCE_BYTES:
+            raise too_large
+        try:
+            raw = handle.read(MAX_SOURCE_BYTES + 1)
+        except OSError as exc:
+            raise ImportError_(f"{path} cannot be read: {exc.strerror or exc}") from exc
+    if len(raw) > MAX_SOURCE_BYTES:  # it grew after it was looked at
+        raise too_large
     try:
-        text = path.read_bytes()[:MAX_SOURCE_BYTES + 1].decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
         raise ImportError_(f"{path} cannot be read as UTF-8 text: {exc}") from exc
     try:
         data = json.loads(strip_jsonc(text)) if text.strip() else {}
