@@ -172,3 +172,16 @@ def test_footer_links_carry_their_icons_and_make_room_for_them(qapp) -> None:
         assert part.rect.width() == pytest.approx(metrics.horizontalAdvance(text) + LINK_ICON + design.XS)
     user = layouter.layout(MessageItem("user", "Hi"), 700)
     assert [t.icon for t in user.hover_texts if t.role == "link"] == ["copy", "edit", "fork"]
+
+
+def test_empty_state_pictures_follow_a_theme_switch(make_window) -> None:
+    h = make_window()
+    states = [h.window.findChild(QWidget, name) for name in ("sessionsEmptyState", "emptyState")]
+    for theme_name, theme in (("dark", themes.DARK_THEME), ("light", themes.LIGHT_THEME)):
+        h.do(lambda n=theme_name: h.window.set_theme(n))
+        h.settle(0.05)
+        for state in states:
+            picture = state.picture.pixmap()
+            assert not picture.isNull()
+            strokes = ink(picture)
+            assert strokes and all(close_to(c, theme.muted) for c in strokes), (state.objectName(), theme_name)
