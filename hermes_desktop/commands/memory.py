@@ -1,7 +1,8 @@
 """`hermes-desktop memory list [--json] | add TEXT | forget ID | export`: what Hermes remembers, from the terminal.
 
 - `list` prints every memory the app keeps (all profiles and states: active, superseded, forgotten, expired), newest
-  first; `--json` gives a JSON array of objects with id, layer, statement, quote, source_session, created, expires,
+  first, and says "used only with profile X" for a memory of a provider profile other than the active one;
+  `--json` gives a JSON array of objects with id, layer, statement, quote, source_session, created, expires,
   state (and the rest of core/memory/model.Memory.to_json). Times are Unix seconds in JSON, local dates in text.
 - `add TEXT` keeps TEXT as a long-term memory of the active provider profile, added by the user (no source message).
 - `forget ID` marks a memory forgotten: never recalled again, kept so the Memory tab can undo it.
@@ -61,11 +62,14 @@ def run(args: argparse.Namespace) -> int:
                 return EXIT_OK
             if not memories:
                 print("No memories yet.")
+            active = _active_profile_id(paths)
             for m in memories:
                 print(f"#{m.id}  {m.layer.value:<10} {m.state.value:<10} {shown(m.statement)}")
                 print(f"      quote: {shown(m.quote) or '-'}")
                 print(f"      source: {m.session_id or '-'}  created: {_date(m.created_at)}  "
-                      f"expires: {_date(m.expires_at)}{'  pinned' if m.pinned else ''}")
+                      f"expires: {_date(m.expires_at)}{'  pinned' if m.pinned else ''}"
+                      + (f"  used only with profile {shown(m.profile_id) or '(none)'}" if m.profile_id != active
+                         else ""))
             return EXIT_OK
         if args.action == "add":
             text = " ".join(args.text.split())

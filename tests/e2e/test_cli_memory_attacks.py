@@ -90,3 +90,13 @@ def test_forget_on_a_terminal_forgets_only_what_it_listed_while_another_process_
     assert process.returncode == 0, "".join(err)
     states = {m["statement"]: m["state"] for m in json.loads(hermes("memory", "list", "--json", env=env).stdout)}
     assert states == {"Likes tea with lemon": "forgotten", "Drinks tea with honey in the evening": "active"}
+
+
+def test_memory_list_names_the_profile_of_a_memory_the_active_profile_does_not_use(server, env) -> None:
+    added = hermes("memory", "add", "Works at Initech", env=env)
+    assert added.returncode == 0, added.stderr
+    mine = hermes("memory", "list", env=env).stdout
+    assert "Works at Initech" in mine and "used only with" not in mine
+    profile = json.loads(hermes("memory", "list", "--json", env=env).stdout)[0]["profile"]
+    no_provider = {k: v for k, v in env.items() if not k.startswith("HERMES_")}
+    assert f"used only with profile {profile}" in hermes("memory", "list", env=no_provider).stdout
