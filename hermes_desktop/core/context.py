@@ -60,6 +60,7 @@ class BuiltContext:
     dropped_messages: int
     breakdown: dict[str, int] = field(default_factory=dict)
     available_tokens: int = 0  # room for summary + history after the layers and the current turn (calibrated)
+    current_attachments: int = 0  # of breakdown["attachments"], the current turn's (always sent: request_fit counts it)
 
 
 def repair_tool_pairs(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -172,7 +173,8 @@ def build_context(
     breakdown["current_turn"] -= attached_now
     breakdown["attachments"] = attached_kept + attached_now
     messages = [{"role": "system", "content": system_text}, *kept, *current]
-    return BuiltContext(messages, reported_estimate(raw, calibration), raw, budget, dropped, breakdown, room)
+    return BuiltContext(messages, reported_estimate(raw, calibration), raw, budget, dropped, breakdown, room,
+                        attached_now)
 
 
 def reported_estimate(raw: int, calibration: TokenCalibration) -> int:

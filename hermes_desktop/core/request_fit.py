@@ -30,14 +30,16 @@ _SKILL_SECTION = re.compile(r"^## Skill: (.+?) \(active\)$", re.M)
 
 @dataclass(frozen=True, slots=True)
 class Cost:
-    what: str  # skill_catalog | skill | mcp_server | tools | memory | message | system
+    what: str  # skill_catalog | skill | mcp_server | tools | memory | attachments | message | system
     name: str
     tokens: int
     how: str  # what the user can do about it
 
 
 def fixed_tokens(context: BuiltContext) -> int:
-    return sum(context.breakdown.get(k, 0) for k in FIXED_LAYERS)
+    """The layers sent whatever the history, with the current turn's attachments (files attached to this message
+    are sent with it; without them a 33,000-token request went to a 32,768-token window)."""
+    return sum(context.breakdown.get(k, 0) for k in FIXED_LAYERS) + context.current_attachments
 
 
 def costs(context: BuiltContext, specs: Sequence[ToolSpec], skills_layer: str) -> list[Cost]:
@@ -69,6 +71,9 @@ def costs(context: BuiltContext, specs: Sequence[ToolSpec], skills_layer: str) -
         listed.append(Cost("tools", "built-in tools", builtin, "disable tools you do not need in the Tools tab"))
     if context.breakdown.get("memory"):
         listed.append(Cost("memory", "memory", context.breakdown["memory"], "turn memory off in Settings"))
+    if context.current_attachments:
+        listed.append(Cost("attachments", "attached files", context.current_attachments,
+                           "attach fewer or smaller files, or put them in the workspace for the agent to read in parts"))
     if context.breakdown.get("current_turn"):
         listed.append(Cost("message", "this turn", context.breakdown["current_turn"],
                            "your message and this turn's tool results: shorten the message or split the task"))

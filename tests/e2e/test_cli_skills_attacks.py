@@ -14,6 +14,7 @@ import pytest
 
 from tests.e2e.test_cli_skills import skills_dir, write_skill
 from tests.support.cli import hermes
+from tests.support.model_server import text_reply
 
 SKILL = "---\nname: damaged\ndescription: From a damaged zip.\n---\n" + "Hello world, the body.\n" * 40
 
@@ -172,3 +173,15 @@ def test_show_and_trust_find_a_name_typed_in_another_letter_case(env) -> None:
     shown = hermes("skills", "show", "Report-Maker", env=env)
     assert shown.returncode == 0 and shown.stdout.startswith("report-maker"), shown.stderr
     assert hermes("skills", "trust", "REPORT-MAKER", "--yes", env=env).returncode == 0
+
+
+def test_an_attachment_that_takes_the_request_over_the_window_is_not_sent(server, env, tmp_path) -> None:
+    """A long message plus a text file: ~33,000 tokens (by the app's own estimate) went to a 32,768-token window,
+    because the current turn's attachments were not counted in the fixed part."""
+    attached = tmp_path / "minutes.txt"
+    attached.write_text("lorem ipsum dolor " * 20_000, encoding="utf-8")  # cut to its first 40,000 characters
+    server.enqueue(text_reply("never"), text_reply("never"))
+    result = hermes("ask", "summarise " + "word " * 18_000, "--attach", str(attached), env=env)
+    assert result.returncode == 1, result.stdout[-300:]
+    assert "Not sent" in result.stderr and "attached files" in result.stderr
+    assert server.chat_requests == [], "nothing reaches the model"
