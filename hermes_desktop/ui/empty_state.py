@@ -118,7 +118,9 @@ class _Overlay(QObject):
 
 def overlay_when_empty(view: QAbstractItemView, state: EmptyState, is_empty: Callable[[], bool]) -> EmptyState:
     """Show `state` over `view` while `is_empty()` (checked whenever the view's rows change)."""
-    view.empty_overlay = _Overlay(view, state, is_empty)  # type: ignore[attr-defined]
+    overlays = getattr(view, "empty_overlays", [])
+    overlays.append(_Overlay(view, state, is_empty))  # kept with the view (a view can have several, e.g. sessions)
+    view.empty_overlays = overlays  # type: ignore[attr-defined]
     return state
 
 

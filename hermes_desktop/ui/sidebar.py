@@ -131,6 +131,10 @@ class SessionSidebar(QWidget):
             "chat", self.tr("No conversations yet"), self.tr("Type a message to start one; it is kept here."),
             object_name="sessionsEmptyState"),
             lambda: self.list.count() == 1 and self.list.item(0).data(KIND_ROLE) == "empty")
+        self.no_match_state = overlay_when_empty(self.list, EmptyState(
+            "search", self.tr("No matches"), self.tr("Try other words: the search looks through the text of every "
+                                                     "conversation."), object_name="searchEmptyState"),
+            lambda: self.list.count() == 1 and self.list.item(0).data(KIND_ROLE) == "no_match")
         layout.addWidget(self.undo_bar)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
@@ -231,6 +235,7 @@ class SessionSidebar(QWidget):
         if not hits:
             empty = QListWidgetItem(self.tr("No matches"))
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
+            empty.setData(KIND_ROLE, "no_match")
             self.list.addItem(empty)
         for hit in hits:
             item = QListWidgetItem()

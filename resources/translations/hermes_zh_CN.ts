@@ -1607,193 +1607,193 @@ Folder: {2}</source>
 <context>
     <name>McpPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="56"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="60"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="61"/>
         <source>Set secret…</source>
         <translation>设置密钥…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="62"/>
         <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
         <translation>把此服务器需要的 ${secret:NAME} 值保存到系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="58"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="59"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="71"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="63"/>
         <source>Use a prompt…</source>
         <translation>使用提示词…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
         <source>Fill one of this server&apos;s prompt templates into the message box</source>
         <translation>把此服务器的一个提示词模板填入输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="65"/>
         <source>Sign in…</source>
         <translation>登录…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
         <source>Open this server&apos;s sign-in page in your browser; the tokens are kept in the system keyring</source>
         <translation>在浏览器中打开此服务器的登录页面；令牌保存在系统密钥环中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
         <source>Sign out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="69"/>
         <source>Forget this server&apos;s sign-in (its tokens in the system keyring)</source>
         <translation>清除此服务器的登录（系统密钥环中的令牌）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73"/>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="86"/>
         <source>Import servers…</source>
         <translation>导入服务器…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="75"/>
         <source>Bring servers over from Claude Desktop, Cursor, VS Code, LM Studio, Windsurf or a file</source>
         <translation>从 Claude Desktop、Cursor、VS Code、LM Studio、Windsurf 或文件中导入服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="76"/>
         <source>Reload mcp.json</source>
         <translation>重新加载 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="77"/>
         <source>Edit mcp.json</source>
         <translation>编辑 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="78"/>
         <source>Open logs</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="83"/>
         <source>No MCP servers yet</source>
         <translation>还没有 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="84"/>
         <source>MCP servers give Hermes more tools: add one, or import them from another app.</source>
         <translation>MCP 服务器为 Hermes 提供更多工具：添加一个，或从其他应用导入。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="85"/>
         <source>Add server…</source>
         <translation>添加服务器…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="107"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="108"/>
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="107"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="108"/>
         <source>1 tool</source>
         <translation>1 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="110"/>
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="112"/>
         <source>1 prompt</source>
         <translation>1 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="113"/>
         <source>{0} prompts</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="127"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="134"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="134"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="135"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="135"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="136"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="136"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="137"/>
         <source>needs sign-in</source>
         <translation>需要登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="143"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="144"/>
         <source>Tools offered again on trial after {0} failed calls in a row; the next call decides. Last error: {1}</source>
         <translation>连续 {0} 次调用失败后，工具已重新提供以试用；下一次调用决定是否恢复。最后的错误：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="146"/>
         <source>Tools withheld from the model after {0} failed calls in a row; one trial call from {1}, or press Restart. Last error: {2}</source>
         <translation>连续 {0} 次调用失败，工具已暂不提供给模型；{1} 起允许一次试用调用，或按“重启”。最后的错误：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="150"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="151"/>
         <source>Press “Sign in…” to open its sign-in page in your browser.</source>
         <translation>按“登录…”在浏览器中打开它的登录页面。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="153"/>
         <source>Signed in (tokens in the system keyring)</source>
         <translation>已登录（令牌在系统密钥环中）</translation>
     </message>
@@ -2741,17 +2741,22 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>输入一条消息即可开始；对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="135"/>
+        <source>Try other words: the search looks through the text of every conversation.</source>
+        <translation>换个词试试：搜索会查找所有对话的文字。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="180"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="189"/>
         <source>Incognito: does not use or record memory</source>
         <translation>无痕：不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="196"/>
         <source>No conversations yet.
 Type a message below to start one;
 it is kept here.</source>
@@ -2760,82 +2765,83 @@ it is kept here.</source>
 对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="226"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="226"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="226"/>
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="227"/>
         <source>Previous 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="227"/>
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="236"/>
         <source>No matches</source>
         <translation>没有匹配项</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="246"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="298"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="300"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="300"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="302"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="303"/>
         <source>Don&apos;t use or record memory</source>
         <translation>不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="308"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="309"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="310"/>
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="312"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -3657,32 +3663,32 @@ it is kept here.</source>
 <context>
     <name>Welcome</name>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="141"/>
         <source>What shall we do?</source>
         <translation>今天想做点什么？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="142"/>
         <source>Hermes can calculate, read and organise files in your workspace, keep notes and read web pages — and asks before it changes anything.</source>
         <translation>Hermes 可以计算、读取和整理工作区里的文件、记笔记、阅读网页——改动任何东西之前都会先问你。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="147"/>
         <source>List the files in my workspace</source>
         <translation>列出我工作区里的文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="148"/>
         <source>Write notes.txt with three ideas for the weekend</source>
         <translation>写一个 notes.txt，内容是 周末的三个点子</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="149"/>
         <source>Calculate 2340 * 0.15</source>
         <translation>计算 2340 * 0.15</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="156"/>
         <source>Put this in the message box</source>
         <translation>填入消息框</translation>
     </message>
@@ -4694,32 +4700,57 @@ it is kept here.</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="645"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="646"/>
+        <source>still starting after {waited} s; its startTimeout is {limit} s</source>
+        <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="649"/>
+        <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
+        <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="653"/>
+        <source>The server refused the request: “{0}”</source>
+        <translation>服务器拒绝了请求：“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="655"/>
+        <source>It stopped: “{0}”</source>
+        <translation>已停止运行：“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="657"/>
+        <source>It stopped (“{reason}”); restarting in {delay} s</source>
+        <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="665"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="654"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="674"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="676"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="657"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="677"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="678"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

@@ -185,3 +185,16 @@ def test_empty_state_pictures_follow_a_theme_switch(make_window) -> None:
             assert not picture.isNull()
             strokes = ink(picture)
             assert strokes and all(close_to(c, theme.muted) for c in strokes), (state.objectName(), theme_name)
+
+
+def test_a_search_with_no_match_says_so_and_clearing_it_brings_the_list_back(make_window) -> None:
+    h = make_window()
+    h.send("hello")
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the reply")
+    sidebar = h.window.sidebar
+    no_match = h.window.findChild(QWidget, "searchEmptyState")
+    h.do(lambda: sidebar.search.setText("zzqxjv"))
+    h.wait_until(lambda: not no_match.isHidden(), what="the no-match state")
+    assert h.window.findChild(QWidget, "sessionsEmptyState").isHidden()
+    h.do(lambda: sidebar.search.setText(""))
+    h.wait_until(lambda: no_match.isHidden() and sidebar.list.count() > 1, what="the session list again")
