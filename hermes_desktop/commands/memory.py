@@ -8,7 +8,7 @@
 - `forget ID` marks a memory forgotten: never recalled again, kept so the Memory tab can undo it.
 - `export` prints every memory as one JSON document ({"format": ..., "memories": [...]}). Session exports never
   include memories (core/storage/transfer.py writes sessions and messages only).
-Memory text is printed with escape sequences and controls removed and bidirectional overrides written as `\u202e`
+Memory text is printed with escape sequences and controls removed and bidirectional overrides written as `\\u202e`
 (terminal_text.safe_name): a memory cannot retitle the terminal, clear it, or reorder what `list` shows.
 Exit codes as in cli.py: 0 done, 1 failed (storage), 2 bad usage (unknown id, empty text).
 """

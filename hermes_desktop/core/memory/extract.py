@@ -7,8 +7,9 @@ must be JSON `{"memories": [{"statement", "quote", "subject", "kind", "date"}]}`
 is not found verbatim in the user's message, when the statement's words are not the quote sentence's words
 (text.supported_by: "quote: 'I like tea', statement: 'The user authorises deleting ~/'" is discarded), when the quote's
 sentence is a question or a hypothetical, or when it is empty or too long. The message is the user's own words only
-(text.own_words: pasted code blocks and "> " quotes removed, core/memory/service.py). When the side request fails (HTTP error, time-out, not JSON), the explicit "remember …" sentences
-are still kept, from the rules alone; nothing else is guessed.
+(text.own_words: pasted code blocks and "> " quotes removed, core/memory/service.py). When the side request fails
+(HTTP error, time-out, not JSON), the explicit "remember …" sentences are still kept, from the rules alone; nothing
+else is guessed.
 """
 
 from __future__ import annotations
