@@ -23,10 +23,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import (QBuffer, QByteArray, QEvent, QIODevice, QObject, QPointF, QSize, Qt, QUrl,
-                            Signal)
-from PySide6.QtGui import (QColor, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QImage,
-                           QPainter, QPainterPath, QPen, QPixmap)
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QImage, QPixmap
 from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy,
                                QStyle, QToolButton, QVBoxLayout, QWidget)
 
@@ -465,29 +463,6 @@ class ChatPane(QWidget):
             event.acceptProposedAction()
             return True
         return super().eventFilter(watched, event)
-
-
-def paperclip_icon(colour: QColor) -> QIcon:
-    """A paperclip drawn with a path (no emoji font or icon theme needed)."""
-    pixmap = QPixmap(64, 64)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setPen(QPen(colour, 5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
-    path = QPainterPath(QPointF(40, 22))
-    path.lineTo(40, 46)
-    path.arcTo(24, 38, 16, 16, 0, -180)  # bottom of the inner loop
-    path.lineTo(24, 14)
-    path.arcTo(24, 4, 24, 20, 180, -180)  # the top
-    path.lineTo(48, 48)
-    path.arcTo(16, 36, 32, 24, 0, -180)  # the outer bottom
-    path.lineTo(16, 20)
-    painter.translate(32, 32)
-    painter.rotate(30)
-    painter.translate(-32, -32)
-    painter.drawPath(path)
-    painter.end()
-    return QIcon(pixmap)
 
 
 def _short(name: str, limit: int = 28) -> str:
