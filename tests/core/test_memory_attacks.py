@@ -315,3 +315,14 @@ def test_undo_of_a_remembered_memory_already_replaced_brings_back_no_older_one(t
     assert store.get(first.id).state is MemoryState.SUPERSEDED and store.get(first.id).superseded_by == third.id
     assert [m.statement for m in store.history(third.id)] == ["Is vegan", "Eats anything"]
     store.sessions.close()
+
+
+async def test_a_long_message_full_of_candidates_makes_one_small_side_request_and_at_most_ten_memories(
+        engine, model_server) -> None:
+    service = with_memory(engine)
+    model_server.enqueue(text_reply("That is a lot of fruit."))
+    await turn(engine, service, " ".join(f"Remember that I like fruit number {i}." for i in range(300)), "a")
+    [request] = [r for r in model_server.chat_requests if is_extraction(r)]
+    listed = json.dumps(request.body).split("Candidate sentences:")[1]
+    assert listed.count("[explicit]") <= 20, "the side request lists a bounded number of candidates"
+    assert service.store.count(states=None) == 10

@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 EXTRACT_TIMEOUT_S = 30.0
 MAX_STATEMENT_CHARS = 200
 MAX_QUOTE_CHARS = 500  # a longer "quote" is a pasted text, not words someone says about themselves
+MAX_CANDIDATES = 20  # sentences offered to the side request (a long message full of them stays one small request)
 PROMPT_OPENING = "You extract memories"
 """The side request's system prompt starts with this (the scripted test server recognises it)."""
 CANDIDATES_HEADING = "Candidate sentences:"
@@ -64,7 +65,7 @@ class Extracted:
 def request_for(message: str, candidates: list[Candidate], today: date) -> "ChatRequest":
     from hermes_desktop.core.llm import ChatRequest
 
-    listed = "\n".join(f"- {c.sentence} [{c.kind.value}]" for c in candidates)
+    listed = "\n".join(f"- {c.sentence[:MAX_QUOTE_CHARS]} [{c.kind.value}]" for c in candidates[:MAX_CANDIDATES])
     return ChatRequest([
         {"role": "system", "content": _PROMPT.format(today=today.isoformat())},
         {"role": "user", "content": f"Message:\n{message[:4000]}\n\n{CANDIDATES_HEADING}\n{listed}"},
