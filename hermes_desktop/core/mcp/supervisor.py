@@ -212,16 +212,19 @@ class ServerSupervisor:
         """For `ask` and `doctor`, whose wait ran out first: say so in the status, with the server's own limit."""
         if self.status.state is ServerState.STARTING:
             self._set(ServerState.STARTING, f"still starting after {waited_s:g} s; its startTimeout is "
-                                            f"{self.config.start_timeout_s:g} s")
+                                            f"{self.config.start_timeout_s:g} s", "still_starting",
+                      {"waited_s": waited_s, "limit_s": self.config.start_timeout_s})
 
-    def _set(self, state: ServerState, detail: str = "") -> None:
+    def _set(self, state: ServerState, detail: str = "", code: str = "", params: dict[str, Any] | None = None) -> None:
         schemas = [spec.to_openai() for name in self._tool_names if (spec := self._registry.get(name)) is not None]
         self.status = ServerStatus(self.config.name, state, redact_text(detail, self._known_secrets),
                                    tuple(self._tool_names), "sse" if self._use_sse else self.config.transport,
                                    self.config.describe(),
                                    self.config.secret_names, estimate_tools_tokens(schemas) if schemas else 0,
                                    self._prompts if state is ServerState.CONNECTED else (), self._sign_in_state(),
-                                   withheld=self.breaker.note(), breaker=self.breaker.info())
+                                   withheld=self.breaker.note(), breaker=self.breaker.info(), detail_code=code,
+                                   detail_params={k: redact_text(v, self._known_secrets) if isinstance(v, str) else v
+                                                  for k, v in (params or {}).items()})
         if state in (ServerState.STARTING, ServerState.STOPPED):
             self.settled.clear()
         else:
@@ -250,8 +253,9 @@ class ServerSupervisor:
                 if needs is not None:  # restarting cannot help until the user signs in: wait for them
                     self._fail_pending(needs)  # (without OAuth, its own header was refused: failed, same reason)
                     self._set(ServerState.NEEDS_SIGN_IN, f"{needs}; sign in from the MCP tab or with "
-                              f"`hermes-desktop mcp login {self.config.name}`") if self._auth is not None else \
-                        self._set(ServerState.FAILED, needs)
+                              f"`hermes-desktop mcp login {self.config.name}`", "needs_sign_in",
+                              {"reason": needs, "server": self.config.name}) if self._auth is not None else \
+                        self._set(ServerState.FAILED, needs, "refused", {"reason": needs})
                     await self._pause(None)
                     failures = 0
                     continue
@@ -264,7 +268,7 @@ class ServerSupervisor:
                                                      and exc.subgroup(_FATAL) is not None)
                 if fatal or failures > len(RESTART_DELAYS_S):
                     self._fail_pending(reason)
-                    self._set(ServerState.FAILED, reason)
+                    self._set(ServerState.FAILED, reason, "failed", {"reason": reason})
                     await self._pause(None)
                     failures = 0
                     continue
@@ -275,7 +279,8 @@ class ServerSupervisor:
                 continue
             self._fail_pending(reason)
             delay = RESTART_DELAYS_S[min(failures, len(RESTART_DELAYS_S)) - 1] if failures else RESTART_DELAYS_S[0]
-            self._set(ServerState.RESTARTING, f"{reason}; restarting in {delay:g} s")
+            self._set(ServerState.RESTARTING, f"{reason}; restarting in {delay:g} s", "restarting",
+                      {"reason": reason, "delay_s": delay})
             await self._pause(delay)
 
     async def _pause(self, delay: float | None) -> None:
@@ -469,7 +474,9 @@ class ServerSupervisor:
         while True:
             await asyncio.sleep(PING_INTERVAL_S)
             try:
-                await asyncio.wait_for(client.send_ping(), 10)
+                # The session's ping: Client.send_ping is marked deprecated for the 2026-07-28 protocol and would
+                # print an MCPDeprecationWarning on `ask`'s terminal; under mode="legacy" ping is still the spec's.
+                await asyncio.wait_for(client.session.send_ping(), 10)
             except Exception as exc:  # noqa: BLE001 - any failure means the connection is unusable
                 self._queue.put_nowait(_Broken(exc))
                 return
@@ -581,7 +588,7 @@ class ServerSupervisor:
             was_on_trial = self.breaker.state.value != "closed"
             self.breaker.succeeded()
             if was_on_trial:  # the trial passed: the tools are offered again
-                self._set(self.status.state, self.status.detail)
+                self._set(self.status.state, self.status.detail, self.status.detail_code, self.status.detail_params)
             return text
         return call
 
@@ -592,10 +599,11 @@ class ServerSupervisor:
             return ""
         note = self.breaker.note()
         log.warning("MCP server %s: %s", self.config.name, note)
-        self._set(self.status.state, self.status.detail)
+        self._set(self.status.state, self.status.detail, self.status.detail_code, self.status.detail_params)
         asyncio.get_running_loop().call_later(
             self.config.breaker.cooldown_s + 0.1,
-            lambda: None if self._stopping else self._set(self.status.state, self.status.detail))
+            lambda: None if self._stopping else self._set(self.status.state, self.status.detail,
+                                                          self.status.detail_code, self.status.detail_params))
         return f" (MCP server “{self.config.name}”: {note})"
 
     async def _list_resources(self, args: dict[str, Any], ctx: ToolContext) -> list[dict[str, Any]]:
