@@ -3,7 +3,8 @@ before its first paint without pulling in the tool machinery."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 from enum import StrEnum
 
 
@@ -57,3 +58,7 @@ class ServerStatus:
     sign_in: str = ""  # OAuth: "" (not used for this server), "signed_in", "signed_out"
     withheld: str = ""  # the circuit breaker's note when its tools are withheld or on trial (core/mcp/breaker.py)
     breaker: "BreakerInfo | None" = None  # the same, in parts, for a translated sentence in the MCP tab
+    # `detail` as a code and parameters (still_starting, needs_sign_in, refused, failed, restarting), so the MCP tab
+    # words it in the user's language; a server's or the OS's own words stay in `reason`, shown as quoted data.
+    detail_code: str = ""
+    detail_params: dict[str, Any] = field(default_factory=dict)
