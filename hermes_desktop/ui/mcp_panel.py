@@ -12,6 +12,7 @@ from hermes_desktop.core.mcp.status import PromptInfo, ServerState, ServerStatus
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.panels import button, list_with_buttons
 from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
+from hermes_desktop.ui.words import mcp_detail
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
 MAX_TOOLS_LISTED = 8
@@ -33,7 +34,7 @@ def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme
             f"{escape(state_words)}</span>&nbsp;<span style='color:{theme.muted}'>· {escape(status.transport)}"
             f"</span><br><span style='color:{theme.muted}'>{escape(status.target)}</span>")
     if status.detail and status.state is not ServerState.CONNECTED:
-        html += f"<br><span style='color:{_state_colour(status.state, theme)}'>⚠ {escape(status.detail)}</span>"
+        html += f"<br><span style='color:{_state_colour(status.state, theme)}'>⚠ {escape(mcp_detail(status))}</span>"
     if sign_in_words:
         html += f"<br><span style='color:{theme.muted}'>{escape(sign_in_words)}</span>"
     if withheld_words:  # the circuit breaker (core/mcp/breaker.py)
@@ -113,7 +114,7 @@ class McpPanel(QWidget):
             signed = self._sign_in_words(status)
             withheld = self._breaker_words(status)
             text = f"{status.name}  ·  {words}  ·  {status.target}" + \
-                (f"\n⚠ {status.detail}" if status.detail and status.state is not ServerState.CONNECTED else "") + \
+                (f"\n⚠ {mcp_detail(status)}" if status.detail and status.state is not ServerState.CONNECTED else "") + \
                 (f"\n{signed}" if signed else "") + (f"\n⚠ {withheld}" if withheld else "") + \
                 (f"\n{tools}" if status.tools else "")
             item = QListWidgetItem(text)

@@ -639,6 +639,26 @@ def provider_name(preset_id: str, fallback: str) -> str:
     }.get(preset_id, fallback)
 
 
+def mcp_detail(status: Any) -> str:
+    """Why an MCP server is not connected (core/mcp/status.py detail_code); its own words are quoted data."""
+    code, p = getattr(status, "detail_code", ""), getattr(status, "detail_params", {}) or {}
+    if code == "still_starting":
+        return QCoreApplication.translate("Words", "still starting after {waited} s; its startTimeout is {limit} s").format(
+            waited=f"{float(p.get('waited_s') or 0):g}", limit=f"{float(p.get('limit_s') or 0):g}")
+    if code == "needs_sign_in":
+        return QCoreApplication.translate(
+            "Words", "It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login "
+            "{server}").format(reason=p.get("reason", ""), server=p.get("server", ""))
+    if code == "refused":
+        return QCoreApplication.translate("Words", "The server refused the request: “{0}”").format(p.get("reason", ""))
+    if code == "failed":
+        return QCoreApplication.translate("Words", "It stopped: “{0}”").format(p.get("reason", ""))
+    if code == "restarting":
+        return QCoreApplication.translate("Words", "It stopped (“{reason}”); restarting in {delay} s").format(
+            reason=p.get("reason", ""), delay=f"{float(p.get('delay_s') or 0):g}")
+    return str(getattr(status, "detail", ""))
+
+
 def profile_name(profile: Any) -> str:
     """A provider profile's name; the one made from HERMES_* environment variables is named in the user's language."""
     if getattr(profile, "id", "") == "env" and getattr(profile, "name", "") == "Environment":

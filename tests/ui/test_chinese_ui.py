@@ -202,6 +202,26 @@ def test_the_connection_check_answers_in_chinese(chinese, make_window, model_ser
         keyring.set_keyring(previous)
 
 
+def test_an_mcp_server_that_failed_says_why_in_chinese_with_its_own_words_quoted(chinese, make_window) -> None:
+    from PySide6.QtWidgets import QListWidget
+
+    config = app_paths().mcp_config_file
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"mcpServers": {"ghost": {"command": "no-such-mcp-binary"}}}), encoding="utf-8")
+    h = make_window()
+    servers = h.window.findChild(QListWidget, "mcpServerList")
+
+    def ghost() -> str:
+        texts = [servers.item(i).text() for i in range(servers.count())]
+        return next((t for t in texts if t.startswith("ghost") and "已停止运行：“" in t), "")
+
+    text = h.wait_until(ghost, timeout=30, what="the missing command, in Chinese")
+    assert "失败" in text
+    # the OS's words about the command are data, quoted inside the Chinese sentence
+    quoted = re.sub(r"“[^”]*”", " ", text)
+    assert_chinese(quoted, ("ghost", "no-such-mcp-binary", "stdio"), "the MCP tab")
+
+
 # ---------------------------------------------------------------- source and translation checks
 
 
