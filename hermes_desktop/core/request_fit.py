@@ -13,8 +13,9 @@ and exits 1) and whose `detail` is JSON for programs: {"needed", "available", "c
 from __future__ import annotations
 
 import json
+import math
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Sequence
 
 from hermes_desktop.core.context import BuiltContext
@@ -82,10 +83,13 @@ def costs(context: BuiltContext, specs: Sequence[ToolSpec], skills_layer: str) -
 
 def refusal(context: BuiltContext, specs: Sequence[ToolSpec], skills_layer: str, window: int) -> ModelError | None:
     """None when the fixed part and the current turn fit the budget (window minus the reply's reserve)."""
-    needed = fixed_tokens(context)
+    # As the server counts: the context's estimate is calibrated upwards by what the server reported for earlier
+    # requests (a model whose tokenizer counts twice our estimate fills the window at half of it).
+    factor = max(1.0, context.estimated_tokens / context.raw_estimate) if context.raw_estimate > 0 else 1.0
+    needed = math.ceil(fixed_tokens(context) * factor)
     if needed <= context.budget_tokens:
         return None
-    listed = costs(context, specs, skills_layer)
+    listed = [replace(c, tokens=math.ceil(c.tokens * factor)) for c in costs(context, specs, skills_layer)]
     lines = "; ".join(f"{c.name} {c.tokens:,} tokens ({c.how})" for c in listed[:8])
     message = (f"Not sent: this request needs about {needed:,} tokens before any history, but the model's context "
                f"window ({window:,} tokens, less its reply reserve) leaves {context.budget_tokens:,}. "

@@ -369,3 +369,23 @@ def test_claude_skills_linked_to_the_skills_folder_loads_each_skill_once_and_hid
     found = discover([(claude, Origin.CLAUDE), (user, Origin.USER)])
     assert [(s.name, s.origin, s.overrides_folder) for s in found.skills] == [("pdf", Origin.USER, None)]
     assert found.overridden == ()
+
+
+async def test_the_window_check_counts_as_the_server_counts(runtime, profile, model_server) -> None:
+    """The server reported three times our estimate for the first request (a tokenizer that counts Chinese or code
+    much higher). The second turn is ~17,000 tokens by our estimate but ~34,000 as that server counts: over the
+    32,768-token window, so it must not be sent (the check compared the uncalibrated estimate)."""
+    from hermes_desktop.core import events as ev
+    from tests.core.test_skills import agent_for
+    from tests.support.engine import of_type
+    from tests.support.model_server import text_reply
+
+    agent = agent_for(runtime, profile)
+    model_server.enqueue(text_reply("hi", usage=(1_000_000, 10)), text_reply("never"))
+    await agent.start_turn("cal", "hello").wait()
+    assert agent.calibration.factor > 1.5
+    events = await agent.start_turn("cal", "summarise " + "word " * 11_500).wait()
+    await agent.model.aclose()
+    assert len(model_server.chat_requests) == 1, "the second request was sent over the window"
+    error = of_type(events, ev.TurnError)[0]
+    assert error.kind is ev.ErrorKind.CONTEXT_TOO_LONG and "Not sent" in error.message
