@@ -326,3 +326,35 @@ async def test_a_long_message_full_of_candidates_makes_one_small_side_request_an
     listed = json.dumps(request.body).split("Candidate sentences:")[1]
     assert listed.count("[explicit]") <= 20, "the side request lists a bounded number of candidates"
     assert service.store.count(states=None) == 10
+
+
+async def test_two_identical_forget_calls_each_forget_only_what_was_listed(profile, workspace_dir,
+                                                                           model_server) -> None:
+    approver = AddsWhileAsking()
+    engine = make_engine(profile, workspace_dir, approver=approver)
+    service = with_memory(engine)
+    approver.service = service
+    [shown] = await seed(service, "Likes tea with lemon")
+    call = CallScript("forget", {"query": "tea"})
+    model_server.enqueue(tool_call_reply(call, CallScript("forget", {"query": "tea"})), text_reply("ok"))
+    await turn(engine, service, "forget the tea thing", "a")
+    assert service.store.get(shown).state is MemoryState.FORGOTTEN
+    late = [m for m in service.store.list(states=None) if m.id != shown]
+    assert late and all(m.state is MemoryState.ACTIVE for m in late), "none of them was in an approval"
+    await engine.close()
+
+
+async def test_a_denied_forget_leaves_no_listing_behind_for_the_next_one(profile, workspace_dir, model_server) -> None:
+    approver = ScriptedApprover([Decision.DENY, Decision.ALLOW_ONCE])
+    engine = make_engine(profile, workspace_dir, approver=approver)
+    service = with_memory(engine)
+    [first] = await seed(service, "Likes tea with lemon")
+    model_server.enqueue(tool_call_reply(CallScript("forget", {"query": "tea"})), text_reply("kept"))
+    await turn(engine, service, "forget the tea thing", "a")
+    [second] = await seed(service, "Drinks tea with honey")
+    model_server.enqueue(tool_call_reply(CallScript("forget", {"query": "tea"})), text_reply("gone"))
+    await turn(engine, service, "forget the tea thing", "a")
+    assert "#" + str(second) in approver.asked[1].impact and "#" + str(first) in approver.asked[1].impact
+    assert {service.store.get(i).state for i in (first, second)} == {MemoryState.FORGOTTEN}, \
+        "both were listed in the second approval, so both go"
+    await engine.close()

@@ -146,21 +146,29 @@ def memory_tools(service: "MemoryService") -> list[ToolSpec]:
         return await run_store(_recall, service, ctx.session_id, str(args.get("query") or ""))
 
     # What each forget call's approval listed, by (session, arguments): only those go, even when a memory matching
-    # the query was written while the user was deciding (an extraction finishing).
-    shown: dict[tuple[str, str], set[int]] = {}
+    # the query was written while the user was deciding (an extraction finishing, another process). The newest
+    # listing is used (the precheck runs just before its approval; one of a denied call is never used, two identical
+    # calls in one reply each take one), and at most a few are kept.
+    shown: dict[tuple[str, str], list[set[int]]] = {}
 
     def forget_impact(args: dict[str, Any], ctx: ToolContext) -> Impact:
         if not service.active_for(ctx.session_id):
             return Impact("Forgets nothing: memory is off for this conversation.", code="forget_memory_off")
         chosen = targets(service, ctx.session_id, args)
-        shown[(ctx.session_id, json.dumps(args, sort_keys=True))] = {m.id for m in chosen}
+        listings = shown.setdefault((ctx.session_id, json.dumps(args, sort_keys=True)), [])
+        listings.append({m.id for m in chosen})
+        del listings[:-8]
         return Impact(describe(chosen), code="forget_memories",
                       params={"memories": [{"id": m.id, "statement": m.statement} for m in chosen]})
 
     def forget_now(args: dict[str, Any], session_id: str) -> Any:
         if not service.active_for(session_id):
             return OFF
-        listed = shown.pop((session_id, json.dumps(args, sort_keys=True)), None)
+        key = (session_id, json.dumps(args, sort_keys=True))
+        pending = shown.get(key)
+        listed = pending.pop() if pending else None
+        if pending is not None and not pending:
+            del shown[key]
         chosen = [m for m in targets(service, session_id, args) if listed is None or m.id in listed]
         if not chosen:
             return {"status": "nothing_to_forget", "message": "No memory matches; nothing was forgotten."}
