@@ -358,3 +358,19 @@ async def test_a_denied_forget_leaves_no_listing_behind_for_the_next_one(profile
     assert {service.store.get(i).state for i in (first, second)} == {MemoryState.FORGOTTEN}, \
         "both were listed in the second approval, so both go"
     await engine.close()
+
+
+async def test_a_memory_made_while_the_clock_ran_ahead_is_recalled_normally_after_it_is_corrected(
+        engine, model_server) -> None:
+    clock = Clock()
+    service = with_memory(engine, clock)
+    clock.now += 400 * 86_400  # the machine's clock a year ahead
+    service.store.add("Trip to Lisbon is booked", profile_id="test", quote="", kind="fact")
+    clock.now -= 400 * 86_400  # corrected
+    ahead = service.store.add("Prefers window seats", profile_id="test", quote="", kind="preference")
+    model_server.enqueue(text_reply("ok"))
+    await turn(engine, service, "Anything about my Lisbon trip and seats?", "a")
+    recalled = service.recalled("a")
+    assert {r.memory.statement for r in recalled} == {"Trip to Lisbon is booked", "Prefers window seats"}
+    assert all(0 < r.score < 10 for r in recalled), "a future date neither inflates nor breaks the score"
+    assert {m.id for m in service.store.list()} >= {ahead.id} and service.store.count() == 2
