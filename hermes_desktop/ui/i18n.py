@@ -3,8 +3,8 @@
 The `language` setting is "system" (follow the OS locale), "en" or "zh_CN"; it applies at the next start,
 because Qt widgets take their text when they are built. Our strings come from
 `resources/translations/hermes_zh_CN.qm` (source: the .ts next to it, `make translations` refreshes both);
-Qt's own (standard buttons, file dialogs) from the Qt installation. Model replies, error messages from the
-engine and the Activity trace stay in English.
+Qt's own (standard buttons, file dialogs) from the Qt installation. The engine's reports (impacts, errors,
+notices, the Activity trace) arrive as codes and are worded by ui/words.py; model replies are the model's own.
 """
 
 from __future__ import annotations
