@@ -222,6 +222,94 @@ def test_an_mcp_server_that_failed_says_why_in_chinese_with_its_own_words_quoted
     assert_chinese(quoted, ("ghost", "no-such-mcp-binary", "stdio"), "the MCP tab")
 
 
+IMPACTS = [
+    ("create_file", {"path": "a.txt", "bytes": 1}), ("overwrite_file", {"path": "a.txt", "old_bytes": 5, "bytes": 2048}),
+    ("create_folder", {"path": "notes"}), ("move", {"src": "a.txt", "dst": "b.txt", "bytes": 3}),
+    ("move", {"src": "docs", "dst": "old", "files": 4, "folders": 2, "bytes": 9000, "is_folder": True}),
+    ("move_replacing", {"src": "a.txt", "dst": "b.txt", "bytes": 3, "replaced_bytes": 7}),
+    ("delete_file", {"path": "hello.txt", "bytes": 3}),
+    ("delete_folder", {"path": "reports", "files": 3, "folders": 2, "bytes": 300}),
+    ("delete_folder", {"path": "reports", "files": 3, "folders": 0, "bytes": 3 * 1024 * 1024}),
+    ("save_note", {"title": "plan", "bytes": 10, "folder": "notes"}),
+    ("replace_note", {"title": "plan", "old_bytes": 10, "bytes": 20}),
+    ("fetch", {"url": "https://example.com/"}), ("forget_memory_off", {}), ("forget_memories", {"memories": []}),
+    ("forget_memories", {"memories": [{"id": 7, "statement": "likes tea"}]}),
+    ("run_script", {"command": "scripts/run.sh", "skill": "doctor", "folder": "/w"}),
+    ("cannot_run", {"reason": "outside the workspace"}), ("precheck_failed", {"error": "OSError"}),
+]
+IMPACT_DATA = ("a.txt", "b.txt", "notes", "docs", "old", "hello.txt", "reports", "plan", "https://example.com/",
+               "likes tea", "scripts/run.sh", "doctor", "outside the workspace", "OSError", "KB", "MB")
+ERRORS = [  # every code core/llm/errors.py, request_fit, the agent and storage give, and every kind without one
+    ("auth_rejected", {"status": 401, "server": "bad key"}), ("auth_forbidden", {"status": 403}),
+    ("quota", {"status": 429}), ("rate_limited", {"status": 429, "retry_after_s": 7.0}),
+    ("rate_limited", {"status": 429, "retry_after_s": None}), ("server_error", {"status": 502}),
+    ("refused", {"status": 400}), ("tools_unsupported", {}), ("model_not_found", {"host": "h:1", "model": "m1"}),
+    ("no_chat_endpoint", {"host": "h:1"}), ("timeout", {"host": "h:1"}), ("stream_timeout", {}),
+    ("stream_dropped", {}), ("connection", {"host": "h:1"}), ("malformed", {}), ("stream_error", {}),
+    ("context_too_long", {}), ("internal", {"error": "KeyError: 'x'"}), ("turn_deadline", {"limit_s": 600}),
+    ("over_window", {"needed": 40000, "available": 30000, "window": 32768, "costs": [
+        {"what": w, "name": n, "tokens": 100} for w, n in (("skill_catalog", "skill catalog"), ("skill", "pdf"),
+                                                             ("mcp_server", "files"), ("tools", "built-in tools"),
+                                                             ("memory", "memory"), ("message", "this turn"))]}),
+    *[(f"storage_{fault}", {"path": "/d/hermes.db", "consequence": "your message was not saved"})
+      for fault in ("full", "read_only", "io", "permission", "busy", "corrupt", "other")],
+]
+ERROR_DATA = ("bad key", "h:1", "m1", "KeyError", "turn_deadline_s", "/v1", "/d/hermes.db", "activate_skill", "pdf",
+              "files", "mcp.json")
+
+
+def test_every_impact_error_notice_stop_and_check_code_reads_as_chinese(qapp) -> None:
+    from types import SimpleNamespace as Event
+
+    from hermes_desktop.core.events import ErrorKind
+    from hermes_desktop.ui import words
+
+    install_translations(qapp, "zh_CN")
+    try:
+        for code, params in IMPACTS:
+            assert_chinese(words.impact_text(code, params, "english fallback"), IMPACT_DATA, code)
+        assert_chinese(words.impact_text("", {}, None, tool="mcp_files_wipe", source="mcp:files"),
+                       ("mcp_files_wipe", "files"), "an MCP tool")
+        for code, params in ERRORS:
+            assert_chinese(words.model_error_text(code, params), ERROR_DATA, code)
+        for kind in ErrorKind:  # an error without a code: a sentence for its kind, the English quoted
+            text = words.model_error_text("", {}, kind.value, "Some English words")
+            assert_chinese(re.sub(r"“[^”]*”", "", text), (), kind.value)
+            assert_chinese(words.error_kind_name(kind.value), (), kind.value)
+        for kind in ("rate_limit", "server", "connection", "timeout", "bad_request"):
+            assert_chinese(words.retry_text(Event(delay_s=2.0, attempt=1, max_attempts=2, kind=kind)), (), kind)
+        for code, params in (("retry_less_history", {}), ("reply_length_cut", {}), ("thinking_only", {}),
+                             ("reasoning_echo", {"server": "x"}), ("text_tool_mode", {}),
+                             ("summary_failed", {"error": "x", "dropped": 3})):
+            assert_chinese(words.notice_text(Event(code=code, params=params, message="english")), (), code)
+        for reason, params in (("max_round_trips", {"limit": 8}), ("repeated_call", {"tool": "read_file", "count": 3}),
+                               ("repeated_failure", {"tool": "read_file", "count": 3}),
+                               ("output_limit", {"limit": 20000, "had_calls": True}),
+                               ("output_limit", {"limit": 20000}), ("cancelled", {})):
+            assert_chinese(words.stop_text(Event(reason=reason, params=params, message="english")), ("read_file",), reason)
+        for code, params in (("connected", {"model": "m1", "latency_ms": 30}), ("bad_scheme", {}),
+                             ("add_v1", {"url": "http://h", "suggested_url": "http://h/v1"}),
+                             ("model_not_listed", {"model": "m1", "count": 3}), ("no_model", {}),
+                             ("tools_unsupported", {}), ("auth_rejected", {"status": 401})):
+            assert_chinese(words.check_text(Event(code=code, params=params, message="english")),
+                           ("m1", "http://h", "http://h/v1", "http://", "https://"), code)
+        for status in ("waiting", "pending", "failed", "timed out", "cancelled", "skipped", "dry run", "interrupted"):
+            assert_chinese(words.status_word(status), (), status)
+        assert_chinese(words.done_status(0.5, "allow_once", "you"), (), "done")
+        for who in ("you", "rule: never allow", "policy: chat only", "default approver", "timeout: no answer in time",
+                    "error while asking", "dry run", "rule: always allow", "policy: trusted mode"):
+            assert_chinese(words.denied_status(who), (), who)
+        for code in ("no_keyring", "insecure_backend", "low_priority"):
+            assert_chinese(words.keyring_reason(code, "english"), (), code)
+        for code, params in (("still_starting", {"waited_s": 5, "limit_s": 30}),
+                             ("needs_sign_in", {"reason": "x", "server": "files"}), ("refused", {"reason": "x"}),
+                             ("failed", {"reason": "x"}), ("restarting", {"reason": "x", "delay_s": 2})):
+            text = words.mcp_detail(Event(detail_code=code, detail_params=params, detail="english"))
+            assert_chinese(text, ("startTimeout", "hermes-desktop mcp login", "files"), code)
+    finally:
+        install_translations(qapp, "en")
+
+
 # ---------------------------------------------------------------- source and translation checks
 
 
