@@ -726,10 +726,12 @@ class AppController(QObject):
         self._save_settings(replace(self.runtime.settings, agents_skills=enabled))
         await self.reload_skills()
 
-    async def trust_skill(self, name: str) -> None:
+    async def trust_skill(self, name: str, digest: str | None = None) -> bool:
+        """Trust a skill's code as hashed in `digest` (taken when the user was asked); False when it changed since."""
         assert self.runtime is not None
-        await asyncio.to_thread(self.runtime.skills.trust_skill, name)
+        trusted = await asyncio.to_thread(self.runtime.skills.trust_skill, name, digest)
         self.sig_skills_changed.emit()
+        return trusted
 
     async def toggle_skill(self, session_id: str, name: str) -> None:
         """Use a skill in this session from now on (its instructions and tools), or stop using it."""

@@ -476,8 +476,15 @@ class MainWindow(QMainWindow):
                            self.tr("Trust and load"))
         box.setObjectName("trustSkillDialog")
         self.trust_dialog = box  # for tests and automation
-        if await box.confirmed():
-            await self.controller.trust_skill(name)
+        from hermes_desktop.core.skills.trust import content_hash
+
+        try:  # what the user is asked about: a file changed while the question is open is not trusted
+            digest: str | None = await asyncio.to_thread(content_hash, skill.folder)
+        except OSError:
+            digest = None  # unreadable now: what is there on "Trust" is recorded (an unreadable file is not trusted)
+        if await box.confirmed() and not await self.controller.trust_skill(name, digest):
+            self.statusBar().showMessage(self.tr("Not trusted: the files of skill “{0}” changed while you were asked. "
+                                                 "Look at them again and trust it again.").format(name), 10000)
 
     def _watch_skill_folders(self) -> None:
         """Reload when skill folders change (a skill copied in, edited or removed)."""

@@ -231,11 +231,16 @@ class SkillManager:
         runs on any change). Running a script checks the files' hash again (core/skills/scripts.py)."""
         return skill.name in self._untrusted
 
-    def trust_skill(self, name: str) -> None:
+    def trust_skill(self, name: str, digest: str | None = None) -> bool:
+        """Trust the skill's code: the content hashed as `digest` when given (what the user was asked about; a
+        change made since is not trusted), else as it is now. Returns whether its code is trusted afterwards."""
         skill = self.get(name)
-        if skill is not None:
-            self.trust.trust(skill)
-            self.reload()
+        if skill is None:
+            return False
+        self.trust.trust(skill, digest)
+        self.reload()
+        now = self.get(name)
+        return now is not None and not self.needs_trust(now)
 
     # ------------------------------------------------------------------ activation
     def active(self, session_id: str) -> list[str]:
