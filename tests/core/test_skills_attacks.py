@@ -389,3 +389,20 @@ async def test_the_window_check_counts_as_the_server_counts(runtime, profile, mo
     assert len(model_server.chat_requests) == 1, "the second request was sent over the window"
     error = of_type(events, ev.TurnError)[0]
     assert error.kind is ev.ErrorKind.CONTEXT_TOO_LONG and "Not sent" in error.message
+
+
+def test_a_skill_linking_to_a_huge_folder_is_refused_trust_with_the_reason_not_hashed_for_ever(runtime, monkeypatch,
+                                                                                               tmp_path) -> None:
+    from hermes_desktop.core.skills import trust as trust_module
+
+    monkeypatch.setattr(trust_module, "MAX_HASHED_BYTES", 1_000_000)  # the real limit is 500 MB: same code path
+    big = tmp_path / "videos"
+    big.mkdir()
+    (big / "film.bin").write_bytes(b"\0" * 1_500_000)
+    folder = code_skill(runtime, "mediaman")
+    (folder / "references").mkdir()
+    (folder / "references" / "library").symlink_to(big, target_is_directory=True)
+    with pytest.raises(OSError, match="more than .* MB"):
+        trust_module.content_hash(folder)
+    runtime.skills.trust.trust(runtime.skills.get("mediaman"), "an earlier hash")  # a record exists: checked
+    assert not runtime.skills.trust.trusted(runtime.skills.get("mediaman")), "not trusted, and no exception"

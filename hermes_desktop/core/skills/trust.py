@@ -15,6 +15,7 @@ from hermes_desktop.core.skills.model import Origin, Skill
 
 
 MAX_HASHED_FILES = 20_000
+MAX_HASHED_BYTES = 500_000_000  # hashed on every reload of a trusted skill: a linked video library is not
 
 
 def _files(folder: Path) -> list[Path]:
@@ -22,6 +23,7 @@ def _files(folder: Path) -> list[Path]:
     import from `scripts/pkg -> /elsewhere`), each real folder once (a link loop ends), caches left out."""
     found: list[Path] = []
     seen: set[tuple[int, int]] = set()
+    size = 0
     for base, dirs, files in os.walk(folder, followlinks=True):
         info = os.stat(base)
         if (info.st_dev, info.st_ino) in seen:
@@ -33,9 +35,11 @@ def _files(folder: Path) -> list[Path]:
             path = Path(base) / name
             if path.is_file():
                 found.append(path)
-        if len(found) > MAX_HASHED_FILES:
-            raise OSError(errno.EFBIG, f"{folder} holds more than {MAX_HASHED_FILES:,} files (following its links); "
-                                       "too many to check before its code runs")
+                size += path.stat().st_size
+        if len(found) > MAX_HASHED_FILES or size > MAX_HASHED_BYTES:
+            raise OSError(errno.EFBIG, f"{folder} holds more than {MAX_HASHED_FILES:,} files or "
+                                       f"{MAX_HASHED_BYTES // 1_000_000:,} MB (following its links); too much to check "
+                                       "before its code runs")
     return sorted(found)
 
 
