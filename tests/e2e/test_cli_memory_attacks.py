@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.support.cli import hermes
 from tests.support.model_server import text_reply
 
@@ -100,3 +102,14 @@ def test_memory_list_names_the_profile_of_a_memory_the_active_profile_does_not_u
     profile = json.loads(hermes("memory", "list", "--json", env=env).stdout)[0]["profile"]
     no_provider = {k: v for k, v in env.items() if not k.startswith("HERMES_")}
     assert f"used only with profile {profile}" in hermes("memory", "list", env=no_provider).stdout
+
+
+@pytest.mark.parametrize("key", ["9f8e7d6c5b4a39281706f5e4d3c2b1a0",  # Azure-style: nothing like sk-…
+                                 "4f1e9c2ab7d34e6f.QwErTyUiOpAsDfGh"])  # Zhipu-style: a '.' inside
+def test_the_api_key_in_use_is_never_stored_as_a_memory_whatever_it_looks_like(key, server, env) -> None:
+    keyed = {**env, "HERMES_API_KEY": key}
+    server.enqueue(text_reply("Noted."))
+    asked = hermes("ask", f"Remember that my GLM key is {key} for the lab.", "--session", "lab", env=keyed)
+    assert asked.returncode == 0, asked.stderr
+    exported = hermes("memory", "export", env=keyed).stdout
+    assert len(json.loads(exported)["memories"]) == 1 and key not in exported and key[:12] not in exported and key[-10:] not in exported

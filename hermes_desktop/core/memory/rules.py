@@ -10,7 +10,9 @@ from datetime import date, datetime, timedelta
 
 from hermes_desktop.core.memory.model import Kind
 
-_SENTENCE = re.compile(r"[^.!?。！？\n;；]+[.!?。！？;；]*")
+# A sentence ends at . ! ? ; (or their CJK forms) and at a line break; a Latin one followed by more of the same
+# word ("v1.2", "e.g.", a key like "4f1e.QwEr", a URL) does not end it, so a key is never cut in two memories' halves.
+_SENTENCE = re.compile(r"(?:[^.!?。！？\n;；]|[.!?;](?=[^\s.!?;。！？；]))+[.!?。！？;；]*")
 
 _HYPOTHETICAL = re.compile(
     r"\b(if|suppose|supposing|imagine|hypothetically|pretend|what if|assuming|in case)\b|如果|假如|假设|要是|倘若|万一|想象",

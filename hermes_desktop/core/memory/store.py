@@ -15,7 +15,8 @@ restores them); a newer memory with the same `subject` marks the older SUPERSEDE
 an active memory past `expires_at` reads as EXPIRED (unless pinned). Only `delete()` and `wipe()` remove rows.
 
 Secrets: a statement or quote is stored with anything that looks like a key or token (core/redact.py: sk-…, ghp_…,
-AKIA…, Bearer …) replaced by "[redacted]", in `add` and `edit`, whoever calls them ("my key is sk-…" said in a chat,
+AKIA…, Bearer …) and every secret the app holds (its API keys and MCP secrets, whatever they look like:
+logging_setup.REDACTION.known_secrets) replaced by "[redacted]", in `add` and `edit`, whoever calls them ("my key is sk-…" said in a chat,
 `memory add`, the tab's Add… and Edit…). The memory table, its index and `memory export` never hold one.
 
 Search index: `memories_fts` (FTS5, CJK characters as single tokens like the session index,
@@ -33,6 +34,7 @@ from typing import Any, Callable, Collection, Iterable
 
 from hermes_desktop.core.memory.model import Kind, Layer, Memory, MemoryState, Origin, layer_for
 from hermes_desktop.core.memory.text import entity_keys, or_expression, recall_terms, subject_key
+from hermes_desktop.core.logging_setup import REDACTION
 from hermes_desktop.core.redact import redact_text
 from hermes_desktop.core.storage import search as fts
 
@@ -235,8 +237,8 @@ class MemoryStore:
         explicit requests: long-term; the rest short-term). With a `subject`, active memories of the same profile
         and subject become SUPERSEDED by it (`superseded_by` = the new id). `entities` default to the names found
         in the statement and quote."""
-        statement = " ".join(redact_text(statement).split())
-        quote = redact_text(quote)
+        statement = " ".join(redact_text(statement, REDACTION.known_secrets).split())
+        quote = redact_text(quote, REDACTION.known_secrets)
         if not statement:
             raise ValueError("a memory needs a statement")
         now = self.clock()
@@ -266,7 +268,7 @@ class MemoryStore:
 
     def edit(self, memory_id: int, statement: str) -> Memory:
         """Change what a memory says (the quote, its source, stays as the user said it)."""
-        statement = " ".join(redact_text(statement).split())
+        statement = " ".join(redact_text(statement, REDACTION.known_secrets).split())
         if not statement:
             raise ValueError("a memory needs a statement")
 
