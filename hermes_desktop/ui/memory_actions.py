@@ -116,7 +116,7 @@ class MemoryActions(QObject):
     def refresh(self) -> None:
         """Refill the tab (coalesced: one refill runs at a time, and one more if asked meanwhile). While the tab is
         not on screen it is only marked stale and refilled when it is shown (a turn need not pay for it)."""
-        if self._memory is None:
+        if self._memory is None or not self.controller.ready:  # closing: the store may be gone by the time it runs
             return
         if not self.panel.isVisible():
             self._stale = True
