@@ -88,40 +88,59 @@ class EmptyState(QWidget):
 
 
 class _Overlay(QObject):
-    """Keeps an EmptyState over a view's viewport, shown while `is_empty()`."""
+    """Keeps an EmptyState over a view's viewport, shown while `is_empty()`.
 
-    def __init__(self, view: QAbstractItemView, state: EmptyState, is_empty: Callable[[], bool]) -> None:
+    The state is made the first time it is needed on screen (an inspector tab nobody opened costs nothing at
+    start-up): when the view is empty and visible, or when `state` is asked for."""
+
+    def __init__(self, view: QAbstractItemView, make: Callable[[], EmptyState], is_empty: Callable[[], bool]) -> None:
         super().__init__(view)
-        self.view, self.state, self.is_empty = view, state, is_empty
-        state.setParent(view.viewport())
-        state.setAutoFillBackground(True)
-        state.setBackgroundRole(QPalette.ColorRole.Base)
+        self.view, self._make, self.is_empty = view, make, is_empty
+        self._state: EmptyState | None = None
         view.viewport().installEventFilter(self)
         model = view.model()
         for signal in (model.rowsInserted, model.rowsRemoved, model.modelReset, model.layoutChanged):
             signal.connect(self.update)
-        self.update()
+
+    @property
+    def state(self) -> EmptyState:
+        if self._state is None:
+            state = self._state = self._make()
+            state.setParent(self.view.viewport())
+            state.setAutoFillBackground(True)
+            state.setBackgroundRole(QPalette.ColorRole.Base)
+            state.setGeometry(self.view.viewport().rect())
+            state.setVisible(bool(self.is_empty()))
+        return self._state
 
     def update(self, *_args: object) -> None:
-        if not (isValid(self.view) and isValid(self.state)):  # the rows changed while the view was being destroyed
-            return
-        self.state.setGeometry(self.view.viewport().rect())
-        self.state.setVisible(bool(self.is_empty()))
-        if self.state.isVisible():
-            self.state.raise_()
+        if not isValid(self.view) or (self._state is not None and not isValid(self._state)):
+            return  # the rows changed while the view was being destroyed
+        empty = bool(self.is_empty())
+        if self._state is None and not (empty and self.view.isVisible()):
+            return  # nothing to show yet, or not on screen: made when it is
+        state = self.state
+        state.setGeometry(self.view.viewport().rect())
+        state.setVisible(empty)
+        if empty:
+            state.raise_()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.Resize:
-            self.state.setGeometry(self.view.viewport().rect())
+        if event.type() == QEvent.Type.Show:
+            self.update()
+        elif event.type() == QEvent.Type.Resize and self._state is not None:
+            self._state.setGeometry(self.view.viewport().rect())
         return False
 
 
-def overlay_when_empty(view: QAbstractItemView, state: EmptyState, is_empty: Callable[[], bool]) -> EmptyState:
-    """Show `state` over `view` while `is_empty()` (checked whenever the view's rows change)."""
+def overlay_when_empty(view: QAbstractItemView, make: Callable[[], EmptyState], is_empty: Callable[[], bool]) -> _Overlay:
+    """Show the EmptyState `make()` builds over `view` while `is_empty()` (checked whenever the view's rows change
+    and when it is shown); `.state` is the widget (built on first use)."""
+    overlay = _Overlay(view, make, is_empty)
     overlays = getattr(view, "empty_overlays", [])
-    overlays.append(_Overlay(view, state, is_empty))  # kept with the view (a view can have several, e.g. sessions)
+    overlays.append(overlay)  # kept with the view (a view can have several, e.g. sessions and no match)
     view.empty_overlays = overlays  # type: ignore[attr-defined]
-    return state
+    return overlay
 
 
 def only_placeholder(view: QAbstractItemView) -> bool:

@@ -107,14 +107,14 @@ class Inspector(QTabWidget):
         self._activity_shown: tuple[ActivityRecorder | None, int] = (None, 0)  # which trace, how many turns
         from hermes_desktop.ui.empty_state import EmptyState, only_placeholder, overlay_when_empty
 
-        self.skills_empty = overlay_when_empty(self.skills, EmptyState(
+        self.skills_empty = overlay_when_empty(self.skills, lambda: EmptyState(
             "skills", self.tr("No skills installed"),
             self.tr("Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload."),
             [(self.tr("Open skills folder"), "emptyOpenSkillsFolderButton",
               lambda: self.sig_skill_action.emit("open_folder", "")),
              (self.tr("Reload"), "emptyReloadSkillsButton", lambda: self.sig_skill_action.emit("reload", ""))],
             object_name="skillsEmptyState"), lambda: only_placeholder(self.skills))
-        self.activity_empty = overlay_when_empty(self.activity, EmptyState(
+        self.activity_empty = overlay_when_empty(self.activity, lambda: EmptyState(
             "activity", self.tr("Nothing yet"),
             self.tr("Send a message: each turn's model calls, tool calls and context budget appear here."),
             object_name="activityEmptyState"), lambda: only_placeholder(self.activity))

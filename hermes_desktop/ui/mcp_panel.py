@@ -79,7 +79,7 @@ class McpPanel(QWidget):
         ])
         from hermes_desktop.ui.empty_state import EmptyState, only_placeholder, overlay_when_empty
 
-        self.empty_state = overlay_when_empty(self.servers, EmptyState(
+        self.empty_state = overlay_when_empty(self.servers, lambda: EmptyState(
             "server", self.tr("No MCP servers yet"),
             self.tr("MCP servers give Hermes more tools: add one, or import them from another app."),
             [(self.tr("Add server…"), "emptyAddMcpServerButton", self._on_tab("add")),

@@ -127,11 +127,11 @@ class SessionSidebar(QWidget):
         layout.addWidget(self.list, 1)
         from hermes_desktop.ui.empty_state import EmptyState, overlay_when_empty
 
-        self.empty_state = overlay_when_empty(self.list, EmptyState(
+        self.empty_state = overlay_when_empty(self.list, lambda: EmptyState(
             "chat", self.tr("No conversations yet"), self.tr("Type a message to start one; it is kept here."),
             object_name="sessionsEmptyState"),
             lambda: self.list.count() == 1 and self.list.item(0).data(KIND_ROLE) == "empty")
-        self.no_match_state = overlay_when_empty(self.list, EmptyState(
+        self.no_match_state = overlay_when_empty(self.list, lambda: EmptyState(
             "search", self.tr("No matches"), self.tr("Try other words: the search looks through the text of every "
                                                      "conversation."), object_name="searchEmptyState"),
             lambda: self.list.count() == 1 and self.list.item(0).data(KIND_ROLE) == "no_match")

@@ -70,10 +70,15 @@ def test_empty_states_show_with_working_actions(make_window) -> None:
     sessions = h.window.findChild(QWidget, "sessionsEmptyState")
     assert sessions is not None and not sessions.isHidden()
     assert sessions.title.text() == "No conversations yet"
+    inspector = h.window.inspector
+    # The inspector's empty states are made when their tab is first shown (nothing at start-up).
+    assert h.window.findChild(QWidget, "mcpEmptyState") is None
+    h.do(lambda: inspector.setCurrentWidget(inspector.activity))
     activity = h.window.findChild(QWidget, "activityEmptyState")
-    assert activity is not None and not activity.isHidden()
+    assert activity is not None and activity.isVisible()
+    h.do(lambda: inspector.setCurrentWidget(inspector.mcp))
     mcp = h.window.findChild(QWidget, "mcpEmptyState")
-    assert mcp is not None and not mcp.isHidden()
+    assert mcp is not None and mcp.isVisible()
     add = mcp.findChild(QPushButton, "emptyAddMcpServerButton")
     h.do(add.click)
     form = h.wait_until(lambda: h.window.mcp.server_dialog, what="the server form from the empty state's button")
@@ -93,8 +98,8 @@ def test_no_skills_shows_the_skills_empty_state_and_its_buttons_work(qapp) -> No
     actions: list[tuple[str, str]] = []
     inspector.sig_skill_action.connect(lambda action, name: actions.append((action, name)))
     inspector.show_skills([], [])
-    state = inspector.findChild(QWidget, "skillsEmptyState")
-    assert state is not None and not state.isHidden()
+    state = inspector.skills_empty.state  # made on first use (the tab is not on screen here)
+    assert state.objectName() == "skillsEmptyState" and not state.isHidden()
     state.findChild(QPushButton, "emptyOpenSkillsFolderButton").click()
     state.findChild(QPushButton, "emptyReloadSkillsButton").click()
     assert actions == [("open_folder", ""), ("reload", "")]
@@ -192,9 +197,9 @@ def test_a_search_with_no_match_says_so_and_clearing_it_brings_the_list_back(mak
     h.send("hello")
     h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the reply")
     sidebar = h.window.sidebar
-    no_match = h.window.findChild(QWidget, "searchEmptyState")
     h.do(lambda: sidebar.search.setText("zzqxjv"))
-    h.wait_until(lambda: not no_match.isHidden(), what="the no-match state")
+    no_match = h.wait_until(lambda: h.window.findChild(QWidget, "searchEmptyState"), what="the no-match state")
+    h.wait_until(lambda: no_match.isVisible(), what="the no-match state on screen")
     assert h.window.findChild(QWidget, "sessionsEmptyState").isHidden()
     h.do(lambda: sidebar.search.setText(""))
     h.wait_until(lambda: no_match.isHidden() and sidebar.list.count() > 1, what="the session list again")
