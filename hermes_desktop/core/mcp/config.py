@@ -66,8 +66,6 @@ TRANSPORT_TYPES = {"stdio": "stdio", "http": "http", "sse": "sse", "streamableht
 DEFAULT_BREAKER = {"failures": 5, "windowSeconds": 300, "cooldownSeconds": 60}
 # What a filled-in header value may not hold: CR, LF, NUL and the other controls except tab (header injection).
 _HEADER_BREAKING = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-# What a filled-in header value may not hold: CR, LF, NUL and the other controls except tab (header injection).
-_HEADER_BREAKING = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 
 
 class MCPConfigError(Exception):
@@ -407,12 +405,6 @@ def resolve_server(config: ServerConfig, secrets: SecretStore | None,
         cwd=str(Path(fill(config.cwd, "cwd", False)).expanduser()) if config.cwd else None,
         url=fill(config.url, "url", False),
         headers={k: fill(v, f"headers.{k}", bool(_SECRET_FIELD.search(k))) for k, v in config.headers.items()})
-    for key, value in resolved.headers.items():
-        if _HEADER_BREAKING.search(value) and not _HEADER_BREAKING.search(config.headers[key]):
-            variables = ", ".join(m.group(0) for m in _VARIABLE.finditer(config.headers[key]) if m.group(0) != "$${")
-            raise UnresolvedVariable(config.name, variables, f"headers.{key}", (
-                "its value holds a line break or another control character (often a token read from a file with "
-                "its newline), which a header cannot carry; the value is not shown"))
     for key, value in resolved.headers.items():
         if _HEADER_BREAKING.search(value) and not _HEADER_BREAKING.search(config.headers[key]):
             variables = ", ".join(m.group(0) for m in _VARIABLE.finditer(config.headers[key]) if m.group(0) != "$${")
