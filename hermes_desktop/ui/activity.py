@@ -87,7 +87,7 @@ class ActivityRecorder:
             self._close_round(now)
             self._round = ActivityEntry("round", QCoreApplication.translate("Activity", "Model round {0} · {1}").format(
                 event.round_trip, event.model), QCoreApplication.translate("Activity", "tool calling: {0}").format(
-                event.tool_mode))
+                words.tool_mode_name(event.tool_mode)))
             self._round_started, self._first_token, self._usage, self._message_id = now, None, None, None
             turn.entries.append(self._round)
             return self._round

@@ -568,6 +568,15 @@ def stop_text(event: Any) -> str:
     return getattr(event, "message", "")
 
 
+def tool_mode_name(mode: str) -> str:
+    """How a request offered tools: native (the API's tool calls), text (the fallback format) or none."""
+    return {
+        "native": QCoreApplication.translate("Words", "native", "tool calling"),
+        "text": QCoreApplication.translate("Words", "text format", "tool calling"),
+        "none": QCoreApplication.translate("Words", "no tools", "tool calling"),
+    }.get(mode, mode)
+
+
 def error_kind_name(kind: str) -> str:
     return {
         "auth": QCoreApplication.translate("Words", "API key refused"),

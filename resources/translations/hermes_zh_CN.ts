@@ -3506,23 +3506,23 @@ it is kept here.</source>
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="595"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="597"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="596"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="598"/>
         <source>Open provider settings</source>
         <translation>打开提供方设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="597"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="599"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="259"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="336"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -3533,109 +3533,109 @@ it is kept here.</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="261"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="259"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="336"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="322"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="322"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="328"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="336"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="347"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="349"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="349"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="351"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="353"/>
         <source>Thought for {0} s</source>
         <translation>已思考 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="355"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="433"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="462"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="462"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="462"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="464"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="482"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="484"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="484"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="486"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="525"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="527"/>
         <location filename="../../hermes_desktop/ui/chat/model.py" line="508"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="532"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="534"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
         <translation>上面的 {0} 条消息以这份总结（{1} 个令牌）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="562"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="564"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="563"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="565"/>
         <source>Show in the Memory tab</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
@@ -3668,32 +3668,32 @@ it is kept here.</source>
 <context>
     <name>Welcome</name>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="160"/>
         <source>What shall we do?</source>
         <translation>今天想做点什么？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="161"/>
         <source>Hermes can calculate, read and organise files in your workspace, keep notes and read web pages — and asks before it changes anything.</source>
         <translation>Hermes 可以计算、读取和整理工作区里的文件、记笔记、阅读网页——改动任何东西之前都会先问你。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="166"/>
         <source>List the files in my workspace</source>
         <translation>列出我工作区里的文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="167"/>
         <source>Write notes.txt with three ideas for the weekend</source>
         <translation>写一个 notes.txt，内容是 周末的三个点子</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="168"/>
         <source>Calculate 2340 * 0.15</source>
         <translation>计算 2340 * 0.15</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="156"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="175"/>
         <source>Put this in the message box</source>
         <translation>填入消息框</translation>
     </message>
@@ -4081,7 +4081,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="243"/>
         <location filename="../../hermes_desktop/ui/words.py" line="270"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="577"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="586"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
@@ -4550,212 +4550,230 @@ it is kept here.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="573"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="574"/>
+        <source>native</source>
+        <comment>tool calling</comment>
+        <translation>原生</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="575"/>
+        <source>text format</source>
+        <comment>tool calling</comment>
+        <translation>文本格式</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
+        <source>no tools</source>
+        <comment>tool calling</comment>
+        <translation>不提供工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="582"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="574"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="583"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="575"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="584"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="585"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="578"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="587"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="579"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="580"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="589"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="581"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="590"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="582"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="591"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="583"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="584"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="593"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="585"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="594"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="591"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="600"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="593"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="602"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="594"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="603"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="595"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="596"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="605"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="597"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="606"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="611"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="620"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="613"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="622"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="616"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="620"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="629"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="622"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="631"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="632"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="633"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="634"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="643"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="636"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="645"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="637"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="646"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="638"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="647"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="646"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="655"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="649"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="653"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="655"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="664"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="657"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="665"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="674"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="674"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="676"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="685"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="677"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="686"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="678"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="687"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

@@ -117,7 +117,7 @@ def test_a_delete_asks_in_chinese_and_the_denied_card_and_activity_say_so_in_chi
     turn_title = "delete hello.txt"
     assert any("已拒绝" in t for t in texts), texts
     assert_chinese(html.unescape(re.sub(r"<[^>]+>", " ", "\n".join(texts))),  # tooltips are rich text
-                   (*data, "scripted-model", "native", "text", "none", turn_title),
+                   (*data, "scripted-model", turn_title),
                    "the Activity tab")
 
 
