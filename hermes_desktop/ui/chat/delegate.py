@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPointF, QRectF, QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QBrush, QColor, QDesktopServices, QFont, QGuiApplication, QMouseEvent, QPainter, QPalette, QPen
+from PySide6.QtGui import QBrush, QColor, QDesktopServices, QGuiApplication, QMouseEvent, QPainter, QPalette, QPen
 from PySide6.QtGui import QImageReader, QPixmap
 from PySide6.QtGui import QAbstractTextDocumentLayout
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTextBrowser, QWidget
@@ -217,7 +217,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             "muted": (layouter.small, theme.muted),
             "name": (layouter.bold_small, theme.text),
             "link": (layouter.small, theme.accent),
-            "tag": (_italic(layouter.small), theme.muted),
+            "tag": (layouter.italic_small, theme.muted),
             "status": (layouter.small, part.colour or theme.muted),
         }.get(part.role, (layouter.small, theme.text))
         painter.setFont(font)
@@ -326,11 +326,3 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def setModelData(self, editor: QWidget, model: Any, index: QModelIndex | QPersistentModelIndex) -> None:
         return  # read-only: nothing to write back
-
-
-def _italic(font: QFont) -> QFont:
-    italic = QFont(font)
-    italic.setItalic(True)
-    return italic
-
-

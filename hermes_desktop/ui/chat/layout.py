@@ -188,6 +188,8 @@ class RowLayouter:
         self.small = design.small(font)
         self.bold_small = QFont(self.small)
         self.bold_small.setBold(True)
+        self.italic_small = QFont(self.small)  # made here, not while painting
+        self.italic_small.setItalic(True)
         self.mono = QFont("monospace")
         self.mono.setStyleHint(QFont.StyleHint.Monospace)
         self.mono.setPointSizeF(self.small.pointSizeF())
