@@ -50,13 +50,17 @@ def source_text(memory: Memory, title: str | None) -> str:
         return f"added by the user, {day}"
     if title is None:
         return f"from a deleted conversation, {day}"
-    return f"from '{title}', {day}" if title.strip() else f"from a conversation, {day}"
+    title = " ".join(title.split())  # one line, whatever a rename or an imported file gave it
+    if len(title) > MAX_TITLE_CHARS:
+        title = title[:MAX_TITLE_CHARS - 1] + "…"
+    return f"from '{title}', {day}" if title else f"from a conversation, {day}"
 
 
 def line(recalled: Recalled) -> str:
     return f"- {recalled.memory.statement} ({recalled.source})"
 
 
+MAX_TITLE_CHARS = 80  # a source's title in the memory layer
 SIMILAR_ENOUGH = 0.3  # a memory found by embeddings alone needs at least this cosine
 
 
