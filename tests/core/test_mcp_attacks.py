@@ -587,3 +587,17 @@ def test_a_file_whose_size_says_nothing_is_still_read_only_up_to_the_limit(tmp_p
     assert link.stat().st_size == 0 and len(link.read_bytes()) > 64
     with pytest.raises(ImportError_, match="limit"):
         read_source(link)
+
+
+def test_a_timeout_hermes_cannot_use_is_left_out_with_a_note_not_the_whole_server(tmp_path: Path) -> None:
+    """Other clients write timeouts in milliseconds (`"timeout": 60000`): the server was skipped whole as
+    invalid. The timeout is left out (Hermes' default applies) and the preview says so."""
+    source = write(tmp_path / "s.json", {"mcpServers": {
+        "slow": {"command": "tool", "timeout": 60000, "startTimeout": "30"},
+        "fine": {"command": "tool", "timeout": 120}}})
+    plan = plan_import(tmp_path / "mcp.json", [source])
+    items = {item.name: item for item in plan.items}
+    assert items["slow"].change is Change.ADD and "timeout" not in items["slow"].entry
+    assert "startTimeout" not in items["slow"].entry
+    assert any("60000" in note and "seconds" in note for note in items["slow"].notes), items["slow"].notes
+    assert items["fine"].entry["timeout"] == 120

@@ -305,6 +305,13 @@ def convert_entry(entry: Any) -> tuple[dict[str, Any], list[str], list[MovedSecr
     dropped = sorted(k for k in entry if k not in KEPT_FIELDS and k != "serverUrl")
     if dropped:
         notes.append("fields Hermes does not use were left out: " + ", ".join(dropped))
+    for key, most in (("timeout", 3600), ("startTimeout", 600)):  # other clients may mean milliseconds
+        value = converted.get(key)
+        if key in converted and (not isinstance(value, (int, float)) or isinstance(value, bool)
+                                 or not 1 <= value <= most):
+            notes.append(f"{key} {repr(value)[:40]} was left out (Hermes takes seconds, 1 to {most}; its default "
+                         "applies)")
+            del converted[key]
     if isinstance(converted.get("type"), str) and converted["type"].lower() in ("streamable-http", "streamablehttp",
                                                                                  "streamable_http"):
         converted["type"] = "http"
