@@ -406,3 +406,16 @@ def test_a_skill_linking_to_a_huge_folder_is_refused_trust_with_the_reason_not_h
         trust_module.content_hash(folder)
     runtime.skills.trust.trust(runtime.skills.get("mediaman"), "an earlier hash")  # a record exists: checked
     assert not runtime.skills.trust.trusted(runtime.skills.get("mediaman")), "not trusted, and no exception"
+
+
+def test_a_fifo_in_scripts_is_not_a_script(runtime) -> None:
+    """A FIFO named scripts/run.sh: trust hashes only regular files, and whatever a process writes into the FIFO
+    when bash opens it would run as the trusted script."""
+    import os
+
+    from hermes_desktop.core.skills.scripts import list_scripts
+
+    folder = code_skill(runtime, "piped")
+    os.mkfifo(folder / "scripts" / "feed.sh")
+    runtime.skills.reload()
+    assert list_scripts(runtime.skills.get("piped")) == ["run.sh"]

@@ -29,6 +29,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -71,9 +72,17 @@ def list_scripts(skill: Skill) -> list[str]:
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
         for name in sorted(files):
             path = Path(base) / name
-            if not name.startswith(".") and not path.is_symlink() and not name.endswith((".pyc", ".md")):
+            # regular files only: a FIFO's content is never on disk, so trust's hash could not cover what it feeds
+            if not name.startswith(".") and not name.endswith((".pyc", ".md")) and _regular(path):
                 found.append(path.relative_to(root).as_posix())
     return found
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)  # lstat: never a symlink either
+    except OSError:
+        return False
 
 
 def command_for(script: Path) -> list[str]:
