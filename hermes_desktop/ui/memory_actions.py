@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from hermes_desktop.core.terminal_text import visible_bidi
 from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
 from hermes_desktop.ui.chat.items import RememberedItem
 from hermes_desktop.ui.memory_panel import MemoryRow, short_date
@@ -236,7 +237,7 @@ class MemoryActions(QObject):
             return
         self._deleted = list(memory_ids)
         first = next((r for r in rows if r is not None), None)
-        text = self.tr("Deleted “{0}”").format(first.statement) if first and len(memory_ids) == 1 else \
+        text = self.tr("Deleted “{0}”").format(visible_bidi(first.statement)) if first and len(memory_ids) == 1 else \
             self.tr("Deleted {0} memories").format(len(memory_ids))
         self.panel.offer_undo(text)
         self.refresh()
@@ -304,7 +305,8 @@ class MemoryActions(QObject):
             when = short_date(row.created_at) if row.created_at else ""
             state = {"superseded": self.tr("replaced"), "forgotten": self.tr("forgotten"),
                      "expired": self.tr("expired")}.get(row.state, self.tr("in use"))
-            text = f"{row.statement}\n“{row.quote}”\n{when} · {state}" if row.quote else f"{row.statement}\n{when} · {state}"
+            said, quote = visible_bidi(row.statement), visible_bidi(row.quote)
+            text = f"{said}\n“{quote}”\n{when} · {state}" if row.quote else f"{said}\n{when} · {state}"
             item = QListWidgetItem(text)
             item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
             listing.addItem(item)

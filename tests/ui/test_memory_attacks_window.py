@@ -137,3 +137,14 @@ def test_a_recalled_memory_in_the_activity_tooltip_is_text_not_html(make_window,
     entry = h.wait_until(memory_entry, what="the recalled memory in Activity")
     tip = entry.toolTip(0)
     assert "<b>tea</b>" not in tip and "&lt;b&gt;tea&lt;/b&gt;" in tip, tip
+
+
+def test_deleting_a_memory_with_a_bidi_override_offers_undo_with_it_shown(make_window) -> None:
+    h = make_window()
+    memory = h.controller.memory
+    kept = memory.add("Likes tea \u202egnp.exe", profile_id=h.controller.runtime.profile.id, kind=Kind.PREFERENCE)
+    h.do(lambda: (h.window.memory.show_tab(), h.window.memory.refresh()))
+    h.wait_until(lambda: kept.id in h.window.inspector.memory.memory_ids(), what="the memory in the tab")
+    h.run(h.window.memory.delete([kept.id]))
+    label = h.window.inspector.memory.findChild(QLabel, "memoryUndoLabel")
+    assert "\u202e" not in label.text() and "\\u202e" in label.text()
