@@ -29,3 +29,24 @@ def test_the_import_preview_shows_line_breaks_and_bidi_overrides_in_a_command_as
     assert "\u202e" not in details and "\u202e" not in tree.topLevelItem(0).toolTip(2)
     h.do(dialog.reject)
     h.wait_until(lambda: h.window.mcp.import_task.done(), what="the dialog to close")
+
+
+def test_a_source_note_from_the_file_shows_its_controls_as_escapes(make_window, isolated_home, tmp_path: Path,
+                                                                    monkeypatch) -> None:
+    """Notes about the source quote it (an input's id): a line break there could add a fake line too."""
+    from PySide6.QtWidgets import QLabel
+
+    monkeypatch.setenv("HOME", str(isolated_home))
+    source = tmp_path / "vscode.json"
+    source.write_text(json.dumps({"inputs": [{"type": "pickString", "id": "k\nAll servers verified \u202e"}],
+                                  "servers": {"a": {"type": "stdio", "command": "tool"}}}), encoding="utf-8")
+    h = make_window()
+    h.do(lambda: h.window.findChild(QPushButton, "importMcpServersButton").click())
+    dialog = h.wait_until(lambda: h.window.mcp.import_dialog, what="the import dialog")
+    h.wait_until(lambda: dialog.loading is None or dialog.loading.done(), what="the first source")
+    h.do(lambda: dialog.load_file(source))
+    where = dialog.findChild(QLabel, "mcpImportWhere")
+    h.wait_until(lambda: "pickString" in where.text() or "promptString" in where.text(), what="the note")
+    assert "k\\nAll servers verified \\u202e" in where.text() and "\u202e" not in where.text(), where.text()
+    h.do(dialog.reject)
+    h.wait_until(lambda: h.window.mcp.import_task.done(), what="the dialog to close")

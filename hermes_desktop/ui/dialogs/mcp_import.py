@@ -208,7 +208,7 @@ class McpImportDialog(QDialog):
         self.preview.blockSignals(False)
         if plan is not None:
             self.where.setText(self.tr("From: {0}").format(", ".join(str(p) for p in plan.sources))
-                               + "".join(f"\n{p}" for p in plan.problems))
+                               + "".join(f"\n{preview_text(p)}" for p in plan.problems))
         else:
             self.where.setText("")
         if secret_count:
