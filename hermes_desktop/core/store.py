@@ -142,6 +142,10 @@ class SQLiteSessionStore:
         self.read_only = read_only
         self.read_only_reason = read_only_reason if read_only else None
         """Why nothing can be saved (one line for the user), when the store is read-only."""
+        self.read_only_code = ""
+        """The same as a code (`storage_<fault>` or `newer_schema`) for the window's words; params in
+        `read_only_params` (path, consequence; version and known)."""
+        self.read_only_params: dict[str, Any] = {}
         self._owner = owner
         self._db = db or connect(path, read_only=read_only)
         self._lock = threading.RLock()
@@ -812,6 +816,7 @@ def _open_writable(paths: AppPaths, messages: list[str]) -> OpenedStore:
                       f"app knows {LATEST_VERSION}). It is open read-only: update Hermes Desktop to keep chatting.")
             messages.append(reason)
             store = SQLiteSessionStore(path, read_only=True, read_only_reason=reason)
+            store.read_only_code, store.read_only_params = "newer_schema", {"version": version, "known": LATEST_VERSION}
             return OpenedStore(store, messages, store.search_available, reason)
         if 0 < version < LATEST_VERSION:
             _migrate_with_copy(db, path, version)
@@ -983,6 +988,8 @@ def _open_read_only(path: Path, fault: Fault, messages: list[str], detail: str =
         messages.append("The newest changes (kept in the -wal file beside the database) cannot be shown until "
                         "the database can be opened normally; they are not lost.")
     store = SQLiteSessionStore(path, read_only=True, db=db, read_only_reason=reason)
+    store.read_only_code = f"storage_{fault.value}"
+    store.read_only_params = {"path": str(path), "consequence": READ_ONLY_CONSEQUENCE}
     return OpenedStore(store, messages, store.search_available, reason)
 
 
@@ -1048,6 +1055,8 @@ def _unavailable(path: Path, fault: Fault, messages: list[str], detail: str = ""
     fts.ensure_search_index(memory)
     messages.append(reason)
     store = SQLiteSessionStore(path, read_only=True, db=memory, read_only_reason=reason)
+    store.read_only_code = f"storage_{fault.value}"
+    store.read_only_params = {"path": str(path), "consequence": UNAVAILABLE_CONSEQUENCE}
     return OpenedStore(store, messages, store.search_available, reason)
 
 

@@ -325,7 +325,9 @@ class MainWindow(QMainWindow):
         self.chat.input.show_default_placeholder()
         read_only = getattr(runtime.store, "read_only_reason", None)
         if read_only:  # the reason is in the error bar too (runtime.problems)
-            self.chat.block_sending(read_only)
+            from hermes_desktop.ui.words import read_only_text
+
+            self.chat.block_sending(read_only_text(runtime.store))
         # One message's attachments must fit the model's window too (the default profile's; a picked model of
         # the session may differ, and the engine's own context check still applies then).
         self.chat.context_window = lambda: (runtime.profile.context_window if runtime.profile else None)

@@ -402,6 +402,10 @@ def _consequence(text: str) -> str:
         "the conversation summary was not saved": QCoreApplication.translate(
             "Words", "the conversation summary was not saved"),
         "the attachment was not saved": QCoreApplication.translate("Words", "the attachment was not saved"),
+        "the history is open read-only and nothing new can be saved": QCoreApplication.translate(
+            "Words", "the history is open read-only and nothing new can be saved"),
+        "the history cannot be shown and nothing can be saved": QCoreApplication.translate(
+            "Words", "the history cannot be shown and nothing can be saved"),
     }.get(text, QCoreApplication.translate("Words", "“{0}”", "a consequence only known in English").format(text)
           if text else QCoreApplication.translate("Words", "nothing was saved"))
 
@@ -434,6 +438,19 @@ def storage_text(code: str, params: Mapping[str, Any]) -> str:
             "Words", "{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.").format(
             path=path, what=what)
     return QCoreApplication.translate("Words", "The session database {path} failed: {what}.").format(path=path, what=what)
+
+
+def read_only_text(store: Any) -> str:
+    """Why the history is read-only (the store's read_only_code), for the disabled Send and the message box."""
+    code, params = getattr(store, "read_only_code", ""), getattr(store, "read_only_params", {}) or {}
+    if code == "newer_schema":
+        return QCoreApplication.translate(
+            "Words", "The session database was made by a newer version of Hermes Desktop (schema {version}, this app "
+            "knows {known}). It is open read-only: update Hermes Desktop to keep chatting.").format(
+            version=params.get("version", ""), known=params.get("known", ""))
+    if code.startswith("storage_"):
+        return storage_text(code, params)
+    return str(getattr(store, "read_only_reason", "") or "")
 
 
 def _cost_line(cost: Mapping[str, Any]) -> str:

@@ -1042,32 +1042,32 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="843"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="845"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="398"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="400"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="402"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="404"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="435"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="437"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="472"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="474"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="475"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1076,92 +1076,92 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="476"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="478"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="486"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="488"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="541"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="543"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="628"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="630"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="629"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="631"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="645"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="647"/>
         <source>Export session</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="647"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="649"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="647"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="649"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="652"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="654"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="698"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="700"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个令牌；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="731"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="733"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="734"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="736"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="736"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="738"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="766"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="768"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="772"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="774"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="804"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="806"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="846"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="848"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="846"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="848"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -4081,7 +4081,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="243"/>
         <location filename="../../hermes_desktop/ui/words.py" line="270"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="586"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="603"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
@@ -4319,7 +4319,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="390"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="406"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="410"/>
         <source>nothing was saved</source>
         <translation>未保存任何内容</translation>
     </message>
@@ -4380,400 +4380,415 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="405"/>
+        <source>the history is open read-only and nothing new can be saved</source>
+        <translation>历史记录以只读方式打开，无法保存新内容</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="407"/>
+        <source>the history cannot be shown and nothing can be saved</source>
+        <translation>无法显示历史记录，也无法保存任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="409"/>
         <source>“{0}”</source>
         <comment>a consequence only known in English</comment>
         <translation>“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="418"/>
         <source>The disk holding {path} is full: {what}. Free some space and try again.</source>
         <translation>存放 {path} 的磁盘已满：{what}。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="421"/>
         <source>{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes Desktop.</source>
         <translation>{path} 位于只读存储上或处于写保护状态：{what}。请将其设为可写，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="421"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
         <source>The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.</source>
         <translation>存放 {path} 的磁盘报告了输入输出错误：{what}。请检查磁盘后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
         <source>Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its folder.</source>
         <translation>Hermes 无权读写 {path}：{what}。请检查该文件及其文件夹的权限。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
         <source>{path} is locked by another program: {what}. Close that program or wait, then try again.</source>
         <translation>{path} 被其他程序锁定：{what}。请关闭该程序或稍候再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="437"/>
         <source>{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.</source>
         <translation>{path} 已损坏：{what}。请重新启动 Hermes Desktop，从备份中恢复。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="436"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
         <source>The session database {path} failed: {what}.</source>
         <translation>对话数据库 {path} 出错：{what}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="446"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="447"/>
+        <source>The session database was made by a newer version of Hermes Desktop (schema {version}, this app knows {known}). It is open read-only: update Hermes Desktop to keep chatting.</source>
+        <translation>对话数据库由更新版本的 Hermes Desktop 创建（结构版本 {version}，本应用只认识到 {known}）。它已以只读方式打开：请更新 Hermes Desktop 以继续聊天。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="463"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
         <translation>• 技能“{name}”：{tokens} 个令牌 — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="442"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="459"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
         <translation>• 技能目录：{0} 个令牌 — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="450"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="467"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
         <translation>• MCP 服务器“{name}”：{tokens} 个令牌 — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="471"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
         <translation>• 内置工具：{0} 个令牌 — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="474"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
         <translation>• 记忆：{0} 个令牌 — 在设置中关闭记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="476"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
         <translation>• 本轮：{0} 个令牌 — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="479"/>
         <source>• “{name}”: {tokens} tokens</source>
         <translation>• “{name}”：{tokens} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="483"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
         <translation>未发送：不计历史，此请求就需要约 {needed} 个令牌，而模型的上下文窗口（{window} 个令牌，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="495"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="512"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>提供方正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="498"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="515"/>
         <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器出错；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="501"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="518"/>
         <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>无法连接到模型服务器；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="504"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="521"/>
         <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器未能及时响应；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="507"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="524"/>
         <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>请求失败；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="517"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="534"/>
         <source>The conversation is too long for the model; retrying with less history.</source>
         <translation>对话对模型来说太长；正在用较少的历史重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="520"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="537"/>
         <source>The reply reached the maximum output length and was cut off.</source>
         <translation>回复达到了最大输出长度，已被截断。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="522"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="539"/>
         <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
         <translation>模型的回复在思考过程中结束，没有单独的答案：展开它的思考即可查看它写了什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="526"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="543"/>
         <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
         <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此提供方随工具调用回传思考内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="530"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="547"/>
         <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
         <translation>该模型不接受原生工具调用；Hermes 已为它改用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="533"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="550"/>
         <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
         <translation>无法总结之前的对话（“{error}”），因此本次请求省略了 {count} 条较早的消息。你的历史记录保持不变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="538"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="555"/>
         <source>About this conversation&apos;s model: “{0}”</source>
         <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="547"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="564"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
         <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让智能体继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="551"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="568"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
         <translation>已停止：智能体连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="555"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="572"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
         <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉智能体接下来怎么做。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="560"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="577"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="563"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="580"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="567"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="584"/>
         <source>Stopped. What arrived so far is kept.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="574"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="591"/>
         <source>native</source>
         <comment>tool calling</comment>
         <translation>原生</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="575"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
         <source>text format</source>
         <comment>tool calling</comment>
         <translation>文本格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="593"/>
         <source>no tools</source>
         <comment>tool calling</comment>
         <translation>不提供工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="582"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="599"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="583"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="600"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="584"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="585"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="602"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="587"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="605"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="589"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="606"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="590"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="607"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="591"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="609"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="593"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="594"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="611"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="600"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="618"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="602"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="619"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="603"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="620"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="621"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="605"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="622"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="606"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="623"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="634"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="620"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="637"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="622"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="639"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="629"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="646"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="631"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="648"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="659"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="643"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="660"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="645"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="646"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="647"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="664"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="655"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="675"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="664"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="674"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="698"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="700"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="685"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="702"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="686"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="703"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="687"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="704"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

@@ -222,6 +222,25 @@ def test_an_mcp_server_that_failed_says_why_in_chinese_with_its_own_words_quoted
     assert_chinese(quoted, ("ghost", "no-such-mcp-binary", "stdio"), "the MCP tab")
 
 
+def test_a_history_from_a_newer_version_says_in_chinese_why_nothing_can_be_sent(chinese, make_window) -> None:
+    import sqlite3
+
+    from hermes_desktop.core.storage.migrations import LATEST_VERSION, migrate
+
+    database = app_paths().data_dir / "hermes.db"
+    database.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(database)
+    migrate(db)  # a real history at today's schema, then marked as written by a newer app
+    db.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    db.commit()
+    db.close()
+    h = make_window()
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+    assert not h.window.chat.send_button.isEnabled()
+    assert f"结构版本 {LATEST_VERSION + 1}" in box.placeholderText()
+    assert_chinese(box.placeholderText(), ("Hermes Desktop",), "the read-only history")
+
+
 IMPACTS = [
     ("create_file", {"path": "a.txt", "bytes": 1}), ("overwrite_file", {"path": "a.txt", "old_bytes": 5, "bytes": 2048}),
     ("create_folder", {"path": "notes"}), ("move", {"src": "a.txt", "dst": "b.txt", "bytes": 3}),
