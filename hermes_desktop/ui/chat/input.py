@@ -11,6 +11,8 @@ from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QImage, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QSizePolicy, QWidget
 
+from hermes_desktop.ui import design
+
 MAX_VISIBLE_LINES = 8
 
 
@@ -29,6 +31,7 @@ class ChatInput(QPlainTextEdit):
         self.show_default_placeholder()
         self.setTabChangesFocus(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.document().setDocumentMargin(design.S)  # room around the text (ui/design.py)
         self.document().documentLayout().documentSizeChanged.connect(lambda _size: self._fit())
         self._fit()
 
