@@ -133,7 +133,12 @@ class AppController(QObject):
         # Everything loaded so far lives for the whole run: keep it out of the garbage collector's full
         # passes, which otherwise stall the window for 100-200 ms while a long reply streams.
         gc.freeze()
+        read_only = getattr(self.runtime.store, "read_only_reason", None)
         for problem in self.runtime.problems:
+            if read_only and problem == read_only:  # the one start-up problem the core gives a code for
+                from hermes_desktop.ui.words import read_only_text
+
+                problem = read_only_text(self.runtime.store)
             self.sig_problem.emit(problem)
         self.runtime.mcp.add_listener(lambda _status: self.sig_mcp_changed.emit())
         self.sig_ready.emit()

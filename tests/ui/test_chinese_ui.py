@@ -239,6 +239,7 @@ def test_a_history_from_a_newer_version_says_in_chinese_why_nothing_can_be_sent(
     assert not h.window.chat.send_button.isEnabled()
     assert f"结构版本 {LATEST_VERSION + 1}" in box.placeholderText()
     assert_chinese(box.placeholderText(), ("Hermes Desktop",), "the read-only history")
+    assert h.window.errors.isVisible() and box.placeholderText() in h.window.errors.label.text()
 
 
 IMPACTS = [
