@@ -601,3 +601,14 @@ def test_a_timeout_hermes_cannot_use_is_left_out_with_a_note_not_the_whole_serve
     assert "startTimeout" not in items["slow"].entry
     assert any("60000" in note and "seconds" in note for note in items["slow"].notes), items["slow"].notes
     assert items["fine"].entry["timeout"] == 120
+
+
+def test_disabled_written_as_a_string_means_what_it_says(tmp_path: Path) -> None:
+    """`"disabled": "false"` (a hand-edited file) became a disabled server: any non-empty string is true."""
+    source = write(tmp_path / "s.json", {"mcpServers": {
+        "on": {"command": "tool", "disabled": "false"}, "off": {"command": "tool", "disabled": "TRUE"},
+        "odd": {"command": "tool", "disabled": "sometimes"}}})
+    items = {item.name: item for item in plan_import(tmp_path / "mcp.json", [source]).items}
+    assert items["on"].entry.get("disabled") is False
+    assert items["off"].entry.get("disabled") is True
+    assert "disabled" not in items["odd"].entry and any("sometimes" in n for n in items["odd"].notes)

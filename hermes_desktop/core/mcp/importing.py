@@ -305,6 +305,12 @@ def convert_entry(entry: Any) -> tuple[dict[str, Any], list[str], list[MovedSecr
     dropped = sorted(k for k in entry if k not in KEPT_FIELDS and k != "serverUrl")
     if dropped:
         notes.append("fields Hermes does not use were left out: " + ", ".join(dropped))
+    if isinstance(converted.get("disabled"), str):  # "false" would be true as a JSON string
+        word = converted["disabled"].strip().lower()
+        if word in ("true", "false", "yes", "no", "1", "0", ""):
+            converted["disabled"] = word in ("true", "yes", "1")
+        else:
+            notes.append(f"disabled {converted.pop('disabled')[:40]!r} was left out (true or false); it is enabled")
     for key, most in (("timeout", 3600), ("startTimeout", 600)):  # other clients may mean milliseconds
         value = converted.get(key)
         if key in converted and (not isinstance(value, (int, float)) or isinstance(value, bool)
