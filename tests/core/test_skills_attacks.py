@@ -419,3 +419,15 @@ def test_a_fifo_in_scripts_is_not_a_script(runtime) -> None:
     os.mkfifo(folder / "scripts" / "feed.sh")
     runtime.skills.reload()
     assert list_scripts(runtime.skills.get("piped")) == ["run.sh"]
+
+
+def test_a_kept_result_id_from_before_a_restart_never_reads_a_new_result() -> None:
+    """The history keeps notes like read_more(id="r1"); after a restart the first new long result was "r1" again,
+    so the model read the new text believing it was the rest of the old one."""
+    from hermes_desktop.core.tools.pager import ResultPager
+
+    before, after = ResultPager(), ResultPager()  # one per run of the app
+    old_id = before.keep("s1", "the old report " * 1000)
+    new_id = after.keep("s1", "a different file " * 1000)
+    assert old_id != new_id
+    assert after.get("s1", old_id) is None

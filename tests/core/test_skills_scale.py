@@ -170,7 +170,7 @@ async def test_a_long_result_of_any_tool_is_kept_and_read_on_with_read_more(runt
     ctx = ToolContext("more", runtime.workspace, runtime.network_policy(), workspace_dir / "notes")
     result = await run_tool(spec, {}, ctx, default_timeout_s=5, char_budget=8000)
     assert len(result.content) <= 8000 and "read_more(id=" in result.content
-    key = re.search(r'read_more\(id="(r\d+)"', result.content).group(1)
+    key = re.search(r'read_more\(id="(r[0-9a-f-]+)"', result.content).group(1)
     assert any(s.name == READ_MORE for s in PAGER.offered("more", runtime.registry.specs()))
     assert not any(s.name == READ_MORE for s in PAGER.offered("other-session", runtime.registry.specs()))
     collected = result.content[: result.content.index("\n[… output truncated")]
@@ -323,7 +323,7 @@ async def test_a_long_result_from_a_real_mcp_server_is_read_on_with_read_more(ru
         await runtime.mcp.stop_all()
     assert first_result is not None and len(first_result) <= 8000 and "read_more(id=" in first_result
     assert "read_more" in model_server.chat_requests[1].tool_names, "offered once there is something to read on"
-    key = re.search(r'read_more\(id="(r\d+)"', first_result).group(1)
+    key = re.search(r'read_more\(id="(r[0-9a-f-]+)"', first_result).group(1)
     ctx = ToolContext("mcp-long", runtime.workspace, runtime.network_policy(), tmp_path / "notes")
     collected = first_result[: first_result.index("\n[… output truncated")]
     while True:

@@ -5,13 +5,15 @@ Decision (issue 15): tools that read files page themselves (`read_file` and `rea
 schema we do not own, so the runner keeps the full text (after secrets are removed) of the last MAX_KEPT long
 results in memory, under a short id per session, and the shown part ends with how many characters remain and the
 call to read on: `read_more(id, offset, limit)`. `read_more` is offered only while the session has such a result.
-Kept texts live in this process only (a restart forgets them; the note then says to run the tool again), at most
+Kept texts live in this process only (a restart forgets them; the note then says to run the tool again; ids carry a
+per-run tag, so an old note never reads a new result), at most
 MAX_KEPT of them and MAX_KEPT_CHARS each (past that, the rest is cut and the note says so).
 """
 
 from __future__ import annotations
 
 import itertools
+import secrets
 import threading
 from collections import OrderedDict
 from typing import Any, Iterable
@@ -29,11 +31,14 @@ class ResultPager:
         self._kept: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
+        # Ids differ from one run of the app to the next: after a restart the history still holds notes naming
+        # "r1"; a new result called "r1" would be read in their place, silently the wrong text.
+        self._run = secrets.token_hex(2)
 
     def keep(self, session_id: str, text: str) -> str:
         """Remember `text` for `session_id`; returns its id."""
         with self._lock:
-            key = f"r{next(self._ids)}"
+            key = f"r{next(self._ids)}-{self._run}"
             self._kept[(session_id, key)] = text[:MAX_KEPT_CHARS]
             while len(self._kept) > MAX_KEPT:
                 self._kept.popitem(last=False)
