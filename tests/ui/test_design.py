@@ -62,7 +62,11 @@ def test_the_main_buttons_have_icons_that_follow_a_theme_switch(make_window) -> 
     h.settle(0.05)
     for name, button in buttons.items():
         assert_drawn_in(button.icon(), themes.DARK_THEME.text)
+    assert_drawn_in(h.window.new_action.icon(), themes.DARK_THEME.text)  # menu actions follow too
+    assert_drawn_in(h.window.settings_action.icon(), themes.DARK_THEME.text)
     h.do(lambda: h.window.set_theme("light"))
+    h.settle(0.05)
+    assert_drawn_in(h.window.settings_action.icon(), themes.LIGHT_THEME.text)
 
 
 def test_empty_states_show_with_working_actions(make_window) -> None:
