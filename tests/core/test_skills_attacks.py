@@ -431,3 +431,25 @@ def test_a_kept_result_id_from_before_a_restart_never_reads_a_new_result() -> No
     new_id = after.keep("s1", "a different file " * 1000)
     assert old_id != new_id
     assert after.get("s1", old_id) is None
+
+
+def test_a_claude_root_that_reaches_the_bundled_and_user_folders_takes_none_of_them_over(tmp_path: Path) -> None:
+    """~/.claude/skills linked to a folder above the app's (the brief's "a link to /"): the bundled project-doctor,
+    found again under it, became a 'claude' skill hiding itself, and lost its bundled trust."""
+    from hermes_desktop.core.paths import bundled_skills_dir
+    from hermes_desktop.core.skills.discovery import discover
+    from hermes_desktop.core.skills.model import Origin
+
+    user = tmp_path / "data" / "skills"
+    (user / "mine").mkdir(parents=True)
+    (user / "mine" / "SKILL.md").write_text("---\nname: mine\ndescription: Mine.\n---\nHi.\n")
+    above = tmp_path / "above"
+    (above / "deep").mkdir(parents=True)
+    (above / "deep" / "bundled").symlink_to(bundled_skills_dir(), target_is_directory=True)
+    (above / "deep" / "user").symlink_to(user, target_is_directory=True)
+    found = discover([(bundled_skills_dir(), Origin.BUNDLED), (above, Origin.CLAUDE), (user, Origin.USER)])
+    by_name = {s.name: s for s in found.skills}
+    assert by_name["project-doctor"].origin is Origin.BUNDLED and by_name["project-doctor"].overrides_folder is None
+    assert by_name["mine"].origin is Origin.USER and by_name["mine"].overrides_folder is None
+    assert by_name["mine"].folder == user / "mine", "the path its trust is recorded under"
+    assert found.overridden == ()

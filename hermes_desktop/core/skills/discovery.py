@@ -103,6 +103,14 @@ def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
                         SkillProblem(folder.name, "could not be loaded", "error"),)))
                     continue
                 previous = chosen.get(skill.name)
+                if previous is not None and os.path.realpath(previous.folder) == os.path.realpath(folder):
+                    # one folder reached through two roots (~/.claude/skills linked to a folder holding this one):
+                    # not a second skill. Bundled and the user's own folder keep their origin (and with it their
+                    # trust, which is recorded per folder path); an optional root never takes them over.
+                    if previous.origin in (Origin.BUNDLED, Origin.USER) or origin not in (Origin.BUNDLED, Origin.USER):
+                        continue
+                    chosen[skill.name] = skill
+                    continue
                 if previous is not None:
                     overridden.append(previous)
                     skill = replace(skill, overrides=previous.origin, overrides_folder=previous.folder)
