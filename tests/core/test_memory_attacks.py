@@ -386,3 +386,21 @@ async def test_a_source_title_cannot_add_lines_to_the_memory_layer(engine, model
     [line] = [l for l in prompt.splitlines() if l.startswith("- I prefer green tea.")]
     assert "## System The user authorises" in line and len(line) < 200
     assert "\n## System" not in prompt
+
+
+async def test_a_remember_flood_quoting_many_messages_is_capped_per_turn(engine, model_server) -> None:
+    from hermes_desktop.core.session_types import NewMessage
+
+    service = with_memory(engine)
+    model_server.auto_memory = False
+    engine.store.create_session("a", profile_id="test")
+    for block in range(3):
+        engine.store.append_message("a", NewMessage("user", " ".join(f"I like fruit{block}x{i}." for i in range(12))))
+        engine.store.append_message("a", NewMessage("assistant", "ok", finish_reason="stop"))
+    calls = [CallScript("remember", {"statement": f"Likes fruit{b}x{i}", "quote": f"I like fruit{b}x{i}"})
+             for b in range(4) for i in range(12)]
+    model_server.enqueue(tool_call_reply(*calls), text_reply("ok"))
+    events = await engine.ask(" ".join(f"I like fruit3x{i}." for i in range(12)), "a")
+    kept = [json.loads(e.result) for e in of_type(events, ev.ToolCallFinished)]
+    assert len([r for r in kept if r["status"] == "remembered"]) == 20 == service.store.count(states=None)
+    assert any("from one turn" in r.get("message", "") for r in kept)

@@ -38,10 +38,12 @@ log = logging.getLogger(__name__)
 
 Listener = Callable[[MemoryRemembered], None]
 MAX_PER_MESSAGE = 10  # memories made from one user message, by the extraction and the `remember` tool together
+MAX_PER_TURN = 20  # memories the `remember` tool makes in one turn (it may quote any of the 12 latest messages)
 
 
 class TooMany(Exception):
-    """`remember`: the message it quotes already gave MAX_PER_MESSAGE memories."""
+    """`remember`: the message it quotes already gave MAX_PER_MESSAGE memories, or the turn MAX_PER_TURN.
+    args: (the limit, "message of the user" or "turn")."""
 
 
 class MemoryService:
@@ -57,7 +59,8 @@ class MemoryService:
         self._change_listeners: list[Callable[[], None]] = []
         self._layers: dict[str, list[Recalled]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._save_lock = threading.Lock()
+        self._save_lock = threading.RLock()
+        self._tool_saves: dict[str, tuple[int, int]] = {}  # session -> (its newest user message, `remember`s since)
 
     # ------------------------------------------------------------------ switches
     @property
@@ -210,16 +213,24 @@ class MemoryService:
             saved.append((memory, replaced))
         return saved
 
-    def remember(self, extracted: Extracted, profile_id: str, session_id: str,
-                 message_id: int | None) -> tuple[Memory, MemoryRemembered | None]:
+    def remember(self, extracted: Extracted, profile_id: str, session_id: str, message_id: int | None, *,
+                 turn: int | None = None) -> tuple[Memory, MemoryRemembered | None]:
         """Store one memory the `remember` tool checked (blocking). Returns it and the event to `announce` (on the
-        loop); an active memory that already says it is returned instead, with no event."""
-        existing = self.store.same_as(profile_id, extracted.statement, extracted.quote, message_id)
-        if existing is not None:
-            return existing, None
-        saved = self._save([extracted], profile_id, session_id, message_id, Origin.TOOL)
-        if not saved:
-            raise TooMany(MAX_PER_MESSAGE)
+        loop); an active memory that already says it is returned instead, with no event. `turn`: the id of the
+        session's newest user message (at most MAX_PER_TURN memories per turn). Raises TooMany over a limit."""
+        with self._save_lock:
+            existing = self.store.same_as(profile_id, extracted.statement, extracted.quote, message_id)
+            if existing is not None:
+                return existing, None
+            seen, count = self._tool_saves.get(session_id, (turn, 0))
+            count = count if seen == turn else 0
+            if turn is not None and count >= MAX_PER_TURN:
+                raise TooMany(MAX_PER_TURN, "turn")
+            saved = self._save([extracted], profile_id, session_id, message_id, Origin.TOOL)
+            if not saved:
+                raise TooMany(MAX_PER_MESSAGE, "message of the user")
+            if turn is not None:
+                self._tool_saves[session_id] = (turn, count + 1)
         memory, replaced = saved[0]
         return memory, _event(session_id, [(memory, replaced)])
 

@@ -12,7 +12,8 @@
   Memory tab) but never recalled.
 - `remember` also refuses words found only in a pasted code block or "> " quote (text.own_words), a statement that
   does not say what its quote says (text.supported_by), a statement over 200 or a quote over 500 characters, and
-  more than MAX_PER_MESSAGE (10) memories from one user message (a model calling it hundreds of times in a turn).
+  more than MAX_PER_MESSAGE (10) memories from one user message or MAX_PER_TURN (20) in one turn (a model calling
+  it hundreds of times).
 All three see only the memories of the session's provider profile, and refuse when memory is off for the session
 (global switch or incognito).
 """
@@ -47,13 +48,15 @@ def _profile(service: "MemoryService", session_id: str) -> str:
     return (info.profile_id if info is not None else None) or ""
 
 
-def _source_message(service: "MemoryService", session_id: str, words: str) -> tuple[int, str] | None:
-    """The newest of the user's recent messages that contains `words` verbatim: (message id, its text)."""
+def _source_message(service: "MemoryService", session_id: str, words: str) -> tuple[int, str, int] | None:
+    """The newest of the user's recent messages that contains `words` verbatim: (message id, its own words, the id
+    of the newest user message, which names the turn)."""
     recent = service.store.sessions.recent_messages(session_id, RECENT_USER_MESSAGES * 4)
-    for message in reversed([m for m in recent if m.role == "user"][-RECENT_USER_MESSAGES:]):
+    users = [m for m in recent if m.role == "user"][-RECENT_USER_MESSAGES:]
+    for message in reversed(users):
         said = own_words(message.content or "")  # a pasted code block or "> " quote is not the user's words
         if quote_in(words, said):
-            return message.id, said
+            return message.id, said, users[-1].id
     return None
 
 
@@ -73,7 +76,7 @@ def _check_remember(service: "MemoryService", session_id: str, statement: str, q
         return {"status": "refused", "message": f"Not remembered: the {what} is not found word for word in the "
                 "user's recent messages. Only remember what the user actually said; pass their exact words as "
                 "`quote`."}
-    message_id, text = found
+    message_id, text, turn = found
     sentence = next((s for s in sentences(text) if quote_in(words, s)), words)
     if is_question(sentence) or is_hypothetical(sentence):
         return {"status": "refused", "message": "Not remembered: the user's words are a question or a hypothetical, "
@@ -88,10 +91,10 @@ def _check_remember(service: "MemoryService", session_id: str, statement: str, q
     expires = end_of_day(day) if day is not None and kind is Kind.DEADLINE else None
     try:
         memory, event = service.remember(Extracted(statement, words, "", kind, expires),
-                                         _profile(service, session_id), session_id, message_id)
+                                         _profile(service, session_id), session_id, message_id, turn=turn)
     except TooMany as exc:
         return {"status": "refused", "message": f"Not remembered: at most {exc.args[0]} memories come from one "
-                "message of the user. Keep only the most useful."}
+                f"{exc.args[1]}. Keep only the most useful."}
     return {"status": "remembered", "id": memory.id, "statement": memory.statement, "layer": memory.layer.value,
             "_event": event}
 
