@@ -679,6 +679,11 @@ def mcp_detail(status: Any) -> str:
         return QCoreApplication.translate("Words", "The server refused the request: “{0}”").format(p.get("reason", ""))
     if code == "failed":
         return QCoreApplication.translate("Words", "It stopped: “{0}”").format(p.get("reason", ""))
+    if code == "unresolved_variable":
+        return QCoreApplication.translate(
+            "Words", "{variable} in {where} has no value, so the server was not started. Set it (for a "
+            "${{secret:…}}, with Set secret…) and press Restart.").format(
+            variable=p.get("variable", ""), where=p.get("where", ""))
     if code == "restarting":
         return QCoreApplication.translate("Words", "It stopped (“{reason}”); restarting in {delay} s").format(
             reason=p.get("reason", ""), delay=f"{float(p.get('delay_s') or 0):g}")

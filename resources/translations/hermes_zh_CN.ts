@@ -273,67 +273,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="659"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="664"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="659"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="664"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="661"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="666"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="663"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="668"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="673"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="678"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="688"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="693"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="689"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="694"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="691"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="696"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="692"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="697"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="697"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="702"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="697"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="702"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="697"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="702"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="698"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="703"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -436,12 +436,12 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatInput</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/input.py" line="28"/>
+        <location filename="../../hermes_desktop/ui/chat/input.py" line="30"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/input.py" line="36"/>
+        <location filename="../../hermes_desktop/ui/chat/input.py" line="39"/>
         <source>Message Hermes…  (Enter to send, Shift+Enter for a new line)</source>
         <translation>给 Hermes 发消息…（Enter 发送，Shift+Enter 换行）</translation>
     </message>
@@ -2058,153 +2058,153 @@ Folder: {2}</source>
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="79"/>
         <source>Don&apos;t use or record memory in this conversation</source>
         <translation>此对话不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="80"/>
         <source>Don&apos;t use or record memory in this conversation: nothing is recalled into it, nothing said in it is remembered</source>
         <translation>此对话不使用也不记录记忆：不会向其中调入记忆，其中说的话也不会被记住</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="87"/>
         <source>Incognito: this conversation does not use or record memory.</source>
         <translation>无痕：此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="89"/>
         <source>Use memory again</source>
         <translation>重新使用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="187"/>
         <source>The memory was not changed: {0}</source>
         <translation>记忆未更改：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="196"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="197"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation>Hermes 记住的内容（你的原话保持不变：“{0}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="198"/>
         <source>What Hermes remembers</source>
         <translation>Hermes 记住的内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="215"/>
         <source>Add a memory</source>
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="216"/>
         <source>What should Hermes remember? (a short fact, e.g. “Prefers answers in British English”)</source>
         <translation>Hermes 应该记住什么？（一条简短的事实，例如“回答时使用英式英语”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="235"/>
         <source>The memory was not deleted: {0}</source>
         <translation>记忆未删除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="240"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="241"/>
         <source>Deleted {0} memories</source>
         <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="262"/>
         <source>Wipe all memories?</source>
         <translation>清除全部记忆？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="263"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="265"/>
         <source>Wipe all memories</source>
         <translation>清除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="273"/>
         <source>The memories were not wiped: {0}</source>
         <translation>记忆未清除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="279"/>
         <source>All memories were wiped.</source>
         <translation>已清除全部记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="287"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="294"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="301"/>
         <source>Memory history</source>
         <translation>记忆历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="296"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="307"/>
         <source>in use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
         <source>replaced</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="307"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="370"/>
         <source>Could not forget it: {0}</source>
         <translation>无法遗忘：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="447"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="449"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="458"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="460"/>
         <source>This conversation does not use or record memory.</source>
         <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="461"/>
         <source>This conversation uses memory again.</source>
         <translation>此对话重新使用记忆。</translation>
     </message>
@@ -4759,36 +4759,41 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="683"/>
+        <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
+        <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="688"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="696"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="698"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="703"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="700"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="705"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="702"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="707"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="703"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="708"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="704"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="709"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

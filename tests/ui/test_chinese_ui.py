@@ -207,7 +207,9 @@ def test_an_mcp_server_that_failed_says_why_in_chinese_with_its_own_words_quoted
 
     config = app_paths().mcp_config_file
     config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(json.dumps({"mcpServers": {"ghost": {"command": "no-such-mcp-binary"}}}), encoding="utf-8")
+    config.write_text(json.dumps({"mcpServers": {
+        "ghost": {"command": "no-such-mcp-binary"},
+        "needsvar": {"command": "python3", "env": {"TOKEN": "${env:HERMES_TEST_UNSET_VARIABLE}"}}}}), encoding="utf-8")
     h = make_window()
     servers = h.window.findChild(QListWidget, "mcpServerList")
 
@@ -220,6 +222,15 @@ def test_an_mcp_server_that_failed_says_why_in_chinese_with_its_own_words_quoted
     # the OS's words about the command are data, quoted inside the Chinese sentence
     quoted = re.sub(r"“[^”]*”", " ", text)
     assert_chinese(quoted, ("ghost", "no-such-mcp-binary", "stdio"), "the MCP tab")
+
+    def needsvar() -> str:
+        texts = [servers.item(i).text() for i in range(servers.count())]
+        return next((t for t in texts if t.startswith("needsvar") and "没有值" in t), "")
+
+    text = h.wait_until(needsvar, timeout=30, what="the unresolved variable, in Chinese")
+    assert "env.TOKEN 中的 ${env:HERMES_TEST_UNSET_VARIABLE} 没有值" in text, "the variable's name stays as written"
+    assert_chinese(text, ("needsvar", "python3", "stdio", "${env:HERMES_TEST_UNSET_VARIABLE}", "env.TOKEN",
+                          "${secret:…}"), "the unresolved variable")
 
 
 def test_a_history_from_a_newer_version_says_in_chinese_why_nothing_can_be_sent(chinese, make_window) -> None:
@@ -323,9 +334,11 @@ def test_every_impact_error_notice_stop_and_check_code_reads_as_chinese(qapp) ->
             assert_chinese(words.keyring_reason(code, "english"), (), code)
         for code, params in (("still_starting", {"waited_s": 5, "limit_s": 30}),
                              ("needs_sign_in", {"reason": "x", "server": "files"}), ("refused", {"reason": "x"}),
-                             ("failed", {"reason": "x"}), ("restarting", {"reason": "x", "delay_s": 2})):
+                             ("failed", {"reason": "x"}), ("restarting", {"reason": "x", "delay_s": 2}),
+                             ("unresolved_variable", {"variable": "${env:TOKEN}", "where": "env.TOKEN", "reason": "x"})):
             text = words.mcp_detail(Event(detail_code=code, detail_params=params, detail="english"))
-            assert_chinese(text, ("startTimeout", "hermes-desktop mcp login", "files"), code)
+            assert_chinese(text, ("startTimeout", "hermes-desktop mcp login", "files", "${env:TOKEN}", "env.TOKEN",
+                                  "${secret:…}"), code)
     finally:
         install_translations(qapp, "en")
 

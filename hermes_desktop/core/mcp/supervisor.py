@@ -39,7 +39,7 @@ from typing import Any, Awaitable, Callable
 
 from hermes_desktop.core.mcp.breaker import CircuitBreaker, call_timed_out
 from hermes_desktop.core.mcp.bridge import parameters_of, render_blocks, render_result, risk_of, tool_name
-from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, VariableContext, resolve_server
+from hermes_desktop.core.mcp.config import MCPConfigError, ServerConfig, UnresolvedVariable, VariableContext, resolve_server
 from hermes_desktop.core.mcp.process_group import end_group, server_pid
 from hermes_desktop.core.mcp.oauth import SignInRequired, background_provider, uses_oauth
 from hermes_desktop.core.mcp.status import PromptArgument, PromptInfo, ServerState, ServerStatus
@@ -72,6 +72,16 @@ class NotMCPOutput(Exception):
 
 
 _FATAL = (FileNotFoundError, PermissionError, MCPConfigError, StartTimeout, NotMCPOutput)  # restarting cannot fix these
+
+
+def _failure_code(exc: BaseException, reason: str) -> tuple[str, dict[str, Any]]:
+    """A failure as ServerStatus.detail_code/params: an unresolved ${…} names its variable (data) and where."""
+    inner = exc
+    while isinstance(inner, BaseExceptionGroup) and inner.exceptions:
+        inner = inner.exceptions[0]
+    if isinstance(inner, UnresolvedVariable):
+        return "unresolved_variable", {"variable": inner.variable, "where": inner.where, "reason": reason}
+    return "failed", {"reason": reason}
 
 
 @dataclass
@@ -268,7 +278,7 @@ class ServerSupervisor:
                                                      and exc.subgroup(_FATAL) is not None)
                 if fatal or failures > len(RESTART_DELAYS_S):
                     self._fail_pending(reason)
-                    self._set(ServerState.FAILED, reason, "failed", {"reason": reason})
+                    self._set(ServerState.FAILED, reason, *_failure_code(exc, reason))
                     await self._pause(None)
                     failures = 0
                     continue
