@@ -32,6 +32,7 @@ BLOCK_GAP = float(S) - 2  # between Markdown blocks of a reply (tighter than the
 RADIUS = 8.0  # the chat's boxes
 RADIUS_SMALL = 5.0  # badges, inline buttons, thumbnails
 LINK_GAP = float(M)  # between footer links (Copy · Edit · Fork)
+READING_WIDTH = 820  # a wider transcript is laid out at this width, centred: lines stay short enough to read
 
 # --- type scale (factors of the system font's point size) ----------------------------------------------------
 BODY = 1.0

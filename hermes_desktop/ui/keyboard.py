@@ -73,7 +73,7 @@ def message_actions(view: Any, index: QModelIndex) -> list[tuple[str, str, Any]]
     if item is None:
         return []
     delegate = view.delegate
-    layout = delegate.row_layout(item, max(200, view.viewport().width()))
+    layout = delegate.row_layout(item, delegate.content_width(max(200, view.viewport().width())))
     labels = {(t.rect.x(), t.rect.y()): t.text for t in layout.texts + layout.hover_texts}
     entries: list[tuple[str, str, Any]] = []
     for hit in sorted(layout.hits, key=lambda h: (h.hover_only, h.rect.y(), h.rect.x())):

@@ -207,3 +207,39 @@ def test_a_search_with_no_match_says_so_and_clearing_it_brings_the_list_back(mak
     assert h.window.findChild(QWidget, "sessionsEmptyState").isHidden()
     h.do(lambda: sidebar.search.setText(""))
     h.wait_until(lambda: no_match.isHidden() and sidebar.list.count() > 1, what="the session list again")
+
+
+def test_a_wide_transcript_is_a_centred_reading_column_and_clicks_land_on_it(qapp) -> None:
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    from hermes_desktop.ui.chat.pane import ChatPane
+
+    pane = ChatPane()
+    pane.resize(1500, 700)
+    card = ToolCardItem("c1", "write_file", '{"path": "a.txt"}', risk="write", status="done", result="ok")
+    pane.model.reset([MessageItem("user", "write a.txt"), card], first=0, end=2, total=2)
+    pane.show()
+    QTest.qWaitForWindowExposed(pane)
+    view = pane.view
+    full = view.viewport().width()
+    assert full > design.READING_WIDTH
+    delegate = view.delegate
+    assert delegate.content_width(full) == design.READING_WIDTH
+    layout = delegate.row_layout(card, design.READING_WIDTH)
+    assert layout.background.width() == pytest.approx(design.READING_WIDTH - 2 * design.CHAT_MARGIN)
+    actions: list[str] = []
+    delegate.sig_action.connect(lambda action, item, payload: actions.append(action))
+    toggle = next(hit for hit in layout.hits if hit.action == "toggle_args")
+    row = view.visualRect(pane.model.index(1, 0))
+    assert row.width() == full  # the row spans the view; its column is centred in it
+    dx = (full - design.READING_WIDTH) // 2
+    where = QPoint(row.left() + dx + int(toggle.rect.center().x()), row.top() + int(toggle.rect.center().y()))
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    assert actions == ["toggle_args"]
+    # Without the shift the same point (left of the column) is not the toggle.
+    actions.clear()
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(row.left() + int(toggle.rect.center().x()), where.y()))
+    assert actions == []
+    pane.deleteLater()

@@ -54,6 +54,11 @@ class TranscriptDelegate(QStyledItemDelegate):
     def _width(self, option: QStyleOptionViewItem) -> int:
         return max(200, self._view.viewport().width())
 
+    @staticmethod
+    def content_width(width: int) -> int:
+        """The width rows are laid out at: the view's, up to design.READING_WIDTH (wider views centre the column)."""
+        return min(width, design.READING_WIDTH)
+
     def row_layout(self, item: Item, width: int) -> RowLayout:
         sig = signature(item)
         cached = self._layouts.get(item.key)
@@ -78,26 +83,27 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         item: Item = index.data(ITEM_ROLE)
-        width = self._width(option)
+        full = self._width(option)  # rows span the view (hover and clicks anywhere on them); laid out at `width`
+        width = self.content_width(full)
         if item is None:
-            return QSize(width, 0)
+            return QSize(full, 0)
         cached = self._layouts.get(item.key)
         if cached is not None and cached[1] == width:
             if cached[0] != signature(item):
                 cached = (signature(item), width, self.layouter.layout(item, width))
                 self._keep(item.key, cached)
-            return QSize(width, int(cached[2].height + 0.5))
+            return QSize(full, int(cached[2].height + 0.5))
         known = self._heights.get(item.key)
         if known is not None and known[1] == width and known[0] == signature(item):
-            return QSize(width, int(known[2] + 0.5))
+            return QSize(full, int(known[2] + 0.5))
         if not isinstance(item, MessageItem):
-            return QSize(width, int(self.row_layout(item, width).height + 0.5))
+            return QSize(full, int(self.row_layout(item, width).height + 0.5))
         sig = signature(item)
         estimate = self._estimates.get(item.key)
         if estimate is None or estimate[0] != sig or estimate[1] != width:
             estimate = (sig, width, self.layouter.estimate(item, width))
             self._estimates[item.key] = estimate
-        return QSize(width, int(estimate[2] + 0.5))
+        return QSize(full, int(estimate[2] + 0.5))
 
     def forget(self) -> None:
         """Drop cached layouts (theme or font changed)."""
@@ -111,7 +117,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         item: Item = index.data(ITEM_ROLE)
         if item is None:
             return
-        width = self._width(option)
+        width = self.content_width(self._width(option))
+        dx = (self._width(option) - width) // 2  # a column narrower than the view is centred
         estimated = not self.exact_height_known(item, width)
         previous = self.sizeHint(option, index).height()
         layout = self.row_layout(item, width)
@@ -123,8 +130,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         hovered = bool(option.state & QStyle.StateFlag.State_MouseOver) or keyboard
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.translate(option.rect.topLeft())
-        painter.setClipRect(QRectF(0, 0, option.rect.width(), option.rect.height()))
+        painter.translate(QPointF(option.rect.topLeft()) + QPointF(dx, 0))
+        painter.setClipRect(QRectF(-dx, 0, option.rect.width(), option.rect.height()))
         self._paint_background(painter, layout, theme)
         # A long reply is taller than the window: draw only the blocks that are on screen.
         visible_top = -option.rect.top()
@@ -149,7 +156,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         if keyboard:  # the message the keyboard is on (ui/keyboard.py); no ring after a mouse click
             painter.setPen(QPen(QColor(theme.accent), 2))
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRoundedRect(QRectF(3, 1, option.rect.width() - 6, option.rect.height() - 2), design.RADIUS, design.RADIUS)
+            painter.drawRoundedRect(QRectF(3, 1, width - 6, option.rect.height() - 2), design.RADIUS, design.RADIUS)
         painter.restore()
 
     def thumbnail(self, ref: Any) -> QPixmap | None:
@@ -257,8 +264,10 @@ class TranscriptDelegate(QStyledItemDelegate):
         item: Item = index.data(ITEM_ROLE)
         if item is None or not isinstance(event, QMouseEvent):
             return False
-        layout = self.row_layout(item, self._width(option))
-        point = event.position() - QPointF(option.rect.topLeft())
+        full = self._width(option)
+        width = self.content_width(full)
+        layout = self.row_layout(item, width)
+        point = event.position() - QPointF(option.rect.topLeft()) - QPointF((full - width) // 2, 0)
         target = self._target_at(layout, point)
         if event.type() == QEvent.Type.MouseMove:
             cursor = Qt.CursorShape.PointingHandCursor if target is not None else Qt.CursorShape.ArrowCursor
