@@ -331,7 +331,8 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,
                              index: QModelIndex | QPersistentModelIndex) -> None:
-        editor.setGeometry(option.rect.adjusted(12, 2, -12, -2))
+        inset = (self._width(option) - self.content_width(self._width(option))) // 2 + design.M  # over the column
+        editor.setGeometry(option.rect.adjusted(inset, 2, -inset, -2))
 
     def setModelData(self, editor: QWidget, model: Any, index: QModelIndex | QPersistentModelIndex) -> None:
         return  # read-only: nothing to write back
