@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import stat
 import sys
@@ -115,6 +116,17 @@ def _skill_facts(runtime: Any, skill: Any) -> dict[str, Any]:
     }
 
 
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _terminal_safe_json(value: Any) -> str:
+    """JSON with Chinese as is, but C1 controls (U+009B is a CSI to xterm), DEL, line separators and bidi
+    overrides written as \\u escapes: json.dumps escapes only C0, and this is often read on a terminal. Such
+    characters occur only inside strings, where an escape means the same."""
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    return _UNSAFE_IN_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
 def list_skills(runtime: Any, *, as_json: bool) -> int:
     from hermes_desktop.core.terminal_text import safe_name, strip_controls
 
@@ -122,8 +134,7 @@ def list_skills(runtime: Any, *, as_json: bool) -> int:
     skipped = [{"folder": folder, "reasons": [f"{p.file}: {p.reason}" for p in problems]}
                for folder, problems in manager.discovery.rejected]
     if as_json:
-        print(json.dumps({"skills": [_skill_facts(runtime, s) for s in manager.skills], "skipped": skipped},
-                         ensure_ascii=False, indent=2))
+        print(_terminal_safe_json({"skills": [_skill_facts(runtime, s) for s in manager.skills], "skipped": skipped}))
         return EXIT_OK
     for skill in manager.skills:
         flags = [skill.origin.value] + (["code not trusted"] if manager.needs_trust(skill) else [])

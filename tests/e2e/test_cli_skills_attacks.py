@@ -185,3 +185,13 @@ def test_an_attachment_that_takes_the_request_over_the_window_is_not_sent(server
     assert result.returncode == 1, result.stdout[-300:]
     assert "Not sent" in result.stderr and "attached files" in result.stderr
     assert server.chat_requests == [], "nothing reaches the model"
+
+
+def test_skills_list_json_escapes_c1_controls_and_bidi_overrides_but_keeps_chinese(env) -> None:
+    # YAML refuses raw C1 characters but accepts them as escapes in a double-quoted string
+    write_skill(skills_dir() / "c1", "c1", '"Looks \\u009b2J\\u009b31mred \\u202eevil 会议纪要"')
+    done = hermes("skills", "list", "--json", env=env)
+    assert done.returncode == 0
+    assert "\u009b" not in done.stdout and "\u202e" not in done.stdout and "会议纪要" in done.stdout
+    listing = json.loads(done.stdout)
+    assert next(s for s in listing["skills"] if s["name"] == "c1")["description"].startswith("Looks \u009b2J")
