@@ -205,6 +205,9 @@ class MemoryRecalled:
 
     memory_ids: tuple[int, ...]
     lines: tuple[str, ...]
+    # The same in parts for the window's language: {"statement", "session_id" (None: added by the user), "title"
+    # (None: the conversation was deleted), "created_at"}.
+    items: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

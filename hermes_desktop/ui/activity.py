@@ -146,8 +146,9 @@ class ActivityRecorder:
             turn.entries.append(entry)
             return entry
         if isinstance(event, ev.MemoryRecalled):  # the memory layer of this turn's requests, with sources
+            lines = [words.memory_line(item) for item in event.items] if event.items else list(event.lines)
             entry = ActivityEntry("context", QCoreApplication.translate("Activity", "Memory: {0} recalled").format(
-                len(event.lines)), "\n".join(event.lines))
+                len(event.lines)), "\n".join(lines))
             turn.entries.append(entry)
             return entry
         if isinstance(event, (ev.Notice, ev.RetryScheduled)):

@@ -690,6 +690,25 @@ def mcp_detail(status: Any) -> str:
     return str(getattr(status, "detail", ""))
 
 
+def memory_line(item: Mapping[str, Any]) -> str:
+    """A recalled memory for the Activity tab: its words (data) and where it came from, with the day."""
+    from PySide6.QtCore import QDateTime
+
+    day = QDateTime.fromSecsSinceEpoch(int(item.get("created_at") or 0)).date().toString(
+        QCoreApplication.translate("Words", "d MMM", "a memory's day (Qt date format)"))
+    statement, title = item.get("statement", ""), item.get("title")
+    if item.get("session_id") is None:
+        return QCoreApplication.translate("Words", "{statement} (added by you, {day})").format(statement=statement, day=day)
+    if title is None:
+        return QCoreApplication.translate("Words", "{statement} (from a deleted conversation, {day})").format(
+            statement=statement, day=day)
+    if not title:
+        return QCoreApplication.translate("Words", "{statement} (from a conversation, {day})").format(
+            statement=statement, day=day)
+    return QCoreApplication.translate("Words", "{statement} (from “{title}”, {day})").format(
+        statement=statement, title=" ".join(str(title).split())[:60], day=day)
+
+
 def profile_name(profile: Any) -> str:
     """A provider profile's name; the one made from HERMES_* environment variables is named in the user's language."""
     if getattr(profile, "id", "") == "env" and getattr(profile, "name", "") == "Environment":

@@ -25,7 +25,7 @@
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="108"/>
-        <location filename="../../hermes_desktop/ui/activity.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="283"/>
         <source>arguments: {0}</source>
         <translation>参数：{0}</translation>
     </message>
@@ -75,174 +75,174 @@
         <translation>之前的对话：{0} 条消息以 {1} 个令牌的摘要发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="150"/>
         <source>Memory: {0} recalled</source>
         <translation>记忆：想起 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="160"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="168"/>
         <source>Stopped: {0}</source>
         <translation>已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="182"/>
         <source>{0} tokens in, {1} out ({2} of them reasoning)</source>
         <translation>输入 {0} 个令牌，输出 {1} 个（其中思考 {2} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="186"/>
         <source>reasoning tokens: {0}</source>
         <translation>思考令牌：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="189"/>
         <source>{0} tokens in, {1} out</source>
         <translation>输入 {0} 个令牌，输出 {1} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="192"/>
         <source>first token after {0} s</source>
         <translation>首个令牌用时 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="194"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="195"/>
         <source> — </source>
         <comment>before a round&apos;s numbers</comment>
         <translation> — </translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="196"/>
         <source>, </source>
         <comment>between a round&apos;s numbers</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="211"/>
         <source>interrupted, not run (the reply was cut off)</source>
         <translation>已中断，未运行（回复被截断）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="212"/>
         <source>{outcome} · {seconds} s</source>
         <translation>{outcome} · {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="218"/>
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="219"/>
         <source>tool schemas</source>
         <translation>工具定义</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="220"/>
         <source>skill catalog</source>
         <translation>技能目录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="221"/>
         <source>active skills</source>
         <translation>已启用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="222"/>
         <source>tool rules</source>
         <translation>工具规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="223"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="224"/>
         <source>summary the session began with</source>
         <translation>对话开头的摘要</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="225"/>
         <source>earlier conversation (summary)</source>
         <translation>之前的对话（摘要）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="226"/>
         <source>history</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="227"/>
         <source>this turn</source>
         <translation>本轮</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="228"/>
         <source>attachments</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="239"/>
         <source>{layer}: {tokens}</source>
         <translation>{layer}：{tokens}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="243"/>
         <source>layers sum to {0}; total scaled to the server&apos;s count</source>
         <translation>各层合计 {0}；总数已按服务器的计数换算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="246"/>
         <source>skills: {0} listed, {1} more searchable with find_skills</source>
         <translation>技能：列出 {0} 个，另有 {1} 个可用 find_skills 搜索</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="249"/>
         <source>skills: all {0} listed</source>
         <translation>技能：全部 {0} 个已列出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="251"/>
         <source>{0} older messages left out</source>
         <translation>省略了 {0} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="271"/>
         <source>{0} tokens ({1} of them reasoning)</source>
         <translation>{0} 个令牌（其中思考 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="274"/>
         <source>{0} tokens</source>
         <translation>{0} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="276"/>
         <source>{0} characters</source>
         <translation>{0} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="277"/>
         <source>Model reply {0} — {1} (interrupted)</source>
         <translation>模型回复 {0} — {1}（已中断）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="278"/>
         <source>Model reply {0} — {1}</source>
         <translation>模型回复 {0} — {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="292"/>
         <source>result: {0} characters</source>
         <translation>结果：{0} 个字符</translation>
     </message>
@@ -4768,32 +4768,58 @@ it is kept here.</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="696"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="698"/>
+        <source>d MMM</source>
+        <comment>a memory&apos;s day (Qt date format)</comment>
+        <translation>M月d日</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="701"/>
+        <source>{statement} (added by you, {day})</source>
+        <translation>{statement}（由你添加，{day}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="703"/>
+        <source>{statement} (from a deleted conversation, {day})</source>
+        <translation>{statement}（来自已删除的对话，{day}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="706"/>
+        <source>{statement} (from a conversation, {day})</source>
+        <translation>{statement}（来自一个对话，{day}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="708"/>
+        <source>{statement} (from “{title}”, {day})</source>
+        <translation>{statement}（来自“{title}”，{day}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="715"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="703"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="722"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="705"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="724"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="707"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="726"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="708"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="727"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="709"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="728"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

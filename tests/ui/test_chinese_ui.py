@@ -330,6 +330,10 @@ def test_every_impact_error_notice_stop_and_check_code_reads_as_chinese(qapp) ->
         for who in ("you", "rule: never allow", "policy: chat only", "default approver", "timeout: no answer in time",
                     "error while asking", "dry run", "rule: always allow", "policy: trusted mode"):
             assert_chinese(words.denied_status(who), (), who)
+        for item in ({"statement": "likes tea", "session_id": None, "created_at": 1e9},
+                     {"statement": "likes tea", "session_id": "s", "title": None, "created_at": 1e9},
+                     {"statement": "likes tea", "session_id": "s", "title": "Trip planning", "created_at": 1e9}):
+            assert_chinese(words.memory_line(item), ("likes tea", "Trip planning"), "a recalled memory")
         for code in ("no_keyring", "insecure_backend", "low_priority"):
             assert_chinese(words.keyring_reason(code, "english"), (), code)
         for code, params in (("still_starting", {"waited_s": 5, "limit_s": 30}),

@@ -122,7 +122,10 @@ class MemoryService:
         chosen = self.prepare(session_id, text, profile_id)
         if not chosen:
             return None
-        return MemoryRecalled(tuple(r.memory.id for r in chosen), tuple(line(r)[2:] for r in chosen))
+        items = tuple({"statement": r.memory.statement, "session_id": r.memory.session_id,
+                       "title": self._title(r.memory.session_id) if r.memory.session_id else None,
+                       "created_at": r.memory.created_at} for r in chosen)
+        return MemoryRecalled(tuple(r.memory.id for r in chosen), tuple(line(r)[2:] for r in chosen), items)
 
     def _title(self, session_id: str) -> str | None:
         info = self.store.sessions.get_session(session_id)
