@@ -242,4 +242,10 @@ def test_a_wide_transcript_is_a_centred_reading_column_and_clicks_land_on_it(qap
     QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
                      pos=QPoint(row.left() + int(toggle.rect.center().x()), where.y()))
     assert actions == []
+    # Double-click a message: the text view for selecting covers its column.
+    user_row = view.visualRect(pane.model.index(0, 0))
+    view.edit(pane.model.index(0, 0))
+    editor = view.findChild(QWidget, "messageTextView")
+    assert editor is not None
+    assert editor.geometry().left() >= user_row.left() + dx and editor.geometry().right() <= user_row.right() - dx
     pane.deleteLater()
