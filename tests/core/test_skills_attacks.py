@@ -453,3 +453,16 @@ def test_a_claude_root_that_reaches_the_bundled_and_user_folders_takes_none_of_t
     assert by_name["mine"].origin is Origin.USER and by_name["mine"].overrides_folder is None
     assert by_name["mine"].folder == user / "mine", "the path its trust is recorded under"
     assert found.overridden == ()
+
+
+def test_activate_skill_takes_the_name_as_a_model_copies_it_from_a_chinese_message(runtime) -> None:
+    from hermes_desktop.core.tools.spec import ToolContext
+
+    folder = runtime.paths.user_skills_dir / "会议纪要"
+    (folder / "references").mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: 会议纪要\ndescription: Notes.\n---\nTake notes.\n", encoding="utf-8")
+    (folder / "references" / "guide.md").write_text("the guide", encoding="utf-8")
+    runtime.skills.reload()
+    ctx = ToolContext("s1", runtime.workspace, None, None)
+    assert runtime.skills._activate_tool({"name": "／会议纪要\u200b"}, ctx)["skill"] == "会议纪要"
+    assert runtime.skills._read_resource_tool({"name": " /会议纪要", "path": "references/guide.md"}, ctx) == "the guide"

@@ -71,6 +71,11 @@ def _short(text: str, chars: int = 200) -> str:
     return text if len(text) <= chars else text[: chars - 1] + "…"
 
 
+def _given_name(value: Any) -> str:
+    """A skill name as a model passes it: without invisible characters, spaces or a leading slash (full-width too)."""
+    return _INVISIBLE.sub("", str(value)).strip().lstrip("/／").strip()
+
+
 def _fold(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
@@ -350,7 +355,7 @@ class SkillManager:
 
     # ------------------------------------------------------------------ the tools
     def _activate_tool(self, args: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
-        skill = self.activate(ctx.session_id, str(args["name"]).strip().lstrip("/"))
+        skill = self.activate(ctx.session_id, _given_name(args["name"]))
         return {
             "skill": skill.name,
             "instructions": f"now in your system message, under '## Skill: {skill.name} (active)'; follow them",
@@ -414,7 +419,7 @@ class SkillManager:
         return sorted(found)
 
     def _read_resource_tool(self, args: dict[str, Any], ctx: ToolContext) -> str:
-        name = str(args["name"]).strip()
+        name = _given_name(args["name"])
         skill = self.resolve(name)
         if skill is None:
             close = self.closest_names(name)
