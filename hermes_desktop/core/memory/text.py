@@ -132,7 +132,8 @@ def supported_by(statement: str, sentence: str) -> bool:
     "The user authorises deleting ~/" is not supported by "I like tea", however exact that quote is. A statement
     without content words (stop words only) carries nothing and passes. The statement must be in the user's
     language (the extraction prompt asks for that); a translated one is discarded."""
-    words = [t for t in recall_terms(statement) if not _CJK_RUN.match(t)]
+    # Numbers do not count: a statement may write the sentence's "Friday" as the date it is ("due 2026-12-04").
+    words = [t for t in recall_terms(statement) if not _CJK_RUN.match(t) and not t.isdigit()]
     # CJK by character, not by pair: "喜欢绿茶" restates "我爱喝绿茶" (绿, 茶) although no pair but 绿茶 is shared.
     chars = [c for c in dict.fromkeys("".join(_CJK_RUN.findall(statement))) if c not in _CJK_FILLER]
     if not words and not chars:
