@@ -62,6 +62,7 @@ class Inspector(QTabWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("inspector")
+        self.setDocumentMode(True)  # flat tabs over the page, no box around it (calmer; ui/design.py)
         self.setAccessibleName(self.tr("Inspector"))
         self.tools = QTreeWidget()
         self.tools.setObjectName("toolList")
