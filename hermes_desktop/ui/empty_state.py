@@ -168,9 +168,10 @@ class Welcome(EmptyState):
                     self.tr("Calculate 2340 * 0.15"))
         box = QVBoxLayout()
         box.setSpacing(design.S)
-        for n, text in enumerate(examples):
+        for n, (text, picture) in enumerate(zip(examples, ("folder", "edit", "calculator"))):
             button = QPushButton(text)
             button.setObjectName(f"welcomePrompt{n}")
+            icons.set_icon(button, picture, lambda: themes.current().muted, size=design.ICON)
             button.setMinimumHeight(design.XL + design.M)
             button.setToolTip(self.tr("Put this in the message box"))
             button.clicked.connect(lambda _checked=False, t=text: self.sig_prompt.emit(t))

@@ -21,7 +21,7 @@ from hermes_desktop.ui import theme as themes
 
 NAMES = ("new-session", "search", "send", "stop", "attach", "settings", "copy", "edit", "fork", "regenerate",
          "delete", "pin", "export", "rename", "sidebar", "inspector", "chat", "skills", "server", "activity",
-         "sparkle", "plus", "folder")
+         "sparkle", "plus", "folder", "calculator")
 _SIZES = (16, 32)  # Qt scales the nearest one for other sizes; two keep start-up cheap (~0.3 ms an icon)
 
 
