@@ -406,3 +406,34 @@ async def test_a_remember_flood_quoting_many_messages_is_capped_per_turn(engine,
     kept = [json.loads(e.result) for e in of_type(events, ev.ToolCallFinished)]
     assert len([r for r in kept if r["status"] == "remembered"]) == 20 == service.store.count(states=None)
     assert any("from one turn" in r.get("message", "") for r in kept)
+
+
+async def test_a_hanging_embeddings_endpoint_delays_one_turn_not_every_turn(
+        model_server, profile, workspace_dir, monkeypatch) -> None:
+    from dataclasses import replace as dc_replace
+
+    from hermes_desktop.core.memory import embeddings
+    from tests.core.test_memory import embedding_service
+
+    monkeypatch.setattr(embeddings, "TIMEOUT_S", 0.3)
+    profile = dc_replace(profile, embedding_model="embed-small")
+    engine = make_engine(profile, workspace_dir)
+    service = embedding_service(engine, profile)
+    release = threading.Event()
+
+    def hang(texts):  # the provider's /embeddings never answers in time
+        release.wait(5)
+        return 503
+
+    model_server.embeddings = hang
+    model_server.auto_memory = False
+    service.store.add("Has green tea every afternoon", profile_id="test", kind="fact")
+    model_server.enqueue(text_reply("ok"), text_reply("ok"), text_reply("ok"))
+    for text in ("Something warm?", "Any green tea ideas?", "And for tomorrow?"):
+        events = await turn(engine, service, text, "a")
+        assert of_type(events, ev.TurnFinished)[0].reason is ev.FinishReason.COMPLETED
+    release.set()
+    asked = [r for r in model_server.requests if r.path.endswith("/embeddings")]
+    assert len(asked) == 1, "after a failure the endpoint rests instead of costing every turn its time-out"
+    assert "Has green tea every afternoon" in main_requests(model_server)[1].system_prompt, "BM25 still recalls"
+    await engine.close()

@@ -6,13 +6,16 @@ a later change of model simply stops using the old vectors. At recall the user's
 cosine similarity to the vectors of the BM25 candidates and the newest EMBEDDED_POOL memories of the profile is
 mixed into their relevance (core/memory/recall.py), which finds a memory that shares no word with the message
 ("something warm to drink?" -> "prefers green tea"). Any failure (no endpoint, HTTP error, time-out, a strange
-answer) means BM25 alone, with one log line; the turn never waits more than TIMEOUT_S for it.
+answer) means BM25 alone, with one log line; the turn never waits more than TIMEOUT_S for it, and after a failure
+the profile's endpoint rests for REST_S, until its URL or model changes (a hanging or missing endpoint costs one turn
+its time-out, not every turn).
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import time
 from array import array
 from typing import Any, Callable
 
@@ -22,6 +25,7 @@ from hermes_desktop.core.memory.store import MemoryStore
 log = logging.getLogger(__name__)
 
 TIMEOUT_S = 5.0
+REST_S = 600.0  # after a failure, no embedding request for this long (per profile)
 EMBEDDED_POOL = 200
 
 
@@ -50,6 +54,7 @@ class Embedder:
         self.store = store
         self._profile = profile
         self._api_key = api_key
+        self._resting: dict[str, float] = {}  # profile, URL, model -> monotonic time until which it is not asked
 
     def _model(self, profile_id: str) -> tuple[Any, str] | None:
         profile = self._profile(profile_id)
@@ -60,6 +65,9 @@ class Embedder:
         """Vectors for `texts` from the profile's server (blocking), or None after logging why not."""
         import openai
 
+        key = f"{getattr(profile, 'id', '')}\n{getattr(profile, 'base_url', '')}\n{model}"  # a fix is tried at once
+        if time.monotonic() < self._resting.get(key, 0.0):
+            return None
         try:
             client = openai.OpenAI(base_url=profile.base_url, api_key=self._api_key(profile) or "none",
                                    timeout=TIMEOUT_S, max_retries=0)
@@ -69,8 +77,10 @@ class Embedder:
             if len(vectors) != len(texts):
                 raise ValueError(f"{len(vectors)} vectors for {len(texts)} texts")
             return vectors
-        except Exception as exc:  # any failure: BM25 alone
-            log.warning("memory embeddings unavailable (%s: %s); recall uses BM25 only", type(exc).__name__, exc)
+        except Exception as exc:  # any failure: BM25 alone, and the endpoint rests
+            self._resting[key] = time.monotonic() + REST_S
+            log.warning("memory embeddings unavailable (%s: %s); recall uses BM25 only for the next %d minutes",
+                        type(exc).__name__, exc, REST_S // 60)
             return None
 
     def embed_memories(self, memories: list[Memory]) -> None:
