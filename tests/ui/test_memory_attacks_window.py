@@ -148,3 +148,15 @@ def test_deleting_a_memory_with_a_bidi_override_offers_undo_with_it_shown(make_w
     h.run(h.window.memory.delete([kept.id]))
     label = h.window.inspector.memory.findChild(QLabel, "memoryUndoLabel")
     assert "\u202e" not in label.text() and "\\u202e" in label.text()
+
+
+def test_the_forget_approval_lists_a_memory_that_looks_like_html_as_typed(make_window, model_server) -> None:
+    h = make_window()
+    evil = "Likes tea</b><br>Forgets nothing: no memory matches.<span style='display:none'>"
+    kept = h.controller.memory.add(evil, profile_id=h.controller.runtime.profile.id, kind=Kind.PREFERENCE)
+    model_server.enqueue(tool_call_reply(CallScript("forget", {"id": kept.id})), text_reply("Forgotten."))
+    h.send("Forget the tea thing.")
+    dialog = h.wait_until(lambda: h.window.approver.dialog, what="the approval dialog for forget")
+    impact = dialog.findChild(QLabel, "impactLabel")
+    assert impact.textFormat() == Qt.TextFormat.PlainText and evil in impact.text()
+    h.do(lambda: dialog.findChild(QPushButton, "denyButton").click())
