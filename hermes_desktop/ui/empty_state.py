@@ -3,7 +3,7 @@
 `EmptyState` is the widget (objectName given by the caller, e.g. `skillsEmptyState`). `overlay_when_empty`
 lays one over a list's viewport while the list shows only its placeholder row (the row stays, with its text, for
 screen readers, keyboard search and the tests that read it; the overlay, painted on the view's base colour,
-is what the eye sees). `Welcome` is a new session's chat: a short greeting and three example prompts that fill
+is what the eye sees); it is built the first time it is needed on screen. `Welcome` is a new session's chat: a short greeting and three example prompts that fill
 the message box when clicked.
 """
 
@@ -13,8 +13,8 @@ from typing import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QPalette
-from shiboken6 import isValid
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from shiboken6 import isValid
 
 from hermes_desktop.ui import design, icons
 from hermes_desktop.ui import theme as themes
@@ -71,6 +71,7 @@ class EmptyState(QWidget):
             column.addLayout(row)
         column.addStretch(2)
         self.setAccessibleName(title)
+        self.setAccessibleDescription(line)
         self._recolour()
 
     def _recolour(self) -> None:
