@@ -11,7 +11,7 @@ import html
 from datetime import date, datetime, timedelta
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMenu,
     QPushButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -87,6 +89,7 @@ class SessionSidebar(QWidget):
         self.list = QListWidget()
         self.list.setObjectName("sessionList")
         self.list.setAccessibleName(self.tr("Sessions"))
+        self.list.setItemDelegate(_RoomyDelegate(self.list))
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -318,6 +321,16 @@ class SessionSidebar(QWidget):
         self.undo_label.setText(text)
         self.undo_bar.show()
         self._undo_timer.start(int(seconds * 1000))
+
+
+class _RoomyDelegate(QStyledItemDelegate):
+    """Session rows a little taller than Qt's (easier to read and to hit); headers and search hits as they are."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        size = super().sizeHint(option, index)
+        if index.data(KIND_ROLE) == "session":
+            size.setHeight(size.height() + design.S)
+        return size
 
 
 def _hit_html(hit: Any, untitled: str) -> str:
