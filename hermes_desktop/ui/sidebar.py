@@ -183,13 +183,15 @@ class SessionSidebar(QWidget):
                 item = QListWidgetItem(("📌 " if info.pinned else "") + (info.title or self.tr("New conversation")))
                 item.setData(SESSION_ROLE, info.id)
                 item.setData(KIND_ROLE, "session")
-                item.setToolTip(f"{info.title}\n{datetime.fromtimestamp(info.updated_at):%Y-%m-%d %H:%M}"
-                                + (f" · {info.model}" if info.model else ""))
+                tip = f"{info.title}\n{datetime.fromtimestamp(info.updated_at):%Y-%m-%d %H:%M}" + (
+                    f" · {info.model}" if info.model else "")
                 if self.incognito_of(info.id):  # memory off: italic, and the tooltip says why
                     font = item.font()
                     font.setItalic(True)
                     item.setFont(font)
-                    item.setToolTip(item.toolTip() + "\n" + self.tr("Incognito: does not use or record memory"))
+                    tip += "\n" + self.tr("Incognito: does not use or record memory")
+                # A tooltip guesses rich text: a title is shown as written ("<b>…" from a model or an import).
+                item.setToolTip(f"<p style='white-space:pre-wrap'>{html.escape(tip, quote=False)}</p>")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable)
                 self.list.addItem(item)
                 if info.id == self._current:

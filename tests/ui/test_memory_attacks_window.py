@@ -160,3 +160,16 @@ def test_the_forget_approval_lists_a_memory_that_looks_like_html_as_typed(make_w
     impact = dialog.findChild(QLabel, "impactLabel")
     assert impact.textFormat() == Qt.TextFormat.PlainText and evil in impact.text()
     h.do(lambda: dialog.findChild(QPushButton, "denyButton").click())
+
+
+def test_a_session_title_that_looks_like_html_is_text_in_its_tooltip(make_window) -> None:
+    from hermes_desktop.core.session_types import NewMessage
+
+    h = make_window()
+    store = h.controller.store
+    session = store.create_session(title="<b>Trip</b> <img src='file:///etc/hosts'>").id
+    store.append_message(session, NewMessage("user", "hello"))
+    h.run(h.window.refresh_sessions())
+    listing = h.window.sidebar.list
+    item = next(listing.item(i) for i in range(listing.count()) if "Trip" in listing.item(i).text())
+    assert "<b>Trip</b>" not in item.toolTip() and "&lt;b&gt;Trip&lt;/b&gt;" in item.toolTip()
