@@ -157,7 +157,7 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core.runtime import open_runtime
     from hermes_desktop.core.session_types import InvalidSessionId, validate_session_id
     from hermes_desktop.core.storage.errors import StorageError
-    from hermes_desktop.core.terminal_text import TerminalTextFilter, strip_controls
+    from hermes_desktop.core.terminal_text import TerminalTextFilter, strip_controls, terminal_safe_json
     from hermes_desktop.core.titles import retitle_session
 
     env = dict(os.environ)
@@ -217,7 +217,7 @@ async def _ask(args: argparse.Namespace) -> int:
     try:
         async for event in turn:
             if args.json:
-                print(json.dumps(ev.event_to_json(event), ensure_ascii=False), flush=True)
+                print(terminal_safe_json(ev.event_to_json(event)), flush=True)
             elif isinstance(event, ev.ReasoningDelta):
                 if thinking is not None:
                     thinking.feed(event.text)
@@ -539,7 +539,7 @@ def _sessions(args: argparse.Namespace) -> int:
     from hermes_desktop.core.storage import transfer
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.store import open_store
-    from hermes_desktop.core.terminal_text import strip_controls
+    from hermes_desktop.core.terminal_text import strip_controls, terminal_safe_json
 
     opened = open_store(app_paths())
     store = opened.store
@@ -549,9 +549,9 @@ def _sessions(args: argparse.Namespace) -> int:
         if args.action == "list":
             sessions = store.list_sessions(limit=10_000, trash=args.trash)
             if args.json:
-                print(json.dumps([{"id": s.id, "title": s.title, "updated_at": s.updated_at, "pinned": s.pinned,
-                                   "model": s.model, "messages": store.message_count(s.id)} for s in sessions],
-                                 ensure_ascii=False, indent=2))
+                print(terminal_safe_json([{"id": s.id, "title": s.title, "updated_at": s.updated_at, "pinned": s.pinned,
+                                           "model": s.model, "messages": store.message_count(s.id)} for s in sessions],
+                                         indent=2))
                 return EXIT_OK
             if not sessions:
                 print("no sessions" + (" in the trash" if args.trash else ""))

@@ -16,7 +16,6 @@ Exit codes as in cli.py: 0 done, 1 failed (storage), 2 bad usage (unknown id, em
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import datetime
 from typing import Any, Callable
@@ -47,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from hermes_desktop.core.paths import app_paths
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.store import open_store
-    from hermes_desktop.core.terminal_text import safe_name as shown
+    from hermes_desktop.core.terminal_text import safe_name as shown, terminal_safe_json
 
     paths = app_paths()
     opened = open_store(paths)
@@ -58,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "list":
             memories = store.list(states=None, limit=1_000_000)
             if args.json:
-                print(json.dumps([m.to_json() for m in memories], ensure_ascii=False, indent=2))
+                print(terminal_safe_json([m.to_json() for m in memories], indent=2))
                 return EXIT_OK
             if not memories:
                 print("No memories yet.")
@@ -90,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"forgot #{args.id}: {shown(memory.statement)} (undo in the Memory tab)")
             return EXIT_OK
         if args.action == "export":
-            print(json.dumps({"format": EXPORT_FORMAT, "exported": datetime.now().astimezone().isoformat(),
-                              "memories": store.export()}, ensure_ascii=False, indent=2))
+            print(terminal_safe_json({"format": EXPORT_FORMAT, "exported": datetime.now().astimezone().isoformat(),
+                                      "memories": store.export()}, indent=2))
             return EXIT_OK
     except StorageError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -122,7 +121,7 @@ def print_remembered(runtime: Any, *, quiet: bool) -> Callable[[], None]:
     newline, so a line never lands on the end of the reply (the `remember` tool's event comes mid-stream, the
     extraction's after the reply but before `ask` ends its line)."""
     from hermes_desktop.core.events import event_to_json
-    from hermes_desktop.core.terminal_text import safe_name as shown
+    from hermes_desktop.core.terminal_text import safe_name as shown, terminal_safe_json
 
     pending: list[str] = []
 
@@ -134,7 +133,7 @@ def print_remembered(runtime: Any, *, quiet: bool) -> Callable[[], None]:
     if runtime.memory is None:
         return flush
     if quiet:
-        runtime.memory.subscribe(lambda event: print(json.dumps(event_to_json(event), ensure_ascii=False), flush=True))
+        runtime.memory.subscribe(lambda event: print(terminal_safe_json(event_to_json(event)), flush=True))
         return flush
     runtime.memory.subscribe(lambda event: pending.append(
         "[remembered: " + "; ".join(shown(s) for s in event.statements) + "]"))

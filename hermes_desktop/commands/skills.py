@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import os
-import re
 import shutil
 import stat
 import sys
@@ -116,15 +114,10 @@ def _skill_facts(runtime: Any, skill: Any) -> dict[str, Any]:
     }
 
 
-_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
 def _terminal_safe_json(value: Any) -> str:
-    """JSON with Chinese as is, but C1 controls (U+009B is a CSI to xterm), DEL, line separators and bidi
-    overrides written as \\u escapes: json.dumps escapes only C0, and this is often read on a terminal. Such
-    characters occur only inside strings, where an escape means the same."""
-    text = json.dumps(value, ensure_ascii=False, indent=2)
-    return _UNSAFE_IN_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    from hermes_desktop.core.terminal_text import terminal_safe_json
+
+    return terminal_safe_json(value, indent=2)
 
 
 def list_skills(runtime: Any, *, as_json: bool) -> int:

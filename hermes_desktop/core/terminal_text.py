@@ -13,12 +13,17 @@ erases the line it is on (the approval prompt's "will delete …"), colour codes
   control, and each Unicode bidirectional override, is shown as an escape (`\\r`, `\\x1b`, `\\u202e`), so a
   path named `data\\r\\x1b[2K` reads as exactly that instead of erasing the line or passing for `data`.
 
-`--json` output needs neither: JSON escapes every control character itself.
+- `terminal_safe_json(value)`: for `--json` output. json.dumps escapes only C0 controls; with
+  `ensure_ascii=False` (Chinese stays readable) C1 controls (U+009B is a CSI to xterm), DEL, line separators
+  and bidi overrides would pass through, so those are written as `\\u` escapes (they occur only inside
+  strings, where an escape means the same).
 """
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 MAX_PENDING = 4096  # longest incomplete sequence held back between stream pieces
 
@@ -117,3 +122,12 @@ def visible_controls(text: str, *, keep_newlines: bool = False) -> str:
         return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
 
     return _SHOWN.sub(show, text)
+
+
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe_json(value: Any, *, indent: int | None = None) -> str:
+    """JSON with Chinese as is, and every character a terminal would obey or reorder text by as a `\\u` escape."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    return _UNSAFE_IN_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
