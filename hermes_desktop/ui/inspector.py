@@ -125,6 +125,15 @@ class Inspector(QTabWidget):
     # ------------------------------------------------------------------ tools
     def show_tools(self, specs: Iterable[ToolSpec], disabled: set[str], rules: dict[str, str] | None = None) -> None:
         rules = rules or {}
+        specs = list(specs)
+        # Called on every MCP status change and skill reload: rebuilding the tree (a combo per tool) takes ~20 ms,
+        # a stall while a reply streams, and folds what the user opened. Unchanged tools are left as they are.
+        shown = (themes.current().name, self.tr("Tool"), frozenset(disabled), tuple(sorted(rules.items())),
+                 tuple((s.name, s.source, s.source_detail, s.risk.value, s.description,
+                        json.dumps(s.parameters, sort_keys=True, default=str)) for s in specs))
+        if shown == getattr(self, "_tools_shown", None) and self.tools.topLevelItemCount():
+            return
+        self._tools_shown = shown
         self._filling = True
         self.tools.clear()
         theme = themes.current()

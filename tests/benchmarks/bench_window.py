@@ -6,7 +6,8 @@ measured in the same run. Runs offscreen (QT_QPA_PLATFORM=offscreen) so numbers 
 2. Streaming 20,000 tokens at full speed from the scripted server through the whole app (agent, store,
    transcript) against the raw openai client consuming the same stream on the same qasync loop (target
    <= 1.15x); and, for that stream and for 600 Markdown lines in 4-character chunks, the longest gap a 5 ms
-   heartbeat sees (a stall; target <= 33 ms) and the 99th percentile of its gaps (target <= 17 ms).
+   heartbeat sees (a stall; target <= 33 ms) and the 99th percentile of its gaps (target <= 17 ms), over 3
+   turns each, once the window has finished starting.
 3. Opening a 10,000-message session (Markdown, code blocks, tool calls): time until the newest messages
    are painted (target < 300 ms), memory growth (target <= 40 MB), and the slowest frame while scrolling
    from the newest message to the first and back (target < 50 ms).
@@ -175,6 +176,8 @@ def _stream_through_window(env: dict[str, str], reply, min_chars: int, runs: int
             window.resize(1200, 800)
             window.show()
             await controller.start()
+            # What follows start-up (MCP servers loaded, the Tools tab filled) is not part of streaming: let it end.
+            await asyncio.sleep(0.5)
             totals, all_gaps = [], []
             for _ in range(runs):
                 window.new_session()

@@ -81,3 +81,22 @@ def test_the_import_hook_answers_from_the_modules_file(tmp_path) -> None:
         assert qt_import_hook._mentions_pyside(module) is expected  # noqa: SLF001
     assert qt_import_hook._mentions_pyside(json.decoder) is False  # noqa: SLF001
     assert qt_import_hook._mentions_pyside(types.ModuleType("no_file")) is False  # noqa: SLF001
+
+
+def test_the_tools_tab_is_rebuilt_only_when_its_tools_change(qapp) -> None:
+    from PySide6.QtWidgets import QComboBox
+
+    from hermes_desktop.core.tools.builtin import builtin_tools
+    from hermes_desktop.ui.inspector import Inspector
+
+    inspector = Inspector()
+    specs = builtin_tools()
+    inspector.show_tools(specs, set(), {})
+    combos = inspector.tools.findChildren(QComboBox)
+    first = inspector.tools.topLevelItem(0).child(0)
+    first.setExpanded(True)  # the user opened a tool's details
+    inspector.show_tools(specs, set(), {})  # an MCP status change with the same tools
+    assert inspector.tools.findChildren(QComboBox) == combos and first.isExpanded()
+    inspector.show_tools(specs, {specs[0].name}, {})  # a tool was disabled: shown
+    item = inspector.tool_item(specs[0].name)
+    assert item is not None and item.checkState(0).name == "Unchecked"

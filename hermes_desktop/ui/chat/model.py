@@ -5,7 +5,7 @@ This is the one place where core events become row changes (inserts and
 is buffered and applied at most once per frame (STREAM_INTERVAL_MS), at most
 STREAM_BLOCKS_PER_FRAME new Markdown blocks (and STREAM_CHARS_PER_FRAME characters) at a time: a server
 faster than the screen leaves the rest for the next frames, so no frame lays out a screenful of new
-Markdown (1,400 blocks a second keeps up with any model's stream), and only the row being streamed
+Markdown (720 blocks a second keeps up with any model's stream), and only the row being streamed
 changes; finished rows are never touched again. Any other event applies all that is pending first. Running tool cards tick
 once a second so their elapsed time stays current.
 """
@@ -45,8 +45,8 @@ from hermes_desktop.ui.chat.items import (
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 1
 MAX_PAGES = 4  # loaded pages kept while scrolling through a long session (the rest is dropped and reloaded)
 STREAM_INTERVAL_MS = 16
-STREAM_CHARS_PER_FRAME = 6000
-STREAM_BLOCKS_PER_FRAME = 24  # Markdown blocks (blank-line separated) laid out in one frame: ~0.3 ms each
+STREAM_CHARS_PER_FRAME = 3000
+STREAM_BLOCKS_PER_FRAME = 12  # Markdown blocks (blank-line separated) laid out in one frame: ~0.3-0.7 ms each
 TICK_INTERVAL_MS = 1000
 
 _OUTCOME_STATUS = {
