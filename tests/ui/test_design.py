@@ -52,16 +52,20 @@ def test_every_action_icon_loads_in_the_themes_text_colour(qapp, theme) -> None:
 
 def test_the_main_buttons_have_icons_that_follow_a_theme_switch(make_window) -> None:
     h = make_window()
-    names = ("sendButton", "stopButton", "attachButton", "newSessionButton")
+    names = ("stopButton", "attachButton", "newSessionButton")
     buttons = {name: h.window.findChild(QAbstractButton, name) for name in names}
+    send = h.window.findChild(QAbstractButton, "sendButton")
     h.do(lambda: h.window.set_theme("light"))
     for name, button in buttons.items():
         assert not button.icon().isNull(), name
         assert_drawn_in(button.icon(), themes.LIGHT_THEME.text)
+    assert_drawn_in(send.icon(), design.on_accent(themes.LIGHT_THEME))  # Send is the accent-filled button
     h.do(lambda: h.window.set_theme("dark"))
     h.settle(0.05)
     for name, button in buttons.items():
         assert_drawn_in(button.icon(), themes.DARK_THEME.text)
+    assert_drawn_in(send.icon(), design.on_accent(themes.DARK_THEME))
+    assert send.palette().color(send.palette().ColorRole.Button) == QColor(themes.DARK_THEME.accent)
     assert_drawn_in(h.window.new_action.icon(), themes.DARK_THEME.text)  # menu actions follow too
     assert_drawn_in(h.window.settings_action.icon(), themes.DARK_THEME.text)
     h.do(lambda: h.window.set_theme("light"))
@@ -249,3 +253,40 @@ def test_a_wide_transcript_is_a_centred_reading_column_and_clicks_land_on_it(qap
     assert editor is not None
     assert editor.geometry().left() >= user_row.left() + dx and editor.geometry().right() <= user_row.right() - dx
     pane.deleteLater()
+
+
+def _luminance(colour: str) -> float:
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    q = QColor(colour)
+    return 0.2126 * channel(q.red()) + 0.7152 * channel(q.green()) + 0.0722 * channel(q.blue())
+
+
+@pytest.mark.parametrize("theme", [themes.LIGHT_THEME, themes.DARK_THEME], ids=["light", "dark"])
+def test_the_primary_button_reads_and_shows_its_focus_ring(make_window, theme) -> None:
+    from PySide6.QtCore import Qt
+
+    fill, ink_colour = _luminance(theme.accent), _luminance(design.on_accent(theme))
+    assert (max(fill, ink_colour) + 0.05) / (min(fill, ink_colour) + 0.05) >= 4.5  # WCAG AA for its label
+    h = make_window()
+    h.do(lambda: h.window.set_theme(theme.name))
+    h.settle(0.05)
+    send = h.window.findChild(QAbstractButton, "sendButton")
+    from PySide6.QtTest import QTest
+
+    plain = send.grab().toImage()  # filled with the accent itself (Fusion's own button would lighten it)
+    assert close_to(plain.pixelColor(plain.width() // 2, 4), theme.accent, 8), plain.pixelColor(plain.width() // 2, 4).name()
+    h.do(h.window.activateWindow)
+    attach = h.window.findChild(QAbstractButton, "attachButton")
+    h.do(lambda: attach.setFocus(Qt.FocusReason.OtherFocusReason))
+    h.do(lambda: QTest.keyClick(attach, Qt.Key.Key_Tab))  # reached with Tab, as a keyboard user would
+    h.wait_until(lambda: send.hasFocus(), what="Tab to Send")
+    h.settle(0.05)
+    image = send.grab().toImage()
+    mid_x, mid_y = image.width() // 2, image.height() // 2
+    edge = [image.pixelColor(x, mid_y) for x in (1, 2)] + [image.pixelColor(mid_x, y) for y in (1, 2)]
+    assert any(close_to(c, theme.text, 60) for c in edge), f"a text-coloured ring on the accent fill: {edge}"
+    assert _luminance(theme.text) != _luminance(theme.accent)
+    h.do(lambda: h.window.set_theme("light"))

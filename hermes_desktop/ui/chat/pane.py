@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, Qt, QUrl, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QImage, QPixmap
 from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy,
                                QStyle, QToolButton, QVBoxLayout, QWidget)
@@ -123,7 +123,8 @@ class ChatPane(QWidget):
         self.send_button.setAccessibleName(self.tr("Send message"))
         self.send_button.setDefault(False)
         self.send_button.clicked.connect(lambda: self._submit(self.input.toPlainText().strip()))
-        icons.set_icon(self.send_button, "send", size=design.ICON)
+        self.send_button.setIconSize(QSize(design.ICON, design.ICON))
+        design.make_primary(self.send_button, "send")  # the one accent-filled button
         self.stop_button = QPushButton(self.tr("Stop"))
         self.stop_button.setObjectName("stopButton")
         self.stop_button.setAccessibleName(self.tr("Stop the reply"))
