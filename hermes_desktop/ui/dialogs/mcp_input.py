@@ -5,25 +5,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QWidget
 
 from hermes_desktop.core.mcp.config import InputSpec
+from hermes_desktop.ui.dialogs.mcp_secret import KeyringValueDialog
 
 if TYPE_CHECKING:
     from hermes_desktop.ui.main_window import MainWindow
 
 
-class McpInputDialog(QDialog):
+class McpInputDialog(KeyringValueDialog):
     def __init__(self, parent: QWidget | None, servers: list[str], spec: InputSpec, *, keyring_secure: bool,
                  keyring_reason: str) -> None:
-        super().__init__(parent)
-        self.setObjectName("mcpInputDialog")
+        super().__init__(parent, "mcpInput")
         self.setWindowTitle(self.tr("Value for MCP server “{0}”").format(", ".join(servers)))
         question = QLabel(spec.description or spec.id)
         question.setObjectName("mcpInputQuestion")
         question.setWordWrap(True)
-        self.value = QLineEdit()
-        self.value.setObjectName("mcpInputValue")
         self.value.setAccessibleName(spec.description or spec.id)
         if spec.password:
             self.value.setEchoMode(QLineEdit.EchoMode.Password)
@@ -31,25 +29,7 @@ class McpInputDialog(QDialog):
         where = self.tr("Asked once: it is kept in the system keyring and used each time the server starts. "
                         "“Set secret…” changes it later.") if keyring_secure else \
             self.tr("No secure keyring ({0}): the value is kept in memory until Hermes closes.").format(keyring_reason)
-        note = QLabel(where)
-        note.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        buttons.setObjectName("mcpInputButtons")
-        buttons.accepted.connect(self._accept_if_filled)
-        buttons.rejected.connect(self.reject)
-        form = QFormLayout(self)
-        form.addRow(question)
-        form.addRow(self.tr("Value"), self.value)
-        form.addRow(note)
-        form.addRow(buttons)
-        self.setMinimumWidth(460)
-        self.value.setFocus()
-
-    def _accept_if_filled(self) -> None:
-        if self.value.text().strip():
-            self.accept()
-        else:
-            self.value.setFocus()
+        self._lay_out([question, (self.tr("Value"), self.value)], where)
 
     def entered(self) -> str:
         return self.value.text().strip()
