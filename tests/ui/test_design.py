@@ -46,6 +46,8 @@ def test_every_action_icon_loads_in_the_themes_text_colour(qapp, theme) -> None:
         disabled = icons.icon("send").pixmap(24, 24, QIcon.Mode.Disabled).toImage()
         alphas = [disabled.pixelColor(x, y) for x in range(24) for y in range(24) if disabled.pixelColor(x, y).alpha()]
         assert alphas and max(c.alpha() for c in alphas) < 200
+        strongest = max(alphas, key=lambda c: c.alpha())
+        assert close_to(strongest, theme.muted, 30), strongest.name()
     finally:
         themes.set_current(previous)
 
