@@ -1,7 +1,8 @@
 """What the speed work (issue 16) changed, checked for behaviour, not time (timings are in tests/benchmarks).
 
 - Streamed text reaches the transcript a frame's budget at a time, in order, all of it; any other event
-  (a tool call, the end of the turn) applies everything pending first.
+  (a tool call, the end of the turn) applies the text before it first, and waits for the frames that show it
+  when that is more than one frame's share.
 - The delegate keeps full layouts for the last rows painted only; an evicted row keeps its exact height.
 - PySide6's import hook answers "uses PySide6" from the module's file, as shiboken's own test does.
 """
@@ -18,7 +19,7 @@ from hermes_desktop.core import events as ev
 from hermes_desktop.ui.chat import delegate as delegate_module
 from hermes_desktop.ui.chat import model as model_module
 from hermes_desktop.ui.chat.delegate import TranscriptDelegate
-from hermes_desktop.ui.chat.items import MessageItem
+from hermes_desktop.ui.chat.items import MessageItem, ToolCardItem
 from hermes_desktop.ui.chat.model import TranscriptModel
 
 
@@ -39,15 +40,47 @@ def test_a_fast_stream_is_shown_a_frame_budget_at_a_time_and_all_of_it(qapp) -> 
     assert item.text == text and frames > 1
 
 
-def test_another_event_applies_all_pending_text_first(qapp) -> None:
+def _call() -> ev.ToolCallProposed:
+    return ev.ToolCallProposed("c1", "calculate", {"expression": "1+1"}, '{"expression": "1+1"}', "builtin", "read")
+
+
+def test_another_event_applies_the_text_before_it_first(qapp) -> None:
+    model = TranscriptModel()
+    model.apply(ev.TextDelta("Let me work that out."))
+    reply = model.streaming_item
+    model.apply(_call())
+    assert reply is not None and reply.text == "Let me work that out." and not reply.streaming
+    assert isinstance(model.items()[-1], ToolCardItem)
+
+
+def test_an_event_behind_a_backlog_waits_for_the_frames_that_show_it(qapp) -> None:
+    model = TranscriptModel()
+    text = "".join(f"paragraph {n}\n\n" for n in range(5 * model_module.STREAM_BLOCKS_PER_FRAME))
+    model.apply(ev.TextDelta(text))
+    reply = model.streaming_item
+    model._flush_frame()  # noqa: SLF001
+    model.apply(_call())
+    model.apply(ev.TextDelta("then more text"))  # anything after it waits too, in order
+    assert reply is not None and reply.streaming and len(model.items()) == 1, "the card waits for the text"
+    frames = 0
+    while model._pending_text or model._deferred:  # noqa: SLF001
+        model._flush_frame()  # noqa: SLF001
+        frames += 1
+        assert frames < 50
+    assert reply.text == text and not reply.streaming and frames > 2
+    assert isinstance(model.items()[1], ToolCardItem)
+    assert model.items()[2].text == "then more text"  # type: ignore[union-attr]
+
+
+def test_flush_stream_brings_text_and_waiting_events_up_to_date_at_once(qapp) -> None:
     model = TranscriptModel()
     text = "x" * (model_module.STREAM_CHARS_PER_FRAME * 3)
     model.apply(ev.TextDelta(text))
-    model._flush_frame()  # noqa: SLF001
     reply = model.streaming_item
-    assert reply is not None and len(reply.text) == model_module.STREAM_CHARS_PER_FRAME
-    model.apply(ev.ToolCallProposed("c1", "calculate", {"expression": "1+1"}, '{"expression": "1+1"}', "builtin", "read"))
-    assert reply.text == text and not reply.streaming
+    model.apply(_call())
+    model.flush_stream()
+    assert reply is not None and reply.text == text and not reply.streaming
+    assert isinstance(model.items()[-1], ToolCardItem)
 
 
 def test_evicted_layouts_keep_their_exact_heights(qapp, monkeypatch) -> None:

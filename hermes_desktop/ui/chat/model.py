@@ -6,7 +6,10 @@ is buffered and applied at most once per frame (STREAM_INTERVAL_MS), at most
 STREAM_BLOCKS_PER_FRAME new Markdown blocks (and STREAM_CHARS_PER_FRAME characters) at a time: a server
 faster than the screen leaves the rest for the next frames, so no frame lays out a screenful of new
 Markdown (720 blocks a second keeps up with any model's stream), and only the row being streamed
-changes; finished rows are never touched again. Any other event applies all that is pending first. Running tool cards tick
+changes; finished rows are never touched again. Any other event applies all that is pending first; when
+that is more than a frame's share (a stream that ended while the screen was behind), the event waits, in
+order, for the frames that show the rest, so the reply's end is not laid out in one long frame.
+`flush_stream()` brings everything up to date at once. Running tool cards tick
 once a second so their elapsed time stays current.
 """
 
@@ -78,6 +81,7 @@ class TranscriptModel(QAbstractListModel):
         self._last_reply: MessageItem | None = None  # the reply whose calls are showing (marked if they were cut)
         self._pending_text: list[str] = []
         self._pending_reasoning: list[str] = []
+        self._deferred: deque[ev.Event] = deque()  # events waiting for the frames that show the text before them
         self._cards: dict[str, ToolCardItem] = {}
         self._retry_notice: NoticeItem | None = None
         self._summarising: NoticeItem | None = None  # "Summarising earlier conversation…" while the turn waits
@@ -147,6 +151,7 @@ class TranscriptModel(QAbstractListModel):
         self._last_reply = None
         self._pending_text.clear()
         self._pending_reasoning.clear()
+        self._deferred.clear()
         self._cards = {i.call_id: i for i in self._rows if isinstance(i, ToolCardItem)}
         self._retry_notice = None
         self._summarising = None
@@ -225,9 +230,32 @@ class TranscriptModel(QAbstractListModel):
     def streaming_item(self) -> MessageItem | None:
         return self._streaming
 
+    @property
+    def up_to_date(self) -> bool:
+        """Every event received is shown: no text waits for a frame, no event waits behind text."""
+        return not (self._pending_text or self._pending_reasoning or self._deferred)
+
     # ------------------------------------------------------------------ live events
     def apply(self, event: ev.Event) -> None:
         """Show one engine event of the session this transcript displays."""
+        if self._deferred or (not isinstance(event, (ev.TextDelta, ev.ReasoningDelta)) and self._behind()):
+            self._deferred.append(event)
+            if not self._flush_timer.isActive():
+                self._flush_timer.start()
+            return
+        self._apply_now(event)
+
+    def _behind(self) -> bool:
+        """More text is buffered than one frame shows."""
+        if self._streaming is None:
+            return False
+        reasoning = sum(len(piece) for piece in self._pending_reasoning)
+        if reasoning > STREAM_CHARS_PER_FRAME:
+            return True
+        text = "".join(self._pending_text)
+        return _frame_cut(text, STREAM_CHARS_PER_FRAME - reasoning) < len(text)
+
+    def _apply_now(self, event: ev.Event) -> None:
         if isinstance(event, ev.TextDelta):
             self._stream(event.text)
             return
@@ -235,7 +263,7 @@ class TranscriptModel(QAbstractListModel):
             self._stream_reasoning(event.text)
             return
         if not isinstance(event, (ev.UsageReported, ev.ContextPrepared, ev.ModelRequestStarted)):
-            self.flush_stream()
+            self._apply_pending()
         if isinstance(event, (ev.ConversationSummary, ev.Notice, ev.ContextPrepared, ev.TurnError, ev.TurnFinished)):
             self._end_summarising()
         if isinstance(event, ev.TurnStarted):
@@ -295,7 +323,7 @@ class TranscriptModel(QAbstractListModel):
             self._streaming = MessageItem("assistant", "", streaming=True)
             self.append(self._streaming)
         if self._streaming.thinking:
-            self.flush_stream()  # the thinking before the answer's first piece
+            self._apply_pending()  # the thinking before the answer's first piece
             self._end_thinking(self._streaming)
         self._pending_text.append(text)
         if not self._flush_timer.isActive():
@@ -322,7 +350,14 @@ class TranscriptModel(QAbstractListModel):
             self.changed(item)
 
     def flush_stream(self) -> None:
-        """Apply buffered text to the streaming row (one repaint for many tokens)."""
+        """Apply all buffered text to the streaming row (one repaint for many tokens), and the events waiting
+        behind it."""
+        self._apply_pending()
+        while self._deferred:
+            self._apply_now(self._deferred.popleft())
+        self._apply_pending()
+
+    def _apply_pending(self) -> None:
         self._flush_timer.stop()
         if self._streaming is not None and (self._pending_text or self._pending_reasoning):
             self._streaming.reasoning += "".join(self._pending_reasoning)
@@ -333,8 +368,10 @@ class TranscriptModel(QAbstractListModel):
             self.sig_rows_appended.emit()
 
     def _flush_frame(self) -> None:
-        """One frame's update: a frame's share of the buffered text (_frame_cut); the rest waits a frame."""
+        """One frame's update: a frame's share of the buffered text (_frame_cut); the rest waits a frame. Once
+        it is all shown, the events that waited for it are applied (until one waits again)."""
         if self._streaming is None or not (self._pending_text or self._pending_reasoning):
+            self._apply_deferred()
             return
         budget = STREAM_CHARS_PER_FRAME
         for pending, name in ((self._pending_reasoning, "reasoning"), (self._pending_text, "text")):
@@ -352,9 +389,20 @@ class TranscriptModel(QAbstractListModel):
         self.sig_rows_appended.emit()
         if self._pending_text or self._pending_reasoning:
             self._flush_timer.start()
+        elif self._deferred:
+            self._apply_deferred()
+
+    def _apply_deferred(self) -> None:
+        while self._deferred:
+            event = self._deferred[0]
+            if not isinstance(event, (ev.TextDelta, ev.ReasoningDelta)) and self._behind():
+                if not self._flush_timer.isActive():
+                    self._flush_timer.start()
+                return
+            self._apply_now(self._deferred.popleft())
 
     def _end_stream(self, *, interrupted: bool) -> None:
-        self.flush_stream()
+        self._apply_pending()
         if self._streaming is not None:
             self._end_thinking(self._streaming)
             self._streaming.streaming = False
