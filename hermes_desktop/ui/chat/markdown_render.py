@@ -193,6 +193,9 @@ def warm_up() -> None:
     for palette in (LIGHT, DARK):
         render_block("# t\n\n**b** `c` [l](https://x) | a |\n|---|\n| 1 |", palette)
         render_block("```python\nprint(1)\n```", palette)
+        # A fence whose language is not (yet) a known name, as "```p" is while a reply streams: Pygments then looks
+        # through the installed plugins' entry points, ~15 ms the first time.
+        render_block("```p\nx\n```", palette)
 
 
 def plain_text(markdown: str) -> str:
