@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import base64
 import secrets
-import socket
-import threading
 import time
 import uuid
 from contextlib import contextmanager
@@ -20,11 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 import jwt
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+
+from tests.support.loopback import base_url, loopback_socket, serving
 
 TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
 ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token"
@@ -85,18 +84,7 @@ def build_app(state: IdpState) -> Any:
 @contextmanager
 def running_idp(**options: Any) -> Iterator[IdpState]:
     """The identity provider on 127.0.0.1 (a free port) for the duration."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    state = IdpState(base=f"http://127.0.0.1:{sock.getsockname()[1]}", **options)
-    server = uvicorn.Server(uvicorn.Config(build_app(state), log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
+    sock = loopback_socket()
+    state = IdpState(base=base_url(sock), **options)
+    with serving(build_app(state), sock):
         yield state
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()

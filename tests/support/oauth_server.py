@@ -18,20 +18,18 @@ import base64
 import hashlib
 import json
 import secrets
-import socket
-import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 from urllib.parse import urlencode
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from tests.support.loopback import base_url, loopback_socket, serving
 from tests.support.mcp_server import server as mcp_server
 
 
@@ -234,22 +232,10 @@ def build_app(state: AuthState) -> Any:
 @contextmanager
 def running_auth_server(**options: Any) -> Iterator[AuthState]:
     """An authorization server + protected MCP server on 127.0.0.1 (a free port) for the duration."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    state = AuthState(base=f"http://127.0.0.1:{port}", **options)
-    server = uvicorn.Server(uvicorn.Config(build_app(state), log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
+    sock = loopback_socket()
+    state = AuthState(base=base_url(sock), **options)
+    with serving(build_app(state), sock, lifespan="on"):
         yield state
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
 
 
 def follow_consent(url: str) -> None:
