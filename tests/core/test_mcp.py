@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
-import socket
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Iterator
@@ -25,6 +23,7 @@ from hermes_desktop.core.secrets import MemorySecretStore
 from hermes_desktop.core.tools.approval import Decision
 from hermes_desktop.core.tools.spec import Risk
 from tests.support.engine import FAST_RETRIES, ScriptedApprover, of_type
+from tests.support.loopback import free_port, spawned_server
 from tests.support.model_server import CallScript, text_reply, tool_call_reply
 
 REPO = Path(__file__).resolve().parents[2]
@@ -266,31 +265,11 @@ def test_config_parsing_reports_each_problem() -> None:
 
 # ------------------------------------------------------------------ other transports and servers
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def http_server(tmp_path: Path) -> Iterator[str]:
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "tests.support.mcp_server", "--http", str(port)], cwd=REPO,
-                               stdout=subprocess.DEVNULL, stderr=(tmp_path / "http.log").open("w"))
-    try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.1).close()
-                break
-            except OSError:
-                if process.poll() is not None:
-                    raise RuntimeError((tmp_path / "http.log").read_text())
-                import time
-                time.sleep(0.05)
+    with spawned_server(["-m", "tests.support.mcp_server", "--http", str(port)], port, REPO, tmp_path / "http.log"):
         yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 async def test_a_streamable_http_server_works_like_a_stdio_one(runtime, profile, model_server, http_server) -> None:

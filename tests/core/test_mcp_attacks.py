@@ -223,7 +223,8 @@ def test_a_url_with_only_plain_parameters_or_variables_is_imported_as_written(tm
 
 def _sign_in_setup(auth):
     from hermes_desktop.core.mcp.config import parse_server
-    from tests.core.test_mcp_oauth import PersistentMemoryStore, browser
+    from tests.core.test_mcp_oauth import browser
+    from tests.support.keyring_session import PersistentMemoryStore
 
     opened: list[str] = []
     return parse_server("remote", {"url": f"{auth.base}/mcp"}), PersistentMemoryStore(), opened, browser(opened)
@@ -283,7 +284,8 @@ async def test_a_token_endpoint_that_drips_for_ever_ends_the_sign_in_and_lets_go
 
     from hermes_desktop.core.mcp.config import parse_server
     from hermes_desktop.core.mcp.oauth import SignInError, sign_in
-    from tests.core.test_mcp_oauth import PersistentMemoryStore, browser
+    from tests.core.test_mcp_oauth import browser
+    from tests.support.keyring_session import PersistentMemoryStore
     from tests.support.drip_server import DripServer
     from tests.support.oauth_server import running_auth_server
 
@@ -458,7 +460,7 @@ async def test_sign_in_pressed_again_while_one_waits_reopens_the_same_page_and_b
     progress opens again, and both presses end with its one result."""
     import asyncio
 
-    from tests.core.test_mcp_oauth import PersistentMemoryStore
+    from tests.support.keyring_session import PersistentMemoryStore
     from tests.support.oauth_server import follow_consent, running_auth_server
 
     with running_auth_server() as auth:
@@ -496,7 +498,7 @@ async def test_sign_out_while_a_sign_in_waits_ends_it_and_a_late_browser_answer_
     import asyncio
 
     from hermes_desktop.core.mcp.oauth import SignInError, oauth_username
-    from tests.core.test_mcp_oauth import PersistentMemoryStore
+    from tests.support.keyring_session import PersistentMemoryStore
     from tests.support.oauth_server import follow_consent, running_auth_server
 
     with running_auth_server() as auth:

@@ -17,38 +17,21 @@ from hermes_desktop.core.mcp.config import MCPConfigError, parse_server, secret_
 from hermes_desktop.core.mcp.oauth import SignInError, oauth_username, sign_in
 from hermes_desktop.core.mcp.status import ServerState
 from hermes_desktop.core.runtime import open_runtime
-from hermes_desktop.core.secrets import KeyringSecretStore, MemorySecretStore
+from hermes_desktop.core.secrets import KeyringSecretStore
+from tests.core.test_mcp import SETTLE_S, start
 from tests.support.idp_server import ID_JAG, ID_TOKEN, TOKEN_EXCHANGE, IdpState, running_idp
+from tests.support.keyring_session import keyring_or_memory_store
 from tests.support.oauth_server import AuthState, running_auth_server
 
-SETTLE_S = 30
 NAME = "corp"
 AS_CLIENT = ("hermes-enterprise", "as-secret-8f3a")
 
 
-class PersistentMemoryStore(MemorySecretStore):
-    """Stands in for the keyring only where no Secret Service runs (outside run_suite.sh)."""
-
-    @property
-    def is_persistent(self) -> bool:
-        return True
-
-
 @pytest.fixture
 def secrets() -> Iterator[Any]:
-    if os.environ.get("HERMES_TEST_SECRET_SERVICE"):
-        import keyring
-
-        previous = keyring.get_keyring()
-        backend = keyring.core.load_keyring("keyring.backends.SecretService.Keyring")
-        keyring.set_keyring(backend)
-        store = KeyringSecretStore(backend)
+    names = ("oauth", "id-token", "client", "input:idt")
+    with keyring_or_memory_store([secret_username(NAME, name) for name in names]) as store:
         yield store
-        for name in ("oauth", "id-token", "client", "input:idt"):
-            store.delete(secret_username(NAME, name))
-        keyring.set_keyring(previous)
-    else:
-        yield PersistentMemoryStore()
 
 
 @pytest.fixture
@@ -76,12 +59,6 @@ def entry(auth: AuthState, idp: IdpState, **idp_changes: Any) -> dict[str, Any]:
         "clientSecret": "${secret:client}",
         "idp": {"tokenEndpoint": f"{idp.base}/token", "clientId": idp.client_id, "idToken": "${secret:id-token}",
                 **idp_changes}}}
-
-
-async def start(runtime, servers: dict[str, Any]) -> None:
-    runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
-    await runtime.mcp.reload()
-    await runtime.mcp.wait_until_settled(SETTLE_S)
 
 
 async def restart(runtime) -> None:

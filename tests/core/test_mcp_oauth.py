@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -27,35 +26,18 @@ from hermes_desktop.core.mcp.oauth import (
 from hermes_desktop.core.mcp.status import ServerState
 from hermes_desktop.core.runtime import open_runtime
 from hermes_desktop.core.secrets import KeyringSecretStore, MemorySecretStore
+from tests.core.test_mcp import start, until
+from tests.support.keyring_session import keyring_or_memory_store
+from tests.support.loopback import free_port, spawned_server
 from tests.support.oauth_server import AuthState, follow_consent, running_auth_server
 
 REPO = Path(__file__).resolve().parents[2]
-SETTLE_S = 30
-
-
-class PersistentMemoryStore(MemorySecretStore):
-    """Stands in for the keyring only where no Secret Service runs (outside run_suite.sh)."""
-
-    @property
-    def is_persistent(self) -> bool:
-        return True
 
 
 @pytest.fixture
 def secrets() -> Iterator[Any]:
-    if os.environ.get("HERMES_TEST_SECRET_SERVICE"):
-        import keyring
-
-        previous = keyring.get_keyring()
-        backend = keyring.core.load_keyring("keyring.backends.SecretService.Keyring")
-        keyring.set_keyring(backend)
-        store = KeyringSecretStore(backend)
+    with keyring_or_memory_store([oauth_username(name) for name in ("remote", "sse", "fallback")]) as store:
         yield store
-        for name in ("remote", "sse", "fallback"):
-            store.delete(oauth_username(name))
-        keyring.set_keyring(previous)
-    else:
-        yield PersistentMemoryStore()
 
 
 @pytest.fixture
@@ -76,18 +58,6 @@ def browser(opened: list[str]):
         opened.append(url)
         await asyncio.to_thread(follow_consent, url)
     return open_url
-
-
-async def start(runtime, servers: dict[str, Any]) -> None:
-    runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
-    await runtime.mcp.reload()
-    await runtime.mcp.wait_until_settled(SETTLE_S)
-
-
-async def until(condition, what: str, timeout: float = SETTLE_S) -> None:
-    async with asyncio.timeout(timeout):
-        while not condition():
-            await asyncio.sleep(0.05)
 
 
 def status(runtime, name: str):
@@ -212,27 +182,11 @@ async def test_without_a_secure_keyring_sign_in_is_refused_with_the_reason(auth)
 
 
 # ---------------------------------------------------------------------------------------------- SSE and identity
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def sse_server() -> Iterator[str]:
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "tests.support.mcp_server", "--sse", str(port)], cwd=REPO,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}/sse"
-    process.terminate()
-    process.wait(10)
+    with spawned_server(["-m", "tests.support.mcp_server", "--sse", str(port)], port, REPO):
+        yield f"http://127.0.0.1:{port}/sse"
 
 
 async def test_a_legacy_sse_server_works_by_type_and_by_the_404_405_fallback(runtime, sse_server) -> None:

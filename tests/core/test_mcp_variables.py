@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Iterator
 
@@ -28,7 +25,8 @@ from hermes_desktop.core.mcp.config import (
 from hermes_desktop.core.mcp.status import ServerState
 from hermes_desktop.core.runtime import open_runtime
 from hermes_desktop.core.secrets import KeyringSecretStore, MemorySecretStore
-from tests.core.test_mcp import REPO, SETTLE_S, free_port, runtime, secrets, state, stdio_entry, until  # noqa: F401
+from tests.core.test_mcp import REPO, SETTLE_S, runtime, secrets, state, stdio_entry, until  # noqa: F401
+from tests.support.loopback import free_port, spawned_server
 
 needs_secret_service = pytest.mark.skipif(
     not os.environ.get("HERMES_TEST_SECRET_SERVICE"),
@@ -57,21 +55,9 @@ async def start_document(runtime, document: dict) -> None:  # noqa: F811
 def header_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     port, log = free_port(), tmp_path / "requests.jsonl"
     log.touch()
-    process = subprocess.Popen([sys.executable, "-m", "tests.support.mcp_header_server", str(port), str(log)],
-                               cwd=REPO, stdout=subprocess.DEVNULL, stderr=(tmp_path / "http.log").open("w"))
-    try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.1).close()
-                break
-            except OSError:
-                if process.poll() is not None:
-                    raise RuntimeError((tmp_path / "http.log").read_text())
-                time.sleep(0.05)
+    with spawned_server(["-m", "tests.support.mcp_header_server", str(port), str(log)], port, REPO,
+                        tmp_path / "http.log"):
         yield f"http://127.0.0.1:{port}/mcp", log
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def received(log: Path) -> list[dict]:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator
+
+from hermes_desktop.core.secrets import KeyringSecretStore, MemorySecretStore
 
 PASSWORD = os.environ.get("HERMES_TEST_KEYRING_PASSWORD", "ci-pass")
 
@@ -22,3 +25,30 @@ def unlock_with_master_password(connection: Any, collection: Any) -> None:
                                                   (collection.collection_path, secret)))
     if collection.is_locked():
         raise RuntimeError("could not unlock the test keyring")
+
+
+class PersistentMemoryStore(MemorySecretStore):
+    """Stands in for the keyring only where no Secret Service runs (outside run_suite.sh)."""
+
+    @property
+    def is_persistent(self) -> bool:
+        return True
+
+
+@contextmanager
+def keyring_or_memory_store(usernames: Iterable[str]) -> Iterator[Any]:
+    """The real Secret Service under run_suite.sh (HERMES_TEST_SECRET_SERVICE set), also as keyring's default
+    backend for the duration, with `usernames` deleted afterwards; elsewhere a PersistentMemoryStore."""
+    if os.environ.get("HERMES_TEST_SECRET_SERVICE"):
+        import keyring
+
+        previous = keyring.get_keyring()
+        backend = keyring.core.load_keyring("keyring.backends.SecretService.Keyring")
+        keyring.set_keyring(backend)
+        store = KeyringSecretStore(backend)
+        yield store
+        for username in usernames:
+            store.delete(username)
+        keyring.set_keyring(previous)
+    else:
+        yield PersistentMemoryStore()
