@@ -22,6 +22,7 @@ from hermes_desktop.core.mcp.client_features import (
     SamplingDraft,
     SamplingRequest,
     check_value,
+    number_text,
     parse_text,
 )
 from hermes_desktop.commands.terminal_input import LineReader, terminal_lines
@@ -146,18 +147,14 @@ def _hint(form_field: FormField) -> str:
     elif kind in (FieldKind.NUMBER, FieldKind.INTEGER):
         parts.append("whole number" if kind is FieldKind.INTEGER else "number")
         if form_field.minimum is not None or form_field.maximum is not None:
-            parts.append(f"{_num(form_field.minimum) if form_field.minimum is not None else '…'} to "
-                         f"{_num(form_field.maximum) if form_field.maximum is not None else '…'}")
+            parts.append(f"{number_text(form_field.minimum) if form_field.minimum is not None else '…'} to "
+                         f"{number_text(form_field.maximum) if form_field.maximum is not None else '…'}")
     elif form_field.format:
         parts.append({"email": "email", "uri": "address like https://…", "date": "YYYY-MM-DD",
                       "date-time": "YYYY-MM-DDTHH:MM"}[form_field.format])
     if form_field.default is not None:
         parts.append(f"Enter for {form_field.default!r}")
     return ", ".join(parts)
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 class TerminalSampler(_Terminal):

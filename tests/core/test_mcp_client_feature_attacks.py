@@ -228,3 +228,21 @@ async def test_a_sampling_request_too_big_to_show_is_refused_with_a_reason(  # n
     assert not model_server.chat_requests
     await runtime.mcp.stop_all()
     await model.aclose()
+
+
+async def test_a_bound_too_large_for_a_float_is_shown_in_full_on_the_terminal() -> None:
+    """A `minimum` of 10**400 (valid JSON) made `ask` fail with OverflowError while printing the field's range; the
+    terminal now shows the whole number and checks the answer against it."""
+    import io
+
+    from hermes_desktop.commands.mcp_terminal import TerminalElicitor
+    from hermes_desktop.core.mcp.client_features import ElicitationRequest
+
+    huge = 10**400
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "maximum": huge}}}
+    out = io.StringIO()
+    lines = iter(["y\n", "7\n", "y\n"])
+    answer = await TerminalElicitor(out, lambda: next(lines, "")).elicit(
+        ElicitationRequest("srv", "How many?", "form", form_fields(schema)))
+    assert answer == ElicitationAnswer(ElicitAction.ACCEPT, {"n": 7})
+    assert f"1 to {huge}" in out.getvalue()

@@ -105,3 +105,18 @@ def test_stop_while_a_server_s_form_is_open_closes_the_form(make_window, model_s
     h.do(lambda: h.window.findChild(QPushButton, "stopButton").click())
     h.wait_until(lambda: h.window.elicitor.dialog is None, timeout=30, what="the form to close after Stop")
     assert not _alive(dialog) or not dialog.isVisible()
+
+
+def test_a_bound_too_large_for_a_float_is_shown_in_full_in_the_form(qtbot) -> None:
+    """A `maximum` of 10**400 (valid JSON) raised OverflowError while the form was built, so the server's question
+    never showed; the field now shows the whole number in its range."""
+    from PySide6.QtWidgets import QLineEdit
+
+    huge = 10**400
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "maximum": huge}}}
+    dialog = McpElicitationDialog(ElicitationRequest("srv", "How many?", "form", form_fields(schema)))
+    qtbot.addWidget(dialog)
+    line = dialog.inputs["n"]
+    assert isinstance(line, QLineEdit) and str(huge) in line.placeholderText()
+    line.setText("7")
+    assert dialog.check() == {"n": 7}

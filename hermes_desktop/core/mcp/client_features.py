@@ -142,7 +142,7 @@ class Problem:
 
     def english(self) -> str:
         """For the terminal (the window words these itself, translated)."""
-        limit = _number_text(self.limit) if isinstance(self.limit, (int, float)) else self.limit
+        limit = number_text(self.limit) if isinstance(self.limit, (int, float)) else self.limit
         return {
             ProblemCode.REQUIRED: "this field is required",
             ProblemCode.NOT_TEXT: "enter text",
@@ -163,7 +163,9 @@ class Problem:
         }[self.code]
 
 
-def _number_text(value: float) -> str:
+def number_text(value: float) -> str:
+    """A schema's number as a person writes it: 5 for 5.0, 2.5 as is. An integer stays exact however long (a
+    server's `minimum` of 10**400 cannot become a float); the dialog and the terminal show numbers with this."""
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 

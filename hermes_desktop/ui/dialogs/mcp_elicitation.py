@@ -39,6 +39,7 @@ from hermes_desktop.core.mcp.client_features import (
     Problem,
     ProblemCode,
     check_value,
+    number_text,
     parse_text,
 )
 from hermes_desktop.ui import design
@@ -47,9 +48,7 @@ from hermes_desktop.ui.async_dialog import run_dialog
 
 
 def _number(value: float | None) -> str:
-    if value is None:
-        return ""
-    return str(int(value)) if float(value).is_integer() else str(value)
+    return "" if value is None else number_text(value)
 
 
 class McpElicitationDialog(QDialog):
