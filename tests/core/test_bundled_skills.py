@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Iterator
 
@@ -22,6 +20,7 @@ from hermes_desktop.core.runtime import open_runtime
 from hermes_desktop.core.secrets import MemorySecretStore
 from hermes_desktop.core.tools.approval import Decision
 from tests.support.engine import FAST_RETRIES, ScriptedApprover, of_type
+from tests.support.loopback import html_page
 from tests.support.model_server import CallScript, text_reply, tool_call_reply
 
 TRANSCRIPT = """Standup 2026-11-30. Ann, Bo, Chen.
@@ -118,27 +117,11 @@ async def test_file_organizer_moves_what_was_approved_and_keeps_the_rest(
     assert of_type(events, ev.ToolCallFinished)[-1].outcome is ev.ToolOutcome.DENIED
 
 
-class _Article(BaseHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def do_GET(self) -> None:  # noqa: N802 - the http.server API
-        body = (b"<html><head><title>Tides</title></head><body><h1>Tides</h1><p>Tides are caused mainly by the "
-                b"Moon's gravity; spring tides happen at new and full moon.</p></body></html>")
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
 @pytest.fixture
 def article_url() -> Iterator[str]:
-    site = ThreadingHTTPServer(("127.0.0.1", 0), _Article)
-    threading.Thread(target=site.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-    yield f"http://127.0.0.1:{site.server_address[1]}/tides"
-    site.shutdown()
-    site.server_close()
+    with html_page(b"<html><head><title>Tides</title></head><body><h1>Tides</h1><p>Tides are caused mainly by the "
+                   b"Moon's gravity; spring tides happen at new and full moon.</p></body></html>") as url:
+        yield f"{url}/tides"
 
 
 async def test_web_research_fetches_then_saves_a_sourced_summary(

@@ -10,8 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Iterator
 
@@ -25,32 +23,18 @@ from hermes_desktop.core.titles import retitle_session
 from hermes_desktop.core.tools.approval import Decision
 from tests.support.demo_model import demo_responder, title_for, understand
 from tests.support.engine import ScriptedApprover, of_type
+from tests.support.loopback import html_page
 from tests.support.model_server import ScriptedModelServer
 
 ROOT = Path(__file__).resolve().parents[2]
 ALLOW, DENY = Decision.ALLOW_ONCE, Decision.DENY
 
 
-class _Site(BaseHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        return
-
-    def do_GET(self) -> None:
-        body = "<html><head><title>Demo Page</title></head><body><p>Hello from the page.</p></body></html>".encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
 @pytest.fixture
-def site() -> Iterator[ThreadingHTTPServer]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-    yield server
-    server.shutdown()
-    server.server_close()
+def site() -> Iterator[str]:
+    with html_page("<html><head><title>Demo Page</title></head><body><p>Hello from the page.</p></body></html>"
+                   .encode()) as url:
+        yield url
 
 
 @pytest.fixture
@@ -65,7 +49,7 @@ async def runtime(demo, site, workspace_dir):
     paths.config_dir.mkdir(parents=True, exist_ok=True)
     # The page server is on 127.0.0.1, which fetch_url refuses unless the user allowed that host in settings.
     (paths.config_dir / "settings.json").write_text(json.dumps(
-        {"fetch_allowed_private_hosts": [f"127.0.0.1:{site.server_address[1]}"]}), encoding="utf-8")
+        {"fetch_allowed_private_hosts": [site.removeprefix("http://")]}), encoding="utf-8")
     made = open_runtime({"HERMES_BASE_URL": demo.base_url, "HERMES_MODEL": "scripted-model",
                          "HERMES_WORKSPACE": str(workspace_dir)}, secrets=MemorySecretStore())
     yield made
@@ -146,7 +130,7 @@ async def test_a_declined_call_changes_nothing_and_the_reply_says_it_was_not_don
 @pytest.mark.parametrize("prompt, said", [("fetch {url}", "its title is **Demo Page**"),
                                           ("获取 {url}", "标题是 **Demo Page**")])
 async def test_fetch_reads_the_page_and_says_what_it_found(runtime, site, prompt, said) -> None:
-    url = f"http://127.0.0.1:{site.server_address[1]}/page"
+    url = f"{site}/page"
     events, approver, reply = await turn(runtime, prompt.format(url=url))
     assert calls(events) == [("fetch_url", {"url": url})] and approver.asked == []
     assert said in reply and "Hello from the page." in reply, reply

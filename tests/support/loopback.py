@@ -72,3 +72,29 @@ def spawned_server(args: list[str], port: int, cwd: Any, log: Any = None) -> Ite
         process.wait(10)
         if log is not None:
             stderr.close()
+
+
+@contextmanager
+def html_page(body: bytes) -> Iterator[str]:
+    """A web server on 127.0.0.1 answering every GET with `body` as an HTML page, in a thread, for the duration;
+    yields its base URL (http://127.0.0.1:PORT, any path)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Page(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            return
+
+        def do_GET(self) -> None:  # noqa: N802 - the http.server API
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
