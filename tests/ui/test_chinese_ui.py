@@ -19,13 +19,14 @@ from pathlib import Path
 
 import keyring
 import keyring.backends.fail
-import pytest
 from PySide6.QtWidgets import QAbstractButton, QLabel, QPlainTextEdit, QTreeWidget, QTreeWidgetItem
 
 from hermes_desktop.core.paths import app_paths, resources_dir
 from hermes_desktop.ui.chat.items import BannerItem, ToolCardItem
 from hermes_desktop.ui.i18n import install_translations
 from tests.support.model_server import CallScript, error_reply, text_reply, tool_call_reply
+from tests.ui.test_approvals import dialog_for, settle_turn
+from tests.ui.test_translations import chinese  # noqa: F401 - fixture
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = resources_dir() / "translations" / "hermes_zh_CN.ts"
@@ -47,15 +48,6 @@ def assert_chinese(text: str, data: tuple[str, ...] = (), where: str = "") -> No
     assert re.search(r"[\u4e00-\u9fff]", text), f"no Chinese at all in {where}: {text!r}"
 
 
-@pytest.fixture
-def chinese(qapp):
-    config = app_paths().config_dir
-    config.mkdir(parents=True, exist_ok=True)
-    (config / "settings.json").write_text(json.dumps({"language": "zh_CN"}), encoding="utf-8")
-    yield
-    install_translations(qapp, "en")
-
-
 def rows(h) -> list:
     return list(h.window.chat.model.items())
 
@@ -71,16 +63,6 @@ def tree_texts(item: QTreeWidgetItem) -> list[str]:
     for i in range(item.childCount()):
         texts += tree_texts(item.child(i))
     return texts
-
-
-def dialog_for(h):
-    return h.wait_until(lambda: h.window.approver.dialog if h.window.approver.dialog is not None
-                        and h.window.approver.dialog.isVisible() else None, what="the approval dialog")
-
-
-def settle_turn(h) -> None:
-    h.wait_until(lambda: h.window.current_session and not h.controller.is_busy(h.window.current_session),
-                 what="the turn to end")
 
 
 def test_a_delete_asks_in_chinese_and_the_denied_card_and_activity_say_so_in_chinese(

@@ -14,17 +14,13 @@ from PySide6.QtWidgets import QLabel, QListWidget, QPlainTextEdit, QPushButton
 from hermes_desktop.ui.chat.items import MessageItem
 from tests.support.demo_model import demo_responder
 from tests.support.model_server import ScriptedModelServer
+from tests.ui.test_approvals import dialog_for
 
 
 @pytest.fixture
 def model_server() -> Iterator[ScriptedModelServer]:  # the window's server answers with the demo model
     with ScriptedModelServer(responder=demo_responder) as server:
         yield server
-
-
-def dialog_for(h):
-    return h.wait_until(lambda: h.window.approver.dialog if h.window.approver.dialog is not None
-                        and h.window.approver.dialog.isVisible() else None, what="the approval dialog")
 
 
 def last_reply(h) -> str:
