@@ -6,13 +6,14 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QObject, QPoint, QPointF, Qt, QUrl, Slot
-from PySide6.QtGui import QColor, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QImage
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QGuiApplication, QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QToolButton
 
 from tests.support.attachment_files import pdf_bytes, write_png
 from tests.support.model_server import text_reply
+from tests.support.opened_urls import opened_urls
 from tests.ui.test_window import wait_for_reply
 
 
@@ -22,18 +23,6 @@ def turn_requests(server):
 
 def chip_names(h) -> list[str]:
     return [chip.property("attachment").name for chip in h.window.chat.chip_widgets()]
-
-
-class Opened(QObject):
-    """Receives the URLs the window asks the desktop to open (Qt's own URL-handler hook, no viewer started)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.urls: list[QUrl] = []
-
-    @Slot(QUrl)
-    def open(self, url: QUrl) -> None:
-        self.urls.append(url)
 
 
 def test_attach_with_the_button_remove_a_chip_send_and_open_the_thumbnail(make_window, model_server,
@@ -71,17 +60,13 @@ def test_attach_with_the_button_remove_a_chip_send_and_open_the_thumbnail(make_w
     assert chat.view.delegate.thumbnail(layout.images[0].ref) is not None  # decoded from the stored file
     assert any(t.text.endswith("report.pdf") for t in layout.texts)
 
-    opened = Opened()
-    QDesktopServices.setUrlHandler("file", opened, "open")
-    try:
+    with opened_urls("file") as opened:
         rect = chat.view.visualRect(chat.model.index(user_row, 0))
         centre = layout.images[0].rect.center() + QPointF(rect.topLeft())
         h.do(lambda: QTest.mouseClick(chat.view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
                                       centre.toPoint()))
-        h.wait_until(lambda: opened.urls, what="the image opened")
-    finally:
-        QDesktopServices.unsetUrlHandler("file")
-    shown = Path(opened.urls[0].toLocalFile())
+        h.wait_until(lambda: opened, what="the image opened")
+    shown = Path(opened[0].toLocalFile())
     assert shown.name == "diagram.png" and shown.read_bytes() == picture.read_bytes()
 
 

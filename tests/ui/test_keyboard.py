@@ -452,17 +452,7 @@ def test_right_click_opens_the_clicked_message_menu_and_the_menu_key_opens_one_m
 
 
 def test_links_in_a_reply_open_from_its_menu(make_window, model_server) -> None:
-    from PySide6.QtCore import QObject, QUrl, Slot
-    from PySide6.QtGui import QDesktopServices
-
-    class Opened(QObject):  # https URLs go here instead of a browser (QDesktopServices.setUrlHandler)
-        def __init__(self) -> None:
-            super().__init__()
-            self.urls: list[str] = []
-
-        @Slot(QUrl)
-        def open(self, url: QUrl) -> None:
-            self.urls.append(url.toString())
+    from tests.support.opened_urls import opened_urls
 
     h = make_window()
     model_server.enqueue(text_reply("Read [the guide](https://example.com/guide) first."))
@@ -472,13 +462,9 @@ def test_links_in_a_reply_open_from_its_menu(make_window, model_server) -> None:
     focus_row(h, rows(h.window)[1])
     menu, entries = open_menu_with(h, Qt.Key.Key_Menu)
     label = next(t for t in entries if "https://example.com/guide" in t)
-    opened = Opened()
-    QDesktopServices.setUrlHandler("https", opened, "open")
-    try:
+    with opened_urls("https") as opened:  # instead of a browser
         h.do(entries[label].trigger)
-    finally:
-        QDesktopServices.unsetUrlHandler("https")
-    assert opened.urls == ["https://example.com/guide"]
+    assert [url.toString() for url in opened] == ["https://example.com/guide"]
 
 
 def test_the_focused_message_has_a_ring_for_the_keyboard_not_after_a_click(make_window, model_server) -> None:

@@ -9,12 +9,13 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QUrl, Slot
-from PySide6.QtGui import QAction, QDesktopServices
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QListWidget, QMenu, QPushButton
 
 from tests.support.model_server import text_reply
+from tests.support.opened_urls import opened_urls
 
 REPO = Path(__file__).resolve().parents[2]
 SESSION_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -153,18 +154,6 @@ def test_copy_last_reply_from_the_edit_menu(make_window, model_server) -> None:
     assert "Copied" in h.window.statusBar().currentMessage()
 
 
-class _Opened(QObject):
-    """Takes file:// URLs instead of the desktop (QDesktopServices.setUrlHandler): no file manager starts here."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.urls: list[QUrl] = []
-
-    @Slot(QUrl)
-    def open(self, url: QUrl) -> None:
-        self.urls.append(url)
-
-
 def _server_pids(folder: Path) -> set[int]:
     """The test MCP server's processes: python -m tests.support.mcp_server running in `folder`."""
     pids = set()
@@ -209,14 +198,10 @@ def test_mcp_restart_starts_a_new_process_and_open_logs_opens_the_log_folder(mak
     h.wait_until(connected, timeout=30, what="the restarted server to connect")
     assert second and not second & first
 
-    opened = _Opened()
-    QDesktopServices.setUrlHandler("file", opened, "open")
-    try:
+    with opened_urls("file") as opened:  # no file manager starts here
         h.do(lambda: h.window.findChild(QPushButton, "openMcpLogsButton").click())
-        h.wait_until(lambda: opened.urls, what="the log folder to be opened")
-    finally:
-        QDesktopServices.unsetUrlHandler("file")
-    logs = Path(opened.urls[0].toLocalFile())
+        h.wait_until(lambda: opened, what="the log folder to be opened")
+    logs = Path(opened[0].toLocalFile())
     assert logs == h.controller.runtime.paths.mcp_log_dir and logs.is_dir()
     assert (logs / "test.log").is_file(), "the server's log is in the folder that was opened"
     assert not h.window.errors.isVisible()
