@@ -57,21 +57,27 @@ def test_a_model_error_and_a_server_name_with_html_show_as_plain_text_in_samplin
         [label.objectName() for label in labels if label.textFormat() != Qt.TextFormat.PlainText]
 
 
-def test_quitting_while_a_server_s_form_is_open_closes_it_and_does_not_hang(make_window, model_server) -> None:
-    """The user quits with an MCP server's form still on screen (or a sampling request waiting behind it): the
-    questions are closed as cancelled, the server is stopped, and shutting down finishes."""
+def _a_form_on_screen(h, model_server):
+    """The client-features server connected, and the form its ask_form tool opens for a chat turn, on screen."""
     import json
 
-    from hermes_desktop.core.mcp.status import ServerState
     from tests.support.model_server import CallScript, text_reply, tool_call_reply
     from tests.ui.test_mcp_client_dialogs import start_server, visible
 
-    h = make_window()
     start_server(h)
     model_server.enqueue(tool_call_reply(CallScript("mcp_cf_ask_form", {"schema": json.dumps(
         {"type": "object", "properties": {"city": {"type": "string"}}})})), text_reply("ok"))
     h.send("book a hotel")
-    dialog = h.wait_until(visible(lambda: h.window.elicitor.dialog), what="the elicitation dialog")
+    return h.wait_until(visible(lambda: h.window.elicitor.dialog), what="the elicitation dialog")
+
+
+def test_quitting_while_a_server_s_form_is_open_closes_it_and_does_not_hang(make_window, model_server) -> None:
+    """The user quits with an MCP server's form still on screen (or a sampling request waiting behind it): the
+    questions are closed as cancelled, the server is stopped, and shutting down finishes."""
+    from hermes_desktop.core.mcp.status import ServerState
+
+    h = make_window()
+    dialog = _a_form_on_screen(h, model_server)
     supervisor = h.controller.runtime.mcp.supervisors["cf"]
     h.do(h.window.close)
     h.run(asyncio.wait_for(h.controller.shutdown(), 60))  # a guard against a hang, not a timing check
@@ -89,19 +95,10 @@ def _alive(widget) -> bool:
 def test_stop_while_a_server_s_form_is_open_closes_the_form(make_window, model_server) -> None:
     """The user presses Stop while the form a tool call opened is on screen: the call is cancelled, so its question
     goes away with it (the server cancels its request), and nothing is sent."""
-    import json
-
     from PySide6.QtWidgets import QPushButton
 
-    from tests.support.model_server import CallScript, text_reply, tool_call_reply
-    from tests.ui.test_mcp_client_dialogs import start_server, visible
-
     h = make_window()
-    start_server(h)
-    model_server.enqueue(tool_call_reply(CallScript("mcp_cf_ask_form", {"schema": json.dumps(
-        {"type": "object", "properties": {"city": {"type": "string"}}})})), text_reply("ok"))
-    h.send("book a hotel")
-    dialog = h.wait_until(visible(lambda: h.window.elicitor.dialog), what="the elicitation dialog")
+    dialog = _a_form_on_screen(h, model_server)
     h.do(lambda: h.window.findChild(QPushButton, "stopButton").click())
     h.wait_until(lambda: h.window.elicitor.dialog is None, timeout=30, what="the form to close after Stop")
     assert not _alive(dialog) or not dialog.isVisible()
