@@ -11,10 +11,13 @@ from PySide6.QtWidgets import QLabel, QListWidget, QPushButton
 
 from hermes_desktop.core.memory.model import Kind
 from tests.support.model_server import CallScript, hang_reply, text_reply, tool_call_reply
+from tests.ui.test_memory_tab import is_extraction
 
 
-def is_extraction(request) -> bool:
-    return request.system_prompt.startswith("You extract memories")
+def shown_in_the_tab(h, memory_id: int) -> None:
+    """The Memory tab shown and refilled, with this memory among its rows."""
+    h.do(lambda: (h.window.memory.show_tab(), h.window.memory.refresh()))
+    h.wait_until(lambda: memory_id in h.window.inspector.memory.memory_ids(), what="the memory in the tab")
 
 
 def test_closing_the_window_stops_an_extraction_still_waiting_for_the_model(make_window, model_server) -> None:
@@ -62,9 +65,7 @@ def test_memory_text_that_looks_like_html_is_shown_as_typed(make_window) -> None
     memory = h.controller.memory
     evil = "<b>bold</b><img src='file:///etc/passwd'>"
     kept = memory.add(evil, profile_id=h.controller.runtime.profile.id, kind=Kind.EXPLICIT)
-    h.do(lambda: (h.window.memory.show_tab(), h.window.memory.refresh()))
-    h.wait_until(lambda: h.window.inspector.memory.memory_ids() and kept.id in h.window.inspector.memory.memory_ids(),
-                 what="the memory in the tab")
+    shown_in_the_tab(h, kept.id)
     panel = h.window.inspector.memory
     h.do(lambda: panel.offer_undo(panel.tr("Deleted “{0}”").format(evil)))
     label = panel.findChild(QLabel, "memoryUndoLabel")
@@ -79,8 +80,7 @@ def test_a_bidi_override_in_a_memory_is_shown_not_obeyed_in_the_tab(make_window)
     memory = h.controller.memory
     kept = memory.add("Likes tea \u202egnp.exe", quote="I like tea \u202egnp.exe",
                       profile_id=h.controller.runtime.profile.id, kind=Kind.PREFERENCE)
-    h.do(lambda: (h.window.memory.show_tab(), h.window.memory.refresh()))
-    h.wait_until(lambda: kept.id in h.window.inspector.memory.memory_ids(), what="the memory in the tab")
+    shown_in_the_tab(h, kept.id)
     listing = h.window.findChild(QListWidget, "memoryList")
     row = next(listing.item(i) for i in range(listing.count()) if listing.item(i).text().startswith("Likes tea"))
     for shown in (row.text(), row.data(HTML_ROLE)):
@@ -104,8 +104,7 @@ def test_the_edit_dialog_shows_the_users_words_as_typed(make_window) -> None:
     memory = h.controller.memory
     kept = memory.add("Likes bold headings", quote="I like <b>bold</b> headings <img src='file:///etc/hosts'>",
                       profile_id=h.controller.runtime.profile.id, kind=Kind.PREFERENCE)
-    h.do(lambda: (h.window.memory.show_tab(), h.window.memory.refresh()))
-    h.wait_until(lambda: kept.id in h.window.inspector.memory.memory_ids(), what="the memory in the tab")
+    shown_in_the_tab(h, kept.id)
     listing = h.window.findChild(QListWidget, "memoryList")
     h.do(lambda: (h.window.inspector.memory.select(kept.id), listing.setFocus()))
     h.do(lambda: QTest.keyClick(listing, Qt.Key.Key_F2))
@@ -143,8 +142,7 @@ def test_deleting_a_memory_with_a_bidi_override_offers_undo_with_it_shown(make_w
     h = make_window()
     memory = h.controller.memory
     kept = memory.add("Likes tea \u202egnp.exe", profile_id=h.controller.runtime.profile.id, kind=Kind.PREFERENCE)
-    h.do(lambda: (h.window.memory.show_tab(), h.window.memory.refresh()))
-    h.wait_until(lambda: kept.id in h.window.inspector.memory.memory_ids(), what="the memory in the tab")
+    shown_in_the_tab(h, kept.id)
     h.run(h.window.memory.delete([kept.id]))
     label = h.window.inspector.memory.findChild(QLabel, "memoryUndoLabel")
     assert "\u202e" not in label.text() and "\\u202e" in label.text()
