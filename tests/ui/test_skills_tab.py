@@ -6,6 +6,7 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QListWidget, QMessageBox, QPushButton
 
 from tests.support.model_server import CallScript, text_reply, tool_call_reply
@@ -146,22 +147,27 @@ def test_a_slash_message_shows_the_skill_active(make_window, model_server) -> No
                  what="the skill shown active")
 
 
-def test_the_shared_agents_folder_is_a_setting(make_window, tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("folder, file_name, switch, origin", [
+    (".agents/skills", "SKILL.md", "agents_skills", "agents"),  # the shared folder other agents install into
+    (".claude/skills", "skill.md", "claude_skills", "claude"),  # Claude Code's folder (its lower-case file name)
+])
+def test_another_apps_skills_folder_is_a_setting(make_window, tmp_path: Path, monkeypatch, folder, file_name, switch,
+                                                 origin) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    shared = tmp_path / "home" / ".agents" / "skills" / "shared-skill"
-    shared.mkdir(parents=True)
-    (shared / "SKILL.md").write_text("---\nname: shared-skill\ndescription: Installed by another app.\n---\nDo it.\n",
-                                     encoding="utf-8")
+    theirs = tmp_path / "home" / folder / "their-skill"
+    theirs.mkdir(parents=True)
+    (theirs / file_name).write_text("---\nname: their-skill\ndescription: Installed by another app.\n---\nDo it.\n",
+                                    encoding="utf-8")
     h = make_window()
-    assert not any(t.startswith("shared-skill") for t in skill_texts(h)), "off by default"
+    assert not any(t.startswith("their-skill") for t in skill_texts(h)), "off by default"
     h.do(h.window.open_settings)
     settings = h.wait_until(lambda: getattr(h.window, "settings_dialog", None), what="settings")
-    h.do(lambda: settings.agents_skills.setChecked(True))
-    h.wait_until(lambda: any(t.startswith("shared-skill  ·  available") and "agents" in t for t in skill_texts(h)),
-                 what="the shared skill")
-    assert h.controller.runtime.settings_store.load().settings.agents_skills is True
-    h.do(lambda: settings.agents_skills.setChecked(False))
-    h.wait_until(lambda: not any(t.startswith("shared-skill") for t in skill_texts(h)), what="the shared skill gone")
+    h.do(lambda: getattr(settings, switch).setChecked(True))
+    h.wait_until(lambda: any(t.startswith("their-skill  ·  available") and origin in t for t in skill_texts(h)),
+                 what="the other app's skill")
+    assert getattr(h.controller.runtime.settings_store.load().settings, switch) is True
+    h.do(lambda: getattr(settings, switch).setChecked(False))
+    h.wait_until(lambda: not any(t.startswith("their-skill") for t in skill_texts(h)), what="the skill gone")
     h.do(settings.accept)
 
 
@@ -207,21 +213,3 @@ def test_a_request_over_the_window_is_not_sent_and_the_window_says_what_to_turn_
                           what="the refusal")
     assert "Not sent" in banner.message and "stop using skill huge-manual in this session" in banner.message
     assert model_server.chat_requests == [], "nothing was sent"
-
-
-
-def test_the_claude_code_folder_is_a_setting(make_window, tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    theirs = tmp_path / "home" / ".claude" / "skills" / "claude-skill"
-    theirs.mkdir(parents=True)
-    (theirs / "skill.md").write_text("---\nname: claude-skill\ndescription: From Claude Code.\n---\nDo it.\n",
-                                     encoding="utf-8")
-    h = make_window()
-    assert not any(t.startswith("claude-skill") for t in skill_texts(h)), "off by default"
-    h.do(h.window.open_settings)
-    settings = h.wait_until(lambda: getattr(h.window, "settings_dialog", None), what="settings")
-    h.do(lambda: settings.claude_skills.setChecked(True))
-    h.wait_until(lambda: any(t.startswith("claude-skill  ·  available") and "claude" in t for t in skill_texts(h)),
-                 what="the Claude Code skill")
-    assert h.controller.runtime.settings_store.load().settings.claude_skills is True
-    h.do(settings.accept)
