@@ -27,6 +27,15 @@ def rows(tree: QTreeWidget) -> dict[str, tuple[str, str]]:
             for i in range(tree.topLevelItemCount())}
 
 
+def import_dialog_showing(h, source: Path):
+    """The import dialog opened from the MCP tab, its first source loaded, then `source` loaded in its place."""
+    h.do(lambda: h.window.findChild(QPushButton, "importMcpServersButton").click())
+    dialog = h.wait_until(lambda: h.window.mcp.import_dialog, what="the import dialog")
+    h.wait_until(lambda: dialog.loading is None or dialog.loading.done(), what="the first source")
+    h.do(lambda: dialog.load_file(source))
+    return dialog
+
+
 def test_import_from_claude_desktop_previews_then_adds_and_replaces_only_what_is_ticked(
         make_window, isolated_home, monkeypatch) -> None:
     from hermes_desktop.core.paths import app_paths
@@ -74,10 +83,7 @@ def test_a_broken_file_is_refused_in_the_dialog_and_import_stays_disabled(make_w
 
     monkeypatch.setenv("HOME", str(isolated_home))
     h = make_window()
-    h.do(lambda: h.window.findChild(QPushButton, "importMcpServersButton").click())
-    dialog = h.wait_until(lambda: h.window.mcp.import_dialog, what="the import dialog")
-    h.wait_until(lambda: dialog.loading is None or dialog.loading.done(), what="the first source")
-    h.do(lambda: dialog.load_file(FIXTURES / "not_json.json"))
+    dialog = import_dialog_showing(h, FIXTURES / "not_json.json")
     problem = dialog.findChild(QLabel, "mcpImportProblem")
     h.wait_until(lambda: "Cannot import" in problem.text(), what="the reason")
     assert "is not valid JSON" in problem.text() and "Nothing was changed" in problem.text()
