@@ -107,6 +107,14 @@ def rows(window) -> list:
     return window.chat.model.items()
 
 
+def first_exchange(h, model_server, question: str, answer: str) -> None:
+    """The session's first question sent and its answer finished: two rows, neither streaming."""
+    model_server.enqueue(text_reply(answer))
+    h.send(question)
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session or "") and len(rows(h.window)) == 2
+                 and not rows(h.window)[1].streaming, what="the reply")
+
+
 def open_menu_with(h, key: Qt.Key, modifier=Qt.KeyboardModifier.NoModifier):
     view = h.window.chat.view
     view.actions_menu = None
@@ -431,10 +439,7 @@ def test_right_click_opens_the_clicked_message_menu_and_the_menu_key_opens_one_m
     from PySide6.QtGui import QContextMenuEvent
 
     h = make_window()
-    model_server.enqueue(text_reply("Short answer."))
-    h.send("short question")
-    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session or "") and len(rows(h.window)) == 2
-                 and not rows(h.window)[1].streaming, what="the reply")
+    first_exchange(h, model_server, "short question", "Short answer.")
     view = h.window.chat.view
     user_rect = view.visualRect(view.model().index(0, 0))
     point = QPoint(user_rect.right() - 40, user_rect.top() + 20)
@@ -455,10 +460,7 @@ def test_links_in_a_reply_open_from_its_menu(make_window, model_server) -> None:
     from tests.support.opened_urls import opened_urls
 
     h = make_window()
-    model_server.enqueue(text_reply("Read [the guide](https://example.com/guide) first."))
-    h.send("where do I start")
-    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session or "") and len(rows(h.window)) == 2
-                 and not rows(h.window)[1].streaming, what="the reply")
+    first_exchange(h, model_server, "where do I start", "Read [the guide](https://example.com/guide) first.")
     focus_row(h, rows(h.window)[1])
     menu, entries = open_menu_with(h, Qt.Key.Key_Menu)
     label = next(t for t in entries if "https://example.com/guide" in t)
@@ -470,10 +472,7 @@ def test_links_in_a_reply_open_from_its_menu(make_window, model_server) -> None:
 def test_the_focused_message_has_a_ring_for_the_keyboard_not_after_a_click(make_window, model_server) -> None:
     h = make_window()
     h.do(lambda: h.window.set_theme("dark"))
-    model_server.enqueue(text_reply("A reply to look at."))
-    h.send("look")
-    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session or "") and len(rows(h.window)) == 2
-                 and not rows(h.window)[1].streaming, what="the reply")
+    first_exchange(h, model_server, "look", "A reply to look at.")
     view = h.window.chat.view
     accent = QColor(h.window.theme_manager.theme.accent)
 
