@@ -16,9 +16,8 @@ import pytest
 from hermes_desktop.core.mcp.config import MCPConfigError, parse_server, secret_username
 from hermes_desktop.core.mcp.oauth import SignInError, oauth_username, sign_in
 from hermes_desktop.core.mcp.status import ServerState
-from hermes_desktop.core.runtime import open_runtime
 from hermes_desktop.core.secrets import KeyringSecretStore
-from tests.core.test_mcp import SETTLE_S, start
+from tests.core.test_mcp import SETTLE_S, runtime, start  # noqa: F401 - runtime: a fixture, over this module's secrets
 from tests.support.idp_server import ID_JAG, ID_TOKEN, TOKEN_EXCHANGE, IdpState, running_idp
 from tests.support.keyring_session import keyring_or_memory_store
 from tests.support.oauth_server import AuthState, running_auth_server
@@ -44,13 +43,6 @@ def idp() -> Iterator[IdpState]:
 def auth(idp: IdpState) -> Iterator[AuthState]:
     with running_auth_server(pre_registered=AS_CLIENT, jag_key=idp.jag_key) as state:
         yield state
-
-
-@pytest.fixture
-def runtime(workspace_dir: Path, secrets):
-    made = open_runtime({"HERMES_WORKSPACE": str(workspace_dir)}, secrets=secrets)
-    yield made
-    made.store.close()
 
 
 def entry(auth: AuthState, idp: IdpState, **idp_changes: Any) -> dict[str, Any]:

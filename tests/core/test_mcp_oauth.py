@@ -24,9 +24,8 @@ from hermes_desktop.core.mcp.oauth import (
     sign_in,
 )
 from hermes_desktop.core.mcp.status import ServerState
-from hermes_desktop.core.runtime import open_runtime
 from hermes_desktop.core.secrets import KeyringSecretStore, MemorySecretStore
-from tests.core.test_mcp import start, until
+from tests.core.test_mcp import runtime, start, until  # noqa: F401 - runtime: a fixture, over this module's secrets
 from tests.support.keyring_session import keyring_or_memory_store
 from tests.support.loopback import free_port, spawned_server
 from tests.support.oauth_server import AuthState, follow_consent, running_auth_server
@@ -44,13 +43,6 @@ def secrets() -> Iterator[Any]:
 def auth() -> Iterator[AuthState]:
     with running_auth_server() as state:
         yield state
-
-
-@pytest.fixture
-def runtime(workspace_dir: Path, secrets):
-    made = open_runtime({"HERMES_WORKSPACE": str(workspace_dir)}, secrets=secrets)
-    yield made
-    made.store.close()
 
 
 def browser(opened: list[str]):
