@@ -53,6 +53,23 @@ async def start(runtime, servers: dict[str, Any]) -> None:
     await runtime.mcp.wait_until_settled(SETTLE_S)
 
 
+async def start_everything_server(runtime, settle_s: float = SETTLE_S):
+    """The reference @modelcontextprotocol/server-everything from npm (via npx), connected; its status. The test is
+    skipped when the npm registry is out of reach (npx cannot fetch the server)."""
+    runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": {"everything": {
+        "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"], "timeout": 60}}}),
+        encoding="utf-8")
+    await runtime.mcp.reload()
+    await runtime.mcp.wait_until_settled(settle_s)
+    status = runtime.mcp.supervisors["everything"].status
+    if status.state is not ServerState.CONNECTED and any(
+            code in status.detail for code in ("ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNREFUSED", "ECONNRESET")):
+        await runtime.mcp.stop_all()
+        pytest.skip(f"the npm registry is out of reach, so npx cannot fetch the server: {status.detail}")
+    assert status.state is ServerState.CONNECTED, status.detail
+    return status
+
+
 async def until(condition, what: str, timeout: float = SETTLE_S) -> None:
     async with asyncio.timeout(timeout):
         while not condition():
@@ -302,14 +319,7 @@ async def test_mcp_server_time_from_pypi(runtime, profile, model_server) -> None
                     "@modelcontextprotocol/server-everything server needs it")
 async def test_the_reference_everything_server_from_npm(runtime, monkeypatch) -> None:
     monkeypatch.setenv("HERMES_API_KEY", "sk-must-not-reach-servers-0123")
-    await start(runtime, {"everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"],
-                                         "timeout": 60}})
-    status = runtime.mcp.supervisors["everything"].status
-    if status.state is not ServerState.CONNECTED and any(
-            code in status.detail for code in ("ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNREFUSED", "ECONNRESET")):
-        await runtime.mcp.stop_all()
-        pytest.skip(f"the npm registry is out of reach, so npx cannot fetch the server: {status.detail}")
-    assert status.state is ServerState.CONNECTED, status.detail
+    await start_everything_server(runtime)
     call = lambda tool, args: runtime.registry.get(f"mcp_everything_{tool}").handler(args, None)  # noqa: E731
     assert await call("echo", {"message": "hello"}) == "Echo: hello"
     assert "5" in await call("get-sum", {"a": 2, "b": 3})

@@ -419,17 +419,9 @@ async def test_server_everything_offers_its_elicitation_sampling_and_roots_tools
     features._open_url = opened.append
     agent = runtime.make_agent(model=ModelClient(profile, "k"))
     model_server.enqueue(text_reply("Sampled by Hermes."))
-    runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": {"everything": {
-        "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"], "timeout": 60}}}),
-        encoding="utf-8")
-    await runtime.mcp.reload()
-    await runtime.mcp.wait_until_settled(90)
-    status = runtime.mcp.supervisors["everything"].status
-    if status.state is not ServerState.CONNECTED and any(
-            code in status.detail for code in ("ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNREFUSED", "ECONNRESET")):
-        await runtime.mcp.stop_all()
-        pytest.skip(f"the npm registry is out of reach, so npx cannot fetch the server: {status.detail}")
-    assert status.state is ServerState.CONNECTED, status.detail
+    from tests.core.test_mcp import start_everything_server
+
+    status = await start_everything_server(runtime, settle_s=90)
     for tool in ("get-roots-list", "trigger-elicitation-request", "trigger-url-elicitation",
                  "trigger-sampling-request"):
         assert f"mcp_everything_{tool}" in status.tools, tool
