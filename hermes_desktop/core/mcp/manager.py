@@ -55,6 +55,9 @@ class MCPManager:
         self.workspace: Callable[[], Path | None] = lambda: None  # ${workspaceFolder} (the runtime sets it)
         self.input_asker: InputAsker | None = None  # none: `${input:…}` without a stored answer fails the server
         self._asking: set[asyncio.Task[None]] = set()  # Restart's questions in progress
+        # One reload at a time: the import writes mcp.json and reloads, and the window's file watcher reloads
+        # again; run side by side, both asked for the same `${input:…}` (the second dialog after the first).
+        self._reload_lock = asyncio.Lock()
         self.client_features: Any = None  # elicitation/sampling/roots for every server (supervisor.client_kwargs)
 
     def add_listener(self, listener: StatusListener) -> None:
@@ -88,7 +91,12 @@ class MCPManager:
         return [spec for spec in specs if spec.name not in withheld] if withheld else specs
 
     async def reload(self) -> MCPConfig:
-        """Read mcp.json again: start new servers, restart changed ones, stop removed ones. Needs a running loop."""
+        """Read mcp.json again: start new servers, restart changed ones, stop removed ones. Needs a running loop.
+        A reload asked for while one runs waits for it, then reads the file again."""
+        async with self._reload_lock:
+            return await self._reload()
+
+    async def _reload(self) -> MCPConfig:
         config = load_config(self.config_path)
         wanted = {server.name: server for server in config.servers}
         if not config.readable:
