@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Mapping, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from hermes_desktop.core.paths import AppPaths, ensure_dir
 
@@ -298,11 +298,18 @@ def write_atomically(path: Path, text: str) -> None:
     (a configuration kept in a dotfiles folder) stays one: the file it points to is replaced."""
     if path.is_symlink():
         path = Path(os.path.realpath(path))
+    replace_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def replace_atomically(path: Path, fill: Callable[[Path], object]) -> None:
+    """Make `path` what `fill` writes into a new temporary file beside it (same folder, so the rename is atomic):
+    synced to disk, then renamed over `path`. Readers see the old file or the whole new one, never a part; on any
+    failure the temporary file is removed and `path` is as it was."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
+        fill(Path(tmp))
+        with open(tmp, "rb+") as handle:
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:

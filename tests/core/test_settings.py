@@ -60,3 +60,31 @@ def test_a_corrupt_settings_file_is_kept_aside_and_defaults_load() -> None:
     assert loaded.settings == Settings() and "could not be read" in (loaded.problem or "")
     kept = list(store.path.parent.glob("settings.json.corrupt-*"))
     assert len(kept) == 1 and kept[0].read_text() == "{ not json"
+
+
+def test_an_atomic_write_or_copy_that_fails_leaves_the_file_as_it_was_and_no_temporary_file(tmp_path) -> None:
+    """write_atomically (settings, mcp.json, trust) and the MCP import's backup copy share replace_atomically:
+    a failure half way keeps the old content and removes the temporary file; a symbolic link stays one."""
+    import pytest
+
+    from hermes_desktop.core.mcp.importing import _copy_atomically
+    from hermes_desktop.core.settings import write_atomically
+
+    folder = tmp_path / "config"
+    folder.mkdir()
+    target = folder / "settings.json"
+    target.write_text("old", encoding="utf-8")
+    with pytest.raises(UnicodeEncodeError):
+        write_atomically(target, "new \ud800")  # a lone surrogate cannot be written as UTF-8
+    with pytest.raises(FileNotFoundError):
+        _copy_atomically(tmp_path / "missing.json", target)
+    assert target.read_text(encoding="utf-8") == "old" and [p.name for p in folder.iterdir()] == ["settings.json"]
+    real = tmp_path / "dotfiles" / "settings.json"
+    real.parent.mkdir()
+    real.write_text("old", encoding="utf-8")
+    link = tmp_path / "linked.json"
+    link.symlink_to(real)
+    write_atomically(link, "new")
+    assert link.is_symlink() and real.read_text(encoding="utf-8") == "new"
+    _copy_atomically(link, tmp_path / "copy.json")
+    assert (tmp_path / "copy.json").read_text(encoding="utf-8") == "new"

@@ -50,7 +50,6 @@ import platform
 import re
 import shutil
 import stat
-import tempfile
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -67,7 +66,7 @@ from hermes_desktop.core.mcp.config import (
 )
 from hermes_desktop.core.redact import _KEY_LIKE, _SECRET_FIELD
 from hermes_desktop.core.secrets import SecretStore
-from hermes_desktop.core.settings import write_atomically
+from hermes_desktop.core.settings import replace_atomically, write_atomically
 from hermes_desktop.core.terminal_text import visible_controls
 
 CLIENTS = ("claude", "cursor", "vscode", "lmstudio", "windsurf")
@@ -569,17 +568,8 @@ def apply_import(config_path: Path, plan: ImportPlan, accepted_changes: set[str]
 
 
 def _copy_atomically(source: Path, target: Path) -> None:
-    """Copy a file so that `target` is either its old self or the whole copy, never a part."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    try:
-        shutil.copy2(source, tmp)
-        with open(tmp, "rb+") as handle:
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Copy a file (with its permissions and times) so that `target` is either its old self or the whole copy."""
+    replace_atomically(target, lambda tmp: shutil.copy2(source, tmp))
 
 
 def preview_text(text: str) -> str:
