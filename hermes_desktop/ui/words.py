@@ -12,6 +12,7 @@ a tool's own refusal) is quoted inside a translated sentence, never passed to tr
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Mapping
 
 from PySide6.QtCore import QCoreApplication
@@ -154,8 +155,11 @@ def impact_text(code: str, params: Mapping[str, Any] | None, fallback: str | Non
             return QCoreApplication.translate("Words", "Forgets nothing: no memory matches.")
         items = [QCoreApplication.translate("Words", "#{id} “{statement}”", "one memory in a list").format(
             id=m.get("id", ""), statement=m.get("statement", "")) for m in memories]
+        listed = QCoreApplication.translate("Words", "; ", "list separator").join(items)
+        if len(memories) == 1:
+            return QCoreApplication.translate("Words", "Forgets 1 memory: {list}").format(list=listed)
         return QCoreApplication.translate("Words", "Forgets {count} memories: {list}").format(
-            count=len(memories), list=QCoreApplication.translate("Words", "; ", "list separator").join(items))
+            count=len(memories), list=listed)
     if code == "run_script":
         return QCoreApplication.translate(
             "Words", "runs {command} from skill {skill}, in {folder}, with your permissions").format(
@@ -672,6 +676,12 @@ def mcp_detail(status: Any) -> str:
         return QCoreApplication.translate("Words", "still starting after {waited} s; its startTimeout is {limit} s").format(
             waited=f"{float(p.get('waited_s') or 0):g}", limit=f"{float(p.get('limit_s') or 0):g}")
     if code == "needs_sign_in":
+        plain = re.fullmatch(r"it needs you to sign in(?: \(HTTP (\d{3})\))?", str(p.get("reason", "")).strip())
+        if plain:  # the core's generic reason: said once, not quoted inside the same sentence
+            return QCoreApplication.translate(
+                "Words", "It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login "
+                "{server}").format(status=f" (HTTP {plain.group(1)})" if plain.group(1) else "",
+                                   server=p.get("server", ""))
         return QCoreApplication.translate(
             "Words", "It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login "
             "{server}").format(reason=p.get("reason", ""), server=p.get("server", ""))

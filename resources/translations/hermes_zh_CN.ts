@@ -450,7 +450,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <name>ChatPane</name>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="90"/>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="290"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -470,92 +470,92 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="128"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
         <source>Stop the reply</source>
         <translation>停止回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="131"/>
         <source>Stop (Esc)</source>
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="210"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
         <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在提供方设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="227"/>
         <source>Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send them over several messages.</source>
         <translation>未发送：附加了 {0} 个文件，一条消息最多 {1} 个。请移除一些，或分几条消息发送。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="230"/>
         <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="233"/>
         <source>Not sent: the attachments are more than this model&apos;s context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="240"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="291"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="342"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="345"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="380"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="381"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="389"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="390"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="432"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="433"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="440"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="441"/>
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="446"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -579,198 +579,199 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="66"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="68"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="101"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="131"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="70"/>
         <source>Risk</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="70"/>
         <source>Approval</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="81"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="102"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="83"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="267"/>
         <source>Use in this session</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="85"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="88"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="116"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="114"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="95"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="103"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="104"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="102"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="103"/>
         <source>MCP</source>
         <translation>MCP</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="105"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="106"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
         <source>No skills installed</source>
         <translation>尚未安装技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="113"/>
         <source>Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload.</source>
         <translation>把技能文件夹（含 SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="119"/>
         <source>Nothing yet</source>
         <translation>暂无活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="120"/>
         <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="169"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="182"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="184"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="186"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="190"/>
         <source>read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="190"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="190"/>
         <source>destructive</source>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="195"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="195"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="196"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="196"/>
         <source>Never allow</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="244"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="246"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="253"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="266"/>
         <source>Stop using in this session</source>
         <translation>在本对话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="283"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="293"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="295"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="311"/>
         <source>[{0}]</source>
         <comment>how a turn ended</comment>
         <translation>（{0}）</translation>
@@ -1237,212 +1238,212 @@ Folder: {2}</source>
 <context>
     <name>McpElicitationDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="69"/>
         <source>The MCP server “{0}” asks:</source>
         <translation>MCP 服务器“{0}”询问：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="83"/>
         <source>Decline</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="85"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="88"/>
         <source>Open a page for MCP server “{0}”?</source>
         <translation>为 MCP 服务器“{0}”打开网页？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="90"/>
         <source>Open in browser</source>
         <translation>在浏览器中打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="92"/>
         <source>MCP server “{0}” asks for information</source>
         <translation>MCP 服务器“{0}”请求信息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="94"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="117"/>
         <source>It wants you to open a page on {0}</source>
         <translation>它想让你打开 {0} 上的网页</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="123"/>
         <source>Full address:</source>
         <translation>完整地址：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="129"/>
         <source>Nothing is opened unless you press “Open in browser”. Check the address first: only continue if you trust this site.</source>
         <translation>除非你按下“在浏览器中打开”，否则不会打开任何网页。请先核对地址：只有信任此网站时才继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="167"/>
         <source>* required</source>
         <translation>* 必填</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="182"/>
         <source>Yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="188"/>
         <source>(choose one)</source>
         <translation>（请选择）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="217"/>
         <source>a whole number from {0} to {1}</source>
         <translation>{0} 到 {1} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="218"/>
         <source>a number from {0} to {1}</source>
         <translation>{0} 到 {1} 之间的数字</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="220"/>
         <source>a whole number, at least {0}</source>
         <translation>整数，至少 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="220"/>
         <source>a number, at least {0}</source>
         <translation>数字，至少 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
         <source>a whole number, at most {0}</source>
         <translation>整数，至多 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="222"/>
         <source>a number, at most {0}</source>
         <translation>数字，至多 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="223"/>
         <source>a number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
         <source>name@example.com</source>
         <translation>name@example.com</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="224"/>
         <source>https://example.com</source>
         <translation>https://example.com</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="225"/>
         <source>YYYY-MM-DD</source>
         <translation>YYYY-MM-DD</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="225"/>
         <source>YYYY-MM-DDTHH:MM</source>
         <translation>YYYY-MM-DDTHH:MM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="244"/>
         <source>This field is required.</source>
         <translation>此项为必填项。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="246"/>
         <source>Enter a number.</source>
         <translation>请输入数字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="248"/>
         <source>Enter a whole number.</source>
         <translation>请输入整数。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="250"/>
         <source>The smallest allowed value is {0}.</source>
         <translation>允许的最小值为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="252"/>
         <source>The largest allowed value is {0}.</source>
         <translation>允许的最大值为 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="254"/>
         <source>Enter at least {0} characters.</source>
         <translation>请至少输入 {0} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="256"/>
         <source>Enter at most {0} characters.</source>
         <translation>最多输入 {0} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="258"/>
         <source>Enter an email address like name@example.com.</source>
         <translation>请输入电子邮件地址，例如 name@example.com。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="260"/>
         <source>Enter an address like https://example.com.</source>
         <translation>请输入网址，例如 https://example.com。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="262"/>
         <source>Enter a date as YYYY-MM-DD.</source>
         <translation>请按 YYYY-MM-DD 格式输入日期。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="264"/>
         <source>Enter a date and time as YYYY-MM-DDTHH:MM.</source>
         <translation>请按 YYYY-MM-DDTHH:MM 格式输入日期和时间。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="266"/>
         <source>Choose at least {0}.</source>
         <translation>请至少选择 {0} 项。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="268"/>
         <source>Choose at most {0}.</source>
         <translation>最多选择 {0} 项。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="270"/>
         <source>Answer yes or no.</source>
         <translation>请回答是或否。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="272"/>
         <source>Choose one of the options.</source>
         <translation>请从选项中选择。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="273"/>
         <source>Enter text.</source>
         <translation>请输入文本。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_elicitation.py" line="296"/>
         <source>Please correct the marked fields.</source>
         <translation>请更正标出的字段。</translation>
     </message>
@@ -1589,22 +1590,22 @@ Folder: {2}</source>
         <translation>MCP 服务器“{0}”所需的值</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="30"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="28"/>
         <source>${{input:{0}}} in mcp.json</source>
         <translation>mcp.json 中的 ${{input:{0}}}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="31"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="29"/>
         <source>Asked once: it is kept in the system keyring and used each time the server starts. “Set secret…” changes it later.</source>
         <translation>只询问一次：它保存在系统密钥环中，服务器每次启动时使用。之后可用“设置密钥…”修改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="33"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="31"/>
         <source>No secure keyring ({0}): the value is kept in memory until Hermes closes.</source>
         <translation>没有安全的系统密钥环（{0}）：该值仅保存在内存中，直到 Hermes 关闭。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="42"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="32"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
@@ -1942,32 +1943,32 @@ Folder: {2}</source>
 <context>
     <name>McpSecretDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="13"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="51"/>
         <source>Secret for MCP server “{0}”</source>
         <translation>MCP 服务器“{0}”的密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="20"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="56"/>
         <source>paste the value</source>
         <translation>粘贴值</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="21"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="57"/>
         <source>It is stored in the system keyring, never in mcp.json.</source>
         <translation>它保存在系统密钥环中，绝不会写入 mcp.json。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="22"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="58"/>
         <source>No secure keyring ({0}): the value is kept in memory until Hermes closes.</source>
         <translation>没有安全的系统密钥环（{0}）：该值只保存在内存中，直到 Hermes 关闭。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="30"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="59"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="31"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_secret.py" line="59"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
@@ -2701,67 +2702,67 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>SessionSidebar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="78"/>
         <source>Search all sessions (Ctrl+K)</source>
         <translation>搜索所有对话（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="79"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="81"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="83"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="84"/>
         <source>New session (Ctrl+N)</source>
         <translation>新建对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="91"/>
         <source>Sessions</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="105"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="108"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="134"/>
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="134"/>
         <source>Type a message to start one; it is kept here.</source>
         <translation>输入一条消息即可开始；对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="138"/>
         <source>Try other words: the search looks through the text of every conversation.</source>
         <translation>换个词试试：搜索会查找所有对话的文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="183"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="192"/>
         <source>Incognito: does not use or record memory</source>
         <translation>无痕：不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="201"/>
         <source>No conversations yet.
 Type a message below to start one;
 it is kept here.</source>
@@ -2770,83 +2771,83 @@ it is kept here.</source>
 对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="231"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="231"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="231"/>
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="232"/>
         <source>Previous 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="232"/>
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="135"/>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="241"/>
         <source>No matches</source>
         <translation>没有匹配项</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="251"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="303"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="305"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="305"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="307"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="308"/>
         <source>Don&apos;t use or record memory</source>
         <translation>不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="313"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="314"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="315"/>
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="317"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -3620,7 +3621,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="527"/>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="508"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="556"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
@@ -3640,27 +3641,27 @@ it is kept here.</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="301"/>
         <source>Summarising earlier conversation…</source>
         <translation>正在总结之前的对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="479"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="527"/>
         <source>Imported “{role}” message: shown here, never sent to the model</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="489"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="537"/>
         <source>Forgotten (undone): {0}</source>
         <translation>已遗忘（已撤销）：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="491"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="539"/>
         <source>Could not undo; still remembered: {0}</source>
         <translation>无法撤销；仍记得：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="492"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="540"/>
         <source>Remembered: {0}</source>
         <translation>已记住：{0}</translation>
     </message>
@@ -3668,32 +3669,32 @@ it is kept here.</source>
 <context>
     <name>Welcome</name>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="161"/>
         <source>What shall we do?</source>
         <translation>今天想做点什么？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="162"/>
         <source>Hermes can calculate, read and organise files in your workspace, keep notes and read web pages — and asks before it changes anything.</source>
         <translation>Hermes 可以计算、读取和整理工作区里的文件、记笔记、阅读网页——改动任何东西之前都会先问你。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="167"/>
         <source>List the files in my workspace</source>
         <translation>列出我工作区里的文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="168"/>
         <source>Write notes.txt with three ideas for the weekend</source>
         <translation>写一个 notes.txt，内容是 周末的三个点子</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="169"/>
         <source>Calculate 2340 * 0.15</source>
         <translation>计算 2340 * 0.15</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="177"/>
         <source>Put this in the message box</source>
         <translation>填入消息框</translation>
     </message>
@@ -3701,209 +3702,209 @@ it is kept here.</source>
 <context>
     <name>Words</name>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="27"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="28"/>
         <source>{0} bytes</source>
         <translation>{0} 字节</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="31"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="32"/>
         <source>{0} {1}</source>
         <comment>a size and its unit</comment>
         <translation>{0} {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="38"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="39"/>
         <source>{0} minutes</source>
         <translation>{0} 分钟</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="39"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="40"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="49"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="50"/>
         <source>{files} files in {folders} folders, {size}</source>
         <translation>{folders} 个文件夹中的 {files} 个文件，共 {size}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="51"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="52"/>
         <source>{files} files, {size}</source>
         <translation>{files} 个文件，共 {size}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="61"/>
         <source>read</source>
         <comment>risk level</comment>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="62"/>
         <source>write</source>
         <comment>risk level</comment>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="63"/>
         <source>destructive</source>
         <comment>risk level</comment>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="64"/>
         <source>unknown risk</source>
         <comment>risk level</comment>
         <translation>未知风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="69"/>
         <source>only reads</source>
         <translation>只读取，不做更改</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="70"/>
         <source>creates or changes files</source>
         <translation>会创建或更改文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="71"/>
         <source>can delete or overwrite data</source>
         <translation>可能删除或覆盖数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="72"/>
         <source>treated as destructive</source>
         <translation>按危险操作处理</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="77"/>
         <source>{level} — {explanation}</source>
         <comment>risk level and what it means</comment>
         <translation>{level} — {explanation}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="84"/>
         <source>From a built-in tool</source>
         <translation>来自内置工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="86"/>
         <source>From the skills system</source>
         <translation>来自技能系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="88"/>
         <source>From the skill “{0}”</source>
         <translation>来自技能“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="91"/>
         <source>From the MCP server “{0}” ({1})</source>
         <translation>来自 MCP 服务器“{0}”（{1}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="92"/>
         <source>From the MCP server “{0}”</source>
         <translation>来自 MCP 服务器“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="93"/>
         <source>From “{0}”</source>
         <translation>来自“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="99"/>
         <source>built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="101"/>
         <source>skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="102"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="103"/>
         <source>skill {0}</source>
         <translation>技能 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="105"/>
         <source>MCP {0}</source>
         <translation>MCP {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="116"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="117"/>
         <source>will create {path} ({size})</source>
         <translation>将创建 {path}（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="120"/>
         <source>will overwrite {path} ({old}) with {new}</source>
         <translation>将用 {new} 的内容覆盖 {path}（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="123"/>
         <source>will create folder {path}</source>
         <translation>将创建文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="125"/>
         <source>will move {src} ({what}) to {dst}</source>
         <translation>将把 {src}（{what}）移动到 {dst}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="128"/>
         <source>will move {src} ({what}) to {dst}, replacing the existing file ({old})</source>
         <translation>将把 {src}（{what}）移动到 {dst}，并替换那里已有的文件（{old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="132"/>
         <source>will delete {path} ({size})</source>
         <translation>将删除 {path}（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="136"/>
         <source>will delete {files} files in {folders} folders, {size} in {path}</source>
         <translation>将删除 {path} 中 {folders} 个文件夹里的 {files} 个文件，共 {size}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="140"/>
         <source>will delete {files} files, {size} in {path}</source>
         <translation>将删除 {path} 中的 {files} 个文件，共 {size}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="143"/>
         <source>will save a new note “{title}” ({size}) in {folder}</source>
         <translation>将在 {folder} 中保存新笔记“{title}”（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="146"/>
         <source>will replace note “{title}” ({old}) with {new}</source>
         <translation>将用 {new} 的内容替换笔记“{title}”（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="149"/>
         <source>will download {url}</source>
         <translation>将下载 {url}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="150"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="151"/>
         <source>Forgets nothing: memory is off for this conversation.</source>
         <translation>不会忘记任何内容：本对话已关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="155"/>
         <source>Forgets nothing: no memory matches.</source>
         <translation>不会忘记任何内容：没有匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="156"/>
         <source>#{id} “{statement}”</source>
         <comment>one memory in a list</comment>
         <translation>#{id}“{statement}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="161"/>
         <source>Forgets {count} memories: {list}</source>
         <translation>将忘记 {count} 条记忆：{list}</translation>
     </message>
@@ -3915,911 +3916,921 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="160"/>
+        <source>Forgets 1 memory: {list}</source>
+        <translation>将忘记 1 条记忆：{list}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="164"/>
         <source>runs {command} from skill {skill}, in {folder}, with your permissions</source>
         <translation>将以你的权限在 {folder} 中运行技能 {skill} 的 {command}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="168"/>
         <source>cannot run: {0}</source>
         <translation>无法运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="170"/>
         <source>Impact unknown: its check failed ({0}).</source>
         <translation>影响未知：预检失败（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="172"/>
         <source>The tool describes it as: “{0}”</source>
         <translation>该工具的说明：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="174"/>
         <source>Calls “{tool}” on the MCP server “{server}”; Hermes cannot tell in advance what it changes.</source>
         <translation>将调用 MCP 服务器“{server}”上的“{tool}”；Hermes 无法预先知道它会更改什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="181"/>
         <source>No impact estimate for this tool.</source>
         <translation>此工具没有影响评估。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="186"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="191"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="192"/>
         <source>rule: never allow</source>
         <translation>规则：从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="193"/>
         <source>rule: always allow</source>
         <translation>规则：始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="194"/>
         <source>chat-only mode</source>
         <translation>仅聊天模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="195"/>
         <source>read-only call</source>
         <translation>只读调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="196"/>
         <source>trusted mode</source>
         <translation>信任模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="193"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="209"/>
         <source>allowed for this conversation</source>
         <translation>本对话内已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="198"/>
         <source>nobody to ask</source>
         <translation>无人可询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="199"/>
         <source>no answer in time</source>
         <translation>未及时回答</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="200"/>
         <source>error while asking</source>
         <translation>询问时出错</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="197"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="277"/>
         <source>dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="208"/>
         <source>allowed once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="210"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="207"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="214"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="248"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="273"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="212"/>
         <source>allowed</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="217"/>
         <source>denied ({0})</source>
         <comment>who denied the call</comment>
         <translation>已拒绝（{0}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="221"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="253"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="227"/>
         <source>done in {0} s</source>
         <translation>用时 {0} 秒完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="229"/>
         <source>done · {decision} ({who})</source>
         <translation>完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="231"/>
         <source>done in {seconds} s · {decision} ({who})</source>
         <translation>用时 {seconds} 秒完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="233"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="254"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="238"/>
         <source>running {0} s</source>
         <translation>已运行 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="244"/>
         <source>waiting for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="245"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="242"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="271"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="243"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="270"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="603"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="607"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="244"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="275"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="249"/>
         <source>skipped (the turn was stopped)</source>
         <translation>已跳过（本轮已停止）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="250"/>
         <source>dry run: not run</source>
         <translation>模拟运行：未实际运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="251"/>
         <source>interrupted — not run</source>
         <translation>已中断 — 未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="260"/>
         <source>Note sent to the model ({0} characters)</source>
         <translation>发给模型的说明（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="261"/>
         <source>Result ({0} characters)</source>
         <translation>结果（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="265"/>
         <source>Show all ({0} lines)</source>
         <translation>全部显示（{0} 行）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="270"/>
         <source>ok</source>
         <comment>a tool call&apos;s outcome</comment>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
         <source>invalid call</source>
         <translation>无效调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="276"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="278"/>
         <source>interrupted, not run</source>
         <translation>已中断，未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="286"/>
         <source>The server said: “{0}”</source>
         <translation>服务器返回：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="299"/>
         <source>The provider rejected the API key ({0}). Check the key in the provider settings.</source>
         <translation>提供方拒绝了 API 密钥（{0}）。请在提供方设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="302"/>
         <source>The API key has no access to this model or endpoint ({0}).</source>
         <translation>此 API 密钥无权访问该模型或端点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="305"/>
         <source>The provider says the account is out of quota or credit ({0}).</source>
         <translation>提供方表示账户的额度或余额已用完（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="310"/>
         <source>The provider is limiting how fast requests may come ({status}). Try again in {wait}.</source>
         <translation>提供方正在限制请求频率（{status}）。请在 {wait}后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="314"/>
         <source>The provider is limiting how fast requests may come ({0}). Wait a moment and try again.</source>
         <translation>提供方正在限制请求频率（{0}）。请稍等片刻再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="319"/>
         <source>The model server had an error ({0}).</source>
         <translation>模型服务器出错（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="321"/>
         <source>The model server refused the request ({0}).</source>
         <translation>模型服务器拒绝了请求（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="324"/>
         <source>The model does not accept native tool calls.</source>
         <translation>该模型不接受原生工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="322"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="326"/>
         <source>The server at {host} does not offer the model “{model}”.</source>
         <translation>{host} 上的服务器不提供模型“{model}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="329"/>
         <source>The server at {0} has no chat endpoint at this URL (404). Check the base URL (many servers need it to end in /v1).</source>
         <translation>{0} 上的服务器在此网址没有聊天端点（404）。请检查基础 URL（很多服务器要求以 /v1 结尾）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="329"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="333"/>
         <source>The model server at {0} did not answer in time.</source>
         <translation>{0} 上的模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="335"/>
         <source>The model server stopped sending the reply and timed out. What arrived is kept.</source>
         <translation>模型服务器中途停止发送回复并已超时。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="338"/>
         <source>The connection dropped while the reply was streaming. What arrived is kept.</source>
         <translation>回复传输过程中连接中断。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="341"/>
         <source>Can&apos;t reach the model server at {0}. Check that it is running and that the base URL is right.</source>
         <translation>无法连接到 {0} 上的模型服务器。请确认它正在运行，并且基础 URL 正确。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="345"/>
         <source>The model server sent a reply Hermes could not read. What arrived is kept.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="348"/>
         <source>The model server reported an error while streaming.</source>
         <translation>模型服务器在传输回复时报告了错误。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="347"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="351"/>
         <source>The conversation is too long for this model&apos;s context window. Start a new conversation with a summary, or use a model with a larger context.</source>
         <translation>对话太长，超出了此模型的上下文窗口。请用摘要开始新对话，或改用上下文更大的模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="357"/>
         <source>Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log.</source>
         <translation>Hermes 内部出错（{0}）。你的消息已保存；详细信息在日志中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="361"/>
         <source>Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings&apos; limits). What arrived so far is kept; send a message to continue.</source>
         <translation>已停止：本轮达到了 {0} 的时间上限（设置中限制项的 turn_deadline_s）。已收到的内容会保留；发送消息即可继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="372"/>
         <source>The provider refused the API key.</source>
         <translation>提供方拒绝了 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="373"/>
         <source>The provider is limiting requests.</source>
         <translation>提供方正在限制请求频率。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="374"/>
         <source>The model server had an error.</source>
         <translation>模型服务器出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="371"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="375"/>
         <source>Can&apos;t reach the model server.</source>
         <translation>无法连接到模型服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="372"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="376"/>
         <source>The model server did not answer in time.</source>
         <translation>模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="377"/>
         <source>The reply stopped half-way. What arrived is kept.</source>
         <translation>回复中途停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="374"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="378"/>
         <source>The conversation is too long for this model.</source>
         <translation>对话太长，超出了此模型的能力。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="375"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="379"/>
         <source>The server does not offer this model.</source>
         <translation>服务器不提供此模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="380"/>
         <source>The model server sent a reply Hermes could not read.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="381"/>
         <source>The model server refused the request.</source>
         <translation>模型服务器拒绝了请求。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="382"/>
         <source>No model provider is set up yet.</source>
         <translation>尚未设置模型提供方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="383"/>
         <source>The conversation could not be saved.</source>
         <translation>无法保存对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="384"/>
         <source>Something went wrong inside Hermes.</source>
         <translation>Hermes 内部出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="381"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="385"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="387"/>
         <source>Details: “{0}”</source>
         <translation>详细信息：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="390"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="410"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="394"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="414"/>
         <source>nothing was saved</source>
         <translation>未保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="395"/>
         <source>your message was not saved</source>
         <translation>你的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="396"/>
         <source>the reply was not saved</source>
         <translation>回复未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="393"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="397"/>
         <source>the tool result was not saved</source>
         <translation>工具结果未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="394"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="398"/>
         <source>the message was not saved</source>
         <translation>消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="395"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="399"/>
         <source>the change was not saved</source>
         <translation>更改未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="396"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="400"/>
         <source>the new conversation was not saved</source>
         <translation>新对话未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="401"/>
         <source>the latest part of the reply was not saved</source>
         <translation>回复的最新部分未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="399"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="403"/>
         <source>your edited message was not saved</source>
         <translation>你编辑的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="404"/>
         <source>your message and its attachments were not saved</source>
         <translation>你的消息及其附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="402"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="406"/>
         <source>the conversation summary was not saved</source>
         <translation>对话摘要未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="404"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="408"/>
         <source>the attachment was not saved</source>
         <translation>附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="409"/>
         <source>the history is open read-only and nothing new can be saved</source>
         <translation>历史记录以只读方式打开，无法保存新内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="407"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="411"/>
         <source>the history cannot be shown and nothing can be saved</source>
         <translation>无法显示历史记录，也无法保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="413"/>
         <source>“{0}”</source>
         <comment>a consequence only known in English</comment>
         <translation>“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="418"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="422"/>
         <source>The disk holding {path} is full: {what}. Free some space and try again.</source>
         <translation>存放 {path} 的磁盘已满：{what}。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="421"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
         <source>{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes Desktop.</source>
         <translation>{path} 位于只读存储上或处于写保护状态：{what}。请将其设为可写，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
         <source>The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.</source>
         <translation>存放 {path} 的磁盘报告了输入输出错误：{what}。请检查磁盘后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
         <source>Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its folder.</source>
         <translation>Hermes 无权读写 {path}：{what}。请检查该文件及其文件夹的权限。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="437"/>
         <source>{path} is locked by another program: {what}. Close that program or wait, then try again.</source>
         <translation>{path} 被其他程序锁定：{what}。请关闭该程序或稍候再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="437"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="441"/>
         <source>{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.</source>
         <translation>{path} 已损坏：{what}。请重新启动 Hermes Desktop，从备份中恢复。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="444"/>
         <source>The session database {path} failed: {what}.</source>
         <translation>对话数据库 {path} 出错：{what}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="447"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="451"/>
         <source>The session database was made by a newer version of Hermes Desktop (schema {version}, this app knows {known}). It is open read-only: update Hermes Desktop to keep chatting.</source>
         <translation>对话数据库由更新版本的 Hermes Desktop 创建（结构版本 {version}，本应用只认识到 {known}）。它已以只读方式打开：请更新 Hermes Desktop 以继续聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="467"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
         <translation>• 技能“{name}”：{tokens} 个令牌 — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="463"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
         <translation>• 技能目录：{0} 个令牌 — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="471"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
         <translation>• MCP 服务器“{name}”：{tokens} 个令牌 — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="471"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="475"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
         <translation>• 内置工具：{0} 个令牌 — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="474"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="478"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
         <translation>• 记忆：{0} 个令牌 — 在设置中关闭记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="476"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="480"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
         <translation>• 本轮：{0} 个令牌 — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="479"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="483"/>
         <source>• “{name}”: {tokens} tokens</source>
         <translation>• “{name}”：{tokens} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="483"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="487"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
         <translation>未发送：不计历史，此请求就需要约 {needed} 个令牌，而模型的上下文窗口（{window} 个令牌，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="512"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="516"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>提供方正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="515"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="519"/>
         <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器出错；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="518"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="522"/>
         <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>无法连接到模型服务器；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="521"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="525"/>
         <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器未能及时响应；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="524"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="528"/>
         <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>请求失败；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="534"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="538"/>
         <source>The conversation is too long for the model; retrying with less history.</source>
         <translation>对话对模型来说太长；正在用较少的历史重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="537"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="541"/>
         <source>The reply reached the maximum output length and was cut off.</source>
         <translation>回复达到了最大输出长度，已被截断。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="539"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="543"/>
         <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
         <translation>模型的回复在思考过程中结束，没有单独的答案：展开它的思考即可查看它写了什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="543"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="547"/>
         <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
         <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此提供方随工具调用回传思考内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="547"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="551"/>
         <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
         <translation>该模型不接受原生工具调用；Hermes 已为它改用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="550"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="554"/>
         <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
         <translation>无法总结之前的对话（“{error}”），因此本次请求省略了 {count} 条较早的消息。你的历史记录保持不变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="555"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="559"/>
         <source>About this conversation&apos;s model: “{0}”</source>
         <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="564"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="568"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
         <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让智能体继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="568"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="572"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
         <translation>已停止：智能体连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="572"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
         <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉智能体接下来怎么做。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="577"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="581"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="580"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="584"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="584"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
         <source>Stopped. What arrived so far is kept.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="591"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="595"/>
         <source>native</source>
         <comment>tool calling</comment>
         <translation>原生</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="596"/>
         <source>text format</source>
         <comment>tool calling</comment>
         <translation>文本格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="593"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="597"/>
         <source>no tools</source>
         <comment>tool calling</comment>
         <translation>不提供工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="599"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="603"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="600"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="605"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="602"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="606"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="605"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="609"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="606"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="607"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="611"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="612"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="609"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="613"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="614"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="611"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="615"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="621"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="618"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="622"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="619"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="623"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="620"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="621"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="622"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="623"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="627"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="634"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="638"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="637"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="639"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="643"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="646"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="646"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="648"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="659"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="660"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="664"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="664"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="668"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="676"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="675"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
+        <source>It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
+        <translation>需要你登录{status}：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="685"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="689"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="693"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="688"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="698"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="698"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="708"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="701"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="711"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="703"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="713"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="706"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="716"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="708"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="718"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="715"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="725"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="722"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="732"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="724"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="734"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="726"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="736"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="727"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="737"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="728"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="738"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

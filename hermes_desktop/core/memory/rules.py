@@ -1,6 +1,6 @@
 """Rules that find memory candidates in the user's own words (cheap, no model): sentences that state a preference,
-an identity, a project, a date or deadline, or ask to be remembered. Questions and hypotheticals are never
-candidates. The model only refines what these find (core/memory/extract.py)."""
+an identity, a project, a date or deadline, or ask to be remembered. Questions, hypotheticals and requests to
+forget are never candidates. The model only refines what these find (core/memory/extract.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,10 @@ _SENTENCE = re.compile(r"(?:[^.!?。！？\n;；]|[.!?;](?=[^\s.!?;。！？；]
 _HYPOTHETICAL = re.compile(
     r"\b(if|suppose|supposing|imagine|hypothetically|pretend|what if|assuming|in case)\b|如果|假如|假设|要是|倘若|万一|想象",
     re.I)
+# "Forget what I said about the deadline" asks to forget: it is never itself a memory ("Don't forget …" is one).
+_FORGET_REQUEST = re.compile(r"^\s*(?:(?:please|pls|can you|could you|would you)[\s,]+)*(?:forget|stop remembering|"
+                             r"unremember|delete (?:the |that |my |this )?memor)|^\s*(?:请|麻烦)?你?(?:忘掉|忘记|忘了|别记)",
+                             re.I)
 _QUESTION_START = re.compile(r"^\s*(what|how|why|when|where|who|which|can you|could you|would you|do you|does|is it|"
                              r"are you|should i|shall|will you)\b", re.I)
 
@@ -101,7 +105,7 @@ def find_candidates(text: str, today: date) -> list[Candidate]:
     a date makes it a deadline)."""
     found = []
     for sentence in sentences(text):
-        if is_question(sentence) or is_hypothetical(sentence):
+        if is_question(sentence) or is_hypothetical(sentence) or _FORGET_REQUEST.search(sentence):
             continue
         kind = next((k for k, pattern in _PATTERNS if pattern.search(sentence)), None)
         day = find_date(sentence, today)

@@ -125,7 +125,39 @@ def targets(service: "MemoryService", session_id: str, args: dict[str, Any]) -> 
         raise ToolError("give `query` (words of the memories to forget) or `id`")
     if not query_terms(query):  # "*", '""', "NOT": no word to search, which would list every memory
         raise ToolError("the query has no words to search for; give words of the memories to forget, or an `id`")
-    return service.store.list(profile_id=profile, states=states, query=query, limit=FORGET_LIMIT)
+    found = service.store.list(profile_id=profile, states=states, query=query, limit=FORGET_LIMIT)
+    kinds, rest = kinds_named(query)
+    if found or not kinds:
+        return found
+    # "forget what I said about the deadline": the memory says "The Apollo report is due on Friday" and has no word
+    # "deadline", but it is one. A word naming a kind picks that kind's memories, the query's other words (if any)
+    # still have to match; the approval lists exactly which.
+    pool = service.store.list(profile_id=profile, states=states, query=rest, limit=500) if query_terms(rest) else \
+        service.store.list(profile_id=profile, states=states, limit=500)
+    return [m for m in pool if m.kind in kinds][:FORGET_LIMIT]
+
+
+# Words that name a kind of memory rather than what it says (English by word, Chinese by substring).
+_KIND_WORDS: dict[str, tuple[str, ...]] = {
+    Kind.DEADLINE: ("deadline", "deadlines", "due", "date", "dates", "截止", "期限", "到期", "日期"),
+    Kind.PREFERENCE: ("preference", "preferences", "偏好", "喜好"),
+    Kind.IDENTITY: ("identity", "身份"),
+}
+_FILLER = frozenset("the my a an about of for that this what i said told you me all any our".split())
+
+
+def kinds_named(query: str) -> tuple[set[str], str]:
+    """The kinds of memory `query` names ("the deadline" -> deadline) and the rest of its words."""
+    kinds: set[str] = set()
+    rest: list[str] = []
+    for word in query.split():
+        bare = word.strip(".,;:!?\"'“”‘’()，。；：！？").lower()
+        named = {kind for kind, words in _KIND_WORDS.items()
+                 if bare in words or any(w in bare for w in words if not w.isascii())}
+        kinds |= named
+        if not named and bare not in _FILLER:
+            rest.append(bare)
+    return kinds, " ".join(rest)
 
 
 def describe(memories: list[Memory]) -> str:
