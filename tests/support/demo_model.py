@@ -11,7 +11,11 @@ Chinese), by calling the app's real tools with proper arguments:
   "你记得我什么？") and forget ("forget tea", "忘掉喝茶");
 - attachments: describes attached images (format and size, read from the image's header) and files (name, lines,
   first lines), since it sees the request's image parts and attached-file blocks;
-- skills: `activate_skill` when the message names a skill in the catalog (then reads its first resource).
+- skills: `activate_skill` when the message names a skill in the catalog, then `read_skill_resource` on the file
+  that fits the request ("fill in a PDF form" -> the pdf skill's forms.md, spelled as its instructions spell it),
+  part after part to its end;
+- any offered tool by its exact name: "call mcp_files_add with {"a": 2, "b": 3}", "调用 mcp_files_echo {…}" (so an
+  MCP server's tools can be tried with the demo);
 After a tool result it says in one sentence what happened, or that it was not done when the user declined.
 Anything else gets a short reply listing what to try. `demo_title` makes a session title from the first message
 (e.g. "Write hello.txt", "删除 hello.txt"); the scripted server uses it for this responder instead of its constant.
@@ -244,7 +248,8 @@ def _answer(request: RecordedRequest) -> ScriptedReply:
     if last.get("role") == "tool" and last.get("name") in ("remember", "recall", "forget"):
         return _memory_result(last, zh)
     if last.get("role") == "tool":
-        return _after_skill_tool(last, tools) or _summarise(last, _call_arguments(messages, last), zh)
+        return (_after_skill_tool(last, tools, messages, request.system_prompt) or
+                _summarise(last, _call_arguments(messages, last), zh))
     text = _user_text(last)
     typed = text.split("[Attached file: ", 1)[0].strip()
     images = [p for p in last.get("content") or [] if isinstance(p, dict) and p.get("type") == "image_url"] \
@@ -255,6 +260,9 @@ def _answer(request: RecordedRequest) -> ScriptedReply:
              if n in typed.lower() or n.replace("-", " ") in typed.lower()]
     if "activate_skill" in tools and named and f"## Skill: {named[0]} (active)" not in request.system_prompt:
         return tool_call_reply(CallScript("activate_skill", {"name": named[0]}), delay_s=0.01)
+    named_tool = _named_tool(typed, tools)
+    if named_tool is not None:
+        return tool_call_reply(CallScript(*named_tool), delay_s=0.01)
     follow_up = _follow_up(typed, messages)
     if "calculate" in tools and follow_up:
         return tool_call_reply(CallScript("calculate", {"expression": follow_up}), delay_s=0.01)
@@ -269,8 +277,8 @@ def _answer(request: RecordedRequest) -> ScriptedReply:
                  "> Numbers are illustrative.")
         return text_reply(reply, chunk_size=4, delay_s=0.005)
     if _MEMORY_HEADING in request.system_prompt:  # show that memories reached the request, with their sources
-        remembered = [line[2:] for line in request.system_prompt.split(_MEMORY_HEADING, 1)[1].splitlines()
-                      if line.startswith("- ")]
+        memory_layer = request.system_prompt.split(_MEMORY_HEADING, 1)[1].split("\n## ", 1)[0]  # not the summary
+        remembered = [line[2:] for line in memory_layer.splitlines() if line.startswith("- ")]
         if remembered:
             opening = "根据你之前告诉我的：" if zh else "From what you told me before:"
             said = "你说：" if zh else "You said:"
@@ -405,24 +413,79 @@ def _describe_attachments(text: str, images: list[dict], zh: bool) -> ScriptedRe
 
 # ---------------------------------------------------------------- after a tool
 
-def _after_skill_tool(tool_message: dict, tools: set[str]) -> ScriptedReply | None:
-    """After activate_skill: read the skill's first resource (if any); after that, say what the skill asks for."""
+def _guide_for(skill: str, resources: list[str], asked: str, system_prompt: str) -> str:
+    """The resource a model would read for this request: the one whose name shares a word with the user's message
+    ("fill in a PDF form" -> forms.md), spelled as the skill's instructions spell it (the pdf skill says FORMS.md for
+    forms.md); else the first that is not a licence."""
+    words = {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", asked.lower())}
+    words |= {english for chinese, english in (("表单", "form"), ("表格", "form"), ("参考", "reference")) if chinese in asked}
+    instructions = system_prompt.split(f"## Skill: {skill} (active)", 1)[-1]
+
+    def stem(path: str) -> set[str]:
+        return {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower())}
+
+    chosen = next((r for r in resources if stem(r) & words), None)
+    chosen = chosen or next((r for r in resources if not r.upper().startswith(("LICENSE", "LICENCE"))), resources[0])
+    written = re.search(re.escape(chosen), instructions, re.I)
+    return written.group(0) if written else chosen
+
+
+_NEXT_PART = re.compile(r"\(this part: [\d,]+-(?P<end>[\d,]+) of (?P<total>[\d,]+)\)\. To read on")
+
+
+def _after_skill_tool(tool_message: dict, tools: set[str], messages: list[dict],
+                      system_prompt: str) -> ScriptedReply | None:
+    """After activate_skill: read the resource that fits the request; a long one is read on, part by part, to its
+    end; after that, say what was read and how it begins."""
     try:
         data = json.loads(str(tool_message.get("content") or ""))
     except ValueError:
         data = None
     if isinstance(data, dict) and "skill" in data and "instructions" in data:
         if data.get("resources") and "read_skill_resource" in tools:
-            return tool_call_reply(CallScript("read_skill_resource", {"name": data["skill"],
-                                                                      "path": data["resources"][0]}), delay_s=0.01)
+            path = _guide_for(data["skill"], list(data["resources"]), _user_text(_last_user(messages)), system_prompt)
+            return tool_call_reply(CallScript("read_skill_resource", {"name": data["skill"], "path": path}),
+                                   delay_s=0.01)
         steps = "\n".join(f"> {line}" for line in str(data["instructions"]).splitlines()[:8])
         return text_reply(f"I am using the **{data['skill']}** skill. Its instructions begin:\n\n{steps}",
                           chunk_size=3, delay_s=0.005)
     if tool_message.get("name") == "read_skill_resource":
-        lines = "\n".join(f"> {line}" for line in str(tool_message.get("content") or "").splitlines()[:10])
-        return text_reply(f"Following the skill's guide:\n\n{lines}\n\nPaste your notes and I will write it in "
-                          "this format.", chunk_size=3, delay_s=0.005)
+        content = str(tool_message.get("content") or "")
+        args = _call_arguments(messages, tool_message)
+        more = _NEXT_PART.search(content[-400:])
+        if more and "read_skill_resource" in tools:
+            return tool_call_reply(CallScript("read_skill_resource", {
+                "name": args.get("name", ""), "path": args.get("path", ""),
+                "offset": int(more.group("end").replace(",", ""))}), delay_s=0.01)
+        parts = [m for m in messages if m.get("role") == "tool" and m.get("name") == "read_skill_resource" and
+                 _call_arguments(messages, m).get("path") == args.get("path")]
+        first = str(parts[0].get("content") or "") if parts else content
+        total = re.search(r" of ([\d,]+)\]$", content.strip())
+        size = total.group(1) if total else f"{len(first):,}"
+        opening = first.split("\n```", 1)[0]  # up to its first code block, which a quote would cut open
+        lines = "\n".join(f"> {line}" for line in opening.splitlines()[:10])
+        return text_reply(f"I read `{args.get('path', '')}` from the **{args.get('name', '')}** skill in full "
+                          f"({size} characters, {len(parts) or 1} part{'s' if len(parts) > 1 else ''}). "
+                          f"It begins:\n\n{lines}\n\nTell me what to do and I will follow it.",
+                          chunk_size=3, delay_s=0.005)
     return None
+
+
+_NAMED_TOOL = re.compile(r"^(?:use|call|run|调用|使用)\s*(?:the\s+)?(?:tool\s+)?`?(?P<name>[A-Za-z0-9_.-]+)`?"
+                         r"(?:\s+(?:with\s+)?(?P<args>\{.*\}))?[\s.。]*$", re.I | re.S)
+
+
+def _named_tool(text: str, tools: set[str]) -> tuple[str, dict[str, Any]] | None:
+    """"call mcp_files_add with {"a": 2, "b": 3}" / "调用 mcp_files_echo {"text": "你好"}": any offered tool by its
+    exact name (an MCP server's, say), with JSON arguments; None when it names no offered tool or the JSON is bad."""
+    found = _NAMED_TOOL.match(_POLITE.sub("", text.strip()).strip())
+    if not found or found.group("name") not in tools:
+        return None
+    try:
+        args = json.loads(found.group("args") or "{}")
+    except ValueError:
+        return None
+    return (found.group("name"), args) if isinstance(args, dict) else None
 
 
 def _memory_result(tool_message: dict, zh: bool = False) -> ScriptedReply:
