@@ -7,6 +7,7 @@ server, real SQLite store; the server answers the extraction side request with e
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 
 import pytest
@@ -75,4 +76,19 @@ async def test_a_kind_word_with_other_words_still_needs_them_to_match(profile, w
     await turn(engine, service, "Forget the Apollo deadline.", "b")
     [asked] = approver.asked
     assert asked.impact == f"Forgets 1 memory: #{apollo.id} “{apollo.statement}”", "not the Gemini one"
+    await engine.close()
+
+
+async def test_the_kind_adds_to_what_the_words_find(profile, workspace_dir, model_server) -> None:
+    approver = ScriptedApprover([Decision.DENY])
+    engine = make_engine(profile, workspace_dir, approver=approver)
+    service = with_memory(engine)
+    model_server.enqueue(text_reply("Noted."))
+    await turn(engine, service, "The Apollo report is due on Dec 15. Remember the deadline rule: no work on Sundays.", "a")
+    listed = sorted(m.id for m in service.store.list())
+    assert len(listed) == 2
+    model_server.enqueue(tool_call_reply(CallScript("forget", {"query": "deadline"})), text_reply("ok"))
+    await turn(engine, service, "Forget the deadline.", "b")
+    [asked] = approver.asked
+    assert sorted(int(n) for n in re.findall(r"#(\d+)", asked.impact)) == listed, asked.impact
     await engine.close()

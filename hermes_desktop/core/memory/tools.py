@@ -127,14 +127,15 @@ def targets(service: "MemoryService", session_id: str, args: dict[str, Any]) -> 
         raise ToolError("the query has no words to search for; give words of the memories to forget, or an `id`")
     found = service.store.list(profile_id=profile, states=states, query=query, limit=FORGET_LIMIT)
     kinds, rest = kinds_named(query)
-    if found or not kinds:
+    if not kinds:
         return found
     # "forget what I said about the deadline": the memory says "The Apollo report is due on Friday" and has no word
-    # "deadline", but it is one. A word naming a kind picks that kind's memories, the query's other words (if any)
-    # still have to match; the approval lists exactly which.
+    # "deadline", but it is one. A word naming a kind also picks that kind's memories (beside those whose words
+    # match), the query's other words (if any) still have to match; the approval lists exactly which.
     pool = service.store.list(profile_id=profile, states=states, query=rest, limit=500) if query_terms(rest) else \
         service.store.list(profile_id=profile, states=states, limit=500)
-    return [m for m in pool if m.kind in kinds][:FORGET_LIMIT]
+    have = {m.id for m in found}
+    return (found + [m for m in pool if m.kind in kinds and m.id not in have])[:FORGET_LIMIT]
 
 
 # Words that name a kind of memory rather than what it says (English by word, Chinese by substring).
