@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Iterator
 
 
@@ -51,7 +52,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def spawned_server(args: list[str], port: int, cwd: Any, log: Any = None) -> Iterator[subprocess.Popen]:
+def spawned_server(args: list[str], port: int, cwd: Path, log: Path | None = None) -> Iterator[subprocess.Popen]:
     """`python args…` (a test server module) running until the end, yielded once it accepts connections on `port`
     (up to 20 s). Its stderr goes to the file `log` if given; a process that exits before listening raises with it."""
     stderr = open(log, "w") if log is not None else subprocess.DEVNULL
@@ -64,7 +65,7 @@ def spawned_server(args: list[str], port: int, cwd: Any, log: Any = None) -> Ite
                 break
             except OSError:
                 if process.poll() is not None:
-                    raise RuntimeError(open(log).read() if log is not None else f"{args} exited")
+                    raise RuntimeError(log.read_text() if log is not None else f"{args} exited before listening")
                 time.sleep(0.05)
         yield process
     finally:
