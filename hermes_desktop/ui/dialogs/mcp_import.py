@@ -120,8 +120,8 @@ class McpImportDialog(QDialog):
         self.setMinimumSize(860, 460)
         self.source.currentIndexChanged.connect(lambda _index: self._source_changed())
         first_found = next((i for i, client in enumerate(CLIENTS) if find_client_files(client)), None)
-        if first_found is not None:
-            self.source.setCurrentIndex(first_found)
+        # No other client here: open on "A file…" rather than on a red "no Claude Desktop configuration found".
+        self.source.setCurrentIndex(first_found if first_found is not None else self.source.findData(FILE))
         self._source_changed()
 
     # ------------------------------------------------------------------ reading a source
@@ -129,8 +129,9 @@ class McpImportDialog(QDialog):
         choice = self.source.currentData()
         self.choose_file.setVisible(choice == FILE)
         if choice == FILE:
-            if self.file is None:
-                self._show(None, self.tr("Choose a file in the mcpServers or VS Code servers shape."))
+            if self.file is None:  # a hint, not a problem: in the plain line, not in red
+                self._show(None, "")
+                self.where.setText(self.tr("Choose a file in the mcpServers or VS Code servers shape."))
             else:
                 self.load_file(self.file)
         else:
