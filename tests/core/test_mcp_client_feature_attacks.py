@@ -135,6 +135,18 @@ def test_not_a_number_or_infinity_is_not_a_number(typed) -> None:
         assert problem is not None and problem.code is ProblemCode.NOT_NUMBER, (form_field.name, problem)
 
 
+def test_an_integer_too_large_for_a_float_is_checked_not_crashed_on() -> None:
+    """math.isfinite(10**400) raises OverflowError: a server's default or a typed answer that large crashed the
+    check (and with it the form or `ask`). Such an int is a finite number; the range decides."""
+    from hermes_desktop.core.mcp.client_features import ProblemCode, check_value
+
+    bounded, free = form_fields({"type": "object", "properties": {
+        "b": {"type": "integer", "minimum": 0, "maximum": 10}, "f": {"type": "integer"}}})
+    assert check_value(free, 10**400) is None
+    problem = check_value(bounded, 10**400)
+    assert problem is not None and problem.code is ProblemCode.ABOVE_MAXIMUM
+
+
 async def test_a_nan_answer_from_the_ui_never_reaches_the_server(runtime) -> None:  # noqa: F811
     schema = {"type": "object", "properties": {"x": {"type": "number", "minimum": 0, "maximum": 5}}, "required": ["x"]}
     elicitor = ScriptedElicitor([ElicitationAnswer(ElicitAction.ACCEPT, {"x": float("nan")})])

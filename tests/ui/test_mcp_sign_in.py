@@ -50,7 +50,7 @@ def open_window_with(make_window, auth):
 def test_a_server_needing_sign_in_shows_it_and_offers_the_button(make_window, auth) -> None:
     h = open_window_with(make_window, auth)
     text = next(t for t in server_texts(h) if t.startswith("remote"))
-    assert "it needs you to sign in" in text and "Sign in…" in text
+    assert "needs you to sign in" in text.lower() and "Sign in…" in text
     assert "Server returned an error response" not in text
     select(h, "remote")
     assert h.window.findChild(QPushButton, "signInMcpButton").isEnabled()

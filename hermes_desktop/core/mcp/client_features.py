@@ -288,8 +288,10 @@ def check_value(form_field: FormField, value: Any) -> Problem | None:
             return Problem(ProblemCode.TOO_LONG, form_field.max_length)
         return _check_format(form_field.format, value)
     if kind in (FieldKind.NUMBER, FieldKind.INTEGER):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            return Problem(ProblemCode.NOT_NUMBER)  # NaN passed every range check, and JSON has no NaN or Infinity
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(value, float) and not math.isfinite(value)):
+            # NaN passed every range check, and JSON has no NaN or Infinity; an int is always finite (math.isfinite
+            # raises OverflowError on one too large for a float, e.g. 10**400)
+            return Problem(ProblemCode.NOT_NUMBER)
         if kind is FieldKind.INTEGER and not (isinstance(value, int) or float(value).is_integer()):
             return Problem(ProblemCode.NOT_INTEGER)
         if form_field.minimum is not None and value < form_field.minimum:
