@@ -104,6 +104,8 @@ class SettingsDialog(QDialog):
     def _fill_profiles(self) -> None:
         runtime = self.controller.runtime
         assert runtime is not None
+        current = self.profiles.currentItem()
+        keep = current.data(PROFILE_ROLE) if current is not None else None
         self.profiles.clear()
         active = runtime.settings.active_profile
         for profile in runtime.settings.profiles:
@@ -111,6 +113,12 @@ class SettingsDialog(QDialog):
             item = QListWidgetItem(f"{marker}{profile.name} — {profile.model}  ({profile.base_url})")
             item.setData(PROFILE_ROLE, profile.id)
             self.profiles.addItem(item)
+        # Edit…, Duplicate and Delete act on the chosen row: the one chosen before, else the active provider (with
+        # nothing chosen, Edit… did nothing at all).
+        ids = [p.id for p in runtime.settings.profiles]
+        chosen = keep if keep in ids else (active.id if active is not None and active.id in ids else None)
+        if chosen is not None:
+            self.profiles.setCurrentRow(ids.index(chosen))
         if not runtime.settings.profiles:
             empty = QListWidgetItem(self.tr("No providers yet: add one."))
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
