@@ -29,3 +29,15 @@ def test_needs_sign_in_says_it_once() -> None:
         "It needs you to sign in: sign in from the MCP tab or with hermes-desktop mcp login remote"
     specific = detail("the authorization server refused the identity assertion: invalid_grant")
     assert specific.startswith("It needs you to sign in (“the authorization server refused the identity assertion")
+
+
+def test_remembered_statements_that_end_a_sentence_are_not_followed_by_a_semicolon() -> None:
+    from hermes_desktop.ui.chat.items import RememberedItem
+    from hermes_desktop.ui.chat.model import remembered_text
+
+    two = RememberedItem(memory_ids=(1, 2), statements=("I prefer short answers in bullet points.",
+                                                         "The Apollo project is due on Friday 11 December."))
+    assert remembered_text(two) == ("Remembered: I prefer short answers in bullet points. The Apollo project is due "
+                                    "on Friday 11 December.")
+    bare = RememberedItem(memory_ids=(1, 2), statements=("Prefers tea", "Works at Acme"))
+    assert remembered_text(bare) == "Remembered: Prefers tea; Works at Acme"

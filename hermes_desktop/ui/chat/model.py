@@ -532,7 +532,14 @@ def remembered_text(item: RememberedItem) -> str:
     """The words of a "Remembered: …" row: what was remembered, or that Undo forgot it."""
     from hermes_desktop.core.terminal_text import visible_bidi  # a memory's words cannot reverse the row
 
-    listed = "; ".join(visible_bidi(s) for s in item.statements)
+    shown = [visible_bidi(s) for s in item.statements]
+    # Statements that end a sentence already ("I prefer tea.") follow each other with a space ("tea.; The" read as
+    # a typo); the others are set apart by "; ".
+    listed = ""
+    for n, statement in enumerate(shown):
+        if n:
+            listed += " " if shown[n - 1].rstrip().endswith((".", "!", "?", "。", "！", "？")) else "; "
+        listed += statement
     if item.state == "undone":
         return QCoreApplication.translate("Transcript", "Forgotten (undone): {0}").format(listed)
     if item.state == "failed":
