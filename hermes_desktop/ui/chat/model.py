@@ -267,7 +267,10 @@ class TranscriptModel(QAbstractListModel):
         if isinstance(event, (ev.ConversationSummary, ev.Notice, ev.ContextPrepared, ev.TurnError, ev.TurnFinished)):
             self._end_summarising()
         if isinstance(event, ev.TurnStarted):
-            self.append(MessageItem("user", event.text, event.user_message_id, attachments=event.attachments))
+            # Retry and Regenerate run a stored message again, and the session's page, reopened for them, may
+            # already show it: then it is not shown twice.
+            if event.user_message_id is None or self.find_message(event.user_message_id) < 0:
+                self.append(MessageItem("user", event.text, event.user_message_id, attachments=event.attachments))
         elif isinstance(event, ev.ModelRequestStarted):
             self._last_reply = None  # a new reply: a call without text must not mark the previous one
         elif isinstance(event, ev.AssistantMessageStarted):
