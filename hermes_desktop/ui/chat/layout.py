@@ -419,10 +419,15 @@ class RowLayouter:
         layout.texts.append(TextPart(QRectF(x, y, name_w + 2, line_h + 2), card.name, "name"))
         x += name_w + 10
         source = words.source_short(card.source)
-        layout.texts.append(TextPart(QRectF(x, y, self.small_metrics.horizontalAdvance(source) + 2, line_h + 2), source, "muted"))
+        source_w = self.small_metrics.horizontalAdvance(source) + 2
+        layout.texts.append(TextPart(QRectF(x, y, source_w, line_h + 2), source, "muted"))
         status, colour = self._status(card)
         status_w = self.small_metrics.horizontalAdvance(status) + 2
-        layout.texts.append(TextPart(QRectF(left + inner - CARD_PAD - status_w, y, status_w, line_h + 2), status, "status", colour))
+        status_x = left + inner - CARD_PAD - status_w
+        if x + source_w + 8 > status_x:  # a narrow column: the status gets a line of its own, not drawn over the name
+            y += line_h + 4
+            status_x = left + CARD_PAD
+        layout.texts.append(TextPart(QRectF(status_x, y, status_w, line_h + 2), status, "status", colour))
         y += line_h + 8
         if card.impact:
             doc = self.docs.get(card.impact, inner - 2 * CARD_PAD, self.small, plain=True)
