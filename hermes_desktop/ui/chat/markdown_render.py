@@ -155,7 +155,7 @@ def _render_code(block: str, fence: str, language: str, palette: Palette) -> Ren
         f'<tr><td bgcolor="{palette.code_border}"><span style="color:{palette.text}; font-size:small;">{label}</span></td>'
         f'<td bgcolor="{palette.code_border}" align="right"><a href="copy:" style="color:{palette.link}; '
         f'font-size:small; text-decoration:none;">{html.escape(_copy_label[0])}</a></td></tr>'
-        f'<tr><td colspan="2"><pre style="font-family: monospace; margin:0;">{highlighted}</pre></td></tr></table>',
+        f'<tr><td colspan="2"><pre style="font-family: monospace; margin:0; white-space: pre-wrap;">{highlighted}</pre></td></tr></table>',
         code,
     )
 
