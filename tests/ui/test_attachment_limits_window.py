@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QDesktopServices
 
 from hermes_desktop.core.open_copy import private_folder
 from hermes_desktop.core.pdf_extract import running_count
 from tests.core.test_attachment_limits import bomb_pdf
 from tests.support.model_server import text_reply
-from tests.ui.test_attachments_window import Opened, chip_names, turn_requests
+from tests.support.opened_urls import opened_urls
+from tests.ui.test_attachments_window import chip_names, turn_requests
 from tests.ui.test_window import wait_for_reply
 
 
@@ -56,21 +56,17 @@ def test_an_attached_file_opens_from_a_private_folder_and_a_runnable_one_is_refu
     item = next(i for i in chat.model.items() if getattr(i, "role", "") == "user")
     by_name = {a.name: a for a in item.attachments}
 
-    opened = Opened()
-    QDesktopServices.setUrlHandler("file", opened, "open")
-    try:
+    with opened_urls("file") as opened:
         h.do(lambda: chat.open_attachment(by_name["run.desktop"]))
         h.wait_until(lambda: chat.attach_notice.isVisible(), what="the refusal")
         assert chat.attach_notice.text().startswith("run.desktop was not opened: only images, PDFs and text files")
-        assert opened.urls == []
+        assert opened == []
         h.do(lambda: chat.open_attachment(by_name["notes.txt"]))
-        h.wait_until(lambda: opened.urls, what="the text file opened")
-    finally:
-        QDesktopServices.unsetUrlHandler("file")
-    shown = Path(opened.urls[0].toLocalFile())
+        h.wait_until(lambda: opened, what="the text file opened")
+    shown = Path(opened[0].toLocalFile())
     assert shown.name == "notes.txt" and shown.read_bytes() == b"meeting notes\n"
     assert shown.parent.parent == private_folder() and (private_folder().stat().st_mode & 0o077) == 0
-    assert opened.urls == [QUrl.fromLocalFile(str(shown))]
+    assert opened == [QUrl.fromLocalFile(str(shown))]
 
 
 def test_closing_the_window_while_a_pdf_bomb_is_read_ends_its_reader(make_window, model_server, tmp_path) -> None:
