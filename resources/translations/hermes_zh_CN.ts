@@ -1502,84 +1502,114 @@ Folder: {2}</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="134"/>
         <source>Choose a file in the mcpServers or VS Code servers shape.</source>
         <translation>请选择 mcpServers 或 VS Code servers 格式的文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="141"/>
         <source>Import MCP servers from</source>
         <translation>从以下文件导入 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="142"/>
         <source>JSON files (*.json);;All files (*)</source>
         <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="162"/>
         <source>Reading…</source>
         <translation>正在读取…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="169"/>
         <source>Cannot import: {0}. Nothing was changed.</source>
         <translation>无法导入：{0}。未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="183"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="183"/>
         <source>Replace (changed)</source>
         <translation>替换（有变化）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="184"/>
         <source>Identical: skipped</source>
         <translation>相同：跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="184"/>
         <source>Invalid: skipped</source>
         <translation>无效：跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="193"/>
         <source>Differs in: {0}</source>
         <translation>不同之处：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="195"/>
         <source>Secret in {0} goes to the keyring as ${{secret:{1}}}</source>
         <translation>{0} 中的密钥将存入系统密钥环，写作 ${{secret:{1}}}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="207"/>
         <source>Tick to replace the server mcp.json has under this name</source>
         <translation>勾选以替换 mcp.json 中同名的服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="211"/>
         <source>From: {0}</source>
         <translation>来源：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="217"/>
         <source>{0} secret(s) found in the file move to the system keyring; mcp.json only gets ${{secret:…}} references.</source>
         <translation>文件中发现 {0} 个密钥，将移入系统密钥环；mcp.json 中只写入 ${{secret:…}} 引用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="219"/>
         <source>{0} secret(s) found in the file are NOT copied: there is no secure keyring ({1}). mcp.json gets ${{secret:…}} references; set each value with “Set secret…”.</source>
         <translation>文件中发现的 {0} 个密钥不会被复制：没有安全的系统密钥环（{1}）。mcp.json 中写入 ${{secret:…}} 引用；请用“设置密钥…”逐个设置其值。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="241"/>
         <source>{0} to add, {1} to replace, {2} identical, {3} invalid</source>
         <translation>添加 {0} 个，替换 {1} 个，相同 {2} 个，无效 {3} 个</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="266"/>
+        <source>The servers could not be imported: {0}. mcp.json was not changed.</source>
+        <translation>服务器无法导入：{0}。mcp.json 未被更改。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="278"/>
+        <source>Imported 1 new MCP server.</source>
+        <translation>已导入 1 个新的 MCP 服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="279"/>
+        <source>Imported {0} new MCP servers.</source>
+        <translation>已导入 {0} 个新的 MCP 服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="281"/>
+        <source>Replaced 1 MCP server.</source>
+        <translation>已替换 1 个 MCP 服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="282"/>
+        <source>Replaced {0} MCP servers.</source>
+        <translation>已替换 {0} 个 MCP 服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="283"/>
+        <source>Imported MCP servers: {0} new, {1} replaced.</source>
+        <translation>已导入 MCP 服务器：新增 {0} 个，替换 {1} 个。</translation>
     </message>
 </context>
 <context>
@@ -2876,7 +2906,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="55"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="369"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -2927,39 +2957,39 @@ it is kept here.</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="123"/>
         <source>No providers yet: add one.</source>
         <translation>还没有提供方：添加一个吧。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="127"/>
         <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="171"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="190"/>
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="204"/>
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="208"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="217"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="279"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
@@ -2969,158 +2999,158 @@ it is kept here.</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="220"/>
         <source>Choose the workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="227"/>
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="234"/>
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="244"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="237"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="237"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="241"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="248"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="249"/>
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="252"/>
         <source>Show while it streams, then collapse</source>
         <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="253"/>
         <source>Always show</source>
         <translation>始终显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="253"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="258"/>
         <source>Model&apos;s thinking</source>
         <translation>模型的思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="259"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="264"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="265"/>
         <source>Also load skills from {0} (Claude Code&apos;s folder)</source>
         <translation>同时从 {0} 加载技能（Claude Code 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="312"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的危险调用，即使该工具被设为始终批准，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317"/>
         <source>Approval rules</source>
         <translation>批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="318"/>
         <source>Revoke</source>
         <translation>吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="321"/>
         <source>Revoke all</source>
         <translation>全部吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="336"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="336"/>
         <source>always asks</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="329"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="337"/>
         <source>never allowed</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="346"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="360"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="368"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>对话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="370"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="371"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="371"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="379"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="372"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="380"/>
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="384"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="385"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -3507,17 +3537,17 @@ it is kept here.</source>
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="597"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="602"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="598"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="603"/>
         <source>Open provider settings</source>
         <translation>打开提供方设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="599"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="604"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新对话</translation>
     </message>
@@ -3585,83 +3615,83 @@ it is kept here.</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="438"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="467"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="467"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="467"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="464"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="469"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="484"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="489"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="486"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="491"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="527"/>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="556"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="532"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="566"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="534"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="539"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
         <translation>上面的 {0} 条消息以这份总结（{1} 个令牌）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="564"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="569"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="565"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="570"/>
         <source>Show in the Memory tab</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="304"/>
         <source>Summarising earlier conversation…</source>
         <translation>正在总结之前的对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="527"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="530"/>
         <source>Imported “{role}” message: shown here, never sent to the model</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="537"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="547"/>
         <source>Forgotten (undone): {0}</source>
         <translation>已遗忘（已撤销）：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="539"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="549"/>
         <source>Could not undo; still remembered: {0}</source>
         <translation>无法撤销；仍记得：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="540"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="550"/>
         <source>Remembered: {0}</source>
         <translation>已记住：{0}</translation>
     </message>
@@ -4833,19 +4863,6 @@ it is kept here.</source>
         <location filename="../../hermes_desktop/ui/words.py" line="738"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
-    </message>
-</context>
-<context>
-    <name>dialog</name>
-    <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="265"/>
-        <source>The servers could not be imported: {0}. mcp.json was not changed.</source>
-        <translation>服务器无法导入：{0}。mcp.json 未被更改。</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="268"/>
-        <source>Imported {0} new and {1} replaced MCP server(s).</source>
-        <translation>已导入 {0} 个新的 MCP 服务器，替换 {1} 个。</translation>
     </message>
 </context>
 </TS>

@@ -13,7 +13,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -263,11 +263,23 @@ async def import_servers(actions: Any) -> None:
                                              dialog.accepted_changes(), runtime.secrets,
                                              keyring_secure=report.secure)
         except (ImportError_, OSError) as exc:
-            window.errors.show_message(dialog.tr("The servers could not be imported: {0}. mcp.json was not "
-                                                 "changed.").format(str(exc)))
+            window.errors.show_message(QCoreApplication.translate(
+                "McpImportDialog", "The servers could not be imported: {0}. mcp.json was not changed.").format(str(exc)))
             return
-        window.statusBar().showMessage(dialog.tr("Imported {0} new and {1} replaced MCP server(s).").format(
-            len(result.added), len(result.replaced)), 8000)
+        window.statusBar().showMessage(_imported_text(len(result.added), len(result.replaced)), 8000)
         await controller.reload_mcp()
     finally:
         dialog.loading = None
+
+
+def _imported_text(added: int, replaced: int) -> str:
+    """One whole sentence per case (no "server(s)"): what the import wrote."""
+    if replaced == 0:
+        return QCoreApplication.translate("McpImportDialog", "Imported 1 new MCP server.") if added == 1 else \
+            QCoreApplication.translate("McpImportDialog", "Imported {0} new MCP servers.").format(added)
+    if added == 0:
+        return QCoreApplication.translate("McpImportDialog", "Replaced 1 MCP server.") if replaced == 1 else \
+            QCoreApplication.translate("McpImportDialog", "Replaced {0} MCP servers.").format(replaced)
+    return QCoreApplication.translate("McpImportDialog", "Imported MCP servers: {0} new, {1} replaced.").format(
+        added, replaced)
+
