@@ -148,6 +148,8 @@ class SessionSidebar(QWidget):
         self._sessions: list[SessionInfo] = []
         self._current: str | None = None
         self._filling = False
+        self._keys: list[tuple[str, str]] | None = None  # the rows shown (None: not the session list)
+        self._specs: list[tuple[str, str, bool]] = []
         self.incognito_of: Callable[[str], bool] = lambda _session_id: False  # set by the window (memory)
 
     # ------------------------------------------------------------------ filling
@@ -156,6 +158,9 @@ class SessionSidebar(QWidget):
         return bool(self.search.text().strip())
 
     def show_sessions(self, sessions: Sequence[SessionInfo], current: str | None = None) -> None:
+        """Show `sessions` grouped. Updates the rows in place: a turn's start and end (one session moved to the top
+        or retitled) moves or changes that one row instead of rebuilding 1,000 (13-21 ms, a stall while streaming);
+        a full rebuild only after search results, or when many rows would move."""
         self._sessions = list(sessions)
         if current is not None:
             self._current = current
@@ -165,44 +170,136 @@ class SessionSidebar(QWidget):
             self._stale = True  # a rename is being typed: rebuilding would drop it; refilled when the editor closes
             return
         self._stale = False
+        rows = self._wanted_rows()
         self._filling = True
-        self.list.clear()
+        try:
+            if self._keys is None or not self._update_rows(rows):
+                self._rebuild(rows)
+            self._select_current()
+        finally:
+            self._filling = False
+
+    def _wanted_rows(self) -> list[tuple[tuple[str, str], tuple[str, str, bool]]]:
+        """(key, (text, tooltip, italic)) for each row: key ("header", group), ("session", id) or ("empty", "")."""
         today = date.today()
         grouped: dict[str, list[SessionInfo]] = {}
         for info in self._sessions:
             grouped.setdefault(group_of(info, today), []).append(info)
+        rows: list[tuple[tuple[str, str], tuple[str, str, bool]]] = []
+        untitled = self.tr("New conversation")
+        incognito_tip = self.tr("Incognito: does not use or record memory")
         for group in GROUPS:
             if group not in grouped:
                 continue
-            header = QListWidgetItem(self._group_title(group))
-            header.setFlags(Qt.ItemFlag.NoItemFlags)
-            header.setData(KIND_ROLE, "header")
-            header.setFont(design.section(self.list.font()))
-            self.list.addItem(header)
+            rows.append((("header", group), (self._group_title(group), "", False)))
             for info in grouped[group]:
-                item = QListWidgetItem(("📌 " if info.pinned else "") + (info.title or self.tr("New conversation")))
-                item.setData(SESSION_ROLE, info.id)
-                item.setData(KIND_ROLE, "session")
+                text = ("📌 " if info.pinned else "") + (info.title or untitled)
                 tip = f"{info.title}\n{datetime.fromtimestamp(info.updated_at):%Y-%m-%d %H:%M}" + (
                     f" · {info.model}" if info.model else "")
-                if self.incognito_of(info.id):  # memory off: italic, and the tooltip says why
-                    font = item.font()
-                    font.setItalic(True)
-                    item.setFont(font)
-                    tip += "\n" + self.tr("Incognito: does not use or record memory")
+                italic = bool(self.incognito_of(info.id))  # memory off: italic, and the tooltip says why
+                if italic:
+                    tip += "\n" + incognito_tip
                 # A tooltip guesses rich text: a title is shown as written ("<b>…" from a model or an import).
-                item.setToolTip(f"<p style='white-space:pre-wrap'>{html.escape(tip, quote=False)}</p>")
-                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable)
-                self.list.addItem(item)
-                if info.id == self._current:
-                    item.setSelected(True)
-                    self.list.setCurrentItem(item)
+                rows.append((("session", info.id),
+                             (text, f"<p style='white-space:pre-wrap'>{html.escape(tip, quote=False)}</p>", italic)))
         if not self._sessions:
-            empty = QListWidgetItem(self.tr("No conversations yet.\nType a message below to start one;\nit is kept here."))
-            empty.setFlags(Qt.ItemFlag.NoItemFlags)
-            empty.setData(KIND_ROLE, "empty")
-            self.list.addItem(empty)
-        self._filling = False
+            rows.append((("empty", ""), (self.tr("No conversations yet.\nType a message below to start one;\n"
+                                                 "it is kept here."), "", False)))
+        return rows
+
+    def _make_row(self, key: tuple[str, str], spec: tuple[str, str, bool]) -> QListWidgetItem:
+        kind, ident = key
+        item = QListWidgetItem(spec[0])
+        item.setData(KIND_ROLE, kind)
+        if kind == "header":
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            item.setFont(design.section(self.list.font()))
+        elif kind == "empty":
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+        else:
+            item.setData(SESSION_ROLE, ident)
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable)
+            self._apply_row(item, spec, (spec[0], "", False))
+        return item
+
+    @staticmethod
+    def _apply_row(item: QListWidgetItem, spec: tuple[str, str, bool], old: tuple[str, str, bool]) -> None:
+        if item.text() != spec[0]:  # the item's own text: a rename typed into it may have been refused
+            item.setText(spec[0])
+        if spec[1] != old[1]:
+            item.setToolTip(spec[1])
+        if spec[2] != old[2]:
+            font = item.font()
+            font.setItalic(spec[2])
+            item.setFont(font)
+
+    def _rebuild(self, rows: list[tuple[tuple[str, str], tuple[str, str, bool]]]) -> None:
+        self.list.clear()
+        for key, spec in rows:
+            self.list.addItem(self._make_row(key, spec))
+        self._keys = [key for key, _spec in rows]
+        self._specs = [spec for _key, spec in rows]
+
+    def _update_rows(self, rows: list[tuple[tuple[str, str], tuple[str, str, bool]]]) -> bool:
+        """Turn the list's rows into `rows` by removing, moving, inserting and changing single rows. False (nothing
+        changed yet) when that would take more steps than a rebuild is worth."""
+        keys, specs = self._keys, self._specs
+        assert keys is not None
+        wanted = {key for key, _spec in rows}
+        if len(wanted) != len(rows):
+            return False
+        gone = [n for n, key in enumerate(keys) if key not in wanted]
+        # Steps: removals, plus a move or insert for each row out of place (estimated by a walk over the keys).
+        steps, simulated = len(gone), [key for key in keys if key in wanted]
+        position = {key: n for n, key in enumerate(simulated)}
+        for n, (key, _spec) in enumerate(rows):
+            if n < len(simulated) and simulated[n] == key:
+                continue
+            steps += 1
+            if steps > max(50, len(rows) // 10):
+                return False
+            if key in position:
+                simulated.remove(key)
+            simulated.insert(n, key)
+        for n in reversed(gone):
+            self.list.takeItem(n)
+            del keys[n], specs[n]
+        index = {key: n for n, key in enumerate(keys)}
+        for n, (key, spec) in enumerate(rows):
+            if n < len(keys) and keys[n] == key:
+                if specs[n] != spec:
+                    self._apply_row(self.list.item(n), spec, specs[n])
+                    specs[n] = spec
+                continue
+            if key in index:
+                old = keys.index(key, n)
+                item = self.list.takeItem(old)
+                old_spec = specs.pop(old)
+                keys.pop(old)
+                self._apply_row(item, spec, old_spec)
+            else:
+                item = self._make_row(key, spec)
+            self.list.insertItem(n, item)
+            keys.insert(n, key)
+            specs.insert(n, spec)
+        return True
+
+    def _select_current(self) -> None:
+        current = self.list.currentItem()
+        if current is not None and current.data(KIND_ROLE) == "session" and current.data(SESSION_ROLE) == self._current:
+            if not current.isSelected():
+                current.setSelected(True)
+            return
+        if self._keys is None:
+            return
+        try:
+            row = self._keys.index(("session", self._current))
+        except ValueError:
+            self.list.clearSelection()  # a new session not saved yet: no row is it
+            return
+        item = self.list.item(row)
+        item.setSelected(True)
+        self.list.setCurrentItem(item)
 
     def _calm_list(self) -> None:
         theme = themes.current()
@@ -236,6 +333,7 @@ class SessionSidebar(QWidget):
         if not self.searching:
             return
         self._filling = True
+        self._keys = None
         self.list.clear()
         if not hits:
             empty = QListWidgetItem(self.tr("No matches"))
