@@ -179,7 +179,9 @@ async def _ask(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        runtime = open_runtime(env)
+        from hermes_desktop.core.secrets import LazySecretStore
+
+        runtime = open_runtime(env, secrets=LazySecretStore())  # the keyring is detected only if a key is read
     except StorageError as exc:  # the history cannot be opened at all: one line, never a traceback
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED

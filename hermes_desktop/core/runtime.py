@@ -23,7 +23,9 @@ from hermes_desktop.core.model_catalog import CACHE_FILE_NAME, ModelCatalog
 from hermes_desktop.core.paths import (
     AppPaths, agents_skills_dir, app_paths, bundled_skills_dir, claude_skills_dir, ensure_dir,
 )
-from hermes_desktop.core.secrets import BackendReport, SecretStore, SecretStoreError, open_secret_store, resolve_api_key
+from hermes_desktop.core.secrets import (
+    BackendReport, LazySecretStore, SecretStore, SecretStoreError, open_secret_store, resolve_api_key,
+)
 from hermes_desktop.core.session_models import SessionModels
 from hermes_desktop.core.session_types import SessionStore
 from hermes_desktop.core.settings import ProviderProfile, Settings, SettingsStore, effective_profile, effective_workspace
@@ -208,6 +210,8 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
     problems = [loaded.problem] if loaded.problem else []
     if secrets is None:
         secrets, report = open_secret_store()
+    elif isinstance(secrets, LazySecretStore):  # `ask`: the keyring is detected when first used
+        report = secrets.report  # type: ignore[assignment]
     else:
         report = BackendReport(type(secrets).__name__, secrets.is_persistent, "given by the caller")
     if store is None:

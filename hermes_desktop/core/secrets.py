@@ -153,6 +153,54 @@ def open_secret_store() -> tuple[SecretStore, BackendReport]:
     return MemorySecretStore(), report
 
 
+class LazySecretStore:
+    """`open_secret_store()` on first use: keyring detection costs ~50 ms (the keyring backends look for their
+    libraries with ctypes, which runs ldconfig), and `hermes-desktop ask` with HERMES_API_KEY and no MCP secrets
+    never reads the keyring. The same store (and report) from then on; the warning about an insecure keyring is
+    logged when it is first used."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._opened: tuple[SecretStore, BackendReport] | None = None
+
+    def opened(self) -> tuple[SecretStore, BackendReport]:
+        with self._lock:  # get/set run in worker threads (asyncio.to_thread)
+            if self._opened is None:
+                self._opened = open_secret_store()
+            return self._opened
+
+    @property
+    def report(self) -> "LazyBackendReport":
+        return LazyBackendReport(self)
+
+    @property
+    def is_persistent(self) -> bool:
+        return self.opened()[0].is_persistent
+
+    def get(self, username: str) -> str | None:
+        return self.opened()[0].get(username)
+
+    def set(self, username: str, secret: str) -> None:
+        self.opened()[0].set(username, secret)
+
+    def delete(self, username: str) -> None:
+        self.opened()[0].delete(username)
+
+
+class LazyBackendReport:
+    """A `BackendReport` read from a `LazySecretStore` when one of its fields is first read."""
+
+    def __init__(self, store: LazySecretStore) -> None:
+        self._store = store
+
+    name = property(lambda self: self._store.opened()[1].name)
+    secure = property(lambda self: self._store.opened()[1].secure)
+    reason = property(lambda self: self._store.opened()[1].reason)
+    code = property(lambda self: self._store.opened()[1].code)
+
+
 def resolve_api_key(username: str, store: SecretStore, env: Mapping[str, str] | None = None) -> str | None:
     """HERMES_API_KEY wins; otherwise the stored key. Whitespace is trimmed; empty means none."""
     env = os.environ if env is None else env
