@@ -203,8 +203,8 @@ class SessionSidebar(QWidget):
                 rows.append((("session", info.id),
                              (text, f"<p style='white-space:pre-wrap'>{html.escape(tip, quote=False)}</p>", italic)))
         if not self._sessions:
-            rows.append((("empty", ""), (self.tr("No conversations yet.\nType a message below to start one;\n"
-                                                 "it is kept here."), "", False)))
+            empty = self.tr("No conversations yet.\nType a message below to start one;\nit is kept here.")
+            rows.append((("empty", ""), (empty, "", False)))
         return rows
 
     def _make_row(self, key: tuple[str, str], spec: tuple[str, str, bool]) -> QListWidgetItem:
