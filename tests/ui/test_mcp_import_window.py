@@ -106,6 +106,9 @@ def test_an_input_is_asked_once_in_a_dialog_and_the_server_starts_with_it(make_w
         "inputs": [{"type": "promptString", "id": "word", "description": "The pass word", "password": True}],
         "servers": {"vault": {"type": "stdio", "command": sys.executable, "args": ["-m", "tests.support.mcp_server"],
                               "env": {"PYTHONPATH": str(REPO), "WORD": "${input:word}"}, "cwd": str(tmp_path)}}}))
+    from tests.core.test_mcp_variables import _forget_stored_answer
+
+    _forget_stored_answer("mcp:vault:input:word")  # a question only comes when no answer is stored
     h = make_window()
     dialog = h.wait_until(lambda: h.window.input_asker.dialog, timeout=30, what="the input dialog")
     assert dialog.findChild(QLabel, "mcpInputQuestion").text() == "The pass word"
