@@ -1,5 +1,11 @@
 """Settings (Ctrl+,): provider profiles, workspace, approvals, appearance, memory (dialogs/memory_settings.py), and
-where the data lives."""
+where the data lives.
+
+The provider list never scrolls sideways: a row is "● name — model  (base URL)" and only the URL gives way, elided
+in the middle (its start and its end stay) by `ProviderRowDelegate` as wide as the row is at
+paint time, so name and model stay readable at any dialog size. The item's own text, its tooltip and its
+accessible description keep the whole row (screen readers, keyboard search and copy see the full URL).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, QSize, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -23,6 +29,9 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -38,6 +47,34 @@ if TYPE_CHECKING:
     from hermes_desktop.ui.controller import AppController
 
 PROFILE_ROLE = Qt.ItemDataRole.UserRole + 1
+URL_ROLE = Qt.ItemDataRole.UserRole + 2  # the row's base URL (the part that is elided)
+HEAD_ROLE = Qt.ItemDataRole.UserRole + 3  # what comes before it ("● name — model")
+
+
+class ProviderRowDelegate(QStyledItemDelegate):
+    """Paints a provider row with its base URL elided in the middle to the row's width (the rest stays whole)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        url, head = index.data(URL_ROLE), index.data(HEAD_ROLE)
+        if not url or option.rect.width() <= 0:
+            return
+        style = option.widget.style() if option.widget is not None else None
+        margin = (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, option, option.widget) + 1) \
+            if style is not None else 4
+        metrics = option.fontMetrics
+        room = option.rect.width() - 2 * margin - metrics.horizontalAdvance(f"{head}  ()") - 2
+        elided = metrics.elidedText(str(url), Qt.TextElideMode.ElideMiddle, max(room, 8 * metrics.averageCharWidth()))
+        option.text = f"{head}  ({elided})"
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        size = super().sizeHint(option, index)
+        view = option.widget
+        if index.data(URL_ROLE) and view is not None and hasattr(view, "viewport"):
+            size.setWidth(min(size.width(), view.viewport().width()))  # never wider than the list: no sideways scroll
+        return size
+
+
 def approval_modes() -> tuple[tuple[str, str], ...]:
     """The approval modes and their labels, each a literal for lupdate."""
     return (
@@ -82,6 +119,9 @@ class SettingsDialog(QDialog):
         self.profiles = QListWidget()
         self.profiles.setObjectName("profileList")
         self.profiles.setAccessibleName(self.tr("Providers"))
+        self.profiles.setItemDelegate(ProviderRowDelegate(self.profiles))
+        self.profiles.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.profiles.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.profiles.itemDoubleClicked.connect(lambda _i: spawn(self.edit_profile()))
         buttons = QVBoxLayout()
         for label, name, handler in (
@@ -110,8 +150,13 @@ class SettingsDialog(QDialog):
         active = runtime.settings.active_profile
         for profile in runtime.settings.profiles:
             marker = "● " if active and profile.id == active.id else "   "
-            item = QListWidgetItem(f"{marker}{profile.name} — {profile.model}  ({profile.base_url})")
+            head = f"{marker}{profile.name} — {profile.model}"
+            item = QListWidgetItem(f"{head}  ({profile.base_url})")
             item.setData(PROFILE_ROLE, profile.id)
+            item.setData(URL_ROLE, profile.base_url)
+            item.setData(HEAD_ROLE, head)
+            item.setToolTip(f"{profile.name} — {profile.model}\n{profile.base_url}")
+            item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, profile.base_url)
             self.profiles.addItem(item)
         # Edit…, Duplicate and Delete act on the chosen row: the one chosen before, else the active provider (with
         # nothing chosen, Edit… did nothing at all).
