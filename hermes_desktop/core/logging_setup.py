@@ -1,9 +1,13 @@
-"""The app log: a rotating file in the log directory, with secrets scrubbed from every record."""
+"""The app log: a rotating file in the log directory, with secrets scrubbed from every record.
+
+The window paints before it opens the log file (ui/launch.py: `logging.handlers` alone imports `socket` and
+`pickle`); `hold_early_records()` keeps what is logged meanwhile, and `setup_logging` writes it to the file first,
+through the same redaction, so nothing logged during start-up is lost.
+"""
 
 from __future__ import annotations
 
 import logging
-import logging.handlers
 from pathlib import Path
 
 from hermes_desktop.core.paths import ensure_dir
@@ -33,9 +37,36 @@ class RedactingFilter(logging.Filter):
 REDACTION = RedactingFilter()
 
 
+class _EarlyRecords(logging.Handler):
+    """Records logged before the log file is open, kept for `setup_logging` (at most MAX of them)."""
+
+    MAX = 1000
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if len(self.records) < self.MAX:
+            self.records.append(record)
+
+
+def hold_early_records(level: int = logging.INFO) -> None:
+    """Keep what is logged from now until `setup_logging` opens the file."""
+    root = logging.getLogger()
+    if not any(isinstance(h, _EarlyRecords) or getattr(h, "_hermes", False) for h in root.handlers):
+        root.addHandler(_EarlyRecords())
+        root.setLevel(min(root.level or level, level))
+
+
 def setup_logging(log_file: Path, *, level: int = logging.INFO) -> None:
+    import logging.handlers
+
     ensure_dir(log_file.parent)
     root = logging.getLogger()
+    early = [h for h in root.handlers if isinstance(h, _EarlyRecords)]
+    for holder in early:
+        root.removeHandler(holder)
     if any(getattr(h, "_hermes", False) for h in root.handlers):
         return
     handler = logging.handlers.RotatingFileHandler(log_file, maxBytes=2_000_000, backupCount=3, encoding="utf-8")
@@ -44,6 +75,10 @@ def setup_logging(log_file: Path, *, level: int = logging.INFO) -> None:
     handler._hermes = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(min(root.level or level, level))
+    for holder in early:
+        for record in holder.records:
+            if record.levelno >= handler.level:
+                handler.handle(record)
     # The HTTP stack logs request headers at DEBUG; keep it quiet whatever the root level.
     for noisy in ("httpx", "httpx2", "httpcore", "httpcore2", "openai"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

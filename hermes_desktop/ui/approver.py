@@ -6,8 +6,10 @@ policy's timeout (five minutes), then it is denied.
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    import asyncio
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
@@ -31,6 +33,8 @@ class GuiApprover(QObject):
         self.dialog: ApprovalDialog | None = None
 
     async def ask(self, request: ApprovalRequest) -> Decision:
+        import asyncio
+
         answer: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
         self._waiting[request.call_id] = answer
         dialog = ApprovalDialog(request, self._parent, workspace=self._workspace(),

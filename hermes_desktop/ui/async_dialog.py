@@ -8,13 +8,14 @@ dialog, so a cancelled turn never leaves a dialog behind.
 
 from __future__ import annotations
 
-import asyncio
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 
 async def run_dialog(dialog: QDialog) -> int:
+    import asyncio
+
     future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
     def finished(result: int) -> None:

@@ -12,29 +12,29 @@ runs once every hold is released (Stop meanwhile still saves it, then stops).
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import gc
 import json
 import logging
 import os
-import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
-from hermes_desktop.core import events as ev
-from hermes_desktop.core.session_types import SessionInfo, StoredMessage
 from hermes_desktop.core.settings import write_atomically
 from hermes_desktop.ui.activity import ActivityRecorder, recorder_from_history
 from hermes_desktop.ui.tasks import drain, spawn
 
 if TYPE_CHECKING:
+    import asyncio
+
+    from hermes_desktop.core import events as ev
     from hermes_desktop.core.agent import Agent, Turn
     from hermes_desktop.core.settings import ProviderProfile
     from hermes_desktop.core.runtime import Runtime
+    from hermes_desktop.core.session_types import SessionInfo, StoredMessage
     from hermes_desktop.core.store import SearchHit, SQLiteSessionStore
     from hermes_desktop.core.tools.approval import Approver
 
@@ -110,8 +110,8 @@ class AppController(QObject):
 
     # ------------------------------------------------------------------ start / stop
     async def start(self) -> None:
+        import asyncio
         from hermes_desktop.core.runtime import open_runtime
-
         from hermes_desktop.ui.chat.markdown_render import warm_up
 
         self.runtime = await asyncio.to_thread(open_runtime, self._env)
@@ -134,12 +134,15 @@ class AppController(QObject):
         # passes, which otherwise stall the window for 100-200 ms while a long reply streams.
         gc.freeze()
         read_only = getattr(self.runtime.store, "read_only_reason", None)
-        for problem in self.runtime.problems:
-            if read_only and problem == read_only:  # the one start-up problem the core gives a code for
+        from hermes_desktop.ui.startup_words import startup_problem_text
+
+        for problem in self.runtime.problems:  # each in the user's language (codes: core/coded.py)
+            if read_only and problem == read_only:
                 from hermes_desktop.ui.words import read_only_text
 
-                problem = read_only_text(self.runtime.store)
-            self.sig_problem.emit(problem)
+                self.sig_problem.emit(read_only_text(self.runtime.store))
+                continue
+            self.sig_problem.emit(startup_problem_text(problem, self.runtime))
         self.runtime.mcp.add_listener(lambda _status: self.sig_mcp_changed.emit())
         self.sig_ready.emit()
         self._background(self.reload_mcp())
@@ -151,6 +154,8 @@ class AppController(QObject):
 
     async def shutdown(self) -> None:
         """Stop every turn and background task, then close the model client and the store."""
+        import asyncio
+
         self._closed = True
         for hold in list(self._holds):  # a held turn saves its message and stops, like any other
             if not hold.done():
@@ -193,9 +198,13 @@ class AppController(QObject):
 
     # ------------------------------------------------------------------ sessions
     async def list_sessions(self, limit: int = 2000) -> list[SessionInfo]:
+        import asyncio
+
         return await asyncio.to_thread(self.store.list_sessions, limit=limit)
 
     async def search(self, text: str) -> list["SearchHit"]:
+        import asyncio
+
         return await asyncio.to_thread(self.store.search, text, limit=60)
 
     async def load_page(self, session_id: str, *, start: int | None = None, end: int | None = None,
@@ -203,6 +212,9 @@ class AppController(QObject):
         """A page of the active history: the newest (default), positions [start, end) when scrolling, or
         the page centred on position `around` (a search hit). A running turn's messages are not read from
         the store: its events come with the page to replay, so it shows exactly what streamed."""
+        from hermes_desktop.core import events as ev
+        import asyncio
+
         store = self.store
         turn = self._turns.get(session_id)
         total = await asyncio.to_thread(store.message_count, session_id)
@@ -245,23 +257,33 @@ class AppController(QObject):
         return start, messages
 
     async def rename(self, session_id: str, title: str) -> None:
+        import asyncio
+
         await asyncio.to_thread(self.store.rename, session_id, title)
         self.sig_sessions_changed.emit()
 
     async def set_pinned(self, session_id: str, pinned: bool) -> None:
+        import asyncio
+
         await asyncio.to_thread(self.store.set_pinned, session_id, pinned)
         self.sig_sessions_changed.emit()
 
     async def delete(self, session_id: str) -> None:
+        import asyncio
+
         self.stop(session_id)
         await asyncio.to_thread(self.store.delete_session, session_id)
         self.sig_sessions_changed.emit()
 
     async def restore(self, session_id: str) -> None:
+        import asyncio
+
         await asyncio.to_thread(self.store.restore_session, session_id)
         self.sig_sessions_changed.emit()
 
     async def fork(self, session_id: str, message_id: int | None = None) -> str:
+        import asyncio
+
         store = self.store
         if message_id is None:
             message_id = await asyncio.to_thread(store.head_id, session_id)
@@ -275,6 +297,7 @@ class AppController(QObject):
         return new_id
 
     async def export(self, session_id: str, fmt: str) -> str:
+        import asyncio
         from hermes_desktop.core.storage import transfer
 
         exporter = transfer.export_markdown if fmt == "md" else transfer.export_json
@@ -288,6 +311,8 @@ class AppController(QObject):
     def send(self, session_id: str | None, text: str, attachments: Sequence[Any] = ()) -> str:
         """Answer `text` (with its attached files, core/attachments.py) in `session_id` (a new session when None).
         Returns the session id."""
+        import uuid
+
         session_id = session_id or uuid.uuid4().hex
         files = tuple(attachments)
         self._run(session_id, self._when_provider_ready(lambda agent: agent.start_turn(session_id, text, files)))
@@ -295,6 +320,8 @@ class AppController(QObject):
 
     async def regenerate(self, session_id: str, assistant_message_id: int) -> None:
         """Answer the user message before this reply again; the old reply stays as a branch."""
+        import asyncio
+
         history = await asyncio.to_thread(self.store.messages, session_id)
         ids = [m.id for m in history]
         if assistant_message_id not in ids:
@@ -305,24 +332,32 @@ class AppController(QObject):
 
     async def retry(self, session_id: str) -> None:
         """Run the last user message again (after an error); a partial reply stays as a branch."""
+        import asyncio
+
         history = await asyncio.to_thread(self.store.messages, session_id)
         user = next((m for m in reversed(history) if m.role == "user"), None)
         if user is not None:
             await self._rerun_from(session_id, user.id)
 
     async def edit_and_resend(self, session_id: str, user_message_id: int, text: str) -> None:
+        import asyncio
+
         await asyncio.to_thread(self.store.edit_user_message, user_message_id, text)
         self._run(session_id, self._when_provider_ready(lambda agent: agent.start_regenerate(session_id)))
         self.sig_open_session.emit(session_id, None)
 
     async def show_version(self, session_id: str, message_id: int) -> None:
         """Make the branch through this version of a message the active one (older edits stay reachable)."""
+        import asyncio
+
         if self.is_busy(session_id):
             return
         await asyncio.to_thread(self.store.switch_branch, message_id)
         self.sig_open_session.emit(session_id, None)
 
     async def _rerun_from(self, session_id: str, user_message_id: int) -> None:
+        import asyncio
+
         await asyncio.to_thread(self.store.rewind_to, session_id, user_message_id)
         self._run(session_id, self._when_provider_ready(lambda agent: agent.start_regenerate(session_id)))
         self.sig_open_session.emit(session_id, None)
@@ -337,6 +372,8 @@ class AppController(QObject):
         its key stored and its client built; a broad workspace not yet confirmed), as soon as every hold is
         released. So a message sent right after Save is answered by that provider instead of failing with
         "No model is set up yet", and none runs in a workspace the user has not accepted."""
+        import asyncio
+
         assert self.agent is not None
         agent, holds = self.agent, [hold for hold in self._holds if not hold.done()]
         if not holds:
@@ -368,6 +405,8 @@ class AppController(QObject):
 
     def hold_turns(self) -> Callable[[], None]:
         """Turns sent from now on wait (their messages are not lost) until the returned function is called."""
+        import asyncio
+
         hold: asyncio.Future[None] = asyncio.get_event_loop().create_future()
         self._holds.add(hold)
 
@@ -387,6 +426,8 @@ class AppController(QObject):
 
     async def activity_for(self, session_id: str) -> ActivityRecorder | None:
         """The Activity trace of a session: what this window saw, or the saved conversation's last turns rebuilt."""
+        import asyncio
+
         if session_id not in self.activity and self.runtime is not None and session_id not in self._turns:
             messages = await asyncio.to_thread(self.runtime.store.recent_messages, session_id, ACTIVITY_HISTORY)
             if messages and session_id not in self.activity:
@@ -394,6 +435,8 @@ class AppController(QObject):
         return self.activity.get(session_id)
 
     async def _consume(self, session_id: str, turn: "Turn") -> None:
+        from hermes_desktop.core import events as ev
+
         recorder = self.activity.setdefault(session_id, ActivityRecorder())
         first = True
         finished: ev.TurnFinished | None = None
@@ -441,6 +484,7 @@ class AppController(QObject):
 
     async def stored_key(self, profile_id: str) -> str | None:
         """The key kept for a profile (None when there is none). Raises SecretStoreError if the keyring fails."""
+        import asyncio
         from hermes_desktop.core.secrets import SecretStore
 
         assert self.runtime is not None
@@ -469,6 +513,7 @@ class AppController(QObject):
             self._provider_change_done()
 
     async def _save_provider(self, profile: "ProviderProfile", api_key: str | None, make_active: bool) -> None:
+        import asyncio
         from hermes_desktop.core.settings import with_profile
 
         assert self.runtime is not None
@@ -479,6 +524,7 @@ class AppController(QObject):
 
     async def delete_provider(self, profile_id: str) -> None:
         """Remove a profile and its key from the keyring."""
+        import asyncio
         from hermes_desktop.core.settings import without_profile
 
         assert self.runtime is not None
@@ -504,6 +550,7 @@ class AppController(QObject):
 
     async def _reconnect(self) -> None:
         """Point the agent at the (possibly new) active profile, with its key."""
+        import asyncio
         from hermes_desktop.core.llm import ModelClient
         from hermes_desktop.core.settings import effective_profile
 
@@ -612,6 +659,7 @@ class AppController(QObject):
         self.sig_mcp_changed.emit()
 
     async def save_mcp_server(self, name: str, entry: dict[str, Any], replacing: str | None) -> None:
+        import asyncio
         from hermes_desktop.core.mcp.config import save_server
 
         assert self.runtime is not None
@@ -619,6 +667,7 @@ class AppController(QObject):
         await self.reload_mcp()
 
     async def remove_mcp_server(self, name: str) -> None:
+        import asyncio
         from hermes_desktop.core.mcp.config import remove_server
 
         assert self.runtime is not None
@@ -632,6 +681,7 @@ class AppController(QObject):
     async def set_mcp_secret(self, server: str, name: str, value: str) -> None:
         """Store a secret the server's mcp.json entry refers to (keyring: may block, so a worker thread), then
         start the server again with it."""
+        import asyncio
         from hermes_desktop.core.logging_setup import REDACTION
         from hermes_desktop.core.mcp.config import secret_username
 
@@ -703,6 +753,8 @@ class AppController(QObject):
                 "claude": self.tr("~/.claude")}.get(origin, origin)
 
     async def reload_skills(self) -> None:
+        import asyncio
+
         assert self.runtime is not None
         await asyncio.to_thread(self.runtime.skills.reload)
         self.sig_skills_changed.emit()
@@ -733,6 +785,8 @@ class AppController(QObject):
 
     async def trust_skill(self, name: str, digest: str | None = None) -> bool:
         """Trust a skill's code as hashed in `digest` (taken when the user was asked); False when it changed since."""
+        import asyncio
+
         assert self.runtime is not None
         trusted = await asyncio.to_thread(self.runtime.skills.trust_skill, name, digest)
         self.sig_skills_changed.emit()
@@ -740,6 +794,8 @@ class AppController(QObject):
 
     async def toggle_skill(self, session_id: str, name: str) -> None:
         """Use a skill in this session from now on (its instructions and tools), or stop using it."""
+        import asyncio
+
         assert self.runtime is not None
         manager = self.runtime.skills
         if name in await asyncio.to_thread(manager.active, session_id):
@@ -787,6 +843,8 @@ class AppController(QObject):
         return list(self.memory.history(memory_id))
 
     async def _memory_write(self, call: Callable[..., Any], *args: Any) -> Any:
+        import asyncio
+
         try:
             return await asyncio.to_thread(call, *args)
         finally:
@@ -828,6 +886,8 @@ class AppController(QObject):
 
     async def set_incognito(self, session_id: str, on: bool) -> None:
         """Don't use or record memory in this session (on), or do again."""
+        import asyncio
+
         await asyncio.to_thread(self.memory.set_incognito, session_id, on)
 
     def set_memory_settings(self, **changes: Any) -> None:
@@ -875,6 +935,8 @@ def _turn_after(ready: "asyncio.Future[Any]", start: Callable[[], "Turn"]) -> "T
                 self._inner.cancel()
 
         async def _forward(self, emit: Callable[[ev.Event], None]) -> None:
+            from hermes_desktop.core import events as ev
+
             await ready  # save_provider always ends the change (in a finally)
             self._inner = start()
             async for event in self._inner:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from html import escape
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
@@ -19,9 +19,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hermes_desktop.core.mcp.bridge import tool_name
-from hermes_desktop.core.tools.approval import rule_key
-from hermes_desktop.core.tools.spec import ToolSpec
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.activity import ActivityRecorder, TurnActivity
 from hermes_desktop.ui.mcp_panel import McpPanel
@@ -29,6 +26,9 @@ from hermes_desktop.ui.memory_panel import MemoryPanel
 from hermes_desktop.ui.keyboard import fit_tool_columns, install_tool_keys
 from hermes_desktop.ui.panels import button, list_with_buttons
 from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
+
+if TYPE_CHECKING:
+    from hermes_desktop.core.tools.spec import ToolSpec
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
 MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -124,6 +124,9 @@ class Inspector(QTabWidget):
 
     # ------------------------------------------------------------------ tools
     def show_tools(self, specs: Iterable[ToolSpec], disabled: set[str], rules: dict[str, str] | None = None) -> None:
+        from hermes_desktop.core.tools.approval import rule_key
+        from hermes_desktop.core.mcp.bridge import tool_name
+
         rules = rules or {}
         specs = list(specs)
         # Called on every MCP status change and skill reload: rebuilding the tree (a combo per tool) takes ~20 ms,
@@ -310,17 +313,20 @@ class Inspector(QTabWidget):
 
         state = "" if turn.finished in (None, "completed") else "  " + self.tr("[{0}]", "how a turn ended").format(
             stop_reason_name(turn.finished))
+        from hermes_desktop.ui.activity import entry_tooltip, line_tooltip, turn_tooltip
+
         top = QTreeWidgetItem([("▶ " if turn.finished is None else "") + turn.title + state])
+        top.setToolTip(0, turn_tooltip(turn, top.text(0)))  # every line can be cut at 390 px: its whole text
         top.setData(0, MESSAGE_ROLE, turn.user_message_id)
         for entry in turn.entries:
             child = QTreeWidgetItem(top, [entry.title])
             # A tooltip guesses rich text: memories, tool results and errors are shown as written, never as HTML.
-            tip = escape(entry.detail, quote=False)
-            child.setToolTip(0, f"<p style='white-space:pre-wrap'>{tip}</p>" if entry.detail else "")
+            child.setToolTip(0, entry_tooltip(entry))
             child.setData(0, MESSAGE_ROLE, entry.message_id)
             child.setData(0, CALL_ROLE, entry.call_id)
             for line in entry.detail.splitlines():
                 detail = QTreeWidgetItem(child, [line])
+                detail.setToolTip(0, line_tooltip(line))
                 detail.setFlags(Qt.ItemFlag.ItemIsEnabled)
         return top
 

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QListWidgetItem, QWidget
 
-from hermes_desktop.core.mcp.status import PromptInfo, ServerState, ServerStatus
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.panels import button, list_with_buttons
 from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
 from hermes_desktop.ui.words import mcp_detail
+
+if TYPE_CHECKING:
+    from hermes_desktop.core.mcp.status import PromptInfo, ServerState, ServerStatus
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
 MAX_TOOLS_LISTED = 8
 
 
 def _state_colour(state: ServerState, theme: themes.Theme) -> str:
+    from hermes_desktop.core.mcp.status import ServerState
+
     if state is ServerState.CONNECTED:
         return theme.risk_read
     if state is ServerState.FAILED:
@@ -30,6 +34,8 @@ def _state_colour(state: ServerState, theme: themes.Theme) -> str:
 
 def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme: themes.Theme,
                  sign_in_words: str = "", withheld_words: str = "") -> str:
+    from hermes_desktop.core.mcp.status import ServerState
+
     html = (f"<b>{escape(status.name)}</b>&nbsp;&nbsp;<span style='color:{_state_colour(status.state, theme)}'>"
             f"{escape(state_words)}</span>&nbsp;<span style='color:{theme.muted}'>· {escape(status.transport)}"
             f"</span><br><span style='color:{theme.muted}'>{escape(status.target)}</span>")
@@ -98,11 +104,15 @@ class McpPanel(QWidget):
         self.servers.clear()
         self._statuses = {status.name: status for status in statuses}
         theme = themes.current()
-        for problem in problems:
+        from hermes_desktop.ui.startup_words import startup_problem_text
+
+        for problem in (startup_problem_text(p) for p in problems):  # mcp.json's codes, in the user's language
             item = QListWidgetItem(f"⚠ {problem}")
             item.setData(HTML_ROLE, f"<span style='color:{theme.risk_destructive}'>⚠ {escape(problem)}</span>")
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.servers.addItem(item)
+        if statuses:  # the empty tab at start needs no MCP types
+            from hermes_desktop.core.mcp.status import ServerState
         for status in statuses:
             words = self._state_words(status.state)
             tools = self.tr("1 tool") if len(status.tools) == 1 else self.tr("{0} tools").format(len(status.tools))
@@ -131,6 +141,8 @@ class McpPanel(QWidget):
         self._selection_changed()
 
     def _state_words(self, state: ServerState) -> str:
+        from hermes_desktop.core.mcp.status import ServerState
+
         return {ServerState.STARTING: self.tr("starting"), ServerState.CONNECTED: self.tr("connected"),
                 ServerState.RESTARTING: self.tr("restarting"), ServerState.FAILED: self.tr("failed"),
                 ServerState.DISABLED: self.tr("disabled"), ServerState.STOPPED: self.tr("stopped"),
@@ -147,6 +159,8 @@ class McpPanel(QWidget):
                        "press Restart. Last error: {2}").format(info.failures, info.retry_at, info.reason)
 
     def _sign_in_words(self, status: ServerStatus) -> str:
+        from hermes_desktop.core.mcp.status import ServerState
+
         if status.state is ServerState.NEEDS_SIGN_IN:
             return self.tr("Press “Sign in…” to open its sign-in page in your browser.")
         if status.sign_in == "signed_in":

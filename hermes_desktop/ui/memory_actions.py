@@ -19,7 +19,6 @@ large memory table or a busy disk never freezes the window. Modals are opened wi
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -129,6 +128,8 @@ class MemoryActions(QObject):
         spawn(self._refresh())
 
     async def _refresh(self) -> None:
+        import asyncio
+
         self._refreshing = True
         try:
             while True:
@@ -146,6 +147,8 @@ class MemoryActions(QObject):
             self._refreshing = False
 
     async def _rows(self, records: list[Any]) -> list[MemoryRow]:
+        import asyncio
+
         store = self.controller.store
 
         def read_titles(ids: set[str]) -> dict[str, str | None]:  # one trip to the worker thread for all of them
@@ -256,6 +259,8 @@ class MemoryActions(QObject):
                 log.exception("forgotten memories could not be removed")
 
     async def wipe_all(self) -> None:
+        import asyncio
+
         count = await asyncio.to_thread(self.controller.memory_count)
         if not count:
             return
@@ -279,6 +284,8 @@ class MemoryActions(QObject):
         self.window.statusBar().showMessage(self.tr("All memories were wiped."), 6000)
 
     async def go_to_source(self, memory_id: int) -> None:
+        import asyncio
+
         row = self.panel._rows.get(memory_id)
         if row is None or row.session_id is None:
             return
@@ -289,6 +296,8 @@ class MemoryActions(QObject):
         await self.window.show_message(row.session_id, row.message_id)
 
     async def show_history(self, memory_id: int) -> None:
+        import asyncio
+
         chain = await asyncio.to_thread(self.controller.memory_history, memory_id)
         dialog = QDialog(self.window)
         dialog.setObjectName("memoryHistoryDialog")
@@ -388,6 +397,8 @@ class MemoryActions(QObject):
 
     async def load_incognito(self) -> None:
         """Which sessions keep memory out (once, when the engine is ready)."""
+        import asyncio
+
         try:
             sessions = [info.id for info in await self.controller.list_sessions()]
             if self.window.current_session is not None:
@@ -425,6 +436,8 @@ class MemoryActions(QObject):
                                  f" border-radius: 6px; margin: 4px 12px 0 12px; }}")
 
     async def _ask_incognito(self, session_id: str) -> None:
+        import asyncio
+
         try:
             found = await asyncio.to_thread(self.controller.incognito_sessions, [session_id])
         except Exception:

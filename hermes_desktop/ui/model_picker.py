@@ -14,7 +14,6 @@ GUI thread); a server that cannot list keeps its cached and hand-typed models an
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from dataclasses import replace
@@ -37,8 +36,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hermes_desktop.core.model_catalog import CatalogEntry
-from hermes_desktop.core.session_models import SessionPick, read_pick, write_pick
 from hermes_desktop.core.settings import ProviderProfile
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.async_dialog import run_dialog
@@ -46,6 +43,9 @@ from hermes_desktop.ui.tasks import spawn
 from hermes_desktop.ui.words import profile_name
 
 if TYPE_CHECKING:
+    from hermes_desktop.core.model_catalog import CatalogEntry
+    from hermes_desktop.core.session_models import SessionPick
+    import asyncio
     from hermes_desktop.ui.controller import AppController
 
 log = logging.getLogger(__name__)
@@ -92,6 +92,9 @@ class ModelPicker(QToolButton):
         self.show_session(self._current_session())
 
     async def _read_pick(self, session_id: str | None) -> None:
+        from hermes_desktop.core.session_models import read_pick
+        import asyncio
+
         pick = None
         if session_id is not None and self.controller.ready:
             pick = await asyncio.to_thread(read_pick, self.controller.store, session_id)
@@ -193,6 +196,9 @@ class ModelPicker(QToolButton):
     # ------------------------------------------------------------------ choosing
     async def choose(self, pick: SessionPick | None) -> None:
         """Use this model (None: the default) for the current session from its next message, and save it."""
+        from hermes_desktop.core.session_models import write_pick
+        import asyncio
+
         session_id = self._ensure_session()
         try:
             await asyncio.to_thread(write_pick, self.controller.store, session_id, pick)
@@ -210,6 +216,8 @@ class ModelPicker(QToolButton):
 
     async def add_model(self, profile: ProviderProfile) -> None:
         """Ask for a model name, keep it with the profile (saved profiles only) and pick it."""
+        from hermes_desktop.core.session_models import SessionPick
+
         dialog = AddModelDialog(profile, self.window())
         self.add_dialog = dialog  # for tests and automation
         if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
@@ -438,6 +446,8 @@ class ModelPickerPopup(QFrame):
         return super().eventFilter(watched, event)
 
     def activate(self, item: QTreeWidgetItem) -> None:
+        from hermes_desktop.core.session_models import SessionPick
+
         if not self.isVisible():  # a single click can emit both itemClicked and itemActivated: act once
             return
         kind = item.data(0, KIND_ROLE)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 from datetime import date, datetime, timedelta
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QPalette
@@ -31,7 +31,9 @@ from PySide6.QtWidgets import (
 
 from hermes_desktop.ui import design, icons
 from hermes_desktop.ui import theme as themes
-from hermes_desktop.core.session_types import SessionInfo
+
+if TYPE_CHECKING:
+    from hermes_desktop.core.session_types import SessionInfo
 
 SESSION_ROLE = Qt.ItemDataRole.UserRole + 1
 POSITION_ROLE = Qt.ItemDataRole.UserRole + 2

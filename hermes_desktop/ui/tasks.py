@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sys
-from typing import Any, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Callable, Coroutine
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger(__name__)
 _running: set[asyncio.Task[Any]] = set()
@@ -26,6 +28,8 @@ def install_asyncgen_hooks(loop: asyncio.AbstractEventLoop) -> Callable[[], None
 
 def spawn(coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
     """Run `coroutine` on the qasync loop; an exception goes to sys.excepthook (shown in the window)."""
+    import asyncio
+
     task = asyncio.get_event_loop().create_task(coroutine)
     _running.add(task)
 
@@ -43,6 +47,8 @@ def spawn(coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
 
 async def drain() -> None:
     """Cancel and await everything still running (at shutdown), except the task calling this."""
+    import asyncio
+
     current = asyncio.current_task()
     pending = [task for task in _running if task is not current]
     for task in pending:

@@ -15,9 +15,10 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Union
 
-from hermes_desktop.core.session_types import CONVERSATION_ROLES, SUMMARY, StoredMessage
+if TYPE_CHECKING:
+    from hermes_desktop.core.session_types import StoredMessage
 
 
 @dataclass(eq=False)
@@ -228,6 +229,8 @@ def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
 
     `versions` maps a message id to the ids of all its versions, for messages that have more than one. `summary`
     (the conversation's running summary) goes right after the message it ends with, when that is among them."""
+    from hermes_desktop.core.session_types import CONVERSATION_ROLES, SUMMARY
+
     versions = versions or {}
     rows: list[Item] = []
     cards: dict[str, ToolCardItem] = {}

@@ -16,14 +16,13 @@ once a second so their elapsed time stays current.
 from __future__ import annotations
 
 import time
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from collections import deque
 from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractListModel, QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 
-from hermes_desktop.core import events as ev
 from hermes_desktop.ui import words
 from hermes_desktop.ui.chat.items import (
     CANCELLED,
@@ -45,6 +44,9 @@ from hermes_desktop.ui.chat.items import (
     pretty_arguments,
 )
 
+if TYPE_CHECKING:
+    from hermes_desktop.core import events as ev
+
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 1
 MAX_PAGES = 4  # loaded pages kept while scrolling through a long session (the rest is dropped and reloaded)
 STREAM_INTERVAL_MS = 16
@@ -52,15 +54,15 @@ STREAM_CHARS_PER_FRAME = 3000
 STREAM_BLOCKS_PER_FRAME = 12  # Markdown blocks (blank-line separated) laid out in one frame: ~0.3-0.7 ms each
 TICK_INTERVAL_MS = 1000
 
+# Keyed by the values of core.events' StrEnums (a member equals and hashes as its value), so this module needs
+# core.events only when an event arrives, not before the window's first paint (ui/launch.py).
 _OUTCOME_STATUS = {
-    ev.ToolOutcome.OK: DONE, ev.ToolOutcome.ERROR: FAILED, ev.ToolOutcome.INVALID: FAILED,
-    ev.ToolOutcome.TIMEOUT: "timed out", ev.ToolOutcome.DENIED: DENIED, ev.ToolOutcome.CANCELLED: CANCELLED,
-    ev.ToolOutcome.SKIPPED: SKIPPED, ev.ToolOutcome.DRY_RUN: "dry run", ev.ToolOutcome.INTERRUPTED: INTERRUPTED,
-}
-_GUARD_REASONS = (ev.FinishReason.MAX_ROUND_TRIPS, ev.FinishReason.REPEATED_CALL, ev.FinishReason.REPEATED_FAILURE,
-                  ev.FinishReason.OUTPUT_LIMIT)
+    "ok": DONE, "error": FAILED, "invalid": FAILED, "timeout": "timed out", "denied": DENIED,
+    "cancelled": CANCELLED, "skipped": SKIPPED, "dry_run": "dry run", "interrupted": INTERRUPTED,
+}  # ToolOutcome
+_GUARD_REASONS = ("max_round_trips", "repeated_call", "repeated_failure", "output_limit")  # FinishReason
 # Turns that end with the reply still streaming cut short: its row is marked interrupted.
-_CUT_REASONS = (ev.FinishReason.CANCELLED, ev.FinishReason.OUTPUT_LIMIT)
+_CUT_REASONS = ("cancelled", "output_limit")  # FinishReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +240,8 @@ class TranscriptModel(QAbstractListModel):
     # ------------------------------------------------------------------ live events
     def apply(self, event: ev.Event) -> None:
         """Show one engine event of the session this transcript displays."""
+        from hermes_desktop.core import events as ev
+
         if self._deferred or (not isinstance(event, (ev.TextDelta, ev.ReasoningDelta)) and self._behind()):
             self._deferred.append(event)
             if not self._flush_timer.isActive():
@@ -256,6 +260,8 @@ class TranscriptModel(QAbstractListModel):
         return _frame_cut(text, STREAM_CHARS_PER_FRAME - reasoning) < len(text)
 
     def _apply_now(self, event: ev.Event) -> None:
+        from hermes_desktop.core import events as ev
+
         if isinstance(event, ev.TextDelta):
             self._stream(event.text)
             return
@@ -396,6 +402,8 @@ class TranscriptModel(QAbstractListModel):
             self._apply_deferred()
 
     def _apply_deferred(self) -> None:
+        from hermes_desktop.core import events as ev
+
         while self._deferred:
             event = self._deferred[0]
             if not isinstance(event, (ev.TextDelta, ev.ReasoningDelta)) and self._behind():
@@ -517,6 +525,8 @@ def _frame_cut(text: str, chars: int) -> int:
 
 
 def _actions_for(error: ev.TurnError) -> tuple[str, ...]:
+    from hermes_desktop.core import events as ev
+
     actions = ["retry"]
     if error.action is ev.ErrorAction.OPEN_PROVIDER_SETTINGS:
         actions.append("open_provider_settings")

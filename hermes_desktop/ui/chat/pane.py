@@ -17,29 +17,26 @@ process (core/pdf_extract.py); when the window quits (or the read is cancelled) 
 
 from __future__ import annotations
 
-import asyncio
 import html
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QImage, QPixmap
 from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy,
                                QStyle, QToolButton, QVBoxLayout, QWidget)
 
-from hermes_desktop.core.attachments import (
-    IMAGE, MAX_MESSAGE_ATTACHMENTS, MAX_MESSAGE_TEXT_CHARS, AttachmentError, PreparedAttachment,
-    message_budget_refusal, prepare_attachment, prepare_bytes,
-)
-from hermes_desktop.core.open_copy import OpenRefused, clean_name, openable, viewer_copy
-from hermes_desktop.core.pdf_extract import cancel_all as cancel_pdf_reads
-from hermes_desktop.imaging import process_image
 from hermes_desktop.ui import design, icons
 from hermes_desktop.ui.chat.input import ChatInput, local_files
 from hermes_desktop.ui.chat.items import Item, MessageItem, RememberedItem, SummaryItem, ToolCardItem
 from hermes_desktop.ui.chat.model import TranscriptModel
 from hermes_desktop.ui.chat.view import ChatView
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from hermes_desktop.core.attachments import PreparedAttachment
 
 
 class ChatPane(QWidget):
@@ -197,6 +194,8 @@ class ChatPane(QWidget):
         return self._busy
 
     def _submit(self, text: str) -> None:
+        from hermes_desktop.core.attachments import IMAGE, message_budget_refusal
+
         if (not text and not self.attachments) or self._busy or self._send_blocked is not None:
             return
         too_much = message_budget_refusal(self.attachments, context_window=self.context_window()) \
@@ -221,6 +220,8 @@ class ChatPane(QWidget):
 
     def _budget_text(self, reason: str) -> str:
         """The core's reason, in the window's language where it has one of the known forms."""
+        from hermes_desktop.core.attachments import IMAGE, MAX_MESSAGE_ATTACHMENTS, MAX_MESSAGE_TEXT_CHARS
+
         count = len(self.attachments)
         chars = sum(len(a.text or "") for a in self.attachments if a.kind != IMAGE)
         if reason.startswith(f"Not sent: {count} files"):
@@ -308,6 +309,11 @@ class ChatPane(QWidget):
         return _spawn(self._add([(Path(name), bytes(data.data()))]))
 
     async def _add(self, items: list[tuple[Path, bytes | None]]) -> list[str]:
+        from hermes_desktop.imaging import process_image
+        from hermes_desktop.core.pdf_extract import cancel_all as cancel_pdf_reads
+        from hermes_desktop.core.attachments import AttachmentError, prepare_attachment, prepare_bytes
+        import asyncio
+
         problems = []
         for path, data in items:
             try:
@@ -352,6 +358,8 @@ class ChatPane(QWidget):
         self.attach_notice.show()
 
     def _add_chip(self, attachment: PreparedAttachment) -> None:
+        from hermes_desktop.core.attachments import IMAGE
+
         chip = QFrame()
         chip.setObjectName("attachmentChip")
         chip.setProperty("attachment", attachment)
@@ -425,6 +433,8 @@ class ChatPane(QWidget):
     def open_attachment(self, ref: Any) -> None:
         """Open an attached file from the transcript with the system's viewer: a copy under its own, cleaned name (the
         stored file is named by its hash, which no viewer would recognise) in this run's private folder."""
+        from hermes_desktop.core.open_copy import OpenRefused, clean_name, openable, viewer_copy
+
         folder = self.view.delegate.attachments_dir
         if folder is None:
             return

@@ -9,8 +9,10 @@ can be tried again. Closing the window, Esc, or a generation still running when 
 
 from __future__ import annotations
 
-import asyncio
-from typing import Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable
+
+if TYPE_CHECKING:
+    import asyncio
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
@@ -120,6 +122,8 @@ class McpSamplingDialog(QDialog):
 
     # ------------------------------------------------------------------ generating
     def _start_generating(self) -> None:
+        import asyncio
+
         if self._task is not None and not self._task.done():
             return
         self.approve_button.setEnabled(False)
