@@ -9,6 +9,12 @@ Turns run before the window opened are rebuilt from the saved conversation
 (`recorder_from_history`): their replies and tool calls with outcomes and sizes. Timings,
 context sizes and approval decisions live only in the events, so those turns do not have
 them, and the tab says so.
+
+Every line the tab shows has its whole text in a tooltip (`line_tooltip`, `entry_tooltip`, `turn_tooltip`): at
+the default inspector width (390 px) a round's numbers, a tool's arguments and a path without spaces are longer
+than the row. The tab wraps at spaces; a run with none (a path, JSON) is cut at the right with "…", and the
+tooltip holds it whole. Tooltips are escaped text in a `pre-wrap` paragraph: Qt guesses rich text, and a
+memory, a tool result or a question may contain markup that must be shown as written.
 """
 
 from __future__ import annotations
@@ -16,14 +22,16 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QCoreApplication
 
-from hermes_desktop.core import events as ev
 from hermes_desktop.core.session_types import StoredMessage
 from hermes_desktop.ui import words
 from hermes_desktop.ui.chat.items import status_of_result
+
+if TYPE_CHECKING:
+    from hermes_desktop.core import events as ev
 
 
 @dataclass
@@ -70,6 +78,7 @@ class ActivityRecorder:
 
     def record(self, event: ev.Event) -> ActivityEntry | TurnActivity | None:
         """Apply one event; returns the entry it created or changed (or the turn), if any."""
+        from hermes_desktop.core import events as ev  # not at module level: see ui/launch.py
         now = self._clock()
         if isinstance(event, ev.TurnStarted):
             self.turns.append(TurnActivity(event.text, now, event.user_message_id))
@@ -197,6 +206,30 @@ class ActivityRecorder:
         self._round = None
 
 
+TOOLTIP_LIMIT = 4000  # characters: a pasted document as a question must not make a screen-sized tooltip
+
+
+def line_tooltip(text: str) -> str:
+    """The whole of one line (or several) as a tooltip: plain text, kept as written, wrapped at spaces."""
+    from html import escape
+
+    if not text:
+        return ""
+    text = text if len(text) <= TOOLTIP_LIMIT else text[:TOOLTIP_LIMIT] + "…"
+    return f"<p style='white-space:pre-wrap'>{escape(text, quote=False)}</p>"
+
+
+def entry_tooltip(entry: ActivityEntry) -> str:
+    """An entry's title and its details (the title alone is often cut in the narrow tab)."""
+    return line_tooltip(entry.title + ("\n" + entry.detail if entry.detail else ""))
+
+
+def turn_tooltip(turn: TurnActivity, shown: str) -> str:
+    """A turn's row: what it shows (the question cut at 60 characters, how it ended) and the whole question."""
+    whole = " ".join(turn.text.split())
+    return line_tooltip(shown if whole in shown else f"{shown}\n\n{turn.text}")
+
+
 def _error_text(result: str) -> str:
     """The message of a `{"error": …}` tool result, or the result itself."""
     try:
@@ -207,6 +240,8 @@ def _error_text(result: str) -> str:
 
 
 def _outcome_words(event: ev.ToolCallFinished) -> str:
+    from hermes_desktop.core import events as ev
+
     if event.outcome is ev.ToolOutcome.INTERRUPTED:  # never started: a duration would suggest it ran
         return QCoreApplication.translate("Activity", "interrupted, not run (the reply was cut off)")
     return QCoreApplication.translate("Activity", "{outcome} · {seconds} s").format(
