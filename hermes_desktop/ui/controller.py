@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 from PySide6.QtCore import QObject, Signal
 
 from hermes_desktop.core.settings import write_atomically
-from hermes_desktop.ui.activity import ActivityRecorder, recorder_from_history
 from hermes_desktop.ui.tasks import drain, spawn
 
 if TYPE_CHECKING:
@@ -32,11 +31,12 @@ if TYPE_CHECKING:
 
     from hermes_desktop.core import events as ev
     from hermes_desktop.core.agent import Agent, Turn
-    from hermes_desktop.core.settings import ProviderProfile
     from hermes_desktop.core.runtime import Runtime
     from hermes_desktop.core.session_types import SessionInfo, StoredMessage
+    from hermes_desktop.core.settings import ProviderProfile
     from hermes_desktop.core.store import SearchHit, SQLiteSessionStore
     from hermes_desktop.core.tools.approval import Approver
+    from hermes_desktop.ui.activity import ActivityRecorder
 
 log = logging.getLogger(__name__)
 
@@ -426,6 +426,7 @@ class AppController(QObject):
 
     async def activity_for(self, session_id: str) -> ActivityRecorder | None:
         """The Activity trace of a session: what this window saw, or the saved conversation's last turns rebuilt."""
+        from hermes_desktop.ui.activity import recorder_from_history
         import asyncio
 
         if session_id not in self.activity and self.runtime is not None and session_id not in self._turns:
@@ -435,6 +436,7 @@ class AppController(QObject):
         return self.activity.get(session_id)
 
     async def _consume(self, session_id: str, turn: "Turn") -> None:
+        from hermes_desktop.ui.activity import ActivityRecorder
         from hermes_desktop.core import events as ev
 
         recorder = self.activity.setdefault(session_id, ActivityRecorder())

@@ -1,16 +1,20 @@
-"""Start the window on qasync: paint first, load the engine after.
+"""Start the window: paint first, then qasync, then the engine.
 
-Order matters for start-up time: Qt and the window's own modules are imported,
-the window is shown and painted, and only then does the controller import the
-engine (openai, the agent) and open the database in a worker thread.
+Order matters for start-up time (issue 16: first paint within 2x a bare PySide6 window). The window's own
+modules are imported, the window is built, shown and painted on a local Qt event loop (`first_paint`);
+only then are asyncio and qasync imported and the qasync loop started (`run_app`), and only then does the
+controller import the engine (openai, the agent) and open the database in a worker thread. So nothing a
+first paint does not need may import asyncio at module level: the window's modules import it inside the
+functions that run later (`ui/tasks.spawn` is the usual way in), and dialogs, the MCP and memory helpers
+are imported when first used. tests/ui/test_startup.py checks what is imported before the first paint.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import sys
+import time
 import traceback
 from types import TracebackType
 from typing import Callable, Mapping
@@ -19,7 +23,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QWidget
 
 from hermes_desktop import __version__, qt_import_hook
-from hermes_desktop.core.logging_setup import setup_logging
+from hermes_desktop.core.logging_setup import hold_early_records, setup_logging
 from hermes_desktop.core.paths import app_paths, resources_dir
 from hermes_desktop.core.settings import SettingsStore
 
@@ -50,7 +54,10 @@ def install_excepthook(show: Callable[[str], None]) -> None:
     def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
         log.error("unhandled error:\n%s", "".join(traceback.format_exception(kind, value, tb)))
         try:
-            show(f"Something went wrong inside Hermes: {kind.__name__}: {value}. Details are in the log.")
+            from PySide6.QtCore import QCoreApplication
+
+            show(QCoreApplication.translate("ErrorBar", "Something went wrong inside Hermes: {0}: {1}. Details are in "
+                                            "the log.").format(kind.__name__, value))
         except Exception:  # the window may be gone
             sys.__excepthook__(kind, value, tb)
 
@@ -58,7 +65,11 @@ def install_excepthook(show: Callable[[str], None]) -> None:
 
 
 class _FirstPaint(QObject):
+    """An awaitable first paint, for code already on an asyncio loop (tests, benchmarks)."""
+
     def __init__(self, widget: QWidget) -> None:
+        import asyncio
+
         super().__init__(widget)
         self.painted = asyncio.get_event_loop().create_future()
         widget.installEventFilter(self)
@@ -69,8 +80,41 @@ class _FirstPaint(QObject):
         return False
 
 
-def build_window(env: Mapping[str, str] | None = None):  # type: ignore[no-untyped-def]
-    """The window and its controller, not yet started (tests call this under their own loop)."""
+class _PaintWait(QObject):
+    """Runs a local Qt event loop until `widget` has painted once (or `limit_ms` passed: a platform that never
+    paints a hidden or minimised window must not hold the start)."""
+
+    def __init__(self, widget: QWidget, limit_ms: int = 3000) -> None:
+        from PySide6.QtCore import QEventLoop, QTimer
+
+        super().__init__(widget)
+        self.painted = False
+        self.painted_at: float | None = None  # time.time() of the paint event (the start-up benchmark reads it)
+        self._loop = QEventLoop(self)
+        self._limit = QTimer(self)
+        self._limit.setSingleShot(True)
+        self._limit.setInterval(limit_ms)
+        self._limit.timeout.connect(self._loop.quit)
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and not self.painted:
+            self.painted = True
+            self.painted_at = time.time()
+            self._loop.quit()
+        return False
+
+    def wait(self) -> None:
+        if not self.painted:
+            self._limit.start()
+            self._loop.exec()
+        self._limit.stop()
+        self.parent().removeEventFilter(self)  # type: ignore[union-attr]
+
+
+def build_window(env: Mapping[str, str] | None = None, *, complete: bool = True):  # type: ignore[no-untyped-def]
+    """The window and its controller, not yet started (tests call this under their own loop). With
+    complete=False the window has only what its first paint shows; `MainWindow.finish_start()` adds the rest."""
     from hermes_desktop.ui import theme as themes
     from hermes_desktop.ui.controller import AppController
     from hermes_desktop.ui.main_window import MainWindow
@@ -79,26 +123,44 @@ def build_window(env: Mapping[str, str] | None = None):  # type: ignore[no-untyp
 
     paths = app_paths()
     app = application()
-    settings = SettingsStore(paths).load().settings
+    settings = SettingsStore(paths).peek()  # never sets a bad file aside: the engine reports it (core/settings.py)
     install_translations(app, settings.language)
     manager = themes.ThemeManager(app, settings.theme)
     controller = AppController(env)
     window = MainWindow(controller, manager, paths.config_dir / "window.json")
+    if complete:
+        window.finish_start()
     return app, window, controller
 
 
-async def run_app(env: Mapping[str, str] | None = None) -> None:
+def first_paint(env: Mapping[str, str] | None = None):  # type: ignore[no-untyped-def]
+    """Build the window, show it, return once it has painted (then open the log file): before asyncio and qasync
+    are imported. What `run_window` does first (and what the start-up benchmark times)."""
+    hold_early_records()  # the log file is opened after the paint (core/logging_setup.py)
+    application()
+    app, window, controller = build_window(env, complete=False)
+    install_excepthook(window.errors.show_message)
+    app.setQuitOnLastWindowClosed(False)
+    waiting = _PaintWait(window)
+    window.show()
+    waiting.wait()
+    window.first_painted_at = waiting.painted_at
+    setup_logging(app_paths().app_log)
+    return app, window, controller
+
+
+async def run_app(app, window, controller) -> None:  # type: ignore[no-untyped-def]
+    """The shown window's life on the qasync loop: the engine starts, the window runs until closed."""
+    import asyncio
+
     from hermes_desktop.ui.tasks import drain, install_asyncgen_hooks
 
     install_asyncgen_hooks(asyncio.get_running_loop())
-    app, window, controller = build_window(env)
-    install_excepthook(window.errors.show_message)
-    app.setQuitOnLastWindowClosed(False)
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
-    painted = _FirstPaint(window).painted
-    window.show()
-    await painted
+    if not window.isVisible():  # closed while it was first painting, before anything listened
+        closed.set()
+    window.finish_start()
     await controller.start()
     await closed.wait()
     await controller.shutdown()
@@ -114,12 +176,13 @@ def run_window() -> int:
         if problem is not None:
             print(problem, file=sys.stderr)
             return 1
+    app, window, controller = first_paint(os.environ)
+    import asyncio
+
     import qasync
 
-    setup_logging(app_paths().app_log)
-    application()
     try:
-        qasync.run(run_app(os.environ))
+        qasync.run(run_app(app, window, controller))
     except asyncio.CancelledError:
         pass
     return 0

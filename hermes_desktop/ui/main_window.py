@@ -2,55 +2,42 @@
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import logging
 import shutil
-import uuid
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer, QUrl
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QProgressBar,
     QPushButton,
     QSplitter,
     QStatusBar,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from hermes_desktop.core import events as ev
-from hermes_desktop.core.tools.approval import Decision
 from hermes_desktop.ui import design
-from hermes_desktop.ui.approver import GuiApprover
-from hermes_desktop.ui.dialogs.mcp_elicitation import GuiElicitor
-from hermes_desktop.ui.dialogs.mcp_sampling import GuiSampler
 from hermes_desktop.ui import theme as themes
-from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
 from hermes_desktop.ui.mcp_actions import McpActions
 from hermes_desktop.ui.memory_actions import MemoryActions
 from hermes_desktop.ui.model_picker import ModelPicker
-from hermes_desktop.ui.watcher import SettledWatcher
-from hermes_desktop.ui.chat.items import MessageItem, ToolCardItem, items_from_messages, summary_card
 from hermes_desktop.ui.chat.pane import ChatPane
-from hermes_desktop.ui.controller import AppController, Page
 from hermes_desktop.ui.inspector import Inspector
 from hermes_desktop.ui.sidebar import SessionSidebar
 from hermes_desktop.ui.tasks import spawn
+
+if TYPE_CHECKING:
+    from hermes_desktop.core import events as ev
+    from hermes_desktop.ui.controller import AppController, Page
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +118,10 @@ class SetupBar(QWidget):
 
 
 class MainWindow(QMainWindow):
+    """Built in two steps for start-up time (ui/launch.py): `__init__` makes what the first paint shows;
+    `finish_start()`, run after that paint and before the engine starts, makes the approval dialog's and the
+    MCP servers' askers, whose modules (dialogs, the MCP client features) the first paint does not need."""
+
     def __init__(self, controller: AppController, theme_manager: themes.ThemeManager, state_file: Path) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
@@ -166,14 +157,6 @@ class MainWindow(QMainWindow):
         column.addWidget(self.setup_bar)
         column.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
-        self.approver = GuiApprover(self, workspace=lambda: self.controller.runtime.workspace if self.controller.runtime
-                                    else None, session_title=self._session_title)
-        controller.set_approver(self.approver)
-        from hermes_desktop.ui.dialogs.mcp_input import WindowInputAsker
-
-        self.input_asker = controller.mcp_input_asker = WindowInputAsker(self)  # mcp.json ${input:…}, asked once
-        self.elicitor, self.sampler = GuiElicitor(self), GuiSampler(self)  # MCP servers' questions
-        controller.set_mcp_askers(self.elicitor, self.sampler)
         self._build_status_bar()
         self.memory = MemoryActions(self)  # the Memory tab, "Remembered: …" rows, the incognito switch
         self.statusBar().insertPermanentWidget(2, self.memory.toggle)
@@ -188,6 +171,27 @@ class MainWindow(QMainWindow):
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(80)
         self._refresh_timer.timeout.connect(lambda: spawn(self.refresh_sessions()))
+        self._finished = False
+
+    def finish_start(self) -> None:
+        """The parts the first paint does not show (see the class docstring); once, before controller.start()."""
+        if self._finished:
+            return
+        self._finished = True
+        from hermes_desktop.ui.approver import GuiApprover
+        from hermes_desktop.ui.dialogs.mcp_elicitation import GuiElicitor
+        from hermes_desktop.ui.dialogs.mcp_input import WindowInputAsker
+        from hermes_desktop.ui.dialogs.mcp_sampling import GuiSampler
+
+        self.approver = GuiApprover(self, workspace=lambda: self.controller.runtime.workspace if self.controller.runtime
+                                    else None, session_title=self._session_title)
+        self.controller.set_approver(self.approver)
+        self.input_asker = self.controller.mcp_input_asker = WindowInputAsker(self)  # mcp.json ${input:…}, asked once
+        self.elicitor, self.sampler = GuiElicitor(self), GuiSampler(self)  # MCP servers' questions
+        self.controller.set_mcp_askers(self.elicitor, self.sampler)
+        from hermes_desktop.ui.icons import set_action_icons  # theme-coloured icons (ui/icons.py)
+
+        set_action_icons(self, self._menu_icons)
 
     # ------------------------------------------------------------------ building
     def _build_status_bar(self) -> None:
@@ -242,10 +246,8 @@ class MainWindow(QMainWindow):
         self.settings_action = edit.addAction(self.tr("Settings…"), QKeySequence("Ctrl+,"), self.open_settings)
         self.model_action = edit.addAction(self.tr("Choose model…"), QKeySequence("Ctrl+Shift+M"),
                                            self.model_picker.open_popup)
-        from hermes_desktop.ui.icons import set_action_icons  # theme-coloured icons (ui/icons.py)
-
-        set_action_icons(self, {self.new_action: "new-session", export_md: "export", copy_last: "copy",
-                                search: "search", self.settings_action: "settings"})
+        self._menu_icons = {self.new_action: "new-session", export_md: "export", copy_last: "copy", search: "search",
+                            self.settings_action: "settings"}  # drawn in finish_start: a closed menu shows none
         view = menu.addMenu(self.tr("&View"))
         theme_menu = view.addMenu(self.tr("Theme"))
         group = QActionGroup(self)
@@ -295,7 +297,7 @@ class MainWindow(QMainWindow):
         p.sig_resend_edited.connect(lambda mid, text: spawn(c.edit_and_resend(self.current_session or "", mid, text)))
         p.sig_message_action.connect(self._message_action)
         p.sig_banner_action.connect(self._banner_action)
-        p.sig_approval.connect(lambda call_id, decision: self.approver.answer(call_id, Decision(decision)))
+        p.sig_approval.connect(self._answer_approval)
         p.image_refusal = lambda attachments: c.image_refusal(self.current_session, attachments)
         p.sig_copy_to_workspace.connect(lambda attachment: spawn(self._copy_to_workspace(attachment)))
         p.view.sig_need_earlier.connect(lambda: spawn(self._load_more(earlier=True)))
@@ -313,6 +315,12 @@ class MainWindow(QMainWindow):
         s.sig_incognito.connect(lambda sid, on: spawn(self.memory.set_incognito(sid, on)))
         s.incognito_of = self.memory.is_incognito
         self.theme_manager.sig_theme_changed.connect(self._theme_changed)
+
+    def _answer_approval(self, call_id: str, decision: str) -> None:
+        """An inline Allow / Deny on a tool card."""
+        from hermes_desktop.core.tools.approval import Decision
+
+        self.approver.answer(call_id, Decision(decision))
 
     # ------------------------------------------------------------------ engine ready
     def _on_ready(self) -> None:
@@ -344,6 +352,8 @@ class MainWindow(QMainWindow):
         spawn(self._after_ready(release))
 
     async def _on_store_ready(self) -> None:
+        import asyncio
+
         await self.refresh_sessions()
         if self._restored_session and await asyncio.to_thread(self.controller.store.get_session, self._restored_session):
             await self.open_session(self._restored_session, None)
@@ -371,6 +381,8 @@ class MainWindow(QMainWindow):
 
     async def run_setup(self, *, first_run: bool) -> bool:
         """The provider dialog: the first-run one, or editing the active provider. True when saved."""
+        from PySide6.QtWidgets import QDialog
+        from hermes_desktop.ui.async_dialog import run_dialog
         from hermes_desktop.core.secrets import SecretStoreError
         from hermes_desktop.ui import words
         from hermes_desktop.ui.dialogs.setup import SetupDialog
@@ -433,6 +445,9 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: Path) -> None:
         """Open a file or folder in the system's application for it; say where it is when there is none."""
+        from PySide6.QtGui import QDesktopServices
+        from PySide6.QtCore import QUrl
+
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
             self.errors.show_message(self.tr("No application could open it. It is at: {0}").format(path))
 
@@ -451,6 +466,8 @@ class MainWindow(QMainWindow):
         self._watch_skill_folders()
 
     def _skill_action(self, action: str, name: str) -> None:
+        import uuid
+
         runtime = self.controller.runtime
         if runtime is None:
             return
@@ -467,6 +484,10 @@ class MainWindow(QMainWindow):
             spawn(self.controller.toggle_skill(self.current_session, name))
 
     async def _confirm_trust(self, name: str) -> None:
+        from PySide6.QtWidgets import QMessageBox
+        from hermes_desktop.ui.async_dialog import Confirmation
+        import asyncio
+
         runtime = self.controller.runtime
         skill = runtime.skills.get(name) if runtime else None
         if skill is None:
@@ -490,6 +511,8 @@ class MainWindow(QMainWindow):
 
     def _watch_skill_folders(self) -> None:
         """Reload when skill folders change (a skill copied in, edited or removed)."""
+        from hermes_desktop.ui.watcher import SettledWatcher
+
         runtime = self.controller.runtime
         if runtime is None:
             return
@@ -527,6 +550,8 @@ class MainWindow(QMainWindow):
 
     def _ensure_session(self) -> str:
         """The current session's id; a new chat gets one now (a model picked there is saved with it)."""
+        import uuid
+
         if self.current_session is None:
             self.current_session = uuid.uuid4().hex
             self.sidebar.set_current(self.current_session)
@@ -586,6 +611,8 @@ class MainWindow(QMainWindow):
         await self.refresh_sessions()
 
     def _show_page(self, page: Page) -> None:
+        from hermes_desktop.ui.chat.items import items_from_messages, summary_card
+
         items = items_from_messages(page.messages, self.controller.tool_info, page.versions, summary_card(page))
         self.chat.model.reset(items, first=page.first_position, end=page.end_position, total=page.total)
         for event in page.live_events:
@@ -595,6 +622,8 @@ class MainWindow(QMainWindow):
             self.memory.show_rows(page.session_id)
 
     async def _load_more(self, *, earlier: bool) -> None:
+        from hermes_desktop.ui.chat.items import items_from_messages, summary_card
+
         model = self.chat.model
         if self._loading_page or self.current_session is None:
             return
@@ -623,6 +652,8 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.chat.view.check_edges)  # still at an edge: keep loading
 
     async def delete_session(self, session_id: str) -> None:
+        import asyncio
+
         info = await asyncio.to_thread(self.controller.store.get_session, session_id)
         await self.controller.delete(session_id)
         if session_id == self.current_session:
@@ -641,6 +672,10 @@ class MainWindow(QMainWindow):
         await self.open_session(session_id, None)
 
     async def export_session(self, session_id: str, fmt: str) -> None:
+        from PySide6.QtWidgets import QDialog, QFileDialog
+        from hermes_desktop.ui.async_dialog import run_dialog
+        import asyncio
+
         info = await asyncio.to_thread(self.controller.store.get_session, session_id)
         text = await self.controller.export(session_id, fmt)
         name = "".join(c if c.isalnum() or c in " -_" else "_" for c in (info.title if info else "") or "session").strip()
@@ -659,6 +694,8 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ turns
     def send(self, text: str) -> None:
+        import uuid
+
         if not self.controller.ready or self.controller.agent is None:
             return
         if self.current_session is not None and self.controller.is_busy(self.current_session):
@@ -683,6 +720,8 @@ class MainWindow(QMainWindow):
         self.stop()
 
     def _on_event(self, session_id: str, event: ev.Event) -> None:
+        from hermes_desktop.core import events as ev
+
         if isinstance(event, (ev.TurnStarted, ev.TurnFinished)):
             self._track_unsaved_send(session_id, event)
         if self.memory.on_event(session_id, event):
@@ -705,6 +744,8 @@ class MainWindow(QMainWindow):
     def _track_unsaved_send(self, session_id: str, event: ev.Event) -> None:
         """A turn that ends before its user message was stored (TurnStarted), e.g. on a full disk, gives the
         text back to the message box, so nothing typed is lost; Retry then sends the box again."""
+        from hermes_desktop.core import events as ev
+
         text = self._unsaved_sends.pop(session_id, None) if isinstance(event, ev.TurnFinished) else None
         if isinstance(event, ev.TurnStarted):
             self._unsaved_sends.pop(session_id, None)
@@ -718,6 +759,8 @@ class MainWindow(QMainWindow):
     async def _copy_to_workspace(self, attachment: Any) -> None:
         """Copy an attached file that was too large to send whole into the workspace (never over an existing file),
         and say so in the message box, so the agent reads it with its file tools, in pages."""
+        import asyncio
+
         runtime = self.controller.runtime
         if runtime is None or attachment.source is None:
             return
@@ -742,6 +785,8 @@ class MainWindow(QMainWindow):
             self.chat.set_busy(busy)
 
     def _message_action(self, action: str, item: Any, payload: Any = None) -> None:
+        from hermes_desktop.ui.chat.items import MessageItem
+
         if self.current_session is None or not isinstance(item, MessageItem) or item.message_id is None:
             return
         if action == "version" and isinstance(payload, int):
@@ -776,6 +821,8 @@ class MainWindow(QMainWindow):
     async def show_message(self, session_id: str, message_id: int | None) -> None:
         """Open a session at one of its messages and put the keyboard focus on it (the Memory tab's "Go to
         source"). A message no longer on the session's active branch (edited since) opens the session at its end."""
+        import asyncio
+
         position = None
         if message_id is not None:
             path = await asyncio.to_thread(self.controller.store.messages, session_id)
@@ -789,6 +836,8 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, lambda: view.scroll_to_row(row))
 
     def _show_in_chat(self, message_id: Any, call_id: Any) -> None:
+        from hermes_desktop.ui.chat.items import ToolCardItem
+
         model = self.chat.model
         row = -1
         if call_id:
@@ -818,6 +867,7 @@ class MainWindow(QMainWindow):
             spawn(self._show_settings())
 
     async def _show_settings(self) -> None:
+        from hermes_desktop.ui.async_dialog import run_dialog
         from hermes_desktop.ui.dialogs.settings import SettingsDialog
 
         dialog = SettingsDialog(self.controller, self)
@@ -840,6 +890,9 @@ class MainWindow(QMainWindow):
             self.errors.show_message("")
 
     async def show_shortcuts(self) -> None:
+        from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTableWidget, QTableWidgetItem
+        from hermes_desktop.ui.async_dialog import run_dialog
+
         dialog = QDialog(self)
         dialog.setObjectName("shortcutsDialog")
         dialog.setWindowTitle(self.tr("Keyboard shortcuts"))
@@ -862,14 +915,21 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ saved layout
     def _restore_state(self) -> None:
+        from PySide6.QtCore import QByteArray
+
         try:
             state = json.loads(self.state_file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return
+        if not isinstance(state, dict):
+            return
         if isinstance(state.get("geometry"), str):
             self.restoreGeometry(QByteArray(base64.b64decode(state["geometry"])))
-        if isinstance(state.get("splitter"), list) and len(state["splitter"]) == 3:
-            self.splitter.setSizes([int(v) for v in state["splitter"]])
+        from hermes_desktop.ui.window_layout import restored_sizes
+
+        sizes = restored_sizes(state)  # an older version's 320 px inspector is widened for the Tools tab
+        if sizes is not None:
+            self.splitter.setSizes(sizes)
         if isinstance(state.get("inspector_tab"), int):
             self.inspector.setCurrentIndex(state["inspector_tab"])
         self._restored_session = state.get("session") if isinstance(state.get("session"), str) else None
@@ -878,6 +938,7 @@ class MainWindow(QMainWindow):
         state = {
             "geometry": base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii"),
             "splitter": self.splitter.sizes(),
+            "layout_version": 2,  # ui/window_layout.py: this version's sizes are restored as they are
             "inspector_tab": self.inspector.currentIndex(),
             "session": self.current_session,
         }

@@ -2,7 +2,9 @@
 measured in the same run. Runs offscreen (QT_QPA_PLATFORM=offscreen) so numbers do not depend on a display.
 
 1. Cold start to the first painted window, with 1,000 sessions in the database, against a bare PySide6
-   window started the same way (median of 5 runs each, separate processes).  Target ratio <= 2.0.
+   window started the same way (median of 7 runs each, separate processes, alternating).  Target ratio <= 2.0.
+   The app is started as `run_window` starts it (`launch.first_paint`: the window is painted before asyncio
+   and qasync are imported); the time is that of the paint event, as for the bare window.
 2. Streaming 20,000 tokens at full speed from the scripted server through the whole app (agent, store,
    transcript) against the raw openai client consuming the same stream on the same qasync loop (target
    <= 1.15x); and, for that stream and for 600 Markdown lines in 4-character chunks, the longest gap a 5 ms
@@ -44,23 +46,20 @@ f = Paint(); window.installEventFilter(f); window.show(); app.exec()
 """
 
 APP = """
-import asyncio, time, sys
+import time, sys
 started = float(sys.argv[1])
-import qasync
 from hermes_desktop.ui import launch
+app, window, controller = launch.first_paint()  # what run_window does before it starts qasync
+print(f"painted {window.first_painted_at - started:.4f}", flush=True)  # when the paint event came, as for BARE
+import asyncio, qasync
 async def main():
-    app, window, controller = launch.build_window()
-    painted = launch._FirstPaint(window).painted
-    window.show()
-    await painted
-    print(f"painted {time.time() - started:.4f}", flush=True)
+    window.finish_start()
     start = asyncio.ensure_future(controller.start())
     while window.sidebar.list.count() < 1000:
         await asyncio.sleep(0.005)
     print(f"sessions {time.time() - started:.4f} {window.sidebar.list.count()}", flush=True)
     await start
     await controller.shutdown()
-launch.application()
 qasync.run(main())
 """
 
@@ -92,12 +91,17 @@ def _make_sessions(count: int) -> None:
     store.close()
 
 
-def bench_cold_start(env: dict[str, str]) -> list[tuple[str, str, str, str]]:
+def bench_cold_start(env: dict[str, str], runs: int = 7) -> list[tuple[str, str, str, str]]:
     _make_sessions(1000)
     _start_times(APP, env, runs=1)  # warm the file cache and .pyc files for both
     _start_times(BARE, env, runs=1)
-    bare = statistics.median(r["painted"] for r in _start_times(BARE, env))
-    app_runs = _start_times(APP, env)
+    # Alternating, so a burst of load on this shared machine falls on both sides rather than on one.
+    bare_runs: list[dict[str, float]] = []
+    app_runs: list[dict[str, float]] = []
+    for _ in range(runs):
+        bare_runs += _start_times(BARE, env, runs=1)
+        app_runs += _start_times(APP, env, runs=1)
+    bare = statistics.median(r["painted"] for r in bare_runs)
     painted = statistics.median(r["painted"] for r in app_runs)
     listed = statistics.median(r["sessions"] for r in app_runs)
     return [
