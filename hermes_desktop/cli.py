@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -84,7 +85,19 @@ def main(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     _setup_logging()
     if args.command == "ask":
-        return _run_async(_ask(args))
+        import gc
+
+        # Start-up builds ~1,000 modules' worth of long-lived objects (openai's ~700 pydantic classes): the
+        # collector's passes over them cost ~40 ms while they load. It is off until the agent is made (then
+        # everything so far is frozen out of its passes and it runs again for the turn), and everything is frozen
+        # again at the end so the interpreter's last collection does not walk it all once more (~100-200 ms).
+        # Nothing waits on that collection: the store is closed and every task awaited before `_ask` returns.
+        gc.disable()
+        try:
+            return _run_async(_ask(args))
+        finally:
+            gc.freeze()
+            gc.enable()
     if args.command == "doctor":
         return _run_async(_doctor())
     if args.command == "mcp" and args.action in ("login", "logout"):
@@ -158,7 +171,7 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core.session_types import InvalidSessionId, validate_session_id
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.terminal_text import TerminalTextFilter, strip_controls, terminal_safe_json
-    from hermes_desktop.core.titles import retitle_session
+    from hermes_desktop.core.titles import store_model_title, title_from_first_message
 
     env = dict(os.environ)
     if args.workspace:
@@ -206,6 +219,10 @@ async def _ask(args: argparse.Namespace) -> int:
     install_input_asker(runtime)  # mcp.json ${input:…} asked once on a terminal; never without one
     await _start_mcp(runtime, quiet=args.json)
     agent = runtime.make_agent(approver)
+    import gc
+
+    gc.freeze()  # what start-up made lives until the command exits: out of the collector's passes (see main)
+    gc.enable()
     from hermes_desktop.commands import memory as memory_command
 
     print_remembered = memory_command.print_remembered(runtime, quiet=args.json)  # "[remembered: …]" on stderr
@@ -216,8 +233,12 @@ async def _ask(args: argparse.Namespace) -> int:
     saved = False  # the user message was stored (TurnStarted); when it was not, the error line is all
     reply_text = TerminalTextFilter()  # the reply is model text: no escape sequence reaches the terminal
     thinking = _ThinkingPrinter() if args.show_thinking and not args.json else None
+    titling: asyncio.Task[str | None] | None = None  # the title, asked while the reply streams (core/titles.py)
+    reply_begun = (ev.TextDelta, ev.ReasoningDelta, ev.ToolCallProposed)
     try:
         async for event in turn:
+            if titling is None and saved and isinstance(event, reply_begun):  # the server took the reply first
+                titling = asyncio.ensure_future(title_from_first_message(runtime.store, agent.model, session_id))
             if args.json:
                 print(terminal_safe_json(ev.event_to_json(event)), flush=True)
             elif isinstance(event, ev.ReasoningDelta):
@@ -250,12 +271,20 @@ async def _ask(args: argparse.Namespace) -> int:
                 elif event.reason is ev.FinishReason.CANCELLED:
                     code = EXIT_INTERRUPTED
         if code == EXIT_OK:
-            await retitle_session(runtime.store, agent.model, session_id)
+            if titling is None:  # a turn with no text, thinking or tool call: asked now
+                titling = asyncio.ensure_future(title_from_first_message(runtime.store, agent.model, session_id))
+            try:
+                await store_model_title(runtime.store, session_id, await titling)
+            except Exception:  # e.g. the store failed: the reply is kept, the first-line title stays
+                logging.getLogger(__name__).exception("the session title could not be made")
     except asyncio.CancelledError:
         turn.cancel()
         await turn.wait()
         raise
     finally:
+        if titling is not None and not titling.done():  # the turn failed or was stopped: no title is stored
+            titling.cancel()
+            await asyncio.gather(titling, return_exceptions=True)
         await memory_command.finish(runtime)  # the turn's memories are written before the command exits
         await agent.stop_background()  # a summary refresh would outlive the command
         if agent.model is not None:
@@ -263,6 +292,7 @@ async def _ask(args: argparse.Namespace) -> int:
         if runtime.session_models is not None:
             await runtime.session_models.aclose()  # the client of a model picked for the session
         await runtime.mcp.stop_all()
+        runtime.store.close()  # everything that writes to it has been awaited above
     if thinking is not None:
         thinking.end()
     if wrote_text and not args.json:

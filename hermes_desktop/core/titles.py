@@ -6,6 +6,17 @@ any failure (timeout, error, a rambling answer) leaves the first-line title in p
 Store calls run on the store executor (core/executors.py), never on the tools' threads.
 Reasoning never goes in: the title is made from the messages' `content` only, and a reasoning
 model's thinking while it writes the title is left out of `StreamDone.text`.
+
+`ask` (cli.py) titles a new session from its first message alone (`title_from_first_message`), asked while
+the reply streams instead of after it: the title request was a second round trip the command waited for
+after printing the reply (~40 ms against a local server, a whole request's latency against a remote one).
+It is sent once the model has begun the reply (its first text, thinking or tool call), never before: a
+local server with one slot answers the reply first and only then the title, so the reply never waits for a
+title. The title is stored (`store_model_title`) only when the turn finished well, after the agent's
+first-line title, and never over a title the user typed meanwhile. Its bound is the same TITLE_TIMEOUT_S,
+counted from when it was sent, so `ask` never waits longer for a title than it did after the reply; a title
+request that fails or hangs leaves the first-line title and loses nothing else. The window keeps titling
+from the first exchange (`retitle_session`, after the reply): it does not wait for the title to go on.
 """
 
 from __future__ import annotations
@@ -38,11 +49,12 @@ def clean_title(raw: str) -> str | None:
     return line
 
 
-async def generate_title(model: ModelClient, user_text: str, reply_text: str) -> str | None:
-    request = ChatRequest([
-        {"role": "system", "content": _PROMPT},
-        {"role": "user", "content": f"User:\n{user_text[:1500]}\n\nAssistant:\n{reply_text[:1500]}"},
-    ])
+async def generate_title(model: ModelClient, user_text: str, reply_text: str | None) -> str | None:
+    """The model's title for an exchange, or for a first message alone (`reply_text` None); None on failure."""
+    exchange = f"User:\n{user_text[:1500]}"
+    if reply_text is not None:
+        exchange += f"\n\nAssistant:\n{reply_text[:1500]}"
+    request = ChatRequest([{"role": "system", "content": _PROMPT}, {"role": "user", "content": exchange}])
     try:
         async with asyncio.timeout(TITLE_TIMEOUT_S):
             async with contextlib.aclosing(model.stream(request)) as stream:
@@ -70,3 +82,31 @@ async def retitle_session(store: Any, model: ModelClient | None, session_id: str
     if title:
         await run_store(store.set_title, session_id, title, source="model")
     return title
+
+
+def _untitled(details: Any) -> bool:
+    """Whether a session's title may still be replaced by the model's (none yet, or the first-line one)."""
+    return details is not None and details.title_source in ("none", "fallback")
+
+
+async def title_from_first_message(store: Any, model: ModelClient | None, session_id: str) -> str | None:
+    """`ask`: the model's title for a session that has no title of its own yet, made from its first user
+    message (see the module docstring). Returns it without storing it (`store_model_title`), or None."""
+    if model is None:
+        return None
+    details = await run_store(store.session_details, session_id)
+    if not _untitled(details):
+        return None
+    history = await run_store(store.messages, session_id)
+    user = next((m.content for m in history if m.role == "user" and m.content), None)
+    if not user:
+        return None
+    return await generate_title(model, user, None)
+
+
+async def store_model_title(store: Any, session_id: str, title: str | None) -> bool:
+    """Store a model-made title unless the session has one the user typed (or none is given). True when stored."""
+    if not title or not _untitled(await run_store(store.session_details, session_id)):
+        return False
+    await run_store(store.set_title, session_id, title, source="model")
+    return True

@@ -62,7 +62,7 @@ def test_a_skill_trusted_from_the_terminal_runs_its_script_after_approval(server
     assert code == 0, err
     assert "Hermes wants to run hello_script_run_script (destructive, skill:hello-script)" in err
     assert (workspace_dir / "made-by-script.txt").read_text() == "hi"
-    result = json.loads(server.chat_requests[1].messages[-1]["content"])
+    result = json.loads([r for r in server.chat_requests if r.tool_names][1].messages[-1]["content"])  # not the title
     assert result["exit_code"] == 0 and "hello from the script" in result["stdout"]
     untrusted = hermes("skills", "untrust", "hello-script", env=env)
     assert untrusted.returncode == 0
