@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from hermes_desktop.core.terminal_text import visible_bidi
 from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
 from hermes_desktop.ui.chat.items import RememberedItem
 from hermes_desktop.ui.memory_panel import MemoryRow, short_date
@@ -230,6 +229,8 @@ class MemoryActions(QObject):
     async def delete(self, memory_ids: list[int]) -> None:
         """Forgotten at once (never recalled again), removed for good when the Undo offer ends. (Closed before
         that, they stay forgotten: out of recall and of this list, still in `memory export`.)"""
+        from hermes_desktop.core.terminal_text import visible_bidi
+
         rows = [self.panel._rows.get(i) for i in memory_ids]
         await self._purge_deleted()  # an earlier delete's Undo ends now
         try:
@@ -296,6 +297,7 @@ class MemoryActions(QObject):
         await self.window.show_message(row.session_id, row.message_id)
 
     async def show_history(self, memory_id: int) -> None:
+        from hermes_desktop.core.terminal_text import visible_bidi
         import asyncio
 
         chain = await asyncio.to_thread(self.controller.memory_history, memory_id)
