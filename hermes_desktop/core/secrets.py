@@ -25,7 +25,10 @@ _INSECURE_BACKEND_NAMES = {"PlaintextKeyring", "EncryptedKeyring", "fail", "null
 
 
 class SecretStoreError(Exception):
-    """The keyring refused or failed; the message is fit to show the user."""
+    """The keyring refused or failed; the message is fit to show the user (with a code: core/coded.py)."""
+
+    def __str__(self) -> str:
+        return self.args[0] if len(self.args) == 1 and isinstance(self.args[0], str) else super().__str__()
 
 
 class SecretStore(Protocol):
@@ -109,9 +112,13 @@ def _describe_keyring_failure(action: str, exc: Exception) -> str:
 
     text = str(exc) or type(exc).__name__
     # SecretService raises KeyringLocked("Failed to unlock the collection!") when the unlock prompt is dismissed.
+    from hermes_desktop.core.coded import coded
+
     if isinstance(exc, keyring.errors.KeyringLocked) or "locked" in text.lower() or "dismissed" in text.lower():
-        return f"The system keyring is locked, so Hermes could not {action} the key. Unlock it and try again."
-    return f"The system keyring could not {action} the key ({type(exc).__name__}: {text}). Try again."
+        return coded(f"The system keyring is locked, so Hermes could not {action} the key. Unlock it and try again.",
+                     f"keyring_locked_{action}")
+    return coded(f"The system keyring could not {action} the key ({type(exc).__name__}: {text}). Try again.",
+                 f"keyring_failed_{action}", error=f"{type(exc).__name__}: {text}")
 
 
 def inspect_backend(backend: object | None = None) -> BackendReport:

@@ -280,13 +280,48 @@ class SettingsStore:
                 raise ValueError("the top level is not an object")
             return LoadedSettings(Settings.from_json(data))
         except (OSError, ValueError, TypeError, KeyError) as exc:
-            kept = _move_aside(self._path)
+            from hermes_desktop.core.coded import coded
+
+            try:
+                kept = _move_aside(self._path)
+            except OSError as moving:  # a read-only config folder: the file stays where it is, still unread
+                log.warning("settings file unusable (%s) and could not be moved aside: %s", exc, moving)
+                return LoadedSettings(Settings(), problem=coded(
+                    f"Your settings file {self._path} could not be read ({exc}) nor set aside ({moving}). Default "
+                    "settings are used for now; the file was left as it is.",
+                    "settings_unreadable_left", path=str(self._path), error=str(exc)))
             log.warning("settings file unusable (%s); moved to %s", exc, kept)
             return LoadedSettings(
                 Settings(),
-                problem=f"Your settings file could not be read ({exc}). It was kept as {kept} "
-                "and default settings were loaded.",
+                problem=coded(f"Your settings file could not be read ({exc}). It was kept as {kept} "
+                              "and default settings were loaded.", "settings_unreadable", kept=str(kept),
+                              error=str(exc)),
             )
+
+    def peek(self) -> Settings:
+        """The settings for the window's first paint (language, theme), never changing a file.
+
+        `load()` sets an unreadable file aside; the window reads its settings before the engine does, and a
+        `load()` there would leave the engine nothing to report (the user was never told). From a file that is
+        not valid JSON (cut short, say), the language and theme are still read when they can be, so the
+        problem is reported in the user's language."""
+        try:
+            data = json.loads(self._path.read_text(encoding="utf-8"))
+            if isinstance(data, dict):
+                return Settings.from_json(data)
+        except FileNotFoundError:
+            return Settings()
+        except (OSError, ValueError, TypeError, KeyError):
+            pass
+        import re
+
+        try:
+            text = self._path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return Settings()
+        found = {key: match.group(1) for key in ("language", "theme")
+                 if (match := re.search(rf'"{key}"\s*:\s*"([A-Za-z_]{{1,16}})"', text))}
+        return Settings(language=found.get("language", "system"), theme=found.get("theme", "system"))
 
     def save(self, settings: Settings) -> None:
         ensure_dir(self._path.parent)

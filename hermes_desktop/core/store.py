@@ -46,6 +46,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
+from hermes_desktop.core.coded import coded
 from hermes_desktop.core.paths import AppPaths, ensure_dir
 from hermes_desktop.core.session_types import AttachmentRef, NewMessage, SessionInfo, StoredMessage, validate_session_id
 from hermes_desktop.core.storage import liveness
@@ -812,8 +813,9 @@ def _open_writable(paths: AppPaths, messages: list[str]) -> OpenedStore:
         version = schema_version(db)
         if version > LATEST_VERSION:
             db.close()
-            reason = (f"The session database was made by a newer version of Hermes Desktop (schema {version}, this "
-                      f"app knows {LATEST_VERSION}). It is open read-only: update Hermes Desktop to keep chatting.")
+            reason = coded(f"The session database was made by a newer version of Hermes Desktop (schema {version}, "
+                           f"this app knows {LATEST_VERSION}). It is open read-only: update Hermes Desktop to keep "
+                           "chatting.", "newer_schema", version=version, known=LATEST_VERSION)
             messages.append(reason)
             store = SQLiteSessionStore(path, read_only=True, read_only_reason=reason)
             store.read_only_code, store.read_only_params = "newer_schema", {"version": version, "known": LATEST_VERSION}
@@ -829,7 +831,7 @@ def _open_writable(paths: AppPaths, messages: list[str]) -> OpenedStore:
         db.close()
         raise
     if not search_available:
-        messages.append("This Python's SQLite has no FTS5; search uses a slower plain-text scan.")
+        messages.append(coded("This Python's SQLite has no FTS5; search uses a slower plain-text scan.", "no_fts5"))
     store.search_available = search_available
     _housekeeping(store, lock_dir, messages)
     return OpenedStore(store, messages, search_available)
@@ -912,15 +914,18 @@ def _recover(path: Path, backups: Path, problem: str, messages: list[str]) -> Op
     damaged = f"The session database could not be read: SQLite reports it damaged ({problem}). It was kept as {kept}"
     log.error("database damaged (%s); kept as %s; backup=%s", problem, kept, candidate)
     if candidate is None:
-        messages.append(f"{damaged}; Hermes started with an empty history (no backup passed its integrity check).")
+        messages.append(coded(f"{damaged}; Hermes started with an empty history (no backup passed its integrity "
+                              "check).", "database_damaged_new", kept=str(kept), detail=problem))
         return None
     day = candidate.stem.removeprefix("hermes-")
     try:
         _copy_into_place(candidate, path)
     except OSError as exc:
-        messages.append(f"{damaged}; the backup of {day} could not be copied in its place and is shown instead.")
+        messages.append(coded(f"{damaged}; the backup of {day} could not be copied in its place and is shown "
+                              "instead.", "database_damaged_backup_shown", kept=str(kept), detail=problem, day=day))
         return _open_read_only(path, fault_of(exc, path), messages, str(exc), source=candidate)
-    messages.append(f"{damaged}; Hermes started from the backup of {day}.")
+    messages.append(coded(f"{damaged}; Hermes started from the backup of {day}.", "database_damaged_restored",
+                          kept=str(kept), detail=problem, day=day))
     return None
 
 
@@ -985,8 +990,8 @@ def _open_read_only(path: Path, fault: Fault, messages: list[str], detail: str =
         return _unavailable(path, fault, messages, detail)
     messages.append(reason)
     if stale:
-        messages.append("The newest changes (kept in the -wal file beside the database) cannot be shown until "
-                        "the database can be opened normally; they are not lost.")
+        messages.append(coded("The newest changes (kept in the -wal file beside the database) cannot be shown until "
+                              "the database can be opened normally; they are not lost.", "wal_not_shown"))
     store = SQLiteSessionStore(path, read_only=True, db=db, read_only_reason=reason)
     store.read_only_code = f"storage_{fault.value}"
     store.read_only_params = {"path": str(path), "consequence": READ_ONLY_CONSEQUENCE}
@@ -1085,9 +1090,10 @@ def _daily_backup(store: SQLiteSessionStore, backups: Path, today: date, message
                      if p.exists())
         free = free_bytes(backups)
         if free is not None and free < needed + BACKUP_HEADROOM_BYTES:
-            messages.append(f"Today's backup of the session database was skipped: the disk holding {backups} has "
-                            f"{free // 1024:,} KiB free and the backup needs about {needed // 1024:,} KiB. "
-                            "Free some space; the next start makes it.")
+            messages.append(coded(f"Today's backup of the session database was skipped: the disk holding {backups} "
+                                  f"has {free // 1024:,} KiB free and the backup needs about {needed // 1024:,} KiB. "
+                                  "Free some space; the next start makes it.", "backup_skipped_space",
+                                  folder=str(backups), free_kib=free // 1024, needed_kib=needed // 1024))
             log.warning("daily backup skipped: %s bytes free, %s needed", free, needed)
             return
         store.backup_to(temporary)

@@ -34,6 +34,7 @@ class McpActions(QObject):
         self.sign_in_task: Any = None
         self.import_dialog: Any = None  # “Import servers…” (ui/dialogs/mcp_import.py)
         self.import_task: Any = None
+        self._said_in_error_bar: str | None = None  # the last whole-file mcp.json problem shown in the error bar
 
     def refresh(self) -> None:
         """Show the servers' states; their tools may have come or gone, so the Tools tab too."""
@@ -42,6 +43,13 @@ class McpActions(QObject):
             return
         self.window.inspector.mcp.show_servers(runtime.mcp.statuses(), list(runtime.mcp.problems))
         self.window.show_tools()
+        from hermes_desktop.ui.startup_words import is_whole_file_mcp_problem, startup_problem_text
+
+        # mcp.json unusable as a whole (no server started): the error bar says so too, once per problem.
+        for problem in [p for p in runtime.mcp.problems if is_whole_file_mcp_problem(p)]:
+            if problem != self._said_in_error_bar:
+                self._said_in_error_bar = problem
+                self.window.errors.show_message(startup_problem_text(problem))
 
     def act(self, action: str, name: str) -> None:
         runtime = self.controller.runtime

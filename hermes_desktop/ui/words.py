@@ -410,6 +410,10 @@ def _consequence(text: str) -> str:
             "Words", "the history is open read-only and nothing new can be saved"),
         "the history cannot be shown and nothing can be saved": QCoreApplication.translate(
             "Words", "the history cannot be shown and nothing can be saved"),
+        "today's backup of the session database was skipped": QCoreApplication.translate(
+            "Words", "today's backup of the session database was skipped"),
+        "start-up housekeeping (interrupted replies, the expired trash) was postponed": QCoreApplication.translate(
+            "Words", "start-up housekeeping (interrupted replies, the expired trash) was postponed"),
     }.get(text, QCoreApplication.translate("Words", "“{0}”", "a consequence only known in English").format(text)
           if text else QCoreApplication.translate("Words", "nothing was saved"))
 

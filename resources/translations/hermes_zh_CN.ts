@@ -4,245 +4,245 @@
 <context>
     <name>Activity</name>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="90"/>
         <source>Context {0} / {1} tokens</source>
         <translation>上下文 {0} / {1} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="97"/>
         <source>Model round {0} · {1}</source>
         <translation>第 {0} 轮模型请求 · {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="98"/>
         <source>tool calling: {0}</source>
         <translation>工具调用方式：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="115"/>
         <source>{tool} ({risk})</source>
         <translation>{tool}（{risk}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="108"/>
-        <location filename="../../hermes_desktop/ui/activity.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="318"/>
         <source>arguments: {0}</source>
         <translation>参数：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="123"/>
         <source>{decision} by {who}</source>
         <translation>{decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="131"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="133"/>
         <source>decision: {decision}; result: {size} characters ({cut} cut)</source>
         <translation>决定：{decision}；结果：{size} 个字符（截去 {cut} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="137"/>
         <source>decision: {decision}; result: {size} characters</source>
         <translation>决定：{decision}；结果：{size} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="141"/>
         <source>error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="145"/>
         <source>Summarising {0} earlier messages (the request waits)</source>
         <translation>正在总结之前的 {0} 条消息（请求等待中）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="150"/>
         <source>made now by {0}</source>
         <translation>由 {0} 刚刚生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="151"/>
         <source>made earlier by {0}</source>
         <translation>由 {0} 早先生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="143"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="152"/>
         <source>Earlier conversation: {0} messages sent as a {1}-token summary</source>
         <translation>之前的对话：{0} 条消息以 {1} 个令牌的摘要发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="150"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="159"/>
         <source>Memory: {0} recalled</source>
         <translation>记忆：想起 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="169"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="177"/>
         <source>Stopped: {0}</source>
         <translation>已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="191"/>
         <source>{0} tokens in, {1} out ({2} of them reasoning)</source>
         <translation>输入 {0} 个令牌，输出 {1} 个（其中思考 {2} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="195"/>
         <source>reasoning tokens: {0}</source>
         <translation>思考令牌：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="198"/>
         <source>{0} tokens in, {1} out</source>
         <translation>输入 {0} 个令牌，输出 {1} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="201"/>
         <source>first token after {0} s</source>
         <translation>首个令牌用时 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="203"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="204"/>
         <source> — </source>
         <comment>before a round&apos;s numbers</comment>
         <translation> — </translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="205"/>
         <source>, </source>
         <comment>between a round&apos;s numbers</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="246"/>
         <source>interrupted, not run (the reply was cut off)</source>
         <translation>已中断，未运行（回复被截断）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="247"/>
         <source>{outcome} · {seconds} s</source>
         <translation>{outcome} · {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="253"/>
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="254"/>
         <source>tool schemas</source>
         <translation>工具定义</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="255"/>
         <source>skill catalog</source>
         <translation>技能目录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="256"/>
         <source>active skills</source>
         <translation>已启用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="257"/>
         <source>tool rules</source>
         <translation>工具规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="258"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="259"/>
         <source>summary the session began with</source>
         <translation>对话开头的摘要</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="260"/>
         <source>earlier conversation (summary)</source>
         <translation>之前的对话（摘要）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="261"/>
         <source>history</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="262"/>
         <source>this turn</source>
         <translation>本轮</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="263"/>
         <source>attachments</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="274"/>
         <source>{layer}: {tokens}</source>
         <translation>{layer}：{tokens}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="278"/>
         <source>layers sum to {0}; total scaled to the server&apos;s count</source>
         <translation>各层合计 {0}；总数已按服务器的计数换算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="281"/>
         <source>skills: {0} listed, {1} more searchable with find_skills</source>
         <translation>技能：列出 {0} 个，另有 {1} 个可用 find_skills 搜索</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="284"/>
         <source>skills: all {0} listed</source>
         <translation>技能：全部 {0} 个已列出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="286"/>
         <source>{0} older messages left out</source>
         <translation>省略了 {0} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="306"/>
         <source>{0} tokens ({1} of them reasoning)</source>
         <translation>{0} 个令牌（其中思考 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="309"/>
         <source>{0} tokens</source>
         <translation>{0} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="311"/>
         <source>{0} characters</source>
         <translation>{0} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="312"/>
         <source>Model reply {0} — {1} (interrupted)</source>
         <translation>模型回复 {0} — {1}（已中断）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="313"/>
         <source>Model reply {0} — {1}</source>
         <translation>模型回复 {0} — {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="327"/>
         <source>result: {0} characters</source>
         <translation>结果：{0} 个字符</translation>
     </message>
@@ -250,22 +250,22 @@
 <context>
     <name>AddModelDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="464"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="474"/>
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="465"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="475"/>
         <source>A model name {0} accepts, as its documentation writes it (for example one its server does not list). It is kept with the provider and used for this session.</source>
         <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="471"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="481"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="474"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="484"/>
         <source>Add and use</source>
         <translation>添加并使用</translation>
     </message>
@@ -273,67 +273,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="664"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="714"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="664"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="714"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="666"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="716"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="668"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="718"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="678"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="728"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="693"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="743"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="694"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="744"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="696"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="746"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="697"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="747"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="702"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="752"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="702"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="752"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="702"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="752"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="703"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="753"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -449,113 +449,113 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="90"/>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="291"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="88"/>
         <source>Attach images, PDFs or text files (or drop or paste them here)</source>
         <translation>附加图片、PDF 或文本文件（也可拖放或粘贴到这里）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="118"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="120"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="125"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="127"/>
         <source>Stop the reply</source>
         <translation>停止回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="128"/>
         <source>Stop (Esc)</source>
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="209"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
         <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在提供方设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="228"/>
         <source>Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send them over several messages.</source>
         <translation>未发送：附加了 {0} 个文件，一条消息最多 {1} 个。请移除一些，或分几条消息发送。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="231"/>
         <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="234"/>
         <source>Not sent: the attachments are more than this model&apos;s context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="241"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="292"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="348"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="351"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="388"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="381"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="389"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="397"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="390"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="398"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="443"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="441"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="451"/>
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="446"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="456"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -571,9 +571,14 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="85"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/launch.py" line="59"/>
+        <source>Something went wrong inside Hermes: {0}: {1}. Details are in the log.</source>
+        <translation>Hermes 内部出错：{0}：{1}。详细信息见日志。</translation>
     </message>
 </context>
 <context>
@@ -591,7 +596,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="70"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="134"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
@@ -613,7 +618,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="84"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="270"/>
         <source>Use in this session</source>
         <translation>在本对话中使用</translation>
     </message>
@@ -671,107 +676,107 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="183"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="185"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="187"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="189"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="193"/>
         <source>read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="193"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="193"/>
         <source>destructive</source>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="198"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="198"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="199"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="199"/>
         <source>Never allow</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="247"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="249"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="256"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="269"/>
         <source>Stop using in this session</source>
         <translation>在本对话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="286"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="296"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="314"/>
         <source>[{0}]</source>
         <comment>how a turn ended</comment>
         <translation>（{0}）</translation>
@@ -780,295 +785,295 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="167"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="212"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="223"/>
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="48"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="49"/>
         <source>Search all sessions</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="50"/>
         <source>Focus the message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="51"/>
         <source>Send / new line</source>
         <translation>发送 / 换行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="52"/>
         <source>Stop the reply (or cancel editing)</source>
         <translation>停止回复（或取消编辑）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="53"/>
         <source>Copy the last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="54"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="55"/>
         <source>Choose the model for this session</source>
         <translation>选择本对话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="240"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
         <source>Rename the selected session</source>
         <translation>重命名所选对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
         <source>Menu key / Shift+F10 in the session list</source>
         <translation>在对话列表中按菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
         <source>The session&apos;s menu (rename, pin, fork, export, delete)</source>
         <translation>该对话的菜单（重命名、置顶、分支、导出、删除）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
         <source>Delete in the session list</source>
         <translation>在对话列表中按 Delete</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
         <source>Delete the selected session (Undo brings it back)</source>
         <translation>删除所选对话（可撤销）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
         <source>Menu key / Shift+F10</source>
         <translation>菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
         <source>Actions for the selected message (copy, edit, fork, regenerate, tool details, allow or deny)</source>
         <translation>所选消息的操作（复制、编辑、分支、重新生成、工具详情、批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
         <source>Up / Down in the conversation</source>
         <translation>在对话中按上 / 下</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
         <source>Select a message</source>
         <translation>选择一条消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
         <source>F4 in the Tools list</source>
         <translation>在工具列表中按 F4</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
         <source>Change the selected tool&apos;s approval rule</source>
         <translation>更改所选工具的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="68"/>
         <source>F2 / Del / Enter / Ctrl+P / Ctrl+H in the Memory list</source>
         <translation>“记忆”列表中的 F2 / Del / Enter / Ctrl+P / Ctrl+H</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
         <source>Edit, delete, go to the source, pin or unpin, history of the selected memory</source>
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="246"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="247"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="845"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="898"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="412"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="404"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="416"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="437"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="452"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="474"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="495"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="496"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1077,92 +1082,92 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="499"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="488"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="509"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="543"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="568"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="630"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="661"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="631"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="662"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="647"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="682"/>
         <source>Export session</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="649"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="684"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="649"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="684"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="654"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="689"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="700"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="739"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个令牌；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="733"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="776"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="736"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="779"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="738"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="781"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="768"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="813"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="774"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="819"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="806"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="855"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="848"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="901"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="848"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="901"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1170,67 +1175,67 @@ Folder: {2}</source>
 <context>
     <name>McpActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="118"/>
         <source>The prompt could not be fetched: {0}</source>
         <translation>无法获取提示词：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="132"/>
         <source>Signing in to “{0}” through your organization’s identity provider…</source>
         <translation>正在通过贵组织的身份提供方登录“{0}”…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="135"/>
         <source>Sign in to “{0}” in your browser; Hermes waits for it to come back.</source>
         <translation>请在浏览器中登录“{0}”；Hermes 正在等待浏览器返回。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="142"/>
         <source>No browser could be opened. To sign in to “{0}”, open this address in a browser on this computer: {1}</source>
         <translation>无法打开浏览器。要登录“{0}”，请在这台电脑的浏览器中打开此地址：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="149"/>
         <source>Sign-in to “{0}” did not complete: {1}</source>
         <translation>登录“{0}”未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="144"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="152"/>
         <source>Signed in to “{0}”.</source>
         <translation>已登录“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="154"/>
         <source>“{0}” did not ask for sign-in.</source>
         <translation>“{0}”不需要登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="165"/>
         <source>Sign-out of “{0}” did not complete: {1}</source>
         <translation>退出“{0}”的登录未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="167"/>
         <source>Signed out of “{0}”.</source>
         <translation>已退出“{0}”的登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="173"/>
         <source>Remove MCP server?</source>
         <translation>移除 MCP 服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="174"/>
         <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
         <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在系统密钥环中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="175"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="201"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
@@ -1643,193 +1648,193 @@ Folder: {2}</source>
 <context>
     <name>McpPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="62"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="67"/>
         <source>Set secret…</source>
         <translation>设置密钥…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
         <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
         <translation>把此服务器需要的 ${secret:NAME} 值保存到系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="65"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="77"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="69"/>
         <source>Use a prompt…</source>
         <translation>使用提示词…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="70"/>
         <source>Fill one of this server&apos;s prompt templates into the message box</source>
         <translation>把此服务器的一个提示词模板填入输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="71"/>
         <source>Sign in…</source>
         <translation>登录…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="72"/>
         <source>Open this server&apos;s sign-in page in your browser; the tokens are kept in the system keyring</source>
         <translation>在浏览器中打开此服务器的登录页面；令牌保存在系统密钥环中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74"/>
         <source>Sign out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="75"/>
         <source>Forget this server&apos;s sign-in (its tokens in the system keyring)</source>
         <translation>清除此服务器的登录（系统密钥环中的令牌）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74"/>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="92"/>
         <source>Import servers…</source>
         <translation>导入服务器…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="81"/>
         <source>Bring servers over from Claude Desktop, Cursor, VS Code, LM Studio, Windsurf or a file</source>
         <translation>从 Claude Desktop、Cursor、VS Code、LM Studio、Windsurf 或文件中导入服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="82"/>
         <source>Reload mcp.json</source>
         <translation>重新加载 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="83"/>
         <source>Edit mcp.json</source>
         <translation>编辑 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="84"/>
         <source>Open logs</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="89"/>
         <source>No MCP servers yet</source>
         <translation>还没有 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="90"/>
         <source>MCP servers give Hermes more tools: add one, or import them from another app.</source>
         <translation>MCP 服务器为 Hermes 提供更多工具：添加一个，或从其他应用导入。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="91"/>
         <source>Add server…</source>
         <translation>添加服务器…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="118"/>
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="118"/>
         <source>1 tool</source>
         <translation>1 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="120"/>
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="122"/>
         <source>1 prompt</source>
         <translation>1 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
         <source>{0} prompts</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="137"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="146"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="146"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="147"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="147"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="148"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="148"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="149"/>
         <source>needs sign-in</source>
         <translation>需要登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="144"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="156"/>
         <source>Tools offered again on trial after {0} failed calls in a row; the next call decides. Last error: {1}</source>
         <translation>连续 {0} 次调用失败后，工具已重新提供以试用；下一次调用决定是否恢复。最后的错误：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="158"/>
         <source>Tools withheld from the model after {0} failed calls in a row; one trial call from {1}, or press Restart. Last error: {2}</source>
         <translation>连续 {0} 次调用失败，工具已暂不提供给模型；{1} 起允许一次试用调用，或按“重启”。最后的错误：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="151"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="165"/>
         <source>Press “Sign in…” to open its sign-in page in your browser.</source>
         <translation>按“登录…”在浏览器中打开它的登录页面。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="153"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="167"/>
         <source>Signed in (tokens in the system keyring)</source>
         <translation>已登录（令牌在系统密钥环中）</translation>
     </message>
@@ -1870,102 +1875,102 @@ Folder: {2}</source>
 <context>
     <name>McpSamplingDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="28"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="30"/>
         <source>MCP server “{0}” wants to use your model</source>
         <translation>MCP 服务器“{0}”想使用你的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="38"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="40"/>
         <source>The MCP server “{0}” asks your model ({1}) to answer the messages below. Only what is shown here is sent: nothing from your conversations, and no tools.</source>
         <translation>MCP 服务器“{0}”请求你的模型（{1}）回答下面的消息。只会发送这里显示的内容：不包含你的任何对话，也不提供工具。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="59"/>
         <source>Reply (you can edit it before sending):</source>
         <translation>回复（发送前可以编辑）：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="76"/>
         <source>Refuse</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="78"/>
         <source>Generate reply</source>
         <translation>生成回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="80"/>
         <source>Send reply</source>
         <translation>发送回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="100"/>
         <source>System prompt:</source>
         <translation>系统提示：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="102"/>
         <source>User:</source>
         <translation>用户：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="102"/>
         <source>Assistant:</source>
         <translation>助手：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="103"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="105"/>
         <source>[{0} image(s), sent to the model]</source>
         <translation>[{0} 张图片，会发送给模型]</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="110"/>
         <source>Max tokens: {0} requested, {1} allowed.</source>
         <translation>最大令牌数：请求 {0}，允许 {1}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="113"/>
         <source>Model hints (the answer comes from your model): {0}</source>
         <translation>模型提示（回答来自你的模型）：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="116"/>
         <source>cost</source>
         <translation>成本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="116"/>
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="116"/>
         <source>intelligence</source>
         <translation>智能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="117"/>
         <source>Priorities: {0}</source>
         <translation>优先级：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="120"/>
         <source>The server asked to include context from your sessions; none is included.</source>
         <translation>服务器请求附带你对话中的上下文；不会附带任何内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="132"/>
         <source>Generating a reply with {0}…</source>
         <translation>正在用 {0} 生成回复…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="141"/>
         <source>The model failed: {0}</source>
         <translation>模型出错：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="142"/>
         <source>Try again</source>
         <translation>重试</translation>
     </message>
@@ -2089,153 +2094,153 @@ Folder: {2}</source>
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="76"/>
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="78"/>
         <source>Don&apos;t use or record memory in this conversation</source>
         <translation>此对话不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="79"/>
         <source>Don&apos;t use or record memory in this conversation: nothing is recalled into it, nothing said in it is remembered</source>
         <translation>此对话不使用也不记录记忆：不会向其中调入记忆，其中说的话也不会被记住</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="86"/>
         <source>Incognito: this conversation does not use or record memory.</source>
         <translation>无痕：此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="88"/>
         <source>Use memory again</source>
         <translation>重新使用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="190"/>
         <source>The memory was not changed: {0}</source>
         <translation>记忆未更改：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="199"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="200"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation>Hermes 记住的内容（你的原话保持不变：“{0}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="201"/>
         <source>What Hermes remembers</source>
         <translation>Hermes 记住的内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="218"/>
         <source>Add a memory</source>
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="219"/>
         <source>What should Hermes remember? (a short fact, e.g. “Prefers answers in British English”)</source>
         <translation>Hermes 应该记住什么？（一条简短的事实，例如“回答时使用英式英语”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="238"/>
         <source>The memory was not deleted: {0}</source>
         <translation>记忆未删除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="243"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="244"/>
         <source>Deleted {0} memories</source>
         <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="267"/>
         <source>Wipe all memories?</source>
         <translation>清除全部记忆？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="268"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="270"/>
         <source>Wipe all memories</source>
         <translation>清除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="278"/>
         <source>The memories were not wiped: {0}</source>
         <translation>记忆未清除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="284"/>
         <source>All memories were wiped.</source>
         <translation>已清除全部记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="294"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="295"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="310"/>
         <source>Memory history</source>
         <translation>记忆历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="305"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="315"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="316"/>
         <source>in use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="315"/>
         <source>replaced</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="316"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="379"/>
         <source>Could not forget it: {0}</source>
         <translation>无法遗忘：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="462"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="473"/>
         <source>This conversation does not use or record memory.</source>
         <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="461"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="474"/>
         <source>This conversation uses memory again.</source>
         <translation>此对话重新使用记忆。</translation>
     </message>
@@ -2596,37 +2601,37 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="83"/>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="123"/>
         <source>No model set up</source>
         <translation>尚未设置模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="124"/>
         <source>Set up a provider to chat</source>
         <translation>设置一个提供方即可开始对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="129"/>
         <source>chosen for this session</source>
         <translation>为本对话选择</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="129"/>
         <source>the default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="130"/>
         <source>Model for this session: {0} ({1}). Click or press Ctrl+Shift+M to change it.</source>
         <translation>本对话的模型：{0}（{1}）。点击或按 Ctrl+Shift+M 更换。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="206"/>
         <source>The model choice could not be saved: {0}</source>
         <translation>无法保存所选模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="214"/>
         <source>This session uses {0} · {1} from its next message.</source>
         <translation>本对话从下一条消息起使用 {0} · {1}。</translation>
     </message>
@@ -2634,97 +2639,97 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>ModelPickerPopup</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="243"/>
         <source>Model for this session</source>
         <translation>本对话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="250"/>
         <source>Filter models…</source>
         <translation>筛选模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="263"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="265"/>
         <source>Ask every provider&apos;s server for its models again</source>
         <translation>重新向每个提供方的服务器获取模型列表</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="268"/>
         <source>Applies to this session from its next message.</source>
         <translation>从下一条消息起用于本对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="327"/>
         <source>Default: {0} · {1}</source>
         <translation>默认：{0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="328"/>
         <source>Follow the default model (the active provider&apos;s); new sessions use it</source>
         <translation>跟随默认模型（当前提供方的模型）；新对话使用它</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="341"/>
         <source>Could not list models: {0}</source>
         <translation>无法获取模型列表：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="351"/>
         <source>{0} (profile&apos;s model)</source>
         <translation>{0}（提供方的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="353"/>
         <source>{0} (added by hand)</source>
         <translation>{0}（手动添加）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="349"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="357"/>
         <source>Add model…</source>
         <translation>添加模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="363"/>
         <source>No providers yet: set one up in Settings.</source>
         <translation>还没有提供方：请在设置中添加。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="376"/>
         <source>{0} — listing models…</source>
         <translation>{0} — 正在获取模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="378"/>
         <source>{0} — not listed yet</source>
         <translation>{0} — 尚未获取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="371"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
         <source>{0} — {1} listed {2}</source>
         <translation>{0} — {1} 个，获取于{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="375"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="383"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="385"/>
         <source>{0} min ago</source>
         <translation>{0} 分钟前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="387"/>
         <source>{0} h ago</source>
         <translation>{0} 小时前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="388"/>
         <source>{0} days ago</source>
         <translation>{0} 天前</translation>
     </message>
@@ -2732,57 +2737,57 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>SessionSidebar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="80"/>
         <source>Search all sessions (Ctrl+K)</source>
         <translation>搜索所有对话（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="81"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="83"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="85"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="86"/>
         <source>New session (Ctrl+N)</source>
         <translation>新建对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="93"/>
         <source>Sessions</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="110"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="136"/>
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="136"/>
         <source>Type a message to start one; it is kept here.</source>
         <translation>输入一条消息即可开始；对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="140"/>
         <source>Try other words: the search looks through the text of every conversation.</source>
         <translation>换个词试试：搜索会查找所有对话的文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="191"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
@@ -2792,7 +2797,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>无痕：不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="208"/>
         <source>No conversations yet.
 Type a message below to start one;
 it is kept here.</source>
@@ -2801,83 +2806,83 @@ it is kept here.</source>
 对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="330"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="330"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="330"/>
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="331"/>
         <source>Previous 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="331"/>
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="138"/>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="341"/>
         <source>No matches</source>
         <translation>没有匹配项</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="351"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="403"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="405"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="405"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="407"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="408"/>
         <source>Don&apos;t use or record memory</source>
         <translation>不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="413"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="414"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="415"/>
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="417"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -2885,272 +2890,272 @@ it is kept here.</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="44"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="81"/>
         <source>Ask before changing anything (recommended)</source>
         <translation>任何改动前都询问（推荐）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="45"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="82"/>
         <source>Always ask, even before reading</source>
         <translation>始终询问，读取前也问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="46"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="83"/>
         <source>Trusted: only ask before deleting or overwriting</source>
         <translation>信任：只在删除或覆盖前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="47"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="84"/>
         <source>Chat only: no tools at all</source>
         <translation>仅聊天：不使用任何工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="55"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="414"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="58"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="121"/>
         <source>Providers</source>
         <translation>提供方</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="96"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="97"/>
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="102"/>
         <source>Your data</source>
         <translation>你的数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="128"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="129"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="130"/>
         <source>Duplicate</source>
         <translation>复制一份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="131"/>
         <source>Use this one</source>
         <translation>使用这个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="132"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="168"/>
         <source>No providers yet: add one.</source>
         <translation>还没有提供方：添加一个吧。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="172"/>
         <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="216"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="235"/>
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="249"/>
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="264"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="216"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="225"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="324"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="101"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="265"/>
         <source>Choose the workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="272"/>
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="279"/>
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="237"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="289"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="282"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="282"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="286"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="293"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="294"/>
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="297"/>
         <source>Show while it streams, then collapse</source>
         <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="298"/>
         <source>Always show</source>
         <translation>始终显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="298"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="303"/>
         <source>Model&apos;s thinking</source>
         <translation>模型的思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="304"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="309"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
         <source>Also load skills from {0} (Claude Code&apos;s folder)</source>
         <translation>同时从 {0} 加载技能（Claude Code 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="357"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的危险调用，即使该工具被设为始终批准，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="362"/>
         <source>Approval rules</source>
         <translation>批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="363"/>
         <source>Revoke</source>
         <translation>吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="321"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="366"/>
         <source>Revoke all</source>
         <translation>全部吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="381"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="381"/>
         <source>always asks</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="382"/>
         <source>never allowed</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="391"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="413"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>对话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="415"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="371"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="416"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="424"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="425"/>
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="384"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="429"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="385"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="430"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -3158,12 +3163,12 @@ it is kept here.</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="108"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看对话；设置提供方后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="111"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
@@ -3535,6 +3540,144 @@ it is kept here.</source>
     </message>
 </context>
 <context>
+    <name>StartupWords</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="45"/>
+        <source>A problem at start: “{0}”</source>
+        <translation>启动时出现问题：“{0}”</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="55"/>
+        <source>The session database {path} failed (“{detail}”): {what}.</source>
+        <translation>对话数据库 {path} 出错（“{detail}”）：{what}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="65"/>
+        <source>Your settings file could not be read (“{error}”). It was kept as {kept} and default settings were loaded.</source>
+        <translation>无法读取你的设置文件（“{error}”）。原文件已保留为 {kept}，并已载入默认设置。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="68"/>
+        <source>Your settings file {path} could not be read (“{error}”) nor set aside. Default settings are used for now; the file was left as it is.</source>
+        <translation>无法读取你的设置文件 {path}（“{error}”），也无法把它移到一旁。目前使用默认设置；该文件保持原样。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="72"/>
+        <source>The session database could not be read: SQLite reports it damaged (“{detail}”). It was kept as {kept}; Hermes started with an empty history (no backup passed its integrity check).</source>
+        <translation>无法读取对话数据库：SQLite 报告它已损坏（“{detail}”）。原文件已保留为 {kept}；Hermes 以空的历史记录启动（没有备份通过完整性检查）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="76"/>
+        <source>The session database could not be read: SQLite reports it damaged (“{detail}”). It was kept as {kept}; Hermes started from the backup of {day}.</source>
+        <translation>无法读取对话数据库：SQLite 报告它已损坏（“{detail}”）。原文件已保留为 {kept}；Hermes 已从 {day} 的备份启动。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="79"/>
+        <source>The session database could not be read: SQLite reports it damaged (“{detail}”). It was kept as {kept}; the backup of {day} could not be copied in its place and is shown instead.</source>
+        <translation>无法读取对话数据库：SQLite 报告它已损坏（“{detail}”）。原文件已保留为 {kept}；{day} 的备份无法复制到原位置，因此改为直接显示该备份。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="83"/>
+        <source>This Python&apos;s SQLite has no FTS5; search uses a slower plain-text scan.</source>
+        <translation>此 Python 的 SQLite 不支持 FTS5；搜索将使用较慢的纯文本扫描。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="84"/>
+        <source>The newest changes (kept in the -wal file beside the database) cannot be shown until the database can be opened normally; they are not lost.</source>
+        <translation>最新的更改（保存在数据库旁的 -wal 文件中）要等数据库能正常打开后才能显示；它们并未丢失。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="87"/>
+        <source>Today&apos;s backup of the session database was skipped: the disk holding {folder} has {free} KiB free and the backup needs about {needed} KiB. Free some space; the next start makes it.</source>
+        <translation>已跳过今天的对话数据库备份：{folder} 所在的磁盘只剩 {free} KiB 可用空间，而备份大约需要 {needed} KiB。请腾出一些空间；下次启动时会进行备份。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="93"/>
+        <source>The system keyring is locked, so Hermes could not read the key. Unlock it and try again.</source>
+        <translation>系统密钥环已锁定，Hermes 无法读取密钥。请解锁后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="95"/>
+        <source>The system keyring is locked, so Hermes could not save the key. Unlock it and try again.</source>
+        <translation>系统密钥环已锁定，Hermes 无法保存密钥。请解锁后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="97"/>
+        <source>The system keyring is locked, so Hermes could not delete the key. Unlock it and try again.</source>
+        <translation>系统密钥环已锁定，Hermes 无法删除密钥。请解锁后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="100"/>
+        <source>The system keyring could not read the key (“{error}”). Try again.</source>
+        <translation>系统密钥环无法读取密钥（“{error}”）。请重试。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="103"/>
+        <source>The system keyring could not save the key (“{error}”). Try again.</source>
+        <translation>系统密钥环无法保存密钥（“{error}”）。请重试。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="106"/>
+        <source>The system keyring could not delete the key (“{error}”). Try again.</source>
+        <translation>系统密钥环无法删除密钥（“{error}”）。请重试。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="110"/>
+        <source>{path} cannot be read (“{error}”): no MCP server was started and the file was left as it is.</source>
+        <translation>无法读取 {path}（“{error}”）：没有启动任何 MCP 服务器，该文件保持原样。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="113"/>
+        <source>{path} is not valid JSON (line {line}, column {column}: “{error}”): no MCP server was started and the file was left as it is.</source>
+        <translation>{path} 不是有效的 JSON（第 {line} 行，第 {column} 列：“{error}”）：没有启动任何 MCP 服务器，该文件保持原样。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="116"/>
+        <source>{path} does not hold a JSON object: no MCP server was started and the file was left as it is.</source>
+        <translation>{path} 中不是一个 JSON 对象：没有启动任何 MCP 服务器，该文件保持原样。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="119"/>
+        <source>“{key}” in {path} must be an object of server names.</source>
+        <translation>{path} 中的“{key}”必须是以服务器名称为键的对象。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="121"/>
+        <source>{path} has no “mcpServers” (or “servers”) object.</source>
+        <translation>{path} 中没有“mcpServers”（或“servers”）对象。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="123"/>
+        <source>MCP server “{name}” is in both “mcpServers” and “servers”; the one in “{section}” was skipped.</source>
+        <translation>MCP 服务器“{name}”同时出现在“mcpServers”和“servers”中；已跳过“{section}”中的那个。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="126"/>
+        <source>MCP server “{name}” was skipped: “{error}”.</source>
+        <translation>已跳过 MCP 服务器“{name}”：“{error}”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="128"/>
+        <source>Input {number} in mcp.json has no “id”; it was ignored.</source>
+        <translation>mcp.json 中的第 {number} 个输入项没有“id”，已忽略。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="130"/>
+        <source>Input “{id}” in mcp.json: only “promptString” inputs are supported; it is asked as text.</source>
+        <translation>mcp.json 中的输入项“{id}”：只支持“promptString”类型的输入，将以文本方式询问。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="134"/>
+        <source>The workspace folder {path} could not be created (“{error}”). Choose another one in Settings.</source>
+        <translation>无法创建工作区文件夹 {path}（“{error}”）。请在设置中选择其他文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="137"/>
+        <source>The skills folder {path} could not be created (“{error}”). Your own skills cannot be added until it can.</source>
+        <translation>无法创建技能文件夹 {path}（“{error}”）。在能创建它之前，无法添加你自己的技能。</translation>
+    </message>
+</context>
+<context>
     <name>Transcript</name>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="602"/>
@@ -3651,7 +3794,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="532"/>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="566"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="576"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
@@ -3671,27 +3814,27 @@ it is kept here.</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="310"/>
         <source>Summarising earlier conversation…</source>
         <translation>正在总结之前的对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="530"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="540"/>
         <source>Imported “{role}” message: shown here, never sent to the model</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="547"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="557"/>
         <source>Forgotten (undone): {0}</source>
         <translation>已遗忘（已撤销）：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="549"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="559"/>
         <source>Could not undo; still remembered: {0}</source>
         <translation>无法撤销；仍记得：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="550"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="560"/>
         <source>Remembered: {0}</source>
         <translation>已记住：{0}</translation>
     </message>
@@ -4117,7 +4260,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="247"/>
         <location filename="../../hermes_desktop/ui/words.py" line="274"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="607"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="611"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
@@ -4355,7 +4498,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="394"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="418"/>
         <source>nothing was saved</source>
         <translation>未保存任何内容</translation>
     </message>
@@ -4426,441 +4569,451 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="413"/>
+        <source>today&apos;s backup of the session database was skipped</source>
+        <translation>已跳过今天的对话数据库备份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="415"/>
+        <source>start-up housekeeping (interrupted replies, the expired trash) was postponed</source>
+        <translation>启动时的整理工作（中断的回复、过期的回收站）已推迟</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="417"/>
         <source>“{0}”</source>
         <comment>a consequence only known in English</comment>
         <translation>“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="422"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="426"/>
         <source>The disk holding {path} is full: {what}. Free some space and try again.</source>
         <translation>存放 {path} 的磁盘已满：{what}。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
         <source>{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes Desktop.</source>
         <translation>{path} 位于只读存储上或处于写保护状态：{what}。请将其设为可写，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
         <source>The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.</source>
         <translation>存放 {path} 的磁盘报告了输入输出错误：{what}。请检查磁盘后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="437"/>
         <source>Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its folder.</source>
         <translation>Hermes 无权读写 {path}：{what}。请检查该文件及其文件夹的权限。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="437"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="441"/>
         <source>{path} is locked by another program: {what}. Close that program or wait, then try again.</source>
         <translation>{path} 被其他程序锁定：{what}。请关闭该程序或稍候再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="441"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="445"/>
         <source>{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.</source>
         <translation>{path} 已损坏：{what}。请重新启动 Hermes Desktop，从备份中恢复。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="444"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="448"/>
         <source>The session database {path} failed: {what}.</source>
         <translation>对话数据库 {path} 出错：{what}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="451"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="455"/>
         <source>The session database was made by a newer version of Hermes Desktop (schema {version}, this app knows {known}). It is open read-only: update Hermes Desktop to keep chatting.</source>
         <translation>对话数据库由更新版本的 Hermes Desktop 创建（结构版本 {version}，本应用只认识到 {known}）。它已以只读方式打开：请更新 Hermes Desktop 以继续聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="471"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
         <translation>• 技能“{name}”：{tokens} 个令牌 — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="467"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
         <translation>• 技能目录：{0} 个令牌 — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="471"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="475"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
         <translation>• MCP 服务器“{name}”：{tokens} 个令牌 — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="479"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
         <translation>• 内置工具：{0} 个令牌 — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="482"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
         <translation>• 记忆：{0} 个令牌 — 在设置中关闭记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="480"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="484"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
         <translation>• 本轮：{0} 个令牌 — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="483"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="487"/>
         <source>• “{name}”: {tokens} tokens</source>
         <translation>• “{name}”：{tokens} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="487"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="491"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
         <translation>未发送：不计历史，此请求就需要约 {needed} 个令牌，而模型的上下文窗口（{window} 个令牌，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="516"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="520"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>提供方正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="519"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="523"/>
         <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器出错；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="522"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="526"/>
         <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>无法连接到模型服务器；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="525"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="529"/>
         <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器未能及时响应；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="528"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="532"/>
         <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>请求失败；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="538"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="542"/>
         <source>The conversation is too long for the model; retrying with less history.</source>
         <translation>对话对模型来说太长；正在用较少的历史重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="541"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="545"/>
         <source>The reply reached the maximum output length and was cut off.</source>
         <translation>回复达到了最大输出长度，已被截断。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="543"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="547"/>
         <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
         <translation>模型的回复在思考过程中结束，没有单独的答案：展开它的思考即可查看它写了什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="547"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="551"/>
         <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
         <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此提供方随工具调用回传思考内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="551"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="555"/>
         <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
         <translation>该模型不接受原生工具调用；Hermes 已为它改用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="554"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="558"/>
         <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
         <translation>无法总结之前的对话（“{error}”），因此本次请求省略了 {count} 条较早的消息。你的历史记录保持不变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="559"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="563"/>
         <source>About this conversation&apos;s model: “{0}”</source>
         <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="568"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="572"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
         <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让智能体继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="572"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
         <translation>已停止：智能体连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="580"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
         <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉智能体接下来怎么做。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="581"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="585"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="584"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
         <source>Stopped. What arrived so far is kept.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="595"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="599"/>
         <source>native</source>
         <comment>tool calling</comment>
         <translation>原生</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="596"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="600"/>
         <source>text format</source>
         <comment>tool calling</comment>
         <translation>文本格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="597"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
         <source>no tools</source>
         <comment>tool calling</comment>
         <translation>不提供工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="603"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="607"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="605"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="609"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="606"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="612"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="609"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="613"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="614"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="611"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="615"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="612"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="616"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="613"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="614"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="618"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="615"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="619"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="621"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="622"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="623"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="627"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="628"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="629"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="630"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="627"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="631"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="638"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="645"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="643"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="647"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="646"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="654"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="664"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="668"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="671"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="668"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="676"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="680"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="685"/>
         <source>It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录{status}：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="685"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="689"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="689"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="693"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="695"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="693"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="698"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="702"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="708"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="712"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="711"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="715"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="713"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="717"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="716"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="718"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="722"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="725"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="729"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="732"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="736"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="734"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="738"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="736"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="740"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="737"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="741"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="738"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="742"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
+from hermes_desktop.core.coded import code_of, coded
 from hermes_desktop.core.redact import _KEY_LIKE, _SECRET_FIELD
 from hermes_desktop.core.secrets import SecretStore, SecretStoreError
 from hermes_desktop.core.mcp.oauth_config import OAuthConfigError, OAuthSettings, parse_oauth
@@ -261,10 +262,11 @@ def parse_inputs(value: Any) -> tuple[dict[str, InputSpec], list[str]]:
         return found, ["\"inputs\" must be a list; ignored"]
     for number, item in enumerate(value, 1):
         if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not item["id"]:
-            problems.append(f"input {number} has no \"id\"; ignored")
+            problems.append(coded(f"input {number} has no \"id\"; ignored", "mcp_input_no_id", number=number))
             continue
         if item.get("type", "promptString") != "promptString":
-            problems.append(f"input “{item['id']}”: only \"promptString\" inputs are supported; it is asked as text")
+            problems.append(coded(f"input “{item['id']}”: only \"promptString\" inputs are supported; it is asked as "
+                                  "text", "mcp_input_as_text", id=str(item["id"])))
         found[item["id"]] = InputSpec(item["id"], str(item.get("description") or ""),
                                       bool(item.get("password", False)))
     return found, problems
@@ -282,15 +284,18 @@ def _read_document(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as exc:
-        raise MCPConfigError(f"{path} cannot be read: {exc}") from exc
+        raise MCPConfigError(coded(f"{path} cannot be read: {exc}", "unreadable", path=str(path),
+                                   error=str(exc))) from exc
     if not text.strip():
         return {}
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise MCPConfigError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+        raise MCPConfigError(coded(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
+                                   "not_json", path=str(path), line=exc.lineno, column=exc.colno,
+                                   error=exc.msg)) from exc
     if not isinstance(data, dict):
-        raise MCPConfigError(f"{path} does not hold a JSON object")
+        raise MCPConfigError(coded(f"{path} does not hold a JSON object", "not_object", path=str(path)))
     return data
 
 
@@ -298,7 +303,9 @@ def load_config(path: Path) -> MCPConfig:
     try:
         data = _read_document(path)
     except MCPConfigError as exc:
-        return MCPConfig(problems=(f"{exc}; no MCP server was started and the file was left as it is",),
+        code, params = code_of(exc.args[0] if exc.args else "")
+        return MCPConfig(problems=(coded(f"{exc}; no MCP server was started and the file was left as it is",
+                                         f"mcp_config_{code or 'unreadable'}", **{"path": str(path), **params}),),
                          readable=False)
     if not data:
         return MCPConfig()
@@ -309,22 +316,26 @@ def config_from_document(data: Mapping[str, Any], where: str) -> MCPConfig:
     """The servers of an mcp.json-shaped object (`mcpServers` and/or VS Code's `servers` with `inputs`)."""
     for key in ("mcpServers", "servers"):
         if key in data and not isinstance(data[key], dict):
-            return MCPConfig(problems=(f"\"{key}\" in {where} must be an object of server names",))
+            return MCPConfig(problems=(coded(f"\"{key}\" in {where} must be an object of server names",
+                                             "mcp_config_section_not_object", key=key, path=where),))
     sections = server_sections(data)
     if not sections:
-        return MCPConfig(problems=(f"{where} has no \"mcpServers\" (or \"servers\") object",))
+        return MCPConfig(problems=(coded(f"{where} has no \"mcpServers\" (or \"servers\") object",
+                                         "mcp_config_no_servers", path=where),))
     inputs, problems = parse_inputs(data.get("inputs"))
     parsed: dict[str, ServerConfig] = {}
     for section, servers in sections:
         for name, entry in servers.items():
             if str(name) in parsed:
-                problems.append(f"MCP server “{name}” is in both \"mcpServers\" and \"servers\"; the one in "
-                                f"\"{section}\" was skipped")
+                problems.append(coded(f"MCP server “{name}” is in both \"mcpServers\" and \"servers\"; the one in "
+                                      f"\"{section}\" was skipped", "mcp_server_twice", name=str(name),
+                                      section=section))
                 continue
             try:
                 parsed[str(name)] = parse_server(str(name), entry, inputs)
             except MCPConfigError as exc:
-                problems.append(f"MCP server “{name}”: {exc}; skipped")
+                problems.append(coded(f"MCP server “{name}”: {exc}; skipped", "mcp_server_skipped", name=str(name),
+                                      error=str(exc)))
     return MCPConfig(tuple(parsed.values()), tuple(problems))
 
 

@@ -70,6 +70,9 @@ class StorageUnavailable(StorageError):
         self.detail = detail
         super().__init__(describe(self.fault, path, consequence, detail))
 
+    def __str__(self) -> str:
+        return self.args[0]  # the sentence with its code (a plain str() would drop it)
+
     def about(self, consequence: str) -> StorageUnavailable:
         """The same failure, saying what it meant for this caller (e.g. "your message was not saved")."""
         return type(self)(self.path, consequence, self.detail)
@@ -111,7 +114,15 @@ _SQLITE_IOERR, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN, _SQLITE_NOTADB =
 
 
 def describe(fault: Fault, path: Path, consequence: str, detail: str = "") -> str:
-    """One line for the user: what is wrong, where, what it meant, what to do."""
+    """One line for the user: what is wrong, where, what it meant, what to do; with the code `storage_<fault>`
+    and {path, consequence, detail} beside it (core/coded.py), which the window words in the user's language."""
+    from hermes_desktop.core.coded import coded
+
+    return coded(_describe(fault, path, consequence, detail), f"storage_{fault.value}", path=str(path),
+                 consequence=consequence, detail=detail)
+
+
+def _describe(fault: Fault, path: Path, consequence: str, detail: str = "") -> str:
     if fault is Fault.FULL:
         return f"The disk holding {path} is full: {consequence}. Free some space and try again."
     if fault is Fault.IO:

@@ -1,0 +1,152 @@
+"""What the window says about a start-up problem, in the user's language.
+
+The engine's start-up problems — settings.json unreadable, the session database damaged, read-only or its
+backup skipped, the keyring locked or failing, mcp.json unreadable or partly wrong, the workspace or skills folder
+not creatable — arrive as strings (`Runtime.problems`, `MCPConfig.problems`), most of them `CodedText`
+(core/coded.py) with a code and parameters. Each code becomes one whole translated sentence here; paths, names,
+numbers and a system's own English error message stay data, quoted inside the sentence (“…”).
+
+Two problems are still plain f-strings made in core/runtime.py (the workspace and the skills folder could not be
+created); they are recognised by their fixed English wording until runtime.py gives them codes (that file is
+outside this change). Anything else unknown is quoted inside a translated frame, so the error bar never shows a
+bare English sentence in a Chinese window.
+"""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+from typing import Any, Mapping
+
+from PySide6.QtCore import QCoreApplication
+
+from hermes_desktop.core.coded import code_of
+
+_RUNTIME_FOLDERS = (
+    ("workspace_not_created", re.compile(r"^The workspace folder (?P<path>.+) could not be created: (?P<error>.*)$",
+                                         re.DOTALL)),
+    ("skills_folder_not_created", re.compile(r"^The skills folder (?P<path>.+) could not be created: "
+                                             r"(?P<error>.*)$", re.DOTALL)),
+)
+
+
+def startup_problem_text(problem: str, runtime: Any = None) -> str:
+    """One start-up problem as the window shows it (error bar, MCP tab)."""
+    code, params = code_of(problem)
+    if not code:
+        for name, pattern in _RUNTIME_FOLDERS:
+            match = pattern.match(str(problem))
+            if match:
+                code, params = name, match.groupdict()
+                break
+    text = coded_text(code, params) if code else None
+    if text is not None:
+        return text
+    return QCoreApplication.translate("StartupWords", "A problem at start: “{0}”").format(str(problem))
+
+
+def coded_text(code: str, params: Mapping[str, Any]) -> str | None:
+    """The sentence for a code, or None for a code this module does not know."""
+    p = {key: "" if value is None else value for key, value in params.items()}
+    if code.startswith("storage_"):
+        from hermes_desktop.ui import words
+
+        if code == "storage_other" and p.get("detail"):
+            return QCoreApplication.translate(
+                "StartupWords", "The session database {path} failed (“{detail}”): {what}.").format(
+                path=p.get("path", ""), detail=p["detail"], what=words._consequence(str(p.get("consequence", ""))))
+        return words.storage_text(code, p)
+    if code == "newer_schema":
+        from hermes_desktop.ui import words
+
+        return words.read_only_text(SimpleNamespace(read_only_code=code, read_only_params=p))
+    sentences = {
+        # settings.json (core/settings.py)
+        "settings_unreadable": lambda: QCoreApplication.translate(
+            "StartupWords", "Your settings file could not be read (“{error}”). It was kept as {kept} and default "
+            "settings were loaded.").format(**_need(p, "error", "kept")),
+        "settings_unreadable_left": lambda: QCoreApplication.translate(
+            "StartupWords", "Your settings file {path} could not be read (“{error}”) nor set aside. Default settings "
+            "are used for now; the file was left as it is.").format(**_need(p, "path", "error")),
+        # the session database (core/store.py)
+        "database_damaged_new": lambda: QCoreApplication.translate(
+            "StartupWords", "The session database could not be read: SQLite reports it damaged (“{detail}”). It was "
+            "kept as {kept}; Hermes started with an empty history (no backup passed its integrity check).").format(
+            **_need(p, "detail", "kept")),
+        "database_damaged_restored": lambda: QCoreApplication.translate(
+            "StartupWords", "The session database could not be read: SQLite reports it damaged (“{detail}”). It was "
+            "kept as {kept}; Hermes started from the backup of {day}.").format(**_need(p, "detail", "kept", "day")),
+        "database_damaged_backup_shown": lambda: QCoreApplication.translate(
+            "StartupWords", "The session database could not be read: SQLite reports it damaged (“{detail}”). It was "
+            "kept as {kept}; the backup of {day} could not be copied in its place and is shown instead.").format(
+            **_need(p, "detail", "kept", "day")),
+        "no_fts5": lambda: QCoreApplication.translate(
+            "StartupWords", "This Python's SQLite has no FTS5; search uses a slower plain-text scan."),
+        "wal_not_shown": lambda: QCoreApplication.translate(
+            "StartupWords", "The newest changes (kept in the -wal file beside the database) cannot be shown until the "
+            "database can be opened normally; they are not lost."),
+        "backup_skipped_space": lambda: QCoreApplication.translate(
+            "StartupWords", "Today's backup of the session database was skipped: the disk holding {folder} has {free} "
+            "KiB free and the backup needs about {needed} KiB. Free some space; the next start makes it.").format(
+            folder=p.get("folder", ""), free=f"{int(p.get('free_kib') or 0):,}",
+            needed=f"{int(p.get('needed_kib') or 0):,}"),
+        # the keyring (core/secrets.py), one sentence per action
+        "keyring_locked_read": lambda: QCoreApplication.translate(
+            "StartupWords", "The system keyring is locked, so Hermes could not read the key. Unlock it and try again."),
+        "keyring_locked_save": lambda: QCoreApplication.translate(
+            "StartupWords", "The system keyring is locked, so Hermes could not save the key. Unlock it and try again."),
+        "keyring_locked_delete": lambda: QCoreApplication.translate(
+            "StartupWords", "The system keyring is locked, so Hermes could not delete the key. Unlock it and try "
+            "again."),
+        "keyring_failed_read": lambda: QCoreApplication.translate(
+            "StartupWords", "The system keyring could not read the key (“{error}”). Try again.").format(
+            **_need(p, "error")),
+        "keyring_failed_save": lambda: QCoreApplication.translate(
+            "StartupWords", "The system keyring could not save the key (“{error}”). Try again.").format(
+            **_need(p, "error")),
+        "keyring_failed_delete": lambda: QCoreApplication.translate(
+            "StartupWords", "The system keyring could not delete the key (“{error}”). Try again.").format(
+            **_need(p, "error")),
+        # mcp.json (core/mcp/config.py)
+        "mcp_config_unreadable": lambda: QCoreApplication.translate(
+            "StartupWords", "{path} cannot be read (“{error}”): no MCP server was started and the file was left as it "
+            "is.").format(**_need(p, "path", "error")),
+        "mcp_config_not_json": lambda: QCoreApplication.translate(
+            "StartupWords", "{path} is not valid JSON (line {line}, column {column}: “{error}”): no MCP server was "
+            "started and the file was left as it is.").format(**_need(p, "path", "line", "column", "error")),
+        "mcp_config_not_object": lambda: QCoreApplication.translate(
+            "StartupWords", "{path} does not hold a JSON object: no MCP server was started and the file was left as "
+            "it is.").format(**_need(p, "path")),
+        "mcp_config_section_not_object": lambda: QCoreApplication.translate(
+            "StartupWords", "“{key}” in {path} must be an object of server names.").format(**_need(p, "key", "path")),
+        "mcp_config_no_servers": lambda: QCoreApplication.translate(
+            "StartupWords", "{path} has no “mcpServers” (or “servers”) object.").format(**_need(p, "path")),
+        "mcp_server_twice": lambda: QCoreApplication.translate(
+            "StartupWords", "MCP server “{name}” is in both “mcpServers” and “servers”; the one in “{section}” was "
+            "skipped.").format(**_need(p, "name", "section")),
+        "mcp_server_skipped": lambda: QCoreApplication.translate(
+            "StartupWords", "MCP server “{name}” was skipped: “{error}”.").format(**_need(p, "name", "error")),
+        "mcp_input_no_id": lambda: QCoreApplication.translate(
+            "StartupWords", "Input {number} in mcp.json has no “id”; it was ignored.").format(**_need(p, "number")),
+        "mcp_input_as_text": lambda: QCoreApplication.translate(
+            "StartupWords", "Input “{id}” in mcp.json: only “promptString” inputs are supported; it is asked as "
+            "text.").format(**_need(p, "id")),
+        # folders (core/runtime.py, recognised by their wording)
+        "workspace_not_created": lambda: QCoreApplication.translate(
+            "StartupWords", "The workspace folder {path} could not be created (“{error}”). Choose another one in "
+            "Settings.").format(**_need(p, "path", "error")),
+        "skills_folder_not_created": lambda: QCoreApplication.translate(
+            "StartupWords", "The skills folder {path} could not be created (“{error}”). Your own skills cannot be "
+            "added until it can.").format(**_need(p, "path", "error")),
+    }
+    make = sentences.get(code)
+    return make() if make is not None else None
+
+
+def _need(params: Mapping[str, Any], *names: str) -> dict[str, Any]:
+    return {name: params.get(name, "") for name in names}
+
+
+def is_whole_file_mcp_problem(problem: str) -> bool:
+    """mcp.json could not be used at all (no server started): worth the error bar, not only the MCP tab."""
+    return code_of(problem)[0] in ("mcp_config_unreadable", "mcp_config_not_json", "mcp_config_not_object")
