@@ -114,7 +114,14 @@ class AppController(QObject):
         from hermes_desktop.core.runtime import open_runtime
         from hermes_desktop.ui.chat.markdown_render import warm_up
 
-        self.runtime = await asyncio.to_thread(open_runtime, self._env)
+        try:
+            self.runtime = await asyncio.to_thread(open_runtime, self._env)
+        except Exception as exc:  # e.g. a data folder that cannot be made: the window stays and says why
+            from hermes_desktop.ui.startup_words import engine_not_started_text
+
+            log.exception("the engine could not start")
+            self.sig_problem.emit(engine_not_started_text(exc))
+            return
         if self._mcp_askers is not None:
             self.set_mcp_askers(*self._mcp_askers)
         self.runtime.mcp.input_asker = self.mcp_input_asker

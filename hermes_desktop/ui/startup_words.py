@@ -150,3 +150,17 @@ def _need(params: Mapping[str, Any], *names: str) -> dict[str, Any]:
 def is_whole_file_mcp_problem(problem: str) -> bool:
     """mcp.json could not be used at all (no server started): worth the error bar, not only the MCP tab."""
     return code_of(problem)[0] in ("mcp_config_unreadable", "mcp_config_not_json", "mcp_config_not_object")
+
+
+def engine_not_started_text(exc: BaseException) -> str:
+    """The engine could not start at all (`open_runtime` raised): the window stays open, with this in the error
+    bar. A folder that cannot be made or used is named; anything else is quoted."""
+    path = getattr(exc, "filename", None)
+    if isinstance(exc, OSError) and path:
+        return QCoreApplication.translate(
+            "StartupWords", "Hermes could not start: the folder {path} cannot be created or used (“{error}”). Your "
+            "conversations and settings cannot be opened until it can; check the folder, then restart Hermes "
+            "Desktop.").format(path=path, error=exc.strerror or str(exc))
+    return QCoreApplication.translate(
+        "StartupWords", "Hermes could not start (“{0}”). Details are in the log; restart Hermes Desktop to try "
+        "again.").format(f"{type(exc).__name__}: {exc}")

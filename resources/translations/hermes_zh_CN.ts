@@ -273,67 +273,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="714"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="723"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="714"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="723"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="716"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="725"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="718"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="727"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="728"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="737"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="743"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="752"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="744"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="753"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="746"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="755"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="747"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="756"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="752"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="761"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="752"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="761"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="752"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="761"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="753"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="762"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -2094,153 +2094,153 @@ Folder: {2}</source>
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="75"/>
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
         <source>Don&apos;t use or record memory in this conversation</source>
         <translation>此对话不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="78"/>
         <source>Don&apos;t use or record memory in this conversation: nothing is recalled into it, nothing said in it is remembered</source>
         <translation>此对话不使用也不记录记忆：不会向其中调入记忆，其中说的话也不会被记住</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="85"/>
         <source>Incognito: this conversation does not use or record memory.</source>
         <translation>无痕：此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="87"/>
         <source>Use memory again</source>
         <translation>重新使用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="189"/>
         <source>The memory was not changed: {0}</source>
         <translation>记忆未更改：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="198"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="199"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation>Hermes 记住的内容（你的原话保持不变：“{0}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="200"/>
         <source>What Hermes remembers</source>
         <translation>Hermes 记住的内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="217"/>
         <source>Add a memory</source>
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="218"/>
         <source>What should Hermes remember? (a short fact, e.g. “Prefers answers in British English”)</source>
         <translation>Hermes 应该记住什么？（一条简短的事实，例如“回答时使用英式英语”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="239"/>
         <source>The memory was not deleted: {0}</source>
         <translation>记忆未删除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="244"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="245"/>
         <source>Deleted {0} memories</source>
         <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="268"/>
         <source>Wipe all memories?</source>
         <translation>清除全部记忆？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="269"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="271"/>
         <source>Wipe all memories</source>
         <translation>清除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="279"/>
         <source>The memories were not wiped: {0}</source>
         <translation>记忆未清除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="285"/>
         <source>All memories were wiped.</source>
         <translation>已清除全部记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="294"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="295"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="304"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="312"/>
         <source>Memory history</source>
         <translation>记忆历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="307"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="317"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="318"/>
         <source>in use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="317"/>
         <source>replaced</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="318"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="381"/>
         <source>Could not forget it: {0}</source>
         <translation>无法遗忘：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="464"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="475"/>
         <source>This conversation does not use or record memory.</source>
         <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="474"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="476"/>
         <source>This conversation uses memory again.</source>
         <translation>此对话重新使用记忆。</translation>
     </message>
@@ -2248,144 +2248,144 @@ Folder: {2}</source>
 <context>
     <name>MemoryPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="84"/>
         <source>d MMM</source>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="85"/>
         <source>d MMM yyyy</source>
         <translation>yyyy年M月d日</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="109"/>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="110"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="111"/>
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="112"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="125"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="367"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="125"/>
         <source>Change what this memory says (F2)</source>
         <translation>修改这条记忆的内容（F2）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="127"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="343"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="365"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="368"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="127"/>
         <source>A pinned memory is always offered to the model and never expires (Ctrl+P)</source>
         <translation>置顶的记忆总会提供给模型，且永不过期（Ctrl+P）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="129"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="373"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="129"/>
         <source>Delete this memory (Delete); you can undo it for a moment</source>
         <translation>删除这条记忆（Delete）；短时间内可以撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="131"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="370"/>
         <source>Go to source</source>
         <translation>转到出处</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="131"/>
         <source>Open the conversation and the message it came from (Enter)</source>
         <translation>打开它来自的对话和消息（Enter）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="133"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="372"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="133"/>
         <source>The older memories on the same subject this one replaced (Ctrl+H)</source>
         <translation>这条记忆取代的同一主题的旧记忆（Ctrl+H）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="134"/>
         <source>Wipe all…</source>
         <translation>全部清除…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="135"/>
         <source>Delete every memory (asks first)</source>
         <translation>删除所有记忆（会先询问）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="136"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="137"/>
         <source>Write a memory yourself (long-term, used in every conversation)</source>
         <translation>自己写一条记忆（长期，在每个对话中使用）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="141"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="181"/>
         <source>Memory is off (Settings › Memory): nothing is recalled or remembered. What was remembered before is kept and listed here.</source>
         <translation>记忆已关闭（设置 › 记忆）：不会调入也不会记住任何内容。之前记住的内容仍保留并列在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="195"/>
         <source>Long-term</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="196"/>
         <source>Short-term</source>
         <translation>短期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="197"/>
         <source>No longer used (replaced or expired)</source>
         <translation>不再使用（已被取代或已过期）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="212"/>
         <source>Created {0}</source>
         <translation>创建于 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="218"/>
         <source>The newest {0} of {1} memories are listed. Search to find the others.</source>
         <translation>列出了最新的 {0} 条记忆（共 {1} 条）。搜索可找到其他记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="226"/>
         <source>No memory matches “{0}”.</source>
         <translation>没有与“{0}”匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="228"/>
         <source>No memories yet.
 
 Memory keeps short facts you tell Hermes — preferences, your projects, deadlines — so later conversations can use them. Say “remember that …” in a chat, state a preference (“I prefer …”), or press Add…; each memory shows here with your own words and where you said them, and you can edit, pin or delete it.
@@ -2398,90 +2398,90 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 开启了“不使用也不记录记忆”的对话（在其右键菜单或状态栏的开关中设置）不会在这里留下任何痕迹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="252"/>
         <source>added by you, {0}</source>
         <translation>由你添加，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="252"/>
         <source>added by you</source>
         <translation>由你添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="254"/>
         <source>from a deleted conversation, {0}</source>
         <translation>来自已删除的对话，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
         <source>from a deleted conversation</source>
         <translation>来自已删除的对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="256"/>
         <source>Untitled conversation</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
         <source>from “{0}”, {1}</source>
         <translation>来自“{0}”，{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
         <source>from “{0}”</source>
         <translation>来自“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="262"/>
         <source>replaced by a newer memory</source>
         <translation>已被更新的记忆取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="264"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="266"/>
         <source>expired {0}</source>
         <translation>{0}已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="268"/>
         <source>until {0}</source>
         <translation>有效至{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="278"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="311"/>
         <source>replaces {0} earlier</source>
         <translation>取代了 {0} 条旧记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="280"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="313"/>
         <source>used only with {0}</source>
         <translation>仅用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="286"/>
         <source>Pinned: {0}</source>
         <translation>置顶：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="304"/>
         <source>pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="343"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="365"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="368"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="383"/>
         <source>Memory actions</source>
         <translation>记忆操作</translation>
     </message>
@@ -3582,99 +3582,109 @@ it is kept here.</source>
         <translation>此 Python 的 SQLite 不支持 FTS5；搜索将使用较慢的纯文本扫描。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="85"/>
         <source>The newest changes (kept in the -wal file beside the database) cannot be shown until the database can be opened normally; they are not lost.</source>
         <translation>最新的更改（保存在数据库旁的 -wal 文件中）要等数据库能正常打开后才能显示；它们并未丢失。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="88"/>
         <source>Today&apos;s backup of the session database was skipped: the disk holding {folder} has {free} KiB free and the backup needs about {needed} KiB. Free some space; the next start makes it.</source>
         <translation>已跳过今天的对话数据库备份：{folder} 所在的磁盘只剩 {free} KiB 可用空间，而备份大约需要 {needed} KiB。请腾出一些空间；下次启动时会进行备份。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="94"/>
         <source>The system keyring is locked, so Hermes could not read the key. Unlock it and try again.</source>
         <translation>系统密钥环已锁定，Hermes 无法读取密钥。请解锁后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="96"/>
         <source>The system keyring is locked, so Hermes could not save the key. Unlock it and try again.</source>
         <translation>系统密钥环已锁定，Hermes 无法保存密钥。请解锁后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="98"/>
         <source>The system keyring is locked, so Hermes could not delete the key. Unlock it and try again.</source>
         <translation>系统密钥环已锁定，Hermes 无法删除密钥。请解锁后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="101"/>
         <source>The system keyring could not read the key (“{error}”). Try again.</source>
         <translation>系统密钥环无法读取密钥（“{error}”）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="103"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="104"/>
         <source>The system keyring could not save the key (“{error}”). Try again.</source>
         <translation>系统密钥环无法保存密钥（“{error}”）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="107"/>
         <source>The system keyring could not delete the key (“{error}”). Try again.</source>
         <translation>系统密钥环无法删除密钥（“{error}”）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="111"/>
         <source>{path} cannot be read (“{error}”): no MCP server was started and the file was left as it is.</source>
         <translation>无法读取 {path}（“{error}”）：没有启动任何 MCP 服务器，该文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="114"/>
         <source>{path} is not valid JSON (line {line}, column {column}: “{error}”): no MCP server was started and the file was left as it is.</source>
         <translation>{path} 不是有效的 JSON（第 {line} 行，第 {column} 列：“{error}”）：没有启动任何 MCP 服务器，该文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="116"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="117"/>
         <source>{path} does not hold a JSON object: no MCP server was started and the file was left as it is.</source>
         <translation>{path} 中不是一个 JSON 对象：没有启动任何 MCP 服务器，该文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="120"/>
         <source>“{key}” in {path} must be an object of server names.</source>
         <translation>{path} 中的“{key}”必须是以服务器名称为键的对象。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="122"/>
         <source>{path} has no “mcpServers” (or “servers”) object.</source>
         <translation>{path} 中没有“mcpServers”（或“servers”）对象。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="124"/>
         <source>MCP server “{name}” is in both “mcpServers” and “servers”; the one in “{section}” was skipped.</source>
         <translation>MCP 服务器“{name}”同时出现在“mcpServers”和“servers”中；已跳过“{section}”中的那个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="127"/>
         <source>MCP server “{name}” was skipped: “{error}”.</source>
         <translation>已跳过 MCP 服务器“{name}”：“{error}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="129"/>
         <source>Input {number} in mcp.json has no “id”; it was ignored.</source>
         <translation>mcp.json 中的第 {number} 个输入项没有“id”，已忽略。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="131"/>
         <source>Input “{id}” in mcp.json: only “promptString” inputs are supported; it is asked as text.</source>
         <translation>mcp.json 中的输入项“{id}”：只支持“promptString”类型的输入，将以文本方式询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="135"/>
         <source>The workspace folder {path} could not be created (“{error}”). Choose another one in Settings.</source>
         <translation>无法创建工作区文件夹 {path}（“{error}”）。请在设置中选择其他文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="138"/>
         <source>The skills folder {path} could not be created (“{error}”). Your own skills cannot be added until it can.</source>
         <translation>无法创建技能文件夹 {path}（“{error}”）。在能创建它之前，无法添加你自己的技能。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="160"/>
+        <source>Hermes could not start: the folder {path} cannot be created or used (“{error}”). Your conversations and settings cannot be opened until it can; check the folder, then restart Hermes Desktop.</source>
+        <translation>Hermes 无法启动：文件夹 {path} 无法创建或使用（“{error}”）。在此之前无法打开你的对话和设置；请检查该文件夹，然后重新启动 Hermes Desktop。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="164"/>
+        <source>Hermes could not start (“{0}”). Details are in the log; restart Hermes Desktop to try again.</source>
+        <translation>Hermes 无法启动（“{0}”）。详细信息见日志；请重新启动 Hermes Desktop 再试。</translation>
     </message>
 </context>
 <context>

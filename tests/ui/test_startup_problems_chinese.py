@@ -114,3 +114,30 @@ def test_every_coded_start_up_problem_has_a_chinese_sentence(chinese, make_windo
         text = startup_problem_text(sample, h.controller.runtime)
         assert_chinese(text, data_in(text, "/data/backups/hermes-2026-12-01.db", "/data/hermes.db", "/data/backups",
                                      "/data/work", "files", "token"), f"{code_of(sample)[0] or sample}")
+
+
+def test_a_data_folder_that_cannot_be_made_keeps_the_window_open_and_says_why_in_chinese(chinese, loop) -> None:
+    """The engine cannot start at all (its data folder is a file): the window stays, with the error bar naming the
+    folder, in Chinese; the file standing in the way is left as it is."""
+    from hermes_desktop.ui.launch import build_window
+    from hermes_desktop.ui.tasks import drain
+    from tests.ui.conftest import Harness
+
+    data = app_paths().data_dir
+    data.parent.mkdir(parents=True, exist_ok=True)
+    data.write_text("not a folder", encoding="utf-8")
+    _app, window, controller = build_window({})
+    window.show()
+    h = Harness(loop, window, controller)
+    try:
+        h.run(controller.start())  # it used to raise here, and the app ended with a traceback
+        text = error_bar(h)
+        assert str(data) in text, text
+        assert_chinese(text, data_in(text, str(data)), "the engine's start")
+        assert controller.runtime is None and not window.chat.isEnabled()
+        assert data.read_text(encoding="utf-8") == "not a folder"
+    finally:
+        h.run(controller.shutdown())
+        h.run(drain())
+        window.close()
+        window.deleteLater()
