@@ -713,6 +713,8 @@ class AppController(QObject):
 
     def skill_rows(self, session_id: str | None) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
         """What the Skills tab shows: each skill's state in words, and the folders that failed to load."""
+        from hermes_desktop.ui.startup_words import skill_problem_line
+
         assert self.runtime is not None
         manager = self.runtime.skills
         active = set(manager.active(session_id)) if session_id else set()
@@ -733,11 +735,12 @@ class AppController(QObject):
                 mcp_servers = configured_mcp_servers(self.runtime.paths.mcp_config_file)
             rows.append({"name": skill.name, "description": skill.description, "state": state,
                          "active": skill.name in active, "needs_trust": needs_trust, "folder": str(skill.folder),
-                         "problems": [f"{p.file}: {p.reason}" for p in manager.problems(skill) if p.level != "trust"]
+                         "problems": [skill_problem_line(p.file, p.reason) for p in manager.problems(skill)
+                                      if p.level != "trust"]
                          + ([self.tr("Hides the skill of the same name in {0}").format(skill.overrides_folder)]
                             if skill.overrides_folder else []),
                          "requirements": self._requirement_rows(skill, mcp_servers or set())})
-        rejected = [(folder, "; ".join(f"{p.file}: {p.reason}" for p in problems))
+        rejected = [(folder, "; ".join(skill_problem_line(p.file, p.reason) for p in problems))
                     for folder, problems in manager.discovery.rejected]
         return rows, rejected
 

@@ -131,6 +131,27 @@ def coded_text(code: str, params: Mapping[str, Any]) -> str | None:
         "mcp_input_as_text": lambda: QCoreApplication.translate(
             "StartupWords", "Input “{id}” in mcp.json: only “promptString” inputs are supported; it is asked as "
             "text.").format(**_need(p, "id")),
+        # skill folders (core/skills/discovery.py), shown in the Skills tab after the folder's name
+        "skills_root_a_file": lambda: QCoreApplication.translate(
+            "StartupWords", "the skills folder is a file, not a folder; no skill in it is loaded"),
+        "skills_root_unlisted": lambda: QCoreApplication.translate(
+            "StartupWords", "the skills folder cannot be listed (“{error}”); no skill in it is loaded").format(
+            **_need(p, "error")),
+        "skill_folder_unlisted": lambda: QCoreApplication.translate(
+            "StartupWords", "cannot be listed (“{error}”)").format(**_need(p, "error")),
+        "skill_folder_not_searched": lambda: QCoreApplication.translate(
+            "StartupWords", "no SKILL.md or skill.yaml in it; a folder named “{name}” is not searched further").format(
+            **_need(p, "name")),
+        "skill_folder_empty": lambda: QCoreApplication.translate(
+            "StartupWords", "no SKILL.md or skill.yaml in it, nor in its folders {levels} levels down").format(
+            **_need(p, "levels")),
+        "skill_folder_empty_scan_stopped": lambda: QCoreApplication.translate(
+            "StartupWords", "no SKILL.md or skill.yaml in it, nor in its folders {levels} levels down (the scan "
+            "stopped: too many folders in this root)").format(**_need(p, "levels")),
+        "skill_not_loaded": lambda: QCoreApplication.translate("StartupWords", "could not be loaded"),
+        "skill_folders_more_empty": lambda: QCoreApplication.translate(
+            "StartupWords", "{count} more folders in it hold no skill (not listed one by one)").format(
+            count=f"{int(p.get('count') or 0):,}"),
         # folders (core/runtime.py, recognised by their wording)
         "workspace_not_created": lambda: QCoreApplication.translate(
             "StartupWords", "The workspace folder {path} could not be created (“{error}”). Choose another one in "
@@ -164,3 +185,12 @@ def engine_not_started_text(exc: BaseException) -> str:
     return QCoreApplication.translate(
         "StartupWords", "Hermes could not start (“{0}”). Details are in the log; restart Hermes Desktop to try "
         "again.").format(f"{type(exc).__name__}: {exc}")
+
+
+def skill_problem_line(file: str, reason: str) -> str:
+    """A Skills-tab problem: the file or folder it is about, then why (worded when the core gave a code; a
+    reason without one, such as a YAML parser's message, is shown as the core wrote it)."""
+    code, params = code_of(reason)
+    worded = coded_text(code, params) if code else None
+    return QCoreApplication.translate("StartupWords", "{file}: {reason}", "a skill's file and its problem").format(
+        file=file, reason=worded if worded is not None else reason)

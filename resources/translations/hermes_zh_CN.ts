@@ -273,67 +273,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="723"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="725"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="723"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="725"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="725"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="727"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="727"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="729"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="737"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="740"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="752"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="755"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="753"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="756"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="755"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="758"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="756"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="759"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="761"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="761"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="761"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="762"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="765"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -3668,23 +3668,69 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/startup_words.py" line="135"/>
+        <source>the skills folder is a file, not a folder; no skill in it is loaded</source>
+        <translation>技能文件夹是一个文件而不是文件夹；其中的技能都不会被载入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="137"/>
+        <source>the skills folder cannot be listed (“{error}”); no skill in it is loaded</source>
+        <translation>无法列出技能文件夹的内容（“{error}”）；其中的技能都不会被载入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="140"/>
+        <source>cannot be listed (“{error}”)</source>
+        <translation>无法列出其内容（“{error}”）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="142"/>
+        <source>no SKILL.md or skill.yaml in it; a folder named “{name}” is not searched further</source>
+        <translation>其中没有 SKILL.md 或 skill.yaml；名为“{name}”的文件夹不会继续向下搜索</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="145"/>
+        <source>no SKILL.md or skill.yaml in it, nor in its folders {levels} levels down</source>
+        <translation>其中及其下 {levels} 层的文件夹里都没有 SKILL.md 或 skill.yaml</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="148"/>
+        <source>no SKILL.md or skill.yaml in it, nor in its folders {levels} levels down (the scan stopped: too many folders in this root)</source>
+        <translation>其中及其下 {levels} 层的文件夹里都没有 SKILL.md 或 skill.yaml（扫描已停止：此根目录下的文件夹太多）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="151"/>
+        <source>could not be loaded</source>
+        <translation>无法载入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="152"/>
+        <source>{count} more folders in it hold no skill (not listed one by one)</source>
+        <translation>其中另有 {count} 个文件夹不含技能（不逐一列出）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="156"/>
         <source>The workspace folder {path} could not be created (“{error}”). Choose another one in Settings.</source>
         <translation>无法创建工作区文件夹 {path}（“{error}”）。请在设置中选择其他文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="159"/>
         <source>The skills folder {path} could not be created (“{error}”). Your own skills cannot be added until it can.</source>
         <translation>无法创建技能文件夹 {path}（“{error}”）。在能创建它之前，无法添加你自己的技能。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="181"/>
         <source>Hermes could not start: the folder {path} cannot be created or used (“{error}”). Your conversations and settings cannot be opened until it can; check the folder, then restart Hermes Desktop.</source>
         <translation>Hermes 无法启动：文件夹 {path} 无法创建或使用（“{error}”）。在此之前无法打开你的对话和设置；请检查该文件夹，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="185"/>
         <source>Hermes could not start (“{0}”). Details are in the log; restart Hermes Desktop to try again.</source>
         <translation>Hermes 无法启动（“{0}”）。详细信息见日志；请重新启动 Hermes Desktop 再试。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="195"/>
+        <source>{file}: {reason}</source>
+        <comment>a skill&apos;s file and its problem</comment>
+        <translation>{file}：{reason}</translation>
     </message>
 </context>
 <context>

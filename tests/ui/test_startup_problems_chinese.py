@@ -141,3 +141,23 @@ def test_a_data_folder_that_cannot_be_made_keeps_the_window_open_and_says_why_in
         h.run(drain())
         window.close()
         window.deleteLater()
+
+
+def test_skill_folders_that_hold_no_skill_are_said_in_chinese_in_the_skills_tab(chinese, make_window) -> None:
+    skills = app_paths().user_skills_dir
+    (skills / "team-wiki-dump").mkdir(parents=True)
+    (skills / "team-wiki-dump" / "README.txt").write_text("not a skill", encoding="utf-8")
+    (skills / "node_modules").mkdir()
+    h = make_window()
+    listing = h.window.inspector.skills
+    texts = h.wait_until(lambda: [listing.item(i).text() for i in range(listing.count())
+                                  if "team-wiki-dump" in listing.item(i).text()], what="the folder in the Skills tab")
+    shown = next(t for t in texts)
+    assert "SKILL.md" in shown
+    assert_chinese(shown, data_in(shown, str(skills / "team-wiki-dump"), "team-wiki-dump", "SKILL.md", "skill.yaml",
+                                  "⚠"), "the Skills tab")
+    unsearched = [listing.item(i).text() for i in range(listing.count()) if "node_modules" in listing.item(i).text()]
+    assert unsearched, "a node_modules folder is said, not silently skipped"
+    assert_chinese(unsearched[0], data_in(unsearched[0], str(skills / "node_modules"), "node_modules", "SKILL.md",
+                                          "skill.yaml"), "the Skills tab")
+    assert (skills / "team-wiki-dump" / "README.txt").read_text(encoding="utf-8") == "not a skill"

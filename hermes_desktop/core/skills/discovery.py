@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
+from hermes_desktop.core.coded import coded
 from hermes_desktop.core.skills.loader import is_skill_folder, list_folder, load_skill
 from hermes_desktop.core.skills.model import Discovery, Origin, Skill, SkillProblem
 
@@ -51,7 +52,9 @@ def _find(folder: Path, depth: int, budget: list[int], out: list[tuple[Path, dic
     try:
         entries = list_folder(folder)
     except OSError as exc:
-        errors.append((str(folder), (SkillProblem(folder.name, f"cannot be listed: {exc.strerror or exc}", "error"),)))
+        errors.append((str(folder), (SkillProblem(folder.name, coded(
+            f"cannot be listed: {exc.strerror or exc}", "skill_folder_unlisted", error=str(exc.strerror or exc)),
+            "error"),)))
         return 0
     if is_skill_folder(entries):
         out.append((folder, entries))
@@ -78,8 +81,11 @@ def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
         except OSError as exc:  # a file where the folder should be, no permission, a link loop: said, not silent
             reason = ("is a file, not a folder" if isinstance(exc, NotADirectoryError)
                       else f"cannot be listed: {exc.strerror or exc}")
-            rejected.append((str(root), (SkillProblem(root.name, f"the skills folder {reason}; no skill in it is "
-                                                                 "loaded", "error"),)))
+            said = coded(f"the skills folder {reason}; no skill in it is loaded", "skills_root_a_file") \
+                if isinstance(exc, NotADirectoryError) else coded(f"the skills folder {reason}; no skill in it is "
+                                                                  "loaded", "skills_root_unlisted",
+                                                                  error=str(exc.strerror or exc))
+            rejected.append((str(root), (SkillProblem(root.name, said, "error"),)))
             continue
         budget = [MAX_FOLDERS_PER_ROOT]
         empty = 0
@@ -91,16 +97,20 @@ def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
                 if empty > MAX_EMPTY_REPORTED:
                     continue  # counted, and said once below: 100,000 lines would freeze the Skills tab
                 rejected.append((str(first), (SkillProblem(first.name, (
-                    f"no SKILL.md or skill.yaml in it; a folder named {first.name!r} is not searched further"
+                    coded(f"no SKILL.md or skill.yaml in it; a folder named {first.name!r} is not searched further",
+                          "skill_folder_not_searched", name=first.name)
                     if first.name in _NEVER_SCANNED else
-                    f"no SKILL.md or skill.yaml in it, nor in its folders {MAX_DEPTH - 1} levels down"
-                    + (" (the scan stopped: too many folders in this root)" if budget[0] <= 0 else "")), "info"),)))
+                    coded(f"no SKILL.md or skill.yaml in it, nor in its folders {MAX_DEPTH - 1} levels down"
+                          " (the scan stopped: too many folders in this root)", "skill_folder_empty_scan_stopped",
+                          levels=MAX_DEPTH - 1) if budget[0] <= 0 else
+                    coded(f"no SKILL.md or skill.yaml in it, nor in its folders {MAX_DEPTH - 1} levels down",
+                          "skill_folder_empty", levels=MAX_DEPTH - 1)), "info"),)))
             rejected.extend(errors)
             for folder, entries in found:
                 skill, problems = load_skill(folder, origin, entries)
                 if skill is None:
                     rejected.append((str(folder), tuple(problems) or (
-                        SkillProblem(folder.name, "could not be loaded", "error"),)))
+                        SkillProblem(folder.name, coded("could not be loaded", "skill_not_loaded"), "error"),)))
                     continue
                 previous = chosen.get(skill.name)
                 if previous is not None and os.path.realpath(previous.folder) == os.path.realpath(folder):
@@ -116,6 +126,7 @@ def discover(roots: Iterable[tuple[Path, Origin]]) -> Discovery:
                     skill = replace(skill, overrides=previous.origin, overrides_folder=previous.folder)
                 chosen[skill.name] = skill
         if empty > MAX_EMPTY_REPORTED:
-            rejected.append((str(root), (SkillProblem(root.name, f"{empty - MAX_EMPTY_REPORTED:,} more folders in it "
-                                                                 "hold no skill (not listed one by one)", "info"),)))
+            rejected.append((str(root), (SkillProblem(root.name, coded(
+                f"{empty - MAX_EMPTY_REPORTED:,} more folders in it hold no skill (not listed one by one)",
+                "skill_folders_more_empty", count=empty - MAX_EMPTY_REPORTED), "info"),)))
     return Discovery(tuple(sorted(chosen.values(), key=lambda s: s.name)), tuple(rejected), tuple(overridden))
