@@ -12,8 +12,8 @@ them, and the tab says so.
 
 Every line the tab shows has its whole text in a tooltip (`line_tooltip`, `entry_tooltip`, `turn_tooltip`): at
 the default inspector width (390 px) a round's numbers, a tool's arguments and a path without spaces are longer
-than the row. The tab wraps at spaces; a run with none (a path, JSON) is cut at the right with "…", and the
-tooltip holds it whole. Tooltips are escaped text in a `pre-wrap` paragraph: Qt guesses rich text, and a
+than the row. The tab wraps them to its width (ui/activity_view.py: at spaces, and inside a path or JSON where
+it must), and the tooltip holds each whole. Tooltips are escaped text in a `pre-wrap` paragraph: Qt guesses rich text, and a
 memory, a tool result or a question may contain markup that must be shown as written.
 """
 
@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QCoreApplication
 
-from hermes_desktop.core.session_types import StoredMessage
 from hermes_desktop.ui import words
 from hermes_desktop.ui.chat.items import status_of_result
 
 if TYPE_CHECKING:
     from hermes_desktop.core import events as ev
+    from hermes_desktop.core.session_types import StoredMessage
 
 
 @dataclass
@@ -54,7 +54,7 @@ class TurnActivity:
     @property
     def title(self) -> str:
         first = " ".join(self.text.split())
-        return first[:60] + ("…" if len(first) > 60 else "")
+        return first[:60].rstrip() + ("…" if len(first) > 60 else "")
 
 
 class ActivityRecorder:

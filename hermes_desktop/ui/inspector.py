@@ -314,6 +314,9 @@ class Inspector(QTabWidget):
         state = "" if turn.finished in (None, "completed") else "  " + self.tr("[{0}]", "how a turn ended").format(
             stop_reason_name(turn.finished))
         from hermes_desktop.ui.activity import entry_tooltip, line_tooltip, turn_tooltip
+        from hermes_desktop.ui.activity_view import install_wrapping
+
+        install_wrapping(self.activity)  # once: lines wrap to the tab's width (not at start-up: no turn yet)
 
         top = QTreeWidgetItem([("▶ " if turn.finished is None else "") + turn.title + state])
         top.setToolTip(0, turn_tooltip(turn, top.text(0)))  # every line can be cut at 390 px: its whole text

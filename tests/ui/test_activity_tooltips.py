@@ -1,7 +1,7 @@
 """The Activity tab at the default window size (1340×840, the inspector 390 px wide): a turn's title, each entry
 and each of its detail lines can be longer than the row (a long question, a model round's numbers, a tool's
-JSON arguments or a path without spaces). Every line that does not fit has its whole text in a tooltip, as
-plain text (issue 16)."""
+JSON arguments or a path without spaces). Such lines wrap to the tab's width (and again when it changes) instead
+of being cut, and every line has its whole text in a tooltip, as plain text (issue 16)."""
 
 from __future__ import annotations
 
@@ -71,3 +71,16 @@ def test_every_activity_line_that_can_be_cut_has_its_whole_text_in_a_tooltip(mak
         if tip:
             assert tip.startswith("<p") and "<b>" not in tip, "tooltips are the text, not its HTML"
     assert cut >= 2, "at this width some lines are longer than the row (the test must see them)"
+    # Those lines wrap: their rows are as tall as their wrapped text, and nothing scrolls sideways.
+    line_height = tree.fontMetrics().lineSpacing()
+    for item, text in lines:
+        rect = tree.visualItemRect(item)
+        if rect.height() and tree.fontMetrics().horizontalAdvance(text) > rect.width():
+            assert rect.height() >= 2 * line_height, f"{text!r} is cut to one line"
+    assert tree.horizontalScrollBar().maximum() == 0
+    path_line = next(item for item, text in lines if LONG_PATH in text)
+    before = tree.visualItemRect(path_line).height()
+    sizes = window.splitter.sizes()
+    h.do(lambda: window.splitter.setSizes([sizes[0], sizes[1] + 90, sizes[2] - 90]))
+    h.settle(0.2)
+    assert tree.visualItemRect(path_line).height() > before, "a narrower tab wraps the line again"
