@@ -161,3 +161,15 @@ def test_skill_folders_that_hold_no_skill_are_said_in_chinese_in_the_skills_tab(
     assert_chinese(unsearched[0], data_in(unsearched[0], str(skills / "node_modules"), "node_modules", "SKILL.md",
                                           "skill.yaml"), "the Skills tab")
     assert (skills / "team-wiki-dump" / "README.txt").read_text(encoding="utf-8") == "not a skill"
+
+
+def test_a_workspace_that_cannot_be_created_is_reported_in_chinese(chinese, make_window, tmp_path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the workspace's parent should be", encoding="utf-8")
+    workspace = blocker / "workspace"
+    h = make_window(HERMES_WORKSPACE=str(workspace))
+    text = error_bar(h)
+    assert str(workspace) in text, text
+    assert_chinese(text, data_in(text, str(workspace)), "the workspace problem")
+    assert "工作区" in text
+    assert blocker.read_text(encoding="utf-8") == "a file where the workspace's parent should be"
