@@ -10,6 +10,7 @@ accessible description keep the whole row (screen readers, keyboard search and c
 from __future__ import annotations
 
 from dataclasses import replace
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -155,7 +156,9 @@ class SettingsDialog(QDialog):
             item.setData(PROFILE_ROLE, profile.id)
             item.setData(URL_ROLE, profile.base_url)
             item.setData(HEAD_ROLE, head)
-            item.setToolTip(f"{profile.name} — {profile.model}\n{profile.base_url}")
+            # Rich text wraps (a plain-text tooltip of a 200-character URL is as wide as the screen); escaped.
+            item.setToolTip("<p style='white-space:pre-wrap'>" + escape(f"{profile.name} — {profile.model}\n"
+                                                                       f"{profile.base_url}", quote=False) + "</p>")
             item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, profile.base_url)
             self.profiles.addItem(item)
         # Edit…, Duplicate and Delete act on the chosen row: the one chosen before, else the active provider (with
