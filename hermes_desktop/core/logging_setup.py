@@ -11,7 +11,6 @@ import logging
 from pathlib import Path
 
 from hermes_desktop.core.paths import ensure_dir
-from hermes_desktop.core.redact import redact_text
 
 
 class RedactingFilter(logging.Filter):
@@ -22,6 +21,8 @@ class RedactingFilter(logging.Filter):
         self.known_secrets: set[str] = set()
 
     def filter(self, record: logging.LogRecord) -> bool:
+        from hermes_desktop.core.redact import redact_text
+
         message = record.getMessage()
         cleaned = redact_text(message, self.known_secrets)
         if record.exc_info and record.exc_info[1] is not None:

@@ -5,7 +5,11 @@ drawn for this project). `icon(name)` substitutes the current theme's text colou
 Disabled mode, the accent or white where asked) and renders it with QSvgRenderer (QtSvg ships with
 PySide6-Essentials) at the sizes a button or menu asks for. Icons are cached per (name, colour, …), so a theme
 switch makes one new set and a repaint never renders an SVG. Widgets that hold an icon refresh it on a palette
-change (`refresh_on_theme`)."""
+change (`refresh_on_theme`).
+
+Sizes: 16 px (menus, buttons) and the size a widget asks for (`set_icon(..., size=)`), and twice each only when a
+screen draws at more than 1x. Rendering a 32 px set for every icon on a 1x screen was half of the icon work before
+the window's first paint (ui/launch.py), for pixmaps Qt never used there."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from functools import lru_cache
 from typing import Callable
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 
 from hermes_desktop.core.paths import resources_dir
@@ -22,7 +26,7 @@ from hermes_desktop.ui import theme as themes
 NAMES = ("new-session", "search", "send", "stop", "attach", "settings", "copy", "edit", "fork", "regenerate",
          "delete", "pin", "export", "rename", "sidebar", "inspector", "chat", "skills", "server", "activity",
          "sparkle", "plus", "folder", "calculator")
-_SIZES = (16, 32)  # Qt scales the nearest one for other sizes; two keep start-up cheap (~0.3 ms an icon)
+_SMALL = 16  # menus and buttons (design.ICON)
 
 
 @lru_cache(maxsize=None)
@@ -54,10 +58,18 @@ def _pixmap(name: str, colour: str, side: int, ratio: float) -> QPixmap:
     return image
 
 
+def _sides(size: int | None) -> tuple[int, ...]:
+    """The pixmap sizes an icon gets: 16 px and the widget's own size, doubled too on a high-density screen."""
+    sides = {_SMALL, size or _SMALL}
+    if any(screen.devicePixelRatio() > 1 for screen in QGuiApplication.screens()):
+        sides |= {2 * side for side in sides}
+    return tuple(sorted(sides))
+
+
 @lru_cache(maxsize=256)
-def _icon(name: str, normal: str, disabled: str) -> QIcon:
+def _icon(name: str, normal: str, disabled: str, sides: tuple[int, ...]) -> QIcon:
     result = QIcon()
-    for side in _SIZES:
+    for side in sides:
         result.addPixmap(_pixmap(name, normal, side, 1.0), QIcon.Mode.Normal)
         result.addPixmap(_pixmap(name, normal, side, 1.0), QIcon.Mode.Active)
         result.addPixmap(_pixmap(name, normal, side, 1.0), QIcon.Mode.Selected)
@@ -65,13 +77,14 @@ def _icon(name: str, normal: str, disabled: str) -> QIcon:
     return result
 
 
-def icon(name: str, colour: str | None = None) -> QIcon:
-    """`name` in `colour` (default: the current theme's text colour; disabled: its muted colour at half opacity)."""
+def icon(name: str, colour: str | None = None, size: int | None = None) -> QIcon:
+    """`name` in `colour` (default: the current theme's text colour; disabled: its muted colour at half opacity),
+    sharp at 16 px and at `size`."""
     theme = themes.current()
     normal = QColor(colour or theme.text).name(QColor.NameFormat.HexArgb)
     muted = QColor(theme.muted)
     muted.setAlphaF(0.6)
-    return _icon(name, normal, muted.name(QColor.NameFormat.HexArgb))
+    return _icon(name, normal, muted.name(QColor.NameFormat.HexArgb), _sides(size))
 
 
 class _Refresher(QObject):
@@ -94,7 +107,7 @@ def set_icon(widget: QObject, name: str, colour: Callable[[], str | None] = lamb
     """Give a button (anything with setIcon) the icon, and keep it in the theme's colour."""
     if size is not None and hasattr(widget, "setIconSize"):
         widget.setIconSize(QSize(size, size))
-    _Refresher(widget, lambda: widget.setIcon(icon(name, colour())))
+    _Refresher(widget, lambda: widget.setIcon(icon(name, colour(), size)))
 
 
 def set_action_icons(owner: QObject, actions: dict[object, str]) -> None:

@@ -104,8 +104,8 @@ class McpPanel(QWidget):
         self.servers.clear()
         self._statuses = {status.name: status for status in statuses}
         theme = themes.current()
-        from hermes_desktop.ui.startup_words import startup_problem_text
-
+        if problems:  # the empty tab at start needs no problem texts (ui/launch.py: nothing before the paint)
+            from hermes_desktop.ui.startup_words import startup_problem_text
         for problem in (startup_problem_text(p) for p in problems):  # mcp.json's codes, in the user's language
             item = QListWidgetItem(f"⚠ {problem}")
             item.setData(HTML_ROLE, f"<span style='color:{theme.risk_destructive}'>⚠ {escape(problem)}</span>")

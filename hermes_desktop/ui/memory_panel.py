@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hermes_desktop.core.terminal_text import visible_bidi as visible_overrides
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.panels import button
 from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
@@ -281,6 +280,8 @@ class MemoryPanel(QWidget):
         return details
 
     def _plain(self, row: MemoryRow) -> str:
+        from hermes_desktop.core.terminal_text import visible_bidi as visible_overrides
+
         statement, quote = visible_overrides(row.statement), visible_overrides(row.quote)
         lines = [self.tr("Pinned: {0}").format(statement) if row.pinned else statement]
         if quote:
@@ -289,6 +290,8 @@ class MemoryPanel(QWidget):
         return "\n".join(lines)
 
     def _html(self, row: MemoryRow, theme: themes.Theme) -> str:
+        from hermes_desktop.core.terminal_text import visible_bidi as visible_overrides
+
         pin = f"<span style='color:{theme.accent}'>● </span>" if row.pinned else ""  # an emoji font may be missing
         statement = escape(visible_overrides(row.statement))
         if not row.in_use:

@@ -13,11 +13,11 @@ from hermes_desktop.ui.chat.items import BannerItem, MessageItem, RememberedItem
 from hermes_desktop.ui.chat.layout import RowLayouter
 
 
-def ink(pixmap) -> list[QColor]:
+def ink(pixmap, min_alpha: int = 200) -> list[QColor]:
     """The icon's opaque pixels (its strokes, without the anti-aliased edges)."""
     image = pixmap.toImage()
     return [image.pixelColor(x, y) for x in range(image.width()) for y in range(image.height())
-            if image.pixelColor(x, y).alpha() > 200]
+            if image.pixelColor(x, y).alpha() > min_alpha]
 
 
 def close_to(colour: QColor, expected: str, tolerance: int = 24) -> bool:
@@ -26,11 +26,12 @@ def close_to(colour: QColor, expected: str, tolerance: int = 24) -> bool:
                                                     (colour.blue(), want.blue())))
 
 
-def assert_drawn_in(icon: QIcon, colour: str, mode: QIcon.Mode = QIcon.Mode.Normal) -> None:
-    pixmap = icon.pixmap(24, 24, mode)
-    assert not pixmap.isNull()
-    strokes = ink(pixmap)
-    assert len(strokes) >= 20, "an icon with hardly any visible stroke"
+def assert_drawn_in(icon: QIcon, colour: str, mode: QIcon.Mode = QIcon.Mode.Normal, side: int = 24) -> None:
+    pixmap = icon.pixmap(side, side, mode)
+    assert not pixmap.isNull() and pixmap.width() == side, f"no {side} px pixmap"
+    # At 16 px a 2 px stroke is mostly anti-aliased edge: count the half-opaque pixels there.
+    strokes = ink(pixmap) if side >= 24 else ink(pixmap, min_alpha=110)
+    assert len(strokes) >= (20 if side >= 24 else 10), "an icon with hardly any visible stroke"
     off = [c.name() for c in strokes if not close_to(c, colour)]
     assert not off, f"{len(off)} of {len(strokes)} pixels are not {colour}: {off[:5]}"
 
@@ -41,9 +42,10 @@ def test_every_action_icon_loads_in_the_themes_text_colour(qapp, theme) -> None:
     themes.set_current(theme)
     try:
         for name in icons.NAMES:
-            assert_drawn_in(icons.icon(name), theme.text)
+            assert_drawn_in(icons.icon(name, size=24), theme.text)
+            assert_drawn_in(icons.icon(name), theme.text, side=16)  # menus and buttons: 16 px, drawn at 16 px
         # Disabled: the muted colour (drawn at lower opacity, so only the hue is compared on the strongest pixels)
-        disabled = icons.icon("send").pixmap(24, 24, QIcon.Mode.Disabled).toImage()
+        disabled = icons.icon("send", size=24).pixmap(24, 24, QIcon.Mode.Disabled).toImage()
         alphas = [disabled.pixelColor(x, y) for x in range(24) for y in range(24) if disabled.pixelColor(x, y).alpha()]
         assert alphas and max(c.alpha() for c in alphas) < 200
         strongest = max(alphas, key=lambda c: c.alpha())
@@ -60,19 +62,19 @@ def test_the_main_buttons_have_icons_that_follow_a_theme_switch(make_window) -> 
     h.do(lambda: h.window.set_theme("light"))
     for name, button in buttons.items():
         assert not button.icon().isNull(), name
-        assert_drawn_in(button.icon(), themes.LIGHT_THEME.text)
-    assert_drawn_in(send.icon(), design.on_accent(themes.LIGHT_THEME))  # Send is the accent-filled button
+        assert_drawn_in(button.icon(), themes.LIGHT_THEME.text, side=button.iconSize().width())  # sharp at its size
+    assert_drawn_in(send.icon(), design.on_accent(themes.LIGHT_THEME), side=16)  # Send is the accent-filled button
     h.do(lambda: h.window.set_theme("dark"))
     h.settle(0.05)
     for name, button in buttons.items():
-        assert_drawn_in(button.icon(), themes.DARK_THEME.text)
-    assert_drawn_in(send.icon(), design.on_accent(themes.DARK_THEME))
+        assert_drawn_in(button.icon(), themes.DARK_THEME.text, side=button.iconSize().width())
+    assert_drawn_in(send.icon(), design.on_accent(themes.DARK_THEME), side=16)
     assert send.palette().color(send.palette().ColorRole.Button) == QColor(themes.DARK_THEME.accent)
-    assert_drawn_in(h.window.new_action.icon(), themes.DARK_THEME.text)  # menu actions follow too
-    assert_drawn_in(h.window.settings_action.icon(), themes.DARK_THEME.text)
+    assert_drawn_in(h.window.new_action.icon(), themes.DARK_THEME.text, side=16)  # menu actions follow too
+    assert_drawn_in(h.window.settings_action.icon(), themes.DARK_THEME.text, side=16)
     h.do(lambda: h.window.set_theme("light"))
     h.settle(0.05)
-    assert_drawn_in(h.window.settings_action.icon(), themes.LIGHT_THEME.text)
+    assert_drawn_in(h.window.settings_action.icon(), themes.LIGHT_THEME.text, side=16)
 
 
 def test_empty_states_show_with_working_actions(make_window) -> None:
@@ -292,3 +294,24 @@ def test_the_primary_button_reads_and_shows_its_focus_ring(make_window, theme) -
     assert any(close_to(c, theme.text, 60) for c in edge), f"a text-coloured ring on the accent fill: {edge}"
     assert _luminance(theme.text) != _luminance(theme.accent)
     h.do(lambda: h.window.set_theme("light"))
+
+
+def test_icons_get_double_size_pixmaps_only_on_a_high_density_screen(tmp_path) -> None:
+    """1x screens get 16 px (and the widget's size) only; at 2x each size is drawn twice as large, so icons stay
+    sharp. QT_SCALE_FACTOR=2 makes the offscreen screen a 2x one; a child process, as the scale is fixed at start."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = ("from PySide6.QtWidgets import QApplication; app = QApplication([]);"
+              "from hermes_desktop.ui import icons;"
+              "print(sorted(s.width() for s in icons.icon('send', size=18).availableSizes()))")
+    root = Path(__file__).resolve().parents[2]
+    sizes = {}
+    for scale in ("1", "2"):
+        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "QT_SCALE_FACTOR": scale, "PYTHONPATH": str(root)}
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        sizes[scale] = done.stdout.strip().splitlines()[-1]
+    assert sizes == {"1": "[16, 18]", "2": "[16, 18, 32, 36]"}
