@@ -713,7 +713,7 @@ class AppController(QObject):
 
     def skill_rows(self, session_id: str | None) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
         """What the Skills tab shows: each skill's state in words, and the folders that failed to load."""
-        from hermes_desktop.ui.startup_words import skill_problem_line
+        from hermes_desktop.ui.startup_words import joined_problems, skill_problem_line
 
         assert self.runtime is not None
         manager = self.runtime.skills
@@ -740,7 +740,7 @@ class AppController(QObject):
                          + ([self.tr("Hides the skill of the same name in {0}").format(skill.overrides_folder)]
                             if skill.overrides_folder else []),
                          "requirements": self._requirement_rows(skill, mcp_servers or set())})
-        rejected = [(folder, "; ".join(skill_problem_line(p.file, p.reason) for p in problems))
+        rejected = [(folder, joined_problems([skill_problem_line(p.file, p.reason) for p in problems]))
                     for folder, problems in manager.discovery.rejected]
         return rows, rejected
 

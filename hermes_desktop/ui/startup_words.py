@@ -194,3 +194,8 @@ def skill_problem_line(file: str, reason: str) -> str:
     worded = coded_text(code, params) if code else None
     return QCoreApplication.translate("StartupWords", "{file}: {reason}", "a skill's file and its problem").format(
         file=file, reason=worded if worded is not None else reason)
+
+
+def joined_problems(lines: list[str]) -> str:
+    """Several problems of one folder on one line, with the language's separator (；in Chinese)."""
+    return QCoreApplication.translate("StartupWords", "; ", "between a folder's problems").join(lines)

@@ -2890,272 +2890,272 @@ it is kept here.</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="82"/>
         <source>Ask before changing anything (recommended)</source>
         <translation>任何改动前都询问（推荐）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="83"/>
         <source>Always ask, even before reading</source>
         <translation>始终询问，读取前也问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="84"/>
         <source>Trusted: only ask before deleting or overwriting</source>
         <translation>信任：只在删除或覆盖前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="85"/>
         <source>Chat only: no tools at all</source>
         <translation>仅聊天：不使用任何工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="92"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="417"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="95"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="122"/>
         <source>Providers</source>
         <translation>提供方</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="97"/>
         <source>General</source>
         <translation>通用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="98"/>
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="102"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="103"/>
         <source>Your data</source>
         <translation>你的数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="129"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="130"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="131"/>
         <source>Duplicate</source>
         <translation>复制一份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="132"/>
         <source>Use this one</source>
         <translation>使用这个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="133"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="171"/>
         <source>No providers yet: add one.</source>
         <translation>还没有提供方：添加一个吧。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="175"/>
         <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="219"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="238"/>
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="252"/>
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="267"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="261"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="270"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="327"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="102"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="268"/>
         <source>Choose the workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="275"/>
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="282"/>
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="282"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="292"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="285"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="285"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="289"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="296"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="294"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="297"/>
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="300"/>
         <source>Show while it streams, then collapse</source>
         <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="301"/>
         <source>Always show</source>
         <translation>始终显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="301"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="306"/>
         <source>Model&apos;s thinking</source>
         <translation>模型的思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="307"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="312"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="313"/>
         <source>Also load skills from {0} (Claude Code&apos;s folder)</source>
         <translation>同时从 {0} 加载技能（Claude Code 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="360"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的危险调用，即使该工具被设为始终批准，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="365"/>
         <source>Approval rules</source>
         <translation>批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="366"/>
         <source>Revoke</source>
         <translation>吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="369"/>
         <source>Revoke all</source>
         <translation>全部吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="381"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="384"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="381"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="384"/>
         <source>always asks</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="382"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="385"/>
         <source>never allowed</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="394"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="416"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>对话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="418"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="416"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="419"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="424"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="427"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="428"/>
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="432"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="430"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="433"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -3731,6 +3731,12 @@ it is kept here.</source>
         <source>{file}: {reason}</source>
         <comment>a skill&apos;s file and its problem</comment>
         <translation>{file}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="201"/>
+        <source>; </source>
+        <comment>between a folder&apos;s problems</comment>
+        <translation>；</translation>
     </message>
 </context>
 <context>
