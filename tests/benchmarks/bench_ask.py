@@ -6,6 +6,14 @@ extra-openai-models.yaml in a temporary LLM_USER_PATH. Both commands run as fres
 times; the table gives the medians of their wall times and the ratio (target <= 1.0: no slower than `llm`).
 A new `ask` session also asks the model for a title and runs the memory extraction after the turn; those
 requests are part of what it does, so they are part of its time.
+
+The scripted server answers with TCP_NODELAY set, as the usual model servers do (asyncio sets it on every TCP
+connection, so vLLM and llama-cpp-python under uvicorn have it; Go's net/http, under Ollama, sets it by default;
+so does nginx's `tcp_nodelay`, on by default). Python's http.server does not: it writes the headers and each event separately,
+so on a kept-alive connection the second write waits for the client's delayed ACK, ~40 ms. `llm` makes one
+request on a fresh connection and never meets that; `ask`'s title request (the second request, on the
+connection the reply used when the reply is already over) met it every time, so the benchmark measured the
+test server's Nagle delay, not the command. BENCH_ASK_NAGLE=1 runs it with the stdlib's default instead.
 """
 
 from __future__ import annotations
@@ -47,11 +55,27 @@ def _wall(command: list[str], env: dict[str, str]) -> float:
     return elapsed
 
 
+def _server_class() -> type:
+    """ScriptedModelServer with TCP_NODELAY on its connections (module docstring), unless BENCH_ASK_NAGLE=1."""
+    from tests.support.model_server import ScriptedModelServer
+
+    if os.environ.get("BENCH_ASK_NAGLE") == "1":
+        return ScriptedModelServer
+
+    class NoDelayServer(ScriptedModelServer):
+        def _handler_class(self):  # type: ignore[no-untyped-def]
+            handler = super()._handler_class()
+            handler.disable_nagle_algorithm = True  # socketserver.StreamRequestHandler sets TCP_NODELAY
+            return handler
+
+    return NoDelayServer
+
+
 def run() -> None:
-    from tests.support.model_server import ScriptedModelServer, text_reply
+    from tests.support.model_server import text_reply
 
     llm = llm_command()
-    with temporary_home() as home, ScriptedModelServer(responder=lambda _request: text_reply(ANSWER)) as server:
+    with temporary_home() as home, _server_class()(responder=lambda _request: text_reply(ANSWER)) as server:
         llm_home = Path(tempfile.mkdtemp(dir=home))
         (llm_home / "extra-openai-models.yaml").write_text(
             f"- model_id: bench\n  model_name: scripted-model\n  api_base: \"{server.base_url}\"\n"

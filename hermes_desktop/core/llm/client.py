@@ -169,6 +169,17 @@ class StreamDone:
 StreamItem = Union[TextPiece, ReasoningPiece, RetryNotice, ToolModeSwitched, ReasoningEchoLearned, StreamDone]
 
 
+def _http_client(timeout: Any) -> Any:
+    """The httpx client the SDK would make for itself (its own class, timeout, connection limits, redirects),
+    with the shared TLS context (core/llm/tls.py) instead of one more reading of the CA bundle."""
+    from openai import _base_client
+
+    from hermes_desktop.core.llm import tls
+
+    make = getattr(_base_client, "AsyncHttpxClientWrapper", openai.DefaultAsyncHttpxClient)
+    return make(timeout=timeout, verify=tls.context())
+
+
 class ModelClient:
     """One provider profile's connection. Create once and reuse; call `aclose()` when done."""
 
@@ -190,11 +201,13 @@ class ModelClient:
         self._send_stream_options = True
         self._echo_learned = profile.learned_reasoning_echo
         self._on_echo_learned = on_echo_learned
+        timeout = openai.Timeout(profile.request_timeout_s, connect=10.0)
         self._client = openai.AsyncOpenAI(
             api_key=api_key or NO_KEY_PLACEHOLDER,
             base_url=profile.base_url,
             max_retries=0,
-            timeout=openai.Timeout(profile.request_timeout_s, connect=10.0),
+            timeout=timeout,
+            http_client=_http_client(timeout),
         )
 
     @property

@@ -1,7 +1,8 @@
 """All configured MCP servers: start them from `mcp.json`, reload it, report their status, stop them.
 
 `mcp` (the SDK) is imported only when a server actually starts, so an installation without MCP servers
-pays nothing for it at start-up.
+pays nothing for it at start-up; likewise the supervisor module (with OAuth, the circuit breaker and the
+stderr log) is imported when the first server is configured, not for an `ask` without MCP servers.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import asyncio
 import importlib
 import logging
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from hermes_desktop.core.mcp.config import (
     InputSpec,
@@ -23,10 +24,12 @@ from hermes_desktop.core.mcp.config import (
     missing_inputs,
 )
 from hermes_desktop.core.mcp.status import ServerStatus
-from hermes_desktop.core.mcp.supervisor import ServerSupervisor
 from hermes_desktop.core.secrets import SecretStore
 from hermes_desktop.core.tools.registry import ToolRegistry
 from hermes_desktop.core.tools.spec import ToolSpec
+
+if TYPE_CHECKING:
+    from hermes_desktop.core.mcp.supervisor import ServerSupervisor
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +121,8 @@ class MCPManager:
         return config
 
     def _supervisor(self, server: ServerConfig) -> ServerSupervisor:
+        from hermes_desktop.core.mcp.supervisor import ServerSupervisor
+
         supervisor = ServerSupervisor(server, self._registry, self._secrets, self._log_dir, self._notify,
                                       self._known_secrets)
         supervisor.variables = VariableContext(workspace=self.workspace())
