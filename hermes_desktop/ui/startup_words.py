@@ -152,6 +152,54 @@ def coded_text(code: str, params: Mapping[str, Any]) -> str | None:
         "skill_folders_more_empty": lambda: QCoreApplication.translate(
             "StartupWords", "{count} more folders in it hold no skill (not listed one by one)").format(
             count=f"{int(p.get('count') or 0):,}"),
+        # one skill's files (core/skills/loader.py, manager.py), after the file's name
+        "skill_no_name": lambda: QCoreApplication.translate(
+            "StartupWords", "no name; using the folder name “{folder}”").format(**_need(p, "folder")),
+        "skill_name_spaces": lambda: QCoreApplication.translate(
+            "StartupWords", "the name “{name}” has spaces or slashes; using the folder name “{folder}”").format(
+            **_need(p, "name", "folder")),
+        "skill_name_non_standard": lambda: QCoreApplication.translate(
+            "StartupWords", "the name “{name}” is non-standard (the standard allows 1-{most} lowercase letters, digits "
+            "and single hyphens), but the skill works, also as /{name}").format(**_need(p, "name", "most")),
+        "skill_name_not_folder": lambda: QCoreApplication.translate(
+            "StartupWords", "the name “{name}” does not match its folder “{folder}”").format(
+            **_need(p, "name", "folder")),
+        "skill_no_description": lambda: QCoreApplication.translate(
+            "StartupWords", "no description: the model could not know when to use it"),
+        "skill_description_long": lambda: QCoreApplication.translate(
+            "StartupWords", "the description is {length} characters; the standard allows {most}").format(
+            **_need(p, "length", "most")),
+        "skill_scripts_linked": lambda: QCoreApplication.translate(
+            "StartupWords", "is a link to another folder; its scripts do not run (trust covers only the skill's own "
+            "files; copy the scripts into the skill's folder)"),
+        "skill_md_spelling": lambda: QCoreApplication.translate(
+            "StartupWords", "is spelled “{spelled}”; the standard spells it “SKILL.md” (read anyway)").format(
+            **_need(p, "spelled")),
+        "skill_file_unreadable": lambda: QCoreApplication.translate(
+            "StartupWords", "cannot be read (“{error}”)").format(**_need(p, "error")),
+        "skill_no_front_matter": lambda: QCoreApplication.translate(
+            "StartupWords", "no YAML front matter (--- … ---) at the top"),
+        "skill_front_matter_yaml": lambda: QCoreApplication.translate(
+            "StartupWords", "the front matter is not valid YAML (“{error}”)").format(**_need(p, "error")),
+        "skill_unquoted_colon": lambda: QCoreApplication.translate(
+            "StartupWords", "{keys}: an unquoted “: ” (not valid YAML); read leniently as text. Put the value in "
+            "quotes to silence this.").format(**_need(p, "keys")),
+        "skill_not_mapping": lambda: QCoreApplication.translate(
+            "StartupWords", "is not a mapping of fields"),
+        "skill_no_instructions": lambda: QCoreApplication.translate(
+            "StartupWords", "no instructions after the front matter"),
+        "skill_yaml_unreadable": lambda: QCoreApplication.translate(
+            "StartupWords", "cannot be read as YAML (“{error}”)").format(**_need(p, "error")),
+        "skill_yaml_no_instructions": lambda: QCoreApplication.translate(
+            "StartupWords", "no “prompt” and no instructions.md: the skill has no instructions"),
+        "skill_tools_failed": lambda: QCoreApplication.translate(
+            "StartupWords", "could not be loaded (“{error}”); its tools are off, the skill's instructions still "
+            "work").format(**_need(p, "error")),
+        "skill_tool_name": lambda: QCoreApplication.translate(
+            "StartupWords", "the tool name “{name}” is not allowed by model APIs (letters A-Z and a-z, digits, _ and "
+            "-, at most 64); give it an ASCII name with @tool(name=...); skipped").format(**_need(p, "name")),
+        "skill_tool_clash": lambda: QCoreApplication.translate(
+            "StartupWords", "the tool “{name}” clashes with an existing tool; skipped").format(**_need(p, "name")),
         # folders (core/runtime.py, recognised by their wording)
         "workspace_not_created": lambda: QCoreApplication.translate(
             "StartupWords", "The workspace folder {path} could not be created (“{error}”). Choose another one in "

@@ -584,199 +584,199 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="72"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="69"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="88"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="70"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="250"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="76"/>
         <source>Risk</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="76"/>
         <source>Approval</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="82"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="102"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="152"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="84"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="388"/>
         <source>Use in this session</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="155"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="116"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="168"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="90"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="96"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="184"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="103"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="97"/>
         <source>MCP</source>
         <translation>MCP</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="99"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
         <source>No skills installed</source>
         <translation>尚未安装技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
         <source>Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload.</source>
         <translation>把技能文件夹（含 SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="189"/>
         <source>Nothing yet</source>
         <translation>暂无活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="190"/>
         <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="283"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="288"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="299"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="301"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="303"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="305"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="309"/>
         <source>read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="309"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="309"/>
         <source>destructive</source>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="314"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="314"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="315"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="315"/>
         <source>Never allow</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="365"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="367"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="374"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="387"/>
         <source>Stop using in this session</source>
         <translation>在本对话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="404"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="414"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="416"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="432"/>
         <source>[{0}]</source>
         <comment>how a turn ended</comment>
         <translation>（{0}）</translation>
@@ -790,58 +790,58 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
         <source>Context budget used by the last request</source>
         <translation>上一次请求使用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="48"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
@@ -891,18 +891,18 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -972,108 +972,108 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="245"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="247"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="263"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="898"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="899"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="412"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="413"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="416"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="417"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="452"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="453"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="495"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="496"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="496"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="497"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1082,92 +1082,92 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="499"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="500"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="509"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="510"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="568"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="569"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="661"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="662"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="662"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="663"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="682"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="683"/>
         <source>Export session</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="684"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="685"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="684"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="685"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="689"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="690"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="739"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="740"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个令牌；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="776"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="777"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="779"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="780"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="781"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="782"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="813"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="814"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="819"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="820"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="855"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="856"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="901"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="902"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="901"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="902"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -2094,153 +2094,153 @@ Folder: {2}</source>
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="74"/>
         <source>Incognito</source>
         <translation>无痕</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="76"/>
         <source>Don&apos;t use or record memory in this conversation</source>
         <translation>此对话不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
         <source>Don&apos;t use or record memory in this conversation: nothing is recalled into it, nothing said in it is remembered</source>
         <translation>此对话不使用也不记录记忆：不会向其中调入记忆，其中说的话也不会被记住</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="84"/>
         <source>Incognito: this conversation does not use or record memory.</source>
         <translation>无痕：此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="86"/>
         <source>Use memory again</source>
         <translation>重新使用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="196"/>
         <source>The memory was not changed: {0}</source>
         <translation>记忆未更改：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="205"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="206"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation>Hermes 记住的内容（你的原话保持不变：“{0}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="207"/>
         <source>What Hermes remembers</source>
         <translation>Hermes 记住的内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="224"/>
         <source>Add a memory</source>
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="225"/>
         <source>What should Hermes remember? (a short fact, e.g. “Prefers answers in British English”)</source>
         <translation>Hermes 应该记住什么？（一条简短的事实，例如“回答时使用英式英语”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="246"/>
         <source>The memory was not deleted: {0}</source>
         <translation>记忆未删除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="251"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="252"/>
         <source>Deleted {0} memories</source>
         <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="275"/>
         <source>Wipe all memories?</source>
         <translation>清除全部记忆？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="276"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="278"/>
         <source>Wipe all memories</source>
         <translation>清除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="286"/>
         <source>The memories were not wiped: {0}</source>
         <translation>记忆未清除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="292"/>
         <source>All memories were wiped.</source>
         <translation>已清除全部记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="302"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="321"/>
         <source>Memory history</source>
         <translation>记忆历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="316"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="326"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="327"/>
         <source>in use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="326"/>
         <source>replaced</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="327"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="381"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="390"/>
         <source>Could not forget it: {0}</source>
         <translation>无法遗忘：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="464"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="473"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="484"/>
         <source>This conversation does not use or record memory.</source>
         <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="476"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="485"/>
         <source>This conversation uses memory again.</source>
         <translation>此对话重新使用记忆。</translation>
     </message>
@@ -3708,32 +3708,127 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/startup_words.py" line="156"/>
+        <source>no name; using the folder name “{folder}”</source>
+        <translation>没有名称；改用文件夹名“{folder}”</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="158"/>
+        <source>the name “{name}” has spaces or slashes; using the folder name “{folder}”</source>
+        <translation>名称“{name}”含有空格或斜杠；改用文件夹名“{folder}”</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="161"/>
+        <source>the name “{name}” is non-standard (the standard allows 1-{most} lowercase letters, digits and single hyphens), but the skill works, also as /{name}</source>
+        <translation>名称“{name}”不合规范（规范允许 1-{most} 个小写字母、数字和单个连字符），但技能仍可使用，也可用 /{name} 调用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="164"/>
+        <source>the name “{name}” does not match its folder “{folder}”</source>
+        <translation>名称“{name}”与其文件夹“{folder}”不一致</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="167"/>
+        <source>no description: the model could not know when to use it</source>
+        <translation>没有描述：模型无法知道何时使用它</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="169"/>
+        <source>the description is {length} characters; the standard allows {most}</source>
+        <translation>描述有 {length} 个字符；规范允许 {most} 个</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="172"/>
+        <source>is a link to another folder; its scripts do not run (trust covers only the skill&apos;s own files; copy the scripts into the skill&apos;s folder)</source>
+        <translation>是指向另一个文件夹的链接；其中的脚本不会运行（信任只涵盖技能自己的文件；请把脚本复制到技能的文件夹中）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="175"/>
+        <source>is spelled “{spelled}”; the standard spells it “SKILL.md” (read anyway)</source>
+        <translation>拼写为“{spelled}”；规范写法是“SKILL.md”（仍会读取）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="178"/>
+        <source>cannot be read (“{error}”)</source>
+        <translation>无法读取（“{error}”）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="180"/>
+        <source>no YAML front matter (--- … ---) at the top</source>
+        <translation>顶部没有 YAML 头信息（--- … ---）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="182"/>
+        <source>the front matter is not valid YAML (“{error}”)</source>
+        <translation>头信息不是有效的 YAML（“{error}”）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="184"/>
+        <source>{keys}: an unquoted “: ” (not valid YAML); read leniently as text. Put the value in quotes to silence this.</source>
+        <translation>{keys}：含有未加引号的“: ”（不是有效的 YAML）；已宽松地按文本读取。给值加上引号即可消除此提示。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="187"/>
+        <source>is not a mapping of fields</source>
+        <translation>不是字段的映射</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="189"/>
+        <source>no instructions after the front matter</source>
+        <translation>头信息之后没有指令</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="191"/>
+        <source>cannot be read as YAML (“{error}”)</source>
+        <translation>无法按 YAML 读取（“{error}”）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="193"/>
+        <source>no “prompt” and no instructions.md: the skill has no instructions</source>
+        <translation>没有“prompt”，也没有 instructions.md：该技能没有指令</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="195"/>
+        <source>could not be loaded (“{error}”); its tools are off, the skill&apos;s instructions still work</source>
+        <translation>无法载入（“{error}”）；其工具已停用，技能的指令仍然有效</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="198"/>
+        <source>the tool name “{name}” is not allowed by model APIs (letters A-Z and a-z, digits, _ and -, at most 64); give it an ASCII name with @tool(name=...); skipped</source>
+        <translation>工具名“{name}”不被模型 API 接受（只能用 A-Z、a-z、数字、_ 和 -，最多 64 个）；请用 @tool(name=...) 给它一个 ASCII 名称；已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="201"/>
+        <source>the tool “{name}” clashes with an existing tool; skipped</source>
+        <translation>工具“{name}”与已有工具重名；已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="204"/>
         <source>The workspace folder {path} could not be created (“{error}”). Choose another one in Settings.</source>
         <translation>无法创建工作区文件夹 {path}（“{error}”）。请在设置中选择其他文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="207"/>
         <source>The skills folder {path} could not be created (“{error}”). Your own skills cannot be added until it can.</source>
         <translation>无法创建技能文件夹 {path}（“{error}”）。在能创建它之前，无法添加你自己的技能。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="229"/>
         <source>Hermes could not start: the folder {path} cannot be created or used (“{error}”). Your conversations and settings cannot be opened until it can; check the folder, then restart Hermes Desktop.</source>
         <translation>Hermes 无法启动：文件夹 {path} 无法创建或使用（“{error}”）。在此之前无法打开你的对话和设置；请检查该文件夹，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="233"/>
         <source>Hermes could not start (“{0}”). Details are in the log; restart Hermes Desktop to try again.</source>
         <translation>Hermes 无法启动（“{0}”）。详细信息见日志；请重新启动 Hermes Desktop 再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="243"/>
         <source>{file}: {reason}</source>
         <comment>a skill&apos;s file and its problem</comment>
         <translation>{file}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="249"/>
         <source>; </source>
         <comment>between a folder&apos;s problems</comment>
         <translation>；</translation>

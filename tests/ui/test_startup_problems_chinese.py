@@ -173,3 +173,25 @@ def test_a_workspace_that_cannot_be_created_is_reported_in_chinese(chinese, make
     assert_chinese(text, data_in(text, str(workspace)), "the workspace problem")
     assert "工作区" in text
     assert blocker.read_text(encoding="utf-8") == "a file where the workspace's parent should be"
+
+
+def test_a_skills_own_problems_are_said_in_chinese_in_the_skills_tab(chinese, make_window) -> None:
+    skills = app_paths().user_skills_dir
+    (skills / "no-front").mkdir(parents=True)
+    (skills / "no-front" / "SKILL.md").write_text("Just instructions, no front matter.\n", encoding="utf-8")
+    (skills / "weekly-report").mkdir()
+    (skills / "weekly-report" / "SKILL.md").write_text(
+        "---\nname: weekly-reports\ndescription: Write the weekly report from the week's notes.\n---\n", encoding="utf-8")
+    h = make_window()
+    listing = h.window.inspector.skills
+
+    def row(word: str) -> str | None:
+        return next((listing.item(i).text() for i in range(listing.count()) if word in listing.item(i).text()), None)
+
+    broken = h.wait_until(lambda: row("no-front"), what="the skill without front matter")
+    assert_chinese(broken, data_in(broken, str(skills / "no-front"), "SKILL.md", "YAML", "⚠"), "a skill not loaded")
+    loaded = h.wait_until(lambda: row("weekly-reports"), what="the loaded skill with problems")
+    problems = "\n".join(line for line in loaded.splitlines() if line.startswith("⚠"))
+    assert problems, loaded
+    assert_chinese(problems, data_in(problems, "SKILL.md", "weekly-reports", "weekly-report", "⚠"),
+                   "a loaded skill's problems")

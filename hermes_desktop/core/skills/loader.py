@@ -26,6 +26,7 @@ from typing import Any, Iterable
 
 import yaml
 
+from hermes_desktop.core.coded import coded
 from hermes_desktop.core.skills.model import Origin, Requirement, Skill, SkillFormat, SkillProblem
 
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -124,7 +125,8 @@ def load_skill(folder: Path, origin: Origin,
         try:
             entries = list_folder(folder)
         except OSError as exc:
-            return None, [SkillProblem(folder.name, f"cannot be listed: {exc}", "error")]
+            return None, [SkillProblem(folder.name, coded(f"cannot be listed: {exc}", "skill_folder_unlisted",
+                                                          error=str(exc.strerror or exc)), "error")]
     md = skill_md_name(entries)
     if md is not None and entries[md].is_file():
         return _load_skill_md(folder, origin, entries, md)
@@ -154,30 +156,36 @@ def lenient_front_matter(text: str) -> tuple[str, list[str]]:
 def _check_name(name: Any, folder: Path, file: str, problems: list[SkillProblem], *, must_match_folder: bool) -> str:
     text = str(name or "").strip()
     if not text:
-        problems.append(SkillProblem(file, f"no name; using the folder name {folder.name!r}"))
+        problems.append(SkillProblem(file, coded(f"no name; using the folder name {folder.name!r}", "skill_no_name",
+                                                 folder=folder.name)))
         return folder.name
     if len(text) > MAX_NAME or not NAME.match(text):
         if any(ch.isspace() or ch == "/" for ch in text):
-            problems.append(SkillProblem(file, f"name {text!r} has spaces or slashes; using the folder name "
-                                               f"{folder.name!r}"))
+            problems.append(SkillProblem(file, coded(f"name {text!r} has spaces or slashes; using the folder name "
+                                                     f"{folder.name!r}", "skill_name_spaces", name=text,
+                                                     folder=folder.name)))
             text = folder.name
         else:
-            problems.append(SkillProblem(file, f"name {text!r} is non-standard (the standard allows 1-{MAX_NAME} "
-                                               "lowercase letters, digits and single hyphens), but the skill works, "
-                                               f"also as /{text}"))
+            problems.append(SkillProblem(file, coded(f"name {text!r} is non-standard (the standard allows "
+                                                     f"1-{MAX_NAME} lowercase letters, digits and single hyphens), "
+                                                     f"but the skill works, also as /{text}",
+                                                     "skill_name_non_standard", name=text, most=MAX_NAME)))
     if must_match_folder and text != folder.name:
-        problems.append(SkillProblem(file, f"name {text!r} does not match its folder {folder.name!r}"))
+        problems.append(SkillProblem(file, coded(f"name {text!r} does not match its folder {folder.name!r}",
+                                                 "skill_name_not_folder", name=text, folder=folder.name)))
     return text
 
 
 def _check_description(value: Any, file: str, problems: list[SkillProblem]) -> str | None:
     text = " ".join(str(value or "").split())
     if not text:
-        problems.append(SkillProblem(file, "no description: the model could not know when to use it", "error"))
+        problems.append(SkillProblem(file, coded("no description: the model could not know when to use it",
+                                                 "skill_no_description"), "error"))
         return None
     if len(text) > MAX_DESCRIPTION:
-        problems.append(SkillProblem(file, f"description is {len(text)} characters; the standard allows "
-                                           f"{MAX_DESCRIPTION}"))
+        problems.append(SkillProblem(file, coded(f"description is {len(text)} characters; the standard allows "
+                                                 f"{MAX_DESCRIPTION}", "skill_description_long", length=len(text),
+                                                 most=MAX_DESCRIPTION)))
     return text
 
 
@@ -273,8 +281,9 @@ def _common(folder: Path, entries: dict[str, os.DirEntry[str]]) -> dict[str, Any
 
 def _linked_code(entries: dict[str, os.DirEntry[str]]) -> list[SkillProblem]:
     if "scripts" in entries and entries["scripts"].is_symlink():
-        return [SkillProblem("scripts", "is a link to another folder; its scripts do not run (trust covers only the "
-                                        "skill's own files; copy the scripts into the skill's folder)")]
+        return [SkillProblem("scripts", coded("is a link to another folder; its scripts do not run (trust covers "
+                                              "only the skill's own files; copy the scripts into the skill's folder)",
+                                              "skill_scripts_linked"))]
     return []
 
 
@@ -282,16 +291,19 @@ def _load_skill_md(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[
                    md: str = "SKILL.md") -> tuple[Skill | None, list[SkillProblem]]:
     problems: list[SkillProblem] = []
     if md != "SKILL.md":
-        problems.append(SkillProblem(md, f"is spelled {md!r}; the standard spells it 'SKILL.md' (read anyway)"))
+        problems.append(SkillProblem(md, coded(f"is spelled {md!r}; the standard spells it 'SKILL.md' (read anyway)",
+                                               "skill_md_spelling", spelled=md)))
     try:
         text = _read_definition(folder, md)
     except TooLarge as exc:
         return None, [SkillProblem(md, str(exc), "error")]
     except (OSError, UnicodeDecodeError) as exc:
-        return None, [SkillProblem(md, f"cannot be read: {exc}", "error")]
+        return None, [SkillProblem(md, coded(f"cannot be read: {exc}", "skill_file_unreadable", error=str(exc)),
+                                   "error")]
     match = _FRONT_MATTER.match(text)
     if not match:
-        return None, [SkillProblem(md, "no YAML front matter (--- … ---) at the top", "error")]
+        return None, [SkillProblem(md, coded("no YAML front matter (--- … ---) at the top", "skill_no_front_matter"),
+                                   "error")]
     try:
         meta = _parse_yaml(match.group(1)) or {}
     except yaml.YAMLError as exc:
@@ -301,18 +313,21 @@ def _load_skill_md(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[
         except yaml.YAMLError:
             meta = None
         if meta is None:
-            return None, [SkillProblem(md, f"front matter is not valid YAML: {exc}", "error")]
-        problems.append(SkillProblem(md, f"{', '.join(keys)} has an unquoted ': ' (not valid YAML); read leniently "
-                                         "as text. Put the value in quotes to silence this."))
+            return None, [SkillProblem(md, coded(f"front matter is not valid YAML: {exc}", "skill_front_matter_yaml",
+                                                 error=str(exc)), "error")]
+        problems.append(SkillProblem(md, coded(f"{', '.join(keys)} has an unquoted ': ' (not valid YAML); read "
+                                               "leniently as text. Put the value in quotes to silence this.",
+                                               "skill_unquoted_colon", keys=", ".join(keys))))
     if not isinstance(meta, dict):
-        return None, [SkillProblem(md, "front matter is not a mapping of fields", "error")]
+        return None, [SkillProblem(md, coded("front matter is not a mapping of fields", "skill_not_mapping"),
+                                   "error")]
     name = _check_name(meta.get("name"), folder, md, problems, must_match_folder=True)
     description = _check_description(meta.get("description"), md, problems)
     if description is None:
         return None, problems
     body = match.group(2).strip()
     if not body:
-        problems.append(SkillProblem(md, "no instructions after the front matter"))
+        problems.append(SkillProblem(md, coded("no instructions after the front matter", "skill_no_instructions")))
     compatibility = meta.get("compatibility")
     problems += _linked_code(entries)
     return Skill(name, description, body, folder, SkillFormat.SKILL_MD, origin,
@@ -330,9 +345,10 @@ def _load_yaml(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]
     except TooLarge as exc:
         return None, [SkillProblem("skill.yaml", str(exc), "error")]
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        return None, [SkillProblem("skill.yaml", f"cannot be read as YAML: {exc}", "error")]
+        return None, [SkillProblem("skill.yaml", coded(f"cannot be read as YAML: {exc}", "skill_yaml_unreadable",
+                                                       error=str(exc)), "error")]
     if not isinstance(meta, dict):
-        return None, [SkillProblem("skill.yaml", "is not a mapping of fields", "error")]
+        return None, [SkillProblem("skill.yaml", coded("is not a mapping of fields", "skill_not_mapping"), "error")]
     name = _check_name(meta.get("name"), folder, "skill.yaml", problems, must_match_folder=False)
     description = _check_description(meta.get("description"), "skill.yaml", problems)
     if description is None:
@@ -344,9 +360,11 @@ def _load_yaml(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]
         except TooLarge as exc:
             return None, problems + [SkillProblem("instructions.md", str(exc), "error")]
         except (OSError, UnicodeDecodeError) as exc:
-            problems.append(SkillProblem("instructions.md", f"cannot be read: {exc}"))
+            problems.append(SkillProblem("instructions.md", coded(f"cannot be read: {exc}", "skill_file_unreadable",
+                                                                  error=str(exc))))
     if not instructions:
-        problems.append(SkillProblem("skill.yaml", "no `prompt` and no instructions.md: the skill has no instructions"))
+        problems.append(SkillProblem("skill.yaml", coded("no `prompt` and no instructions.md: the skill has no "
+                                                         "instructions", "skill_yaml_no_instructions")))
     problems += _linked_code(entries)
     return Skill(name, description, instructions, folder, SkillFormat.YAML, origin, tools=_tool_list(meta.get("tools")),
                  license=str(meta.get("license") or ""), problems=tuple(problems), requires=requirements(meta),

@@ -33,6 +33,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from hermes_desktop.core.coded import coded
 from hermes_desktop.core.skills import code
 from hermes_desktop.core.skills.catalog import (
     SEARCH_DESCRIPTION_CHARS, Catalog, SkillIndex, build_catalog, catalog_budget, full_catalog,
@@ -160,7 +161,8 @@ class SkillManager:
             except Exception as exc:  # a broken tools.py disables its tools, not the skill's instructions
                 log.warning("tools.py of skill %s failed: %s", skill.name, exc)
                 self.code_problems.setdefault(skill.name, []).append(
-                    SkillProblem("tools.py", f"could not be loaded: {type(exc).__name__}: {exc}", "error"))
+                    SkillProblem("tools.py", coded(f"could not be loaded: {type(exc).__name__}: {exc}",
+                                                   "skill_tools_failed", error=f"{type(exc).__name__}: {exc}"), "error"))
         if skill.has_scripts:
             runner = script_tool(skill, self.trust.trusted)
             if runner is not None:
@@ -169,12 +171,14 @@ class SkillManager:
         for spec in specs:
             if not _TOOL_NAME.fullmatch(spec.name):  # sent as is, it would make the provider refuse every request
                 self.code_problems.setdefault(skill.name, []).append(SkillProblem(
-                    "tools.py", f"tool name {spec.name!r} is not allowed by model APIs (letters A-Z and a-z, digits, "
-                                "_ and -, at most 64); give it an ASCII name with @tool(name=...); skipped"))
+                    "tools.py", coded(f"tool name {spec.name!r} is not allowed by model APIs (letters A-Z and a-z, "
+                                      "digits, _ and -, at most 64); give it an ASCII name with @tool(name=...); "
+                                      "skipped", "skill_tool_name", name=spec.name)))
                 continue
             if self._registry.get(spec.name) is not None:
                 self.code_problems.setdefault(skill.name, []).append(
-                    SkillProblem("tools.py", f"tool {spec.name!r} clashes with an existing tool; skipped"))
+                    SkillProblem("tools.py", coded(f"tool {spec.name!r} clashes with an existing tool; skipped",
+                                                   "skill_tool_clash", name=spec.name)))
                 continue
             self._registry.register(spec)
             names.append(spec.name)
