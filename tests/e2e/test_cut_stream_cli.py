@@ -60,7 +60,8 @@ def test_a_delete_cut_inside_its_arguments_does_not_run_under_an_always_allow_ru
     assert tool.tool_call_id == "call_cut" and json.loads(tool.content)["status"] == "interrupted"
     audit = [json.loads(line) for line in paths.audit_log.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert [(a["tool"], a["outcome"], a["decision"]) for a in audit] == [("delete_path", "interrupted", None)]
-    assert len(server.chat_requests) == 1
+    # never asked again (the title, asked while the reply streamed, is another request and is not stored)
+    assert len([r for r in server.chat_requests if not r.system_prompt.startswith("Write a title")]) == 1
 
 
 def test_an_endless_reply_stops_at_the_output_limit_in_the_cli(server, env) -> None:
