@@ -229,6 +229,9 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
         ensure_dir(paths.user_skills_dir)
     except OSError as exc:  # a read-only or full data folder: the history still opens (read-only), skills load
         problems.append(f"The skills folder {paths.user_skills_dir} could not be created: {exc.strerror or exc}")
+    from hermes_desktop.core.skills import yaml_cache
+
+    yaml_cache.configure(paths.data_dir / yaml_cache.FILE_NAME)  # skills' parsed YAML between starts
     registry = ToolRegistry(builtin_tools())
     registry.register(read_more_tool())  # offered only while a session has a long result to read on
     runtime: Runtime

@@ -24,9 +24,8 @@ import stat
 from pathlib import Path
 from typing import Any, Iterable
 
-import yaml
-
 from hermes_desktop.core.coded import coded
+from hermes_desktop.core.skills import yaml_cache
 from hermes_desktop.core.skills.model import Origin, Requirement, Skill, SkillFormat, SkillProblem
 
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -36,8 +35,6 @@ RESOURCE_FOLDERS = ("references", "assets")
 DEFINITION_FILES = ("SKILL.md", "skill.yaml", "instructions.md", "tools.py")
 MAX_RESOURCES_LISTED = 1000  # activate_skill lists them all; a long list pages like any long result
 MAX_DEFINITION_BYTES = 256_000  # about 64,000 tokens of instructions at most, on every request
-# libyaml's C parser is about 10x faster than the pure-Python one; discovery of 1,000 skills depends on it.
-_SAFE_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
 
 
@@ -75,7 +72,12 @@ def _read_definition(folder: Path, name: str) -> str:
 MAX_YAML_VALUES = 20_000  # values in a definition once aliases are followed (a real one has a few dozen)
 
 
-class YamlTooLarge(yaml.YAMLError):
+class YamlError(ValueError):
+    """Text that is not valid YAML; the message is PyYAML's own. (PyYAML is imported only to parse a text that
+    core/skills/yaml_cache.py does not know; its errors become this one.)"""
+
+
+class YamlTooLarge(YamlError):
     """Front matter whose aliases expand to more values than MAX_YAML_VALUES ("billion laughs")."""
 
 
@@ -97,8 +99,28 @@ def _check_expansion(value: Any) -> None:
 
 
 def _parse_yaml(text: str) -> Any:
-    value = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader, C or Python
-    _check_expansion(value)
+    """`text` parsed with PyYAML's safe loader, or what it gave for this exact text before (core/skills/
+    yaml_cache.py: a start with unchanged skills never imports PyYAML). Raises YamlError / YamlTooLarge."""
+    kept = yaml_cache.lookup(text)
+    if kept is not None:
+        if "value" in kept:
+            return kept["value"]
+        raise (YamlTooLarge if kept["error"] == "too large" else YamlError)(kept["message"])
+    import yaml
+
+    # libyaml's C parser is about 10x faster than the pure-Python one; discovery of 1,000 skills depends on it.
+    loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        value = yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader, C or Python
+    except yaml.YAMLError as exc:
+        yaml_cache.keep_error(text, "invalid", str(exc))
+        raise YamlError(str(exc)) from exc
+    try:
+        _check_expansion(value)
+    except YamlTooLarge as exc:
+        yaml_cache.keep_error(text, "too large", str(exc))
+        raise
+    yaml_cache.keep_value(text, value)
     return value
 
 
@@ -306,11 +328,11 @@ def _load_skill_md(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[
                                    "error")]
     try:
         meta = _parse_yaml(match.group(1)) or {}
-    except yaml.YAMLError as exc:
+    except YamlError as exc:
         mended, keys = lenient_front_matter(match.group(1))
         try:
             meta = _parse_yaml(mended) if keys else None
-        except yaml.YAMLError:
+        except YamlError:
             meta = None
         if meta is None:
             return None, [SkillProblem(md, coded(f"front matter is not valid YAML: {exc}", "skill_front_matter_yaml",
@@ -344,7 +366,7 @@ def _load_yaml(folder: Path, origin: Origin, entries: dict[str, os.DirEntry[str]
         meta = _parse_yaml(_read_definition(folder, "skill.yaml")) or {}
     except TooLarge as exc:
         return None, [SkillProblem("skill.yaml", str(exc), "error")]
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError, YamlError) as exc:
         return None, [SkillProblem("skill.yaml", coded(f"cannot be read as YAML: {exc}", "skill_yaml_unreadable",
                                                        error=str(exc)), "error")]
     if not isinstance(meta, dict):

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from hermes_desktop.core.coded import coded
-from hermes_desktop.core.skills import code
+from hermes_desktop.core.skills import code, yaml_cache
 from hermes_desktop.core.skills.catalog import (
     SEARCH_DESCRIPTION_CHARS, Catalog, SkillIndex, build_catalog, catalog_budget, full_catalog,
 )
@@ -116,6 +116,7 @@ class SkillManager:
     def reload(self) -> Discovery:
         """Scan the folders again (blocking: call from a worker thread); register trusted skills' tools."""
         found = discover(self._roots())
+        yaml_cache.save()  # what this scan parsed, for the next start (core/skills/yaml_cache.py)
         with self._lock:
             for names in self._skill_tools.values():
                 for name in names:
