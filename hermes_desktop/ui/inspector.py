@@ -1,11 +1,16 @@
 """The right-hand inspector: Tools (enable/disable, schemas), Skills, MCP servers, the Activity trace, and Memory
-(ui/memory_panel.py)."""
+(ui/memory_panel.py).
+
+Only the tab on screen is built before the window's first paint (ui/launch.py); the others hold an empty page
+until `build_pages()` (MainWindow.finish_start, right after the paint), until they are shown, or until code asks
+for one of their widgets (`skills`, `mcp`, `activity`, `memory`, … are properties that build their page).
+`when_built(key, callback)` lets a helper connect to a page whenever it comes."""
 
 from __future__ import annotations
 
 import json
 from html import escape
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
@@ -20,15 +25,16 @@ from PySide6.QtWidgets import (
 )
 
 from hermes_desktop.ui import theme as themes
-from hermes_desktop.ui.activity import ActivityRecorder, TurnActivity
-from hermes_desktop.ui.mcp_panel import McpPanel
-from hermes_desktop.ui.memory_panel import MemoryPanel
 from hermes_desktop.ui.keyboard import fit_tool_columns, install_tool_keys
-from hermes_desktop.ui.panels import button, list_with_buttons
-from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QListWidget, QPushButton
+
     from hermes_desktop.core.tools.spec import ToolSpec
+    from hermes_desktop.ui.activity import ActivityRecorder, TurnActivity
+    from hermes_desktop.ui.empty_state import _Overlay
+    from hermes_desktop.ui.mcp_panel import McpPanel
+    from hermes_desktop.ui.memory_panel import MemoryPanel
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
 MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -59,7 +65,7 @@ class Inspector(QTabWidget):
     """A Skills-tab button: (action, skill name). Actions: toggle (use in this session or stop), trust, reload,
     open_folder (the name is empty for reload and open_folder)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, lazy: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("inspector")
         self.setDocumentMode(True)  # flat tabs over the page, no box around it (calmer; ui/design.py)
@@ -79,48 +85,158 @@ class Inspector(QTabWidget):
         self.tools.setWordWrap(True)
         install_tool_keys(self.tools)
         self.tools.itemChanged.connect(self._tool_changed)
-        self.skills = rich_list("skillList", self.tr("Skills"))
-        self.skills.itemSelectionChanged.connect(self._skill_selected)
-        self.skill_toggle = button(self.tr("Use in this session"), "pinSkillButton", lambda: self._skill_button("toggle"))
-        self.skill_trust = button(self.tr("Trust its code…"), "trustSkillButton", lambda: self._skill_button("trust"))
+        self.addTab(self.tools, self.tr("Tools"))
+        self._filling = False
+        self._skill_states: dict[str, dict[str, object]] = {}
+        self._activity_shown: tuple[ActivityRecorder | None, int] = (None, 0)  # which trace, how many turns
+        # The other tabs: a placeholder page each until built (see the module docstring). Memory last, so a saved
+        # tab index (main_window state) keeps pointing where it did.
+        self._unbuilt: dict[str, tuple[QWidget, Callable[[], QWidget]]] = {}
+        self._when_built: dict[str, list[Callable[[QWidget], None]]] = {}
+        for key, label, build in (("skills", self.tr("Skills"), self._build_skills),
+                                  ("mcp", self.tr("MCP"), self._build_mcp),
+                                  ("activity", self.tr("Activity"), self._build_activity),
+                                  ("memory", self.tr("Memory"), self._build_memory)):
+            placeholder = QWidget()
+            self.addTab(placeholder, label)
+            self._unbuilt[key] = (placeholder, build)
+        self.currentChanged.connect(self._build_current)
+        if not lazy:
+            self.build_pages()
+
+    # ------------------------------------------------------------------ pages built when needed
+    def build_pages(self) -> None:
+        """Build every tab not built yet (after the first paint)."""
+        for key in list(self._unbuilt):
+            self._ensure(key)
+
+    def when_built(self, key: str, callback: Callable[[QWidget], None]) -> None:
+        """Call `callback(page)` once the page `key` is built: now if it is."""
+        if key in self._unbuilt:
+            self._when_built.setdefault(key, []).append(callback)
+        else:
+            callback(self.widget(self._index_of_key(key)))
+
+    def _index_of_key(self, key: str) -> int:
+        return {"skills": 1, "mcp": 2, "activity": 3, "memory": 4}[key]
+
+    def _build_current(self, index: int) -> None:
+        for key, (placeholder, _build) in list(self._unbuilt.items()):
+            if self.indexOf(placeholder) == index:
+                self._ensure(key)
+
+    def _ensure(self, key: str) -> None:
+        entry = self._unbuilt.pop(key, None)
+        if entry is None:
+            return
+        placeholder, build = entry
+        page = build()
+        index = self.indexOf(placeholder)
+        current = self.currentIndex()
+        blocked = self.blockSignals(True)  # the same tab stays current: no currentChanged for the swap
+        try:
+            self.insertTab(index, page, self.tabText(index))
+            self.removeTab(index + 1)
+            self.setCurrentIndex(current)
+        finally:
+            self.blockSignals(blocked)
+        placeholder.deleteLater()
+        for callback in self._when_built.pop(key, []):
+            callback(page)
+
+    def _build_skills(self) -> QWidget:
+        from hermes_desktop.ui.empty_state import EmptyState, only_placeholder, overlay_when_empty
+        from hermes_desktop.ui.panels import button, list_with_buttons
+        from hermes_desktop.ui.rich_list import rich_list
+
+        self._skills = rich_list("skillList", self.tr("Skills"))
+        self._skills.itemSelectionChanged.connect(self._skill_selected)
+        self._skill_toggle = button(self.tr("Use in this session"), "pinSkillButton", lambda: self._skill_button("toggle"))
+        self._skill_trust = button(self.tr("Trust its code…"), "trustSkillButton", lambda: self._skill_button("trust"))
         skills_page = QWidget()
-        list_with_buttons(skills_page, self.skills, [
-            [self.skill_toggle, self.skill_trust],
+        list_with_buttons(skills_page, self._skills, [
+            [self._skill_toggle, self._skill_trust],
             [button(self.tr("Reload"), "reloadSkillsButton", lambda: self.sig_skill_action.emit("reload", "")),
              button(self.tr("Open skills folder"), "openSkillsFolderButton",
                     lambda: self.sig_skill_action.emit("open_folder", ""))],
         ])
-        self._skill_states: dict[str, dict[str, object]] = {}
-        self.activity = QTreeWidget()
-        self.activity.setObjectName("activityLog")
-        self.activity.setAccessibleName(self.tr("Activity"))
-        self.activity.setHeaderHidden(True)
-        self.activity.setWordWrap(True)
-        self.activity.itemSelectionChanged.connect(self._activity_selected)
-        self.mcp = McpPanel()
-        self.addTab(self.tools, self.tr("Tools"))
-        self.addTab(skills_page, self.tr("Skills"))
-        self.addTab(self.mcp, self.tr("MCP"))
-        self.addTab(self.activity, self.tr("Activity"))
-        self.memory = MemoryPanel()  # last, so a saved tab index (main_window state) keeps pointing where it did
-        self.addTab(self.memory, self.tr("Memory"))
-        self._filling = False
-        self._activity_shown: tuple[ActivityRecorder | None, int] = (None, 0)  # which trace, how many turns
-        from hermes_desktop.ui.empty_state import EmptyState, only_placeholder, overlay_when_empty
-
-        self.skills_empty = overlay_when_empty(self.skills, lambda: EmptyState(
+        self._skills_empty = overlay_when_empty(self._skills, lambda: EmptyState(
             "skills", self.tr("No skills installed"),
             self.tr("Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload."),
             [(self.tr("Open skills folder"), "emptyOpenSkillsFolderButton",
               lambda: self.sig_skill_action.emit("open_folder", "")),
              (self.tr("Reload"), "emptyReloadSkillsButton", lambda: self.sig_skill_action.emit("reload", ""))],
-            object_name="skillsEmptyState"), lambda: only_placeholder(self.skills))
-        self.activity_empty = overlay_when_empty(self.activity, lambda: EmptyState(
+            object_name="skillsEmptyState"), lambda: only_placeholder(self._skills))
+        self.show_skills([], [])
+        return skills_page
+
+    def _build_mcp(self) -> QWidget:
+        from hermes_desktop.ui.mcp_panel import McpPanel
+
+        self._mcp = McpPanel()
+        return self._mcp
+
+    def _build_activity(self) -> QWidget:
+        from hermes_desktop.ui.empty_state import EmptyState, only_placeholder, overlay_when_empty
+
+        self._activity = QTreeWidget()
+        self._activity.setObjectName("activityLog")
+        self._activity.setAccessibleName(self.tr("Activity"))
+        self._activity.setHeaderHidden(True)
+        self._activity.setWordWrap(True)
+        self._activity.itemSelectionChanged.connect(self._activity_selected)
+        self._activity_empty = overlay_when_empty(self._activity, lambda: EmptyState(
             "activity", self.tr("Nothing yet"),
             self.tr("Send a message: each turn's model calls, tool calls and context budget appear here."),
-            object_name="activityEmptyState"), lambda: only_placeholder(self.activity))
-        self.show_skills([], [])
+            object_name="activityEmptyState"), lambda: only_placeholder(self._activity))
         self.show_activity(None)
+        return self._activity
+
+    def _build_memory(self) -> QWidget:
+        from hermes_desktop.ui.memory_panel import MemoryPanel
+
+        self._memory = MemoryPanel()
+        return self._memory
+
+    @property
+    def skills(self) -> QListWidget:  # rich rows (ui/rich_list.py)
+        self._ensure("skills")
+        return self._skills
+
+    @property
+    def skill_toggle(self) -> QPushButton:
+        self._ensure("skills")
+        return self._skill_toggle
+
+    @property
+    def skill_trust(self) -> QPushButton:
+        self._ensure("skills")
+        return self._skill_trust
+
+    @property
+    def skills_empty(self) -> _Overlay:
+        self._ensure("skills")
+        return self._skills_empty
+
+    @property
+    def mcp(self) -> McpPanel:
+        self._ensure("mcp")
+        return self._mcp
+
+    @property
+    def activity(self) -> QTreeWidget:
+        self._ensure("activity")
+        return self._activity
+
+    @property
+    def activity_empty(self) -> _Overlay:
+        self._ensure("activity")
+        return self._activity_empty
+
+    @property
+    def memory(self) -> MemoryPanel:
+        self._ensure("memory")
+        return self._memory
 
     # ------------------------------------------------------------------ tools
     def show_tools(self, specs: Iterable[ToolSpec], disabled: set[str], rules: dict[str, str] | None = None) -> None:
@@ -229,6 +345,8 @@ class Inspector(QTabWidget):
     # ------------------------------------------------------------------ skills
     def show_skills(self, rows: list[dict[str, object]], rejected: list[tuple[str, str]]) -> None:
         """One entry per skill (name, description, state words, problems) and one per folder that failed."""
+        from hermes_desktop.ui.rich_list import HTML_ROLE
+
         selected = self.selected_skill()
         self.skills.clear()
         self._skill_states = {str(row["name"]): row for row in rows}

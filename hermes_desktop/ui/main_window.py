@@ -134,10 +134,11 @@ class MainWindow(QMainWindow):
         self._returned_text: set[str] = set()  # sessions whose last send failed before saving: text is in the box
         self._loading_page = False
         self._restored_session: str | None = None
+        self._open_ticket = 0  # see _supersede_opens
 
         self.sidebar = SessionSidebar()
         self.chat = ChatPane()
-        self.inspector = Inspector()
+        self.inspector = Inspector(lazy=True)  # its other tabs are built in finish_start (or when shown)
         self.errors = ErrorBar()
         self.mcp = McpActions(self)
         self.setup_bar = SetupBar()
@@ -178,6 +179,7 @@ class MainWindow(QMainWindow):
         if self._finished:
             return
         self._finished = True
+        self.inspector.build_pages()
         from hermes_desktop.ui.approver import GuiApprover
         from hermes_desktop.ui.dialogs.mcp_elicitation import GuiElicitor
         from hermes_desktop.ui.dialogs.mcp_input import WindowInputAsker
@@ -308,7 +310,7 @@ class MainWindow(QMainWindow):
         i.sig_skill_action.connect(self._skill_action)
         c.sig_skills_changed.connect(self._skills_changed)
         c.sig_mcp_changed.connect(self.mcp.refresh)
-        i.mcp.sig_action.connect(self.mcp.act)
+        i.when_built("mcp", lambda page: page.sig_action.connect(self.mcp.act))
         i.sig_show_in_chat.connect(self._show_in_chat)
         c.sig_memories_changed.connect(self.memory.refresh)
         p.sig_memory_action.connect(self.memory.chat_action)
@@ -355,7 +357,8 @@ class MainWindow(QMainWindow):
         import asyncio
 
         await self.refresh_sessions()
-        if self._restored_session and await asyncio.to_thread(self.controller.store.get_session, self._restored_session):
+        if self._restored_session and await asyncio.to_thread(self.controller.store.get_session, self._restored_session) \
+                and self.current_session is None:  # not if the user has already started or opened another one
             await self.open_session(self._restored_session, None)
 
     async def _after_ready(self, release_turns: Callable[[], None] | None = None) -> None:
@@ -553,6 +556,7 @@ class MainWindow(QMainWindow):
         import uuid
 
         if self.current_session is None:
+            self._supersede_opens()
             self.current_session = uuid.uuid4().hex
             self.sidebar.set_current(self.current_session)
         return self.current_session
@@ -576,7 +580,14 @@ class MainWindow(QMainWindow):
         if self.controller.ready:
             self.sidebar.show_results(await self.controller.search(text))
 
+    def _supersede_opens(self) -> int:
+        """A new ticket: a session still loading (the one reopened at start, a click before this one) is not shown
+        when it arrives, so it never pulls the window away from what the user went to next."""
+        self._open_ticket += 1
+        return self._open_ticket
+
     def new_session(self) -> None:
+        self._supersede_opens()
         self.current_session = None
         self.chat.cancel_editing()
         self.chat.model.reset([])
@@ -593,7 +604,10 @@ class MainWindow(QMainWindow):
     async def open_session(self, session_id: str, position: int | None) -> None:
         if not self.controller.ready:
             return
+        ticket = self._supersede_opens()
         page = await self.controller.load_page(session_id, around=position)
+        if ticket != self._open_ticket:
+            return  # superseded while loading: another session was opened or a new conversation started
         self.current_session = session_id
         self.chat.cancel_editing()
         self._show_page(page)
@@ -701,6 +715,7 @@ class MainWindow(QMainWindow):
         if self.current_session is not None and self.controller.is_busy(self.current_session):
             return
         if self.current_session is None:
+            self._supersede_opens()  # a session still loading (the one reopened at start) is not shown over this
             self.chat.model.reset([])
             self.current_session = uuid.uuid4().hex
         self.chat.view.follow_bottom()

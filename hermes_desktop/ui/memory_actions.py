@@ -40,11 +40,11 @@ from PySide6.QtWidgets import (
 
 from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
 from hermes_desktop.ui.chat.items import RememberedItem
-from hermes_desktop.ui.memory_panel import MemoryRow, short_date
 from hermes_desktop.ui.tasks import spawn
 
 if TYPE_CHECKING:
     from hermes_desktop.ui.main_window import MainWindow
+    from hermes_desktop.ui.memory_panel import MemoryPanel, MemoryRow
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,6 @@ class MemoryActions(QObject):
         super().__init__(window)
         self.window = window
         self.controller = window.controller
-        self.panel = window.inspector.memory
         self._deleted: list[int] = []  # the last delete, for Undo
         self._remembered: dict[str, list[RememberedItem]] = {}  # session -> its "Remembered: …" rows, this run
         self._refreshing = False
@@ -94,18 +93,26 @@ class MemoryActions(QObject):
         self.strip.hide()
         self.controller.sig_settings_changed.connect(
             lambda: self.panel.set_memory_enabled(self.controller.memory_enabled))
-        self.panel.sig_action.connect(self.act)
-        self.panel.sig_search.connect(lambda _text: self.refresh())
-        self.panel.sig_wipe.connect(lambda: spawn(self.wipe_all()))
-        self.panel.sig_add.connect(lambda: spawn(self.add()))
+        window.inspector.when_built("memory", self._connect_panel)  # the tab is built after the first paint
         # Session titles show as sources: a retitled or deleted conversation refreshes the tab (coalesced).
         self._titles_timer = QTimer(self)
         self._titles_timer.setSingleShot(True)
         self._titles_timer.setInterval(400)
         self._titles_timer.timeout.connect(self.refresh)
         self.controller.sig_sessions_changed.connect(self._titles_timer.start)
-        self.panel.sig_undo.connect(lambda: spawn(self.undo_delete()))
-        self.panel.sig_undo_expired.connect(lambda: spawn(self._purge_deleted()))
+
+    @property
+    def panel(self) -> "MemoryPanel":
+        """The Memory tab (built when first asked for: ui/inspector.py)."""
+        return self.window.inspector.memory
+
+    def _connect_panel(self, panel: Any) -> None:
+        panel.sig_action.connect(self.act)
+        panel.sig_search.connect(lambda _text: self.refresh())
+        panel.sig_wipe.connect(lambda: spawn(self.wipe_all()))
+        panel.sig_add.connect(lambda: spawn(self.add()))
+        panel.sig_undo.connect(lambda: spawn(self.undo_delete()))
+        panel.sig_undo_expired.connect(lambda: spawn(self._purge_deleted()))
 
     @property
     def _memory(self) -> Any:
@@ -297,6 +304,8 @@ class MemoryActions(QObject):
         await self.window.show_message(row.session_id, row.message_id)
 
     async def show_history(self, memory_id: int) -> None:
+        from hermes_desktop.ui.memory_panel import short_date
+
         from hermes_desktop.core.terminal_text import visible_bidi
         import asyncio
 
@@ -480,6 +489,8 @@ def row_of(memory: Any, titles: dict[str, str | None], predecessors: int, other_
     """The tab's row for a core Memory (core/memory/model.py). `titles`: source session -> its title (None: the
     session was deleted); `predecessors`: how many older memories this one replaced; `other_profile`: the name of
     its provider profile when that is not the active one."""
+    from hermes_desktop.ui.memory_panel import MemoryRow
+
     state = memory.state.value if hasattr(memory.state, "value") else str(memory.state)
     layer = memory.layer.value if hasattr(memory.layer, "value") else str(memory.layer)
     title = titles.get(memory.session_id, "") if memory.session_id else ""
