@@ -178,7 +178,7 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core.session_types import InvalidSessionId, validate_session_id
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.terminal_text import TerminalTextFilter, strip_controls, terminal_safe_json
-    from hermes_desktop.core.titles import store_model_title, title_from_first_message
+    from hermes_desktop.core.titles import finish_title, title_from_first_message
 
     env = dict(os.environ)
     if args.workspace:
@@ -281,7 +281,7 @@ async def _ask(args: argparse.Namespace) -> int:
             if titling is None:  # a turn with no text, thinking or tool call: asked now
                 titling = asyncio.ensure_future(title_from_first_message(runtime.store, agent.model, session_id))
             try:
-                await store_model_title(runtime.store, session_id, await titling)
+                await finish_title(runtime.store, session_id, titling)  # at most 20 s more, as it was after the reply
             except Exception:  # e.g. the store failed: the reply is kept, the first-line title stays
                 logging.getLogger(__name__).exception("the session title could not be made")
     except asyncio.CancelledError:

@@ -14,8 +14,10 @@ It is sent once the model has begun the reply (its first text, thinking or tool 
 local server with one slot answers the reply first and only then the title, so the reply never waits for a
 title. The title is stored (`store_model_title`) only when the turn finished well, after the agent's
 first-line title, and never over a title the user typed meanwhile. Its bound is the same TITLE_TIMEOUT_S,
-counted from when it was sent, so `ask` never waits longer for a title than it did after the reply; a title
-request that fails or hangs leaves the first-line title and loses nothing else. The window keeps titling
+counted from the end of the reply (`finish_title`), not from when it was sent: a long reply from a server that
+answers one request at a time (the title waits in its queue) must not use up the title's time, and `ask` never
+waits longer for a title after the reply than it did before; a title request that fails or hangs leaves the
+first-line title and loses nothing else. The window keeps titling
 from the first exchange (`retitle_session`, after the reply): it does not wait for the title to go on.
 """
 
@@ -49,14 +51,16 @@ def clean_title(raw: str) -> str | None:
     return line
 
 
-async def generate_title(model: ModelClient, user_text: str, reply_text: str | None) -> str | None:
-    """The model's title for an exchange, or for a first message alone (`reply_text` None); None on failure."""
+async def generate_title(model: ModelClient, user_text: str, reply_text: str | None, *,
+                         bounded: bool = True) -> str | None:
+    """The model's title for an exchange, or for a first message alone (`reply_text` None); None on failure.
+    At most TITLE_TIMEOUT_S, unless `bounded` is False (the caller bounds it then: `finish_title`)."""
     exchange = f"User:\n{user_text[:1500]}"
     if reply_text is not None:
         exchange += f"\n\nAssistant:\n{reply_text[:1500]}"
     request = ChatRequest([{"role": "system", "content": _PROMPT}, {"role": "user", "content": exchange}])
     try:
-        async with asyncio.timeout(TITLE_TIMEOUT_S):
+        async with asyncio.timeout(TITLE_TIMEOUT_S if bounded else None):
             async with contextlib.aclosing(model.stream(request)) as stream:
                 async for item in stream:
                     if isinstance(item, StreamDone):
@@ -101,7 +105,19 @@ async def title_from_first_message(store: Any, model: ModelClient | None, sessio
     user = next((m.content for m in history if m.role == "user" and m.content), None)
     if not user:
         return None
-    return await generate_title(model, user, None)
+    return await generate_title(model, user, None, bounded=False)  # bounded from the reply's end: finish_title
+
+
+async def finish_title(store: Any, session_id: str, titling: "asyncio.Future[str | None]") -> bool:
+    """`ask`, once the turn finished well: wait at most TITLE_TIMEOUT_S more for the title asked while the reply
+    streamed (`title_from_first_message`), then store it (`store_model_title`). True when a title was stored;
+    a title that does not come in time is given up (its request cancelled) and the first-line title stays."""
+    try:
+        title = await asyncio.wait_for(titling, TITLE_TIMEOUT_S)
+    except TimeoutError:
+        log.info("no model title: none within %.0f s of the reply", TITLE_TIMEOUT_S)
+        return False
+    return await store_model_title(store, session_id, title)
 
 
 async def store_model_title(store: Any, session_id: str, title: str | None) -> bool:

@@ -134,6 +134,22 @@ def test_a_hanging_title_request_is_given_up_and_ask_ends_with_the_reply(server,
     assert messages == [("user", ASKED), ("assistant", "Here is a plan.")]
 
 
+def test_a_title_slower_than_its_bound_from_sending_is_still_kept_when_the_reply_took_longer(server, env) -> None:
+    """A server that answers one request at a time keeps the title waiting behind a long reply: the bound (2 s
+    here) counts from the reply's end, so a title that needs 2.5 s after it was sent is still stored."""
+    words = " ".join(f"word{n}" for n in range(STREAM_CHUNKS))
+    server.responder = lambda request: text_reply(words, chunk_size=len(words) // STREAM_CHUNKS + 1,
+                                                  delay_s=STREAM_DELAY_S)  # 3 s
+    server.title_responder = lambda request: text_reply("Slow title", chunk_size=20, delay_s=0.6)  # 4 events: 2.4 s
+    code = ("import sys; import hermes_desktop.core.titles as titles; titles.TITLE_TIMEOUT_S = 2.0; "
+            "from hermes_desktop.app import main; sys.exit(main(sys.argv[1:]))")
+    result = subprocess.run([sys.executable, "-c", code, "ask", ASKED], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=GUARD_S, input="")
+    assert result.returncode == 0, result.stderr
+    details, _ = stored(session_of(result))
+    assert (details.info.title, details.title_source) == ("Slow title", "model")
+
+
 def test_ctrl_c_while_the_title_is_awaited_keeps_the_session_whole(server, env) -> None:
     asked = threading.Event()
 
@@ -147,8 +163,8 @@ def test_ctrl_c_while_the_title_is_awaited_keeps_the_session_whole(server, env) 
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert asked.wait(GUARD_S), "no title request"
-        for _ in range(GUARD_S * 20):  # the condition: the reply is stored (the title is still awaited)
-            if ask.poll() is not None or _replied():
+        for _ in range(GUARD_S * 20):  # the condition: the turn is over (reply and first-line title stored)
+            if ask.poll() is not None or _turn_over():
                 break
             time.sleep(0.05)
         assert ask.poll() is None, ask.communicate()
@@ -164,17 +180,18 @@ def test_ctrl_c_while_the_title_is_awaited_keeps_the_session_whole(server, env) 
     details, messages = stored(session_id)
     assert messages == [("user", ASKED), ("assistant", "Here is a plan.")]
     assert (details.info.title, details.title_source) == (fallback_title(ASKED), "fallback")
+    server.title_responder = lambda request: text_reply("Weekend plans")  # still the first-line title: asked again
     again = hermes("ask", "and on saturday?", "--session", session_id, env=env)  # the session goes on
     assert again.returncode == 0 and again.stdout.strip() == "Saturday: West Lake.", again.stderr
     assert [(m["role"], m["content"]) for m in turns(server)[-1].messages[1:]] == [
         ("user", ASKED), ("assistant", "Here is a plan."), ("user", "and on saturday?")]
+    assert stored(session_id)[0].info.title == "Weekend plans"
 
 
-def _replied() -> bool:
+def _turn_over() -> bool:
     opened = open_store(app_paths())
     try:
-        return any(m.role == "assistant" and m.content for s in opened.store.list_sessions()
-                   for m in opened.store.messages(s.id))
+        return any(s.title for s in opened.store.list_sessions())  # the agent's first-line title ends the turn
     finally:
         opened.store.close()
 
