@@ -298,31 +298,6 @@ class SettingsStore:
                               error=str(exc)),
             )
 
-    def peek(self) -> Settings:
-        """The settings for the window's first paint (language, theme), never changing a file.
-
-        `load()` sets an unreadable file aside; the window reads its settings before the engine does, and a
-        `load()` there would leave the engine nothing to report (the user was never told). From a file that is
-        not valid JSON (cut short, say), the language and theme are still read when they can be, so the
-        problem is reported in the user's language."""
-        try:
-            data = json.loads(self._path.read_text(encoding="utf-8"))
-            if isinstance(data, dict):
-                return Settings.from_json(data)
-        except FileNotFoundError:
-            return Settings()
-        except (OSError, ValueError, TypeError, KeyError):
-            pass
-        import re
-
-        try:
-            text = self._path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return Settings()
-        found = {key: match.group(1) for key in ("language", "theme")
-                 if (match := re.search(rf'"{key}"\s*:\s*"([A-Za-z_]{{1,16}})"', text))}
-        return Settings(language=found.get("language", "system"), theme=found.get("theme", "system"))
-
     def save(self, settings: Settings) -> None:
         ensure_dir(self._path.parent)
         write_atomically(self._path, json.dumps(settings.to_json(), indent=2, ensure_ascii=False))

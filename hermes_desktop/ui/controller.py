@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
-from hermes_desktop.core.settings import write_atomically
 from hermes_desktop.ui.tasks import drain, spawn
 
 if TYPE_CHECKING:
@@ -701,6 +700,8 @@ class AppController(QObject):
 
     def mcp_config_for_editing(self) -> Path:
         """mcp.json, created with an empty server list (and an example in the README) if there is none yet."""
+        from hermes_desktop.core.settings import write_atomically
+
         assert self.runtime is not None
         path = self.runtime.paths.mcp_config_file
         if not path.exists():

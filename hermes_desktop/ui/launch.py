@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from hermes_desktop import __version__, qt_import_hook
 from hermes_desktop.core.logging_setup import hold_early_records, setup_logging
 from hermes_desktop.core.paths import app_paths, resources_dir
-from hermes_desktop.core.settings import SettingsStore
+from hermes_desktop.core.appearance import peek_appearance
 
 log = logging.getLogger(__name__)
 qt_import_hook.guard()  # before openai or mcp is imported: PySide6's import hook must not fail their imports
@@ -123,9 +123,9 @@ def build_window(env: Mapping[str, str] | None = None, *, complete: bool = True)
 
     paths = app_paths()
     app = application()
-    settings = SettingsStore(paths).peek()  # never sets a bad file aside: the engine reports it (core/settings.py)
-    install_translations(app, settings.language)
-    manager = themes.ThemeManager(app, settings.theme)
+    language, theme = peek_appearance(paths.settings_file)  # never sets a bad file aside: the engine reports it
+    install_translations(app, language)
+    manager = themes.ThemeManager(app, theme)
     controller = AppController(env)
     window = MainWindow(controller, manager, paths.config_dir / "window.json")
     if complete:

@@ -36,16 +36,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hermes_desktop.core.settings import ProviderProfile
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.async_dialog import run_dialog
 from hermes_desktop.ui.tasks import spawn
 from hermes_desktop.ui.words import profile_name
 
 if TYPE_CHECKING:
+    import asyncio
+
     from hermes_desktop.core.model_catalog import CatalogEntry
     from hermes_desktop.core.session_models import SessionPick
-    import asyncio
+    from hermes_desktop.core.settings import ProviderProfile
     from hermes_desktop.ui.controller import AppController
 
 log = logging.getLogger(__name__)

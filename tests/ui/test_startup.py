@@ -44,6 +44,7 @@ NOT_BEFORE_PAINT = (
     "hermes_desktop.ui.dialogs.mcp_elicitation", "hermes_desktop.ui.dialogs.mcp_sampling",
     "hermes_desktop.ui.dialogs.mcp_input", "hermes_desktop.ui.dialogs.setup", "hermes_desktop.ui.dialogs.settings",
     "hermes_desktop.ui.memory_panel", "hermes_desktop.ui.mcp_panel", "hermes_desktop.ui.rich_list",  # hidden tabs
+    "hermes_desktop.core.settings",  # the first paint reads only language and theme (core/appearance.py)
 )
 
 

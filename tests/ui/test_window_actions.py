@@ -124,9 +124,15 @@ def test_export_from_the_menu_writes_the_file(make_window, model_server, tmp_pat
                               what="the save dialog")
         target = tmp_path / name
         h.do(lambda: dialog.setDirectory(str(tmp_path)))
-        h.settle(0.2)  # the dialog lists the folder asynchronously, and may select its first name again
         name_edit = dialog.findChild(QLineEdit, "fileNameEdit")
-        h.do(lambda: (name_edit.clear(), QTest.keyClicks(name_edit, name)))
+        # The dialog lists the folder asynchronously and may put its first name in the box again once it has (later
+        # on a busy machine): type the name until it is still there after a pause.
+        for _attempt in range(20):
+            h.settle(0.2)
+            h.do(lambda: (name_edit.clear(), QTest.keyClicks(name_edit, name)))
+            h.settle(0.2)
+            if dialog.selectedFiles() == [str(target)]:
+                break
         assert dialog.selectedFiles() == [str(target)]
         h.do(dialog.accept)
         h.wait_until(target.exists, what=f"the {fmt} file")
