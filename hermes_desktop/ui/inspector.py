@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from html import escape
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
@@ -28,13 +28,8 @@ from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.keyboard import fit_tool_columns, install_tool_keys
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QListWidget, QPushButton
-
     from hermes_desktop.core.tools.spec import ToolSpec
     from hermes_desktop.ui.activity import ActivityRecorder, TurnActivity
-    from hermes_desktop.ui.empty_state import _Overlay
-    from hermes_desktop.ui.mcp_panel import McpPanel
-    from hermes_desktop.ui.memory_panel import MemoryPanel
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
 MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -52,6 +47,24 @@ def _skill_html(row: dict[str, object], problems: list[str], theme: themes.Theme
     for problem in problems:
         html += f"<br><span style='color:{theme.risk_write}'>⚠ {escape(problem)}</span>"
     return html
+
+
+class _OnPage:
+    """An inspector attribute that lives on a tab page built on first use: reading it builds the page (the page's
+    builder sets it as `_<name>`)."""
+
+    def __init__(self, page: str) -> None:
+        self.page = page
+        self.private = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.private = "_" + name
+
+    def __get__(self, inspector: "Inspector | None", owner: type | None = None) -> Any:
+        if inspector is None:
+            return self
+        inspector._ensure(self.page)
+        return getattr(inspector, self.private)
 
 
 class Inspector(QTabWidget):
@@ -198,45 +211,15 @@ class Inspector(QTabWidget):
         self._memory = MemoryPanel()
         return self._memory
 
-    @property
-    def skills(self) -> QListWidget:  # rich rows (ui/rich_list.py)
-        self._ensure("skills")
-        return self._skills
-
-    @property
-    def skill_toggle(self) -> QPushButton:
-        self._ensure("skills")
-        return self._skill_toggle
-
-    @property
-    def skill_trust(self) -> QPushButton:
-        self._ensure("skills")
-        return self._skill_trust
-
-    @property
-    def skills_empty(self) -> _Overlay:
-        self._ensure("skills")
-        return self._skills_empty
-
-    @property
-    def mcp(self) -> McpPanel:
-        self._ensure("mcp")
-        return self._mcp
-
-    @property
-    def activity(self) -> QTreeWidget:
-        self._ensure("activity")
-        return self._activity
-
-    @property
-    def activity_empty(self) -> _Overlay:
-        self._ensure("activity")
-        return self._activity_empty
-
-    @property
-    def memory(self) -> MemoryPanel:
-        self._ensure("memory")
-        return self._memory
+    # Widgets on the pages built later: reading one builds its page (`_OnPage`).
+    skills = _OnPage("skills")  # QListWidget with rich rows (ui/rich_list.py)
+    skill_toggle = _OnPage("skills")  # QPushButton
+    skill_trust = _OnPage("skills")  # QPushButton
+    skills_empty = _OnPage("skills")  # the empty state's overlay (ui/empty_state.py)
+    mcp = _OnPage("mcp")  # McpPanel
+    activity = _OnPage("activity")  # QTreeWidget
+    activity_empty = _OnPage("activity")
+    memory = _OnPage("memory")  # MemoryPanel
 
     # ------------------------------------------------------------------ tools
     def show_tools(self, specs: Iterable[ToolSpec], disabled: set[str], rules: dict[str, str] | None = None) -> None:
