@@ -23,9 +23,9 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QWidget
 
 from hermes_desktop import __version__, qt_import_hook
+from hermes_desktop.core.appearance import peek_appearance
 from hermes_desktop.core.logging_setup import hold_early_records, setup_logging
 from hermes_desktop.core.paths import app_paths, resources_dir
-from hermes_desktop.core.appearance import peek_appearance
 
 log = logging.getLogger(__name__)
 qt_import_hook.guard()  # before openai or mcp is imported: PySide6's import hook must not fail their imports
@@ -138,7 +138,12 @@ def first_paint(env: Mapping[str, str] | None = None):  # type: ignore[no-untype
     are imported. What `run_window` does first (and what the start-up benchmark times)."""
     hold_early_records()  # the log file is opened after the paint (core/logging_setup.py)
     application()
-    app, window, controller = build_window(env, complete=False)
+    try:
+        app, window, controller = build_window(env, complete=False)
+    except BaseException:  # the window could not be built: what was logged so far, and why, go to the log file
+        setup_logging(app_paths().app_log)
+        log.exception("the window could not be built")
+        raise
     install_excepthook(window.errors.show_message)
     app.setQuitOnLastWindowClosed(False)
     waiting = _PaintWait(window)
@@ -158,11 +163,10 @@ async def run_app(app, window, controller) -> None:  # type: ignore[no-untyped-d
     install_asyncgen_hooks(asyncio.get_running_loop())
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
-    if not window.isVisible():  # closed while it was first painting, before anything listened
-        closed.set()
-    window.finish_start()
-    await controller.start()
-    await closed.wait()
+    if window.isVisible():  # not closed while it was first painting (before anything listened)
+        window.finish_start()
+        await controller.start()
+        await closed.wait()
     await controller.shutdown()
     await drain()
 

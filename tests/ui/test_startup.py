@@ -67,3 +67,32 @@ def test_main_reuses_an_existing_qapplication(qapp) -> None:
     from hermes_desktop.ui.launch import application
 
     assert application() is qapp
+
+
+BROKEN = """
+import logging, sys
+from hermes_desktop.core.paths import app_paths
+from hermes_desktop.ui import launch
+import hermes_desktop.ui.main_window as main_window
+logging.getLogger("hermes_desktop.settings").warning("logged before the window was built")
+def broken(*args, **kwargs):
+    raise RuntimeError("the window cannot be built here")
+main_window.MainWindow.__init__ = broken
+try:
+    launch.first_paint()
+except RuntimeError:
+    print(app_paths().app_log.read_text(encoding="utf-8"))
+"""
+
+
+def test_a_window_that_cannot_be_built_still_leaves_its_reason_in_the_log(tmp_path: Path) -> None:
+    """The log file is opened after the first paint; when there is none, what was held and the error are written."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen",
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data"),
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    script = "from hermes_desktop.core.logging_setup import hold_early_records\nhold_early_records()\n" + BROKEN
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "logged before the window was built" in result.stdout
+    assert "the window could not be built" in result.stdout and "the window cannot be built here" in result.stdout
