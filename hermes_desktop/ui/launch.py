@@ -19,7 +19,7 @@ import traceback
 from types import TracebackType
 from typing import Callable, Mapping
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QEventLoop, QObject
 from PySide6.QtWidgets import QApplication, QWidget
 
 from hermes_desktop import __version__, qt_import_hook
@@ -85,7 +85,7 @@ class _PaintWait(QObject):
     paints a hidden or minimised window must not hold the start)."""
 
     def __init__(self, widget: QWidget, limit_ms: int = 3000) -> None:
-        from PySide6.QtCore import QEventLoop, QTimer
+        from PySide6.QtCore import QTimer
 
         super().__init__(widget)
         self.painted = False
@@ -107,7 +107,8 @@ class _PaintWait(QObject):
     def wait(self) -> None:
         if not self.painted:
             self._limit.start()
-            self._loop.exec()
+            # Clicks and keys wait for the qasync loop: a slot that starts a coroutine needs it (ui/tasks.spawn).
+            self._loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
         self._limit.stop()
         self.parent().removeEventFilter(self)  # type: ignore[union-attr]
 
