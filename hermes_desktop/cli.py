@@ -289,9 +289,9 @@ async def _ask(args: argparse.Namespace) -> int:
         await turn.wait()
         raise
     finally:
-        if titling is not None and not titling.done():  # the turn failed or was stopped: no title is stored
+        if titling is not None:  # the turn failed or was stopped: no title is stored
             titling.cancel()
-            await asyncio.gather(titling, return_exceptions=True)
+            await asyncio.gather(titling, return_exceptions=True)  # its outcome collected, whatever it was
         await memory_command.finish(runtime)  # the turn's memories are written before the command exits
         await agent.stop_background()  # a summary refresh would outlive the command
         if agent.model is not None:
