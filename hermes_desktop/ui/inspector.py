@@ -180,7 +180,7 @@ class Inspector(QTabWidget):
               lambda: self.sig_skill_action.emit("open_folder", "")),
              (self.tr("Reload"), "emptyReloadSkillsButton", lambda: self.sig_skill_action.emit("reload", ""))],
             object_name="skillsEmptyState"), lambda: only_placeholder(self._skills))
-        self.show_skills([], [])
+        self._skill_selected()  # its buttons off; no "No skills installed" before the engine has looked
         return skills_page
 
     def _build_mcp(self) -> QWidget:

@@ -91,7 +91,8 @@ class McpPanel(QWidget):
             [(self.tr("Add server…"), "emptyAddMcpServerButton", self._on_tab("add")),
              (self.tr("Import servers…"), "emptyImportMcpServersButton", self._on_tab("import"))],
             object_name="mcpEmptyState"), lambda: only_placeholder(self.servers))
-        self.show_servers([], [])
+        # Empty until the engine has read mcp.json: "No MCP servers yet" before it looked would be untrue.
+        self._selection_changed()
 
     def _on_selected(self, action: str) -> Callable[[], None]:
         return lambda: self.sig_action.emit(action, self.selected() or "")

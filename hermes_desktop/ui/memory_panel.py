@@ -168,7 +168,9 @@ class MemoryPanel(QWidget):
         self._debounce.setInterval(SEARCH_DEBOUNCE_MS)
         self._debounce.timeout.connect(lambda: self.sig_search.emit(self.search_text))
         self.search.textChanged.connect(lambda _text: self._debounce.start())
-        self.show_memories([])
+        # Empty until the engine has read the store: "No memories yet" before it looked would be untrue.
+        self.wipe_button.setEnabled(False)
+        self._selection_changed()
 
     # ------------------------------------------------------------------ filling
     @property

@@ -67,7 +67,9 @@ def test_the_tab_lists_memories_by_layer_with_their_words_and_source(make_window
     h = make_window()
     listing = h.window.findChild(QListWidget, "memoryList")
     assert listing is not None and h.window.inspector.tabText(h.window.inspector.indexOf(h.window.inspector.memory))
-    assert "No memories yet" in panel_texts(h)[0], "an empty store explains what memory is"
+    h.do(lambda: h.window.inspector.setCurrentWidget(h.window.inspector.memory))  # the tab fills when shown
+    h.wait_until(lambda: panel_texts(h) and "No memories yet" in panel_texts(h)[0],
+                 what="an empty store explaining what memory is")
     ids = add_memories(h)
     texts = refreshed(h, lambda t: len(t) >= 6, "the memories in the tab")
     headers = [listing.item(i).text() for i in range(listing.count()) if listing.item(i).data(KIND_ROLE) == "header"]
