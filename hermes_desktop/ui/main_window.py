@@ -211,9 +211,7 @@ class MainWindow(QMainWindow):
         self.context_meter.setAccessibleName(self.tr("Context budget used"))
         self.context_meter.setMaximumWidth(160)
         self.context_meter.setTextVisible(True)
-        self.context_meter.setFormat(self.tr("context %p%"))
-        self.context_meter.setValue(0)
-        self.context_meter.setToolTip(self.tr("Context budget used by the last request"))
+        self._context_not_known()
         self.mode_switch = QComboBox()
         self.mode_switch.setObjectName("approvalModeSwitch")
         self.mode_switch.setAccessibleName(self.tr("Approval mode"))
@@ -231,6 +229,13 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.model_picker)
         bar.addPermanentWidget(self.usage_label)
         bar.addPermanentWidget(self.context_meter)
+
+    def _context_not_known(self) -> None:
+        """The meter before this session's first request in this run: a dash, not "0%" beside its token count."""
+        self.context_meter.setValue(0)
+        self.context_meter.setFormat(self.tr("context –"))
+        self.context_meter.setToolTip(self.tr("Context budget used by the last request: shown once this session "
+                                              "sends one"))
 
     def _build_menus(self) -> None:
         menu = self.menuBar()
@@ -597,7 +602,7 @@ class MainWindow(QMainWindow):
         self.model_picker.show_session(None)
         self.memory.show_session(None)
         self.usage_label.setText("")
-        self.context_meter.setValue(0)
+        self._context_not_known()
         self.setWindowTitle("Hermes Desktop")
         self.chat.input.setFocus()
 
@@ -617,7 +622,7 @@ class MainWindow(QMainWindow):
         self.memory.show_session(session_id)
         self.inspector.show_activity(await self.controller.activity_for(session_id))
         self.show_skills()
-        self.context_meter.setValue(0)
+        self._context_not_known()
         if position is not None and page.first_position <= position < page.end_position:
             target = page.messages[position - page.first_position]
             row = self.chat.model.find_message(target.id)
@@ -750,6 +755,7 @@ class MainWindow(QMainWindow):
                 isinstance(event, ev.ToolCallFinished) and event.name == "activate_skill"):
             self.show_skills()
         if isinstance(event, ev.ContextPrepared) and event.budget_tokens:
+            self.context_meter.setFormat(self.tr("context %p%"))
             self.context_meter.setValue(min(100, round(100 * event.estimated_tokens / event.budget_tokens)))
             self.context_meter.setToolTip(self.tr("{0:,} of {1:,} tokens; {2} older messages left out").format(
                 event.estimated_tokens, event.budget_tokens, event.dropped_messages))

@@ -77,7 +77,8 @@ class SessionSidebar(QWidget):
         super().__init__(parent)
         self.search = QLineEdit()
         self.search.setObjectName("sessionSearch")
-        self.search.setPlaceholderText(self.tr("Search all sessions (Ctrl+K)"))
+        self.search.setPlaceholderText(self.tr("Search (Ctrl+K)"))  # the longer wording was cut at 250 px
+        self.search.setToolTip(self.tr("Search the text of all sessions (Ctrl+K or Ctrl+F)"))
         self.search.setAccessibleName(self.tr("Search sessions"))
         self.search.setClearButtonEnabled(True)
         self.new_button = QPushButton(self.tr("New"))

@@ -250,22 +250,22 @@
 <context>
     <name>AddModelDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="474"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="475"/>
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="476"/>
         <source>A model name {0} accepts, as its documentation writes it (for example one its server does not list). It is kept with the provider and used for this session.</source>
         <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="481"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="482"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="484"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="485"/>
         <source>Add and use</source>
         <translation>添加并使用</translation>
     </message>
@@ -273,67 +273,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="725"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="726"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="725"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="726"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="727"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="728"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="729"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="730"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="740"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="741"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="755"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="756"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="756"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="757"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="758"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="759"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="759"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="760"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="765"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="765"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="765"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="765"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="766"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -584,199 +584,199 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="85"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="75"/>
         <location filename="../../hermes_desktop/ui/inspector.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="101"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="76"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="233"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
         <source>Risk</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
         <source>Approval</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="96"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="154"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="371"/>
         <source>Use in this session</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="168"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="159"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="181"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="160"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="98"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="197"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="110"/>
         <source>MCP</source>
         <translation>MCP</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
         <source>No skills installed</source>
         <translation>尚未安装技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="178"/>
         <source>Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload.</source>
         <translation>把技能文件夹（含 SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="202"/>
         <source>Nothing yet</source>
         <translation>暂无活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="203"/>
         <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="266"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="288"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="271"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="282"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="284"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="286"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="288"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
         <source>read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
         <source>destructive</source>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="297"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="297"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
         <source>Never allow</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="365"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="348"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="350"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="374"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="357"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="370"/>
         <source>Stop using in this session</source>
         <translation>在本对话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="404"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="387"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="397"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="416"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="399"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="432"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="415"/>
         <source>[{0}]</source>
         <comment>how a turn ended</comment>
         <translation>（{0}）</translation>
@@ -785,63 +785,58 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="168"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="758"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="215"/>
-        <source>Context budget used by the last request</source>
-        <translation>上一次请求使用的上下文预算</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="223"/>
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="48"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
@@ -891,18 +886,18 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="245"/>
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="247"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -972,108 +967,118 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="211"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
+        <source>context –</source>
+        <translation>上下文 –</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <source>Context budget used by the last request: shown once this session sends one</source>
+        <translation>上一次请求占用的上下文预算：本对话发出请求后显示</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="250"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="254"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="258"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="268"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="899"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="919"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="420"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="424"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="453"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="460"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="496"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="503"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="497"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="504"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1082,92 +1087,92 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="500"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="507"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="510"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="517"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="569"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="577"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="662"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="680"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="663"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="681"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="683"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="701"/>
         <source>Export session</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="685"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="703"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="685"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="703"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="690"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="708"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="740"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="760"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个令牌；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="777"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="797"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="780"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="800"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="782"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="802"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="814"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="834"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="820"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="840"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="856"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="876"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="902"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="922"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="902"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="922"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1754,87 +1759,87 @@ Folder: {2}</source>
         <translation>添加服务器…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="119"/>
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="119"/>
         <source>1 tool</source>
         <translation>1 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
         <source>1 prompt</source>
         <translation>1 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
         <source>{0} prompts</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="138"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="147"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="147"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="148"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="148"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="149"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="149"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="150"/>
         <source>needs sign-in</source>
         <translation>需要登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="156"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="157"/>
         <source>Tools offered again on trial after {0} failed calls in a row; the next call decides. Last error: {1}</source>
         <translation>连续 {0} 次调用失败后，工具已重新提供以试用；下一次调用决定是否恢复。最后的错误：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="159"/>
         <source>Tools withheld from the model after {0} failed calls in a row; one trial call from {1}, or press Restart. Last error: {2}</source>
         <translation>连续 {0} 次调用失败，工具已暂不提供给模型；{1} 起允许一次试用调用，或按“重启”。最后的错误：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="166"/>
         <source>Press “Sign in…” to open its sign-in page in your browser.</source>
         <translation>按“登录…”在浏览器中打开它的登录页面。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="168"/>
         <source>Signed in (tokens in the system keyring)</source>
         <translation>已登录（令牌在系统密钥环中）</translation>
     </message>
@@ -2270,7 +2275,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="124"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="369"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
@@ -2281,8 +2286,8 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="126"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="346"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="370"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
@@ -2293,7 +2298,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="128"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="375"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -2304,7 +2309,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="130"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="372"/>
         <source>Go to source</source>
         <translation>转到出处</translation>
     </message>
@@ -2315,7 +2320,7 @@ Folder: {2}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="132"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="372"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="374"/>
         <source>History…</source>
         <translation>历史…</translation>
     </message>
@@ -2350,42 +2355,42 @@ Folder: {2}</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="183"/>
         <source>Memory is off (Settings › Memory): nothing is recalled or remembered. What was remembered before is kept and listed here.</source>
         <translation>记忆已关闭（设置 › 记忆）：不会调入也不会记住任何内容。之前记住的内容仍保留并列在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="197"/>
         <source>Long-term</source>
         <translation>长期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="198"/>
         <source>Short-term</source>
         <translation>短期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="199"/>
         <source>No longer used (replaced or expired)</source>
         <translation>不再使用（已被取代或已过期）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="214"/>
         <source>Created {0}</source>
         <translation>创建于 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="220"/>
         <source>The newest {0} of {1} memories are listed. Search to find the others.</source>
         <translation>列出了最新的 {0} 条记忆（共 {1} 条）。搜索可找到其他记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="228"/>
         <source>No memory matches “{0}”.</source>
         <translation>没有与“{0}”匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="230"/>
         <source>No memories yet.
 
 Memory keeps short facts you tell Hermes — preferences, your projects, deadlines — so later conversations can use them. Say “remember that …” in a chat, state a preference (“I prefer …”), or press Add…; each memory shows here with your own words and where you said them, and you can edit, pin or delete it.
@@ -2398,90 +2403,90 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 开启了“不使用也不记录记忆”的对话（在其右键菜单或状态栏的开关中设置）不会在这里留下任何痕迹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="254"/>
         <source>added by you, {0}</source>
         <translation>由你添加，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="254"/>
         <source>added by you</source>
         <translation>由你添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="256"/>
         <source>from a deleted conversation, {0}</source>
         <translation>来自已删除的对话，{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
         <source>from a deleted conversation</source>
         <translation>来自已删除的对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="258"/>
         <source>Untitled conversation</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="259"/>
         <source>from “{0}”, {1}</source>
         <translation>来自“{0}”，{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="259"/>
         <source>from “{0}”</source>
         <translation>来自“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="264"/>
         <source>replaced by a newer memory</source>
         <translation>已被更新的记忆取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="266"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="268"/>
         <source>expired {0}</source>
         <translation>{0}已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="270"/>
         <source>until {0}</source>
         <translation>有效至{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="277"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="313"/>
         <source>replaces {0} earlier</source>
         <translation>取代了 {0} 条旧记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="279"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="315"/>
         <source>used only with {0}</source>
         <translation>仅用于 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="288"/>
         <source>Pinned: {0}</source>
         <translation>置顶：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="306"/>
         <source>pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="346"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="370"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/memory_panel.py" line="385"/>
         <source>Memory actions</source>
         <translation>记忆操作</translation>
     </message>
@@ -2595,43 +2600,43 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="74"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="83"/>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="124"/>
         <source>No model set up</source>
         <translation>尚未设置模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="125"/>
         <source>Set up a provider to chat</source>
         <translation>设置一个提供方即可开始对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="130"/>
         <source>chosen for this session</source>
         <translation>为本对话选择</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="130"/>
         <source>the default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="131"/>
         <source>Model for this session: {0} ({1}). Click or press Ctrl+Shift+M to change it.</source>
         <translation>本对话的模型：{0}（{1}）。点击或按 Ctrl+Shift+M 更换。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="207"/>
         <source>The model choice could not be saved: {0}</source>
         <translation>无法保存所选模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="215"/>
         <source>This session uses {0} · {1} from its next message.</source>
         <translation>本对话从下一条消息起使用 {0} · {1}。</translation>
     </message>
@@ -2639,97 +2644,97 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>ModelPickerPopup</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="244"/>
         <source>Model for this session</source>
         <translation>本对话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="251"/>
         <source>Filter models…</source>
         <translation>筛选模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="264"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="266"/>
         <source>Ask every provider&apos;s server for its models again</source>
         <translation>重新向每个提供方的服务器获取模型列表</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="269"/>
         <source>Applies to this session from its next message.</source>
         <translation>从下一条消息起用于本对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="328"/>
         <source>Default: {0} · {1}</source>
         <translation>默认：{0} · {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="329"/>
         <source>Follow the default model (the active provider&apos;s); new sessions use it</source>
         <translation>跟随默认模型（当前提供方的模型）；新对话使用它</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="342"/>
         <source>Could not list models: {0}</source>
         <translation>无法获取模型列表：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="352"/>
         <source>{0} (profile&apos;s model)</source>
         <translation>{0}（提供方的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="354"/>
         <source>{0} (added by hand)</source>
         <translation>{0}（手动添加）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="358"/>
         <source>Add model…</source>
         <translation>添加模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="364"/>
         <source>No providers yet: set one up in Settings.</source>
         <translation>还没有提供方：请在设置中添加。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="377"/>
         <source>{0} — listing models…</source>
         <translation>{0} — 正在获取模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
         <source>{0} — not listed yet</source>
         <translation>{0} — 尚未获取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="380"/>
         <source>{0} — {1} listed {2}</source>
         <translation>{0} — {1} 个，获取于{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="384"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="385"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="386"/>
         <source>{0} min ago</source>
         <translation>{0} 分钟前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="388"/>
         <source>{0} h ago</source>
         <translation>{0} 小时前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="389"/>
         <source>{0} days ago</source>
         <translation>{0} 天前</translation>
     </message>
@@ -2737,67 +2742,62 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>SessionSidebar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="80"/>
-        <source>Search all sessions (Ctrl+K)</source>
-        <translation>搜索所有对话（Ctrl+K）</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="82"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="84"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="86"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="87"/>
         <source>New session (Ctrl+N)</source>
         <translation>新建对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="94"/>
         <source>Sessions</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="111"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="137"/>
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="137"/>
         <source>Type a message to start one; it is kept here.</source>
         <translation>输入一条消息即可开始；对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="141"/>
         <source>Try other words: the search looks through the text of every conversation.</source>
         <translation>换个词试试：搜索会查找所有对话的文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="192"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="193"/>
         <source>Incognito: does not use or record memory</source>
         <translation>无痕：不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="209"/>
         <source>No conversations yet.
 Type a message below to start one;
 it is kept here.</source>
@@ -2806,83 +2806,93 @@ it is kept here.</source>
 对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="330"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="331"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="330"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="331"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="330"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="331"/>
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="332"/>
         <source>Previous 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="332"/>
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="140"/>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="342"/>
         <source>No matches</source>
         <translation>没有匹配项</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="80"/>
+        <source>Search (Ctrl+K)</source>
+        <translation>搜索（Ctrl+K）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="81"/>
+        <source>Search the text of all sessions (Ctrl+K or Ctrl+F)</source>
+        <translation>搜索所有对话的文本（Ctrl+K 或 Ctrl+F）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="352"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="403"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="404"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="406"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="406"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="407"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="408"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="408"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="409"/>
         <source>Don&apos;t use or record memory</source>
         <translation>不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="414"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="415"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="416"/>
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="418"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
