@@ -911,7 +911,8 @@ class MainWindow(QMainWindow):
             self.errors.show_message("")
 
     async def show_shortcuts(self) -> None:
-        from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTableWidget, QTableWidgetItem
+        from PySide6.QtWidgets import QAbstractItemView, QDialog, QDialogButtonBox, QHeaderView, QTableWidget, \
+            QTableWidgetItem
         from hermes_desktop.ui.async_dialog import run_dialog
 
         dialog = QDialog(self)
@@ -919,19 +920,29 @@ class MainWindow(QMainWindow):
         dialog.setWindowTitle(self.tr("Keyboard shortcuts"))
         listed = shortcuts()
         table = QTableWidget(len(listed), 2)
+        table.setObjectName("shortcutsTable")
         table.setHorizontalHeaderLabels([self.tr("Keys"), self.tr("Action")])
         table.verticalHeader().hide()
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         for row, (keys, action) in enumerate(listed):
             table.setItem(row, 0, QTableWidgetItem(keys))
             table.setItem(row, 1, QTableWidgetItem(action))
-        table.resizeColumnsToContents()
-        table.horizontalHeader().setStretchLastSection(True)
+        # Both columns wrap in the dialog's width: some "keys" are a sentence ("F2 / Del / … in the Memory list"),
+        # and sizing the first column to its longest entry pushed the actions out of sight.
+        table.setWordWrap(True)
+        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        table.setColumnWidth(0, 240)
+        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(dialog.reject)
         layout = QVBoxLayout(dialog)
         layout.addWidget(table)
         layout.addWidget(buttons)
-        dialog.resize(460, 340)
+        dialog.resize(680, 560)
+        self.shortcuts_dialog = dialog  # for tests and automation
         await run_dialog(dialog)
 
     # ------------------------------------------------------------------ saved layout

@@ -45,11 +45,24 @@ def _tree_text(params: Mapping[str, Any]) -> str:
     size = size_text(params.get("bytes"))
     if not params.get("is_folder"):
         return size
-    files, folders = int(params.get("files") or 0), int(params.get("folders") or 0)
-    if folders:
-        return QCoreApplication.translate("Words", "{files} files in {folders} folders, {size}").format(
-            files=f"{files:,}", folders=f"{folders:,}", size=size)
-    return QCoreApplication.translate("Words", "{files} files, {size}").format(files=f"{files:,}", size=size)
+    return _count_text(int(params.get("files") or 0), int(params.get("folders") or 0), size)
+
+
+def _count_text(files: int, folders: int, size: str) -> str:
+    """"3 files in 2 folders, 1.2 KB", with "1 file" and "1 folder" in the singular (one whole phrase each)."""
+    n, m = f"{files:,}", f"{folders:,}"
+    if not folders:
+        if files == 1:
+            return QCoreApplication.translate("Words", "1 file, {size}").format(size=size)
+        return QCoreApplication.translate("Words", "{files} files, {size}").format(files=n, size=size)
+    if files == 1 and folders == 1:
+        return QCoreApplication.translate("Words", "1 file in 1 folder, {size}").format(size=size)
+    if files == 1:
+        return QCoreApplication.translate("Words", "1 file in {folders} folders, {size}").format(folders=m, size=size)
+    if folders == 1:
+        return QCoreApplication.translate("Words", "{files} files in 1 folder, {size}").format(files=n, size=size)
+    return QCoreApplication.translate("Words", "{files} files in {folders} folders, {size}").format(
+        files=n, folders=m, size=size)
 
 
 # ---------------------------------------------------------------- risk and source
@@ -132,13 +145,12 @@ def impact_text(code: str, params: Mapping[str, Any] | None, fallback: str | Non
         return QCoreApplication.translate("Words", "will delete {path} ({size})").format(
             path=p.get("path", ""), size=size_text(p.get("bytes")))
     if code == "delete_folder":
-        if p.get("folders"):
-            return QCoreApplication.translate(
-                "Words", "will delete {files} files in {folders} folders, {size} in {path}").format(
-                files=f"{int(p.get('files') or 0):,}", folders=f"{int(p.get('folders') or 0):,}",
-                size=size_text(p.get("bytes")), path=p.get("path", ""))
-        return QCoreApplication.translate("Words", "will delete {files} files, {size} in {path}").format(
-            files=f"{int(p.get('files') or 0):,}", size=size_text(p.get("bytes")), path=p.get("path", ""))
+        files, folders = int(p.get("files") or 0), int(p.get("folders") or 0)
+        if not files and not folders:
+            return QCoreApplication.translate("Words", "will delete the empty folder {path}").format(
+                path=p.get("path", ""))
+        return QCoreApplication.translate("Words", "will delete {what} in {path}").format(
+            path=p.get("path", ""), what=_count_text(files, folders, size_text(p.get("bytes"))))
     if code == "save_note":
         return QCoreApplication.translate("Words", "will save a new note “{title}” ({size}) in {folder}").format(
             title=p.get("title", ""), size=size_text(p.get("bytes")), folder=p.get("folder", ""))

@@ -1053,7 +1053,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="274"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="919"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="920"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -1167,12 +1167,12 @@ Folder: {2}</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="922"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="924"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="922"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="924"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -4063,1124 +4063,1144 @@ it is kept here.</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="50"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="64"/>
         <source>{files} files in {folders} folders, {size}</source>
         <translation>{folders} 个文件夹中的 {files} 个文件，共 {size}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="57"/>
         <source>{files} files, {size}</source>
         <translation>{files} 个文件，共 {size}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="74"/>
         <source>read</source>
         <comment>risk level</comment>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="75"/>
         <source>write</source>
         <comment>risk level</comment>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="76"/>
         <source>destructive</source>
         <comment>risk level</comment>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="77"/>
         <source>unknown risk</source>
         <comment>risk level</comment>
         <translation>未知风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="82"/>
         <source>only reads</source>
         <translation>只读取，不做更改</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="83"/>
         <source>creates or changes files</source>
         <translation>会创建或更改文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="84"/>
         <source>can delete or overwrite data</source>
         <translation>可能删除或覆盖数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="85"/>
         <source>treated as destructive</source>
         <translation>按危险操作处理</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="90"/>
         <source>{level} — {explanation}</source>
         <comment>risk level and what it means</comment>
         <translation>{level} — {explanation}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="97"/>
         <source>From a built-in tool</source>
         <translation>来自内置工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="99"/>
         <source>From the skills system</source>
         <translation>来自技能系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="101"/>
         <source>From the skill “{0}”</source>
         <translation>来自技能“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="104"/>
         <source>From the MCP server “{0}” ({1})</source>
         <translation>来自 MCP 服务器“{0}”（{1}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="105"/>
         <source>From the MCP server “{0}”</source>
         <translation>来自 MCP 服务器“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="106"/>
         <source>From “{0}”</source>
         <translation>来自“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="112"/>
         <source>built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="114"/>
         <source>skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="103"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="116"/>
         <source>skill {0}</source>
         <translation>技能 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="105"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="118"/>
         <source>MCP {0}</source>
         <translation>MCP {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="130"/>
         <source>will create {path} ({size})</source>
         <translation>将创建 {path}（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="133"/>
         <source>will overwrite {path} ({old}) with {new}</source>
         <translation>将用 {new} 的内容覆盖 {path}（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="136"/>
         <source>will create folder {path}</source>
         <translation>将创建文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="138"/>
         <source>will move {src} ({what}) to {dst}</source>
         <translation>将把 {src}（{what}）移动到 {dst}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="141"/>
         <source>will move {src} ({what}) to {dst}, replacing the existing file ({old})</source>
         <translation>将把 {src}（{what}）移动到 {dst}，并替换那里已有的文件（{old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="145"/>
         <source>will delete {path} ({size})</source>
         <translation>将删除 {path}（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="136"/>
-        <source>will delete {files} files in {folders} folders, {size} in {path}</source>
-        <translation>将删除 {path} 中 {folders} 个文件夹里的 {files} 个文件，共 {size}</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="140"/>
-        <source>will delete {files} files, {size} in {path}</source>
-        <translation>将删除 {path} 中的 {files} 个文件，共 {size}</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="143"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="155"/>
         <source>will save a new note “{title}” ({size}) in {folder}</source>
         <translation>将在 {folder} 中保存新笔记“{title}”（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="158"/>
         <source>will replace note “{title}” ({old}) with {new}</source>
         <translation>将用 {new} 的内容替换笔记“{title}”（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="161"/>
         <source>will download {url}</source>
         <translation>将下载 {url}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="151"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="163"/>
         <source>Forgets nothing: memory is off for this conversation.</source>
         <translation>不会忘记任何内容：本对话已关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="167"/>
         <source>Forgets nothing: no memory matches.</source>
         <translation>不会忘记任何内容：没有匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="156"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="168"/>
         <source>#{id} “{statement}”</source>
         <comment>one memory in a list</comment>
         <translation>#{id}“{statement}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="173"/>
         <source>Forgets {count} memories: {list}</source>
         <translation>将忘记 {count} 条记忆：{list}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="170"/>
         <source>; </source>
         <comment>list separator</comment>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="56"/>
+        <source>1 file, {size}</source>
+        <translation>1 个文件，共 {size}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="59"/>
+        <source>1 file in 1 folder, {size}</source>
+        <translation>1 个文件夹中的 1 个文件，共 {size}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="61"/>
+        <source>1 file in {folders} folders, {size}</source>
+        <translation>{folders} 个文件夹中的 1 个文件，共 {size}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="63"/>
+        <source>{files} files in 1 folder, {size}</source>
+        <translation>1 个文件夹中的 {files} 个文件，共 {size}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="150"/>
+        <source>will delete the empty folder {path}</source>
+        <translation>将删除空文件夹 {path}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="152"/>
+        <source>will delete {what} in {path}</source>
+        <translation>将删除 {path} 中的 {what}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="172"/>
         <source>Forgets 1 memory: {list}</source>
         <translation>将忘记 1 条记忆：{list}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="176"/>
         <source>runs {command} from skill {skill}, in {folder}, with your permissions</source>
         <translation>将以你的权限在 {folder} 中运行技能 {skill} 的 {command}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="180"/>
         <source>cannot run: {0}</source>
         <translation>无法运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="182"/>
         <source>Impact unknown: its check failed ({0}).</source>
         <translation>影响未知：预检失败（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="184"/>
         <source>The tool describes it as: “{0}”</source>
         <translation>该工具的说明：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="186"/>
         <source>Calls “{tool}” on the MCP server “{server}”; Hermes cannot tell in advance what it changes.</source>
         <translation>将调用 MCP 服务器“{server}”上的“{tool}”；Hermes 无法预先知道它会更改什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="193"/>
         <source>No impact estimate for this tool.</source>
         <translation>此工具没有影响评估。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="190"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="203"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="204"/>
         <source>rule: never allow</source>
         <translation>规则：从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="205"/>
         <source>rule: always allow</source>
         <translation>规则：始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="206"/>
         <source>chat-only mode</source>
         <translation>仅聊天模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="207"/>
         <source>read-only call</source>
         <translation>只读调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="208"/>
         <source>trusted mode</source>
         <translation>信任模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="197"/>
         <location filename="../../hermes_desktop/ui/words.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="221"/>
         <source>allowed for this conversation</source>
         <translation>本对话内已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="210"/>
         <source>nobody to ask</source>
         <translation>无人可询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="211"/>
         <source>no answer in time</source>
         <translation>未及时回答</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="212"/>
         <source>error while asking</source>
         <translation>询问时出错</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="201"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="289"/>
         <source>dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="220"/>
         <source>allowed once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="222"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="211"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="218"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="252"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="285"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="224"/>
         <source>allowed</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="229"/>
         <source>denied ({0})</source>
         <comment>who denied the call</comment>
         <translation>已拒绝（{0}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="225"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="265"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="239"/>
         <source>done in {0} s</source>
         <translation>用时 {0} 秒完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="241"/>
         <source>done · {decision} ({who})</source>
         <translation>完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="243"/>
         <source>done in {seconds} s · {decision} ({who})</source>
         <translation>用时 {seconds} 秒完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="237"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="266"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="250"/>
         <source>running {0} s</source>
         <translation>已运行 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="256"/>
         <source>waiting for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="257"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="246"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="283"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="247"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="611"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="623"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="248"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="287"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="261"/>
         <source>skipped (the turn was stopped)</source>
         <translation>已跳过（本轮已停止）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="262"/>
         <source>dry run: not run</source>
         <translation>模拟运行：未实际运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="263"/>
         <source>interrupted — not run</source>
         <translation>已中断 — 未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
         <source>Note sent to the model ({0} characters)</source>
         <translation>发给模型的说明（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="273"/>
         <source>Result ({0} characters)</source>
         <translation>结果（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="277"/>
         <source>Show all ({0} lines)</source>
         <translation>全部显示（{0} 行）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="282"/>
         <source>ok</source>
         <comment>a tool call&apos;s outcome</comment>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="284"/>
         <source>invalid call</source>
         <translation>无效调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="288"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="290"/>
         <source>interrupted, not run</source>
         <translation>已中断，未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="298"/>
         <source>The server said: “{0}”</source>
         <translation>服务器返回：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="311"/>
         <source>The provider rejected the API key ({0}). Check the key in the provider settings.</source>
         <translation>提供方拒绝了 API 密钥（{0}）。请在提供方设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="314"/>
         <source>The API key has no access to this model or endpoint ({0}).</source>
         <translation>此 API 密钥无权访问该模型或端点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="317"/>
         <source>The provider says the account is out of quota or credit ({0}).</source>
         <translation>提供方表示账户的额度或余额已用完（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="322"/>
         <source>The provider is limiting how fast requests may come ({status}). Try again in {wait}.</source>
         <translation>提供方正在限制请求频率（{status}）。请在 {wait}后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="326"/>
         <source>The provider is limiting how fast requests may come ({0}). Wait a moment and try again.</source>
         <translation>提供方正在限制请求频率（{0}）。请稍等片刻再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="331"/>
         <source>The model server had an error ({0}).</source>
         <translation>模型服务器出错（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="321"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="333"/>
         <source>The model server refused the request ({0}).</source>
         <translation>模型服务器拒绝了请求（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="336"/>
         <source>The model does not accept native tool calls.</source>
         <translation>该模型不接受原生工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="338"/>
         <source>The server at {host} does not offer the model “{model}”.</source>
         <translation>{host} 上的服务器不提供模型“{model}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="329"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="341"/>
         <source>The server at {0} has no chat endpoint at this URL (404). Check the base URL (many servers need it to end in /v1).</source>
         <translation>{0} 上的服务器在此网址没有聊天端点（404）。请检查基础 URL（很多服务器要求以 /v1 结尾）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="345"/>
         <source>The model server at {0} did not answer in time.</source>
         <translation>{0} 上的模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="335"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="347"/>
         <source>The model server stopped sending the reply and timed out. What arrived is kept.</source>
         <translation>模型服务器中途停止发送回复并已超时。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="350"/>
         <source>The connection dropped while the reply was streaming. What arrived is kept.</source>
         <translation>回复传输过程中连接中断。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="353"/>
         <source>Can&apos;t reach the model server at {0}. Check that it is running and that the base URL is right.</source>
         <translation>无法连接到 {0} 上的模型服务器。请确认它正在运行，并且基础 URL 正确。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="357"/>
         <source>The model server sent a reply Hermes could not read. What arrived is kept.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="360"/>
         <source>The model server reported an error while streaming.</source>
         <translation>模型服务器在传输回复时报告了错误。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="363"/>
         <source>The conversation is too long for this model&apos;s context window. Start a new conversation with a summary, or use a model with a larger context.</source>
         <translation>对话太长，超出了此模型的上下文窗口。请用摘要开始新对话，或改用上下文更大的模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="369"/>
         <source>Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log.</source>
         <translation>Hermes 内部出错（{0}）。你的消息已保存；详细信息在日志中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="373"/>
         <source>Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings&apos; limits). What arrived so far is kept; send a message to continue.</source>
         <translation>已停止：本轮达到了 {0} 的时间上限（设置中限制项的 turn_deadline_s）。已收到的内容会保留；发送消息即可继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="372"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="384"/>
         <source>The provider refused the API key.</source>
         <translation>提供方拒绝了 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="385"/>
         <source>The provider is limiting requests.</source>
         <translation>提供方正在限制请求频率。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="374"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="386"/>
         <source>The model server had an error.</source>
         <translation>模型服务器出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="375"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="387"/>
         <source>Can&apos;t reach the model server.</source>
         <translation>无法连接到模型服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="388"/>
         <source>The model server did not answer in time.</source>
         <translation>模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="389"/>
         <source>The reply stopped half-way. What arrived is kept.</source>
         <translation>回复中途停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="390"/>
         <source>The conversation is too long for this model.</source>
         <translation>对话太长，超出了此模型的能力。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="391"/>
         <source>The server does not offer this model.</source>
         <translation>服务器不提供此模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="392"/>
         <source>The model server sent a reply Hermes could not read.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="381"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="393"/>
         <source>The model server refused the request.</source>
         <translation>模型服务器拒绝了请求。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="382"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="394"/>
         <source>No model provider is set up yet.</source>
         <translation>尚未设置模型提供方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="395"/>
         <source>The conversation could not be saved.</source>
         <translation>无法保存对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="384"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="396"/>
         <source>Something went wrong inside Hermes.</source>
         <translation>Hermes 内部出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="385"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="397"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="399"/>
         <source>Details: “{0}”</source>
         <translation>详细信息：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="394"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="418"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="406"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="430"/>
         <source>nothing was saved</source>
         <translation>未保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="395"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="407"/>
         <source>your message was not saved</source>
         <translation>你的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="396"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="408"/>
         <source>the reply was not saved</source>
         <translation>回复未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="409"/>
         <source>the tool result was not saved</source>
         <translation>工具结果未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="398"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="410"/>
         <source>the message was not saved</source>
         <translation>消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="399"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="411"/>
         <source>the change was not saved</source>
         <translation>更改未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="412"/>
         <source>the new conversation was not saved</source>
         <translation>新对话未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="401"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="413"/>
         <source>the latest part of the reply was not saved</source>
         <translation>回复的最新部分未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="403"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="415"/>
         <source>your edited message was not saved</source>
         <translation>你编辑的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="404"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="416"/>
         <source>your message and its attachments were not saved</source>
         <translation>你的消息及其附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="406"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="418"/>
         <source>the conversation summary was not saved</source>
         <translation>对话摘要未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="408"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="420"/>
         <source>the attachment was not saved</source>
         <translation>附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="421"/>
         <source>the history is open read-only and nothing new can be saved</source>
         <translation>历史记录以只读方式打开，无法保存新内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="411"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="423"/>
         <source>the history cannot be shown and nothing can be saved</source>
         <translation>无法显示历史记录，也无法保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
         <source>today&apos;s backup of the session database was skipped</source>
         <translation>已跳过今天的对话数据库备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="427"/>
         <source>start-up housekeeping (interrupted replies, the expired trash) was postponed</source>
         <translation>启动时的整理工作（中断的回复、过期的回收站）已推迟</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
         <source>“{0}”</source>
         <comment>a consequence only known in English</comment>
         <translation>“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="426"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="438"/>
         <source>The disk holding {path} is full: {what}. Free some space and try again.</source>
         <translation>存放 {path} 的磁盘已满：{what}。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="441"/>
         <source>{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes Desktop.</source>
         <translation>{path} 位于只读存储上或处于写保护状态：{what}。请将其设为可写，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="445"/>
         <source>The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.</source>
         <translation>存放 {path} 的磁盘报告了输入输出错误：{what}。请检查磁盘后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="437"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="449"/>
         <source>Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its folder.</source>
         <translation>Hermes 无权读写 {path}：{what}。请检查该文件及其文件夹的权限。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="441"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="453"/>
         <source>{path} is locked by another program: {what}. Close that program or wait, then try again.</source>
         <translation>{path} 被其他程序锁定：{what}。请关闭该程序或稍候再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="457"/>
         <source>{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.</source>
         <translation>{path} 已损坏：{what}。请重新启动 Hermes Desktop，从备份中恢复。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="448"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="460"/>
         <source>The session database {path} failed: {what}.</source>
         <translation>对话数据库 {path} 出错：{what}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="455"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="467"/>
         <source>The session database was made by a newer version of Hermes Desktop (schema {version}, this app knows {known}). It is open read-only: update Hermes Desktop to keep chatting.</source>
         <translation>对话数据库由更新版本的 Hermes Desktop 创建（结构版本 {version}，本应用只认识到 {known}）。它已以只读方式打开：请更新 Hermes Desktop 以继续聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="471"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="483"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
         <translation>• 技能“{name}”：{tokens} 个令牌 — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="479"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
         <translation>• 技能目录：{0} 个令牌 — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="487"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
         <translation>• MCP 服务器“{name}”：{tokens} 个令牌 — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="479"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="491"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
         <translation>• 内置工具：{0} 个令牌 — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="482"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="494"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
         <translation>• 记忆：{0} 个令牌 — 在设置中关闭记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="484"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="496"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
         <translation>• 本轮：{0} 个令牌 — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="487"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="499"/>
         <source>• “{name}”: {tokens} tokens</source>
         <translation>• “{name}”：{tokens} 个令牌</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="491"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="503"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
         <translation>未发送：不计历史，此请求就需要约 {needed} 个令牌，而模型的上下文窗口（{window} 个令牌，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="520"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="532"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>提供方正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="523"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="535"/>
         <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器出错；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="526"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="538"/>
         <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>无法连接到模型服务器；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="529"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="541"/>
         <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器未能及时响应；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="532"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="544"/>
         <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>请求失败；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="542"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="554"/>
         <source>The conversation is too long for the model; retrying with less history.</source>
         <translation>对话对模型来说太长；正在用较少的历史重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="545"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="557"/>
         <source>The reply reached the maximum output length and was cut off.</source>
         <translation>回复达到了最大输出长度，已被截断。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="547"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="559"/>
         <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
         <translation>模型的回复在思考过程中结束，没有单独的答案：展开它的思考即可查看它写了什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="551"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="563"/>
         <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
         <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此提供方随工具调用回传思考内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="555"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="567"/>
         <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
         <translation>该模型不接受原生工具调用；Hermes 已为它改用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="558"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="570"/>
         <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
         <translation>无法总结之前的对话（“{error}”），因此本次请求省略了 {count} 条较早的消息。你的历史记录保持不变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="563"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="575"/>
         <source>About this conversation&apos;s model: “{0}”</source>
         <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="572"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="584"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
         <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让智能体继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
         <translation>已停止：智能体连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="580"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
         <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉智能体接下来怎么做。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="585"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="597"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="600"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
         <source>Stopped. What arrived so far is kept.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="599"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="611"/>
         <source>native</source>
         <comment>tool calling</comment>
         <translation>原生</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="600"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="612"/>
         <source>text format</source>
         <comment>tool calling</comment>
         <translation>文本格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="613"/>
         <source>no tools</source>
         <comment>tool calling</comment>
         <translation>不提供工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="607"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="619"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="620"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="609"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="621"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="622"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="612"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="613"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="614"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="615"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="627"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="616"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="628"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="629"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="618"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="630"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="619"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="631"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="637"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="638"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="627"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="639"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="628"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="640"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="629"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="630"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="631"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="643"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="654"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="645"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="657"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="647"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="659"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="654"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="668"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="678"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="668"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="680"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="682"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="671"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="684"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="680"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="692"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="685"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
         <source>It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录{status}：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="689"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="701"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="693"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="705"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="695"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="707"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="709"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="702"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="714"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="712"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="724"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="715"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="727"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="717"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="729"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="732"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="722"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="734"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="729"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="741"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="736"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="748"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="738"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="750"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="740"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="752"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="741"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="753"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="742"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="754"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

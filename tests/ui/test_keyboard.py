@@ -395,6 +395,17 @@ def test_the_shortcuts_list_is_complete(make_window) -> None:
     keys = " | ".join(table.item(r, 0).text() for r in range(table.rowCount()))
     for needed in ("Ctrl+Q", "F2", "Menu key", "Shift+F10", "Ctrl+N", "Ctrl+K", "F4"):
         assert needed in keys, needed
+    # Readable as it opens: no sideways scrolling, the actions' column wide, every row tall enough for its text.
+    h.settle(0.1)
+    assert not table.horizontalScrollBar().isVisible()
+    assert table.columnWidth(1) >= 300 and table.columnViewportPosition(1) + table.columnWidth(1) <= \
+        table.viewport().width() + 1
+    metrics = table.fontMetrics()
+    for row in range(table.rowCount()):
+        for column in (0, 1):
+            needed = metrics.boundingRect(0, 0, table.columnWidth(column) - 8, 10_000, Qt.TextFlag.TextWordWrap,
+                                          table.item(row, column).text()).height()
+            assert table.rowHeight(row) >= needed, (row, column, table.item(row, column).text())
     h.do(dialog.reject)
 
 
