@@ -206,6 +206,8 @@ class MainWindow(QMainWindow):
         self.model_picker.sig_chosen.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.usage_label = QLabel("")
         self.usage_label.setObjectName("usageLabel")
+        self.usage_label.setToolTip(self.tr("Tokens this session has used so far: every request's input and output "
+                                            "added up (not the size of the context)"))
         self.context_meter = QProgressBar()
         self.context_meter.setObjectName("contextMeter")
         self.context_meter.setAccessibleName(self.tr("Context budget used"))

@@ -6,7 +6,7 @@
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="90"/>
         <source>Context {0} / {1} tokens</source>
-        <translation>上下文 {0} / {1} 个令牌</translation>
+        <translation>上下文 {0} / {1} 个词元</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="97"/>
@@ -72,7 +72,7 @@
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="152"/>
         <source>Earlier conversation: {0} messages sent as a {1}-token summary</source>
-        <translation>之前的对话：{0} 条消息以 {1} 个令牌的摘要发送</translation>
+        <translation>之前的对话：{0} 条消息以 {1} 个词元的摘要发送</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="159"/>
@@ -92,22 +92,22 @@
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="191"/>
         <source>{0} tokens in, {1} out ({2} of them reasoning)</source>
-        <translation>输入 {0} 个令牌，输出 {1} 个（其中思考 {2} 个）</translation>
+        <translation>输入 {0} 个词元，输出 {1} 个（其中思考 {2} 个）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="195"/>
         <source>reasoning tokens: {0}</source>
-        <translation>思考令牌：{0}</translation>
+        <translation>思考词元：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="198"/>
         <source>{0} tokens in, {1} out</source>
-        <translation>输入 {0} 个令牌，输出 {1} 个</translation>
+        <translation>输入 {0} 个词元，输出 {1} 个</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="201"/>
         <source>first token after {0} s</source>
-        <translation>首个令牌用时 {0} 秒</translation>
+        <translation>首个词元用时 {0} 秒</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="203"/>
@@ -219,12 +219,12 @@
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="306"/>
         <source>{0} tokens ({1} of them reasoning)</source>
-        <translation>{0} 个令牌（其中思考 {1} 个）</translation>
+        <translation>{0} 个词元（其中思考 {1} 个）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="309"/>
         <source>{0} tokens</source>
-        <translation>{0} 个令牌</translation>
+        <translation>{0} 个词元</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="311"/>
@@ -790,53 +790,53 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="758"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="760"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="222"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="222"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="48"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="245"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
@@ -886,18 +886,18 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="246"/>
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="247"/>
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -967,118 +967,123 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
+        <source>Tokens this session has used so far: every request&apos;s input and output added up (not the size of the context)</source>
+        <translation>本对话迄今用掉的词元：每次请求的输入与输出之和（不是上下文的大小）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>context –</source>
         <translation>上下文 –</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
         <source>Context budget used by the last request: shown once this session sends one</source>
         <translation>上一次请求占用的上下文预算：本对话发出请求后显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="250"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="271"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="275"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="274"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="920"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="922"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="422"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="424"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="426"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="462"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="503"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="505"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="504"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="506"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1087,92 +1092,92 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="507"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="509"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="517"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="519"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="577"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="579"/>
         <source>{0:,} tokens</source>
-        <translation>{0:,} 个令牌</translation>
+        <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="680"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="682"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="681"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="683"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="701"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="703"/>
         <source>Export session</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="703"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="705"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="703"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="705"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="708"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="710"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="760"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="762"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
-        <translation>{0:,} / {1:,} 个令牌；省略了 {2} 条较早的消息</translation>
+        <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="797"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="799"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="800"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="802"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="802"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="804"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="834"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="836"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="840"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="842"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="876"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="878"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="924"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="926"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="924"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="926"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1771,7 +1776,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
         <source>~{0} tokens per request</source>
-        <translation>每次请求约 {0} 个令牌</translation>
+        <translation>每次请求约 {0} 个词元</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
@@ -1932,7 +1937,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="110"/>
         <source>Max tokens: {0} requested, {1} allowed.</source>
-        <translation>最大令牌数：请求 {0}，允许 {1}。</translation>
+        <translation>最大词元数：请求 {0}，允许 {1}。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="113"/>
@@ -2536,12 +2541,12 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="50"/>
         <source>Memory token budget per request</source>
-        <translation>每次请求的记忆令牌预算</translation>
+        <translation>每次请求的记忆词元预算</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="53"/>
         <source> tokens</source>
-        <translation> 个令牌</translation>
+        <translation> 个词元</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="56"/>
@@ -3300,12 +3305,12 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="174"/>
         <source>Max output tokens</source>
-        <translation>最大输出令牌数</translation>
+        <translation>最大输出词元数</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="175"/>
         <source>Context window (tokens)</source>
-        <translation>上下文窗口（令牌）</translation>
+        <translation>上下文窗口（词元）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="178"/>
@@ -3968,7 +3973,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="539"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
-        <translation>上面的 {0} 条消息以这份总结（{1} 个令牌）发给模型；对话本身没有改动。</translation>
+        <translation>上面的 {0} 条消息以这份总结（{1} 个词元）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="569"/>
@@ -4813,42 +4818,42 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="483"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
-        <translation>• 技能“{name}”：{tokens} 个令牌 — 在本对话中停用技能 {name}（“技能”页）</translation>
+        <translation>• 技能“{name}”：{tokens} 个词元 — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="479"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
-        <translation>• 技能目录：{0} 个令牌 — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
+        <translation>• 技能目录：{0} 个词元 — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="487"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
-        <translation>• MCP 服务器“{name}”：{tokens} 个令牌 — 将其关闭（“MCP”页或 mcp.json）</translation>
+        <translation>• MCP 服务器“{name}”：{tokens} 个词元 — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="491"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
-        <translation>• 内置工具：{0} 个令牌 — 在“工具”页停用不需要的工具</translation>
+        <translation>• 内置工具：{0} 个词元 — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="494"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
-        <translation>• 记忆：{0} 个令牌 — 在设置中关闭记忆</translation>
+        <translation>• 记忆：{0} 个词元 — 在设置中关闭记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="496"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
-        <translation>• 本轮：{0} 个令牌 — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
+        <translation>• 本轮：{0} 个词元 — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="499"/>
         <source>• “{name}”: {tokens} tokens</source>
-        <translation>• “{name}”：{tokens} 个令牌</translation>
+        <translation>• “{name}”：{tokens} 个词元</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="503"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
-        <translation>未发送：不计历史，此请求就需要约 {needed} 个令牌，而模型的上下文窗口（{window} 个令牌，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
+        <translation>未发送：不计历史，此请求就需要约 {needed} 个词元，而模型的上下文窗口（{window} 个词元，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="532"/>

@@ -371,7 +371,9 @@ FORBIDDEN = [
     (re.compile(r".*"), "破坏性", "危险"),
     (re.compile(r".*"), "演练", "模拟运行"),
     (re.compile(r"^read$"), "读取", "只读"),
-    (re.compile(r"\btokens?\b"), " token", "令牌"),
+    (re.compile(r"\btokens?\b"), " token", "词元"),
+    # A model's tokens are 词元; 令牌 is the sign-in sense (OAuth tokens in the keyring) and reads as such.
+    (re.compile(r"^(?!.*(?:[Ss]ign|keyring)).*\btokens?\b"), "令牌", "词元"),
     (re.compile(r"\bAllow\b|[Aa]lways allow|[Nn]ever allow|allowed once|allowed for this"), "允许", "批准"),
     (re.compile(r"[Rr]evoke"), "撤销", "吊销"),
 ]
