@@ -174,6 +174,15 @@ class HermesStyle(QProxyStyle):
             painter.restore()
         if element in self._RINGED and _keyboard_focus(option, always=element == self._TYPED):
             _focus_ring(painter, option.rect, current())
+        elif element == self._TYPED and current().dark:
+            # Fusion's field outline is the window colour darkened: invisible on the dark palette (the Memory
+            # tab's search field had no visible edge). A 1 px edge at 3:1 against the dark base and window.
+            painter.save()
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(QPen(QColor(DARK_FIELD_EDGE), 1))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5), 2, 2)
+            painter.restore()
 
     def drawComplexControl(self, control: QStyle.ComplexControl, option: QStyleOption, painter: QPainter,
                            widget: QWidget | None = None) -> None:  # noqa: N802 (Qt's name)
@@ -288,6 +297,7 @@ def _drawn_icon(shape: str, colour: QColor) -> QIcon:
 
 
 _current: Theme = LIGHT_THEME
+DARK_FIELD_EDGE = "#606874"  # >= 3:1 against DARK_THEME's base and window (tests/ui/test_dark_fields.py)
 
 
 def current() -> Theme:
