@@ -516,7 +516,8 @@ class _TurnRun:
 
         if model is None:
             raise ModelError(ErrorKind.NOT_CONFIGURED, "No model is set up yet. Add a provider (base URL, model and "
-                             "key) in settings; your message is saved.", ErrorAction.OPEN_PROVIDER_SETTINGS)
+                             "key) in settings; your message is saved.", ErrorAction.OPEN_PROVIDER_SETTINGS,
+                             code="no_model")
         await self.io.call(store.set_model, self.session_id, model.profile.id, model.profile.model)
 
         await self.io.call(self.services.before_turn, self.session_id, self.text)

@@ -11,7 +11,7 @@ import html
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QPersistentModelIndex, QPoint, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -445,5 +445,15 @@ def _hit_html(hit: Any, untitled: str) -> str:
         last = end
     marked.append(html.escape(snippet[last:]))
     title = html.escape(hit.session_title or untitled)
-    where = "" if hit.message_id is None else f" <span style='color:gray'>· {hit.role}</span>"
+    where = "" if hit.message_id is None else f" <span style='color:gray'>· {html.escape(_role_words(hit.role))}</span>"
     return f"<div><b>{title}</b>{where}<br><span>{''.join(marked)}</span></div>"
+
+
+def _role_words(role: str | None) -> str:
+    """Who said the message a search hit is in, in the user's language (the store's role names are data)."""
+    return {
+        "user": QCoreApplication.translate("SessionSidebar", "you"),
+        "assistant": QCoreApplication.translate("SessionSidebar", "Hermes"),
+        "tool": QCoreApplication.translate("SessionSidebar", "tool result"),
+        "summary": QCoreApplication.translate("SessionSidebar", "summary"),
+    }.get(role or "", QCoreApplication.translate("SessionSidebar", "note"))

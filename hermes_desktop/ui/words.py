@@ -369,6 +369,10 @@ def model_error_text(code: str, params: Mapping[str, Any] | None, kind: str = ""
         return QCoreApplication.translate(
             "Words", "Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log."
         ).format(p.get("error", ""))
+    if code == "no_model":
+        return QCoreApplication.translate(
+            "Words", "No model is set up yet. Add a provider (base URL, model and key) in settings; your message is "
+            "saved.")
     if code == "turn_deadline":
         return QCoreApplication.translate(
             "Words", "Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings' limits). "

@@ -398,3 +398,30 @@ def test_translations_follow_the_glossary_and_use_full_width_punctuation() -> No
 def test_the_glossary_check_catches_a_forbidden_word() -> None:
     assert any(word in "本会话内允许" and applies.search("Allow for this session") for applies, word, _ in FORBIDDEN)
     assert HALF_WIDTH_NEAR_CHINESE.search("结果 (48 个字符)") and not HALF_WIDTH_NEAR_CHINESE.search("文件(&F)")
+
+
+def test_the_walks_english_leftovers_are_chinese(chinese, make_window, model_server) -> None:
+    """A new user's walk in Chinese found English in: the error card when no model is set up, the Settings
+    dialog's keyring line, and the roles of the search results ("assistant", "tool", "user")."""
+    h = make_window(configured=False)
+    h.do(h.window.setup_bar.hide)  # "以后再说": reading old sessions without a model
+    h.send("hello")  # (QTest cannot type Chinese on the offscreen platform)
+    banner = h.wait_until(lambda: next((i for i in rows(h) if isinstance(i, BannerItem)), None),
+                          what="the no-model card")
+    assert "尚未设置模型" in banner.message
+    assert_chinese(row_text(h, banner), (), "the no-model card")
+
+    from hermes_desktop.ui.dialogs.settings import SettingsDialog
+    from hermes_desktop.ui.sidebar import _hit_html
+
+    dialog = SettingsDialog(h.controller, h.window)
+    try:
+        note = dialog.findChild(QLabel, "keyringStatus")
+        if note is not None and not h.controller.runtime.secrets_report.secure:
+            assert_chinese(note.text(), ("HERMES_API_KEY",), "the Settings keyring line")
+    finally:
+        dialog.deleteLater()
+    hit = type("Hit", (), {"snippet": "hello", "highlights": (), "session_title": "t", "message_id": 1})
+    for role, words in (("user", "你"), ("assistant", "Hermes"), ("tool", "工具结果")):
+        hit.role = role
+        assert f"· {words}</span>" in _hit_html(hit, "无标题")

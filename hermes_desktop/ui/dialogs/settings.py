@@ -43,6 +43,7 @@ from hermes_desktop.core.secrets import SecretStoreError
 from hermes_desktop.ui.async_dialog import run_dialog
 from hermes_desktop.ui.dialogs.setup import SetupDialog
 from hermes_desktop.ui.tasks import spawn
+from hermes_desktop.ui.words import keyring_reason
 
 if TYPE_CHECKING:
     from hermes_desktop.ui.controller import AppController
@@ -186,7 +187,8 @@ class SettingsDialog(QDialog):
         runtime = self.controller.runtime
         assert runtime is not None
         dialog = SetupDialog(self, profile=profile, key_stored=key_stored, keyring_secure=runtime.secrets_report.secure,
-                             keyring_reason=runtime.secrets_report.reason,
+                             keyring_reason=keyring_reason(getattr(runtime.secrets_report, "code", ""),
+                                                           runtime.secrets_report.reason),
                              taken_ids={p.id for p in runtime.settings.profiles})
         dialog.accepted.connect(self.controller.expect_provider_change)  # messages sent meanwhile wait for it
         if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
@@ -431,7 +433,8 @@ class SettingsDialog(QDialog):
         report = runtime.secrets_report
         keys = (self.tr("API keys are kept in the system keyring ({0}).").format(report.name) if report.secure else
                 self.tr("No secure keyring was found ({0}): API keys are kept in memory for this run only. Set "
-                        "HERMES_API_KEY to supply one on every start.").format(report.reason))
+                        "HERMES_API_KEY to supply one on every start.").format(
+                    keyring_reason(getattr(report, "code", ""), report.reason)))
         note = QLabel(keys)
         note.setWordWrap(True)
         note.setObjectName("keyringStatus")
