@@ -604,6 +604,14 @@ class AppController(QObject):
         self._save_settings(replace(self.runtime.settings, dry_run=enabled))
         self.agent.services.dry_run = enabled
 
+    def set_private_hosts(self, hosts: Sequence[str]) -> None:
+        """The hosts on the user's own network (or this computer) that fetch_url may reach (Settings ›
+        Permissions); from the next tool call on. The entries are already checked (network.parse_private_hosts)."""
+        assert self.runtime is not None
+        self._save_settings(replace(self.runtime.settings, fetch_allowed_private_hosts=tuple(hosts)))
+        if self.agent is not None:
+            self.agent.services.network = self.runtime.network_policy()
+
     def set_approval_mode(self, mode: str) -> None:
         from hermes_desktop.core.settings import ApprovalMode
 

@@ -273,67 +273,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="726"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="734"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="726"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="734"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="728"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="736"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="730"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="738"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="741"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="749"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="756"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="757"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="765"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="759"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="767"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="760"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="768"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="765"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="765"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="765"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="766"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="774"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -2951,7 +2951,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="94"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="419"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="450"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -3145,57 +3145,87 @@ it is kept here.</source>
         <translation>全部吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="378"/>
+        <source>fetch_url never opens addresses on your own network or this computer (a router, a NAS, a local server) unless their host is listed here. Separate hosts with commas; add :port to allow one port only.</source>
+        <translation>除非主机列在这里，fetch_url 绝不打开你自己网络上或本机上的地址（路由器、NAS、本地服务器）。多个主机用逗号分隔；加上 :端口 则只允许该端口。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="384"/>
+        <source>Hosts on your network that fetch_url may open</source>
+        <translation>fetch_url 可以打开的你网络上的主机</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="385"/>
+        <source>e.g. nas.local, 192.168.1.20:8080</source>
+        <translation>例如 nas.local, 192.168.1.20:8080</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="407"/>
+        <source>Not a host name or host:port: {0}. Nothing was changed.</source>
+        <translation>不是主机名，也不是“主机名＋端口”：{0}。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="412"/>
+        <source>fetch_url may open these hosts on your network: {0}.</source>
+        <translation>fetch_url 现在可以打开你网络上的这些主机：{0}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="413"/>
+        <source>fetch_url opens no address on your network now.</source>
+        <translation>fetch_url 现在不打开你网络上的任何地址。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="417"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="417"/>
         <source>always asks</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="418"/>
         <source>never allowed</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="396"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="427"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="418"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="449"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>对话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="451"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="421"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="452"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="460"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="430"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="461"/>
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="465"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="435"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="466"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>

@@ -53,6 +53,27 @@ def system_resolver(host: str, port: int) -> list[str]:
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
+_HOST = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+                   r"|\[[0-9a-f:.]+\]")
+
+
+def parse_private_hosts(text: str) -> tuple[tuple[str, ...], list[str]]:
+    """The user's list of hosts fetch_url may reach on a private network ("nas.local, 192.168.1.5:8080"): the valid
+    entries, lower-cased and without repeats, and the ones that are not a host (or host:port), as written."""
+    hosts: list[str] = []
+    bad: list[str] = []
+    for entry in (part.strip() for part in re.split(r"[,\s]+", text)):
+        if not entry:
+            continue
+        host, _, port = entry.lower().rpartition(":") if re.search(r":\d+$", entry) else (entry.lower(), "", "")
+        if _HOST.fullmatch(host) and (not port or 0 < int(port) < 65536) and len(host) <= 253:
+            if entry.lower() not in hosts:
+                hosts.append(entry.lower())
+        else:
+            bad.append(entry)
+    return tuple(hosts), bad
+
+
 @dataclass(frozen=True, slots=True)
 class NetworkPolicy:
     # Hosts ("name" or "name:port") the user allowed even though they resolve to private addresses.
@@ -100,7 +121,7 @@ def check_destination(url: str, policy: NetworkPolicy) -> Destination:
             if reason:
                 raise ToolError(
                     f"refused: {host} resolves to {address}, {reason}. Fetching private, loopback and link-local "
-                    "addresses is blocked unless you allow that host in settings."
+                    "addresses is blocked unless you allow that host in Settings › Permissions."
                 )
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Destination(scheme, host, port, addresses[0], target)

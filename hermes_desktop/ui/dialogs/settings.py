@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, QSize, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
@@ -375,12 +375,43 @@ class SettingsDialog(QDialog):
         buttons.addStretch(1)
         buttons.addWidget(revoke)
         buttons.addWidget(revoke_all)
+        hosts_explain = QLabel(self.tr("fetch_url never opens addresses on your own network or this computer (a "
+                                       "router, a NAS, a local server) unless their host is listed here. Separate "
+                                       "hosts with commas; add :port to allow one port only."))
+        hosts_explain.setWordWrap(True)
+        self.private_hosts = QLineEdit(", ".join(self._runtime_settings().fetch_allowed_private_hosts))
+        self.private_hosts.setObjectName("privateHostsField")
+        self.private_hosts.setAccessibleName(self.tr("Hosts on your network that fetch_url may open"))
+        self.private_hosts.setPlaceholderText(self.tr("e.g. nas.local, 192.168.1.20:8080"))
+        self.private_hosts.editingFinished.connect(self._save_private_hosts)
         layout = QVBoxLayout(page)
         layout.addWidget(explain)
         layout.addWidget(self.rules_list, 1)
         layout.addLayout(buttons)
+        layout.addSpacing(12)
+        layout.addWidget(hosts_explain)
+        layout.addWidget(self.private_hosts)
         self._fill_rules()
         return page
+
+    def _runtime_settings(self) -> Any:
+        runtime = self.controller.runtime
+        assert runtime is not None
+        return runtime.settings
+
+    def _save_private_hosts(self) -> None:
+        from hermes_desktop.core.tools.network import parse_private_hosts
+
+        hosts, bad = parse_private_hosts(self.private_hosts.text())
+        if bad:  # nothing is saved until the whole list reads right
+            self.message.setText(self.tr("Not a host name or host:port: {0}. Nothing was changed.").format(
+                ", ".join(bad)))
+            return
+        if hosts != tuple(self._runtime_settings().fetch_allowed_private_hosts):
+            self.controller.set_private_hosts(hosts)
+            self.message.setText(self.tr("fetch_url may open these hosts on your network: {0}.").format(
+                ", ".join(hosts)) if hosts else self.tr("fetch_url opens no address on your network now."))
+        self.private_hosts.setText(", ".join(hosts))
 
     def _fill_rules(self) -> None:
         words = {"always_allow": self.tr("always allowed"), "ask": self.tr("always asks"),
