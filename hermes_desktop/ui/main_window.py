@@ -936,14 +936,15 @@ class MainWindow(QMainWindow):
         header = table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        table.setColumnWidth(0, 240)
+        table.setColumnWidth(0, 330)
+        table.setTextElideMode(Qt.TextElideMode.ElideNone)  # wrapped whole, never cut with "…"
         table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(dialog.reject)
         layout = QVBoxLayout(dialog)
         layout.addWidget(table)
         layout.addWidget(buttons)
-        dialog.resize(680, 560)
+        dialog.resize(780, 560)
         self.shortcuts_dialog = dialog  # for tests and automation
         await run_dialog(dialog)
 
