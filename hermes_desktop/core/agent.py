@@ -110,6 +110,13 @@ DENIED_RESULT = json.dumps({
     "message": "The user declined this action, so it was not performed. Do not try it again; tell the user "
                "what you wanted to do and ask how they want to proceed.",
 })
+# Denied with nobody to ask (`ask` in a pipe or script, no window): the model must not say the user declined.
+UNASKED_RESULT = json.dumps({
+    "status": "denied",
+    "message": "Not performed: this action needs the user's approval and there was no one to ask (no terminal or "
+               "window). Do not try it again here; tell the user what you wanted to do so they can run it where "
+               "they can approve it.",
+})
 CANCELLED_RESULT = json.dumps({"status": "cancelled", "message": "The user stopped the turn before this call finished."})
 DEADLINE_RESULT = json.dumps({"status": "cancelled", "message": "Stopped: the turn reached its time limit before this "
                               "call finished."})
@@ -375,7 +382,14 @@ class _TurnRun:
         self.text = text
         self.new_message = text is not None  # not a regenerate: memory reads it after the turn
         self.user_id: int | None = None
-        self.emit = emit
+        self.decisions: dict[str, ToolCallDecided] = {}  # each call's decision, for its stored record
+
+        def noting(event: Event) -> None:
+            if isinstance(event, ToolCallDecided):
+                self.decisions[event.call_id] = event
+            emit(event)
+
+        self.emit = noting
         self.io = _StoreIO()
         self.round_trips = 0
         self.history: list[dict[str, Any]] = []
@@ -824,7 +838,8 @@ class _TurnRun:
         decision = await self._without_deadline(self.services.policy.decide(request))
         self.emit(ToolCallDecided(call.call_id, decision.decision.value, decision.decided_by))
         if not decision.allowed:
-            result = ToolResult(ToolOutcome.DENIED, DENIED_RESULT)
+            result = ToolResult(ToolOutcome.DENIED,
+                                UNASKED_RESULT if decision.decided_by == "default approver" else DENIED_RESULT)
             self._audit(call, decision, result)
             return result
         return await self._execute(call, decision)
@@ -851,10 +866,28 @@ class _TurnRun:
 
     async def _persist_result(self, call: PreparedCall, result: ToolResult) -> None:
         message = NewMessage("tool", content=result.content, tool_call_id=call.call_id, name=call.name)
-        await self.io.call(self.services.store.append_message, self.session_id, message)
+        message_id = await self.io.call(self.services.store.append_message, self.session_id, message)
+        await self._record_call(call, result, message_id)
         self.history.append({"role": "tool", "tool_call_id": call.call_id, "name": call.name, "content": result.content})
         if call in self.unanswered:
             self.unanswered.remove(call)
+
+    async def _record_call(self, call: PreparedCall, result: ToolResult, message_id: int) -> None:
+        """Keep what the card showed (impact, decision, outcome, duration) beside the stored result, in a transaction
+        of its own: the result is already saved, and a record that cannot be written (a full disk) only costs the
+        card its detail after a restart, never the turn."""
+        record = getattr(self.services.store, "record_tool_call", None)
+        if record is None:
+            return
+        decided = self.decisions.get(call.call_id)
+        try:
+            await self.io.call(record, message_id, session_id=self.session_id, call_id=call.call_id,
+                               impact_code=call.impact_code, impact_params=dict(call.impact_params),
+                               impact=call.impact, decision=decided.decision if decided else None,
+                               decided_by=decided.decided_by if decided else None, outcome=result.outcome.value,
+                               duration_s=result.duration_s)
+        except Exception as exc:  # noqa: BLE001 - the result is stored; only the card's detail is lost
+            log.warning("the record of tool call %s was not saved: %s", call.call_id, exc)
 
     def _audit(self, call: PreparedCall, decision: PolicyDecision | None, result: ToolResult) -> None:
         self.services.audit.record(

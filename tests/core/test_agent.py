@@ -69,7 +69,7 @@ async def test_user_asks_arithmetic_model_calls_calculate_and_the_answer_streams
 async def test_write_file_with_the_default_approver_is_declined_and_the_model_is_told(engine, model_server) -> None:
     model_server.enqueue(
         tool_call_reply(CallScript("write_file", {"path": "report.txt", "content": "hello"}), text="I'll save it."),
-        text_reply("You declined, so I did not save the file."),
+        text_reply("That needs your approval and nobody could be asked, so I did not save the file."),
     )
     events = await engine.ask("save hello to report.txt")
 
@@ -78,7 +78,9 @@ async def test_write_file_with_the_default_approver_is_declined_and_the_model_is
     assert (decided.decision, decided.decided_by) == ("deny", "default approver")
     assert of_type(events, ev.ToolCallFinished)[0].outcome is ev.ToolOutcome.DENIED
     told = tool_messages(model_server.chat_requests[1])[0]
-    assert json.loads(told["content"])["status"] == "denied" and "declined" in told["content"]
+    # Nobody was asked (the default approver): the model is told so, not that the user declined.
+    assert json.loads(told["content"])["status"] == "denied" and "no one to ask" in told["content"]
+    assert "declined" not in told["content"]
     assert of_type(events, ev.TurnFinished)[-1].reason is ev.FinishReason.COMPLETED
     audit = engine.audit.read()
     assert audit[-1]["tool"] == "write_file" and audit[-1]["decision"] == "deny" and audit[-1]["outcome"] == "denied"

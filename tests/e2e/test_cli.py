@@ -69,6 +69,9 @@ def test_without_a_terminal_risky_calls_are_denied(server, env, workspace_dir) -
     result = hermes("ask", "write x.txt", env=env)
     assert result.returncode == 0 and not (workspace_dir / "x.txt").exists()
     assert "[tool write_file: denied" in result.stderr
+    # The model is told nobody could be asked, not that the user declined (it said "You declined…" to a script).
+    tool_result = next(m for r in server.chat_requests for m in r.messages if m.get("role") == "tool")
+    assert "no one to ask" in tool_result["content"] and "declined" not in tool_result["content"]
 
 
 def test_json_events(server, env) -> None:

@@ -531,7 +531,11 @@ def _summarise(tool_message: dict, args: dict[str, Any], zh: bool = False) -> Sc
     except ValueError:
         data = None
     fill = {"path": args.get("path", ""), "src": args.get("src", ""), "dst": args.get("dst", "")}
-    if isinstance(data, dict) and data.get("status") == "denied":
+    if isinstance(data, dict) and data.get("status") == "denied" and "no one to ask" in str(data.get("message")):
+        reply = ("这需要你的批准，但这里没有人可以询问，所以我没有做。请在窗口或终端中运行，以便批准。" if zh else
+                 "That needs your approval and there was no one to ask here, so I did not do it. Run it in the window "
+                 "or a terminal where you can approve it.")
+    elif isinstance(data, dict) and data.get("status") == "denied":
         en, cn = _DECLINED.get(name, ("You declined that action, so I did not do it. How would you like to proceed?",
                                       "你拒绝了这个操作，所以我没有做。接下来想怎么办？"))
         reply = (cn if zh else en).format(**fill)
