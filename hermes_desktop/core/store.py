@@ -73,6 +73,23 @@ _SESSION_COLUMNS = ("id, title, created_at, updated_at, profile_id, model, pinne
 
 
 @dataclass(frozen=True, slots=True)
+class ToolCallRecord:
+    """What a tool call's card showed, kept beside its stored result (table `tool_call_records`, migration 8).
+    `impact_params` is None when the stored parameters do not read back as a JSON object (the card then shows no
+    impact line, never fails)."""
+
+    message_id: int
+    call_id: str
+    impact_code: str
+    impact_params: dict[str, Any] | None
+    impact: str | None
+    decision: str | None
+    decided_by: str | None
+    outcome: str
+    duration_s: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class SearchHit:
     session_id: str
     session_title: str
@@ -403,6 +420,36 @@ class SQLiteSessionStore:
 
         self._write(work, "the latest part of the reply was not saved")
 
+    def record_tool_call(self, message_id: int, *, session_id: str, call_id: str, impact_code: str = "",
+                         impact_params: dict[str, Any] | None = None, impact: str | None = None,
+                         decision: str | None = None, decided_by: str | None = None, outcome: str,
+                         duration_s: float | None = None) -> None:
+        """Keep what the card of the call answered by tool message `message_id` showed (core/agent.py writes it
+        right after the result, in a transaction of its own)."""
+        params = json.dumps(impact_params or {}, ensure_ascii=False, default=str)
+        now = time.time()
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT OR REPLACE INTO tool_call_records (message_id, session_id, call_id, impact_code, "
+                "impact_params, impact, decision, decided_by, outcome, duration_s, created_at) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (message_id, session_id, call_id, impact_code or "", params, impact, decision, decided_by, outcome,
+                 duration_s, now))
+
+        self._write(work, "the record of what the tool call did was not saved")
+
+    def tool_records(self, message_ids: list[int]) -> dict[int, ToolCallRecord]:
+        """The records of these tool messages that have one, by message id (older sessions have none)."""
+        records: dict[int, ToolCallRecord] = {}
+        for chunk in _chunks(message_ids, 500):
+            rows = self._read(
+                "SELECT message_id, call_id, impact_code, impact_params, impact, decision, decided_by, outcome, "
+                f"duration_s FROM tool_call_records WHERE message_id IN ({','.join('?' * len(chunk))})", tuple(chunk))
+            for row in rows:
+                records[int(row["message_id"])] = _tool_record(row)
+        return records
+
     def message(self, message_id: int) -> StoredMessage | None:
         rows = self._read(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (message_id,))
         return self._with_attachments([_message(rows[0])])[0] if rows else None
@@ -548,6 +595,12 @@ class SQLiteSessionStore:
                     m.role, m.content, m.tool_calls, m.tool_call_id, m.name, m.finish_reason, m.interrupted, m.tokens,
                     m.reasoning, m.reasoning_ms, m.reasoning_tokens, m.attachments,
                 ), parent, now)
+                if m.role == "tool":  # the card's record goes with its result
+                    db.execute(
+                        "INSERT INTO tool_call_records (message_id, session_id, call_id, impact_code, impact_params, "
+                        "impact, decision, decided_by, outcome, duration_s, created_at) SELECT ?, ?, call_id, "
+                        "impact_code, impact_params, impact, decision, decided_by, outcome, duration_s, created_at "
+                        "FROM tool_call_records WHERE message_id = ?", (parent, new_id, m.id))
 
         self._write(work)
         info = self.get_session(new_id)
@@ -709,6 +762,19 @@ def _drop_unreferenced_attachments(db: sqlite3.Connection) -> list[str]:
     """Forget attachments no message refers to; returns their hashes (their files go after the commit)."""
     return [r[0] for r in db.execute(
         "DELETE FROM attachments WHERE hash NOT IN (SELECT hash FROM message_attachments) RETURNING hash").fetchall()]
+
+
+def _tool_record(row: sqlite3.Row) -> ToolCallRecord:
+    try:
+        params = json.loads(row["impact_params"] or "{}")
+    except (TypeError, ValueError):
+        params = None
+    if not isinstance(params, dict):
+        params = None
+    duration = row["duration_s"]
+    return ToolCallRecord(int(row["message_id"]), str(row["call_id"] or ""), str(row["impact_code"] or ""), params,
+                          row["impact"], row["decision"], row["decided_by"], str(row["outcome"] or ""),
+                          float(duration) if isinstance(duration, (int, float)) else None)
 
 
 def _unsaved(role: str) -> str:

@@ -241,10 +241,25 @@ class AppController(QObject):
                                                   end is None or start is None)
         versions = await asyncio.to_thread(store.versions_of, [m.id for m in messages if m.role in ("user", "assistant")])
         from hermes_desktop.core.conversation_summary import load_summary
+        from hermes_desktop.ui.chat.items import PageMessages
 
         summary = await asyncio.to_thread(load_summary, store, session_id) if messages else None
+        messages = PageMessages(messages, await asyncio.to_thread(self._tool_records, messages))
         page = Page(session_id, messages, first, total, None, versions, summary)
         return replace(page, live_turn=turn) if not page.has_later else page
+
+    def _tool_records(self, messages: list[StoredMessage]) -> dict[int, Any]:
+        """The stored records of the page's tool calls (impact, decision, duration); none when they cannot be read
+        (the cards then show as they did before records were kept)."""
+        ids = [m.id for m in messages if m.role == "tool"]
+        reader = getattr(self.store, "tool_records", None)
+        if not ids or reader is None:
+            return {}
+        try:
+            return reader(ids)
+        except Exception:  # noqa: BLE001 - a record is detail: the page shows without it
+            log.exception("the tool call records could not be read")
+            return {}
 
     def _align(self, session_id: str, start: int, messages: list[StoredMessage], total: int,
                forward: bool = True) -> tuple[int, list[StoredMessage]]:

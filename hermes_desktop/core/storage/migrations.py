@@ -217,9 +217,36 @@ def _v7_context_summaries(db: sqlite3.Connection) -> None:
     )
 
 
+def _v8_tool_call_records(db: sqlite3.Connection) -> None:
+    """What a tool card showed while its call ran, for the card after a restart: the impact (as a code and
+    parameters for the window's language, and the English sentence), who decided and how, the outcome and how long
+    it took. One row per stored tool result (`message_id`, its `call_id` and session beside it); written by the
+    engine right after the result (core/agent.py), in its own transaction, so a failure here never loses the result.
+    Deleting the message or the session deletes the row (cascade); forks copy it; exports leave it out."""
+    _run(
+        db,
+        """
+        CREATE TABLE tool_call_records (
+            message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            call_id TEXT NOT NULL,
+            impact_code TEXT NOT NULL DEFAULT '',
+            impact_params TEXT NOT NULL DEFAULT '{}',
+            impact TEXT,
+            decision TEXT,
+            decided_by TEXT,
+            outcome TEXT NOT NULL,
+            duration_s REAL,
+            created_at REAL NOT NULL
+        );
+        CREATE INDEX tool_call_records_by_session ON tool_call_records(session_id)
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search,
                                _v3_summaries_get_their_own_role, _v4_reasoning, _v5_attachments,
-                               _v6_memories, _v7_context_summaries]
+                               _v6_memories, _v7_context_summaries, _v8_tool_call_records]
 LATEST_VERSION = len(MIGRATIONS)
 
 

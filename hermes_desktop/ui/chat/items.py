@@ -222,16 +222,50 @@ def status_of_result(content: str | None) -> str:
     return DONE
 
 
+class PageMessages(list):  # type: ignore[type-arg]
+    """A page's stored messages with the records of its tool calls (core/store.ToolCallRecord by tool message id):
+    what each card showed while it ran, for the same card after a restart (ui/controller.load_page)."""
+
+    tool_records: dict[int, Any]
+
+    def __init__(self, messages: Iterable[Any] = (), tool_records: dict[int, Any] | None = None) -> None:
+        super().__init__(messages)
+        self.tool_records = dict(tool_records or {})
+
+
+def apply_tool_record(card: ToolCardItem, record: Any) -> None:
+    """Give a reopened card what it showed live: the impact line, who decided and how, and the duration, in the
+    window's language (ui/words.py, as the live card). A record that does not read back (its parameters are not a
+    JSON object) leaves the impact out; a record never fails the page."""
+    from hermes_desktop.ui import words  # Qt: only when a stored record is shown
+
+    try:
+        if record.impact_params is not None:
+            card.impact = words.impact_text(record.impact_code, record.impact_params, record.impact,
+                                            tool=card.name, source=card.source) or None
+    except Exception:  # noqa: BLE001 - odd stored parameters: the card shows without its impact line
+        card.impact = None
+    if isinstance(record.decision, str) and isinstance(record.decided_by, str):
+        card.decision, card.decided_by = record.decision, record.decided_by
+    if isinstance(record.duration_s, (int, float)) and record.duration_s >= 0:
+        card.duration_s = float(record.duration_s)
+
+
 def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
                         versions: dict[int, tuple[int, ...]] | None = None,
-                        summary: SummaryItem | None = None) -> list[Item]:
+                        summary: SummaryItem | None = None,
+                        tool_records: dict[int, Any] | None = None) -> list[Item]:
     """The rows for stored messages: tool results fold into the card of the call they answer.
 
     `versions` maps a message id to the ids of all its versions, for messages that have more than one. `summary`
-    (the conversation's running summary) goes right after the message it ends with, when that is among them."""
+    (the conversation's running summary) goes right after the message it ends with, when that is among them.
+    `tool_records` (by tool message id; by default those a PageMessages carries) restore each card's impact line,
+    decision and duration; cards without one show as before."""
     from hermes_desktop.core.session_types import CONVERSATION_ROLES, SUMMARY
 
     versions = versions or {}
+    if tool_records is None:
+        tool_records = getattr(messages, "tool_records", None) or {}
     rows: list[Item] = []
     cards: dict[str, ToolCardItem] = {}
     for message in messages:
@@ -256,6 +290,9 @@ def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
             if card is not None:
                 card.result = message.content
                 card.status = status_of_result(message.content)
+                record = tool_records.get(message.id)
+                if record is not None:
+                    apply_tool_record(card, record)
         elif message.role == SUMMARY:
             rows.append(NoticeItem(message.content or ""))
         elif message.role not in CONVERSATION_ROLES:  # an imported note, or an older version's system message
