@@ -273,67 +273,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="734"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="749"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="734"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="749"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="736"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="751"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="738"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="753"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="749"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="779"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="765"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="780"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="767"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="782"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="768"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="783"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="788"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="788"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="788"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="774"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="789"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -401,9 +401,19 @@
         <translation>参数：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="134"/>
-        <source>{path}  →  refused: {reason}</source>
-        <translation>{path}  →  已拒绝：{reason}</translation>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="137"/>
+        <source>{key}: {path}  →  {resolved}</source>
+        <translation>{key}：{path}  →  {resolved}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="140"/>
+        <source>{key}: {path}  →  refused: {reason}</source>
+        <translation>{key}：{path}  →  已拒绝：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="143"/>
+        <source>On disk:</source>
+        <translation>磁盘上的位置：</translation>
     </message>
 </context>
 <context>

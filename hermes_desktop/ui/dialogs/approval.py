@@ -123,13 +123,21 @@ class ApprovalDialog(QDialog):
         super().reject()
 
     def arguments_text(self, workspace: Any) -> str:
+        """The arguments exactly as the model sent them, then where each path lands on disk, on lines of their own
+        (written into the JSON, the resolved path read as if the model had sent it)."""
         arguments = dict(self.request.arguments)
-        if workspace is not None:
-            for key in _PATH_KEYS:
-                value = arguments.get(key)
-                if isinstance(value, str):
-                    try:
-                        arguments[key] = f"{value}  →  {workspace.resolve_entry(value)}"
-                    except Exception as exc:  # refused paths are shown as refused
-                        arguments[key] = self.tr("{path}  →  refused: {reason}").format(path=value, reason=exc)
-        return json.dumps(arguments, ensure_ascii=False, indent=2)
+        text = json.dumps(arguments, ensure_ascii=False, indent=2)
+        if workspace is None:
+            return text
+        lines = []
+        for key in _PATH_KEYS:
+            value = arguments.get(key)
+            if isinstance(value, str):
+                try:
+                    lines.append(self.tr("{key}: {path}  →  {resolved}").format(
+                        key=key, path=value, resolved=workspace.resolve_entry(value)))
+                except Exception as exc:  # refused paths are shown as refused
+                    lines.append(self.tr("{key}: {path}  →  refused: {reason}").format(key=key, path=value, reason=exc))
+        if not lines:
+            return text
+        return text + "\n\n" + self.tr("On disk:") + "\n" + "\n".join(lines)
