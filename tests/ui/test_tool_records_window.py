@@ -40,8 +40,12 @@ def allow_a_write_and_deny_a_delete(h, model_server, workspace_dir) -> str:
 
 
 def reopen(make_window, session: str):
+    """A new window on the same data; the session opened (the window may also restore it by itself at start, and
+    whichever open comes last wins: both show the same session, so wait for its cards)."""
     again = make_window()
     again.run(again.window.open_session(session, None))
+    again.wait_until(lambda: again.window.current_session == session and len(cards(again)) == 2,
+                     what="the reopened session's two cards")
     return again
 
 
