@@ -19,6 +19,11 @@ Guarantees, and how:
 - Attached files live once per content hash in `attachments/` beside the database (core/attachments.py); a
   message refers to them (`message_attachments`, forks and edited versions copy the references). Purging a
   session deletes the files no message refers to any more, after the commit.
+- A tool result has a record of what its card showed (`tool_call_records`, ToolCallRecord: impact code, parameters
+  and English text, decision and who decided, outcome, duration), written by the engine right after the result in
+  a transaction of its own (a full disk then costs only the record). It goes with its message: forks copy it, a
+  purge deletes it (cascade), branches keep it. Exports leave it out (an import must not claim the user approved
+  something), so an imported or pre-v8 session's cards show the result without it.
 
 - A write that fails for lack of space, an I/O error, read-only media or permissions
   raises the StorageUnavailable subclass for it (storage/errors.py), one line saying
