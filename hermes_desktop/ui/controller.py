@@ -55,6 +55,7 @@ class Page:
     live_turn: Any = None  # the turn running in this session (its messages come from its events, not the store)
     versions: dict[int, tuple[int, ...]] = field(default_factory=dict)  # messages with edits/regenerations
     summary: Any = None  # the running summary of a long conversation (core/conversation_summary.SummaryRecord)
+    tool_records: dict[int, Any] = field(default_factory=dict)  # by tool message id: what each card showed live
 
     @property
     def live_events(self) -> list[ev.Event]:
@@ -241,11 +242,10 @@ class AppController(QObject):
                                                   end is None or start is None)
         versions = await asyncio.to_thread(store.versions_of, [m.id for m in messages if m.role in ("user", "assistant")])
         from hermes_desktop.core.conversation_summary import load_summary
-        from hermes_desktop.ui.chat.items import PageMessages
 
         summary = await asyncio.to_thread(load_summary, store, session_id) if messages else None
-        messages = PageMessages(messages, await asyncio.to_thread(self._tool_records, messages))
-        page = Page(session_id, messages, first, total, None, versions, summary)
+        records = await asyncio.to_thread(self._tool_records, messages)
+        page = Page(session_id, messages, first, total, None, versions, summary, records)
         return replace(page, live_turn=turn) if not page.has_later else page
 
     def _tool_records(self, messages: list[StoredMessage]) -> dict[int, Any]:

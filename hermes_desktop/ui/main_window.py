@@ -631,10 +631,15 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, lambda: self.chat.view.scroll_to_row(row))
         await self.refresh_sessions()
 
-    def _show_page(self, page: Page) -> None:
+    def _page_items(self, page: Page) -> list[Any]:
+        """A page's rows: its messages, tool cards as they were shown live (their stored records), its summary."""
         from hermes_desktop.ui.chat.items import items_from_messages, summary_card
 
-        items = items_from_messages(page.messages, self.controller.tool_info, page.versions, summary_card(page))
+        return items_from_messages(page.messages, self.controller.tool_info, page.versions, summary_card(page),
+                                   page.tool_records)
+
+    def _show_page(self, page: Page) -> None:
+        items = self._page_items(page)
         self.chat.model.reset(items, first=page.first_position, end=page.end_position, total=page.total)
         for event in page.live_events:
             self.chat.model.apply(event)
@@ -643,8 +648,6 @@ class MainWindow(QMainWindow):
             self.memory.show_rows(page.session_id)
 
     async def _load_more(self, *, earlier: bool) -> None:
-        from hermes_desktop.ui.chat.items import items_from_messages, summary_card
-
         model = self.chat.model
         if self._loading_page or self.current_session is None:
             return
@@ -655,13 +658,11 @@ class MainWindow(QMainWindow):
                 page = await self.controller.load_page(session_id, start=max(0, model.first_loaded - 60),
                                                        end=model.first_loaded)
                 if session_id == self.current_session:
-                    model.prepend(items_from_messages(page.messages, self.controller.tool_info, page.versions, summary_card(page)),
-                                  first=page.first_position, end=page.end_position)
+                    model.prepend(self._page_items(page), first=page.first_position, end=page.end_position)
             elif not earlier and model.has_later:
                 page = await self.controller.load_page(session_id, start=model.end_loaded, end=model.end_loaded + 60)
                 if session_id == self.current_session:
-                    model.append_page(items_from_messages(page.messages, self.controller.tool_info, page.versions, summary_card(page)),
-                                      first=page.first_position, end=page.end_position)
+                    model.append_page(self._page_items(page), first=page.first_position, end=page.end_position)
                     model.total = page.total
                     for event in page.live_events:
                         model.apply(event)

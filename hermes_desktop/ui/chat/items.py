@@ -222,17 +222,6 @@ def status_of_result(content: str | None) -> str:
     return DONE
 
 
-class PageMessages(list):  # type: ignore[type-arg]
-    """A page's stored messages with the records of its tool calls (core/store.ToolCallRecord by tool message id):
-    what each card showed while it ran, for the same card after a restart (ui/controller.load_page)."""
-
-    tool_records: dict[int, Any]
-
-    def __init__(self, messages: Iterable[Any] = (), tool_records: dict[int, Any] | None = None) -> None:
-        super().__init__(messages)
-        self.tool_records = dict(tool_records or {})
-
-
 def apply_tool_record(card: ToolCardItem, record: Any) -> None:
     """Give a reopened card what it showed live: the impact line, who decided and how, and the duration, in the
     window's language (ui/words.py, as the live card). A record that does not read back (its parameters are not a
@@ -259,13 +248,12 @@ def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
 
     `versions` maps a message id to the ids of all its versions, for messages that have more than one. `summary`
     (the conversation's running summary) goes right after the message it ends with, when that is among them.
-    `tool_records` (by tool message id; by default those a PageMessages carries) restore each card's impact line,
-    decision and duration; cards without one show as before."""
+    `tool_records` (by tool message id, ui/controller.Page.tool_records) restore each card's impact line, decision
+    and duration; cards without one show as before."""
     from hermes_desktop.core.session_types import CONVERSATION_ROLES, SUMMARY
 
     versions = versions or {}
-    if tool_records is None:
-        tool_records = getattr(messages, "tool_records", None) or {}
+    tool_records = tool_records or {}
     rows: list[Item] = []
     cards: dict[str, ToolCardItem] = {}
     for message in messages:
