@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import shutil
 import ssl
-import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
 
 import pytest
 
+from tests.support.certificates import localhost_certificate
 from hermes_desktop.core.tools.builtin.web import fetch_url
 from hermes_desktop.core.tools.network import NetworkPolicy, check_destination, fetch, html_to_text
 from hermes_desktop.core.tools.spec import ToolContext, ToolError
@@ -99,12 +98,7 @@ def test_a_host_the_user_allowed_can_be_fetched_as_readable_text(site: Threading
 
 def test_an_https_page_is_read_through_the_metered_tls_socket(site: ThreadingHTTPServer, tmp_path, monkeypatch) -> None:
     """The TLS path has its own socket class (deadlines on every read): a real TLS server, a certificate made here."""
-    if shutil.which("openssl") is None:
-        pytest.skip("the openssl command is needed to make a test certificate")
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-                    "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
-                   check=True, capture_output=True)
+    cert, key = localhost_certificate(tmp_path)
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the fetch's default context trusts this certificate only
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

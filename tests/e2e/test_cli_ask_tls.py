@@ -7,9 +7,7 @@ and the title come over TLS; without it the certificate is refused and nothing r
 
 from __future__ import annotations
 
-import shutil
 import ssl
-import subprocess
 from pathlib import Path
 from typing import Iterator
 
@@ -17,18 +15,13 @@ import pytest
 
 from tests.e2e.conftest import CLI_KEY
 from tests.support.cli import cli_env, hermes
+from tests.support.certificates import localhost_certificate
 from tests.support.model_server import ScriptedModelServer, text_reply
 
 
 @pytest.fixture
 def certificate(tmp_path: Path) -> tuple[Path, Path]:
-    if shutil.which("openssl") is None:
-        pytest.skip("the openssl command is needed to make a test certificate")
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-                    "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
-                   check=True, capture_output=True)
-    return cert, key
+    return localhost_certificate(tmp_path)
 
 
 @pytest.fixture
