@@ -139,6 +139,7 @@ class HermesStyle(QProxyStyle):
     _RINGED = (QStyle.PrimitiveElement.PE_PanelButtonCommand, QStyle.PrimitiveElement.PE_FrameLineEdit,
                QStyle.PrimitiveElement.PE_PanelButtonTool)
     _TYPED = QStyle.PrimitiveElement.PE_FrameLineEdit
+    _EDGED = (QStyle.PrimitiveElement.PE_FrameLineEdit, QStyle.PrimitiveElement.PE_Frame)
 
     def __init__(self) -> None:
         super().__init__("Fusion")
@@ -174,9 +175,10 @@ class HermesStyle(QProxyStyle):
             painter.restore()
         if element in self._RINGED and _keyboard_focus(option, always=element == self._TYPED):
             _focus_ring(painter, option.rect, current())
-        elif element == self._TYPED and current().dark:
+        elif element in self._EDGED and current().dark and (element == self._TYPED or _is_text_box(widget)):
             # Fusion's field outline is the window colour darkened: invisible on the dark palette (the Memory
-            # tab's search field had no visible edge). A 1 px edge at 3:1 against the dark base and window.
+            # tab's search field, the approval dialog's arguments had no visible edge). A 1 px edge at 3:1
+            # against the dark base and window, for line edits and multi-line text boxes.
             painter.save()
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setPen(QPen(QColor(DARK_FIELD_EDGE), 1))
@@ -201,6 +203,13 @@ class HermesStyle(QProxyStyle):
         if key not in self.icons:
             self.icons[key] = _drawn_icon(shape, QColor(colour))
         return self.icons[key]
+
+
+def _is_text_box(widget: QWidget | None) -> bool:
+    """A multi-line text box (its frame is a plain PE_Frame, like a list's)."""
+    from PySide6.QtWidgets import QPlainTextEdit, QTextEdit
+
+    return isinstance(widget, (QPlainTextEdit, QTextEdit))
 
 
 def _draw_check(painter: QPainter, option: QStyleOption, theme: Theme) -> None:

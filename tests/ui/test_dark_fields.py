@@ -22,3 +22,18 @@ def test_the_memory_search_field_has_an_edge_on_the_dark_theme(make_window) -> N
     edge = max((image.pixelColor(x, middle) for x in range(0, 3)), key=lambda c: contrast(c, base))
     assert contrast(edge, base) >= 3.0, edge.name()
     assert contrast(QColor(themes.DARK_FIELD_EDGE), QColor(themes.DARK_THEME.window)) >= 3.0
+
+
+def test_multi_line_text_boxes_have_an_edge_on_the_dark_theme(make_window) -> None:
+    """The message box (and the approval dialog's arguments) are QPlainTextEdits: their frame is a PE_Frame."""
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    h = make_window()
+    h.do(lambda: h.window.set_theme("dark"))
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+    h.settle(0.1)
+    image = box.grab().toImage()
+    middle = image.height() // 2
+    base = QColor(themes.DARK_THEME.base)
+    edge = max((image.pixelColor(x, middle) for x in range(0, 3)), key=lambda c: contrast(c, base))
+    assert contrast(edge, base) >= 3.0, edge.name()
