@@ -387,6 +387,8 @@ class _TurnRun:
         def noting(event: Event) -> None:
             if isinstance(event, ToolCallDecided):
                 self.decisions[event.call_id] = event
+            elif isinstance(event, ToolCallProposed):  # a reused id: an earlier call's decision is not this one's
+                self.decisions.pop(event.call_id, None)
             emit(event)
 
         self.emit = noting
@@ -879,7 +881,7 @@ class _TurnRun:
         record = getattr(self.services.store, "record_tool_call", None)
         if record is None:
             return
-        decided = self.decisions.get(call.call_id)
+        decided = self.decisions.pop(call.call_id, None)  # each decision belongs to one call
         try:
             await self.io.call(record, message_id, session_id=self.session_id, call_id=call.call_id,
                                impact_code=call.impact_code, impact_params=dict(call.impact_params),
