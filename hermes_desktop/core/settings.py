@@ -200,7 +200,7 @@ class Settings:
             language=str(data.get("language", "system")),
             limits=limits,
             disabled_tools=tuple(data.get("disabled_tools") or ()),
-            fetch_allowed_private_hosts=tuple(data.get("fetch_allowed_private_hosts") or ()),
+            fetch_allowed_private_hosts=_private_hosts(data.get("fetch_allowed_private_hosts")),
             tool_rules={str(k): str(v) for k, v in dict(data.get("tool_rules") or {}).items()
                         if v in ("always_allow", "ask", "never_allow")},
             dry_run=bool(data.get("dry_run", False)),
@@ -231,6 +231,25 @@ def _positive_float(value: Any, default: float) -> float:
     except (TypeError, ValueError):
         return default
     return number if number > 0 and number == number and number != float("inf") else default
+
+
+def _private_hosts(value: Any) -> tuple[str, ...]:
+    """fetch_allowed_private_hosts as fetch_url matches it (network.parse_private_hosts). A hand-written file may
+    hold one string (read like the Settings field, not letter by letter), numbers or nulls: what is not a host is
+    left out (and logged), so an odd entry neither widens fetch_url's reach nor stops the engine."""
+    from hermes_desktop.core.tools.network import parse_private_hosts
+
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, (list, tuple)):
+        text = ", ".join(entry for entry in value if isinstance(entry, str))
+    else:
+        text = ""
+    hosts, bad = parse_private_hosts(text)
+    if bad or (value and not isinstance(value, (str, list, tuple))) or (
+            isinstance(value, (list, tuple)) and any(not isinstance(entry, str) for entry in value)):
+        log.warning("settings: fetch_allowed_private_hosts entries that are not a host were left out: %r", value)
+    return hosts
 
 
 def _positive_int(value: Any, default: int) -> int:

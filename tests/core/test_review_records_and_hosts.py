@@ -37,3 +37,55 @@ async def test_a_reused_call_id_does_not_inherit_an_earlier_calls_approval(profi
         assert (second.decision, second.decided_by) == (None, None), "never asked, never allowed"
     finally:
         await engine.close()
+
+
+def _policy(*entries: str, resolves_to: str) -> NetworkPolicy:
+    hosts, bad = parse_private_hosts(", ".join(entries))
+    assert bad == []
+    return NetworkPolicy(allowed_private_hosts=frozenset(hosts), resolver=lambda _host, _port: [resolves_to])
+
+
+def test_an_ipv6_entry_the_field_accepts_lets_that_address_through_and_only_it() -> None:
+    """Settings › Permissions takes "[::1]:11434" (and says so); it must then work, on that port only."""
+    policy = _policy("[::1]:11434", resolves_to="::1")
+    assert check_destination("http://[::1]:11434/api", policy).address == "::1"
+    assert check_destination("http://[0:0:0:0:0:0:0:1]:11434/", policy).port == 11434, "the same address, spelt out"
+    with pytest.raises(ToolError, match="refused"):
+        check_destination("http://[::1]:8080/", policy)
+    whole = _policy("[fd00::5]", resolves_to="fd00::5")
+    assert check_destination("http://[fd00::5]:9000/", whole).port == 9000
+    with pytest.raises(ToolError, match="refused"):
+        check_destination("http://[::1]/", _policy("[fd00::5]", resolves_to="::1"))
+
+
+def test_entries_are_stored_in_the_form_they_are_matched_in() -> None:
+    hosts, bad = parse_private_hosts("nas.local:08080, ::1, [0:0::1]:11434")
+    assert bad == [] and hosts == ("nas.local:8080", "[::1]", "[::1]:11434")
+
+
+def _hand_written(tmp_path, monkeypatch, value) -> Settings:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    paths = app_paths()
+    paths.settings_file.parent.mkdir(parents=True, exist_ok=True)
+    paths.settings_file.write_text(json.dumps({"theme": "dark", "fetch_allowed_private_hosts": value}),
+                                   encoding="utf-8")
+    loaded = SettingsStore(paths).load()
+    assert loaded.problem is None, "one odd value does not set the whole file aside"
+    assert loaded.settings.theme == "dark"
+    return loaded.settings
+
+
+def test_a_hand_written_string_is_a_list_of_hosts_not_of_letters(tmp_path, monkeypatch) -> None:
+    settings = _hand_written(tmp_path, monkeypatch, "nas.local, 0")
+    assert settings.fetch_allowed_private_hosts == ("nas.local", "0")
+    assert "n" not in settings.fetch_allowed_private_hosts
+
+
+def test_hand_written_odd_entries_neither_stop_the_engine_nor_widen_anything(tmp_path, monkeypatch) -> None:
+    from hermes_desktop.core.runtime import Runtime
+
+    settings = _hand_written(tmp_path, monkeypatch, [1, None, " NAS.local ", "http://router/", "::1", {"a": 1}])
+    assert settings.fetch_allowed_private_hosts == ("nas.local", "[::1]")
+    policy = Runtime.network_policy(type("R", (), {"settings": settings})())  # what make_agent calls
+    assert policy.allowed_private_hosts == frozenset({"nas.local", "[::1]"})
+    assert _hand_written(tmp_path, monkeypatch, 5).fetch_allowed_private_hosts == ()

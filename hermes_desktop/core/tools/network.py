@@ -65,13 +65,31 @@ def parse_private_hosts(text: str) -> tuple[tuple[str, ...], list[str]]:
     for entry in (part.strip() for part in re.split(r"[,\s]+", text)):
         if not entry:
             continue
-        host, _, port = entry.lower().rpartition(":") if re.search(r":\d+$", entry) else (entry.lower(), "", "")
+        if entry.count(":") > 1 and not entry.startswith("["):  # a bare IPv6 address: no port can follow it
+            host, port = f"[{entry.lower()}]", ""
+        else:
+            host, _, port = entry.lower().rpartition(":") if re.search(r":\d+$", entry) else (entry.lower(), "", "")
+        if host.startswith("["):  # IPv6, kept as check_destination matches it: compressed, in brackets
+            try:
+                host = f"[{ipaddress.IPv6Address(host[1:-1]).compressed}]" if host.endswith("]") else ""
+            except ValueError:
+                host = ""
         if _HOST.fullmatch(host) and (not port or 0 < int(port) < 65536) and len(host) <= 253:
-            if entry.lower() not in hosts:
-                hosts.append(entry.lower())
+            name = f"{host}:{int(port)}" if port else host
+            if name not in hosts:
+                hosts.append(name)
         else:
             bad.append(entry)
     return tuple(hosts), bad
+
+
+def _allowed_name(host: str) -> str:
+    """A URL's host as the allowed list holds it: lower case; an IPv6 address compressed and in brackets."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host.lower()
+    return f"[{ip.compressed}]" if isinstance(ip, ipaddress.IPv6Address) else host.lower()
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +132,8 @@ def check_destination(url: str, policy: NetworkPolicy) -> Destination:
     addresses = policy.resolver(host, port)
     if not addresses:
         raise ToolError(f"could not resolve {host}")
-    allowed = host.lower() in policy.allowed_private_hosts or f"{host.lower()}:{port}" in policy.allowed_private_hosts
+    name = _allowed_name(host)
+    allowed = name in policy.allowed_private_hosts or f"{name}:{port}" in policy.allowed_private_hosts
     if not allowed:
         for address in addresses:
             reason = _non_public_reason(address)
