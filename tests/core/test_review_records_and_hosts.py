@@ -89,3 +89,25 @@ def test_hand_written_odd_entries_neither_stop_the_engine_nor_widen_anything(tmp
     policy = Runtime.network_policy(type("R", (), {"settings": settings})())  # what make_agent calls
     assert policy.allowed_private_hosts == frozenset({"nas.local", "[::1]"})
     assert _hand_written(tmp_path, monkeypatch, 5).fetch_allowed_private_hosts == ()
+
+
+async def test_a_reopened_dry_run_card_says_dry_run_not_done(profile, workspace_dir, model_server) -> None:
+    """Live, a dry-run call's card says "dry run: not run"; reopened with its record it said "done in 0.00 s ·
+    denied (dry run)" (the stored result's status was not read)."""
+    from hermes_desktop.ui.chat.items import ToolCardItem, items_from_messages
+
+    engine = make_engine(profile, workspace_dir)
+    engine.agent.services.dry_run = True
+    model_server.enqueue(tool_call_reply(CallScript("write_file", {"path": "a.txt", "content": "abc"})),
+                         text_reply("would write"))
+    try:
+        await engine.ask("write a", session_id="s")
+        assert not (workspace_dir / "a.txt").exists()
+        messages = engine.store.messages("s")
+        records = engine.store.tool_records([m.id for m in messages if m.role == "tool"])
+        assert [r.outcome for r in records.values()] == ["dry_run"]
+        cards = [i for i in items_from_messages(messages, lambda _name: ("builtin", "write"), tool_records=records)
+                 if isinstance(i, ToolCardItem)]
+        assert [c.status for c in cards] == ["dry run"], "the live card's state (ui/chat/model.py _OUTCOME_STATUS)"
+    finally:
+        await engine.close()

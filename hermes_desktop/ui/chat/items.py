@@ -217,6 +217,8 @@ def status_of_result(content: str | None) -> str:
             return SKIPPED
         if status == "interrupted":
             return INTERRUPTED
+        if status == "dry_run":  # core/agent.py's dry-run result: the live card's "dry run" state
+            return "dry run"
         if "error" in data and len(data) <= 3:
             return FAILED
     return DONE
