@@ -124,7 +124,16 @@ def source_short(source: str) -> str:
 
 def impact_text(code: str, params: Mapping[str, Any] | None, fallback: str | None, *, tool: str = "",
                 source: str = "") -> str:
-    """What a call will do, from its Impact code; an uncoded tool's own words are quoted."""
+    """What a call will do, from its Impact code; an uncoded tool's own words are quoted. The user judges a call by
+    it (approval dialog, tool card): controls and bidi overrides in its paths are shown as escapes, never obeyed
+    (`invoice\\u202efdp.exe` cannot pass for `invoiceexe.pdf`)."""
+    from hermes_desktop.core.terminal_text import visible_controls
+
+    return visible_controls(_impact_text(code, params, fallback, tool=tool, source=source), keep_newlines=True)
+
+
+def _impact_text(code: str, params: Mapping[str, Any] | None, fallback: str | None, *, tool: str = "",
+                 source: str = "") -> str:
     p = dict(params or {})
     if code == "create_file":
         return QCoreApplication.translate("Words", "will create {path} ({size})").format(

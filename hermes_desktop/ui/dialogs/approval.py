@@ -7,7 +7,6 @@ threshold. File paths in the arguments are shown resolved inside the workspace.
 
 from __future__ import annotations
 
-import json
 from html import escape
 from typing import Any
 
@@ -125,19 +124,25 @@ class ApprovalDialog(QDialog):
     def arguments_text(self, workspace: Any) -> str:
         """The arguments exactly as the model sent them, then where each path lands on disk, on lines of their own
         (written into the JSON, the resolved path read as if the model had sent it)."""
+        from hermes_desktop.core.terminal_text import terminal_safe_json, visible_controls
+
         arguments = dict(self.request.arguments)
-        text = json.dumps(arguments, ensure_ascii=False, indent=2)
+        # Bidi overrides, line separators and C1 controls as \u escapes (the same JSON): they cannot reorder or
+        # hide what the user is judging.
+        text = terminal_safe_json(arguments, indent=2)
         if workspace is None:
             return text
         lines = []
         for key in _PATH_KEYS:
             value = arguments.get(key)
             if isinstance(value, str):
+                shown = visible_controls(value)
                 try:
                     lines.append(self.tr("{key}: {path}  →  {resolved}").format(
-                        key=key, path=value, resolved=workspace.resolve_entry(value)))
+                        key=key, path=shown, resolved=visible_controls(str(workspace.resolve_entry(value)))))
                 except Exception as exc:  # refused paths are shown as refused
-                    lines.append(self.tr("{key}: {path}  →  refused: {reason}").format(key=key, path=value, reason=exc))
+                    lines.append(self.tr("{key}: {path}  →  refused: {reason}").format(
+                        key=key, path=shown, reason=visible_controls(str(exc))))
         if not lines:
             return text
         return text + "\n\n" + self.tr("On disk:") + "\n" + "\n".join(lines)
