@@ -27,3 +27,13 @@ def test_a_bidi_override_in_a_path_is_shown_not_obeyed(qtbot, tmp_path) -> None:
     assert "\u202e" not in card_line and "\\u202e" in card_line
     fallback = words.impact_text("", {}, f"runs\x1b[2K {TRICK}\nsecond line")
     assert "\u202e" not in fallback and "\x1b" not in fallback and "\nsecond line" in fallback
+
+
+def test_the_cards_arguments_show_the_override_too() -> None:
+    """The card (with its inline Allow / Deny) shows the arguments as well: parsed or not, the override is escaped."""
+    from hermes_desktop.ui.chat.items import pretty_arguments
+
+    for raw in ('{"path": "invoice\u202efdp.exe"}', '{"path": "invoice\u202efdp.exe", cut'):
+        shown = pretty_arguments(raw)
+        assert "\u202e" not in shown and "\\u202e" in shown
+    assert pretty_arguments('{"path": "a.txt", "note": "第一\\n行"}') == '{\n  "path": "a.txt",\n  "note": "第一\\n行"\n}'

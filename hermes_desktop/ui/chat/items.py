@@ -193,10 +193,14 @@ ToolInfo = Callable[[str], tuple[str, str]]  # tool name -> (source, risk)
 
 
 def pretty_arguments(raw: str) -> str:
+    """A call's arguments for its card: bidi overrides and controls as escapes (they cannot reorder what the user
+    judges); parsed JSON stays the same JSON."""
+    from hermes_desktop.core.terminal_text import terminal_safe_json, visible_controls
+
     try:
-        return json.dumps(json.loads(raw or "{}"), ensure_ascii=False, indent=2)
+        return terminal_safe_json(json.loads(raw or "{}"), indent=2)
     except ValueError:
-        return raw
+        return visible_controls(raw, keep_newlines=True)
 
 
 def status_of_result(content: str | None) -> str:
