@@ -117,6 +117,12 @@ UNASKED_RESULT = json.dumps({
                "window). Do not try it again here; tell the user what you wanted to do so they can run it where "
                "they can approve it.",
 })
+# The question went unanswered until its time limit (the user was away): not a refusal either.
+NO_ANSWER_RESULT = json.dumps({
+    "status": "denied",
+    "message": "Not performed: the user did not answer the approval question in time. Do not try it again now; tell "
+               "the user what you wanted to do and ask whether they want it.",
+})
 CANCELLED_RESULT = json.dumps({"status": "cancelled", "message": "The user stopped the turn before this call finished."})
 DEADLINE_RESULT = json.dumps({"status": "cancelled", "message": "Stopped: the turn reached its time limit before this "
                               "call finished."})
@@ -841,7 +847,8 @@ class _TurnRun:
         self.emit(ToolCallDecided(call.call_id, decision.decision.value, decision.decided_by))
         if not decision.allowed:
             result = ToolResult(ToolOutcome.DENIED,
-                                UNASKED_RESULT if decision.decided_by == "default approver" else DENIED_RESULT)
+                                UNASKED_RESULT if decision.decided_by == "default approver" else
+                                NO_ANSWER_RESULT if decision.decided_by.startswith("timeout") else DENIED_RESULT)
             self._audit(call, decision, result)
             return result
         return await self._execute(call, decision)

@@ -111,3 +111,32 @@ async def test_a_reopened_dry_run_card_says_dry_run_not_done(profile, workspace_
         assert [c.status for c in cards] == ["dry run"], "the live card's state (ui/chat/model.py _OUTCOME_STATUS)"
     finally:
         await engine.close()
+
+
+class _AwayApprover:
+    """A user who is away: the question is never answered."""
+
+    async def ask(self, request):
+        import asyncio
+
+        await asyncio.Event().wait()
+
+
+async def test_an_unanswered_approval_is_not_told_to_the_model_as_the_users_refusal(profile, workspace_dir,
+                                                                                    model_server) -> None:
+    """The approval timed out (the user was away): the model must not answer "You declined"."""
+    engine = make_engine(profile, workspace_dir, approver=_AwayApprover())
+    engine.agent.services.policy.timeout_s = 0.05
+    model_server.enqueue(tool_call_reply(CallScript("write_file", {"path": "a.txt", "content": "abc"})),
+                         text_reply("not written"))
+    try:
+        await engine.ask("write a", session_id="s")
+        tool = next(m for m in engine.store.messages("s") if m.role == "tool")
+        result = json.loads(tool.content)
+        assert result["status"] == "denied", "still not performed"
+        assert "declined" not in result["message"] and "did not answer" in result["message"]
+        record = engine.store.tool_records([tool.id])[tool.id]
+        assert record.decided_by == "timeout: no answer in time"
+        assert not (workspace_dir / "a.txt").exists()
+    finally:
+        await engine.close()

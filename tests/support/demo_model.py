@@ -535,6 +535,9 @@ def _summarise(tool_message: dict, args: dict[str, Any], zh: bool = False) -> Sc
         reply = ("这需要你的批准，但这里没有人可以询问，所以我没有做。请在窗口或终端中运行，以便批准。" if zh else
                  "That needs your approval and there was no one to ask here, so I did not do it. Run it in the window "
                  "or a terminal where you can approve it.")
+    elif isinstance(data, dict) and data.get("status") == "denied" and "did not answer" in str(data.get("message")):
+        reply = ("你没有及时回答批准的问题，所以我没有做。还需要我做吗？" if zh else
+                 "You did not answer the approval question in time, so I did not do it. Do you still want it?")
     elif isinstance(data, dict) and data.get("status") == "denied":
         en, cn = _DECLINED.get(name, ("You declined that action, so I did not do it. How would you like to proceed?",
                                       "你拒绝了这个操作，所以我没有做。接下来想怎么办？"))
