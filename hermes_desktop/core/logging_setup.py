@@ -63,14 +63,21 @@ def hold_early_records(level: int = logging.INFO) -> None:
 def setup_logging(log_file: Path, *, level: int = logging.INFO) -> None:
     import logging.handlers
 
-    ensure_dir(log_file.parent)
     root = logging.getLogger()
     early = [h for h in root.handlers if isinstance(h, _EarlyRecords)]
     for holder in early:
         root.removeHandler(holder)
     if any(getattr(h, "_hermes", False) for h in root.handlers):
         return
-    handler = logging.handlers.RotatingFileHandler(log_file, maxBytes=2_000_000, backupCount=3, encoding="utf-8")
+    handler: logging.Handler
+    problem: OSError | None = None
+    try:
+        ensure_dir(log_file.parent)
+        handler = logging.handlers.RotatingFileHandler(log_file, maxBytes=2_000_000, backupCount=3, encoding="utf-8")
+    except OSError as exc:  # no log folder (a file in its place, a read-only disk): warnings go to stderr instead
+        problem = exc
+        handler = logging.StreamHandler()
+        handler.setLevel(logging.WARNING)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(REDACTION)
     handler._hermes = True  # type: ignore[attr-defined]
@@ -80,6 +87,9 @@ def setup_logging(log_file: Path, *, level: int = logging.INFO) -> None:
         for record in holder.records:
             if record.levelno >= handler.level:
                 handler.handle(record)
+    if problem is not None:
+        logging.getLogger(__name__).warning("the log file %s cannot be opened (%s); warnings go to stderr",
+                                            log_file, problem)
     # The HTTP stack logs request headers at DEBUG; keep it quiet whatever the root level.
     for noisy in ("httpx", "httpx2", "httpcore", "httpcore2", "openai"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
