@@ -960,13 +960,16 @@ class MainWindow(QMainWindow):
         if not isinstance(state, dict):
             return
         if isinstance(state.get("geometry"), str):
-            self.restoreGeometry(QByteArray(base64.b64decode(state["geometry"])))
+            try:
+                self.restoreGeometry(QByteArray(base64.b64decode(state["geometry"])))
+            except ValueError:  # not base64 (a hand-edited file): the default geometry
+                pass
         from hermes_desktop.ui.window_layout import restored_sizes
 
         sizes = restored_sizes(state)  # an older version's 320 px inspector is widened for the Tools tab
         if sizes is not None:
             self.splitter.setSizes(sizes)
-        if isinstance(state.get("inspector_tab"), int):
+        if isinstance(state.get("inspector_tab"), int) and 0 <= state["inspector_tab"] < self.inspector.count():
             self.inspector.setCurrentIndex(state["inspector_tab"])
         self._restored_session = state.get("session") if isinstance(state.get("session"), str) else None
 

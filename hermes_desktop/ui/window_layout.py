@@ -16,6 +16,7 @@ LAYOUT_VERSION = 2
 INSPECTOR_MIN = 390  # the Tools tab's columns fit (ui/keyboard.py fit_tool_columns); main_window's default width
 CHAT_MIN = 400
 SIDEBAR_MIN = 180
+MAX_SIZE = 100_000  # no screen is wider; anything above comes from a damaged or hand-edited file
 
 
 def restored_sizes(state: dict[str, Any]) -> list[int] | None:
@@ -25,7 +26,9 @@ def restored_sizes(state: dict[str, Any]) -> list[int] | None:
         return None
     try:
         sidebar, chat, inspector = (max(0, int(v)) for v in sizes)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # a hand-edited file: null, "wide", Infinity
+        return None
+    if max(sidebar, chat, inspector) > MAX_SIZE:  # Qt's int would overflow
         return None
     if state.get("layout_version") == LAYOUT_VERSION or inspector == 0 or inspector >= INSPECTOR_MIN:
         return [sidebar, chat, inspector]  # this version's choice, a hidden inspector, or wide enough already
