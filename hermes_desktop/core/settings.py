@@ -237,7 +237,9 @@ def _private_hosts(value: Any) -> tuple[str, ...]:
     """fetch_allowed_private_hosts as fetch_url matches it (network.parse_private_hosts). A hand-written file may
     hold one string (read like the Settings field, not letter by letter), numbers or nulls: what is not a host is
     left out (and logged), so an odd entry neither widens fetch_url's reach nor stops the engine."""
-    from hermes_desktop.core.tools.network import parse_private_hosts
+    if not value:
+        return ()
+    from hermes_desktop.core.tools.network import parse_private_hosts  # only for a file that lists hosts
 
     if isinstance(value, str):
         text = value
