@@ -123,6 +123,17 @@ NO_ANSWER_RESULT = json.dumps({
     "message": "Not performed: the user did not answer the approval question in time. Do not try it again now; tell "
                "the user what you wanted to do and ask whether they want it.",
 })
+
+
+def _denial_result(decided_by: str) -> str:
+    """What the model is told about a denied call: the user's refusal only when the user was asked."""
+    if decided_by == "default approver":
+        return UNASKED_RESULT
+    if decided_by.startswith("timeout"):
+        return NO_ANSWER_RESULT
+    return DENIED_RESULT
+
+
 CANCELLED_RESULT = json.dumps({"status": "cancelled", "message": "The user stopped the turn before this call finished."})
 DEADLINE_RESULT = json.dumps({"status": "cancelled", "message": "Stopped: the turn reached its time limit before this "
                               "call finished."})
@@ -388,16 +399,10 @@ class _TurnRun:
         self.text = text
         self.new_message = text is not None  # not a regenerate: memory reads it after the turn
         self.user_id: int | None = None
-        self.decisions: dict[str, ToolCallDecided] = {}  # each call's decision, for its stored record
-
-        def noting(event: Event) -> None:
-            if isinstance(event, ToolCallDecided):
-                self.decisions[event.call_id] = event
-            elif isinstance(event, ToolCallProposed):  # a reused id: an earlier call's decision is not this one's
-                self.decisions.pop(event.call_id, None)
-            emit(event)
-
-        self.emit = noting
+        # Each call's decision, for its stored record (_record_call): noted where it is decided (_decided), keyed by
+        # the PreparedCall itself, since servers reuse call ids ("call_0" in every reply).
+        self.decisions: dict[int, PolicyDecision] = {}
+        self.emit = emit
         self.io = _StoreIO()
         self.round_trips = 0
         self.history: list[dict[str, Any]] = []
@@ -783,7 +788,7 @@ class _TurnRun:
                 for member, _ in batch[1:]:
                     guard_stop = guard_stop or self._check_repetition(member)
                 for member, decision in batch:
-                    self.emit(ToolCallDecided(member.call_id, decision.decision.value, decision.decided_by))
+                    self._decided(member, decision)
                 slots = asyncio.Semaphore(max(1, self.services.limits.max_parallel_tools))
                 results = await asyncio.gather(*(self._execute(member, decision, slots) for member, decision in batch))
                 for (member, _), result in zip(batch, results):
@@ -837,18 +842,17 @@ class _TurnRun:
             content = json.dumps({"status": "dry_run", "would": call.impact or f"run {call.name}",
                                   "message": DRY_RUN_MESSAGE}, ensure_ascii=False)
             result = ToolResult(ToolOutcome.DRY_RUN, content)
-            self.emit(ToolCallDecided(call.call_id, "deny", "dry run"))
-            self._audit(call, PolicyDecision(Decision.DENY, "dry run"), result)
+            dry = PolicyDecision(Decision.DENY, "dry run")
+            self._decided(call, dry)
+            self._audit(call, dry, result)
             return result
         request = self._approval_request(call, reason)
         if self.services.policy.needs_asking(request) is None:
             self.emit(ToolCallAwaitingApproval(call.call_id, request.over_threshold))
         decision = await self._without_deadline(self.services.policy.decide(request))
-        self.emit(ToolCallDecided(call.call_id, decision.decision.value, decision.decided_by))
+        self._decided(call, decision)
         if not decision.allowed:
-            result = ToolResult(ToolOutcome.DENIED,
-                                UNASKED_RESULT if decision.decided_by == "default approver" else
-                                NO_ANSWER_RESULT if decision.decided_by.startswith("timeout") else DENIED_RESULT)
+            result = ToolResult(ToolOutcome.DENIED, _denial_result(decision.decided_by))
             self._audit(call, decision, result)
             return result
         return await self._execute(call, decision)
@@ -885,18 +889,21 @@ class _TurnRun:
         """Keep what the card showed (impact, decision, outcome, duration) beside the stored result, in a transaction
         of its own: the result is already saved, and a record that cannot be written (a full disk) only costs the
         card its detail after a restart, never the turn."""
-        record = getattr(self.services.store, "record_tool_call", None)
-        if record is None:
-            return
-        decided = self.decisions.pop(call.call_id, None)  # each decision belongs to one call
+        decided = self.decisions.pop(id(call), None)
         try:
-            await self.io.call(record, message_id, session_id=self.session_id, call_id=call.call_id,
-                               impact_code=call.impact_code, impact_params=dict(call.impact_params),
-                               impact=call.impact, decision=decided.decision if decided else None,
+            await self.io.call(self.services.store.record_tool_call, message_id, session_id=self.session_id,
+                               call_id=call.call_id, impact_code=call.impact_code,
+                               impact_params=dict(call.impact_params), impact=call.impact,
+                               decision=decided.decision.value if decided else None,
                                decided_by=decided.decided_by if decided else None, outcome=result.outcome.value,
                                duration_s=result.duration_s)
         except Exception as exc:  # noqa: BLE001 - the result is stored; only the card's detail is lost
             log.warning("the record of tool call %s was not saved: %s", call.call_id, exc)
+
+    def _decided(self, call: PreparedCall, decision: PolicyDecision) -> None:
+        """Say how a call was decided, and keep it for the call's stored record (_record_call)."""
+        self.decisions[id(call)] = decision
+        self.emit(ToolCallDecided(call.call_id, decision.decision.value, decision.decided_by))
 
     def _audit(self, call: PreparedCall, decision: PolicyDecision | None, result: ToolResult) -> None:
         self.services.audit.record(

@@ -252,11 +252,10 @@ class AppController(QObject):
         """The stored records of the page's tool calls (impact, decision, duration); none when they cannot be read
         (the cards then show as they did before records were kept)."""
         ids = [m.id for m in messages if m.role == "tool"]
-        reader = getattr(self.store, "tool_records", None)
-        if not ids or reader is None:
+        if not ids:
             return {}
         try:
-            return reader(ids)
+            return self.store.tool_records(ids)
         except Exception:  # noqa: BLE001 - a record is detail: the page shows without it
             log.exception("the tool call records could not be read")
             return {}

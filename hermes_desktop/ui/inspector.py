@@ -102,17 +102,18 @@ class Inspector(QTabWidget):
         self._filling = False
         self._skill_states: dict[str, dict[str, object]] = {}
         self._activity_shown: tuple[ActivityRecorder | None, int] = (None, 0)  # which trace, how many turns
-        # The other tabs: a placeholder page each until built (see the module docstring). Memory last, so a saved
-        # tab index (main_window state) keeps pointing where it did.
+        # The other tabs: an empty stand-in page each until built (see the module docstring). Memory last, so a
+        # saved tab index (main_window state) keeps pointing where it did.
         self._unbuilt: dict[str, tuple[QWidget, Callable[[], QWidget]]] = {}
+        self._built: dict[str, QWidget] = {}
         self._when_built: dict[str, list[Callable[[QWidget], None]]] = {}
         for key, label, build in (("skills", self.tr("Skills"), self._build_skills),
                                   ("mcp", self.tr("MCP"), self._build_mcp),
                                   ("activity", self.tr("Activity"), self._build_activity),
                                   ("memory", self.tr("Memory"), self._build_memory)):
-            placeholder = QWidget()
-            self.addTab(placeholder, label)
-            self._unbuilt[key] = (placeholder, build)
+            stand_in = QWidget()
+            self.addTab(stand_in, label)
+            self._unbuilt[key] = (stand_in, build)
         self.currentChanged.connect(self._build_current)
         if not lazy:
             self.build_pages()
@@ -128,23 +129,20 @@ class Inspector(QTabWidget):
         if key in self._unbuilt:
             self._when_built.setdefault(key, []).append(callback)
         else:
-            callback(self.widget(self._index_of_key(key)))
-
-    def _index_of_key(self, key: str) -> int:
-        return {"skills": 1, "mcp": 2, "activity": 3, "memory": 4}[key]
+            callback(self._built[key])
 
     def _build_current(self, index: int) -> None:
-        for key, (placeholder, _build) in list(self._unbuilt.items()):
-            if self.indexOf(placeholder) == index:
+        for key, (stand_in, _build) in list(self._unbuilt.items()):
+            if self.indexOf(stand_in) == index:
                 self._ensure(key)
 
     def _ensure(self, key: str) -> None:
         entry = self._unbuilt.pop(key, None)
         if entry is None:
             return
-        placeholder, build = entry
-        page = build()
-        index = self.indexOf(placeholder)
+        stand_in, build = entry
+        page = self._built[key] = build()
+        index = self.indexOf(stand_in)
         current = self.currentIndex()
         blocked = self.blockSignals(True)  # the same tab stays current: no currentChanged for the swap
         try:
@@ -153,7 +151,7 @@ class Inspector(QTabWidget):
             self.setCurrentIndex(current)
         finally:
             self.blockSignals(blocked)
-        placeholder.deleteLater()
+        stand_in.deleteLater()
         for callback in self._when_built.pop(key, []):
             callback(page)
 

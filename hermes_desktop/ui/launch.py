@@ -64,22 +64,6 @@ def install_excepthook(show: Callable[[str], None]) -> None:
     sys.excepthook = hook
 
 
-class _FirstPaint(QObject):
-    """An awaitable first paint, for code already on an asyncio loop (tests, benchmarks)."""
-
-    def __init__(self, widget: QWidget) -> None:
-        import asyncio
-
-        super().__init__(widget)
-        self.painted = asyncio.get_event_loop().create_future()
-        widget.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint and not self.painted.done():
-            self.painted.set_result(None)
-        return False
-
-
 class _PaintWait(QObject):
     """Runs a local Qt event loop until `widget` has painted once (or `limit_ms` passed: a platform that never
     paints a hidden or minimised window must not hold the start)."""

@@ -563,7 +563,7 @@ class MainWindow(QMainWindow):
         import uuid
 
         if self.current_session is None:
-            self._supersede_opens()
+            self._supersede_opens()  # a session still loading (the one reopened at start) is not shown over this
             self.current_session = uuid.uuid4().hex
             self.sidebar.set_current(self.current_session)
         return self.current_session
@@ -716,16 +716,13 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ turns
     def send(self, text: str) -> None:
-        import uuid
-
         if not self.controller.ready or self.controller.agent is None:
             return
         if self.current_session is not None and self.controller.is_busy(self.current_session):
             return
         if self.current_session is None:
-            self._supersede_opens()  # a session still loading (the one reopened at start) is not shown over this
             self.chat.model.reset([])
-            self.current_session = uuid.uuid4().hex
+            self._ensure_session()  # a new id; a session still loading is not shown over this one
         self.chat.view.follow_bottom()
         self._unsaved_sends[self.current_session] = text
         self._returned_text.discard(self.current_session)
