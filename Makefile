@@ -1,5 +1,6 @@
 # The two commands a fresh machine needs (README):  make run  ·  make test
 PYTHON ?= python3
+SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -23,9 +24,13 @@ translations: $(STAMP)
 	$(BIN)/pyside6-lupdate $$(find hermes_desktop/ui -name '*.py' | sort) -no-obsolete -ts resources/translations/hermes_zh_CN.ts
 	$(BIN)/pyside6-lrelease resources/translations/hermes_zh_CN.ts -qm resources/translations/hermes_zh_CN.qm
 
+# The first run takes a minute or two: say so, and let pip show each package as it comes (a silent minute
+# looked like a hang to a new user).
 $(STAMP): pyproject.toml
+	@echo "Setting up $(VENV) (the first time takes a minute or two; later runs start at once)..."
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@set -o pipefail; $(BIN)/python -m pip install --disable-pip-version-check -e '.[test]' 2>&1 \
+	  | { grep --line-buffered -E '^(Collecting|Installing|Successfully|ERROR|error)' || true; }
 	@touch $(STAMP)
 
 # A one-folder app in dist/hermes-desktop/ (PyInstaller), checked by running it; then
