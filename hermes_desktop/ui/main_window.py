@@ -168,6 +168,10 @@ class MainWindow(QMainWindow):
         self.chat.input.setPlaceholderText(self.tr("Loading…"))
         self.resize(1340, 840)
         self._restore_state()
+        from hermes_desktop.ui.screen_fit import InspectorYield, fit_to_screen
+
+        fit_to_screen(self)  # a 1366×768 laptop, or a layout saved on a bigger screen (issue 24)
+        self.inspector_yield = InspectorYield(self, self.splitter, self.inspector, self.inspector_toggle)
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(80)
@@ -268,7 +272,7 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _checked=False, k=key: self.set_theme(k))
             group.addAction(action)
             self.theme_actions[key] = action
-        toggle = view.addAction(self.tr("Show inspector"))
+        toggle = self.inspector_toggle = view.addAction(self.tr("Show inspector"))
         toggle.setCheckable(True)
         toggle.setChecked(True)
         toggle.toggled.connect(self.inspector.setVisible)
@@ -966,6 +970,9 @@ class MainWindow(QMainWindow):
         sizes = restored_sizes(state)  # an older version's 320 px inspector is widened for the Tools tab
         if sizes is not None:
             self.splitter.setSizes(sizes)
+            shown = state.get("inspector_visible")
+            if shown is False or (shown is None and sizes[2] == 0):  # hidden when saved: hidden, not 0 px wide
+                self.inspector_toggle.setChecked(False)
         if isinstance(state.get("inspector_tab"), int) and 0 <= state["inspector_tab"] < self.inspector.count():
             self.inspector.setCurrentIndex(state["inspector_tab"])
         self._restored_session = state.get("session") if isinstance(state.get("session"), str) else None
@@ -976,6 +983,7 @@ class MainWindow(QMainWindow):
             "splitter": self.splitter.sizes(),
             "layout_version": 2,  # ui/window_layout.py: this version's sizes are restored as they are
             "inspector_tab": self.inspector.currentIndex(),
+            "inspector_visible": self.inspector_yield.shown or self.inspector_yield.yielded,
             "session": self.current_session,
         }
         try:

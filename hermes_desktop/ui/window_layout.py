@@ -36,3 +36,44 @@ def restored_sizes(state: dict[str, Any]) -> list[int] | None:
     from_chat = min(need, max(0, chat - CHAT_MIN))
     from_sidebar = min(need - from_chat, max(0, sidebar - SIDEBAR_MIN))
     return [sidebar - from_sidebar, chat - from_chat, inspector + from_chat + from_sidebar]
+
+
+# The window on real screens (issue 24). A laptop's 1366×768 leaves about 1366×730 for windows once a panel is
+# counted, so the default 1340×840 put the message box below the screen's edge. The window is sized to what the
+# screen makes available, and below YIELD_BELOW the inspector gives its room to the chat.
+DEFAULT_WINDOW = (1340, 840)
+FRAME_ALLOWANCE = (16, 48)  # a title bar and borders, before the window manager has told us their real size
+YIELD_BELOW = SIDEBAR_MIN + CHAT_MIN + INSPECTOR_MIN + 120  # 1090 px: narrower, and the inspector yields
+
+
+def fitted_window_rect(want: tuple[int, int], available: tuple[int, int, int, int],
+                       frame: tuple[int, int] = FRAME_ALLOWANCE) -> tuple[int, int, int, int]:
+    """The window's (x, y, width, height) so that it, frame included, lies inside `available` (x, y, w, h).
+
+    The wanted size is kept where it fits; a screen smaller than it gets the whole available area, centred.
+    """
+    ax, ay, aw, ah = available
+    width = max(1, min(want[0], aw - frame[0]))
+    height = max(1, min(want[1], ah - frame[1]))
+    x = ax + max(0, (aw - frame[0] - width) // 2)
+    y = ay + max(0, (ah - frame[1] - height) // 2)
+    return x, y, width, height
+
+
+def reshown_sizes(sizes: list[int], inspector_width: int = INSPECTOR_MIN) -> list[int]:
+    """Splitter sizes [sidebar, chat, inspector] with the inspector given `inspector_width` again.
+
+    The room comes from the chat down to CHAT_MIN, then from the sidebar down to SIDEBAR_MIN; on a window too
+    narrow for all three the inspector gets what is left (never a zero width that looks like a bug).
+    """
+    sidebar, chat, inspector = (max(0, int(v)) for v in sizes)
+    if inspector >= inspector_width:
+        return [sidebar, chat, inspector]
+    need = inspector_width - inspector
+    from_chat = min(need, max(0, chat - CHAT_MIN))
+    from_sidebar = min(need - from_chat, max(0, sidebar - SIDEBAR_MIN))
+    given = inspector + from_chat + from_sidebar
+    if given < INSPECTOR_MIN // 2:  # nothing to spare: share the chat's room rather than show a sliver
+        share = max(0, (chat + inspector) // 3)
+        return [sidebar, chat + inspector - share, share]
+    return [sidebar - from_sidebar, chat - from_chat, given]
