@@ -79,8 +79,19 @@ KNOWN_VISION_MODELS = (
     "moonshot-v1-*-vision*", "kimi-latest*", "grok-*vision*", "grok-4*", "internvl*", "phi-3.5-vision*",
     "phi-4-multimodal*", "step-1v*", "doubao-*vision*", "yi-vision*",
 )
-# Names that match a pattern above but are known not to take images.
-_KNOWN_TEXT_ONLY = ("o1-mini*", "o3-mini*", "gpt-4o-audio*", "gpt-4o-*transcribe*", "gpt-4o-*tts*", "gpt-5*-codex*")
+# Names known not to take images: those that match a pattern above but are text-only, and the common text-only
+# models of the providers the setup dialog offers (DeepSeek's chat and reasoner, Qwen's text models, GLM's and
+# Kimi's text models, the coders), so an image for them is refused before anything is sent (issue 24: a picture
+# went to deepseek-reasoner with no warning). Checked before the list above: keep vision names out of it.
+_KNOWN_TEXT_ONLY = (
+    "o1-mini*", "o3-mini*", "gpt-4o-audio*", "gpt-4o-*transcribe*", "gpt-4o-*tts*", "gpt-5*-codex*",
+    "gpt-3.5*", "deepseek-chat*", "deepseek-reasoner*", "deepseek-r1*", "deepseek-v2*", "deepseek-v3*",
+    "deepseek-coder*", "deepseek-prover*", "qwq*", "qwen-max*", "qwen-plus*", "qwen-turbo*", "qwen-long*",
+    "qwen-flash*", "qwen-coder*", "qwen2.5-coder*", "qwen3-coder*", "qwen3-max*", "qwen3-next*", "glm-4-*",
+    "glm-4", "glm-4.5", "glm-4.5-air*", "glm-4.5-x*", "glm-4.6", "glm-z1*", "moonshot-v1-8k", "moonshot-v1-32k",
+    "moonshot-v1-128k", "moonshot-v1-auto", "kimi-k2*", "kimi-thinking*", "codestral*", "llama3.1*", "llama-3.1*",
+    "llama3.3*", "llama-3.3*", "mistral-7b*", "mixtral*", "phi-4", "phi-4-mini*",
+)
 
 
 class AttachmentError(Exception):

@@ -166,10 +166,17 @@ def test_vision_from_model_names_settings_and_learning(profile) -> None:
         assert known_vision_model(name) is True, name
     for name in ("o3-mini", "gpt-4o-audio-preview"):
         assert known_vision_model(name) is False, name
-    assert known_vision_model("deepseek-chat") is None
-    assert supports_images(replace(profile, model="deepseek-chat"))  # unknown: allowed until a server refuses
-    assert not supports_images(replace(profile, model="deepseek-chat", learned_no_vision=True))
-    assert supports_images(replace(profile, model="deepseek-chat", learned_no_vision=True, vision=Capability.YES))
+    # Issue 24: DeepSeek's and the other presets' text-only models are known, so an image is refused before sending.
+    for name in ("deepseek-chat", "deepseek-reasoner", "deepseek/deepseek-r1", "deepseek-r1:14b", "qwen-max",
+                 "qwen-plus-latest", "qwq-32b", "glm-4-plus", "glm-4.5", "kimi-k2-0905-preview", "moonshot-v1-8k"):
+        assert known_vision_model(name) is False, name
+        assert not supports_images(replace(profile, model=name)), name
+    for name in ("qwen3-vl-plus", "glm-4.5v", "glm-4v-plus", "moonshot-v1-8k-vision-preview"):
+        assert known_vision_model(name) is True, name  # their vision siblings are still seen as vision models
+    assert known_vision_model("my-local-finetune") is None
+    assert supports_images(replace(profile, model="my-local-finetune"))  # unknown: allowed until a server refuses
+    assert not supports_images(replace(profile, model="my-local-finetune", learned_no_vision=True))
+    assert supports_images(replace(profile, model="deepseek-chat", vision=Capability.YES))  # the user's setting wins
     assert not supports_images(replace(profile, model="gpt-4o", vision=Capability.NO))
 
 

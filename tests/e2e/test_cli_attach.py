@@ -55,3 +55,13 @@ def test_ask_attach_a_large_text_file_says_only_the_first_part_went(server, env,
     assert done.returncode == 0, done.stderr
     assert "note: server.log: Only the first 40,000 of 50,001 characters are included" in done.stderr
     assert done.stderr.count("into the workspace") == 1, "the advice is given once"
+
+
+def test_an_image_for_deepseek_reasoner_is_refused_before_anything_is_sent(server, env, tmp_path) -> None:
+    """Issue 24: a picture went to deepseek-reasoner, a text-only model, with no warning."""
+    picture = tmp_path / "chart.png"
+    picture.write_bytes(png_bytes(40, 30))
+    done = hermes("ask", "what is this?", "--attach", str(picture), env={**env, "HERMES_MODEL": "deepseek-reasoner"})
+    assert done.returncode != 0
+    assert "deepseek-reasoner cannot see images" in done.stderr and "chart.png" in done.stderr
+    assert server.chat_requests == []
