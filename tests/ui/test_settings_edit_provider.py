@@ -33,3 +33,39 @@ def test_edit_opens_the_active_provider_without_choosing_a_row_first(make_window
     assert opened.findChild(QLineEdit, "baseUrlEdit").text() == model_server.base_url
     h.do(opened.reject)
     h.do(dialog.reject)
+
+
+def test_adding_a_provider_keeps_the_default_and_use_this_one_changes_it(make_window, model_server) -> None:
+    """Issue 24: adding a second provider silently made it the default."""
+    from PySide6.QtWidgets import QComboBox
+
+    config = app_paths().config_dir
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "settings.json").write_text(json.dumps({
+        "profiles": [{"id": "demo", "name": "Demo", "base_url": model_server.base_url, "model": "scripted-model",
+                      "needs_api_key": False}], "active_profile_id": "demo"}), encoding="utf-8")
+    h = make_window(configured=False)
+    h.do(h.window.open_settings)
+    dialog = h.wait_until(lambda: getattr(h.window, "settings_dialog", None), what="the settings dialog")
+    h.do(lambda: dialog.findChild(QPushButton, "addProfileButton").click())
+    opened = editor(h)
+    combo = opened.findChild(QComboBox, "providerCombo")
+    h.do(lambda: combo.setCurrentIndex(combo.count() - 1))  # the custom provider: any OpenAI-compatible URL
+    h.do(lambda: opened.findChild(QLineEdit, "baseUrlEdit").setText("http://127.0.0.1:9/v1"))
+    h.do(lambda: opened.findChild(QComboBox, "modelEdit").setEditText("second-model"))
+    h.do(lambda: opened.findChild(QPushButton, "saveButton").click())
+
+    def saved() -> dict | None:
+        data = json.loads((config / "settings.json").read_text(encoding="utf-8"))
+        return data if len(data.get("profiles", [])) == 2 else None
+
+    data = h.wait_until(saved, what="the second provider saved")
+    assert data["active_profile_id"] == "demo", "adding a provider must not change the default"
+    profiles = dialog.findChild(QListWidget, "profileList")
+    new_row = next(i for i in range(profiles.count()) if "second-model" in profiles.item(i).text()
+                   or "127.0.0.1:9" in (profiles.item(i).toolTip() or ""))
+    h.do(lambda: profiles.setCurrentRow(new_row))
+    h.do(lambda: dialog.findChild(QPushButton, "activateProfileButton").click())
+    h.wait_until(lambda: json.loads((config / "settings.json").read_text(encoding="utf-8"))["active_profile_id"]
+                 != "demo", what="Use this one to make it the default")
+    h.do(dialog.reject)

@@ -198,7 +198,9 @@ class SettingsDialog(QDialog):
     async def add_profile(self) -> None:
         dialog = await self._open_editor()
         if dialog is not None:
-            await self._save(dialog.profile(), dialog.entered_key() or None, make_active=True)
+            # A new provider is added beside the default, never in its place: "Use this one" makes it the default
+            # (issue 24: adding a second provider silently switched every new session to it).
+            await self._save(dialog.profile(), dialog.entered_key() or None, make_active=False)
 
     async def edit_profile(self) -> None:
         profile = self._selected()
