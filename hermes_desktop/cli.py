@@ -39,6 +39,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="print every event as a JSON line instead of the reply")
     ask.add_argument("--show-thinking", action="store_true",
                      help="print a reasoning model's thinking on stderr (dimmed on a terminal); stdout is the reply")
+    ask.add_argument("--model", metavar="PROFILE[/MODEL]",
+                     help="the provider (its id or name) and model that answer this session from this message on, "
+                          "as the model picker does; kept with the session")
     ask.add_argument("--attach", action="append", type=Path, default=[], metavar="PATH",
                      help="attach a file (image, PDF, text, code, Markdown, CSV, JSON); repeatable")
     if only == "ask":
@@ -215,6 +218,16 @@ async def _ask(args: argparse.Namespace) -> int:
         print(f"error: {too_much}", file=sys.stderr)
         runtime.store.close()
         return EXIT_USAGE
+    pick = None
+    if args.model:
+        from hermes_desktop.core.session_models import UnknownModelChoice, pick_from_spec
+
+        try:
+            pick = pick_from_spec(runtime.settings.profiles, args.model)
+        except UnknownModelChoice as exc:  # before anything is stored, sent or started
+            print(f"error: {exc}", file=sys.stderr)
+            runtime.store.close()
+            return EXIT_USAGE
     for problem in runtime.problems:
         print(f"note: {problem}", file=sys.stderr)
     approver = TerminalApprover() if sys.stdin.isatty() else None
@@ -234,6 +247,10 @@ async def _ask(args: argparse.Namespace) -> int:
 
     print_remembered = memory_command.print_remembered(runtime, quiet=args.json)  # "[remembered: …]" on stderr
     session_id = args.session or _new_session_id()
+    if pick is not None:  # --model: kept with the session, as a choice in the model picker is
+        from hermes_desktop.core.session_models import write_pick
+
+        await asyncio.to_thread(write_pick, runtime.store, session_id, pick)
     turn = agent.start_turn(session_id, args.text, attachments)
     code = EXIT_OK
     wrote_text = False

@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from hermes_desktop.core.executors import run_store
 from hermes_desktop.core.session_types import SessionStore
@@ -79,6 +79,36 @@ def write_pick(store: SessionStore, session_id: str, pick: SessionPick | None) -
                         params=params)
     else:
         store.set_model(session_id, pick.profile_id, pick.model, params={**params, CHOSEN_MARK: True})  # type: ignore[call-arg]
+
+
+class UnknownModelChoice(ValueError):
+    """`ask --model` named a provider that is not set up; `str()` is one line for the user."""
+
+
+def pick_from_spec(profiles: "Sequence[ProviderProfile]", spec: str) -> SessionPick:
+    """The pick `ask --model PROFILE[/MODEL]` asks for: a profile by id or by name (any case), and a model (the
+    profile's own when none is given). The model may itself hold slashes (OpenRouter's `openai/gpt-4o`): only the
+    first one separates it from the profile, unless the whole text names a profile."""
+    text = spec.strip()
+
+    def find(name: str) -> ProviderProfile | None:
+        wanted = name.strip().casefold()
+        return next((p for p in profiles if p.id.casefold() == wanted), None) or \
+            next((p for p in profiles if p.name.strip().casefold() == wanted), None)
+
+    whole = find(text)
+    if whole is not None:
+        name, model = whole, whole.model
+    else:
+        head, _, tail = text.partition("/")
+        found = find(head) if head else None
+        if found is None:
+            known = ", ".join(p.id for p in profiles) or "none is set up (run the app once, or set HERMES_BASE_URL)"
+            raise UnknownModelChoice(f"no provider named “{head or text}”; the providers are: {known}")
+        name, model = found, tail.strip() or found.model
+    if not model:
+        raise UnknownModelChoice(f"the provider “{name.id}” has no model; give one: --model {name.id}/MODEL")
+    return SessionPick(name.id, model)
 
 
 def same_connection(a: ProviderProfile, b: ProviderProfile) -> bool:
