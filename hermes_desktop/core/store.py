@@ -727,9 +727,11 @@ class SQLiteSessionStore:
         hits = []
         for row in rows:
             text = row["content"] or ""
+            if row["role"] == "tool":
+                text = fts.tool_result_text(text)
             if row["tool_calls"] or row["name"]:
                 text = " ".join(p for p in (text, row["name"] or "", _calls_text(row["tool_calls"])) if p)
-            snippet = fts.make_snippet(text, terms)
+            snippet = fts.make_snippet(text, terms, markdown=row["role"] == "assistant")
             hits.append(SearchHit(row["session_id"], row["title"], row["id"], row["role"], snippet.text,
                                   snippet.highlights, row["depth"], row["updated_at"]))
         return hits

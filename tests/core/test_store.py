@@ -154,6 +154,23 @@ def test_search_finds_english_words_chinese_two_character_terms_and_tool_names(s
     assert store.search("budget 数据") == []
 
 
+def test_search_snippets_read_as_text_not_markdown_or_json(store) -> None:
+    """Issue 24: search snippets showed raw `##` and `**`, and a tool result's JSON."""
+    chat(store, "md", ("plan my week", "## Weekly plan\n\n**Monday**: review the `budget` and [the notes](https://x.y)\n"
+                                       "| day | task |\n|---|---|\n| Tue | 2*3*4 sums |"))
+    store.create_session("tool")
+    store.append_message("tool", NewMessage("tool", '{"path": "notes.md", "content": "the quarterly forecast"}',
+                                            tool_call_id="c1", name="read_file"))
+    hit = next(h for h in store.search("budget") if h.message_id)
+    assert "##" not in hit.snippet and "**" not in hit.snippet and "`" not in hit.snippet and "](" not in hit.snippet
+    assert "Weekly plan Monday: review the budget and the notes" in hit.snippet
+    start, end = hit.highlights[0]
+    assert hit.snippet[start:end] == "budget"
+    assert "2*3*4" in next(h for h in store.search("sums") if h.message_id).snippet, "arithmetic is not emphasis"
+    tool_hit = next(h for h in store.search("forecast") if h.message_id)
+    assert '{"' not in tool_hit.snippet and "notes.md the quarterly forecast" in tool_hit.snippet
+
+
 @pytest.mark.parametrize(("query", "expected"), [
     ('"', None), ('"budget', "budget"), ("budget*", "budget"), ("AND", None), ("budget AND", "budget"),
     ("-budget", "budget"), ("NOT budget OR", "budget"), ("(", None), ("a:b", None), ("budget^2", None), ("{x}", None),

@@ -142,9 +142,61 @@ class Snippet:
     highlights: tuple[tuple[int, int], ...]  # (start, end) offsets into `text`
 
 
-def make_snippet(content: str, terms: list[str]) -> Snippet:
-    """A window of `content` around the first hit, with every term's occurrences marked."""
-    flat = " ".join(content.split())
+# Markdown's marks, for snippets that read as text (issue 24: hits showed raw `##` and `**`). A regex pass, not a
+# parser: a snippet is a 140-character window of one message, and a stray mark left in it costs nothing.
+_MD_FENCE = re.compile(r"^\s*(```|~~~)[^\n]*$", re.MULTILINE)
+_MD_LINE_MARKS = re.compile(r"^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+\[[ xX]\]\s+|[-*+]\s+|\d{1,9}[.)]\s+)", re.MULTILINE)
+_MD_RULE = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$|^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?\s*$", re.MULTILINE)
+_MD_IMAGE_OR_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
+_MD_REFERENCE = re.compile(r"\[([^\]\n]+)\]\[[^\]\n]*\]")
+_MD_EMPHASIS = re.compile(r"(?<![\w*`~])(\*\*|__|~~|\*|`+)(?=\S)(.+?)(?<=\S)\1(?![\w*`~])")  # not 2*3*4
+_MD_TAGS = re.compile(r"</?(?:b|i|em|strong|code|br|p|div|span|sup|sub|details|summary)\b[^>]*>", re.IGNORECASE)
+
+
+def plain_text(markdown: str) -> str:
+    """`markdown` as the text a reader sees: headings, emphasis, code marks, link targets and table rules gone."""
+    text = _MD_FENCE.sub("", markdown)
+    text = _MD_RULE.sub("", text)
+    text = _MD_LINE_MARKS.sub("", text)
+    text = _MD_IMAGE_OR_LINK.sub(r"\1", text)
+    text = _MD_REFERENCE.sub(r"\1", text)
+    for _ in range(2):  # **_nested_** marks
+        text = _MD_EMPHASIS.sub(r"\2", text)
+    text = _MD_TAGS.sub("", text)
+    return text.replace("|", " ")
+
+
+def tool_result_text(content: str) -> str:
+    """A tool result's words for a snippet: the string values of its JSON (the raw JSON read as noise), or the
+    content as it is when it is not JSON."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return content
+    words: list[str] = []
+
+    def walk(value: object) -> None:
+        if len(words) > 200:
+            return
+        if isinstance(value, str):
+            words.append(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif value is not None and not isinstance(value, bool):
+            words.append(str(value))
+
+    walk(data)
+    return " ".join(words) if words else content
+
+
+def make_snippet(content: str, terms: list[str], *, markdown: bool = False) -> Snippet:
+    """A window of `content` around the first hit, with every term's occurrences marked. With `markdown` the
+    content is read as Markdown and its marks are left out of the window."""
+    flat = " ".join((plain_text(content) if markdown else content).split())
     lowered = flat.lower()
     positions = [lowered.find(t.lower()) for t in terms]
     hits = [p for p in positions if p >= 0]
