@@ -275,3 +275,32 @@ def test_the_delete_key_deletes_the_current_session_and_undo_brings_it_back(make
     h.do(h.window.sidebar.undo_button.click)
     h.wait_until(lambda: session in listed(store), what="the undo")
     assert [m.content for m in store.messages(session)] == ["delete me by key", "ok"]
+
+
+def test_a_message_s_copy_link_says_copied_after_the_click(make_window, model_server) -> None:
+    """Issue 24: Copy gave no sign that it worked."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    from hermes_desktop.ui.chat.items import MessageItem
+
+    h = make_window()
+    ask(h, model_server, "hi", "the reply to copy")
+    chat = h.window.chat
+    view = chat.view
+    row = next(r for r, i in enumerate(chat.model.items()) if isinstance(i, MessageItem) and i.text == "the reply to copy")
+    item = chat.model.item(row)
+
+    def copy_link():
+        layout = view.itemDelegate().row_layout(item, view.viewport().width())
+        return next(t for t in layout.hover_texts if t.role == "link" and t.icon == "copy")
+
+    assert copy_link().text == "Copy"
+    QApplication.clipboard().setText("something else")
+    top = view.visualRect(chat.model.index(row)).topLeft()
+    centre = copy_link().rect.center()
+    h.do(lambda: QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                                  QPoint(int(top.x() + centre.x()), int(top.y() + centre.y()))))
+    h.wait_until(lambda: QApplication.clipboard().text() == "the reply to copy", what="the reply on the clipboard")
+    assert copy_link().text == "Copied"
+    h.wait_until(lambda: copy_link().text == "Copy", timeout=6, what="the link to say Copy again")

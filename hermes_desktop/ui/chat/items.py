@@ -36,6 +36,7 @@ class MessageItem:
     thinking_started: float | None = None  # time.monotonic() at its first thinking piece (live duration)
     reasoning_open: bool | None = None  # the user's toggle; None follows the setting
     attachments: tuple[Any, ...] = ()  # a user message's files (AttachmentRef): thumbnails and chips under it
+    copied: bool = False  # Copy was just clicked: its link reads "Copied" for a moment (never stored)
 
     @property
     def key(self) -> str:

@@ -55,6 +55,12 @@ FOOTER_H = 22.0
 CARD_PAD = design.BOX_PAD
 LINK_ICON = 12  # the icon before a footer link (Copy, Edit, Fork, Regenerate)
 LINK_ICONS = frozenset({"copy", "edit", "fork", "regenerate"})
+
+def _copy_label(item: Any) -> str:
+    """A message's Copy link, which says "Copied" for a moment after a click (issue 24: nothing said it worked)."""
+    if getattr(item, "copied", False):
+        return QCoreApplication.translate("Transcript", "Copied", "a message's Copy link, just after the click")
+    return QCoreApplication.translate("Transcript", "Copy")
 RESULT_PREVIEW_LINES = 24
 USER_BUBBLE_RATIO = 0.78
 LIVE_THINKING_CHARS = 4000
@@ -149,7 +155,7 @@ def signature(item: Item) -> tuple[Any, ...]:
         thinking = (thinking_state(item), len(item.reasoning), item.reasoning_ms, item.thinking,
                     thinking_seconds(item) if item.thinking else None) if item.reasoning else ()
         return ("m", item.role, len(item.text), item.text[-64:], item.streaming, item.interrupted, len(item.attachments), item.versions,
-                thinking_display(), thinking)
+                thinking_display(), thinking, item.copied)
     if isinstance(item, ToolCardItem):
         elapsed = item.elapsed()
         return ("c", item.status, item.args_open, item.result_open, item.show_all, len(item.result or ""),
@@ -258,7 +264,7 @@ class RowLayouter:
         layout.docs.append(DocPart(QPointF(left + BUBBLE_PAD, PAD_Y + BUBBLE_PAD), doc))
         attached = self._attachments(layout, item, PAD_Y + bubble_h, width)
         layout.height += attached
-        self._footer(layout, PAD_Y + bubble_h + attached, [(QCoreApplication.translate("Transcript", "Copy"), "copy"), (QCoreApplication.translate("Transcript", "Edit"), "edit"), (QCoreApplication.translate("Transcript", "Fork"), "fork")],
+        self._footer(layout, PAD_Y + bubble_h + attached, [(_copy_label(item), "copy"), (QCoreApplication.translate("Transcript", "Edit"), "edit"), (QCoreApplication.translate("Transcript", "Fork"), "fork")],
                      right=width - MARGIN_X, left=left)
         self._versions(layout, item, PAD_Y + bubble_h + attached, left)
         return layout
@@ -333,7 +339,7 @@ class RowLayouter:
             if len(item.versions) > 1:
                 self._versions(layout, item, y, MARGIN_X)
                 versions_width = 90.0
-            self._footer(layout, y, [(QCoreApplication.translate("Transcript", "Copy"), "copy"), (QCoreApplication.translate("Transcript", "Regenerate"), "regenerate"), (QCoreApplication.translate("Transcript", "Fork"), "fork")],
+            self._footer(layout, y, [(_copy_label(item), "copy"), (QCoreApplication.translate("Transcript", "Regenerate"), "regenerate"), (QCoreApplication.translate("Transcript", "Fork"), "fork")],
                          right=None, left=MARGIN_X + versions_width)
         # A reply that only thought (before its tool calls) has no text to copy: no footer gap under it.
         layout.height = y + (0 if item.reasoning and not item.text and not item.streaming else FOOTER_H) + PAD_Y / 2

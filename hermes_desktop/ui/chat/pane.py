@@ -33,6 +33,8 @@ from hermes_desktop.ui.chat.items import Item, MessageItem, RememberedItem, Summ
 from hermes_desktop.ui.chat.model import TranscriptModel
 from hermes_desktop.ui.chat.view import ChatView
 
+COPIED_FOR_MS = 2000  # how long a message's Copy link says "Copied"
+
 if TYPE_CHECKING:
     import asyncio
 
@@ -252,9 +254,23 @@ class ChatPane(QWidget):
         self.input.clear()
         return True
 
+    def _show_copied(self, item: MessageItem) -> None:
+        """The message's Copy link reads "Copied" for two seconds."""
+        from PySide6.QtCore import QTimer
+
+        item.copied = True
+        self.model.changed(item)
+
+        def back() -> None:
+            item.copied = False
+            self.model.changed(item)  # a no-op once the item has left the page
+
+        QTimer.singleShot(COPIED_FOR_MS, self, back)
+
     def _on_action(self, action: str, item: Item, payload: object) -> None:
         if action == "copy" and isinstance(item, MessageItem):
             QGuiApplication.clipboard().setText(item.text)
+            self._show_copied(item)
         elif action == "edit" and isinstance(item, MessageItem):
             self.start_editing(item)
         elif action in ("regenerate", "fork", "version"):
