@@ -77,8 +77,8 @@ def runtime(workspace_dir: Path):
     made.store.close()
 
 
-async def start(runtime, name: str = "cf") -> None:
-    entry = {"command": sys.executable, "args": ["-m", "tests.support.mcp_server", "--client-features"],
+async def start(runtime, name: str = "cf", folders: tuple[str, ...] = ()) -> None:
+    entry = {"command": sys.executable, "args": ["-m", "tests.support.mcp_server", "--client-features", *folders],
              "cwd": str(REPO), "env": {"PYTHONPATH": str(REPO)}}
     runtime.paths.mcp_config_file.write_text(json.dumps({"mcpServers": {name: entry}}), encoding="utf-8")
     await runtime.mcp.reload()
@@ -382,6 +382,20 @@ async def test_roots_are_the_workspace_and_notes_and_a_change_is_announced(runti
     assert told == ["cf"]
     after = await call(runtime, "show_roots")
     assert after == {"roots": [{"uri": other.resolve().as_uri(), "name": "Workspace"}], "changes": 1}
+    await runtime.mcp.stop_all()
+
+
+async def test_a_server_s_own_folders_are_offered_as_roots_beside_the_workspace(runtime, tmp_path) -> None:
+    """Issue 24: a filesystem server given ~/Documents (as its README says) was narrowed to the workspace by the
+    roots Hermes sent. The folders in its own arguments are offered too; `/` and files are not."""
+    documents = tmp_path / "Documents"
+    documents.mkdir()
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x", encoding="utf-8")
+    await start(runtime, folders=(str(documents), str(a_file), "/", str(tmp_path / "missing")))
+    seen = await call(runtime, "show_roots")
+    assert seen["roots"] == [{"uri": runtime.workspace.root.resolve().as_uri(), "name": "Workspace"},
+                             {"uri": documents.resolve().as_uri(), "name": "Documents"}]
     await runtime.mcp.stop_all()
 
 

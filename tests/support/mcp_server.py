@@ -94,6 +94,7 @@ def main() -> None:
     parser.add_argument("--sse", type=int, default=None)
     parser.add_argument("--client-features", action="store_true",
                         help="add the tools that elicit, sample and list roots (tests/support/mcp_client_features.py)")
+    parser.add_argument("folders", nargs="*", help="folders, as the filesystem server takes them (roots tests)")
     options = parser.parse_args()
     if options.client_features:
         from tests.support.mcp_client_features import register

@@ -17,8 +17,10 @@ terminal for `ask` on a TTY (commands/mcp_terminal.py), and otherwise an answer 
   A refusal is the error the spec names (code -1, "User rejected sampling request"). Each request and its outcome
   is one audit line (`tool` "sampling/createMessage", source `mcp:<server>`), its texts redacted by the audit log.
   Tool use inside sampling is not offered (the `sampling.tools` capability is not declared).
-- **Roots.** The workspace, and its notes folder when it exists, as file:// URIs. `workspace_changed()` sends
-  `notifications/roots/list_changed` to every connected server when that list changed.
+- **Roots.** The workspace, and its notes folder when it exists, as file:// URIs, plus the folders the user
+  gave that server in its own configuration (`server_folders`: a filesystem server started with ~/Documents keeps
+  ~/Documents). `workspace_changed()` sends `notifications/roots/list_changed` to every connected server when the
+  workspace's list changed.
 - **Capabilities.** The SDK declares `elicitation` (form and url), `sampling` and `roots` (listChanged) exactly
   when the matching callback is given: `client_kwargs` gives all three, because all three are implemented. Only one
   question (form or sampling) is on screen at a time; others wait their turn, at most MAX_WAITING_QUESTIONS from
@@ -40,7 +42,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
@@ -565,6 +567,30 @@ def workspace_roots(workspace: Path | None) -> list[RootInfo]:
     return found
 
 
+def server_folders(server: Any) -> list[RootInfo]:
+    """The folders the user gave this server in its own configuration: each argument of a local (stdio) server
+    that names an existing directory by an absolute or `~` path, as the filesystem server's README has users write
+    (`npx @modelcontextprotocol/server-filesystem ~/Documents`). A server that honours roots replaces its folders
+    with the roots it is sent, so offering only the workspace narrowed such a server to it (issue 24); these are
+    offered beside the workspace. Never the root of the file system: a `/` argument is not read as a folder."""
+    if getattr(server, "url", "") or not getattr(server, "command", ""):
+        return []
+    found: list[RootInfo] = []
+    for arg in getattr(server, "args", ()):
+        if not isinstance(arg, str) or not arg.startswith(("/", "~")) or len(arg) > 4096:
+            continue
+        try:
+            folder = Path(arg).expanduser().resolve()
+            if folder == Path(folder.anchor) or not folder.is_dir():
+                continue
+        except (OSError, RuntimeError, ValueError):
+            continue
+        root = RootInfo(folder.as_uri(), folder.name)
+        if root not in found:
+            found.append(root)
+    return found
+
+
 # ====================================================================== the SDK side
 
 
@@ -617,8 +643,10 @@ class ClientFeatures:
         async def sampling(context: Any, params: Any) -> Any:
             return await self.on_sample(name, params)
 
+        own = server_folders(server)  # what the user gave this server in mcp.json, beside the workspace
+
         async def roots(context: Any) -> Any:
-            return self.on_list_roots(name)
+            return self.on_list_roots(name, own)
 
         return {"elicitation_callback": elicitation, "sampling_callback": sampling, "list_roots_callback": roots}
 
@@ -652,12 +680,14 @@ class ClientFeatures:
             log.exception("could not list MCP roots")
             return []
 
-    def on_list_roots(self, server: str) -> Any:
+    def on_list_roots(self, server: str, own: Sequence[RootInfo] = ()) -> Any:
+        """The roots for `server`: the workspace (and notes), then the folders of its own configuration."""
         from mcp import types
 
         current = self.roots()
         self._announced = tuple(current)
-        return types.ListRootsResult(roots=[types.Root(uri=r.uri, name=r.name) for r in current])
+        listed = [*current, *(r for r in own if r not in current)]
+        return types.ListRootsResult(roots=[types.Root(uri=r.uri, name=r.name) for r in listed])
 
     def workspace_changed(self) -> None:
         """Call after the workspace changed: connected servers hear `roots/list_changed` if the roots differ."""
