@@ -130,7 +130,9 @@ class ApprovalDialog(QDialog):
         # Bidi overrides, line separators and C1 controls as \u escapes (the same JSON): they cannot reorder or
         # hide what the user is judging.
         text = terminal_safe_json(arguments, indent=2)
-        if workspace is None:
+        if workspace is None or self.request.source.startswith("mcp:"):
+            # An MCP server works in its own folders, not in Hermes' workspace: the built-in file tools' verdict
+            # ("refused: outside the workspace") said nothing true about its call (issue 24).
             return text
         lines = []
         for key in _PATH_KEYS:
