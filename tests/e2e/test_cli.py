@@ -371,3 +371,14 @@ def test_doctor_says_why_a_50_mb_skill_was_skipped(env) -> None:
     assert f"SKIPPED {folder}" in result.stdout
     assert ("error: SKILL.md: is 50.0 MB; the limit is 256 KB (a skill's instructions are sent with every request "
             "while it is active)") in result.stdout
+
+
+def test_a_missing_uvx_or_npx_says_what_to_install(env, tmp_path) -> None:
+    """Issue 24: "the command was not found (uvx)" left a new user with nothing to do."""
+    write_mcp_config({"time": {"command": "uvx", "args": ["mcp-server-time"]},
+                      "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]}})
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    listed = hermes("mcp", "list", env={**env, "PATH": str(empty)})
+    assert "the command was not found (uvx); install uv, which brings uvx" in listed.stdout + listed.stderr
+    assert "the command was not found (npx); install Node.js, which brings npx" in listed.stdout + listed.stderr
