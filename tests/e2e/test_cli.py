@@ -373,12 +373,20 @@ def test_doctor_says_why_a_50_mb_skill_was_skipped(env) -> None:
             "while it is active)") in result.stdout
 
 
-def test_a_missing_uvx_or_npx_says_what_to_install(env, tmp_path) -> None:
-    """Issue 24: "the command was not found (uvx)" left a new user with nothing to do."""
-    write_mcp_config({"time": {"command": "uvx", "args": ["mcp-server-time"]},
+def test_a_missing_npx_says_what_to_install_and_a_missing_uv_is_the_one_shipped(env, tmp_path) -> None:
+    """Issue 24: "the command was not found (uvx)" left a new user with nothing to do. uv ships with Hermes (its
+    wheel carries uv and uvx): a bare `uv` not on PATH starts the shipped copy; a missing npx says what to install."""
+    from hermes_desktop.core.mcp.launchers import launcher_hint
+
+    write_mcp_config({"uvtool": {"command": "uv", "args": ["--version"]},
                       "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]}})
     empty = tmp_path / "empty-bin"
     empty.mkdir()
     listed = hermes("mcp", "list", env={**env, "PATH": str(empty)})
-    assert "the command was not found (uvx); install uv, which brings uvx" in listed.stdout + listed.stderr
-    assert "the command was not found (npx); install Node.js, which brings npx" in listed.stdout + listed.stderr
+    said = listed.stdout + listed.stderr
+    assert "the command was not found (npx); install Node.js, which brings npx" in said
+    assert "the command was not found (uv)" not in said, said
+    assert "uvtool" in said and "“uv 0." in said, said  # the shipped uv ran (and printed its version: no MCP server)
+    assert launcher_hint("/opt/tools/uvx") == "; install uv, which brings uvx (for example: pip install uv), then " \
+                                              "restart the server"
+    assert launcher_hint("my-server") == ""

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, replace
@@ -101,36 +102,14 @@ class ServerUnavailable(ToolError):
     pass
 
 
-# What to install when a server's launcher is missing (issue 24: "the command was not found (uvx)" left a new
-# user with nothing to do). Most servers' READMEs start them with one of these.
-_LAUNCHERS = {
-    "uvx": "install uv, which brings uvx (for example: pip install uv)",
-    "uv": "install uv (for example: pip install uv)",
-    "npx": "install Node.js, which brings npx (your system's package, e.g. apt install npm, or the Node.js installer)",
-    "npm": "install Node.js, which brings npm",
-    "node": "install Node.js",
-    "bunx": "install Bun, which brings bunx",
-    "deno": "install Deno",
-    "pipx": "install pipx (for example: pip install pipx)",
-    "docker": "install Docker and start it",
-    "python": "install Python 3, or give the full path of the Python to use",
-    "python3": "install Python 3, or give the full path of the Python to use",
-}
-
-
-def launcher_hint(command: str) -> str:
-    """"; install …" for a missing launcher the user can install, else ""."""
-    name = command.replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe").removesuffix(".cmd")
-    hint = _LAUNCHERS.get(name)
-    return f"; {hint}, then restart the server" if hint else ""
-
-
 def describe_error(exc: BaseException) -> str:
     """The innermost useful message of an exception (anyio wraps transport errors in groups)."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     if isinstance(exc, FileNotFoundError):
         missing = str(exc.filename or exc)
+        from hermes_desktop.core.mcp.launchers import launcher_hint
+
         return f"the command was not found ({missing}){launcher_hint(missing)}"
     if isinstance(exc, (TimeoutError, asyncio.TimeoutError)):
         return "it did not answer in time"
@@ -446,8 +425,10 @@ class ServerSupervisor:
         self._pump = StderrPump(log, self.config.name)
         # Registered before the client is entered, so it runs after the client (and the server) are gone.
         stack.callback(self._pump.close_writer)
-        params = StdioServerParameters(command=resolved.command, args=list(resolved.args), env=env or None,
-                                       cwd=resolved.cwd)
+        from hermes_desktop.core.mcp.launchers import bundled_launcher
+
+        command = bundled_launcher(resolved.command, env.get("PATH") or os.environ.get("PATH", ""))
+        params = StdioServerParameters(command=command, args=list(resolved.args), env=env or None, cwd=resolved.cwd)
         return stdio_client(params, errlog=self._pump.writer)
 
     def _saw_status(self, status: int) -> None:
