@@ -341,77 +341,87 @@
 <context>
     <name>ApprovalDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="35"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="36"/>
         <source>Allow this action?</source>
         <translation>批准此操作吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="42"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="43"/>
         <source>Hermes wants to run:</source>
         <translation>Hermes 想要运行：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="51"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="52"/>
         <source>{level} — {explanation}</source>
         <translation>{level} — {explanation}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="67"/>
         <source>This is a large change, so Hermes asks even if you allowed this tool before.</source>
         <translation>这是一次较大的改动，所以即使你之前批准过此工具，Hermes 仍会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="68"/>
         <source>The model said: “{0}”</source>
         <translation>模型说：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="73"/>
         <source>Session: {0}</source>
         <translation>对话：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="78"/>
         <source>The tool call&apos;s arguments</source>
         <translation>工具调用的参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="84"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="85"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="87"/>
         <source>Always allow this tool</source>
         <translation>始终批准此工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="102"/>
         <source>Arguments:</source>
         <translation>参数：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="134"/>
+        <source>… and {0} more characters</source>
+        <translation>……还有 {0} 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="136"/>
+        <source>Text to be written:</source>
+        <translation>将写入的文字：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="157"/>
         <source>{key}: {path}  →  {resolved}</source>
         <translation>{key}：{path}  →  {resolved}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="144"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="160"/>
         <source>{key}: {path}  →  refused: {reason}</source>
         <translation>{key}：{path}  →  已拒绝：{reason}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="164"/>
         <source>On disk:</source>
         <translation>磁盘上的位置：</translation>
     </message>

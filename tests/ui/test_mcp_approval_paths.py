@@ -28,3 +28,19 @@ def test_a_built_in_call_outside_the_workspace_still_shows_it_is_refused(qtbot, 
     dialog = ApprovalDialog(request, workspace=Workspace(tmp_path))
     qtbot.addWidget(dialog)
     assert "refused" in dialog.args_view.toPlainText()
+
+
+def test_a_write_approval_shows_the_text_to_be_written_as_text(qtbot, tmp_path) -> None:
+    """Issue 24: a write approval showed the new file as one JSON string full of \\n."""
+    content = "# Plan\nMonday: review\nTuesday: \x1b[2Kship\n"
+    request = ApprovalRequest("s", "c1", "write_file", "builtin", Risk.WRITE, {"path": "plan.md", "content": content})
+    dialog = ApprovalDialog(request, workspace=Workspace(tmp_path))
+    qtbot.addWidget(dialog)
+    shown = dialog.args_view.toPlainText()
+    assert '"content": "# Plan\\nMonday: review' in shown, "the arguments are still shown exactly as sent"
+    block = shown.split("Text to be written:\n", 1)[1].split("\n\n")[0]
+    assert block.splitlines()[:3] == ["  │ # Plan", "  │ Monday: review", "  │ Tuesday: \\x1b[2Kship"]
+    one_line = ApprovalRequest("s", "c2", "write_file", "builtin", Risk.WRITE, {"path": "a.txt", "content": "hi"})
+    plain = ApprovalDialog(one_line, workspace=Workspace(tmp_path))
+    qtbot.addWidget(plain)
+    assert "Text to be written" not in plain.args_view.toPlainText()

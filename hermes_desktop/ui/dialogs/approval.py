@@ -20,6 +20,7 @@ from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui import words
 
 _PATH_KEYS = ("path", "src", "dst")
+_TEXT_SHOWN = 4000  # characters of a file's new text shown as text in the dialog (the JSON above has it all)
 
 
 def source_words(source: str, detail: str = "") -> str:
@@ -121,6 +122,19 @@ class ApprovalDialog(QDialog):
         self.decision = Decision.DENY  # Esc, the close button, a cancelled turn: all deny
         super().reject()
 
+    def _text_to_write(self, arguments: dict[str, Any]) -> str:
+        """A file's or note's new text as it will read, under the JSON (where it is one string with \\n in it:
+        issue 24 found a write approval unreadable). Shown as text, controls made visible, at most 4,000 chars."""
+        from hermes_desktop.core.terminal_text import visible_controls
+
+        content = arguments.get("content")
+        if not isinstance(content, str) or "\n" not in content.strip():
+            return ""
+        shown = content if len(content) <= _TEXT_SHOWN else content[:_TEXT_SHOWN] + "\n" + self.tr(
+            "… and {0} more characters").format(f"{len(content) - _TEXT_SHOWN:,}")
+        lines = [visible_controls(line) for line in shown.split("\n")]
+        return "\n\n" + self.tr("Text to be written:") + "\n" + "\n".join(f"  │ {line}" for line in lines)
+
     def arguments_text(self, workspace: Any) -> str:
         """The arguments exactly as the model sent them, then where each path lands on disk, on lines of their own
         (written into the JSON, the resolved path read as if the model had sent it)."""
@@ -129,7 +143,7 @@ class ApprovalDialog(QDialog):
         arguments = dict(self.request.arguments)
         # Bidi overrides, line separators and C1 controls as \u escapes (the same JSON): they cannot reorder or
         # hide what the user is judging.
-        text = terminal_safe_json(arguments, indent=2)
+        text = terminal_safe_json(arguments, indent=2) + self._text_to_write(arguments)
         if workspace is None or self.request.source.startswith("mcp:"):
             # An MCP server works in its own folders, not in Hermes' workspace: the built-in file tools' verdict
             # ("refused: outside the workspace") said nothing true about its call (issue 24).
