@@ -54,9 +54,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     listing = actions.add_parser("list", help="list sessions, newest first")
     listing.add_argument("--trash", action="store_true", help="list deleted sessions (kept 30 days)")
     listing.add_argument("--json", action="store_true")
-    export = actions.add_parser("export", help="print a session as Markdown or JSON")
+    export = actions.add_parser("export", help="a session as Markdown or JSON (printed), Word, or into an Obsidian vault")
     export.add_argument("id")
-    export.add_argument("--format", choices=("md", "json"), default="md")
+    export.add_argument("--format", choices=("md", "json", "docx", "obsidian"), default="md")
+    export.add_argument("--output", type=Path, metavar="PATH",
+                        help="the file to write (md, json, docx), or the vault folder (obsidian)")
     importing = actions.add_parser("import", help="import a session from a JSON file")
     importing.add_argument("file", type=Path)
 
@@ -619,6 +621,20 @@ def _sessions(args: argparse.Namespace) -> int:
             return EXIT_OK
         if args.action == "export":
             secrets = _known_secrets(open_secret_store()[0])
+            if args.format in ("docx", "obsidian") or args.output is not None:
+                from hermes_desktop.commands import session_export
+
+                if args.format in ("md", "json"):
+                    exporter = transfer.export_markdown if args.format == "md" else transfer.export_json
+                    text = exporter(store, args.id, known_secrets=secrets) + ("\n" if args.format == "json" else "")
+                    try:
+                        session_export.write_file_atomic(args.output, text.encode("utf-8"))
+                    except OSError as exc:
+                        print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+                        return EXIT_FAILED
+                    print(args.output)
+                    return EXIT_OK
+                return session_export.run(store, args, secrets, app_paths().settings_file)
             exporter = transfer.export_markdown if args.format == "md" else transfer.export_json
             exported = exporter(store, args.id, known_secrets=secrets)
             if args.format == "md" and sys.stdout.isatty():
