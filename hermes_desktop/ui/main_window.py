@@ -249,6 +249,8 @@ class MainWindow(QMainWindow):
         self.new_action = file.addAction(self.tr("New session"), QKeySequence("Ctrl+N"), self.new_session)
         export_md = file.addAction(self.tr("Export session as Markdown…"), lambda: self._export_current("md"))
         file.addAction(self.tr("Export session as JSON…"), lambda: self._export_current("json"))
+        file.addAction(self.tr("Export session as Word…"), lambda: self._export_current("docx"))
+        file.addAction(self.tr("Export session to an Obsidian vault…"), lambda: self._export_current("obsidian"))
         file.addSeparator()
         file.addAction(self.tr("Quit"), QKeySequence.StandardKey.Quit, self.close)
         edit = menu.addMenu(self.tr("&Edit"))
@@ -698,21 +700,9 @@ class MainWindow(QMainWindow):
         await self.open_session(session_id, None)
 
     async def export_session(self, session_id: str, fmt: str) -> None:
-        from PySide6.QtWidgets import QDialog, QFileDialog
-        from hermes_desktop.ui.async_dialog import run_dialog
-        import asyncio
+        from hermes_desktop.ui.export_actions import ExportActions
 
-        info = await asyncio.to_thread(self.controller.store.get_session, session_id)
-        text = await self.controller.export(session_id, fmt)
-        name = "".join(c if c.isalnum() or c in " -_" else "_" for c in (info.title if info else "") or "session").strip()
-        dialog = QFileDialog(self, self.tr("Export session"), str(Path.home() / f"{name[:60] or 'session'}.{fmt}"))
-        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-        dialog.setNameFilter(self.tr("Markdown (*.md)") if fmt == "md" else self.tr("JSON (*.json)"))
-        if await run_dialog(dialog) != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
-            return
-        target = Path(dialog.selectedFiles()[0])
-        await asyncio.to_thread(target.write_text, text, encoding="utf-8")
-        self.statusBar().showMessage(self.tr("Exported to {0}").format(target), 6000)
+        await ExportActions(self).export(session_id, fmt)  # md, json, docx, obsidian (ui/export_actions.py)
 
     def _export_current(self, fmt: str) -> None:
         if self.current_session:

@@ -414,6 +414,8 @@ class SessionSidebar(QWidget):
         export = menu.addMenu(icons.icon("export"), self.tr("Export"))
         export.addAction(self.tr("Markdown…"), lambda: self.sig_export.emit(session_id, "md"))
         export.addAction(self.tr("JSON…"), lambda: self.sig_export.emit(session_id, "json"))
+        export.addAction(self.tr("Word…"), lambda: self.sig_export.emit(session_id, "docx"))
+        export.addAction(self.tr("Obsidian vault…"), lambda: self.sig_export.emit(session_id, "obsidian"))
         menu.addSeparator()
         delete = QAction(icons.icon("delete"), self.tr("Delete"), menu)
         delete.triggered.connect(lambda: self.sig_delete.emit(session_id))

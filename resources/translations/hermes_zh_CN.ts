@@ -602,6 +602,29 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
 </context>
 <context>
+    <name>ExportActions</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/export_actions.py" line="38"/>
+        <source>Choose your Obsidian vault&apos;s folder</source>
+        <translation>选择你的 Obsidian 库所在的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/export_actions.py" line="44"/>
+        <source>Export session</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/export_actions.py" line="54"/>
+        <source>Not exported: {0}</source>
+        <translation>未导出：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/export_actions.py" line="57"/>
+        <source>Exported to {0}</source>
+        <translation>已导出到 {0}</translation>
+    </message>
+</context>
+<context>
     <name>Inspector</name>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="85"/>
@@ -810,7 +833,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="762"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="752"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
@@ -917,7 +940,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -1012,98 +1035,108 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>上一次请求占用的上下文预算：本对话发出请求后显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
+        <source>Export session as Word…</source>
+        <translation>将对话导出为 Word…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
+        <source>Export session to an Obsidian vault…</source>
+        <translation>将对话导出到 Obsidian 库…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="257"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="258"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="277"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="281"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="924"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="914"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="426"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="428"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="430"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="432"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="468"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="509"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="511"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="510"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="512"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1112,92 +1145,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="513"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="515"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="523"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="525"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="583"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="585"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="687"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="689"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="688"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="690"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="708"/>
-        <source>Export session</source>
-        <translation>导出对话</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="710"/>
-        <source>Markdown (*.md)</source>
-        <translation>Markdown (*.md)</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="710"/>
-        <source>JSON (*.json)</source>
-        <translation>JSON (*.json)</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="715"/>
-        <source>Exported to {0}</source>
-        <translation>已导出到 {0}</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="754"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="801"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="791"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="804"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="794"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="806"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="796"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="838"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="828"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="844"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="834"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="880"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="870"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="928"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="918"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="928"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="918"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -2856,27 +2869,37 @@ it is kept here.</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="455"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="417"/>
+        <source>Word…</source>
+        <translation>Word…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="418"/>
+        <source>Obsidian vault…</source>
+        <translation>Obsidian 库…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="457"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="456"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="458"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="459"/>
         <source>tool result</source>
         <translation>工具结果</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="458"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="460"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="461"/>
         <source>note</source>
         <translation>笔记</translation>
     </message>
@@ -2942,7 +2965,7 @@ it is kept here.</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="418"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="420"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>

@@ -118,7 +118,8 @@ def test_delete_then_undo_brings_the_session_back_whole(make_window, model_serve
 def test_export_from_the_menu_writes_the_file(make_window, model_server, tmp_path) -> None:
     h = make_window()
     session = ask(h, model_server, "export question", "export **answer**")
-    for fmt, label, name in (("md", "Markdown…", "chat.md"), ("json", "JSON…", "chat.json")):
+    for fmt, label, name in (("md", "Markdown…", "chat.md"), ("json", "JSON…", "chat.json"),
+                             ("docx", "Word…", "chat.docx")):
         h.do(menu_action(h, session, "Export", label).trigger)
         dialog = h.wait_until(lambda: next((d for d in h.window.findChildren(QFileDialog) if d.isVisible()), None),
                               what="the save dialog")
@@ -136,6 +137,14 @@ def test_export_from_the_menu_writes_the_file(make_window, model_server, tmp_pat
         assert dialog.selectedFiles() == [str(target)]
         h.do(dialog.accept)
         h.wait_until(target.exists, what=f"the {fmt} file")
+        if fmt == "docx":  # issue 28: opened back as a Word document
+            import docx
+
+            paragraphs = [p.text for p in docx.Document(str(target)).paragraphs]
+            assert "export question" in paragraphs and "export answer" in paragraphs
+            h.wait_until(lambda: str(target) in h.window.statusBar().currentMessage(), what="the status message")
+            dialog.deleteLater()
+            continue
         text = target.read_text(encoding="utf-8")
         if fmt == "md":
             assert "export question" in text and "export **answer**" in text
@@ -145,6 +154,27 @@ def test_export_from_the_menu_writes_the_file(make_window, model_server, tmp_pat
             assert "export question" in contents and "export **answer**" in contents
         h.wait_until(lambda: str(target) in h.window.statusBar().currentMessage(), what="the status message")
         dialog.deleteLater()
+
+
+def test_export_into_an_obsidian_vault_from_the_session_menu(make_window, model_server, tmp_path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    session = ask(h := make_window(), model_server, "vault question", "vault **answer**")
+    h.do(menu_action(h, session, "Export", "Obsidian vault…").trigger)
+    dialog = h.wait_until(lambda: next((d for d in h.window.findChildren(QFileDialog) if d.isVisible()), None),
+                          what="the folder dialog")
+    assert dialog.fileMode() == QFileDialog.FileMode.Directory
+    h.do(lambda: dialog.setDirectory(str(vault)))
+    h.settle(0.3)
+    h.do(dialog.accept)
+    h.wait_until(lambda: "xported" in h.window.statusBar().currentMessage(), what="the export to finish")
+    assert str(vault) in h.window.statusBar().currentMessage(), (h.window.statusBar().currentMessage(),
+                                                                 dialog.selectedFiles())
+    note = next(p for p in (vault / "Hermes").glob("*.md") if p.name != "Hermes sessions.md")
+    text = note.read_text(encoding="utf-8")
+    assert text.startswith("---\n") and "vault **answer**" in text and "[[Hermes sessions]]" in text
+    h.wait_until(lambda: str(note) in h.window.statusBar().currentMessage(), what="the status message")
+    dialog.deleteLater()
 
 
 def test_copy_last_reply_from_the_edit_menu(make_window, model_server) -> None:
