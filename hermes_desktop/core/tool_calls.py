@@ -13,7 +13,9 @@ calls had just filled asked about "the empty folder" and then deleted five files
 3. right before it runs, an allowed call is measured once more; when the effect differs from what was decided
    (the target appeared, the folder now holds files, the risk rose), it is not run silently: it is decided again on
    what it would now do (the user is asked again unless a rule or the mode covers the new effect), at most
-   MAX_RECHECKS times, then refused with CHANGED_RESULT.
+   MAX_RECHECKS times, then refused with CHANGED_RESULT. A tool whose handler itself does only what its latest
+   precheck listed (`ToolSpec.impact_pinned`: memory `forget`) is not measured again: that would replace the
+   listing the user approved.
 
 Read-only calls next to each other that the policy allows without asking still run together (at most
 `AgentLimits.max_parallel_tools` at a time). The loop guards (core/turn_guard.py) see each call and each reply.
@@ -161,7 +163,7 @@ class TurnTools:
                     outcomes.append((member.name, result.outcome))
                 index += len(batch)
                 continue
-            call, result = await self._decide_and_execute(await self._measured(call), reason)
+            call, result = await self._decide_and_execute(prepared[index], reason)  # measured by _concurrent_reads
             prepared[index] = call
             await self.finish_call(call, result)
             outcomes.append((call.name, result.outcome))
@@ -280,8 +282,8 @@ class TurnTools:
         """Measure an allowed call once more right before it runs: None when it would still do what was decided,
         else the call as it is now (its card is told)."""
         spec = call.spec
-        if spec is None or (spec.precheck is None and spec.risk_of is None):
-            return None  # nothing about it depends on the disk
+        if spec is None or spec.impact_pinned or (spec.precheck is None and spec.risk_of is None):
+            return None  # nothing about it depends on the disk, or it holds to what was approved itself
         fresh = await self._measure(replace(call, measured=False))
         now = self._approval_request(fresh, "")
         if fresh.runnable and effect(fresh) == effect(call) and now.over_threshold == decided.over_threshold:
