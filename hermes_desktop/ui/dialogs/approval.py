@@ -83,6 +83,11 @@ class ApprovalDialog(QDialog):
         self.allow_once_button = self._button(self.tr("Allow once"), "allowOnceButton", Decision.ALLOW_ONCE)
         self.allow_session_button = self._button(self.tr("Allow for this session"), "allowSessionButton",
                                                  Decision.ALLOW_SESSION)
+        # A session grant covers only this kind of change (core/tools/grants.py): said where the choice is made.
+        self.allow_session_button.setToolTip(self.tr(
+            "Allow this tool for the rest of this conversation, for this kind of change only: allowing it to create "
+            "a file does not allow it to overwrite one, and allowing it to delete some files does not allow it to "
+            "delete more."))
         self.always_button = self._button(self.tr("Always allow this tool"), "alwaysAllowButton", Decision.ALLOW_ALWAYS)
         self.always_button.setVisible(not request.over_threshold)
         self.deny_button.setDefault(True)
