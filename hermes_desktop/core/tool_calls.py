@@ -237,11 +237,13 @@ class TurnTools:
             batch.append((call, decision))
         return batch
 
-    def _approval_request(self, call: PreparedCall, reason: str) -> ApprovalRequest:
+    def _approval_request(self, call: PreparedCall, reason: str,
+                          asked_before: ApprovalRequest | None = None) -> ApprovalRequest:
         request = ApprovalRequest(self.session_id, call.call_id, call.name, call.source, call.risk,
                                   call.arguments or {}, call.impact, reason.strip(), call.impact_files,
                                   call.impact_bytes, call.spec.source_detail if call.spec else "",
-                                  impact_code=call.impact_code, impact_params=dict(call.impact_params))
+                                  impact_code=call.impact_code, impact_params=dict(call.impact_params),
+                                  asked_before=asked_before)
         return self.services.policy.prepare(request)
 
     async def _decide_and_execute(self, call: PreparedCall, reason: str) -> tuple[PreparedCall, ToolResult]:
@@ -256,8 +258,9 @@ class TurnTools:
             self._decided(call, dry)
             self._audit(call, dry, result)
             return call, result
+        allowed: ApprovalRequest | None = None  # the request allowed before a re-check found the call changed
         for _ in range(MAX_RECHECKS + 1):
-            request = self._approval_request(call, reason)
+            request = self._approval_request(call, reason, allowed)
             if self.services.policy.needs_asking(request) is None:
                 self.emit(ToolCallAwaitingApproval(call.call_id, request.over_threshold))
             decision = await self._without_deadline(self.services.policy.decide(request))
@@ -269,7 +272,7 @@ class TurnTools:
             fresh = await self._recheck(call, request)
             if fresh is None:
                 return call, await self._execute(call, decision)
-            call = fresh  # decided again on what it would do now
+            call, allowed = fresh, replace(request, asked_before=None)  # decided again on what it would do now
             if not call.runnable:
                 return call, ToolResult(ToolOutcome.INVALID, json.dumps({"error": call.problem}, ensure_ascii=False))
         changed = PolicyDecision(Decision.DENY, CHANGED_DECIDER)

@@ -357,67 +357,72 @@
         <translation>{level} — {explanation}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="69"/>
+        <source>Asked again: this changed on disk after it was allowed. Before, it was: {0}</source>
+        <translation>再次询问：批准之后磁盘上的情况变了。之前是：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="72"/>
         <source>This is a large change, so Hermes asks even if you allowed this tool before.</source>
         <translation>这是一次较大的改动，所以即使你之前批准过此工具，Hermes 仍会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="73"/>
         <source>The model said: “{0}”</source>
         <translation>模型说：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="78"/>
         <source>Session: {0}</source>
         <translation>对话：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
         <source>The tool call&apos;s arguments</source>
         <translation>工具调用的参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="88"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="89"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="90"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="94"/>
         <source>Allow this tool for the rest of this conversation, for this kind of change only: allowing it to create a file does not allow it to overwrite one, and allowing it to delete some files does not allow it to delete more.</source>
         <translation>在本对话剩余时间内批准此工具，但仅限这一类更改：批准它新建文件并不批准它覆盖文件，批准它删除一些文件也不批准它删除更多文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="97"/>
         <source>Always allow this tool</source>
         <translation>始终批准此工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="112"/>
         <source>Arguments:</source>
         <translation>参数：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="152"/>
         <source>{key}: {path}  →  {resolved}</source>
         <translation>{key}：{path}  →  {resolved}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="155"/>
         <source>{key}: {path}  →  refused: {reason}</source>
         <translation>{key}：{path}  →  已拒绝：{reason}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="153"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="159"/>
         <source>On disk:</source>
         <translation>磁盘上的位置：</translation>
     </message>

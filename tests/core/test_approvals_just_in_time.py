@@ -180,6 +180,10 @@ async def test_a_file_that_appears_while_the_user_decides_is_asked_about_again(p
     await engine.close()
 
     assert [r.impact_code for r in approver.asked] == ["create_file", "overwrite_file"]
+    again = approver.asked[1]
+    assert again.asked_before is not None and again.asked_before.impact == "will create report.txt (4 bytes)", \
+        "the question says what was allowed before"
+    assert approver.asked[0].asked_before is None
     assert target.read_text() == "their work", "what the user approved (a new file) was not what it would do"
     assert [m.impact_code for m in of_type(events, ev.ToolCallMeasured)] == ["overwrite_file"]
     assert [d.decision for d in of_type(events, ev.ToolCallDecided)] == ["allow_once", "deny"]

@@ -44,3 +44,26 @@ def test_the_second_moves_card_and_dialog_say_it_replaces_what_the_first_put_the
     h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the turn to end")
     assert (workspace_dir / "x.txt").read_text() == "from a" and (workspace_dir / "b.txt").exists()
     assert [c.status for c in cards(h)] == ["done", "denied"]
+
+
+def test_a_file_saved_while_the_dialog_is_open_is_asked_about_again_saying_why(make_window, model_server,
+                                                                              workspace_dir) -> None:
+    target = workspace_dir / "report.txt"
+    h = make_window()
+    model_server.enqueue(tool_call_reply(CallScript("write_file", {"path": "report.txt", "content": "mine"})),
+                         text_reply("I left your report alone."))
+    h.send("write the report")
+    first = open_dialog(h)
+    assert first.findChild(QLabel, "impactLabel").text() == "will create report.txt (4 bytes)"
+    target.write_text("their work")  # another program saves it while the user reads the question
+    h.do(lambda: first.findChild(QPushButton, "allowOnceButton").click())
+
+    second = open_dialog(h, after=first)
+    impact = second.findChild(QLabel, "impactLabel").text()
+    assert impact.startswith("will overwrite report.txt (10 bytes) with 4 bytes")
+    assert "Asked again: this changed on disk after it was allowed. Before, it was: will create report.txt" in impact
+    h.do(lambda: second.findChild(QPushButton, "denyButton").click())
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the turn to end")
+    assert target.read_text() == "their work"
+    [card] = cards(h)
+    assert card.status == "denied" and card.impact.startswith("will overwrite report.txt")

@@ -74,6 +74,8 @@ class ApprovalRequest:
     over_threshold: bool = False  # set by the policy: "Always allow" is not offered then
     impact_code: str = ""  # the impact as a code and parameters (tools/spec.py Impact), for the dialog's language
     impact_params: dict[str, Any] = field(default_factory=dict)
+    # Asked again: what the call would do changed on disk after this earlier request was allowed (core/tool_calls.py).
+    asked_before: ApprovalRequest | None = None
 
     @property
     def rule_key(self) -> str:

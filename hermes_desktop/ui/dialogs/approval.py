@@ -61,6 +61,12 @@ class ApprovalDialog(QDialog):
         font = self.impact_label.font()
         font.setBold(True)
         self.impact_label.setFont(font)
+        if request.asked_before is not None:  # the disk changed after it was allowed (core/tool_calls.py)
+            before = request.asked_before
+            was = words.impact_text(before.impact_code, before.impact_params, before.impact, tool=before.tool_name,
+                                    source=before.source) or words.no_impact_text()
+            self.impact_label.setText(self.impact_label.text() + "\n" + self.tr(
+                "Asked again: this changed on disk after it was allowed. Before, it was: {0}").format(was))
         if request.over_threshold:
             self.impact_label.setText(self.impact_label.text() + "\n" + self.tr(
                 "This is a large change, so Hermes asks even if you allowed this tool before."))
