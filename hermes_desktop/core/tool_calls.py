@@ -130,13 +130,14 @@ class TurnTools:
     # ------------------------------------------------------------------ one reply
     async def run_reply(self, calls: list[RawToolCall], offered: set[str], *, reason: str) -> GuardStop | None:
         """Run a reply's calls in order; a guard's stop when one stopped the tools."""
-        prepared = [self.services.registry.parse(call, offered=offered) for call in calls]
+        prepared = [await self._parse(call, offered) for call in calls]
+        self.unanswered = list(prepared)  # from here on a Stop stores a result for each of them
         for index, call in enumerate(prepared):  # measured now: only reads come before these (module docstring)
             if not call.measured:
-                prepared[index] = call = await self._measure(call)
-            if call.runnable and call.risk is not Risk.READ:
+                prepared[index] = await self._measure(call)
+                self._replace(call, prepared[index])
+            if prepared[index].runnable and prepared[index].risk is not Risk.READ:
                 break
-        self.unanswered = list(prepared)
         for call in prepared:
             self.emit(ToolCallProposed(call.call_id, call.name, call.arguments, call.raw_arguments, call.source,
                                        call.risk.value, call.impact, call.impact_code, dict(call.impact_params)))
@@ -196,6 +197,18 @@ class TurnTools:
                             problem="not run")
 
     # ------------------------------------------------------------------ measuring
+    async def _parse(self, call: RawToolCall, offered: set[str]) -> PreparedCall:
+        """Parse and validate on the tool executor (repairing a huge cut JSON can take a while); one that cannot be
+        parsed in time is not run."""
+        timeout = self.services.limits.default_tool_timeout_s
+        try:
+            async with asyncio.timeout(timeout):
+                return await run_tool_thread(self.services.registry.parse, call, offered=offered)
+        except TimeoutError:
+            return PreparedCall(call.id, call.name, call.arguments, None, None, Risk.DESTRUCTIVE,
+                                problem=f"could not be checked within {timeout:g} s (every tool worker was busy); it "
+                                        "was not run")
+
     async def _measure(self, call: PreparedCall) -> PreparedCall:
         """The call's risk and impact on the disk now, on the tool executor (prechecks are tool code). One that
         cannot be checked in time is not run."""
