@@ -243,3 +243,24 @@ async def test_a_change_the_rules_still_cover_runs_without_asking_again(profile,
     assert [r.impact_code for r in approver.asked] == ["overwrite_file"]
     assert target.read_text() == "theirs"
     assert [d.decided_by for d in of_type(events, ev.ToolCallDecided)] == ["policy: trusted mode", "you"]
+
+
+async def test_a_session_grant_covers_its_own_kind_and_no_more_files_than_allowed() -> None:
+    """The policy alone: what one "allow for this session" answer covers (core/tools/grants.py)."""
+    from hermes_desktop.core.tools.approval import ApprovalPolicy
+
+    def delete(files: int, session: str = "s", code: str = "delete_folder") -> ApprovalRequest:
+        return ApprovalRequest(session, "c", "delete_path", "builtin", Risk.DESTRUCTIVE, {"path": "box"},
+                               f"will delete {files} files", "", files, files * 10, impact_code=code)
+
+    def asks(policy: ApprovalPolicy, request: ApprovalRequest) -> bool:
+        return policy.needs_asking(policy.prepare(request)) is None
+
+    policy = ApprovalPolicy(approver=ScriptedApprover([Decision.ALLOW_SESSION]))
+    assert (await policy.decide(delete(5))).decision is Decision.ALLOW_SESSION
+    assert not asks(policy, delete(5)) and not asks(policy, delete(2)), "as many files or fewer: covered"
+    assert asks(policy, delete(6)), "more files than the user allowed"
+    assert asks(policy, delete(1, code="delete_file")), "another kind of delete"
+    assert asks(policy, delete(5, session="other")), "another session"
+    policy.forget_session("s")
+    assert asks(policy, delete(5))
