@@ -163,6 +163,10 @@ class TerminalApprover:
         out.write(f"\nHermes wants to run {shown(request.tool_name)} ({request.risk.value}, {shown(request.source)})\n")
         if request.impact:
             out.write(f"  {shown(request.impact)}\n")
+        before = request.asked_before
+        if before is not None:  # the disk changed after it was allowed (core/tool_calls.py)
+            out.write(f"  asked again: this changed on disk after it was allowed; before, it was: "
+                      f"{shown(before.impact or 'no impact measured')}\n")
         arguments = json.dumps(request.arguments, ensure_ascii=False, indent=2)
         out.write("  arguments: " + shown(arguments, keep_newlines=True).replace("\n", "\n  ") + "\n")
         out.write("Allow? [y] once, [s] for this session, [a] always, [N] no: ")

@@ -16,8 +16,10 @@ write that had started.
 
 Store calls run on the store executor and tool code on the separate, bounded tool
 executor (core/executors.py), so stuck tools can never take the threads a database
-write needs. Read-only calls of one reply run together, at most
-`AgentLimits.max_parallel_tools` at a time. A turn has an overall deadline
+write needs. A reply's calls run in core/tool_calls.py: each measured only when the earlier calls of its reply
+have run, decided, re-checked right before it runs; read-only calls of one reply run together, at most
+`AgentLimits.max_parallel_tools` at a time. When the failure guard stops the tools (core/turn_guard.py), the
+model gets one more round without tools to tell the user where things stand. A turn has an overall deadline
 (`AgentLimits.turn_deadline_s`; waiting for the user's approval does not count): when
 it passes, the turn stops as a Stop would (running tools cancelled and recorded so,
 the partial reply kept) and ends with a TIMEOUT error saying why.
@@ -62,23 +64,17 @@ from hermes_desktop.core.events import (
     ReasoningDelta,
     RetryScheduled,
     TextDelta,
-    ToolCallAwaitingApproval,
-    ToolCallDecided,
-    ToolCallFinished,
-    ToolCallProposed,
-    ToolCallStarted,
     ToolOutcome,
     TurnError,
     TurnFinished,
     TurnStarted,
     UsageReported,
 )
-from hermes_desktop.core.executors import run_store, run_tool_thread
+from hermes_desktop.core.executors import run_store
 from hermes_desktop.core.llm import (
     ChatRequest,
     ModelClient,
     ModelError,
-    RawToolCall,
     ReasoningEchoLearned,
     ReasoningPiece,
     ReplyEnd,
@@ -95,55 +91,20 @@ from hermes_desktop.core.settings import AgentLimits, ApprovalMode
 from hermes_desktop.core.storage.errors import SessionExists, StorageError, StorageUnavailable
 from hermes_desktop.core import request_fit
 from hermes_desktop.core.tokens import TokenCalibration, estimate_text_tokens, estimate_tools_tokens
-from hermes_desktop.core.tools.approval import ApprovalPolicy, ApprovalRequest, Decision, PolicyDecision
+from hermes_desktop.core.tool_calls import INTERRUPTED_RESULT, OUTPUT_LIMIT_RESULT, STOPPED_TOOLS_RESULT, TurnTools
+from hermes_desktop.core.tools.approval import ApprovalPolicy
 from hermes_desktop.core.tools.network import NetworkPolicy
-from hermes_desktop.core.tools.registry import PreparedCall, ToolRegistry
-from hermes_desktop.core.tools.runner import ToolResult
-from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolSpec
+from hermes_desktop.core.tools.registry import ToolRegistry
+from hermes_desktop.core.tools.spec import ToolContext, ToolSpec
 from hermes_desktop.core.tools.workspace import Workspace
+from hermes_desktop.core.turn_guard import GuardStop, handover_note
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-DENIED_RESULT = json.dumps({
-    "status": "denied",
-    "message": "The user declined this action, so it was not performed. Do not try it again; tell the user "
-               "what you wanted to do and ask how they want to proceed.",
-})
-# Denied with nobody to ask (`ask` in a pipe or script, no window): the model must not say the user declined.
-UNASKED_RESULT = json.dumps({
-    "status": "denied",
-    "message": "Not performed: this action needs the user's approval and there was no one to ask (no terminal or "
-               "window). Do not try it again here; tell the user what you wanted to do so they can run it where "
-               "they can approve it.",
-})
-# The question went unanswered until its time limit (the user was away): not a refusal either.
-NO_ANSWER_RESULT = json.dumps({
-    "status": "denied",
-    "message": "Not performed: the user did not answer the approval question in time. Do not try it again now; tell "
-               "the user what you wanted to do and ask whether they want it.",
-})
-
-
-def _denial_result(decided_by: str) -> str:
-    """What the model is told about a denied call: the user's refusal only when the user was asked."""
-    if decided_by == "default approver":
-        return UNASKED_RESULT
-    if decided_by.startswith("timeout"):
-        return NO_ANSWER_RESULT
-    return DENIED_RESULT
-
-
 CANCELLED_RESULT = json.dumps({"status": "cancelled", "message": "The user stopped the turn before this call finished."})
 DEADLINE_RESULT = json.dumps({"status": "cancelled", "message": "Stopped: the turn reached its time limit before this "
                               "call finished."})
-SKIPPED_RESULT = json.dumps({"status": "not_run", "message": "Not run: the same call was repeated too many times."})
-INTERRUPTED_RESULT = json.dumps({"status": "interrupted", "message": "Not run: the reply was cut off before this "
-                                 "call was complete. Write the call again in full if it is still needed."})
-OUTPUT_LIMIT_RESULT = json.dumps({"status": "interrupted", "message": "Not run: the reply passed its output limit "
-                                  "before this call was complete."})
-DRY_RUN_MESSAGE = ("Dry run: this was not performed. The user is reviewing the plan; describe what you would do "
-                   "and continue with the plan as if it had succeeded only if it does not depend on this result.")
 TITLE_LENGTH = 48
 
 
@@ -399,26 +360,22 @@ class _TurnRun:
         self.text = text
         self.new_message = text is not None  # not a regenerate: memory reads it after the turn
         self.user_id: int | None = None
-        # Each call's decision, for its stored record (_record_call): noted where it is decided (_decided), keyed by
-        # the PreparedCall itself, since servers reuse call ids ("call_0" in every reply).
-        self.decisions: dict[int, PolicyDecision] = {}
         self.emit = emit
         self.io = _StoreIO()
         self.round_trips = 0
         self.history: list[dict[str, Any]] = []
         self.turn_start = 0
         self.streaming: _StreamingMessage | None = None
-        self.unanswered: list[PreparedCall] = []  # calls of the current batch without a persisted result
-        self.last_call_key: tuple[str, str] | None = None
-        self.identical_calls = 0
-        self.failing_tool: str | None = None
-        self.failure_streak = 0
         self.context_shrink = 1.0
         self.deadline: asyncio.Timeout | None = None
         self.model: ModelClient | None = agent.model  # this turn's: the session's choice (see _run)
         self.ctx = ToolContext(session_id, self.services.workspace, self.services.network, self.services.notes_dir)
+        # The calls of each reply: measured when their turn comes, decided, re-checked, run (core/tool_calls.py).
+        self.tools = TurnTools(self.services, session_id, self.ctx, self.io.call, emit, lambda: self.history,
+                               self._without_deadline)
         self.summaries = TurnSummary(agent, session_id, self.io.call, emit)
         self.stop_params: dict[str, Any] = {}  # a guard's numbers for TurnFinished.params (the window words them)
+        self.handover_note = ""  # the last round's instruction after the failure guard stopped the tools
         self.skills_text = ""  # the active skills' layer of the latest request (request_fit names each skill's cost)
 
     # ------------------------------------------------------------------ lifecycle
@@ -473,10 +430,7 @@ class _TurnRun:
 
     async def _after_cancel(self, content: str = CANCELLED_RESULT) -> None:
         await self._keep_partial()
-        for call in list(self.unanswered):
-            with contextlib.suppress(Exception):
-                await self._persist_result(call, ToolResult(ToolOutcome.CANCELLED, content))
-                self.emit(ToolCallFinished(call.call_id, call.name, ToolOutcome.CANCELLED, content, 0.0))
+        await self.tools.cancel_unanswered(content)
 
     async def _run_within_deadline(self) -> tuple[FinishReason, str]:
         """`_run` under the turn's deadline; raises _DeadlinePassed when it expired (not for other timeouts)."""
@@ -553,10 +507,11 @@ class _TurnRun:
         if recalled is not None:  # MemoryRecalled: what the memory layer holds this turn, with sources (Activity)
             self.emit(recalled)
         shrunk = False
+        handover: GuardStop | None = None  # the failure guard stopped the tools: one last round without them
 
-        while self.round_trips < self.services.limits.max_round_trips:
+        while self.round_trips < self.services.limits.max_round_trips or handover is not None:
             self.round_trips += 1
-            offered_specs = [] if self.services.policy.mode is ApprovalMode.CHAT_ONLY else \
+            offered_specs = [] if handover is not None or self.services.policy.mode is ApprovalMode.CHAT_ONLY else \
                 await self.io.call(self.services.offer_tools, self.session_id,
                                    self.services.registry.specs(exclude=self.services.disabled_tools))
             tools = [s.to_openai() for s in offered_specs]
@@ -576,6 +531,11 @@ class _TurnRun:
                 done = await self._stream(model, ChatRequest(context.messages, tools,
                                                              max_reply_chars=self.services.limits.max_reply_chars))
             except ModelError as error:
+                if handover is not None:  # the guard's stop stands; only the model's account of it is missing
+                    log.warning("the model could not write its hand-over after a guard stop: %s", error.message)
+                    await self._keep_partial()
+                    self.streaming = None
+                    return self._stopped(handover)
                 if error.kind is ErrorKind.CONTEXT_TOO_LONG and not shrunk and self.streaming.message_id is None:
                     shrunk = True
                     self.context_shrink = 0.5
@@ -587,7 +547,7 @@ class _TurnRun:
                     raise self._no_vision_learned(error) from error
                 raise
             if not done.calls_may_run:
-                return await self._end_unfinished(done)
+                return await self._end_unfinished(done, handover)
             await self.streaming.finish(done)
             self.history.append(_assistant_message(done))
             self.streaming = None
@@ -599,19 +559,29 @@ class _TurnRun:
                 # e.g. a `<think>` the model never closed: everything it wrote is in the thinking.
                 self.emit(Notice("The model's reply ended inside its thinking, with no separate answer: open "
                                  "its thinking to read what it wrote.", "warning", code="thinking_only"))
+            if handover is not None:  # it was asked not to; whatever it called is stored as not run
+                await self.tools.record_not_run(done.tool_calls, STOPPED_TOOLS_RESULT, ToolOutcome.SKIPPED)
+                await self._maybe_title()
+                return self._stopped(handover)
             if not done.tool_calls:
                 await self._maybe_title()
                 self.summaries.after_turn(context, done.text, model)
                 return FinishReason.COMPLETED, ""
-            stop = await self._run_tools(done.tool_calls, offered, reason=done.text)
-            if stop is not None:
+            stop = await self.tools.run_reply(done.tool_calls, offered, reason=done.text)
+            if stop is not None and stop.reason is FinishReason.REPEATED_FAILURE:
+                handover, self.handover_note = stop, handover_note(stop)  # core/turn_guard.py
+            elif stop is not None:
                 await self._maybe_title()
-                return stop
+                return self._stopped(stop)
         await self._maybe_title()
         limit = self.services.limits.max_round_trips
         self.stop_params = {"limit": limit}
         return FinishReason.MAX_ROUND_TRIPS, (f"Stopped after {limit} model round trips in one turn. "
                                               "Send a message to let the agent continue.")
+
+    def _stopped(self, stop: GuardStop) -> tuple[FinishReason, str]:
+        self.stop_params = dict(stop.params)
+        return stop.reason, stop.message
 
     # ------------------------------------------------------------------ attachments
     async def _append_user_message(self) -> int:
@@ -675,7 +645,7 @@ class _TurnRun:
         profile = model.profile
         reserved = profile.max_output_tokens or 1024
         system, rules = system_prompt(), tool_rules(self.services.workspace.root) if tools else ""
-        notes = self.services.tool_notes()
+        notes = self.handover_note or self.services.tool_notes()
         rules = f"{rules}\n\n{notes}" if rules and notes else rules or notes
         others = estimate_text_tokens(system) + estimate_text_tokens(rules) + estimate_tools_tokens(tools)
         self.skills_text = self.services.skills_layer(self.session_id)
@@ -719,14 +689,18 @@ class _TurnRun:
                     return item
         raise ModelError(ErrorKind.STREAM_DROPPED, "The reply ended unexpectedly.", ErrorAction.RETRY)
 
-    async def _end_unfinished(self, done: StreamDone) -> tuple[FinishReason, str]:
-        """A reply cut off or stopped at its output limit: keep it and its calls as interrupted, then end the turn."""
+    async def _end_unfinished(self, done: StreamDone, stop: GuardStop | None = None) -> tuple[FinishReason, str]:
+        """A reply cut off or stopped at its output limit: keep it and its calls as interrupted, then end the turn
+        (with `stop`, a hand-over after a guard stop: the guard's stop stands)."""
         assert self.streaming is not None
         await self.streaming.finish(done, interrupted=True)
         self.history.append(_assistant_message(done))
         self.streaming = None
-        await self._record_interrupted(done)
+        await self.tools.record_not_run(done.tool_calls, OUTPUT_LIMIT_RESULT if done.end is ReplyEnd.OUTPUT_LIMIT
+                                        else INTERRUPTED_RESULT, ToolOutcome.INTERRUPTED)
         await self._maybe_title()
+        if stop is not None:
+            return self._stopped(stop)
         if done.end is ReplyEnd.OUTPUT_LIMIT:
             self.stop_params = {"limit": self.services.limits.max_reply_chars, "had_calls": bool(done.tool_calls)}
             return FinishReason.OUTPUT_LIMIT, (
@@ -734,24 +708,6 @@ class _TurnRun:
                 "What arrived is kept" + (", and its tool calls were not run." if done.tool_calls else "."))
         raise done.error or ModelError(ErrorKind.STREAM_DROPPED, "The reply was cut off. What arrived is kept.",
                                        ErrorAction.RETRY)
-
-    async def _record_interrupted(self, done: StreamDone) -> None:
-        """Show and store each call of an unfinished reply as not run. Never prepared, asked about or executed."""
-        content = OUTPUT_LIMIT_RESULT if done.end is ReplyEnd.OUTPUT_LIMIT else INTERRUPTED_RESULT
-        calls = [self._interrupted_call(raw) for raw in done.tool_calls]
-        self.unanswered = list(calls)
-        for call in calls:
-            self.emit(ToolCallProposed(call.call_id, call.name, None, call.raw_arguments, call.source, call.risk.value))
-        for call in calls:
-            result = ToolResult(ToolOutcome.INTERRUPTED, content)
-            self._audit(call, None, result)
-            await self._persist_result(call, result)
-            self.emit(ToolCallFinished(call.call_id, call.name, ToolOutcome.INTERRUPTED, content, 0.0))
-
-    def _interrupted_call(self, raw: RawToolCall) -> PreparedCall:
-        spec = self.services.registry.get(raw.name)
-        return PreparedCall(raw.id, raw.name, raw.arguments, spec, None, spec.risk if spec else Risk.DESTRUCTIVE,
-                            problem="the reply was cut off before this call was complete")
 
     async def _record_usage(self, context: BuiltContext, done: StreamDone) -> None:
         if done.prompt_tokens is None:
@@ -765,175 +721,6 @@ class _TurnRun:
         info = await self.io.call(self.services.store.get_session, self.session_id)
         if info is not None and not info.title.strip():
             await self.io.call(self.services.store.set_title, self.session_id, fallback_title(self.text or ""))
-
-    # ------------------------------------------------------------------ tools
-    async def _run_tools(self, calls: list[RawToolCall], offered: set[str], *, reason: str) -> tuple[FinishReason, str] | None:
-        prepared = [await self._prepare(call, offered) for call in calls]
-        self.unanswered = list(prepared)
-        for call in prepared:
-            self.emit(ToolCallProposed(call.call_id, call.name, call.arguments, call.raw_arguments, call.source,
-                                       call.risk.value, call.impact, call.impact_code, dict(call.impact_params)))
-        guard_stop: tuple[FinishReason, str] | None = None
-        index = 0
-        while index < len(prepared):
-            call = prepared[index]
-            if guard_stop is None:
-                guard_stop = self._check_repetition(call)
-            if guard_stop is not None:
-                await self._finish_call(call, ToolResult(ToolOutcome.SKIPPED, SKIPPED_RESULT))
-                index += 1
-                continue
-            batch = self._concurrent_reads(prepared, index)
-            if len(batch) > 1:
-                for member, _ in batch[1:]:
-                    guard_stop = guard_stop or self._check_repetition(member)
-                for member, decision in batch:
-                    self._decided(member, decision)
-                slots = asyncio.Semaphore(max(1, self.services.limits.max_parallel_tools))
-                results = await asyncio.gather(*(self._execute(member, decision, slots) for member, decision in batch))
-                for (member, _), result in zip(batch, results):
-                    await self._finish_call(member, result)
-                index += len(batch)
-                continue
-            await self._finish_call(call, await self._decide_and_execute(call, reason))
-            index += 1
-        if guard_stop is not None:
-            return guard_stop
-        if self.failure_streak >= self.services.limits.max_consecutive_failures:
-            self.stop_params = {"tool": self.failing_tool, "count": self.failure_streak}
-            return FinishReason.REPEATED_FAILURE, (
-                f"Stopped: {self.failing_tool} failed {self.failure_streak} times in a row. "
-                "Check the errors above and tell the agent how to proceed.")
-        return None
-
-    async def _prepare(self, call: RawToolCall, offered: set[str]) -> PreparedCall:
-        """Parse, validate and measure a call on the tool executor (prechecks are tool code). One that cannot be
-        checked in time is not run."""
-        timeout = self.services.limits.default_tool_timeout_s
-        try:
-            async with asyncio.timeout(timeout):
-                return await run_tool_thread(self.services.registry.prepare, call, self.ctx, offered=offered)
-        except TimeoutError:
-            return PreparedCall(call.id, call.name, call.arguments, None, None, Risk.DESTRUCTIVE,
-                                problem=f"could not be checked within {timeout:g} s (its check did not finish, or "
-                                        "every tool worker was busy); it was not run")
-
-    def _concurrent_reads(self, prepared: list[PreparedCall], start: int) -> list[tuple[PreparedCall, PolicyDecision]]:
-        """The run of consecutive read-only calls the policy allows without asking, starting at `start`."""
-        batch = []
-        for call in prepared[start:]:
-            decision = self.services.policy.needs_asking(self._approval_request(call, "")) if call.runnable else None
-            if decision is None or not decision.allowed or call.risk is not Risk.READ:
-                break
-            batch.append((call, decision))
-        return batch
-
-    def _approval_request(self, call: PreparedCall, reason: str) -> ApprovalRequest:
-        request = ApprovalRequest(self.session_id, call.call_id, call.name, call.source, call.risk,
-                                  call.arguments or {}, call.impact, reason.strip(), call.impact_files,
-                                  call.impact_bytes, call.spec.source_detail if call.spec else "",
-                                  impact_code=call.impact_code, impact_params=dict(call.impact_params))
-        return self.services.policy.prepare(request)
-
-    async def _decide_and_execute(self, call: PreparedCall, reason: str) -> ToolResult:
-        if not call.runnable:
-            return ToolResult(ToolOutcome.INVALID, json.dumps({"error": call.problem}, ensure_ascii=False))
-        if self.services.dry_run and call.risk is not Risk.READ:
-            content = json.dumps({"status": "dry_run", "would": call.impact or f"run {call.name}",
-                                  "message": DRY_RUN_MESSAGE}, ensure_ascii=False)
-            result = ToolResult(ToolOutcome.DRY_RUN, content)
-            dry = PolicyDecision(Decision.DENY, "dry run")
-            self._decided(call, dry)
-            self._audit(call, dry, result)
-            return result
-        request = self._approval_request(call, reason)
-        if self.services.policy.needs_asking(request) is None:
-            self.emit(ToolCallAwaitingApproval(call.call_id, request.over_threshold))
-        decision = await self._without_deadline(self.services.policy.decide(request))
-        self._decided(call, decision)
-        if not decision.allowed:
-            result = ToolResult(ToolOutcome.DENIED, _denial_result(decision.decided_by))
-            self._audit(call, decision, result)
-            return result
-        return await self._execute(call, decision)
-
-    async def _execute(self, call: PreparedCall, decision: PolicyDecision,
-                       slots: asyncio.Semaphore | None = None) -> ToolResult:
-        """Run an allowed call; with `slots`, only once one of the batch's parallel slots is free."""
-        async with slots if slots is not None else contextlib.nullcontext():
-            self.emit(ToolCallStarted(call.call_id))
-            limits = self.services.limits
-            result = await self.services.registry.execute(call, self.ctx, default_timeout_s=limits.default_tool_timeout_s,
-                                                          char_budget=limits.tool_result_char_budget,
-                                                          known_secrets=self.services.known_secrets)
-        self._audit(call, decision, result)
-        return result
-
-    async def _finish_call(self, call: PreparedCall, result: ToolResult) -> None:
-        if result.outcome in (ToolOutcome.INVALID, ToolOutcome.SKIPPED):
-            self._audit(call, None, result)
-        await self._persist_result(call, result)
-        self._track_failures(call, result)
-        self.emit(ToolCallFinished(call.call_id, call.name, result.outcome, result.content, result.duration_s,
-                                   result.truncated_chars))
-
-    async def _persist_result(self, call: PreparedCall, result: ToolResult) -> None:
-        message = NewMessage("tool", content=result.content, tool_call_id=call.call_id, name=call.name)
-        message_id = await self.io.call(self.services.store.append_message, self.session_id, message)
-        await self._record_call(call, result, message_id)
-        self.history.append({"role": "tool", "tool_call_id": call.call_id, "name": call.name, "content": result.content})
-        if call in self.unanswered:
-            self.unanswered.remove(call)
-
-    async def _record_call(self, call: PreparedCall, result: ToolResult, message_id: int) -> None:
-        """Keep what the card showed (impact, decision, outcome, duration) beside the stored result, in a transaction
-        of its own: the result is already saved, and a record that cannot be written (a full disk) only costs the
-        card its detail after a restart, never the turn."""
-        decided = self.decisions.pop(id(call), None)
-        try:
-            await self.io.call(self.services.store.record_tool_call, message_id, session_id=self.session_id,
-                               call_id=call.call_id, impact_code=call.impact_code,
-                               impact_params=dict(call.impact_params), impact=call.impact,
-                               decision=decided.decision.value if decided else None,
-                               decided_by=decided.decided_by if decided else None, outcome=result.outcome.value,
-                               duration_s=result.duration_s)
-        except Exception as exc:  # noqa: BLE001 - the result is stored; only the card's detail is lost
-            log.warning("the record of tool call %s was not saved: %s", call.call_id, exc)
-
-    def _decided(self, call: PreparedCall, decision: PolicyDecision) -> None:
-        """Say how a call was decided, and keep it for the call's stored record (_record_call)."""
-        self.decisions[id(call)] = decision
-        self.emit(ToolCallDecided(call.call_id, decision.decision.value, decision.decided_by))
-
-    def _audit(self, call: PreparedCall, decision: PolicyDecision | None, result: ToolResult) -> None:
-        self.services.audit.record(
-            session=self.session_id, call_id=call.call_id, tool=call.name, source=call.source, risk=call.risk.value,
-            arguments=call.arguments if call.arguments is not None else call.raw_arguments,
-            decision=decision.decision.value if decision else None, decided_by=decision.decided_by if decision else None,
-            outcome=result.outcome.value, duration_s=round(result.duration_s, 4), result_chars=len(result.content),
-            impact=call.impact,
-        )
-
-    # ------------------------------------------------------------------ guards
-    def _check_repetition(self, call: PreparedCall) -> tuple[FinishReason, str] | None:
-        key = (call.name, _canonical(call.arguments, call.raw_arguments))
-        self.identical_calls = self.identical_calls + 1 if key == self.last_call_key else 1
-        self.last_call_key = key
-        if self.identical_calls >= self.services.limits.max_identical_calls:
-            self.stop_params = {"tool": call.name, "count": self.identical_calls}
-            return FinishReason.REPEATED_CALL, (
-                f"Stopped: the agent asked for {call.name} with the same arguments {self.identical_calls} times in a row. "
-                "Tell it what to do differently.")
-        return None
-
-    def _track_failures(self, call: PreparedCall, result: ToolResult) -> None:
-        failed = result.outcome in (ToolOutcome.ERROR, ToolOutcome.INVALID, ToolOutcome.TIMEOUT)
-        if failed:
-            self.failure_streak = self.failure_streak + 1 if call.name == self.failing_tool else 1
-            self.failing_tool = call.name
-        elif call.name == self.failing_tool and result.outcome is ToolOutcome.OK:
-            self.failure_streak, self.failing_tool = 0, None
-
 
 class _DeadlinePassed(Exception):
     """The turn's overall deadline (AgentLimits.turn_deadline_s) expired."""
@@ -979,10 +766,6 @@ def _with_whole_arguments(call: dict[str, Any]) -> dict[str, Any]:
     except ValueError:
         whole = False
     return call if whole else {**call, "function": {**function, "arguments": "{}"}}
-
-
-def _canonical(arguments: dict[str, Any] | None, raw: str) -> str:
-    return json.dumps(arguments, sort_keys=True, ensure_ascii=False) if arguments is not None else raw.strip()
 
 
 def fallback_title(text: str) -> str:

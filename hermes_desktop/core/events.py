@@ -128,6 +128,18 @@ class ToolCallProposed:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolCallMeasured:
+    """A call's risk and impact measured when its turn came (after the earlier calls of its reply ran), or measured
+    again right before it ran and found changed: replaces what its ToolCallProposed said (core/tool_calls.py)."""
+
+    call_id: str
+    risk: str  # read | write | destructive
+    impact: str | None = None
+    impact_code: str = ""
+    impact_params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class ToolCallAwaitingApproval:
     call_id: str
     over_threshold: bool = False  # a large destructive call: "always allow" is not offered
@@ -252,6 +264,7 @@ Event = Union[
     ReasoningDelta,
     RetryScheduled,
     ToolCallProposed,
+    ToolCallMeasured,
     ToolCallAwaitingApproval,
     ToolCallDecided,
     ToolCallStarted,

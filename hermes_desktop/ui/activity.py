@@ -69,6 +69,7 @@ class ActivityRecorder:
         self._first_token: float | None = None
         self._usage: tuple[int, int, int | None] | None = None
         self._tools: dict[str, ActivityEntry] = {}
+        self._tool_names: dict[str, str] = {}
         self._decisions: dict[str, str] = {}
         self._message_id: int | None = None
 
@@ -117,7 +118,13 @@ class ActivityRecorder:
                 QCoreApplication.translate("Activity", "arguments: {0}").format(arguments[:300]),
                                   call_id=event.call_id)
             self._tools[event.call_id] = entry
+            self._tool_names[event.call_id] = event.name
             turn.entries.append(entry)
+            return entry
+        if isinstance(event, ev.ToolCallMeasured) and event.call_id in self._tools:  # its risk as measured at its turn
+            entry = self._tools[event.call_id]
+            entry.title = QCoreApplication.translate("Activity", "{tool} ({risk})").format(
+                tool=self._tool_names.get(event.call_id, ""), risk=words.risk_name(event.risk))
             return entry
         if isinstance(event, ev.ToolCallDecided):
             self._decisions[event.call_id] = QCoreApplication.translate("Activity", "{decision} by {who}").format(

@@ -4,245 +4,246 @@
 <context>
     <name>Activity</name>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="91"/>
         <source>Context {0} / {1} tokens</source>
         <translation>上下文 {0} / {1} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="98"/>
         <source>Model round {0} · {1}</source>
         <translation>第 {0} 轮模型请求 · {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="99"/>
         <source>tool calling: {0}</source>
         <translation>工具调用方式：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="116"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="126"/>
         <source>{tool} ({risk})</source>
         <translation>{tool}（{risk}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="117"/>
-        <location filename="../../hermes_desktop/ui/activity.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="325"/>
         <source>arguments: {0}</source>
         <translation>参数：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="130"/>
         <source>{decision} by {who}</source>
         <translation>{decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="138"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="140"/>
         <source>decision: {decision}; result: {size} characters ({cut} cut)</source>
         <translation>决定：{decision}；结果：{size} 个字符（截去 {cut} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="144"/>
         <source>decision: {decision}; result: {size} characters</source>
         <translation>决定：{decision}；结果：{size} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="148"/>
         <source>error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="152"/>
         <source>Summarising {0} earlier messages (the request waits)</source>
         <translation>正在总结之前的 {0} 条消息（请求等待中）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="150"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="157"/>
         <source>made now by {0}</source>
         <translation>由 {0} 刚刚生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="151"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="158"/>
         <source>made earlier by {0}</source>
         <translation>由 {0} 早先生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="159"/>
         <source>Earlier conversation: {0} messages sent as a {1}-token summary</source>
         <translation>之前的对话：{0} 条消息以 {1} 个词元的摘要发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="166"/>
         <source>Memory: {0} recalled</source>
         <translation>记忆：想起 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="176"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="184"/>
         <source>Stopped: {0}</source>
         <translation>已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="198"/>
         <source>{0} tokens in, {1} out ({2} of them reasoning)</source>
         <translation>输入 {0} 个词元，输出 {1} 个（其中思考 {2} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="202"/>
         <source>reasoning tokens: {0}</source>
         <translation>思考词元：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="205"/>
         <source>{0} tokens in, {1} out</source>
         <translation>输入 {0} 个词元，输出 {1} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="208"/>
         <source>first token after {0} s</source>
         <translation>首个词元用时 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="210"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="211"/>
         <source> — </source>
         <comment>before a round&apos;s numbers</comment>
         <translation> — </translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="212"/>
         <source>, </source>
         <comment>between a round&apos;s numbers</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="253"/>
         <source>interrupted, not run (the reply was cut off)</source>
         <translation>已中断，未运行（回复被截断）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="254"/>
         <source>{outcome} · {seconds} s</source>
         <translation>{outcome} · {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="260"/>
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="261"/>
         <source>tool schemas</source>
         <translation>工具定义</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="262"/>
         <source>skill catalog</source>
         <translation>技能目录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="263"/>
         <source>active skills</source>
         <translation>已启用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="264"/>
         <source>tool rules</source>
         <translation>工具规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="265"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="266"/>
         <source>summary the session began with</source>
         <translation>对话开头的摘要</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="267"/>
         <source>earlier conversation (summary)</source>
         <translation>之前的对话（摘要）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="268"/>
         <source>history</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="269"/>
         <source>this turn</source>
         <translation>本轮</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="270"/>
         <source>attachments</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="281"/>
         <source>{layer}: {tokens}</source>
         <translation>{layer}：{tokens}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="285"/>
         <source>layers sum to {0}; total scaled to the server&apos;s count</source>
         <translation>各层合计 {0}；总数已按服务器的计数换算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="288"/>
         <source>skills: {0} listed, {1} more searchable with find_skills</source>
         <translation>技能：列出 {0} 个，另有 {1} 个可用 find_skills 搜索</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="291"/>
         <source>skills: all {0} listed</source>
         <translation>技能：全部 {0} 个已列出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="293"/>
         <source>{0} older messages left out</source>
         <translation>省略了 {0} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="313"/>
         <source>{0} tokens ({1} of them reasoning)</source>
         <translation>{0} 个词元（其中思考 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="316"/>
         <source>{0} tokens</source>
         <translation>{0} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="318"/>
         <source>{0} characters</source>
         <translation>{0} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="319"/>
         <source>Model reply {0} — {1} (interrupted)</source>
         <translation>模型回复 {0} — {1}（已中断）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="320"/>
         <source>Model reply {0} — {1}</source>
         <translation>模型回复 {0} — {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="334"/>
         <source>result: {0} characters</source>
         <translation>结果：{0} 个字符</translation>
     </message>
@@ -356,72 +357,82 @@
         <translation>{level} — {explanation}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="70"/>
+        <source>Asked again: this changed on disk after it was allowed. Before, it was: {0}</source>
+        <translation>再次询问：批准之后磁盘上的情况变了。之前是：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="73"/>
         <source>This is a large change, so Hermes asks even if you allowed this tool before.</source>
         <translation>这是一次较大的改动，所以即使你之前批准过此工具，Hermes 仍会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="74"/>
         <source>The model said: “{0}”</source>
         <translation>模型说：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="79"/>
         <source>Session: {0}</source>
         <translation>对话：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="84"/>
         <source>The tool call&apos;s arguments</source>
         <translation>工具调用的参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="89"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="90"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="91"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="95"/>
+        <source>Allow this tool for the rest of this conversation, for this kind of change only: allowing it to create a file does not allow it to overwrite one, and allowing it to delete some files does not allow it to delete more.</source>
+        <translation>在本对话剩余时间内批准此工具，但仅限这一类更改：批准它新建文件并不批准它覆盖文件，批准它删除一些文件也不批准它删除更多文件。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="98"/>
         <source>Always allow this tool</source>
         <translation>始终批准此工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="102"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="113"/>
         <source>Arguments:</source>
         <translation>参数：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="145"/>
         <source>… and {0} more characters</source>
         <translation>……还有 {0} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="147"/>
         <source>Text to be written:</source>
         <translation>将写入的文字：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="168"/>
         <source>{key}: {path}  →  {resolved}</source>
         <translation>{key}：{path}  →  {resolved}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="171"/>
         <source>{key}: {path}  →  refused: {reason}</source>
         <translation>{key}：{path}  →  已拒绝：{reason}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="175"/>
         <source>On disk:</source>
         <translation>磁盘上的位置：</translation>
     </message>
@@ -4069,7 +4080,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="538"/>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="576"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="581"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
@@ -4089,27 +4100,27 @@ it is kept here.</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="315"/>
         <source>Summarising earlier conversation…</source>
         <translation>正在总结之前的对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="540"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="545"/>
         <source>Imported “{role}” message: shown here, never sent to the model</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="557"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="562"/>
         <source>Forgotten (undone): {0}</source>
         <translation>已遗忘（已撤销）：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="559"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="564"/>
         <source>Could not undo; still remembered: {0}</source>
         <translation>无法撤销；仍记得：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="560"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="565"/>
         <source>Remembered: {0}</source>
         <translation>已记住：{0}</translation>
     </message>

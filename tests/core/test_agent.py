@@ -264,10 +264,13 @@ async def test_guard_the_same_tool_failing_three_times(profile, workspace_dir, m
         raise RuntimeError("still broken")
 
     engine = make_engine(profile, workspace_dir, extra_tools=[_tool("broken", broken)])
-    model_server.enqueue(*[tool_call_reply(CallScript("broken", {"n": n})) for n in range(5)])
+    model_server.enqueue(*[tool_call_reply(CallScript("broken", {"n": n})) for n in range(3)],
+                         text_reply("broken keeps failing with 'still broken'. How do you want to proceed?"))
     events = await engine.ask("try")
     assert events[-1].reason is ev.FinishReason.REPEATED_FAILURE and "broken failed 3 times" in events[-1].message
-    assert len(model_server.chat_requests) == 3
+    assert len(model_server.chat_requests) == 4, "one more round, without tools, to hand over (core/turn_guard.py)"
+    assert model_server.chat_requests[-1].tool_names == []
+    assert "How do you want to proceed?" in "".join(e.text for e in of_type(events, ev.TextDelta))
     await engine.close()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sqlite3
 import threading
 
@@ -341,8 +342,13 @@ async def test_two_identical_forget_calls_each_forget_only_what_was_listed(profi
     model_server.enqueue(tool_call_reply(call, CallScript("forget", {"query": "tea"})), text_reply("ok"))
     await turn(engine, service, "forget the tea thing", "a")
     assert service.store.get(shown).state is MemoryState.FORGOTTEN
+    # The second call is measured when its turn comes (issue 21): its approval lists the memory written while the
+    # first one was asked about, and that one goes; the one written while the second was asked about stays.
+    listed = [int(n) for n in re.findall(r"#(\d+)", approver.asked[1].impact)]
+    assert shown not in listed and listed
     late = [m for m in service.store.list(states=None) if m.id != shown]
-    assert late and all(m.state is MemoryState.ACTIVE for m in late), "none of them was in an approval"
+    assert {m.id for m in late if m.state is MemoryState.FORGOTTEN} == set(listed)
+    assert any(m.state is MemoryState.ACTIVE for m in late), "the one never in an approval stays"
     await engine.close()
 
 

@@ -81,13 +81,30 @@ def ctx(workspace_dir: Path) -> ToolContext:
     return ToolContext("s", Workspace(workspace_dir), NetworkPolicy(), workspace_dir / "notes")
 
 
-def process_gone(pid: int) -> bool:
-    """The process no longer runs: it does not exist, or it is a zombie waiting for its parent."""
+def _stat_fields(pid: int) -> list[str] | None:
+    """/proc/<pid>/stat after the command name (which may hold spaces and parentheses): field 3 (the state) first."""
     try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (FileNotFoundError, ProcessLookupError):
+        return None
+
+
+def process_start(pid: int) -> str | None:
+    """When the process with `pid` started (field 22, clock ticks since boot): with the pid, it names one process."""
+    fields = _stat_fields(pid)
+    return fields[19] if fields else None
+
+
+def process_gone(pid: int, started: str | None = None) -> bool:
+    """The process no longer runs: it does not exist, it is a zombie waiting for its parent, or (given when it
+    `started`) the pid now belongs to another process. Under load the kernel can hand a dead child's pid to a new
+    process within the test's polling, so a pid alone can look alive after its process died."""
+    fields = _stat_fields(pid)
+    if fields is None:
         return True
-    return state in ("Z", "X")
+    if started is not None and fields[19] != started:
+        return True
+    return fields[0] in ("Z", "X")
 
 
 async def ended(work: Awaitable[T]) -> T:
@@ -285,12 +302,13 @@ async def test_a_script_timeout_kills_the_child_it_spawned(tmp_path: Path, ctx: 
     task = asyncio.ensure_future(run_tool(spec, {}, ctx, default_timeout_s=60, char_budget=8000))
     assert await wait_for(lambda: pids.exists() and len(pids.read_text().split()) == 2)
     script_pid, child_pid = (int(p) for p in pids.read_text().split())
-    assert not process_gone(child_pid)
+    script_started, child_started = process_start(script_pid), process_start(child_pid)
+    assert child_started is not None and not process_gone(child_pid, child_started)
     task.cancel()  # as Stop or the runner's timeout does
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert await wait_for(lambda: process_gone(child_pid)), "the script's child outlived the call"
-    assert process_gone(script_pid)
+    assert await wait_for(lambda: process_gone(child_pid, child_started)), "the script's child outlived the call"
+    assert await wait_for(lambda: process_gone(script_pid, script_started))
 
 
 async def test_a_script_that_exits_leaving_a_child_on_its_pipes_returns_and_the_child_dies(tmp_path: Path,
@@ -301,7 +319,8 @@ async def test_a_script_that_exits_leaving_a_child_on_its_pipes_returns_and_the_
     result = await asyncio.wait_for(run_script(skill, "run.sh", [], ctx), GUARD_S)
     assert result["exit_code"] == 0 and result["stdout"].strip() == "started"
     child_pid = int(pids.read_text())
-    assert await wait_for(lambda: process_gone(child_pid)), "the script's child outlived the call"
+    child_started = process_start(child_pid)  # None: already gone
+    assert await wait_for(lambda: process_gone(child_pid, child_started)), "the script's child outlived the call"
 
 
 # ------------------------------------------------------------------ turn deadline

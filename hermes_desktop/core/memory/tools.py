@@ -234,5 +234,6 @@ def memory_tools(service: "MemoryService") -> list[ToolSpec]:
                  "The user is asked first and sees exactly which memories.",
                  {"type": "object", "properties": {"query": {"type": "string"}, "id": {"type": "integer"}},
                   "additionalProperties": False},
-                 forget, risk=Risk.DESTRUCTIVE, precheck=forget_impact, blocking=False, tags=("memory",)),
+                 forget, risk=Risk.DESTRUCTIVE, precheck=forget_impact, blocking=False, tags=("memory",),
+                 impact_pinned=True),
     ]

@@ -6,8 +6,9 @@ Order of evaluation for one call (first match wins):
 3. an "always allow" rule: allowed, except a destructive call whose impact crosses the threshold
    (default 20 files or 50 MB), which asks again;
 4. an "ask" rule: asks, whatever the risk;
-5. "allow for this session" given earlier in this session: allowed (a destructive call over the
-   threshold asks again);
+5. "allow for this session" given earlier in this session for the same kind of effect (core/tools/grants.py:
+   allowing a new file to be created does not allow an overwrite; a grant for deleting 5 files does not cover
+   deleting 19): allowed (a destructive call over the threshold asks again);
 6. the mode: read runs (asks in "always ask"), write asks (runs in "trusted"), destructive asks.
 
 Asking means the injected Approver (the dialog in the window, the terminal for `ask`, a denial when
@@ -28,6 +29,7 @@ from enum import StrEnum
 from typing import Any, Callable, Protocol
 
 from hermes_desktop.core.settings import ApprovalMode
+from hermes_desktop.core.tools.grants import SessionGrants
 from hermes_desktop.core.tools.spec import Risk
 
 log = logging.getLogger(__name__)
@@ -72,6 +74,8 @@ class ApprovalRequest:
     over_threshold: bool = False  # set by the policy: "Always allow" is not offered then
     impact_code: str = ""  # the impact as a code and parameters (tools/spec.py Impact), for the dialog's language
     impact_params: dict[str, Any] = field(default_factory=dict)
+    # Asked again: what the call would do changed on disk after this earlier request was allowed (core/tool_calls.py).
+    asked_before: ApprovalRequest | None = None
 
     @property
     def rule_key(self) -> str:
@@ -116,7 +120,7 @@ class ApprovalPolicy:
     threshold: Threshold = field(default_factory=Threshold)
     timeout_s: float = APPROVAL_TIMEOUT_S
     on_rules_changed: Callable[[dict[str, Rule]], None] | None = None  # persists the rules
-    _session_grants: set[tuple[str, str]] = field(default_factory=set)
+    grants: SessionGrants = field(default_factory=SessionGrants)
 
     def over_threshold(self, request: ApprovalRequest) -> bool:
         return request.risk is Risk.DESTRUCTIVE and (
@@ -134,7 +138,7 @@ class ApprovalPolicy:
             return None if big else PolicyDecision(Decision.ALLOW_ALWAYS, "rule: always allow")
         if rule is Rule.ASK:
             return None
-        if (request.session_id, request.rule_key) in self._session_grants and not big:
+        if not big and self.grants.covers(request):
             return PolicyDecision(Decision.ALLOW_SESSION, "allowed for this session")
         if request.risk is Risk.READ:
             return None if self.mode is ApprovalMode.ALWAYS_ASK else PolicyDecision(Decision.ALLOW_ONCE, "policy: read-only")
@@ -167,7 +171,7 @@ class ApprovalPolicy:
         if decision is Decision.ALLOW_ALWAYS and request.over_threshold:
             decision = Decision.ALLOW_ONCE  # "always" is not on offer for a call this big
         if decision is Decision.ALLOW_SESSION:
-            self._session_grants.add((request.session_id, request.rule_key))
+            self.grants.grant(request)
         elif decision is Decision.ALLOW_ALWAYS:
             self.set_rule(request.rule_key, Rule.ALWAYS_ALLOW)
         return PolicyDecision(decision, by)
@@ -182,4 +186,4 @@ class ApprovalPolicy:
             self.on_rules_changed(dict(self.rules))
 
     def forget_session(self, session_id: str) -> None:
-        self._session_grants = {grant for grant in self._session_grants if grant[0] != session_id}
+        self.grants.forget_session(session_id)

@@ -1,9 +1,13 @@
-"""The tools the agent can offer: register, look up, list in OpenAI format, prepare and run calls."""
+"""The tools the agent can offer: register, look up, list in OpenAI format, parse, measure and run calls.
+
+Parsing and measuring are separate steps because a call's risk and impact depend on the disk *when it runs*: the
+turn parses every call of a reply at once but measures each one only after the earlier calls of that reply have
+run (core/tool_calls.py, docs/approvals.md)."""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Collection, Iterable
 
 from hermes_desktop.core.llm.assembly import RawToolCall
@@ -31,6 +35,9 @@ class PreparedCall:
     repaired: bool = False
     impact_code: str = ""  # Impact.code / Impact.params, or cannot_run / precheck_failed
     impact_params: dict[str, Any] = field(default_factory=dict)
+    # The risk and impact were measured on the disk (`ToolRegistry.measure`); false: only parsed, the risk is the
+    # tool's declared one and there is no impact yet (a call behind a change in the same reply: core/tool_calls.py).
+    measured: bool = True
 
     @property
     def source(self) -> str:
@@ -66,18 +73,32 @@ class ToolRegistry:
         return [s.to_openai() for s in self.specs(exclude=exclude)]
 
     def prepare(self, call: RawToolCall, ctx: ToolContext, *, offered: set[str] | None = None) -> PreparedCall:
-        """Parse and validate; compute the call's own risk and its impact. Never raises."""
+        """Parse, validate and measure at once (`parse` then `measure`). Never raises."""
+        return self.measure(self.parse(call, offered=offered), ctx)
+
+    def parse(self, call: RawToolCall, *, offered: set[str] | None = None) -> PreparedCall:
+        """Parse and validate, without looking at the disk: the risk is the tool's declared one and there is no
+        impact yet (`measured` is false). Never raises."""
         spec = self._specs.get(call.name)
         if spec is None or (offered is not None and call.name not in offered):
             known = ", ".join(sorted(offered if offered is not None else self._specs))
             return PreparedCall(call.id, call.name, call.arguments, None, None, Risk.DESTRUCTIVE,
-                                problem=f"unknown tool {call.name!r}. Available tools: {known}")
+                                problem=f"unknown tool {call.name!r}. Available tools: {known}", measured=True)
         try:
             parsed = parse_arguments(call.arguments)
             validate_arguments(parsed.value, spec.parameters)
         except ArgumentProblem as exc:
-            return PreparedCall(call.id, call.name, call.arguments, spec, None, spec.risk, problem=str(exc))
-        args = parsed.value
+            return PreparedCall(call.id, call.name, call.arguments, spec, None, spec.risk, problem=str(exc),
+                                measured=True)
+        return PreparedCall(call.id, call.name, call.arguments, spec, parsed.value, spec.risk,
+                            repaired=parsed.repaired, measured=spec.precheck is None and spec.risk_of is None)
+
+    def measure(self, call: PreparedCall, ctx: ToolContext) -> PreparedCall:
+        """The call's own risk and impact on the disk as it is now (tool code: run it on the tool executor). A call
+        that cannot run is returned as it is. Never raises."""
+        spec, args = call.spec, call.arguments
+        if not call.runnable or spec is None or args is None:
+            return replace(call, measured=True)
         try:
             risk = spec.risk_for(args, ctx)
         except Exception:  # a risk hook that fails must not lower the risk
@@ -100,8 +121,8 @@ class ToolRegistry:
                 log.exception("precheck of %s failed", spec.name)
                 impact = f"impact unknown (precheck failed: {type(exc).__name__})"
                 code, params = "precheck_failed", {"error": type(exc).__name__}
-        return PreparedCall(call.id, call.name, call.arguments, spec, args, risk, impact=impact, impact_files=files,
-                            impact_bytes=size, repaired=parsed.repaired, impact_code=code, impact_params=params)
+        return replace(call, risk=risk, impact=impact, impact_files=files, impact_bytes=size, impact_code=code,
+                       impact_params=params, measured=True)
 
     async def execute(self, call: PreparedCall, ctx: ToolContext, *, default_timeout_s: float,
                       char_budget: int, known_secrets: Collection[str] = ()) -> ToolResult:

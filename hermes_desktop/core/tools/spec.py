@@ -84,6 +84,9 @@ class ToolSpec:
     tags: tuple[str, ...] = field(default=())
     # What stands behind the source (an MCP server's command or URL): approval rules are tied to it.
     source_detail: str = ""
+    # The handler does only what its latest precheck listed (memory `forget`): the turn does not measure it again
+    # right before it runs (core/tool_calls.py), which would replace the listing the user approved.
+    impact_pinned: bool = False
 
     def risk_for(self, args: dict[str, Any], ctx: ToolContext) -> Risk:
         if self.risk_of is None:

@@ -290,6 +290,11 @@ class TranscriptModel(QAbstractListModel):
                                     source=event.source) or None)
             self._cards[event.call_id] = card
             self.append(card)
+        elif isinstance(event, ev.ToolCallMeasured):  # measured when its turn came, or changed right before it ran
+            card = self._cards.get(event.call_id)
+            self._update_card(event.call_id, risk=event.risk, impact=words.impact_text(
+                event.impact_code, event.impact_params, event.impact, tool=card.name if card else "",
+                source=card.source if card else "") or None)
         elif isinstance(event, ev.ToolCallAwaitingApproval):
             self._update_card(event.call_id, status=WAITING, over_threshold=event.over_threshold)
         elif isinstance(event, ev.ToolCallDecided):

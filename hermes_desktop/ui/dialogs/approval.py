@@ -62,6 +62,12 @@ class ApprovalDialog(QDialog):
         font = self.impact_label.font()
         font.setBold(True)
         self.impact_label.setFont(font)
+        if request.asked_before is not None:  # the disk changed after it was allowed (core/tool_calls.py)
+            before = request.asked_before
+            was = words.impact_text(before.impact_code, before.impact_params, before.impact, tool=before.tool_name,
+                                    source=before.source) or words.no_impact_text()
+            self.impact_label.setText(self.impact_label.text() + "\n" + self.tr(
+                "Asked again: this changed on disk after it was allowed. Before, it was: {0}").format(was))
         if request.over_threshold:
             self.impact_label.setText(self.impact_label.text() + "\n" + self.tr(
                 "This is a large change, so Hermes asks even if you allowed this tool before."))
@@ -84,6 +90,11 @@ class ApprovalDialog(QDialog):
         self.allow_once_button = self._button(self.tr("Allow once"), "allowOnceButton", Decision.ALLOW_ONCE)
         self.allow_session_button = self._button(self.tr("Allow for this session"), "allowSessionButton",
                                                  Decision.ALLOW_SESSION)
+        # A session grant covers only this kind of change (core/tools/grants.py): said where the choice is made.
+        self.allow_session_button.setToolTip(self.tr(
+            "Allow this tool for the rest of this conversation, for this kind of change only: allowing it to create "
+            "a file does not allow it to overwrite one, and allowing it to delete some files does not allow it to "
+            "delete more."))
         self.always_button = self._button(self.tr("Always allow this tool"), "alwaysAllowButton", Decision.ALLOW_ALWAYS)
         self.always_button.setVisible(not request.over_threshold)
         self.deny_button.setDefault(True)

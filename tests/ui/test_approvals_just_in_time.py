@@ -1,0 +1,69 @@
+"""In the window, a call's card and its approval dialog say what it will do when its turn comes (issue 21): a move
+onto a file the previous move of the same reply put there says it replaces it, on the card and in the dialog."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QPushButton
+
+from hermes_desktop.ui.chat.items import ToolCardItem
+from tests.support.model_server import CallScript, text_reply, tool_call_reply
+
+
+def cards(h) -> list[ToolCardItem]:
+    return [i for i in h.window.chat.model.items() if isinstance(i, ToolCardItem)]
+
+
+def open_dialog(h, after=None):
+    return h.wait_until(lambda: h.window.approver.dialog if h.window.approver.dialog is not None
+                        and h.window.approver.dialog.isVisible() and h.window.approver.dialog is not after else None,
+                        what="the approval dialog")
+
+
+def test_the_second_moves_card_and_dialog_say_it_replaces_what_the_first_put_there(make_window, model_server,
+                                                                                   workspace_dir) -> None:
+    (workspace_dir / "a.txt").write_text("from a")
+    (workspace_dir / "b.txt").write_text("from b")
+    h = make_window()
+    model_server.enqueue(tool_call_reply(CallScript("move_path", {"src": "a.txt", "dst": "x.txt"}, id="m1"),
+                                         CallScript("move_path", {"src": "b.txt", "dst": "x.txt"}, id="m2")),
+                         text_reply("Kept x.txt as it was."))
+    h.send("put both into x.txt")
+    first = open_dialog(h)
+    assert first.findChild(QLabel, "impactLabel").text().startswith("will move a.txt")
+    one, two = cards(h)
+    assert two.impact is None and two.risk == "write", "not measured yet: a.txt has not moved"
+    h.do(lambda: first.findChild(QPushButton, "allowOnceButton").click())
+
+    second = open_dialog(h, after=first)
+    impact = second.findChild(QLabel, "impactLabel").text()
+    assert "replacing the existing file" in impact and impact.startswith("will move b.txt")
+    assert "DESTRUCTIVE" in second.findChild(QLabel, "riskLabel").text()
+    one, two = cards(h)
+    assert two.risk == "destructive" and "replacing the existing file" in (two.impact or "")
+    h.do(lambda: second.findChild(QPushButton, "denyButton").click())
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the turn to end")
+    assert (workspace_dir / "x.txt").read_text() == "from a" and (workspace_dir / "b.txt").exists()
+    assert [c.status for c in cards(h)] == ["done", "denied"]
+
+
+def test_a_file_saved_while_the_dialog_is_open_is_asked_about_again_saying_why(make_window, model_server,
+                                                                              workspace_dir) -> None:
+    target = workspace_dir / "report.txt"
+    h = make_window()
+    model_server.enqueue(tool_call_reply(CallScript("write_file", {"path": "report.txt", "content": "mine"})),
+                         text_reply("I left your report alone."))
+    h.send("write the report")
+    first = open_dialog(h)
+    assert first.findChild(QLabel, "impactLabel").text() == "will create report.txt (4 bytes)"
+    target.write_text("their work")  # another program saves it while the user reads the question
+    h.do(lambda: first.findChild(QPushButton, "allowOnceButton").click())
+
+    second = open_dialog(h, after=first)
+    impact = second.findChild(QLabel, "impactLabel").text()
+    assert impact.startswith("will overwrite report.txt (10 bytes) with 4 bytes")
+    assert "Asked again: this changed on disk after it was allowed. Before, it was: will create report.txt" in impact
+    h.do(lambda: second.findChild(QPushButton, "denyButton").click())
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the turn to end")
+    assert target.read_text() == "their work"
+    [card] = cards(h)
+    assert card.status == "denied" and card.impact.startswith("will overwrite report.txt")
