@@ -1,4 +1,5 @@
-"""`hermes-desktop skills list [--json] | show NAME | trust NAME [--yes] | untrust NAME | install PATH|ZIP [--force]`,
+"""`hermes-desktop skills list [--json] | show NAME | trust NAME [--yes] | untrust NAME | install PATH|ZIP [--force]`
+(install, update and remove of git and URL sources: commands/skill_sources.py),
 and the Skills section of `doctor`.
 
 - `trust` shows what will be trusted (the skill's folder, its code files and the SHA-256 of each, and the hash of
@@ -44,9 +45,18 @@ def add_parser(commands: Any) -> None:
     trust.add_argument("--yes", action="store_true", help="trust without asking (needed without a terminal)")
     untrust = actions.add_parser("untrust", help="withdraw trust: its code no longer runs")
     untrust.add_argument("name")
-    install = actions.add_parser("install", help="copy a skill folder or .zip into your skills folder")
-    install.add_argument("path", type=Path)
+    install = actions.add_parser("install", help="install a skill folder or .zip, a git repository or a zip URL")
+    install.add_argument("path", help="a folder, a .zip, a git URL (…/owner/repo[/tree/REF/DIR], URL#REF:DIR) or an "
+                                      "https URL of a .zip")
     install.add_argument("--force", action="store_true", help="replace an installed skill folder of the same name")
+    install.add_argument("--yes", action="store_true", help="install without asking (needed without a terminal)")
+    install.add_argument("--ref", default="", help="git: the branch, tag or commit to install")
+    install.add_argument("--subdir", default="", help="git: the folder inside the repository")
+    update = actions.add_parser("update", help="fetch an installed source again; shows what changed and asks")
+    update.add_argument("name")
+    update.add_argument("--yes", action="store_true", help="update without asking (needed without a terminal)")
+    remove = actions.add_parser("remove", help="remove an installed skill (or installed collection) from your folder")
+    remove.add_argument("name")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,8 +75,14 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from hermes_desktop.core.terminal_text import strip_controls
 
-    if args.action == "install":
-        return install(args.path, force=args.force)
+    if args.action in ("install", "update", "remove"):
+        from hermes_desktop.commands import skill_sources
+
+        if args.action == "install":
+            return skill_sources.install(args.path, yes=args.yes, ref=args.ref, subdir=args.subdir, force=args.force)
+        if args.action == "update":
+            return skill_sources.update(args.name, yes=args.yes)
+        return skill_sources.remove(args.name)
     from hermes_desktop.core.runtime import open_runtime
 
     runtime = open_runtime()
@@ -165,6 +181,9 @@ def show(runtime: Any, skill: Any) -> int:
                                                      else "  (trusted)"))
     for problem in facts["problems"]:
         lines.append(f"  {problem['level']}: {problem['file']}: {problem['reason']}")
+    from hermes_desktop.commands.skill_sources import source_lines
+
+    lines += source_lines(skill)
     print("\n".join(safe_name(line) for line in lines))  # names and text come from the skill's files (bidi shown)
     return EXIT_OK
 
