@@ -140,6 +140,12 @@ class AgentServices:
     # the background), so it never delays the reply or TurnFinished.
     prepare_memory: Callable[[str, str, str], "Event | None"] = lambda session_id, text, profile_id: None
     remember_turn: Callable[[str, str, int, str, Any], object] = lambda *args: None
+    # Workflow memory (core/learning/trajectories.py): before the first request (worker thread) the hint event or
+    # None; the hint line for the memory layer; after TurnFinished (session, user message id, text or None for a
+    # regenerate, finish reason) the path is recorded.
+    prepare_workflow: Callable[[str, str], "Event | None"] = lambda session_id, text: None
+    workflow_layer: Callable[[str], str] = lambda session_id: ""
+    record_workflow: Callable[[str, int | None, str | None, str], object] = lambda *args: None
     clock: Callable[[], float] = time.monotonic
     # The app's own secrets (API keys, MCP secrets; a live set): removed from every tool result before the model,
     # the session database or the audit log sees it.
@@ -384,6 +390,7 @@ class _TurnRun:
             reason, message = await self._run_within_deadline()
             self.emit(TurnFinished(reason, message, self.round_trips, dict(self.stop_params)))
             self._remember_turn()
+            await self._record_workflow(reason.value)
         except _DeadlinePassed:
             message = _deadline_message(self.services.limits.turn_deadline_s)
             await self._after_cancel(DEADLINE_RESULT)
@@ -410,6 +417,12 @@ class _TurnRun:
                                 "Your message is saved; the details are in the log.", ErrorAction.RETRY, repr(exc),
                                 code="internal", params={"error": f"{type(exc).__name__}: {exc}"}))
             self.emit(TurnFinished(FinishReason.ERROR, "internal error", self.round_trips))
+
+    async def _record_workflow(self, reason: str) -> None:
+        try:  # learning never breaks a turn; after TurnFinished, on the store executor
+            await self.io.call(self.services.record_workflow, self.session_id, self.user_id, self.text, reason)
+        except Exception:
+            log.warning("recording the turn's path failed", exc_info=True)
 
     def _remember_turn(self) -> None:
         """Hand a new user message of a finished turn to memory (a regenerated one was handed over already)."""
@@ -506,6 +519,9 @@ class _TurnRun:
         recalled = await self.io.call(self.services.prepare_memory, self.session_id, self.text, model.profile.id)
         if recalled is not None:  # MemoryRecalled: what the memory layer holds this turn, with sources (Activity)
             self.emit(recalled)
+        offered = await self.io.call(self.services.prepare_workflow, self.session_id, self.text or "")
+        if offered is not None:  # WorkflowHintOffered: a past successful path the requests carry (Activity)
+            self.emit(offered)
         shrunk = False
         handover: GuardStop | None = None  # the failure guard stopped the tools: one last round without them
 
@@ -656,7 +672,8 @@ class _TurnRun:
             if any(t.get("function", {}).get("name") == "activate_skill" for t in tools) else "",
             skills=self.skills_text,
             tool_rules=rules,
-            memory=self.services.memory_layer(self.session_id),
+            memory="\n\n".join(p for p in (self.services.memory_layer(self.session_id),
+                                             self.services.workflow_layer(self.session_id)) if p),
         )
         return build_context(layers, self.history, current_turn_start=self.turn_start, tools=tools,
                              context_window=int(profile.context_window * self.context_shrink),

@@ -211,6 +211,18 @@ class ConversationSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class WorkflowHintOffered:
+    """A past successful tool path offered to this turn's requests as a hint (core/learning/trajectories.py), with
+    the session it came from (Activity). Emitted before the first request, only when one is offered."""
+
+    trajectory_id: int
+    source_session_id: str
+    source_title: str
+    request: str
+    path_text: str
+
+
+@dataclass(frozen=True, slots=True)
 class MemoryRecalled:
     """The memories this turn's requests carry in their memory layer (core/memory), best first: ids, and lines
     "statement (from 'Trip planning', 3 Nov)" for Activity. Emitted before the first request, only when any."""
@@ -274,6 +286,7 @@ Event = Union[
     SummarisingStarted,
     ConversationSummary,
     MemoryRecalled,
+    WorkflowHintOffered,
     MemoryRemembered,
     TurnError,
     TurnFinished,

@@ -42,6 +42,7 @@ from hermes_desktop.core.tools.workspace import Workspace
 if TYPE_CHECKING:  # the agent and the model client pull in openai (~0.5 s): loaded in make_agent()
     from hermes_desktop.core.agent import Agent
     from hermes_desktop.core.llm import ModelClient
+    from hermes_desktop.core.learning.trajectories import WorkflowMemory
     from hermes_desktop.core.memory.service import MemoryService
 
 log = logging.getLogger(__name__)
@@ -66,6 +67,7 @@ class Runtime:
     session_models: SessionModels | None = None  # set by make_agent
     model_catalog: ModelCatalog | None = None
     memory: "MemoryService | None" = None  # core/memory; None when the store is not SQLite (memory off)
+    workflow: "WorkflowMemory | None" = None  # core/learning/trajectories.WorkflowMemory (learning.db), None until open_runtime sets it
 
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
         return None if self.profile is None else self._resolve_key(self.profile, env)
@@ -138,6 +140,7 @@ class Runtime:
             known_secrets=REDACTION.known_secrets,
             learn_no_vision=self.remember_no_vision,
             **self.memory_hooks(),
+            **self.workflow_hooks(),
         )
         agent = Agent(model, services)
         if self.session_models is None:
@@ -149,6 +152,14 @@ class Runtime:
         if self.mcp.client_features is not None:
             self.mcp.client_features.model = lambda: agent.model  # an MCP server's sampling uses the active model
         return agent
+
+    def workflow_hooks(self) -> dict[str, object]:
+        """The agent's workflow memory hooks (core/learning/trajectories.py): a past path before, the path after."""
+        workflow = self.workflow
+        if workflow is None:
+            return {}
+        return {"prepare_workflow": workflow.prepare, "workflow_layer": workflow.layer,
+                "record_workflow": workflow.record_turn}
 
     def memory_hooks(self) -> dict[str, object]:
         """The agent's memory hooks (core/memory/service.py): recall before a turn, extraction after it."""
@@ -258,12 +269,19 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
     runtime.mcp.client_features = ClientFeatures(roots=lambda: workspace_roots(runtime.workspace.root),
                                                  audit=runtime.audit, servers=lambda: runtime.mcp.supervisors.values())
     runtime.memory = open_memory(runtime)
+    from hermes_desktop.core.learning.trajectories import WorkflowMemory
+
+    runtime.workflow = WorkflowMemory(paths.data_dir / "learning.db", runtime.store,
+                                      enabled=bool(getattr(runtime.settings, "workflow_memory", True)),
+                                      incognito=lambda session_id: runtime.memory is not None
+                                      and runtime.memory.store.is_incognito(session_id))
     skills.reload()
     return runtime
 
 
 def open_memory(runtime: Runtime) -> "MemoryService | None":
     """Memory over the session store's database, its tools registered (remember, recall, forget)."""
+    from hermes_desktop.core.learning.trajectories import WorkflowMemory
     from hermes_desktop.core.memory.service import MemoryService
     from hermes_desktop.core.memory.store import MemoryStore
 

@@ -174,6 +174,8 @@ class Settings:
     memory_enabled: bool = True
     memory_half_life_days: float = 7.0
     memory_budget_tokens: int = 400
+    # Workflow memory (core/learning): record each turn's tool path (learning.db) and offer a similar past success.
+    workflow_memory: bool = True
 
     def profile(self, profile_id: str | None) -> ProviderProfile | None:
         return next((p for p in self.profiles if p.id == profile_id), None)
@@ -211,6 +213,7 @@ class Settings:
             memory_enabled=bool(data.get("memory_enabled", True)),
             memory_half_life_days=_positive_float(data.get("memory_half_life_days"), 7.0),
             memory_budget_tokens=_positive_int(data.get("memory_budget_tokens"), 400),
+            workflow_memory=bool(data.get("workflow_memory", True)),
         )
 
 

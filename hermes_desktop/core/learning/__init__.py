@@ -1,0 +1,1 @@
+"""Learning from what worked (issue 27): task trajectories and workflow memory (trajectories.py)."""

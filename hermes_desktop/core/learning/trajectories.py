@@ -1,0 +1,251 @@
+"""Task trajectories and workflow memory (issue 27).
+
+For each finished turn that answered a new user message, `WorkflowMemory.record_turn` keeps the user's request, the
+tool path (from the messages and the tool call records the agent already writes: tool, arguments, outcome), whether
+the turn ended well, and the skills it activated. "Ended well" means: it finished (no guard stop, no error, no
+Stop), no call was denied, every tool that failed succeeded later in the turn (no error left unresolved), and it
+was not followed by a regenerate or by a next message that says it was wrong ("that's wrong", "不对", "undo"…):
+those mark it undone afterwards. Turns without a tool call are not kept (there is no path to learn).
+
+Before a turn, `prepare(session_id, text)` looks for a past successful path with a similar request (BM25 through
+SQLite FTS5 over the request text; "similar" also needs half of the request's words in the stored one) and, when
+found, the next requests carry one short hint line in their memory layer (at most HINT_CHARS characters) and
+the agent emits `WorkflowHintOffered` for the Activity tab. Failed, denied, undone or forgotten paths are never
+offered. Incognito sessions record nothing and get no hint. `Settings.workflow_memory` turns it all off.
+
+Where: its own SQLite file, `learning.db` in the data directory, not hermes.db: trajectories are data of this
+machine only. They are never synced, exported or backed up with the sessions (those read hermes.db), and no
+hermes.db migration was needed. `forget(id)` deletes a path. Embeddings are not used yet (BM25 only).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from hermes_desktop.core.events import WorkflowHintOffered
+
+log = logging.getLogger(__name__)
+
+HINT_CHARS = 360  # about 90 tokens: a hint, not a second prompt
+MIN_OVERLAP = 0.5
+_WORD = re.compile(r"[\w]{2,}", re.UNICODE)
+_WRONG = re.compile(r"^\s*(that'?s (wrong|not right|incorrect)|wrong\b|no,? that|undo\b|revert\b|不对|错了|撤销)",
+                    re.I)
+_STOP_WORDS = {"the", "a", "an", "to", "of", "and", "in", "on", "my", "me", "please", "into", "for", "it", "is"}
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS trajectories (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    message_id INTEGER NOT NULL,
+    request TEXT NOT NULL,
+    path TEXT NOT NULL,          -- JSON list of {"tool", "arguments", "outcome"}
+    path_text TEXT NOT NULL,     -- list_directory(Downloads) → read_file(a.pdf)
+    good INTEGER NOT NULL,
+    why TEXT NOT NULL,           -- why it did not end well ('' when it did)
+    skills TEXT NOT NULL,        -- JSON list
+    created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS trajectories_by_session ON trajectories(session_id, id);
+CREATE VIRTUAL TABLE IF NOT EXISTS trajectories_fts USING fts5(request, content='trajectories', content_rowid='id');
+CREATE TRIGGER IF NOT EXISTS trajectories_ad AFTER DELETE ON trajectories BEGIN
+    INSERT INTO trajectories_fts(trajectories_fts, rowid, request) VALUES ('delete', old.id, old.request);
+END;
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Trajectory:
+    id: int
+    session_id: str
+    message_id: int
+    request: str
+    path: list[dict[str, Any]]
+    path_text: str
+    good: bool
+    why: str
+    skills: list[str]
+
+
+def _short_value(value: Any) -> str:
+    text = str(value)
+    if "/" in text or "\\" in text:
+        text = re.split(r"[\\/]", text.rstrip("/\\"))[-1] or text
+    return text if len(text) <= 30 else text[:29] + "…"
+
+
+def step_text(tool: str, arguments: dict[str, Any]) -> str:
+    shown = [_short_value(v) for v in arguments.values() if isinstance(v, (str, int, float)) and str(v)][:2]
+    return f"{tool}({', '.join(shown)})"
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in dict.fromkeys(w.lower() for w in _WORD.findall(text)) if w not in _STOP_WORDS]
+
+
+def turn_path(store: Any, session_id: str, user_id: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """The turn's tool calls in order, each with its outcome, and the skills it activated."""
+    messages = [m for m in store.messages(session_id) if m.id > user_id]
+    records = store.tool_records([m.id for m in messages if m.role == "tool"])
+    outcome_by_call = {m.tool_call_id: records[m.id].outcome for m in messages
+                       if m.role == "tool" and m.id in records and m.tool_call_id}
+    path: list[dict[str, Any]] = []
+    skills: list[str] = []
+    for message in messages:
+        for call in message.tool_calls or () if message.role == "assistant" else ():
+            function = call.get("function") or {}
+            try:
+                arguments = json.loads(function.get("arguments") or "{}")
+            except ValueError:
+                arguments = {}
+            arguments = arguments if isinstance(arguments, dict) else {}
+            name = str(function.get("name") or "")
+            if name == "activate_skill" and isinstance(arguments.get("name"), str):
+                skills.append(arguments["name"])
+            path.append({"tool": name, "arguments": arguments,
+                         "outcome": outcome_by_call.get(call.get("id"), "unknown")})
+    return path, skills
+
+
+def judge(path: list[dict[str, Any]], finish_reason: str) -> str:
+    """'' when the turn ended well, else why not."""
+    if finish_reason != "completed":
+        return f"finished: {finish_reason}"
+    if any(step["outcome"] == "denied" for step in path):
+        return "a call was denied"
+    last: dict[str, str] = {}
+    for step in path:
+        last[step["tool"]] = step["outcome"]
+    failed = [tool for tool, outcome in last.items() if outcome not in ("ok", "dry_run")]
+    return f"unresolved: {', '.join(failed)}" if failed else ""
+
+
+class WorkflowMemory:
+    """learning.db: record finished turns, offer a successful similar path, forget one. Thread-safe (one lock)."""
+
+    def __init__(self, path: Path, store: Any, *, enabled: bool = True,
+                 incognito: Callable[[str], bool] = lambda session_id: False) -> None:
+        self.path = path
+        self.store = store  # the session store (messages, tool call records), read only
+        self.enabled = enabled
+        self.incognito = incognito  # the session's incognito switch (kept by memory: core/memory/store.py)
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+        self._hints: dict[str, str] = {}  # session id -> the hint its requests carry this turn
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db.executescript(_SCHEMA)
+            self._db = db
+        return self._db
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def _active(self, session_id: str) -> bool:
+        return self.enabled and not self.incognito(session_id)
+
+    # ------------------------------------------------------------------ recording
+    def record_turn(self, session_id: str, user_id: int | None, text: str | None, finish_reason: str) -> int | None:
+        """Keep the finished turn's path (None: nothing kept). A regenerate (text None) marks the session's latest
+        path undone instead."""
+        if not self._active(session_id):
+            return None
+        if text is None or user_id is None:
+            self.mark_undone(session_id, "regenerated")
+            return None
+        path, skills = turn_path(self.store, session_id, user_id)
+        if not path:
+            return None
+        why = judge(path, finish_reason)
+        steps = " → ".join(step_text(s["tool"], s["arguments"]) for s in path)
+        with self._lock:
+            db = self._conn()
+            cursor = db.execute(
+                "INSERT INTO trajectories (session_id, message_id, request, path, path_text, good, why, skills, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (session_id, user_id, text[:4000], json.dumps(path, ensure_ascii=False, default=str), steps,
+                 int(not why), why, json.dumps(skills, ensure_ascii=False), time.time()))
+            row = int(cursor.lastrowid or 0)
+            db.execute("INSERT INTO trajectories_fts(rowid, request) VALUES (?, ?)", (row, text[:4000]))
+        return row
+
+    def mark_undone(self, session_id: str, why: str) -> None:
+        with self._lock:
+            db = self._conn()
+            db.execute("UPDATE trajectories SET good = 0, why = ? WHERE id = (SELECT max(id) FROM trajectories "
+                       "WHERE session_id = ?)", (why, session_id))
+
+    def forget(self, trajectory_id: int) -> bool:
+        with self._lock:
+            return self._conn().execute("DELETE FROM trajectories WHERE id = ?", (trajectory_id,)).rowcount > 0
+
+    def all(self) -> list[Trajectory]:
+        with self._lock:
+            rows = self._conn().execute("SELECT * FROM trajectories ORDER BY id").fetchall()
+        return [self._row(r) for r in rows]
+
+    @staticmethod
+    def _row(r: tuple[Any, ...]) -> Trajectory:
+        return Trajectory(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], bool(r[6]), r[7], json.loads(r[8]))
+
+    # ------------------------------------------------------------------ offering
+    def similar(self, text: str, *, exclude_session: str = "") -> Trajectory | None:
+        """The best successful past path for a request like `text`, or None when none is close enough."""
+        words = _words(text)
+        if not words:
+            return None
+        query = " OR ".join('"' + w.replace('"', '""') + '"' for w in words[:32])
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT t.* FROM trajectories_fts f JOIN trajectories t ON t.id = f.rowid WHERE trajectories_fts "
+                "MATCH ? AND t.good = 1 AND t.session_id != ? ORDER BY bm25(trajectories_fts) LIMIT 5",
+                (query, exclude_session)).fetchall()
+        for row in rows:
+            found = self._row(row)
+            stored = set(_words(found.request))
+            if sum(w in stored for w in words) / len(words) >= MIN_OVERLAP:
+                return found
+        return None
+
+    def prepare(self, session_id: str, text: str) -> WorkflowHintOffered | None:
+        """Before a turn's first request (worker thread): choose the hint; the event for Activity, or None. A
+        message saying the previous answer was wrong marks the previous path undone first. A learning.db that
+        cannot be opened or read (full disk, a folder in its place) means no hint, never a failed turn."""
+        self._hints.pop(session_id, None)
+        if not self._active(session_id) or not text:
+            return None
+        try:
+            return self._prepare(session_id, text)
+        except (sqlite3.Error, OSError) as exc:
+            log.warning("workflow memory unavailable (%s): no hint this turn", exc)
+            return None
+
+    def _prepare(self, session_id: str, text: str) -> WorkflowHintOffered | None:
+        if _WRONG.match(text):
+            self.mark_undone(session_id, "the user said it was wrong")
+        found = self.similar(text, exclude_session=session_id)
+        if found is None:
+            return None
+        hint = f"A similar task succeeded before: {found.path_text}"
+        if len(hint) > HINT_CHARS:
+            hint = hint[: HINT_CHARS - 1] + "…"
+        self._hints[session_id] = hint + " (a hint from an earlier session; adapt it to this request)"
+        info = self.store.get_session(found.session_id)
+        return WorkflowHintOffered(found.id, found.session_id, getattr(info, "title", "") or "", found.request[:200],
+                                   found.path_text[:HINT_CHARS])
+
+    def layer(self, session_id: str) -> str:
+        return self._hints.get(session_id, "")

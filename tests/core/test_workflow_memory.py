@@ -1,0 +1,142 @@
+"""Workflow memory through the real agent and the scripted model over HTTP (issue 27): a three-step file task is
+recorded with its path; a similar request in a new session carries it as a hint in its first request and emits
+WorkflowHintOffered; a denied path, an undone one ("that's wrong") and a forgotten one are never offered;
+incognito records nothing; the setting turns it off."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hermes_desktop.core import events as ev
+from hermes_desktop.core.learning.trajectories import WorkflowMemory
+from hermes_desktop.core.tools.approval import Decision
+from tests.support.engine import ScriptedApprover, make_engine, of_type
+from tests.support.model_server import CallScript, text_reply, tool_call_reply
+
+HINT = "A similar task succeeded before:"
+
+
+def wire(engine, path: Path, incognito: set[str] | None = None, enabled: bool = True) -> WorkflowMemory:
+    """The agent wired to workflow memory as core/runtime.py workflow_hooks does."""
+    memory = WorkflowMemory(path, engine.store, enabled=enabled, incognito=lambda s: s in (incognito or set()))
+    services = engine.agent.services
+    services.prepare_workflow = memory.prepare
+    services.workflow_layer = memory.layer
+    services.record_workflow = memory.record_turn
+    return memory
+
+
+def tidy_script(server, *, final: str = "Moved report.pdf to Desktop.") -> None:
+    server.enqueue(
+        tool_call_reply(CallScript("list_directory", {"path": "Downloads"})),
+        tool_call_reply(CallScript("make_directory", {"path": "Desktop"})),
+        tool_call_reply(CallScript("move_path", {"src": "Downloads/report.pdf", "dst": "Desktop/report.pdf"})),
+        text_reply(final))
+
+
+@pytest.fixture
+def files(workspace_dir: Path) -> Path:
+    (workspace_dir / "Downloads").mkdir()
+    (workspace_dir / "Downloads" / "report.pdf").write_bytes(b"%PDF-1.4 x")
+    return workspace_dir
+
+
+def engine_for(profile, files, answers):
+    return make_engine(profile, files, approver=ScriptedApprover(list(answers)))
+
+
+def last_system(server, text: str) -> str:
+    return [r for r in server.chat_requests if text in json.dumps(r.body)][0].system_prompt
+
+
+async def test_a_successful_path_is_offered_to_a_similar_request_in_a_new_session(
+        profile, model_server, files, tmp_path) -> None:
+    engine = engine_for(profile, files, [Decision.ALLOW_ONCE] * 4)
+    memory = wire(engine, tmp_path / "learning.db")
+    tidy_script(model_server)
+    first = await engine.ask("Move the pdf from my Downloads to the Desktop", "a")
+    assert of_type(first, ev.TurnFinished)[0].reason is ev.FinishReason.COMPLETED
+    assert (files / "Desktop" / "report.pdf").exists()
+    [kept] = memory.all()
+    assert kept.good and kept.why == "" and kept.session_id == "a"
+    assert [s["tool"] for s in kept.path] == ["list_directory", "make_directory", "move_path"]
+    assert kept.path_text == "list_directory(Downloads) → make_directory(Desktop) → move_path(report.pdf, report.pdf)"
+
+    model_server.enqueue(text_reply("Done."))
+    second = await engine.ask("Please move the pdf files from Downloads to the Desktop", "b")
+    system = last_system(model_server, "Please move the pdf files")
+    assert f"{HINT} list_directory(Downloads) → make_directory(Desktop) → move_path(report.pdf, report.pdf)" in system
+    [offered] = of_type(second, ev.WorkflowHintOffered)
+    assert offered.source_session_id == "a" and offered.trajectory_id == kept.id
+    assert [e for e in second if isinstance(e, ev.WorkflowHintOffered)] and \
+        second.index(offered) < second.index(of_type(second, ev.TurnFinished)[0])
+
+    model_server.enqueue(text_reply("The weather is fine."))
+    unrelated = await engine.ask("What is the weather like today", "c")
+    assert not of_type(unrelated, ev.WorkflowHintOffered)
+    assert HINT not in last_system(model_server, "weather like today")
+
+    assert memory.forget(kept.id)
+    model_server.enqueue(text_reply("Done."))
+    after = await engine.ask("Move the pdf from Downloads to the Desktop again", "d")
+    assert not of_type(after, ev.WorkflowHintOffered)
+    await engine.close()
+
+
+async def test_a_denied_path_is_never_offered(profile, model_server, files, tmp_path) -> None:
+    engine = engine_for(profile, files, [Decision.ALLOW_ONCE, Decision.DENY])  # make_directory allowed, move denied
+    memory = wire(engine, tmp_path / "learning.db")
+    tidy_script(model_server, final="I could not move it.")
+    await engine.ask("Move the pdf from my Downloads to the Desktop", "a")
+    [kept] = memory.all()
+    assert not kept.good and kept.why == "a call was denied"
+    model_server.enqueue(text_reply("ok"))
+    events = await engine.ask("Move the pdf from my Downloads to the Desktop", "b")
+    assert not of_type(events, ev.WorkflowHintOffered)
+    assert HINT not in last_system(model_server, "Move the pdf from my Downloads")  # the b request is the last one
+    await engine.close()
+
+
+async def test_a_path_the_user_calls_wrong_is_undone_and_not_offered(profile, model_server, files, tmp_path) -> None:
+    engine = engine_for(profile, files, [Decision.ALLOW_ONCE] * 4)
+    memory = wire(engine, tmp_path / "learning.db")
+    tidy_script(model_server)
+    await engine.ask("Move the pdf from my Downloads to the Desktop", "a")
+    model_server.enqueue(text_reply("Sorry."))
+    await engine.ask("that's wrong, I meant the other pdf", "a")
+    assert [t.good for t in memory.all()] == [False]
+    assert memory.all()[0].why == "the user said it was wrong"
+    model_server.enqueue(text_reply("ok"))
+    events = await engine.ask("Move the pdf from my Downloads to the Desktop", "b")
+    assert not of_type(events, ev.WorkflowHintOffered)
+    await engine.close()
+
+
+async def test_incognito_records_nothing_and_the_setting_turns_it_off(profile, model_server, files, tmp_path) -> None:
+    engine = engine_for(profile, files, [Decision.ALLOW_ONCE] * 4)
+    memory = wire(engine, tmp_path / "learning.db", incognito={"secret"})
+    tidy_script(model_server)
+    await engine.ask("Move the pdf from my Downloads to the Desktop", "secret")
+    assert memory.all() == []
+    await engine.close()
+
+    (files / "Desktop" / "report.pdf").rename(files / "Downloads" / "report.pdf")
+    engine = engine_for(profile, files, [Decision.ALLOW_ONCE] * 4)
+    off = wire(engine, tmp_path / "off.db", enabled=False)
+    tidy_script(model_server)
+    await engine.ask("Move the pdf from my Downloads to the Desktop", "a")
+    assert off.all() == []
+    await engine.close()
+
+
+async def test_a_failing_recorder_never_breaks_the_turn(profile, model_server, files, tmp_path) -> None:
+    engine = engine_for(profile, files, [])
+    (tmp_path / "learning.db").mkdir()  # the file cannot be opened: the turn still finishes
+    wire(engine, tmp_path / "learning.db")
+    model_server.enqueue(tool_call_reply(CallScript("list_directory", {"path": "Downloads"})), text_reply("ok"))
+    events = await engine.ask("List my Downloads folder", "a")
+    assert of_type(events, ev.TurnFinished)[0].reason is ev.FinishReason.COMPLETED
+    await engine.close()
