@@ -167,6 +167,14 @@ class ActivityRecorder:
                 len(event.lines)), "\n".join(lines))
             turn.entries.append(entry)
             return entry
+        if isinstance(event, ev.WorkflowHintOffered):  # a past successful path this turn's requests carry as a hint
+            source = event.source_title or event.source_session_id
+            entry = ActivityEntry("context", QCoreApplication.translate(
+                "Activity", "Workflow memory: a past path offered (from '{0}')").format(source),
+                QCoreApplication.translate("Activity", "Earlier request: {0}\nPath: {1}").format(
+                    event.request, event.path_text))
+            turn.entries.append(entry)
+            return entry
         if isinstance(event, (ev.Notice, ev.RetryScheduled)):
             entry = ActivityEntry("notice", words.notice_text(event) if isinstance(event, ev.Notice) else
                                   words.retry_text(event))

@@ -26,7 +26,7 @@
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="118"/>
-        <location filename="../../hermes_desktop/ui/activity.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="333"/>
         <source>arguments: {0}</source>
         <translation>参数：{0}</translation>
     </message>
@@ -81,169 +81,181 @@
         <translation>记忆：想起 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="172"/>
+        <source>Workflow memory: a past path offered (from &apos;{0}&apos;)</source>
+        <translation>工作流记忆：提供了以往的步骤（来自“{0}”）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="174"/>
+        <source>Earlier request: {0}
+Path: {1}</source>
+        <translation>以往的请求：{0}
+步骤：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="184"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="192"/>
         <source>Stopped: {0}</source>
         <translation>已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="206"/>
         <source>{0} tokens in, {1} out ({2} of them reasoning)</source>
         <translation>输入 {0} 个词元，输出 {1} 个（其中思考 {2} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="210"/>
         <source>reasoning tokens: {0}</source>
         <translation>思考词元：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="213"/>
         <source>{0} tokens in, {1} out</source>
         <translation>输入 {0} 个词元，输出 {1} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="216"/>
         <source>first token after {0} s</source>
         <translation>首个词元用时 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="218"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="219"/>
         <source> — </source>
         <comment>before a round&apos;s numbers</comment>
         <translation> — </translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="220"/>
         <source>, </source>
         <comment>between a round&apos;s numbers</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="261"/>
         <source>interrupted, not run (the reply was cut off)</source>
         <translation>已中断，未运行（回复被截断）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="262"/>
         <source>{outcome} · {seconds} s</source>
         <translation>{outcome} · {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="268"/>
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="269"/>
         <source>tool schemas</source>
         <translation>工具定义</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="270"/>
         <source>skill catalog</source>
         <translation>技能目录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="271"/>
         <source>active skills</source>
         <translation>已启用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="272"/>
         <source>tool rules</source>
         <translation>工具规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="273"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="274"/>
         <source>summary the session began with</source>
         <translation>对话开头的摘要</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="275"/>
         <source>earlier conversation (summary)</source>
         <translation>之前的对话（摘要）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="276"/>
         <source>history</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="277"/>
         <source>this turn</source>
         <translation>本轮</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="278"/>
         <source>attachments</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="289"/>
         <source>{layer}: {tokens}</source>
         <translation>{layer}：{tokens}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="293"/>
         <source>layers sum to {0}; total scaled to the server&apos;s count</source>
         <translation>各层合计 {0}；总数已按服务器的计数换算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="288"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="296"/>
         <source>skills: {0} listed, {1} more searchable with find_skills</source>
         <translation>技能：列出 {0} 个，另有 {1} 个可用 find_skills 搜索</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="299"/>
         <source>skills: all {0} listed</source>
         <translation>技能：全部 {0} 个已列出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="301"/>
         <source>{0} older messages left out</source>
         <translation>省略了 {0} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="321"/>
         <source>{0} tokens ({1} of them reasoning)</source>
         <translation>{0} 个词元（其中思考 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="324"/>
         <source>{0} tokens</source>
         <translation>{0} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="326"/>
         <source>{0} characters</source>
         <translation>{0} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="327"/>
         <source>Model reply {0} — {1} (interrupted)</source>
         <translation>模型回复 {0} — {1}（已中断）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="328"/>
         <source>Model reply {0} — {1}</source>
         <translation>模型回复 {0} — {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="342"/>
         <source>result: {0} characters</source>
         <translation>结果：{0} 个字符</translation>
     </message>
