@@ -57,6 +57,11 @@ def add_parser(commands: Any) -> None:
     update.add_argument("--yes", action="store_true", help="update without asking (needed without a terminal)")
     remove = actions.add_parser("remove", help="remove an installed skill (or installed collection) from your folder")
     remove.add_argument("name")
+    learn = actions.add_parser("learn", help="draft a skill from a session's turn that ended well; asks to save")
+    learn.add_argument("session")
+    learn.add_argument("--turn", type=int, default=None, help="the Nth user message of the session (default: last "
+                                                               "turn that ended well)")
+    learn.add_argument("--yes", action="store_true", help="save without asking (needed without a terminal)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,6 +80,10 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from hermes_desktop.core.terminal_text import strip_controls
 
+    if args.action == "learn":
+        from hermes_desktop.commands.skill_learn import learn
+
+        return learn(args.session, turn=args.turn, yes=args.yes)
     if args.action in ("install", "update", "remove"):
         from hermes_desktop.commands import skill_sources
 

@@ -388,9 +388,9 @@ class _TurnRun:
     async def run(self) -> None:
         try:
             reason, message = await self._run_within_deadline()
+            await self._record_workflow(reason.value)  # before TurnFinished: a headless `ask` exits at it
             self.emit(TurnFinished(reason, message, self.round_trips, dict(self.stop_params)))
             self._remember_turn()
-            await self._record_workflow(reason.value)
         except _DeadlinePassed:
             message = _deadline_message(self.services.limits.turn_deadline_s)
             await self._after_cancel(DEADLINE_RESULT)
@@ -419,7 +419,7 @@ class _TurnRun:
             self.emit(TurnFinished(FinishReason.ERROR, "internal error", self.round_trips))
 
     async def _record_workflow(self, reason: str) -> None:
-        try:  # learning never breaks a turn; after TurnFinished, on the store executor
+        try:  # learning never breaks a turn; on the store executor
             await self.io.call(self.services.record_workflow, self.session_id, self.user_id, self.text, reason)
         except Exception:
             log.warning("recording the turn's path failed", exc_info=True)
