@@ -23,7 +23,7 @@ want=("${window[@]}" fonts-noto-cjk)   # the fonts: Chinese text in the window
 mode=run
 if [ "${1:-}" = "--tests" ]; then
   mode=tests
-  want+=(gnome-keyring dbus dbus-x11 xvfb)
+  want+=(gnome-keyring dbus dbus-x11 xvfb git)  # git: skill installs from git repositories (tests/core/test_skill_sources.py)
   # npm: the MCP conformance suite and its Node 22 (tests/.node). Only when no npm is on PATH: a Node from
   # another source (nodesource's nodejs bundles npm) conflicts with Debian's npm package ("held broken packages").
   command -v npm >/dev/null 2>&1 || want+=(npm)
