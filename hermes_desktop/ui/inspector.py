@@ -170,6 +170,8 @@ class Inspector(QTabWidget):
             [button(self.tr("Reload"), "reloadSkillsButton", lambda: self.sig_skill_action.emit("reload", "")),
              button(self.tr("Open skills folder"), "openSkillsFolderButton",
                     lambda: self.sig_skill_action.emit("open_folder", ""))],
+            [button(self.tr("Install from URL…"), "installSkillUrlButton",
+                    lambda: self.sig_skill_action.emit("install_url", ""))],
         ])
         self._skills_empty = overlay_when_empty(self._skills, lambda: EmptyState(
             "skills", self.tr("No skills installed"),

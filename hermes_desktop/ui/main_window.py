@@ -494,6 +494,10 @@ class MainWindow(QMainWindow):
             self.open_path(runtime.paths.user_skills_dir)
         elif action == "trust":
             spawn(self._confirm_trust(name))
+        elif action == "install_url":  # ui/skill_install_actions.py
+            from hermes_desktop.ui.skill_install_actions import install_from_url
+
+            spawn(install_from_url(self))
         elif action == "toggle":
             if self.current_session is None:
                 self.current_session = uuid.uuid4().hex

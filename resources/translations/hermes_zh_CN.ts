@@ -662,7 +662,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="233"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
@@ -684,7 +684,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="371"/>
         <source>Use in this session</source>
         <translation>在本对话中使用</translation>
     </message>
@@ -695,19 +695,19 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="181"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="171"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="197"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
@@ -722,127 +722,132 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <source>Install from URL…</source>
+        <translation>从网址安装…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
         <source>No skills installed</source>
         <translation>尚未安装技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="178"/>
         <source>Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload.</source>
         <translation>把技能文件夹（含 SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="202"/>
         <source>Nothing yet</source>
         <translation>暂无活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="203"/>
         <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="266"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="271"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="282"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="284"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="286"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="288"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
         <source>read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
         <source>destructive</source>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="297"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="297"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
         <source>Never allow</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="348"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="350"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="357"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="370"/>
         <source>Stop using in this session</source>
         <translation>在本对话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="385"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="387"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="395"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="397"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="399"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="415"/>
         <source>[{0}]</source>
         <comment>how a turn ended</comment>
         <translation>（{0}）</translation>
@@ -856,7 +861,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="752"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="756"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
@@ -1134,7 +1139,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="282"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="914"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="918"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -1154,12 +1159,12 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="511"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="515"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="512"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="516"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1168,72 +1173,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="515"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="519"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="525"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="529"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="585"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="589"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="689"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="693"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="690"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="694"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="754"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="758"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="791"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="795"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="794"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="798"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="796"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="800"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="828"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="832"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="834"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="838"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="870"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="874"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="918"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="922"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="918"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="922"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -3673,6 +3678,55 @@ it is kept here.</source>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="615"/>
         <source>The extra request parameters are not saved until they are a valid JSON object.</source>
         <translation>额外请求参数须是有效的 JSON 对象才能保存。</translation>
+    </message>
+</context>
+<context>
+    <name>SkillInstall</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="28"/>
+        <source>Install skills from a URL</source>
+        <translation>从网址安装技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="29"/>
+        <source>A git repository (https://host/owner/repo, …/tree/REF/folder) or an https URL of a .zip:</source>
+        <translation>git 仓库（https://host/owner/repo、…/tree/REF/folder）或 .zip 的 https 网址：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="37"/>
+        <source>Fetching {0}…</source>
+        <translation>正在获取 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="41"/>
+        <source>give a URL; a folder or zip on disk goes into the skills folder (Open skills folder)</source>
+        <translation>请输入网址；磁盘上的文件夹或 zip 请放入技能文件夹（打开技能文件夹）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="46"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="59"/>
+        <source>Not installed: {0}</source>
+        <translation>未安装：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="49"/>
+        <source>Install these skills?</source>
+        <translation>安装这些技能？</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="50"/>
+        <source>Install</source>
+        <translation>安装</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="54"/>
+        <source>Not installed.</source>
+        <translation>未安装。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="64"/>
+        <source>Installed {0} into {1}</source>
+        <translation>已将 {0} 安装到 {1}</translation>
     </message>
 </context>
 <context>
