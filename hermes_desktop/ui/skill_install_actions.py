@@ -14,6 +14,35 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox
 from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
 
 
+def inventory_text(staged: Any) -> str:
+    """What the staged source holds, in the window's language (the same facts as `skills install` prints)."""
+    source = staged.source
+    where = source.location
+    if source.ref:
+        where += QCoreApplication.translate("SkillInstall", " (ref {0})").format(source.ref)
+    if source.subdir:
+        where += QCoreApplication.translate("SkillInstall", ", folder {0}").format(source.subdir)
+    lines = [QCoreApplication.translate("SkillInstall", "Source: {0}").format(where),
+             QCoreApplication.translate("SkillInstall", "Pinned to: {0}").format(staged.pin),
+             QCoreApplication.translate("SkillInstall", "Installs as {0}/ with {1} skill(s):").format(
+                 staged.name, len(staged.skills))]
+    scripts = staged.scripts()
+    for skill in staged.skills:
+        lines.append(f"  {skill.name}: {skill.description[:200]}")
+        for requirement in skill.requires:
+            needs = QCoreApplication.translate("SkillInstall", "needs {0} {1}")
+            lines.append("      " + needs.format(requirement.kind, requirement.name))
+        prefix = skill.folder.relative_to(staged.root).as_posix()
+        code = QCoreApplication.translate("SkillInstall", "code {0}  SHA-256 {1}")
+        for path, digest in scripts.items():
+            if prefix == "." or path.startswith(prefix + "/"):
+                lines.append("      " + code.format(path, digest))
+    if scripts:
+        lines.append(QCoreApplication.translate(
+            "SkillInstall", "Its code does not run until you trust it (Trust its code… in the Skills tab)."))
+    return "\n".join(lines)
+
+
 async def install_from_url(window: Any) -> bool:
     """Ask for the URL, show what it holds, install on yes. Returns whether a source was installed. Every refusal
     (a hostile repository, the private-network guard, no git) is said in the status bar with its reason."""
@@ -47,7 +76,7 @@ async def install_from_url(window: Any) -> bool:
         return False
     try:
         box = Confirmation(window, QMessageBox.Icon.Question, QCoreApplication.translate("SkillInstall", "Install these skills?"),
-                           "\n".join(staged.inventory()), QCoreApplication.translate("SkillInstall", "Install"))
+                           inventory_text(staged), QCoreApplication.translate("SkillInstall", "Install"))
         box.setObjectName("installSkillDialog")
         window.install_skill_dialog = box
         if not await box.confirmed():

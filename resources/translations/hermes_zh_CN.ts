@@ -3683,48 +3683,88 @@ it is kept here.</source>
 <context>
     <name>SkillInstall</name>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="28"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="22"/>
+        <source> (ref {0})</source>
+        <translation>（引用 {0}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="24"/>
+        <source>, folder {0}</source>
+        <translation>，文件夹 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="25"/>
+        <source>Source: {0}</source>
+        <translation>来源：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="26"/>
+        <source>Pinned to: {0}</source>
+        <translation>固定到：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="27"/>
+        <source>Installs as {0}/ with {1} skill(s):</source>
+        <translation>安装为 {0}/，包含 {1} 个技能：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="33"/>
+        <source>needs {0} {1}</source>
+        <translation>需要 {0} {1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="36"/>
+        <source>code {0}  SHA-256 {1}</source>
+        <translation>代码 {0}  SHA-256 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="41"/>
+        <source>Its code does not run until you trust it (Trust its code… in the Skills tab).</source>
+        <translation>在你信任之前，其代码不会运行（技能标签页中的“信任其代码…”）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="57"/>
         <source>Install skills from a URL</source>
         <translation>从网址安装技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="29"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="58"/>
         <source>A git repository (https://host/owner/repo, …/tree/REF/folder) or an https URL of a .zip:</source>
         <translation>git 仓库（https://host/owner/repo、…/tree/REF/folder）或 .zip 的 https 网址：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="37"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="66"/>
         <source>Fetching {0}…</source>
         <translation>正在获取 {0}…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="41"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="70"/>
         <source>give a URL; a folder or zip on disk goes into the skills folder (Open skills folder)</source>
         <translation>请输入网址；磁盘上的文件夹或 zip 请放入技能文件夹（打开技能文件夹）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="46"/>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="88"/>
         <source>Not installed: {0}</source>
         <translation>未安装：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="49"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="78"/>
         <source>Install these skills?</source>
         <translation>安装这些技能？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="50"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="79"/>
         <source>Install</source>
         <translation>安装</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="83"/>
         <source>Not installed.</source>
         <translation>未安装。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="93"/>
         <source>Installed {0} into {1}</source>
         <translation>已将 {0} 安装到 {1}</translation>
     </message>

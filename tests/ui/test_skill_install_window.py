@@ -30,7 +30,7 @@ def test_install_from_url_shows_the_pin_then_installs_on_yes_only(make_window, t
     head = git(repo, "rev-parse", "HEAD")
     h = make_window()
     box = _ask_for(h, repo.as_uri())
-    assert f"pinned to commit {head}" in box.text() and "code scripts/move.py  sha256 " in box.text()
+    assert f"Pinned to: commit {head}" in box.text() and "code scripts/move.py  SHA-256 " in box.text()
     assert box.textFormat() == Qt.TextFormat.PlainText
     h.do(box.button(QMessageBox.StandardButton.Cancel).click)
     h.wait_until(lambda: "Not installed" in h.window.statusBar().currentMessage(), what="told it was not installed")
