@@ -140,3 +140,17 @@ async def test_a_failing_recorder_never_breaks_the_turn(profile, model_server, f
     events = await engine.ask("List my Downloads folder", "a")
     assert of_type(events, ev.TurnFinished)[0].reason is ev.FinishReason.COMPLETED
     await engine.close()
+
+
+async def test_a_chinese_request_finds_a_similar_chinese_one(profile, model_server, files, tmp_path) -> None:
+    engine = engine_for(profile, files, [Decision.ALLOW_ONCE] * 4)
+    memory = wire(engine, tmp_path / "learning.db")
+    tidy_script(model_server)
+    await engine.ask("把下载文件夹里的pdf移到桌面", "a")
+    assert memory.all()[0].good
+    model_server.enqueue(text_reply("好的。"))
+    events = await engine.ask("请把下载里的pdf文件移到桌面上", "b")
+    assert of_type(events, ev.WorkflowHintOffered), "written without spaces, yet the same task"
+    model_server.enqueue(text_reply("晴。"))
+    assert not of_type(await engine.ask("今天天气怎么样", "c"), ev.WorkflowHintOffered)
+    await engine.close()

@@ -8,7 +8,7 @@ was not followed by a regenerate or by a next message that says it was wrong ("t
 those mark it undone afterwards. Turns without a tool call are not kept (there is no path to learn).
 
 Before a turn, `prepare(session_id, text)` looks for a past successful path with a similar request (BM25 through
-SQLite FTS5 over the request text; "similar" also needs half of the request's words in the stored one) and, when
+SQLite FTS5 over the request's terms, Chinese split into character pairs; "similar" also needs half of the request's words in the stored one) and, when
 found, the next requests carry one short hint line in their memory layer (at most HINT_CHARS characters) and
 the agent emits `WorkflowHintOffered` for the Activity tab. Failed, denied, undone or forgotten paths are never
 offered. Incognito sessions record nothing and get no hint. `Settings.workflow_memory` turns it all off.
@@ -54,9 +54,9 @@ CREATE TABLE IF NOT EXISTS trajectories (
     created_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS trajectories_by_session ON trajectories(session_id, id);
-CREATE VIRTUAL TABLE IF NOT EXISTS trajectories_fts USING fts5(request, content='trajectories', content_rowid='id');
+CREATE VIRTUAL TABLE IF NOT EXISTS trajectories_fts USING fts5(request);  -- the request's terms (_terms)
 CREATE TRIGGER IF NOT EXISTS trajectories_ad AFTER DELETE ON trajectories BEGIN
-    INSERT INTO trajectories_fts(trajectories_fts, rowid, request) VALUES ('delete', old.id, old.request);
+    DELETE FROM trajectories_fts WHERE rowid = old.id;
 END;
 """
 
@@ -86,8 +86,28 @@ def step_text(tool: str, arguments: dict[str, Any]) -> str:
     return f"{tool}({', '.join(shown)})"
 
 
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+
+
 def _words(text: str) -> list[str]:
-    return [w for w in dict.fromkeys(w.lower() for w in _WORD.findall(text)) if w not in _STOP_WORDS]
+    """The request's search terms: words, and for Chinese, Japanese and Korean runs (written without spaces, which
+    FTS5's tokenizer would keep as one long token) their overlapping character pairs, so 整理桌面 matches 桌面整理."""
+    found: list[str] = []
+    for word in _WORD.findall(text):
+        word = word.lower()
+        runs = _CJK.findall(word)
+        if runs:
+            found += [run[i:i + 2] for run in runs for i in range(max(1, len(run) - 1))]
+            rest = _CJK.sub(" ", word).split()
+            found += [r for r in rest if len(r) >= 2]
+        else:
+            found.append(word)
+    return [w for w in dict.fromkeys(found) if w not in _STOP_WORDS]
+
+
+def _terms(text: str) -> str:
+    """What the FTS index holds for a request: its search terms separated by spaces (see _words)."""
+    return " ".join(_words(text))
 
 
 def turn_path(store: Any, session_id: str, user_id: int) -> tuple[list[dict[str, Any]], list[str]]:
@@ -179,7 +199,7 @@ class WorkflowMemory:
                 (session_id, user_id, text[:4000], json.dumps(path, ensure_ascii=False, default=str), steps,
                  int(not why), why, json.dumps(skills, ensure_ascii=False), time.time()))
             row = int(cursor.lastrowid or 0)
-            db.execute("INSERT INTO trajectories_fts(rowid, request) VALUES (?, ?)", (row, text[:4000]))
+            db.execute("INSERT INTO trajectories_fts(rowid, request) VALUES (?, ?)", (row, _terms(text[:4000])))
         return row
 
     def mark_undone(self, session_id: str, why: str) -> None:
