@@ -304,14 +304,20 @@ class AppController(QObject):
     async def fork(self, session_id: str, message_id: int | None = None) -> str:
         import asyncio
 
+        from PySide6.QtCore import QCoreApplication
+
         store = self.store
         if message_id is None:
             message_id = await asyncio.to_thread(store.head_id, session_id)
+        original = await asyncio.to_thread(store.get_session, session_id)
+        # The fork's title in the window's language (the store's default suffix is English: issue 24).
+        title = QCoreApplication.translate("AppController", "{0} (fork)", "a forked conversation's title").format(
+            (original.title if original else "") or QCoreApplication.translate("AppController", "Untitled"))
         if message_id is None:
-            info = await asyncio.to_thread(store.create_session, title="Fork")
+            info = await asyncio.to_thread(store.create_session, title=title)
             new_id = info.id
         else:
-            new_id = (await asyncio.to_thread(store.fork, session_id, message_id)).id
+            new_id = (await asyncio.to_thread(store.fork, session_id, message_id, title=title)).id
         self.sig_sessions_changed.emit()
         self.sig_open_session.emit(new_id, None)
         return new_id

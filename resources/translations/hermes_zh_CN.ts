@@ -274,67 +274,78 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="748"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="314"/>
+        <source>{0} (fork)</source>
+        <comment>a forked conversation&apos;s title</comment>
+        <translation>{0}（分支）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="315"/>
+        <source>Untitled</source>
+        <translation>未命名对话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="754"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="748"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="754"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="750"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="756"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="752"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="758"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="763"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="778"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="784"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="779"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="785"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="781"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="782"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="788"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="793"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="793"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="793"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="788"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="794"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
