@@ -11,6 +11,7 @@ import os
 from typing import Any, Mapping
 
 from hermes_desktop.core.secrets import SecretStoreError
+from hermes_desktop.core.settings import is_ephemeral
 
 
 def key_status(runtime: Any, env: Mapping[str, str] | None = None) -> str:
@@ -19,6 +20,10 @@ def key_status(runtime: Any, env: Mapping[str, str] | None = None) -> str:
     if profile is None:
         return ""
     env = os.environ if env is None else env
+    if is_ephemeral(profile):  # HERMES_BASE_URL's own server: never a keyring key (core/settings.effective_profile)
+        source = "from HERMES_API_KEY for this run" if env.get("HERMES_API_KEY", "").strip() else "none"
+        return (f"API key: {source}; the server HERMES_BASE_URL names is its own profile for this run, so no key "
+                "from the keyring and no memories of a saved provider are sent to it")
     where = f"keyring entry {profile.keyring_username}"
     try:
         stored = runtime.secrets.get(profile.keyring_username)

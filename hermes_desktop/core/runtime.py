@@ -28,7 +28,9 @@ from hermes_desktop.core.secrets import (
 )
 from hermes_desktop.core.session_models import SessionModels
 from hermes_desktop.core.session_types import SessionStore
-from hermes_desktop.core.settings import ProviderProfile, Settings, SettingsStore, effective_profile, effective_workspace
+from hermes_desktop.core.settings import (
+    ProviderProfile, Settings, SettingsStore, effective_profile, effective_workspace, is_ephemeral,
+)
 from hermes_desktop.core.skills.manager import SkillManager
 from hermes_desktop.core.skills.model import Origin
 from hermes_desktop.core.skills.trust import TrustStore
@@ -78,10 +80,14 @@ class Runtime:
         return self._resolve_key(profile, {})
 
     def _resolve_key(self, profile: ProviderProfile, env: Mapping[str, str] | None) -> str | None:
-        """The profile's key from `env` or the keyring; a keyring failure is noted, and a key found is redacted
-        from logs from now on."""
+        """The profile's key from `env` or the keyring (the ephemeral environment profile: from HERMES_API_KEY
+        only, so a saved provider's key never reaches the server HERMES_BASE_URL names); a keyring failure is
+        noted, and a key found is redacted from logs from now on."""
         try:
-            key = resolve_api_key(profile.keyring_username, self.secrets, env)
+            if is_ephemeral(profile):  # the environment's own server: its key is the environment's, or none
+                key = (self.env if env is None else env).get("HERMES_API_KEY", "").strip() or None
+            else:
+                key = resolve_api_key(profile.keyring_username, self.secrets, env)
         except SecretStoreError as exc:
             self.problems.append(str(exc))
             return None
