@@ -420,7 +420,11 @@ async def _doctor() -> int:
 
     ok = True
     runtime = open_runtime()
-    out = print
+    from hermes_desktop.core.redact import redact_urls
+
+    def out(line: str) -> None:  # a URL's password and ?key= values never reach the report (issue 21)
+        print(redact_urls(line))
+
     out(f"Hermes Desktop {__version__} · Python {platform.python_version()} · {platform.system()} {platform.release()}")
     out("\nPaths")
     for label, path in (("data", runtime.paths.data_dir), ("config", runtime.paths.config_dir),
