@@ -362,6 +362,8 @@ async def _read_attachments(paths: list[Path], *, quiet: bool) -> list[Any]:
         except asyncio.CancelledError:  # Ctrl-C: a PDF still being read in its own process is killed, so we can exit
             cancel_all()
             raise
+        if attachment.link_target is not None and not quiet:  # a link says where it points (issue 21)
+            notes.append(f"note: {safe_name(attachment.name)} is a link to {safe_name(str(attachment.link_target))}")
         if attachment.note and not quiet:
             hint = (" To let the agent read all of it, copy it into the workspace and ask it to read the file in pages."
                     if attachment.truncated and "workspace" not in attachment.note else "")  # said once

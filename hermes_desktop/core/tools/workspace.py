@@ -34,15 +34,9 @@ import stat
 import tempfile
 from pathlib import Path, PurePosixPath
 
+from hermes_desktop.core.tools.credentials import credential_part
 from hermes_desktop.core.tools.spec import ToolError
 
-# Names that hold credentials wherever they appear. Matched against every path component.
-_CREDENTIAL_NAMES = re.compile(
-    r"^(\.env(\..*)?|\.ssh|\.aws|\.gnupg|\.gpg|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.docker|\.kube|"
-    r"\.git-credentials|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|.*\.(pem|key|p12|pfx|keychain|keychain-db|kdbx)|"
-    r"keyrings?|credentials(\.json)?|secrets?\.(json|ya?ml|toml))$",
-    re.I,
-)
 
 
 class WorkspaceError(ToolError):
@@ -355,11 +349,13 @@ class Workspace:
         return str(PurePosixPath(*rel.parts)) if rel.parts else "."
 
     def _refuse_credentials(self, resolved: Path, shown: str | None) -> None:
-        for part in resolved.relative_to(self.root).parts:
-            if _CREDENTIAL_NAMES.match(part):
-                raise WorkspaceError(
-                    f"refused: {shown!r} is a credential location ({part}); Hermes never reads or writes those."
-                )
+        """By name below the root, and the home folder's credential folders wherever the root is (a workspace of
+        /home or / reaches ~/.password-store by a path whose names say nothing): core/tools/credentials.py."""
+        part = credential_part(resolved, within=self.root)
+        if part is not None:
+            raise WorkspaceError(
+                f"refused: {shown!r} is a credential location ({part}); Hermes never reads or writes those."
+            )
 
 
 def _is_within(path: Path, root: Path) -> bool:
