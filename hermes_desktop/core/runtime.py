@@ -238,6 +238,9 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
     from hermes_desktop.core.skills import yaml_cache
 
     yaml_cache.configure(paths.data_dir / yaml_cache.FILE_NAME)  # skills' parsed YAML between starts
+    from hermes_desktop.core.llm import reasoning_origins  # which server wrote which reasoning (the echo's rule)
+
+    reasoning_origins.configure(paths.data_dir / reasoning_origins.FOLDER_NAME)
     registry = ToolRegistry(builtin_tools())
     registry.register(read_more_tool())  # offered only while a session has a long result to read on
     runtime: Runtime
