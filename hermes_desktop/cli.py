@@ -463,6 +463,10 @@ async def _doctor() -> int:
         from hermes_desktop.commands.provider_key import key_status
 
         out(f"  {await asyncio.to_thread(key_status, runtime)}")  # where the key comes from, never the key
+        from hermes_desktop.commands.provider_key import learned_status
+
+        for line in learned_status(profile):
+            out(f"  {line}")
         client = ModelClient(profile, runtime.api_key())
         started = time.monotonic()
         try:

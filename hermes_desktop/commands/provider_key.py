@@ -39,3 +39,17 @@ def key_status(runtime: Any, env: Mapping[str, str] | None = None) -> str:
     if not profile.needs_api_key:
         return f"API key: none stored ({where}); this provider does not need one"
     return (f"API key: NONE stored ({where}); add one in Settings > Providers, or set HERMES_API_KEY")
+
+
+def learned_status(profile: Any) -> list[str]:
+    """`doctor`'s lines about what the active provider's server taught Hermes (kept in settings.json), and how to
+    undo it: a learned reasoning echo sends each reply's reasoning back to that server (never another's)."""
+    lines = []
+    if getattr(profile, "learned_reasoning_echo", False):
+        lines.append(f"reasoning echo: learned (the server asked for reasoning_content with a 400; setting "
+                     f"{profile.reasoning_echo.value}); only reasoning this server wrote is sent back to it. To undo: "
+                     "Settings > Providers > Edit > Forget what was learned")
+    if getattr(profile, "learned_no_vision", False):
+        lines.append("images: learned that this model refuses them; to undo: Settings > Providers > Edit > "
+                     "Forget what was learned")
+    return lines

@@ -115,3 +115,18 @@ async def test_notes_are_kept_across_a_restart_and_an_imported_reasoning_is_in_n
     assert not reasoning_origins.produced_by(model_server.base_url, "text from an imported session")
     reasoning_origins.forget(model_server.base_url)
     assert not reasoning_origins.produced_by(model_server.base_url, OWN_THINKING)
+
+
+def test_doctor_shows_a_learned_echo_and_how_to_undo_it(model_server, workspace_dir) -> None:
+    import os
+
+    from tests.support.cli import ROOT, hermes
+
+    learned = ProviderProfile(id="deep", name="Deep", base_url=model_server.base_url, model="scripted-model",
+                              needs_api_key=False, learned_reasoning_echo=True)
+    SettingsStore(app_paths()).save(Settings(profiles=(learned,), active_profile_id="deep"))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HERMES_WORKSPACE": str(workspace_dir)}
+    done = hermes("doctor", env=env)
+    assert "reasoning echo: learned (the server asked for reasoning_content with a 400" in done.stdout, done.stdout
+    assert "only reasoning this server wrote is sent back to it" in done.stdout
+    assert "Forget what was learned" in done.stdout
