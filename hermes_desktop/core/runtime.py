@@ -263,6 +263,9 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
         model_catalog=ModelCatalog(paths.data_dir / CACHE_FILE_NAME),
     )
     runtime.mcp.workspace = lambda: runtime.workspace.root  # ${workspaceFolder} in mcp.json
+    from hermes_desktop.core.mcp import oauth_network  # OAuth discovery: fetch_url's address rules, the user's hosts
+
+    oauth_network.configure(runtime.network_policy)
     # Elicitation, sampling and roots for MCP servers; the window / terminal set its elicitor and sampler.
     runtime.mcp.client_features = ClientFeatures(roots=lambda: workspace_roots(runtime.workspace.root),
                                                  audit=runtime.audit, servers=lambda: runtime.mcp.supervisors.values())

@@ -245,10 +245,12 @@ async def identity_assertion_provider(config: ServerConfig, secrets: SecretStore
     async def assertion(audience: str, resource: str) -> str:
         return await exchange_id_token(config, secrets, audience, resource)
 
-    return _provider_class()(
+    from hermes_desktop.core.mcp import oauth_network
+
+    return oauth_network.guard(_provider_class()(
         server_url=config.url, storage=storage, client_id=settings.client_id, client_secret=secret,
         issuer=settings.issuer, assertion_provider=assertion, scope=" ".join(settings.scopes) or None,
-        token_endpoint_auth_method=settings.token_endpoint_auth, server=config.name)
+        token_endpoint_auth_method=settings.token_endpoint_auth, server=config.name), config.url)
 
 
 async def background_provider(config: ServerConfig, secrets: SecretStore | None) -> Any:

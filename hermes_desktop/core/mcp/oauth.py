@@ -26,6 +26,9 @@ What Hermes adds here:
   before the binding) is never read: no token, refresh token or registration of it is sent to the new URL, the
   server needs sign-in again, and the next write replaces the stale record. The resource the token names is the
   one the SDK derives from that same URL (RFC 8707; it refuses protected-resource metadata naming another).
+- Every OAuth request (discovery, registration, token, refresh) passes fetch_url's address check first
+  (oauth_network.py): https except on loopback, and no private, loopback or link-local address unless it is the
+  MCP server's own host or the user allowed it.
 - A pre-registered client (`oauth.clientId`, `clientSecret` from the keyring) replaces dynamic registration.
 - Enterprise-managed authorization (`"grant": "identity_assertion"`, SEP-990) is in identity_assertion.py.
 """
@@ -43,6 +46,7 @@ from html import escape
 from typing import Any, AsyncGenerator, Awaitable, Callable
 from urllib.parse import parse_qs, urlparse
 
+from hermes_desktop.core.mcp import oauth_network
 from hermes_desktop.core.mcp.config import ServerConfig, secret_username
 from hermes_desktop.core.secrets import SecretStore, SecretStoreError
 
@@ -465,13 +469,14 @@ def make_provider(config: ServerConfig, secrets: SecretStore | None, *, interact
     async def nothing() -> Any:
         raise SignInRequired("it needs you to sign in")
 
-    return _provider_class()(
+    provider = _provider_class()(
         config.url,
         OAuthClientMetadata(client_name=CLIENT_NAME, redirect_uris=[AnyUrl(redirect_uri)],
                             grant_types=["authorization_code", "refresh_token"], response_types=["code"],
                             scope=scope, token_endpoint_auth_method="none"),
         storage, redirect_handler=redirect_handler or refuse, callback_handler=callback_handler or nothing,
         client_metadata_url=settings.client_metadata_url or None, interactive=interactive, extra_scope=extra_scope)
+    return oauth_network.guard(provider, config.url)  # discovery never reaches a private address (oauth_network.py)
 
 
 def _fixed_client(config: ServerConfig, secret: str | None, redirect_uri: str) -> Any:
@@ -526,7 +531,7 @@ async def _client_credentials_provider(config: ServerConfig, secrets: SecretStor
                                                   token_endpoint_auth_method=settings.token_endpoint_auth,
                                                   scope=scope)
     provider.sign_in_needed = None  # the supervisor asks every provider this (a refused grant fails plainly)
-    return provider
+    return oauth_network.guard(provider, config.url)
 
 
 @dataclass
