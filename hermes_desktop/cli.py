@@ -385,6 +385,8 @@ async def _read_attachments(paths: list[Path], *, quiet: bool) -> list[Any]:
         except asyncio.CancelledError:  # Ctrl-C: a PDF still being read in its own process is killed, so we can exit
             cancel_all()
             raise
+        if attachment.link_target is not None and not quiet:  # a link says where it points (issue 21)
+            notes.append(f"note: {safe_name(attachment.name)} is a link to {safe_name(str(attachment.link_target))}")
         if attachment.note and not quiet:
             hint = (" To let the agent read all of it, copy it into the workspace and ask it to read the file in pages."
                     if attachment.truncated and "workspace" not in attachment.note else "")  # said once
@@ -443,7 +445,11 @@ async def _doctor() -> int:
 
     ok = True
     runtime = open_runtime()
-    out = print
+    from hermes_desktop.core.redact import redact_urls
+
+    def out(line: str) -> None:  # a URL's password and ?key= values never reach the report (issue 21)
+        print(redact_urls(line))
+
     out(f"Hermes Desktop {__version__} · Python {platform.python_version()} · {platform.system()} {platform.release()}")
     out("\nPaths")
     for label, path in (("data", runtime.paths.data_dir), ("config", runtime.paths.config_dir),
@@ -480,6 +486,10 @@ async def _doctor() -> int:
         from hermes_desktop.commands.provider_key import key_status
 
         out(f"  {await asyncio.to_thread(key_status, runtime)}")  # where the key comes from, never the key
+        from hermes_desktop.commands.provider_key import learned_status
+
+        for line in learned_status(profile):
+            out(f"  {line}")
         client = ModelClient(profile, runtime.api_key())
         started = time.monotonic()
         try:

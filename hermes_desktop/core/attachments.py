@@ -2,6 +2,9 @@
 
 What this module promises (Qt-free; blocking functions are meant for the store executor):
 
+- A file in a credential location (`~/.ssh`, `~/.aws`, keyrings, `.env`, ...: core/tools/credentials.py, the file
+  tools' rule) is refused, also when the chosen path is a link into one; a link that is attached says where it
+  points (`PreparedAttachment.link_target`).
 - `prepare_attachment(path, process_image=...)` reads one file and turns it into a `PreparedAttachment`, or raises
   `AttachmentError` with one line saying why not. Only regular files are read (a FIFO, socket or device is refused
   before it is opened, and the file is opened O_NONBLOCK and checked again); files over `MAX_FILE_BYTES` are refused.
@@ -128,6 +131,7 @@ class PreparedAttachment:
     total_chars: int | None = None  # a truncated text/PDF: how long the whole text is
     no_text_layer: bool = False  # a PDF whose pages have no text
     digest: str = ""  # SHA-256 of `data`, computed where the file was read (off the event loop)
+    link_target: Path | None = None  # the file the chosen path links to (shown to the user), or None: not a link
 
     @property
     def hash(self) -> str:
@@ -144,8 +148,34 @@ def prepare_attachment(path: Path, *, process_image: ImageProcessor | None,
     """Read `path` as an attachment (blocking). Raises AttachmentError with the reason."""
     path = Path(path)
     name = path.name or str(path)
-    data = _read_regular_file(path, name, max_bytes)
-    return prepare_bytes(name, data, process_image=process_image, text_budget=text_budget, source=path)
+    target = _checked_target(path, name)
+    data = _read_regular_file(target, name, max_bytes)
+    prepared = prepare_bytes(name, data, process_image=process_image, text_budget=text_budget, source=path)
+    absolute = Path(os.path.abspath(path.expanduser()))
+    return replace(prepared, link_target=target) if target != absolute else prepared
+
+
+def _checked_target(path: Path, name: str) -> Path:
+    """The real file `path` names (links followed), refused when it is a credential location: the file tools'
+    rule (core/tools/credentials.py), so a `notes.txt` that links into ~/.ssh is not read, and a key cannot be
+    attached by mistake. Reading then opens this resolved path, and checks again what was opened."""
+    from hermes_desktop.core.tools.credentials import credential_part
+
+    absolute = Path(os.path.abspath(path.expanduser()))
+    real = Path(os.path.realpath(absolute))
+    part = credential_part(real)
+    if part is not None:
+        link = f" (it is a link to {real})" if real != absolute else ""
+        raise AttachmentError(f"{name}: refused: a credential location ({part}){link}; Hermes never reads those.")
+    return real
+
+
+def _opened_path(fd: int) -> Path | None:
+    """Where an open descriptor's file is (Linux /proc), to check that what was opened is what was checked."""
+    try:
+        return Path(os.readlink(f"/proc/self/fd/{fd}"))
+    except OSError:
+        return None
 
 
 def prepare_bytes(name: str, data: bytes, *, process_image: ImageProcessor | None,
@@ -193,6 +223,14 @@ def _read_regular_file(path: Path, name: str, max_bytes: int) -> bytes:
         raise AttachmentError(f"{name}: cannot be read ({exc.strerror or exc}).") from None
     with os.fdopen(fd, "rb") as handle:
         _check_regular(os.fstat(handle.fileno()), name, max_bytes)  # swapped for a FIFO after the first check
+        opened = _opened_path(handle.fileno())  # a folder on the way swapped for a link into ~/.ssh meanwhile
+        if opened is not None:
+            from hermes_desktop.core.tools.credentials import credential_part
+
+            part = credential_part(opened)
+            if part is not None:
+                raise AttachmentError(f"{name}: refused: a credential location ({part}, it is {opened}); "
+                                      "Hermes never reads those.")
         data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:
         raise AttachmentError(f"{name}: larger than the limit of {_size(max_bytes)}.")

@@ -28,7 +28,7 @@ def redact_known(text: str, known_secrets: Iterable[str]) -> str:
 
 def redact_text(text: str, known_secrets: Iterable[str] = ()) -> str:
     """For logs and errors: the known secrets, and anything that looks like a provider key."""
-    return _KEY_LIKE.sub(REDACTED, redact_known(text, known_secrets))
+    return redact_urls(_KEY_LIKE.sub(REDACTED, redact_known(text, known_secrets)))
 
 
 def redact_value(value: Any, known_secrets: Iterable[str] = ()) -> Any:
@@ -45,3 +45,37 @@ def redact_value(value: Any, known_secrets: Iterable[str] = ()) -> Any:
     if isinstance(value, str):
         return redact_text(value, secrets)
     return value
+
+
+# ------------------------------------------------------------------------------- credentials inside URLs
+# Issue 21: a URL's password (`https://user:pass@host`) and the query parameters that carry a key (`?key=`,
+# `?api_key=`, `?token=`, `access_token`, signed-URL signatures...) never reach a message, `doctor` or a log.
+# The user name, host, path and the other parameters stay: they are what tells two servers apart.
+_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s\"'<>`]+")
+_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*://)([^/@?#:]*):([^/?#]*)@")  # to the last @: p@ss too
+_SECRET_PARAM = re.compile(
+    r"^(?:key|api[_\-]?key|apikey|token|access[_\-]?token|refresh[_\-]?token|id[_\-]?token|auth|auth[_\-]?token|"
+    r"secret|client[_\-]?secret|password|passwd|pass|pwd|sig|signature|code|session|session[_\-]?id|"
+    r"x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|"
+    r"private[_\-]?key|credential|credentials|jwt|bearer)$", re.I)
+_QUERY_PAIR = re.compile(r"([?&;#])([^=&;#\s]+)=([^&;#\s]*)")  # `#`: a fragment's `#access_token=`
+
+
+def redact_url(url: str) -> str:
+    """One URL with its password and secret-carrying query values replaced by [redacted]."""
+    url = _USERINFO.sub(lambda m: f"{m.group(1)}{m.group(2)}:{REDACTED}@", url, count=1)
+
+    def pair(match: re.Match[str]) -> str:
+        from urllib.parse import unquote
+
+        name = unquote(match.group(2))
+        if match.group(3) and _SECRET_PARAM.match(name):
+            return f"{match.group(1)}{match.group(2)}={REDACTED}"
+        return match.group(0)
+
+    return _QUERY_PAIR.sub(pair, url)
+
+
+def redact_urls(text: str) -> str:
+    """Every URL in free text with its credentials redacted (see `redact_url`)."""
+    return _URL.sub(lambda m: redact_url(m.group(0)), text) if "://" in text else text

@@ -28,7 +28,9 @@ from hermes_desktop.core.secrets import (
 )
 from hermes_desktop.core.session_models import SessionModels
 from hermes_desktop.core.session_types import SessionStore
-from hermes_desktop.core.settings import ProviderProfile, Settings, SettingsStore, effective_profile, effective_workspace
+from hermes_desktop.core.settings import (
+    ProviderProfile, Settings, SettingsStore, effective_profile, effective_workspace, is_ephemeral,
+)
 from hermes_desktop.core.skills.manager import SkillManager
 from hermes_desktop.core.skills.model import Origin
 from hermes_desktop.core.skills.trust import TrustStore
@@ -78,10 +80,14 @@ class Runtime:
         return self._resolve_key(profile, {})
 
     def _resolve_key(self, profile: ProviderProfile, env: Mapping[str, str] | None) -> str | None:
-        """The profile's key from `env` or the keyring; a keyring failure is noted, and a key found is redacted
-        from logs from now on."""
+        """The profile's key from `env` or the keyring (the ephemeral environment profile: from HERMES_API_KEY
+        only, so a saved provider's key never reaches the server HERMES_BASE_URL names); a keyring failure is
+        noted, and a key found is redacted from logs from now on."""
         try:
-            key = resolve_api_key(profile.keyring_username, self.secrets, env)
+            if is_ephemeral(profile):  # the environment's own server: its key is the environment's, or none
+                key = (self.env if env is None else env).get("HERMES_API_KEY", "").strip() or None
+            else:
+                key = resolve_api_key(profile.keyring_username, self.secrets, env)
         except SecretStoreError as exc:
             self.problems.append(str(exc))
             return None
@@ -232,6 +238,9 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
     from hermes_desktop.core.skills import yaml_cache
 
     yaml_cache.configure(paths.data_dir / yaml_cache.FILE_NAME)  # skills' parsed YAML between starts
+    from hermes_desktop.core.llm import reasoning_origins  # which server wrote which reasoning (the echo's rule)
+
+    reasoning_origins.configure(paths.data_dir / reasoning_origins.FOLDER_NAME)
     registry = ToolRegistry(builtin_tools())
     registry.register(read_more_tool())  # offered only while a session has a long result to read on
     runtime: Runtime
@@ -254,6 +263,9 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
         model_catalog=ModelCatalog(paths.data_dir / CACHE_FILE_NAME),
     )
     runtime.mcp.workspace = lambda: runtime.workspace.root  # ${workspaceFolder} in mcp.json
+    from hermes_desktop.core.mcp import oauth_network  # OAuth discovery: fetch_url's address rules, the user's hosts
+
+    oauth_network.configure(runtime.network_policy)
     # Elicitation, sampling and roots for MCP servers; the window / terminal set its elicitor and sampler.
     runtime.mcp.client_features = ClientFeatures(roots=lambda: workspace_roots(runtime.workspace.root),
                                                  audit=runtime.audit, servers=lambda: runtime.mcp.supervisors.values())

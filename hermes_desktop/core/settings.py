@@ -360,13 +360,17 @@ def _move_aside(path: Path) -> Path:
 def effective_profile(settings: Settings, env: Mapping[str, str] | None = None) -> ProviderProfile | None:
     """The profile to talk to, with HERMES_BASE_URL / HERMES_MODEL applied over the saved one.
 
-    With no saved profile, both variables together make a complete profile of their own.
+    With no saved profile, both variables together make a complete profile of their own. A HERMES_BASE_URL that
+    names another server than the saved profile's is not that profile either: a key and memories belong to the
+    provider they were given to, so the override is its own ephemeral profile (id `env`, nothing saved, its key
+    only from HERMES_API_KEY, see `is_ephemeral`), with the saved profile's model unless HERMES_MODEL names one.
     """
     env = os.environ if env is None else env
     base_url = env.get("HERMES_BASE_URL", "").strip()
     model = env.get("HERMES_MODEL", "").strip()
     profile = settings.active_profile
-    if profile is None:
+    if profile is None or (base_url and not same_server(base_url, profile.base_url)):
+        model = model or (profile.model if profile is not None else "")
         if not (base_url and model):
             return None
         profile = ProviderProfile(id=ENV_PROFILE_ID, name="Environment", base_url=base_url, model=model)
@@ -376,6 +380,30 @@ def effective_profile(settings: Settings, env: Mapping[str, str] | None = None) 
     if model:
         profile = replace(profile, model=model)
     return profile
+
+
+def is_ephemeral(profile: ProviderProfile) -> bool:
+    """Whether this is the profile made from the environment (HERMES_BASE_URL): its key comes from HERMES_API_KEY
+    alone, never from the keyring, and nothing about it is saved."""
+    return profile.id == ENV_PROFILE_ID
+
+
+def same_server(a: str, b: str) -> bool:
+    """Whether two base URLs name the same server and path (case of scheme and host, default port and a trailing
+    slash aside): what decides whether HERMES_BASE_URL is the saved profile's server or another one."""
+    from urllib.parse import urlsplit
+
+    def key(url: str) -> tuple[str, str, int | None, str]:
+        parts = urlsplit(url.strip())
+        try:
+            port = parts.port
+        except ValueError:
+            return (url.strip(), "", None, "")
+        scheme = parts.scheme.lower()
+        port = None if (scheme, port) in (("http", 80), ("https", 443)) else port
+        return (scheme, (parts.hostname or "").lower(), port, parts.path.rstrip("/"))
+
+    return key(a) == key(b)
 
 
 def effective_workspace(settings: Settings, paths: AppPaths, env: Mapping[str, str] | None = None) -> Path:

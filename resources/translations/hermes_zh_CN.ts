@@ -491,113 +491,118 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="89"/>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="308"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="91"/>
         <source>Attach images, PDFs or text files (or drop or paste them here)</source>
         <translation>附加图片、PDF 或文本文件（也可拖放或粘贴到这里）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="121"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="123"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="128"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
         <source>Stop the reply</source>
         <translation>停止回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="131"/>
         <source>Stop (Esc)</source>
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="212"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
         <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在提供方设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="231"/>
         <source>Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send them over several messages.</source>
         <translation>未发送：附加了 {0} 个文件，一条消息最多 {1} 个。请移除一些，或分几条消息发送。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="234"/>
         <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="237"/>
         <source>Not sent: the attachments are more than this model&apos;s context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="244"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="309"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="366"/>
+        <source>{0} is a link to {1}</source>
+        <translation>{0} 是指向 {1} 的链接</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="370"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="373"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="404"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="411"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="412"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="420"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="421"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="466"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="474"/>
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="472"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="479"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -1521,163 +1526,178 @@ Folder: {2}</source>
 <context>
     <name>McpImportDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="61"/>
         <source>Import MCP servers</source>
         <translation>导入 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="76"/>
         <source>{0} (not found)</source>
         <translation>{0}（未找到）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="78"/>
         <source>A file…</source>
         <translation>文件…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="79"/>
         <source>Choose file…</source>
         <translation>选择文件…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="67"/>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="83"/>
         <source>Import from</source>
         <translation>导入来源</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="93"/>
         <source>Servers in the source and what happens to each</source>
         <translation>来源中的服务器及各自的处理方式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="94"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="94"/>
         <source>What happens</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="94"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="107"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="113"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="140"/>
         <source>Choose a file in the mcpServers or VS Code servers shape.</source>
         <translation>请选择 mcpServers 或 VS Code servers 格式的文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="147"/>
         <source>Import MCP servers from</source>
         <translation>从以下文件导入 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="148"/>
         <source>JSON files (*.json);;All files (*)</source>
         <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="162"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="168"/>
         <source>Reading…</source>
         <translation>正在读取…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="175"/>
         <source>Cannot import: {0}. Nothing was changed.</source>
         <translation>无法导入：{0}。未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="189"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="189"/>
         <source>Replace (changed)</source>
         <translation>替换（有变化）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="190"/>
         <source>Identical: skipped</source>
         <translation>相同：跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="190"/>
         <source>Invalid: skipped</source>
         <translation>无效：跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="202"/>
+        <source>Warning: {0}</source>
+        <translation>警告：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="205"/>
+        <source>Sends your environment variables {0}: imported only if you tick it</source>
+        <translation>会发送你的环境变量 {0}：只有勾选后才会导入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="208"/>
         <source>Differs in: {0}</source>
         <translation>不同之处：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="210"/>
         <source>Secret in {0} goes to the keyring as ${{secret:{1}}}</source>
         <translation>{0} 中的密钥将存入系统密钥环，写作 ${{secret:{1}}}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="222"/>
         <source>Tick to replace the server mcp.json has under this name</source>
         <translation>勾选以替换 mcp.json 中同名的服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="224"/>
+        <source>Tick to import it and let it send the environment variables named in Details</source>
+        <translation>勾选后导入它，并允许它发送“详情”中列出的环境变量</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="229"/>
         <source>From: {0}</source>
         <translation>来源：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="235"/>
         <source>{0} secret(s) found in the file move to the system keyring; mcp.json only gets ${{secret:…}} references.</source>
         <translation>文件中发现 {0} 个密钥，将移入系统密钥环；mcp.json 中只写入 ${{secret:…}} 引用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="237"/>
         <source>{0} secret(s) found in the file are NOT copied: there is no secure keyring ({1}). mcp.json gets ${{secret:…}} references; set each value with “Set secret…”.</source>
         <translation>文件中发现的 {0} 个密钥不会被复制：没有安全的系统密钥环（{1}）。mcp.json 中写入 ${{secret:…}} 引用；请用“设置密钥…”逐个设置其值。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="269"/>
         <source>{0} to add, {1} to replace, {2} identical, {3} invalid</source>
         <translation>添加 {0} 个，替换 {1} 个，相同 {2} 个，无效 {3} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="294"/>
         <source>The servers could not be imported: {0}. mcp.json was not changed.</source>
         <translation>服务器无法导入：{0}。mcp.json 未被更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="306"/>
         <source>Imported 1 new MCP server.</source>
         <translation>已导入 1 个新的 MCP 服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="307"/>
         <source>Imported {0} new MCP servers.</source>
         <translation>已导入 {0} 个新的 MCP 服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="309"/>
         <source>Replaced 1 MCP server.</source>
         <translation>已替换 1 个 MCP 服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="310"/>
         <source>Replaced {0} MCP servers.</source>
         <translation>已替换 {0} 个 MCP 服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="311"/>
         <source>Imported MCP servers: {0} new, {1} replaced.</source>
         <translation>已导入 MCP 服务器：新增 {0} 个，替换 {1} 个。</translation>
     </message>
@@ -3638,28 +3658,28 @@ it is kept here.</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="543"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="549"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="564"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="566"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="570"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="572"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="569"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="575"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="589"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="595"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="616"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
@@ -3669,7 +3689,7 @@ it is kept here.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="615"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="621"/>
         <source>The extra request parameters are not saved until they are a valid JSON object.</source>
         <translation>额外请求参数须是有效的 JSON 对象才能保存。</translation>
     </message>

@@ -64,6 +64,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Union
 import openai
 
 from hermes_desktop.core.events import ErrorAction, ErrorKind
+from hermes_desktop.core.llm import reasoning_origins
 from hermes_desktop.core.llm.assembly import RawToolCall, ToolCallAssembler
 from hermes_desktop.core.llm.errors import ModelError, classify
 from hermes_desktop.core.llm.reasoning import ThinkSplitter, delta_reasoning, with_reasoning_echo
@@ -337,11 +338,16 @@ class ModelClient:
 
         for piece in reply.finish_text():
             yield piece
-        yield reply.done(failure)
+        done = reply.done(failure)
+        if done.reasoning:  # this server wrote it: only this server may get it back (reasoning_origins.py)
+            reasoning_origins.note(self.profile.base_url, done.reasoning)
+        yield done
 
     def _request_kwargs(self, request: ChatRequest, text_mode: bool) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": self.profile.model, "stream": True}
-        messages = with_reasoning_echo(request.messages, self.echo_reasoning and not text_mode)
+        base_url = self.profile.base_url
+        messages = with_reasoning_echo(request.messages, self.echo_reasoning and not text_mode,
+                                       produced_here=lambda reasoning: reasoning_origins.produced_by(base_url, reasoning))
         if text_mode:
             kwargs["messages"] = to_text_protocol(messages, request.tools)
         else:

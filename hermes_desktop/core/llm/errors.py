@@ -58,6 +58,18 @@ class ModelError(Exception):
         return f"{self.kind}: {self.message}"
 
 
+def _host(base_url: str) -> str:
+    """The server as a message names it: host and port, never the `user:password@` a URL may carry."""
+    parts = urlsplit(base_url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if not parts.hostname:
+        return redact_text(base_url)
+    return f"{parts.hostname}:{port}" if port else parts.hostname
+
+
 def classify(
     exc: BaseException,
     *,
@@ -71,7 +83,7 @@ def classify(
     """Turn an exception from the openai client (or the stream) into a ModelError."""
     if isinstance(exc, ModelError):
         return exc
-    host = urlsplit(base_url).netloc or base_url
+    host = _host(base_url)
     server_text = redact_text(_server_message(exc), known_secrets)
     detail = redact_text(f"{type(exc).__name__}: {exc}", known_secrets)[:1000]
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -350,7 +351,7 @@ class ChatPane(QWidget):
                 continue  # the same file twice in one message
             self.attachments.append(prepared)
             self._add_chip(prepared)
-        notes = [self._note(a) for a in self.attachments if a.note]
+        notes = [self._note(a) for a in self.attachments if a.note or a.link_target is not None]
         if problems or notes:
             self.show_attach_notice("\n".join(problems + notes))
         else:
@@ -359,7 +360,12 @@ class ChatPane(QWidget):
         return problems
 
     def _note(self, attachment: PreparedAttachment) -> str:
-        """What the user should know about a file that goes only in part (or without text)."""
+        """What the user should know about a file: a link and where it points, a file that goes only in part (or
+        without text)."""
+        if attachment.link_target is not None:
+            link = self.tr("{0} is a link to {1}").format(attachment.name, str(attachment.link_target))
+            rest = replace(attachment, link_target=None)
+            return link if not rest.note else f"{link}\n{self._note(rest)}"
         if attachment.no_text_layer:
             return self.tr("{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.").format(
                 attachment.name)
@@ -396,7 +402,8 @@ class ChatPane(QWidget):
             icon.setPixmap(self.style().standardIcon(QStyle.StandardPixmap.SP_FileIcon).pixmap(16, 16))
             row.addWidget(icon)
         name = QLabel(_short(attachment.name))
-        name.setToolTip(f"{attachment.name}\n{attachment.note}".strip())
+        name.setToolTip(self._note(attachment) if attachment.link_target is not None else
+                        f"{attachment.name}\n{attachment.note}".strip())
         row.addWidget(name)
         if attachment.truncated and attachment.source is not None:
             copy = QToolButton()

@@ -513,14 +513,20 @@ class SetupDialog(QDialog):
             # While the text is not a valid object the saved value stands (Save is refused until it is).
             extra_params=extra if extra is not None else dict(self._editing.extra_params if self._editing else {}),
             vision=Capability(self.vision.currentData()),
-            learned_reasoning_echo=self._learned[0],
-            learned_no_vision=self._learned[1],
+            # What one server taught holds for that server only: a URL edited to another one starts afresh.
+            learned_reasoning_echo=self._learned[0] and self._same_server_as_edited(),
+            learned_no_vision=self._learned[1] and self._same_server_as_edited(),
             embedding_model=self.embedding_model.text().strip() or None,
         )
         # Fields the dialog does not show (the picker's hand-typed models, request_timeout_s, any added later) stay
         # as they were: the edited profile with the shown fields replaced.
         return replace(self._editing, **{name: getattr(profile, name) for name in SHOWN_FIELDS}) \
             if self._editing else profile
+
+    def _same_server_as_edited(self) -> bool:
+        from hermes_desktop.core.settings import same_server
+
+        return self._editing is None or same_server(self.base_url.text(), self._editing.base_url)
 
     # ------------------------------------------------------------------ checking
     async def refresh_models(self) -> None:
