@@ -143,6 +143,9 @@ class AgentLimits:
     summary_keep_exchanges: int = 20
     # One summary side request's time limit; past it the turn leaves old exchanges out instead, and says so.
     summary_timeout_s: float = 60.0
+    # How long a turn waits for another turn of the same session (another window or `ask`) before it gives up
+    # (core/session_lock.py).
+    session_wait_s: float = 60.0
 
 
 @dataclass(frozen=True, slots=True)

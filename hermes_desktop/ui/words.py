@@ -386,6 +386,11 @@ def model_error_text(code: str, params: Mapping[str, Any] | None, kind: str = ""
         return QCoreApplication.translate(
             "Words", "Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings' limits). "
             "What arrived so far is kept; send a message to continue.").format(seconds_text(float(p.get("limit_s") or 0)))
+    if code == "session_busy":
+        return QCoreApplication.translate(
+            "Words", "This conversation is busy: another Hermes window or command is running a turn in it, and it did "
+            "not finish within {0}. Nothing was sent or saved; try again when it has finished.").format(
+            seconds_text(float(p.get("wait_s") or 0)))
     if code.startswith("storage"):
         return storage_text(code, p)
     return _kind_text(kind, message)
@@ -566,6 +571,10 @@ def notice_text(event: Any) -> str:
     if code == "retry_less_history":
         return QCoreApplication.translate(
             "Words", "The conversation is too long for the model; retrying with less history.")
+    if code == "session_busy_waiting":
+        return QCoreApplication.translate(
+            "Words", "Waiting for another Hermes window or command to finish its turn in this conversation (at most "
+            "{0})…").format(seconds_text(float(params.get("wait_s") or 0)))
     if code == "reply_length_cut":
         return QCoreApplication.translate("Words", "The reply reached the maximum output length and was cut off.")
     if code == "thinking_only":
