@@ -38,6 +38,7 @@ with the same bytes, so a lie there would speak for the user's own file later.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import base64
 import hashlib
@@ -57,6 +58,7 @@ from hermes_desktop.core.redact import redact_text, redact_value
 from hermes_desktop.core.session_types import (CONVERSATION_ROLES, NOTE, SUMMARY, AttachmentRef, InvalidSessionId, NewMessage,
                                                StoredMessage, validate_session_id)
 from hermes_desktop.core.storage.errors import SessionNotFound, StorageError
+from hermes_desktop.core.storage.import_journal import import_running
 from hermes_desktop.core.storage.json_stream import Element, JsonStreamError, Member, read_object
 
 FORMAT = "hermes-desktop.session"
@@ -425,14 +427,17 @@ def _import_native(store: Any, data: dict[str, Any], messages: _Messages, count:
     session = data.get("session") if isinstance(data.get("session"), dict) else {}
     session_id, renamed = _free_id(store, session.get("id"))
     head = data.get("head")
+    running = contextlib.nullcontext()
     if getattr(store, "attachments_dir", None) is not None:
         messages.files = AttachmentFiles(store.attachments_dir)
-    try:
-        _import_session(store, session_id, session, messages, head)
-    except BaseException:
-        if messages.written and hasattr(store, "release_attachments"):
-            store.release_attachments(sorted(set(messages.written)))
-        raise
+        running = import_running(Path(store.attachments_dir))  # a killed import's files go at the next start
+    with running:
+        try:
+            _import_session(store, session_id, session, messages, head)
+        except BaseException:
+            if messages.written and hasattr(store, "release_attachments"):
+                store.release_attachments(sorted(set(messages.written)))
+            raise
     return ImportResult(session_id, count, renamed, messages.notes)
 
 
