@@ -180,6 +180,9 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core.terminal_text import TerminalTextFilter, strip_controls, terminal_safe_json
     from hermes_desktop.core.titles import finish_title, title_from_first_message
 
+    if not args.text.strip() and not args.attach:  # nothing to ask: never stored, never sent
+        print("error: the message is empty (only spaces or newlines); nothing was sent", file=sys.stderr)
+        return EXIT_USAGE
     env = dict(os.environ)
     if args.workspace:
         env["HERMES_WORKSPACE"] = str(args.workspace)
@@ -578,7 +581,7 @@ def _sessions(args: argparse.Namespace) -> int:
     from hermes_desktop.core.storage import transfer
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.store import open_store
-    from hermes_desktop.core.terminal_text import strip_controls, terminal_safe_json
+    from hermes_desktop.core.terminal_text import strip_controls, terminal_safe_json, visible_controls
 
     opened = open_store(app_paths())
     store = opened.store
@@ -597,7 +600,9 @@ def _sessions(args: argparse.Namespace) -> int:
             for s in sessions:
                 when = datetime.fromtimestamp(s.updated_at).strftime("%Y-%m-%d %H:%M")
                 pin = "*" if s.pinned else " "
-                title = strip_controls(s.title) or "(untitled)"  # stored titles may predate the filter
+                # One line per session: escape sequences go (stored titles may predate the filter), a newline or bidi
+                # control (an imported title) is shown as its escape, never obeyed.
+                title = visible_controls(strip_controls(s.title)) or "(untitled)"
                 print(f"{pin} {s.id:<34} {when}  {store.message_count(s.id):>5} msgs  {title}")
             return EXIT_OK
         if args.action == "export":
