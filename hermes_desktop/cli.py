@@ -505,7 +505,7 @@ async def _start_mcp(runtime: Any, *, quiet: bool) -> None:
 
 async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
     """Start every server in mcp.json, print its state and tools, stop it. False when one failed."""
-    from hermes_desktop.core.terminal_text import strip_controls
+    from hermes_desktop.core.terminal_text import strip_controls, visible_controls
 
     out("\nMCP servers")
     out(f"  config {runtime.paths.mcp_config_file}"
@@ -520,6 +520,9 @@ async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
             + (f" — {strip_controls(status.detail)}" if status.detail else ""))  # a server's words: no escapes
         if status.tools:
             out("    tools: " + ", ".join(status.tools))
+        if status.skipped_tools:  # the server's names: shown with their controls as escapes
+            out("    NOT offered, their names clash with another tool's after sanitising: " + ", ".join(
+                f"{visible_controls(remote)} (as {name})" for remote, name in status.skipped_tools))
             out(f"    their schemas add about {status.schema_tokens:,} tokens to every request")
         ok = ok and status.state.value in ("connected", "disabled")
     await runtime.mcp.stop_all()
