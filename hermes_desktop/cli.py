@@ -646,6 +646,10 @@ def _import_session(store: Any, file: Path) -> int:
     renamed = f" (id {result.renamed_from!r} was taken)" if result.renamed_from else ""
     notes = f"; {result.notes} kept as notes that are shown but never sent to the model" if result.notes else ""
     print(f"imported session {result.session_id} with {result.messages} messages{renamed}{notes}")
+    if result.model_choice_not_applied:
+        print(f"note: the file chose the model {strip_controls(result.model_choice_not_applied)} for this session; "
+              "that was not applied: it uses your default model (pick another one in the window's model picker)",
+              file=sys.stderr)
     return EXIT_OK
 
 

@@ -257,6 +257,9 @@ class ImportResult:
     messages: int
     renamed_from: str | None = None  # the file's id, when it was already taken
     notes: int = 0  # messages kept as notes (roles that are not conversation, tool results that answer no call)
+    # The file chose a model for the session ("profile id · model"): not applied, the session uses the user's
+    # default (an export's provider ids are another installation's; the user picks again in the model picker).
+    model_choice_not_applied: str | None = None
 
 
 Opener = Callable[[], BinaryIO]
@@ -425,6 +428,7 @@ def _free_id(store: Any, wanted: Any) -> tuple[str, str | None]:
 
 def _import_native(store: Any, data: dict[str, Any], messages: _Messages, count: int) -> ImportResult:
     session = data.get("session") if isinstance(data.get("session"), dict) else {}
+    session, not_applied = _without_model_choice(session)
     session_id, renamed = _free_id(store, session.get("id"))
     head = data.get("head")
     running = contextlib.nullcontext()
@@ -438,7 +442,24 @@ def _import_native(store: Any, data: dict[str, Any], messages: _Messages, count:
             if messages.written and hasattr(store, "release_attachments"):
                 store.release_attachments(sorted(set(messages.written)))
             raise
-    return ImportResult(session_id, count, renamed, messages.notes)
+    return ImportResult(session_id, count, renamed, messages.notes, not_applied)
+
+
+def _without_model_choice(session: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The session without the file's model pick (core/session_models.py's mark), and the pick in words.
+
+    A profile id in an export names a provider of the installation that made it; here the same id may be another
+    provider (a paid one, or one that should not see this conversation). So an imported session follows the user's
+    default model until the user picks one; what the file chose is kept in `params` for reference and said."""
+    from hermes_desktop.core.session_models import CHOSEN_MARK
+
+    params = session.get("params")
+    if not isinstance(params, dict) or not params.get(CHOSEN_MARK):
+        return session, None
+    chose = f"{session.get('profile_id') or '?'} · {session.get('model') or '?'}"
+    kept = {k: v for k, v in params.items() if k != CHOSEN_MARK}
+    kept["imported_model_choice"] = {"profile_id": session.get("profile_id"), "model": session.get("model")}
+    return {**session, "params": kept, "profile_id": None, "model": None}, chose
 
 
 def _import_session(store: Any, session_id: str, session: dict[str, Any], messages: _Messages, head: Any) -> None:
