@@ -129,7 +129,14 @@ def impact_text(code: str, params: Mapping[str, Any] | None, fallback: str | Non
     (`invoice\\u202efdp.exe` cannot pass for `invoiceexe.pdf`)."""
     from hermes_desktop.core.terminal_text import visible_controls
 
-    return visible_controls(_impact_text(code, params, fallback, tool=tool, source=source), keep_newlines=True)
+    text = _impact_text(code, params, fallback, tool=tool, source=source)
+    alike = (params or {}).get("lookalike")
+    if isinstance(alike, Mapping) and code:  # a coded impact: the note in the user's language (uncoded: in `fallback`)
+        text += "\n" + QCoreApplication.translate(
+            "Words", "Note: another name in this folder looks the same as “{name}”: this one is written {written}, the "
+            "other {others}.").format(name=alike.get("name", ""), written=alike.get("written", ""),
+                                      others=alike.get("others", ""))
+    return visible_controls(text, keep_newlines=True)
 
 
 def _impact_text(code: str, params: Mapping[str, Any] | None, fallback: str | None, *, tool: str = "",
