@@ -19,10 +19,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 from pathlib import Path
 from typing import AsyncIterator, Callable
 
 from hermes_desktop.core.file_lock import FileLock
+
+log = logging.getLogger(__name__)
 
 DIRECTORY_NAME = "session-locks"
 DEFAULT_WAIT_S = 60.0
@@ -58,7 +61,16 @@ class SessionLocks:
         """Hold `session_id`'s lock for the block. When it is taken, `on_wait(holder pid, seconds)` is called once
         and the lock is tried again every POLL_S until the wait bound; then SessionBusy. Cancellable while waiting."""
         lock = FileLock(lock_path(self.directory, session_id))
-        if not lock.try_acquire():  # non-blocking; on the loop so a cancelled wait can never leave it held
+        try:
+            taken = lock.try_acquire()  # non-blocking; on the loop so a cancelled wait can never leave it held
+        except OSError as exc:
+            # The lock folder cannot be made or opened (a read-only or full data folder, a file in its place): the
+            # store will refuse the turn's writes with its own clear error if it cannot write either; a turn is
+            # never stopped by its lock alone.
+            log.warning("the session lock %s could not be taken (%s); the turn runs without it", lock.path, exc)
+            yield
+            return
+        if not taken:
             wait_s = max(0.0, float(self._wait_s()))
             on_wait(lock.holder(), wait_s)
             loop = asyncio.get_running_loop()

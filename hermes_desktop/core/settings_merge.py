@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 _MISSING = object()
+# A save holds the lock only to read, merge and replace the file (milliseconds); a holder dies with its lock. So
+# this is only reached when another process hangs inside its save (a stuck network folder): the save fails then.
+LOCK_TIMEOUT_S = 10.0
 
 
 def plain(value: Any) -> Any:
@@ -92,7 +95,7 @@ def save_merged(path: Path, new: "Settings", base: dict[str, Any] | None) -> tup
     from hermes_desktop.core.settings_validation import read_valid
 
     wanted = plain(new.to_json())
-    with locked(path.with_name(path.name + ".lock")):
+    with locked(path.with_name(path.name + ".lock"), LOCK_TIMEOUT_S):  # TimeoutError (an OSError) past it
         disk = _read_disk(path)
         if base is None:
             base = plain(read_valid(disk)[0].to_json())

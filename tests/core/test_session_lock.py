@@ -72,3 +72,18 @@ async def test_turns_of_different_sessions_do_not_wait_for_each_other(profile, m
     finally:
         gate.set()
         await engine.close()
+
+
+async def test_a_lock_folder_that_cannot_be_made_never_stops_a_turn(profile, model_server, workspace_dir,
+                                                                    tmp_path) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the lock folder belongs")
+    engine = make_engine(profile, workspace_dir)
+    engine.agent.services.session_locks = SessionLocks(blocked / "locks")
+    model_server.enqueue(text_reply("answered anyway"))
+    try:
+        events = await engine.agent.start_turn("s1", "hello").wait()
+        assert of_type(events, ev.TurnFinished)[-1].reason is ev.FinishReason.COMPLETED
+        assert [m.content for m in engine.store.all_messages("s1")] == ["hello", "answered anyway"]
+    finally:
+        await engine.close()

@@ -154,3 +154,24 @@ def test_two_processes_saving_rules_at_the_same_time_lose_none(tmp_path: Path) -
     assert set(final.tool_rules) == {f"{name}_{n}" for name in "ab" for n in range(40)}
     assert final.profiles == (MAIN,) and final.theme == "dark"
     assert final.profiles[0].tool_mode is ToolMode.AUTO
+
+
+def test_a_save_while_another_process_hangs_holding_the_lock_fails_with_a_clear_error(monkeypatch) -> None:
+    import pytest
+
+    from hermes_desktop.core import settings_merge
+    from hermes_desktop.core.file_lock import FileLock
+
+    store = SettingsStore(app_paths())
+    store.save(Settings(theme="dark"))
+    holder = FileLock(store.path.with_name("settings.json.lock"))
+    assert holder.try_acquire()  # stands for a process stuck inside its save
+    monkeypatch.setattr(settings_merge, "LOCK_TIMEOUT_S", 0.2)
+    try:
+        with pytest.raises(OSError, match="stayed locked by another process"):
+            store.save(Settings(theme="light"))
+    finally:
+        holder.release()
+    assert SettingsStore(app_paths()).load().settings.theme == "dark", "nothing half-written"
+    store.save(Settings(theme="light"))
+    assert SettingsStore(app_paths()).load().settings.theme == "light"
