@@ -80,7 +80,12 @@ def _field_problem(name: str, annotation: Any, value: Any) -> tuple[str | None, 
     if isinstance(value, float) and value.is_integer() and _wants_int(annotation):
         candidate = int(value)  # 100.0 for an int: what the user meant
     try:
-        checked = _adapter(annotation).validate_json(json.dumps(candidate), strict=True)
+        adapter = _adapter(annotation)
+    except Exception:  # a type pydantic cannot check (a field added with its own class): its reader decides
+        log.debug("settings: no check for a field of type %r", annotation)
+        return None, value
+    try:
+        checked = adapter.validate_json(json.dumps(candidate), strict=True)
     except ValidationError as exc:
         return "; ".join(error["msg"] for error in exc.errors()[:2]), value
     except (TypeError, ValueError) as exc:
@@ -113,8 +118,8 @@ def _check_dataclass(kind: type, data: Mapping[str, Any], prefix: str, problems:
             else:
                 problems.append(FieldProblem(name, _shown(value), "not an object"))
             continue
-        if _is_profiles(annotation):
-            kept[key] = _check_profiles(value, name, problems)
+        if _is_records(annotation):
+            kept[key] = _check_records(typing.get_args(annotation)[0], value, name, problems)
             continue
         reason, usable = _field_problem(key, annotation, value)
         if reason is None:
@@ -124,30 +129,32 @@ def _check_dataclass(kind: type, data: Mapping[str, Any], prefix: str, problems:
     return kept
 
 
-def _is_profiles(annotation: Any) -> bool:
+def _is_records(annotation: Any) -> bool:
+    """`tuple[SomeDataclass, ...]`: a list of records (the provider profiles), checked one by one."""
     args = typing.get_args(annotation)
-    return typing.get_origin(annotation) is tuple and len(args) == 2 and dataclasses.is_dataclass(args[0])
+    return typing.get_origin(annotation) is tuple and len(args) == 2 and args[1] is Ellipsis \
+        and dataclasses.is_dataclass(args[0])
 
 
-def _check_profiles(value: Any, name: str, problems: list[FieldProblem]) -> list[dict[str, Any]]:
-    from hermes_desktop.core.settings import ProviderProfile
-
+def _check_records(kind: type, value: Any, name: str, problems: list[FieldProblem]) -> list[dict[str, Any]]:
+    """Each record checked field by field; one that is not an object, or lacks a field it cannot do without (no
+    default: a profile's id, name, base URL, model), is left out and named (by its `id` when it has one)."""
     if not isinstance(value, list):
         problems.append(FieldProblem(name, _shown(value), "not a list"))
         return []
-    required = [f.name for f in dataclasses.fields(ProviderProfile)
+    required = [f.name for f in dataclasses.fields(kind)
                 if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]  # type: ignore[misc]
     kept = []
     for index, entry in enumerate(value):
         if not isinstance(entry, Mapping):
-            problems.append(FieldProblem(f"{name}[{index}]", _shown(entry), "not an object; this profile was left out"))
+            problems.append(FieldProblem(f"{name}[{index}]", _shown(entry), "not an object; this entry was left out"))
             continue
         label = entry.get("id") if isinstance(entry.get("id"), str) and entry.get("id") else str(index)
-        checked = _check_dataclass(ProviderProfile, entry, f"{name}[{label}].", problems)
+        checked = _check_dataclass(kind, entry, f"{name}[{label}].", problems)
         missing = [field for field in required if field not in checked]
         if missing:
             problems.append(FieldProblem(f"{name}[{label}]", _shown(entry.get("name", label)),
-                                         f"has no valid {', '.join(missing)}; this profile was left out"))
+                                         f"has no valid {', '.join(missing)}; this entry was left out"))
             continue
         kept.append(checked)
     return kept
