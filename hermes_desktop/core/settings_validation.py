@@ -10,6 +10,10 @@ and left out, so `Settings.from_json` gives that field its default. Everything e
 included, is kept. A profile that lacks a field it cannot do without (id, name, base URL, model) is left out
 with a problem naming it. Keys this version does not know are kept as they are (a newer version's fields).
 
+A value that is plainly of its type (a string for a str, a known enum value, a list of strings...) passes a
+dict-and-isinstance check without pydantic being imported, so a good file costs about a millisecond at every start
+(`ask` included); anything else goes to pydantic for the verdict and the words of the problem.
+
 The schema is read from the dataclasses themselves, so a field someone adds to core/settings.py is validated by
 its declared type without touching this module. The file on disk is not rewritten: the user's text stays as it
 was until they change that setting (core/settings_merge.py writes only changed keys).
@@ -18,17 +22,19 @@ was until they change that setting (core/settings_merge.py writes only changed k
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 import logging
 import math
+import types
 import typing
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from pydantic import TypeAdapter, ValidationError
-
 if typing.TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
     from hermes_desktop.core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -63,7 +69,9 @@ def _hints(kind: type) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=None)
-def _adapter(annotation: Any) -> TypeAdapter[Any]:
+def _adapter(annotation: Any) -> "TypeAdapter[Any]":
+    from pydantic import TypeAdapter  # only for a value the plain check did not accept: a good file never needs it
+
     return TypeAdapter(annotation)
 
 
@@ -79,23 +87,59 @@ def _field_problem(name: str, annotation: Any, value: Any) -> tuple[str | None, 
     candidate = value
     if isinstance(value, float) and value.is_integer() and _wants_int(annotation):
         candidate = int(value)  # 100.0 for an int: what the user meant
+    if _plainly(annotation, candidate):  # the usual case, a good value: no pydantic schema is built (~1 ms a type)
+        return _range_problem(name, candidate), candidate
     try:
         adapter = _adapter(annotation)
     except Exception:  # a type pydantic cannot check (a field added with its own class): its reader decides
         log.debug("settings: no check for a field of type %r", annotation)
         return None, value
+    from pydantic import ValidationError
+
     try:
         checked = adapter.validate_json(json.dumps(candidate), strict=True)
     except ValidationError as exc:
         return "; ".join(error["msg"] for error in exc.errors()[:2]), value
     except (TypeError, ValueError) as exc:
         return str(exc), value
+    problem = _range_problem(name, checked)
+    return (problem, value) if problem else (None, candidate)
+
+
+def _range_problem(name: str, checked: Any) -> str | None:
     if isinstance(checked, (int, float)) and not isinstance(checked, bool):
         if name in POSITIVE and checked <= 0:
-            return "must be above 0", value
+            return "must be above 0"
         if checked < 0:
-            return "must not be negative", value
-    return None, candidate
+            return "must not be negative"
+    return None
+
+
+def _plainly(annotation: Any, value: Any) -> bool:
+    """True when `value` is exactly what a strict check of `annotation` accepts, for the simple types settings use
+    (str, int, float, bool, StrEnum, optionals, tuple[str, ...], dict[str, str | Any]). False means "ask pydantic",
+    which then says precisely what is wrong (or accepts a form this shortcut does not know)."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if annotation is bool:
+        return type(value) is bool
+    if annotation is int:
+        return type(value) is int
+    if annotation is float:
+        return type(value) in (int, float)
+    if annotation is str:
+        return type(value) is str
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return any(value == member.value for member in annotation)
+    if origin in (typing.Union, types.UnionType):
+        return any(_plainly(arg, value) for arg in args)
+    if annotation is type(None):
+        return value is None
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return isinstance(value, list) and all(_plainly(args[0], item) for item in value)
+    if origin is dict and len(args) == 2 and args[0] is str:
+        return isinstance(value, dict) and all(type(k) is str for k in value) and (
+            args[1] is Any or all(_plainly(args[1], item) for item in value.values()))
+    return False
 
 
 def _wants_int(annotation: Any) -> bool:
