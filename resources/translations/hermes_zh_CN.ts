@@ -250,22 +250,22 @@
 <context>
     <name>AddModelDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="487"/>
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="476"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="488"/>
         <source>A model name {0} accepts, as its documentation writes it (for example one its server does not list). It is kept with the provider and used for this session.</source>
         <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="482"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="494"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="485"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="497"/>
         <source>Add and use</source>
         <translation>添加并使用</translation>
     </message>
@@ -2714,57 +2714,67 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>无法获取模型列表：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="351"/>
+        <source>{0} more not listed (at most {1})</source>
+        <translation>另有 {0} 个未列出（最多 {1} 个）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="353"/>
+        <source>The server listed more models than the picker keeps, or names that are too long or hold control characters. Type a model by hand with “Add model…”.</source>
+        <translation>服务器列出的模型多于选择器保留的数量，或有名称过长、含控制字符。可用“添加模型…”手动输入模型。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="364"/>
         <source>{0} (profile&apos;s model)</source>
         <translation>{0}（提供方的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="366"/>
         <source>{0} (added by hand)</source>
         <translation>{0}（手动添加）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="370"/>
         <source>Add model…</source>
         <translation>添加模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="376"/>
         <source>No providers yet: set one up in Settings.</source>
         <translation>还没有提供方：请在设置中添加。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="389"/>
         <source>{0} — listing models…</source>
         <translation>{0} — 正在获取模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="391"/>
         <source>{0} — not listed yet</source>
         <translation>{0} — 尚未获取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="392"/>
         <source>{0} — {1} listed {2}</source>
         <translation>{0} — {1} 个，获取于{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="384"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="396"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="398"/>
         <source>{0} min ago</source>
         <translation>{0} 分钟前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="400"/>
         <source>{0} h ago</source>
         <translation>{0} 小时前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="401"/>
         <source>{0} days ago</source>
         <translation>{0} 天前</translation>
     </message>
