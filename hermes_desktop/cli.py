@@ -189,6 +189,9 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core.terminal_text import TerminalTextFilter, strip_controls, terminal_safe_json
     from hermes_desktop.core.titles import finish_title, title_from_first_message
 
+    if not args.text.strip() and not args.attach:  # nothing to ask: never stored, never sent
+        print("error: the message is empty (only spaces or newlines); nothing was sent", file=sys.stderr)
+        return EXIT_USAGE
     env = dict(os.environ)
     if args.workspace:
         env["HERMES_WORKSPACE"] = str(args.workspace)
@@ -535,7 +538,7 @@ async def _start_mcp(runtime: Any, *, quiet: bool) -> None:
 
 async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
     """Start every server in mcp.json, print its state and tools, stop it. False when one failed."""
-    from hermes_desktop.core.terminal_text import strip_controls
+    from hermes_desktop.core.terminal_text import strip_controls, visible_controls
 
     out("\nMCP servers")
     out(f"  config {runtime.paths.mcp_config_file}"
@@ -550,6 +553,9 @@ async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
             + (f" — {strip_controls(status.detail)}" if status.detail else ""))  # a server's words: no escapes
         if status.tools:
             out("    tools: " + ", ".join(status.tools))
+        if status.skipped_tools:  # the server's names: shown with their controls as escapes
+            out("    NOT offered, their names clash with another tool's after sanitising: " + ", ".join(
+                f"{visible_controls(remote)} (as {name})" for remote, name in status.skipped_tools))
             out(f"    their schemas add about {status.schema_tokens:,} tokens to every request")
         ok = ok and status.state.value in ("connected", "disabled")
     await runtime.mcp.stop_all()
@@ -611,7 +617,7 @@ def _sessions(args: argparse.Namespace) -> int:
     from hermes_desktop.core.storage import transfer
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.store import open_store
-    from hermes_desktop.core.terminal_text import strip_controls, terminal_safe_json
+    from hermes_desktop.core.terminal_text import strip_controls, terminal_safe_json, visible_controls
 
     opened = open_store(app_paths())
     store = opened.store
@@ -630,7 +636,9 @@ def _sessions(args: argparse.Namespace) -> int:
             for s in sessions:
                 when = datetime.fromtimestamp(s.updated_at).strftime("%Y-%m-%d %H:%M")
                 pin = "*" if s.pinned else " "
-                title = strip_controls(s.title) or "(untitled)"  # stored titles may predate the filter
+                # One line per session: escape sequences go (stored titles may predate the filter), a newline or bidi
+                # control (an imported title) is shown as its escape, never obeyed.
+                title = visible_controls(strip_controls(s.title)) or "(untitled)"
                 print(f"{pin} {s.id:<34} {when}  {store.message_count(s.id):>5} msgs  {title}")
             return EXIT_OK
         if args.action == "export":
@@ -685,6 +693,10 @@ def _import_session(store: Any, file: Path) -> int:
     renamed = f" (id {result.renamed_from!r} was taken)" if result.renamed_from else ""
     notes = f"; {result.notes} kept as notes that are shown but never sent to the model" if result.notes else ""
     print(f"imported session {result.session_id} with {result.messages} messages{renamed}{notes}")
+    if result.model_choice_not_applied:
+        print(f"note: the file chose the model {strip_controls(result.model_choice_not_applied)} for this session; "
+              "that was not applied: it uses your default model (pick another one in the window's model picker)",
+              file=sys.stderr)
     return EXIT_OK
 
 

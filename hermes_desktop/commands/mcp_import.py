@@ -167,9 +167,10 @@ class TerminalInputAsker:
     async def ask_input(self, servers: list[str], spec: Any) -> str | None:
         from hermes_desktop.core.terminal_text import visible_controls as shown
 
+        # The description is mcp.json's text, not Hermes speaking: it comes quoted, after whose words they are.
         what = shown(spec.description or spec.id)
-        prompt = f"{what} (${{input:{shown(spec.id)}}} for MCP server {', '.join(shown(s) for s in servers)}; " \
-                 "kept in the keyring; empty to skip): "
+        prompt = f"mcp.json asks for ${{input:{shown(spec.id)}}} of MCP server {', '.join(shown(s) for s in servers)}" \
+                 f" (its words, not Hermes'): “{what}” — kept in the keyring; empty to skip: "
         if spec.password:
             answer = await asyncio.to_thread(getpass.getpass, prompt, self.out)
         else:

@@ -85,6 +85,7 @@ from hermes_desktop.core.llm import (
 )
 from hermes_desktop.core.llm.errors import refuses_images
 from hermes_desktop.core.prompts import system_prompt, tool_rules
+from hermes_desktop.core.session_lock import NoSessionLocks, SessionBusy, SessionLocks
 from hermes_desktop.core.session_models import ModelChoice
 from hermes_desktop.core.session_types import NewMessage, SessionStore, StoredMessage
 from hermes_desktop.core.settings import AgentLimits, ApprovalMode
@@ -152,6 +153,8 @@ class AgentServices:
     # when a server says a profile's model takes no images (the runtime saves `learned_no_vision`; gets the id).
     attachment_files: AttachmentFiles | None = None
     learn_no_vision: Callable[[str], object] = lambda profile_id: None
+    # One turn per session across processes (core/session_lock.py); the runtime gives the data directory's locks.
+    session_locks: SessionLocks | NoSessionLocks = field(default_factory=NoSessionLocks)
 
     @property
     def notes_dir(self):  # type: ignore[no-untyped-def]
@@ -380,6 +383,24 @@ class _TurnRun:
 
     # ------------------------------------------------------------------ lifecycle
     async def run(self) -> None:
+        """The turn while it holds its session (core/session_lock.py): another turn of the same session, in this
+        process or another, waits for it (or gives up) before storing anything."""
+        try:
+            async with self.services.session_locks.hold(self.session_id, self._waiting_for_session):
+                await self._run_and_report()
+        except SessionBusy as busy:  # nothing was stored or sent
+            self.emit(TurnError(ErrorKind.STORAGE, str(busy), ErrorAction.RETRY, code="session_busy",
+                                params={"session": busy.session_id, "pid": busy.holder or "", "wait_s": busy.waited_s}))
+            self.emit(TurnFinished(FinishReason.ERROR, str(busy), 0))
+        except asyncio.CancelledError:  # Stop while waiting for the session: nothing was stored
+            self.emit(TurnFinished(FinishReason.CANCELLED, "Stopped before it started.", 0))
+
+    def _waiting_for_session(self, holder: int | None, wait_s: float) -> None:
+        who = f"another Hermes process (pid {holder})" if holder else "another Hermes window or command"
+        self.emit(Notice(f"Waiting for {who} to finish its turn in this conversation (at most {wait_s:g} s)…",
+                         "info", code="session_busy_waiting", params={"pid": holder or "", "wait_s": wait_s}))
+
+    async def _run_and_report(self) -> None:
         try:
             reason, message = await self._run_within_deadline()
             self.emit(TurnFinished(reason, message, self.round_trips, dict(self.stop_params)))

@@ -26,6 +26,7 @@ from hermes_desktop.core.paths import (
 from hermes_desktop.core.secrets import (
     BackendReport, LazySecretStore, SecretStore, SecretStoreError, open_secret_store, resolve_api_key,
 )
+from hermes_desktop.core.session_lock import DIRECTORY_NAME as LOCKS_DIRECTORY, SessionLocks
 from hermes_desktop.core.session_models import SessionModels
 from hermes_desktop.core.session_types import SessionStore
 from hermes_desktop.core.settings import (
@@ -143,6 +144,8 @@ class Runtime:
             tool_notes=self.mcp.withheld_note,
             known_secrets=REDACTION.known_secrets,
             learn_no_vision=self.remember_no_vision,
+            session_locks=SessionLocks(self.paths.data_dir / LOCKS_DIRECTORY,
+                                       wait_s=lambda: self.settings.limits.session_wait_s),
             **self.memory_hooks(),
         )
         agent = Agent(model, services)

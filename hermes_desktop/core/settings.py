@@ -143,6 +143,9 @@ class AgentLimits:
     summary_keep_exchanges: int = 20
     # One summary side request's time limit; past it the turn leaves old exchanges out instead, and says so.
     summary_timeout_s: float = 60.0
+    # How long a turn waits for another turn of the same session (another window or `ask`) before it gives up
+    # (core/session_lock.py).
+    session_wait_s: float = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +290,7 @@ class SettingsStore:
 
     def __init__(self, paths: AppPaths) -> None:
         self._path = paths.settings_file
+        self._base: dict[str, Any] | None = None  # what this writer last loaded or saved (core/settings_merge.py)
 
     @property
     def path(self) -> Path:
@@ -299,7 +303,12 @@ class SettingsStore:
             data = json.loads(self._path.read_text(encoding="utf-8"))
             if not isinstance(data, dict):
                 raise ValueError("the top level is not an object")
-            return LoadedSettings(Settings.from_json(data))
+            from hermes_desktop.core.settings_merge import plain
+            from hermes_desktop.core.settings_validation import read_valid
+
+            settings, problem = read_valid(data, self._path)  # field by field: a bad value costs only itself
+            self._base = plain(settings.to_json())
+            return LoadedSettings(settings, problem)
         except (OSError, ValueError, TypeError, KeyError) as exc:
             from hermes_desktop.core.coded import coded
 
@@ -319,9 +328,14 @@ class SettingsStore:
                               error=str(exc)),
             )
 
-    def save(self, settings: Settings) -> None:
+    def save(self, settings: Settings) -> Settings:
+        """Write only what changed since this store last loaded or saved, onto the file as it is now, under a file
+        lock (core/settings_merge.py): another process's changes meanwhile are kept. Returns the settings as saved."""
+        from hermes_desktop.core.settings_merge import save_merged
+
         ensure_dir(self._path.parent)
-        write_atomically(self._path, json.dumps(settings.to_json(), indent=2, ensure_ascii=False))
+        saved, self._base = save_merged(self._path, settings, self._base)
+        return saved
 
 
 def write_atomically(path: Path, text: str) -> None:

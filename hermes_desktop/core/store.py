@@ -933,6 +933,9 @@ def _housekeeping(store: SQLiteSessionStore, lock_dir: Path, messages: list[str]
         store.mark_orphaned_streams_interrupted(lock_dir)
         liveness.sweep(lock_dir)
         store.purge_trash()
+        from hermes_desktop.core.storage.import_journal import sweep_killed_imports
+
+        sweep_killed_imports(store)  # attachment files of an import that was killed
     except StorageUnavailable as exc:
         log.warning("start-up housekeeping postponed: %s", exc)
         messages.append(str(exc.about("start-up housekeeping (interrupted replies, the expired trash) was "

@@ -251,22 +251,22 @@
 <context>
     <name>AddModelDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="487"/>
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="476"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="488"/>
         <source>A model name {0} accepts, as its documentation writes it (for example one its server does not list). It is kept with the provider and used for this session.</source>
         <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="482"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="494"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="485"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="497"/>
         <source>Add and use</source>
         <translation>添加并使用</translation>
     </message>
@@ -1705,27 +1705,32 @@ Folder: {2}</source>
 <context>
     <name>McpInputDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="21"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="23"/>
         <source>Value for MCP server “{0}”</source>
         <translation>MCP 服务器“{0}”所需的值</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="28"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="27"/>
+        <source>The configuration of MCP server “{0}” asks for a value (${{input:{1}}}). Its words, not Hermes&apos;:</source>
+        <translation>MCP 服务器“{0}”的配置要求填写一个值（${{input:{1}}}）。以下是配置里的原话，不是 Hermes 说的：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="43"/>
         <source>${{input:{0}}} in mcp.json</source>
         <translation>mcp.json 中的 ${{input:{0}}}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="29"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="44"/>
         <source>Asked once: it is kept in the system keyring and used each time the server starts. “Set secret…” changes it later.</source>
         <translation>只询问一次：它保存在系统密钥环中，服务器每次启动时使用。之后可用“设置密钥…”修改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="31"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="46"/>
         <source>No secure keyring ({0}): the value is kept in memory until Hermes closes.</source>
         <translation>没有安全的系统密钥环（{0}）：该值仅保存在内存中，直到 Hermes 关闭。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="32"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="47"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
@@ -1733,193 +1738,203 @@ Folder: {2}</source>
 <context>
     <name>McpPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="69"/>
         <source>Set secret…</source>
         <translation>设置密钥…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="70"/>
         <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
         <translation>把此服务器需要的 ${secret:NAME} 值保存到系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="67"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="79"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="71"/>
         <source>Use a prompt…</source>
         <translation>使用提示词…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="72"/>
         <source>Fill one of this server&apos;s prompt templates into the message box</source>
         <translation>把此服务器的一个提示词模板填入输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73"/>
         <source>Sign in…</source>
         <translation>登录…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74"/>
         <source>Open this server&apos;s sign-in page in your browser; the tokens are kept in the system keyring</source>
         <translation>在浏览器中打开此服务器的登录页面；令牌保存在系统密钥环中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="76"/>
         <source>Sign out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="77"/>
         <source>Forget this server&apos;s sign-in (its tokens in the system keyring)</source>
         <translation>清除此服务器的登录（系统密钥环中的令牌）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="80"/>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="94"/>
         <source>Import servers…</source>
         <translation>导入服务器…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="83"/>
         <source>Bring servers over from Claude Desktop, Cursor, VS Code, LM Studio, Windsurf or a file</source>
         <translation>从 Claude Desktop、Cursor、VS Code、LM Studio、Windsurf 或文件中导入服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="84"/>
         <source>Reload mcp.json</source>
         <translation>重新加载 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="85"/>
         <source>Edit mcp.json</source>
         <translation>编辑 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="86"/>
         <source>Open logs</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="91"/>
         <source>No MCP servers yet</source>
         <translation>还没有 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="92"/>
         <source>MCP servers give Hermes more tools: add one, or import them from another app.</source>
         <translation>MCP 服务器为 Hermes 提供更多工具：添加一个，或从其他应用导入。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="93"/>
         <source>Add server…</source>
         <translation>添加服务器…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
         <source>1 tool</source>
         <translation>1 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
         <source>1 prompt</source>
         <translation>1 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
         <source>{0} prompts</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="141"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="150"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="150"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="151"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="151"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="152"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="152"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="150"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="153"/>
         <source>needs sign-in</source>
         <translation>需要登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="163"/>
+        <source>{0} (as {1})</source>
+        <translation>{0}（作为 {1}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="164"/>
+        <source>Not offered to the model, their names clash with another tool&apos;s once made safe: {0}</source>
+        <translation>未提供给模型，因为这些名称转成安全名称后与另一个工具重名：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="172"/>
         <source>Tools offered again on trial after {0} failed calls in a row; the next call decides. Last error: {1}</source>
         <translation>连续 {0} 次调用失败后，工具已重新提供以试用；下一次调用决定是否恢复。最后的错误：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="174"/>
         <source>Tools withheld from the model after {0} failed calls in a row; one trial call from {1}, or press Restart. Last error: {2}</source>
         <translation>连续 {0} 次调用失败，工具已暂不提供给模型；{1} 起允许一次试用调用，或按“重启”。最后的错误：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="181"/>
         <source>Press “Sign in…” to open its sign-in page in your browser.</source>
         <translation>按“登录…”在浏览器中打开它的登录页面。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="183"/>
         <source>Signed in (tokens in the system keyring)</source>
         <translation>已登录（令牌在系统密钥环中）</translation>
     </message>
@@ -2764,57 +2779,67 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>无法获取模型列表：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="351"/>
+        <source>{0} more not listed (at most {1})</source>
+        <translation>另有 {0} 个未列出（最多 {1} 个）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="353"/>
+        <source>The server listed more models than the picker keeps, or names that are too long or hold control characters. Type a model by hand with “Add model…”.</source>
+        <translation>服务器列出的模型多于选择器保留的数量，或有名称过长、含控制字符。可用“添加模型…”手动输入模型。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="364"/>
         <source>{0} (profile&apos;s model)</source>
         <translation>{0}（提供方的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="366"/>
         <source>{0} (added by hand)</source>
         <translation>{0}（手动添加）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="370"/>
         <source>Add model…</source>
         <translation>添加模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="376"/>
         <source>No providers yet: set one up in Settings.</source>
         <translation>还没有提供方：请在设置中添加。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="389"/>
         <source>{0} — listing models…</source>
         <translation>{0} — 正在获取模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="391"/>
         <source>{0} — not listed yet</source>
         <translation>{0} — 尚未获取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="392"/>
         <source>{0} — {1} listed {2}</source>
         <translation>{0} — {1} 个，获取于{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="384"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="396"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="398"/>
         <source>{0} min ago</source>
         <translation>{0} 分钟前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="400"/>
         <source>{0} h ago</source>
         <translation>{0} 小时前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="401"/>
         <source>{0} days ago</source>
         <translation>{0} 天前</translation>
     </message>
@@ -3717,273 +3742,278 @@ it is kept here.</source>
         <translation>无法读取你的设置文件 {path}（“{error}”），也无法把它移到一旁。目前使用默认设置；该文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="71"/>
+        <source>Some values in your settings file {path} are not valid, so their defaults are used: {fields}. Everything else in the file was loaded; the file was left as it is (fix or remove those values to stop this message).</source>
+        <translation>设置文件 {path} 中有些值无效，已改用默认值：{fields}。文件中的其余内容都已载入；文件本身保持原样（修正或删除这些值后，此消息将不再出现）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="76"/>
         <source>The session database could not be read: SQLite reports it damaged (“{detail}”). It was kept as {kept}; Hermes started with an empty history (no backup passed its integrity check).</source>
         <translation>无法读取对话数据库：SQLite 报告它已损坏（“{detail}”）。原文件已保留为 {kept}；Hermes 以空的历史记录启动（没有备份通过完整性检查）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="80"/>
         <source>The session database could not be read: SQLite reports it damaged (“{detail}”). It was kept as {kept}; Hermes started from the backup of {day}.</source>
         <translation>无法读取对话数据库：SQLite 报告它已损坏（“{detail}”）。原文件已保留为 {kept}；Hermes 已从 {day} 的备份启动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="83"/>
         <source>The session database could not be read: SQLite reports it damaged (“{detail}”). It was kept as {kept}; the backup of {day} could not be copied in its place and is shown instead.</source>
         <translation>无法读取对话数据库：SQLite 报告它已损坏（“{detail}”）。原文件已保留为 {kept}；{day} 的备份无法复制到原位置，因此改为直接显示该备份。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="87"/>
         <source>This Python&apos;s SQLite has no FTS5; search uses a slower plain-text scan.</source>
         <translation>此 Python 的 SQLite 不支持 FTS5；搜索将使用较慢的纯文本扫描。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="89"/>
         <source>The newest changes (kept in the -wal file beside the database) cannot be shown until the database can be opened normally; they are not lost.</source>
         <translation>最新的更改（保存在数据库旁的 -wal 文件中）要等数据库能正常打开后才能显示；它们并未丢失。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="92"/>
         <source>Today&apos;s backup of the session database was skipped: the disk holding {folder} has {free} KiB free and the backup needs about {needed} KiB. Free some space; the next start makes it.</source>
         <translation>已跳过今天的对话数据库备份：{folder} 所在的磁盘只剩 {free} KiB 可用空间，而备份大约需要 {needed} KiB。请腾出一些空间；下次启动时会进行备份。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="94"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="98"/>
         <source>The system keyring is locked, so Hermes could not read the key. Unlock it and try again.</source>
         <translation>系统密钥环已锁定，Hermes 无法读取密钥。请解锁后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="100"/>
         <source>The system keyring is locked, so Hermes could not save the key. Unlock it and try again.</source>
         <translation>系统密钥环已锁定，Hermes 无法保存密钥。请解锁后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="102"/>
         <source>The system keyring is locked, so Hermes could not delete the key. Unlock it and try again.</source>
         <translation>系统密钥环已锁定，Hermes 无法删除密钥。请解锁后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="105"/>
         <source>The system keyring could not read the key (“{error}”). Try again.</source>
         <translation>系统密钥环无法读取密钥（“{error}”）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="108"/>
         <source>The system keyring could not save the key (“{error}”). Try again.</source>
         <translation>系统密钥环无法保存密钥（“{error}”）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="107"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="111"/>
         <source>The system keyring could not delete the key (“{error}”). Try again.</source>
         <translation>系统密钥环无法删除密钥（“{error}”）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="115"/>
         <source>{path} cannot be read (“{error}”): no MCP server was started and the file was left as it is.</source>
         <translation>无法读取 {path}（“{error}”）：没有启动任何 MCP 服务器，该文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="118"/>
         <source>{path} is not valid JSON (line {line}, column {column}: “{error}”): no MCP server was started and the file was left as it is.</source>
         <translation>{path} 不是有效的 JSON（第 {line} 行，第 {column} 列：“{error}”）：没有启动任何 MCP 服务器，该文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="121"/>
         <source>{path} does not hold a JSON object: no MCP server was started and the file was left as it is.</source>
         <translation>{path} 中不是一个 JSON 对象：没有启动任何 MCP 服务器，该文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="124"/>
         <source>“{key}” in {path} must be an object of server names.</source>
         <translation>{path} 中的“{key}”必须是以服务器名称为键的对象。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="126"/>
         <source>{path} has no “mcpServers” (or “servers”) object.</source>
         <translation>{path} 中没有“mcpServers”（或“servers”）对象。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="128"/>
         <source>MCP server “{name}” is in both “mcpServers” and “servers”; the one in “{section}” was skipped.</source>
         <translation>MCP 服务器“{name}”同时出现在“mcpServers”和“servers”中；已跳过“{section}”中的那个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="131"/>
         <source>MCP server “{name}” was skipped: “{error}”.</source>
         <translation>已跳过 MCP 服务器“{name}”：“{error}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="133"/>
         <source>Input {number} in mcp.json has no “id”; it was ignored.</source>
         <translation>mcp.json 中的第 {number} 个输入项没有“id”，已忽略。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="135"/>
         <source>Input “{id}” in mcp.json: only “promptString” inputs are supported; it is asked as text.</source>
         <translation>mcp.json 中的输入项“{id}”：只支持“promptString”类型的输入，将以文本方式询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="139"/>
         <source>the skills folder is a file, not a folder; no skill in it is loaded</source>
         <translation>技能文件夹是一个文件而不是文件夹；其中的技能都不会被载入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="141"/>
         <source>the skills folder cannot be listed (“{error}”); no skill in it is loaded</source>
         <translation>无法列出技能文件夹的内容（“{error}”）；其中的技能都不会被载入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="144"/>
         <source>cannot be listed (“{error}”)</source>
         <translation>无法列出其内容（“{error}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="146"/>
         <source>no SKILL.md or skill.yaml in it; a folder named “{name}” is not searched further</source>
         <translation>其中没有 SKILL.md 或 skill.yaml；名为“{name}”的文件夹不会继续向下搜索</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="149"/>
         <source>no SKILL.md or skill.yaml in it, nor in its folders {levels} levels down</source>
         <translation>其中及其下 {levels} 层的文件夹里都没有 SKILL.md 或 skill.yaml</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="152"/>
         <source>no SKILL.md or skill.yaml in it, nor in its folders {levels} levels down (the scan stopped: too many folders in this root)</source>
         <translation>其中及其下 {levels} 层的文件夹里都没有 SKILL.md 或 skill.yaml（扫描已停止：此根目录下的文件夹太多）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="151"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="155"/>
         <source>could not be loaded</source>
         <translation>无法载入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="156"/>
         <source>{count} more folders in it hold no skill (not listed one by one)</source>
         <translation>其中另有 {count} 个文件夹不含技能（不逐一列出）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="156"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="160"/>
         <source>no name; using the folder name “{folder}”</source>
         <translation>没有名称；改用文件夹名“{folder}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="162"/>
         <source>the name “{name}” has spaces or slashes; using the folder name “{folder}”</source>
         <translation>名称“{name}”含有空格或斜杠；改用文件夹名“{folder}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="165"/>
         <source>the name “{name}” is non-standard (the standard allows 1-{most} lowercase letters, digits and single hyphens), but the skill works, also as /{name}</source>
         <translation>名称“{name}”不合规范（规范允许 1-{most} 个小写字母、数字和单个连字符），但技能仍可使用，也可用 /{name} 调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="168"/>
         <source>the name “{name}” does not match its folder “{folder}”</source>
         <translation>名称“{name}”与其文件夹“{folder}”不一致</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="171"/>
         <source>no description: the model could not know when to use it</source>
         <translation>没有描述：模型无法知道何时使用它</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="173"/>
         <source>the description is {length} characters; the standard allows {most}</source>
         <translation>描述有 {length} 个字符；规范允许 {most} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="176"/>
         <source>is a link to another folder; its scripts do not run (trust covers only the skill&apos;s own files; copy the scripts into the skill&apos;s folder)</source>
         <translation>是指向另一个文件夹的链接；其中的脚本不会运行（信任只涵盖技能自己的文件；请把脚本复制到技能的文件夹中）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="179"/>
         <source>is spelled “{spelled}”; the standard spells it “SKILL.md” (read anyway)</source>
         <translation>拼写为“{spelled}”；规范写法是“SKILL.md”（仍会读取）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="182"/>
         <source>cannot be read (“{error}”)</source>
         <translation>无法读取（“{error}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="184"/>
         <source>no YAML front matter (--- … ---) at the top</source>
         <translation>顶部没有 YAML 头信息（--- … ---）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="186"/>
         <source>the front matter is not valid YAML (“{error}”)</source>
         <translation>头信息不是有效的 YAML（“{error}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="188"/>
         <source>{keys}: an unquoted “: ” (not valid YAML); read leniently as text. Put the value in quotes to silence this.</source>
         <translation>{keys}：含有未加引号的“: ”（不是有效的 YAML）；已宽松地按文本读取。给值加上引号即可消除此提示。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="191"/>
         <source>is not a mapping of fields</source>
         <translation>不是字段的映射</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="193"/>
         <source>no instructions after the front matter</source>
         <translation>头信息之后没有指令</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="195"/>
         <source>cannot be read as YAML (“{error}”)</source>
         <translation>无法按 YAML 读取（“{error}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="197"/>
         <source>no “prompt” and no instructions.md: the skill has no instructions</source>
         <translation>没有“prompt”，也没有 instructions.md：该技能没有指令</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="199"/>
         <source>could not be loaded (“{error}”); its tools are off, the skill&apos;s instructions still work</source>
         <translation>无法载入（“{error}”）；其工具已停用，技能的指令仍然有效</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="202"/>
         <source>the tool name “{name}” is not allowed by model APIs (letters A-Z and a-z, digits, _ and -, at most 64); give it an ASCII name with @tool(name=...); skipped</source>
         <translation>工具名“{name}”不被模型 API 接受（只能用 A-Z、a-z、数字、_ 和 -，最多 64 个）；请用 @tool(name=...) 给它一个 ASCII 名称；已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="205"/>
         <source>the tool “{name}” clashes with an existing tool; skipped</source>
         <translation>工具“{name}”与已有工具重名；已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="208"/>
         <source>The workspace folder {path} could not be created (“{error}”). Choose another one in Settings.</source>
         <translation>无法创建工作区文件夹 {path}（“{error}”）。请在设置中选择其他文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="211"/>
         <source>The skills folder {path} could not be created (“{error}”). Your own skills cannot be added until it can.</source>
         <translation>无法创建技能文件夹 {path}（“{error}”）。在能创建它之前，无法添加你自己的技能。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="233"/>
         <source>Hermes could not start: the folder {path} cannot be created or used (“{error}”). Your conversations and settings cannot be opened until it can; check the folder, then restart Hermes Desktop.</source>
         <translation>Hermes 无法启动：文件夹 {path} 无法创建或使用（“{error}”）。在此之前无法打开你的对话和设置；请检查该文件夹，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="237"/>
         <source>Hermes could not start (“{0}”). Details are in the log; restart Hermes Desktop to try again.</source>
         <translation>Hermes 无法启动（“{0}”）。详细信息见日志；请重新启动 Hermes Desktop 再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="247"/>
         <source>{file}: {reason}</source>
         <comment>a skill&apos;s file and its problem</comment>
         <translation>{file}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="253"/>
         <source>; </source>
         <comment>between a folder&apos;s problems</comment>
         <translation>；</translation>
@@ -4323,73 +4353,73 @@ it is kept here.</source>
         <translation>MCP {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="146"/>
         <source>will create {path} ({size})</source>
         <translation>将创建 {path}（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="149"/>
         <source>will overwrite {path} ({old}) with {new}</source>
         <translation>将用 {new} 的内容覆盖 {path}（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="152"/>
         <source>will create folder {path}</source>
         <translation>将创建文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="154"/>
         <source>will move {src} ({what}) to {dst}</source>
         <translation>将把 {src}（{what}）移动到 {dst}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="150"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="157"/>
         <source>will move {src} ({what}) to {dst}, replacing the existing file ({old})</source>
         <translation>将把 {src}（{what}）移动到 {dst}，并替换那里已有的文件（{old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="161"/>
         <source>will delete {path} ({size})</source>
         <translation>将删除 {path}（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="171"/>
         <source>will save a new note “{title}” ({size}) in {folder}</source>
         <translation>将在 {folder} 中保存新笔记“{title}”（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="174"/>
         <source>will replace note “{title}” ({old}) with {new}</source>
         <translation>将用 {new} 的内容替换笔记“{title}”（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="177"/>
         <source>will download {url}</source>
         <translation>将下载 {url}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="179"/>
         <source>Forgets nothing: memory is off for this conversation.</source>
         <translation>不会忘记任何内容：本对话已关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="183"/>
         <source>Forgets nothing: no memory matches.</source>
         <translation>不会忘记任何内容：没有匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="184"/>
         <source>#{id} “{statement}”</source>
         <comment>one memory in a list</comment>
         <translation>#{id}“{statement}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="189"/>
         <source>Forgets {count} memories: {list}</source>
         <translation>将忘记 {count} 条记忆：{list}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="186"/>
         <source>; </source>
         <comment>list separator</comment>
         <translation>；</translation>
@@ -4415,947 +4445,962 @@ it is kept here.</source>
         <translation>1 个文件夹中的 {files} 个文件，共 {size}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="135"/>
+        <source>Note: another name in this folder looks the same as “{name}”: this one is written {written}, the other {others}.</source>
+        <translation>注意：此文件夹中另有一个名称看起来与“{name}”相同：这个写作 {written}，另一个写作 {others}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="166"/>
         <source>will delete the empty folder {path}</source>
         <translation>将删除空文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="168"/>
         <source>will delete {what} in {path}</source>
         <translation>将删除 {path} 中的 {what}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="188"/>
         <source>Forgets 1 memory: {list}</source>
         <translation>将忘记 1 条记忆：{list}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="192"/>
         <source>runs {command} from skill {skill}, in {folder}, with your permissions</source>
         <translation>将以你的权限在 {folder} 中运行技能 {skill} 的 {command}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="196"/>
         <source>cannot run: {0}</source>
         <translation>无法运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="198"/>
         <source>Impact unknown: its check failed ({0}).</source>
         <translation>影响未知：预检失败（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="200"/>
         <source>The tool describes it as: “{0}”</source>
         <translation>该工具的说明：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="202"/>
         <source>Calls “{tool}” on the MCP server “{server}”; Hermes cannot tell in advance what it changes.</source>
         <translation>将调用 MCP 服务器“{server}”上的“{tool}”；Hermes 无法预先知道它会更改什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="209"/>
         <source>No impact estimate for this tool.</source>
         <translation>此工具没有影响评估。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="211"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="219"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="220"/>
         <source>rule: never allow</source>
         <translation>规则：从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="221"/>
         <source>rule: always allow</source>
         <translation>规则：始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="222"/>
         <source>chat-only mode</source>
         <translation>仅聊天模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="223"/>
         <source>read-only call</source>
         <translation>只读调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="224"/>
         <source>trusted mode</source>
         <translation>信任模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="218"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="237"/>
         <source>allowed for this conversation</source>
         <translation>本对话内已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="226"/>
         <source>nobody to ask</source>
         <translation>无人可询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="227"/>
         <source>no answer in time</source>
         <translation>未及时回答</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="228"/>
         <source>error while asking</source>
         <translation>询问时出错</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="222"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="305"/>
         <source>dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="236"/>
         <source>allowed once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="238"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="232"/>
         <location filename="../../hermes_desktop/ui/words.py" line="239"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="273"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="294"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="301"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="240"/>
         <source>allowed</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="245"/>
         <source>denied ({0})</source>
         <comment>who denied the call</comment>
         <translation>已拒绝（{0}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="246"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="281"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="255"/>
         <source>done in {0} s</source>
         <translation>用时 {0} 秒完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="257"/>
         <source>done · {decision} ({who})</source>
         <translation>完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="259"/>
         <source>done in {seconds} s · {decision} ({who})</source>
         <translation>用时 {seconds} 秒完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="258"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="282"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="266"/>
         <source>running {0} s</source>
         <translation>已运行 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
         <source>waiting for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="273"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="267"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="299"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="268"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="295"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="636"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="269"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="303"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="277"/>
         <source>skipped (the turn was stopped)</source>
         <translation>已跳过（本轮已停止）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="278"/>
         <source>dry run: not run</source>
         <translation>模拟运行：未实际运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="279"/>
         <source>interrupted — not run</source>
         <translation>已中断 — 未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="288"/>
         <source>Note sent to the model ({0} characters)</source>
         <translation>发给模型的说明（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="289"/>
         <source>Result ({0} characters)</source>
         <translation>结果（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="293"/>
         <source>Show all ({0} lines)</source>
         <translation>全部显示（{0} 行）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="298"/>
         <source>ok</source>
         <comment>a tool call&apos;s outcome</comment>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="300"/>
         <source>invalid call</source>
         <translation>无效调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="304"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="306"/>
         <source>interrupted, not run</source>
         <translation>已中断，未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="314"/>
         <source>The server said: “{0}”</source>
         <translation>服务器返回：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="327"/>
         <source>The provider rejected the API key ({0}). Check the key in the provider settings.</source>
         <translation>提供方拒绝了 API 密钥（{0}）。请在提供方设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="323"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="330"/>
         <source>The API key has no access to this model or endpoint ({0}).</source>
         <translation>此 API 密钥无权访问该模型或端点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="333"/>
         <source>The provider says the account is out of quota or credit ({0}).</source>
         <translation>提供方表示账户的额度或余额已用完（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="338"/>
         <source>The provider is limiting how fast requests may come ({status}). Try again in {wait}.</source>
         <translation>提供方正在限制请求频率（{status}）。请在 {wait}后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="335"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="342"/>
         <source>The provider is limiting how fast requests may come ({0}). Wait a moment and try again.</source>
         <translation>提供方正在限制请求频率（{0}）。请稍等片刻再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="340"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="347"/>
         <source>The model server had an error ({0}).</source>
         <translation>模型服务器出错（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="349"/>
         <source>The model server refused the request ({0}).</source>
         <translation>模型服务器拒绝了请求（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="352"/>
         <source>The model does not accept native tool calls.</source>
         <translation>该模型不接受原生工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="347"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="354"/>
         <source>The server at {host} does not offer the model “{model}”.</source>
         <translation>{host} 上的服务器不提供模型“{model}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="357"/>
         <source>The server at {0} has no chat endpoint at this URL (404). Check the base URL (many servers need it to end in /v1).</source>
         <translation>{0} 上的服务器在此网址没有聊天端点（404）。请检查基础 URL（很多服务器要求以 /v1 结尾）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="361"/>
         <source>The model server at {0} did not answer in time.</source>
         <translation>{0} 上的模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="356"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="363"/>
         <source>The model server stopped sending the reply and timed out. What arrived is kept.</source>
         <translation>模型服务器中途停止发送回复并已超时。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="359"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="366"/>
         <source>The connection dropped while the reply was streaming. What arrived is kept.</source>
         <translation>回复传输过程中连接中断。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="369"/>
         <source>Can&apos;t reach the model server at {0}. Check that it is running and that the base URL is right.</source>
         <translation>无法连接到 {0} 上的模型服务器。请确认它正在运行，并且基础 URL 正确。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="373"/>
         <source>The model server sent a reply Hermes could not read. What arrived is kept.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="376"/>
         <source>The model server reported an error while streaming.</source>
         <translation>模型服务器在传输回复时报告了错误。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="372"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="379"/>
         <source>The conversation is too long for this model&apos;s context window. Start a new conversation with a summary, or use a model with a larger context.</source>
         <translation>对话太长，超出了此模型的上下文窗口。请用摘要开始新对话，或改用上下文更大的模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="385"/>
         <source>Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log.</source>
         <translation>Hermes 内部出错（{0}）。你的消息已保存；详细信息在日志中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="382"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="389"/>
         <source>No model is set up yet. Add a provider (base URL, model and key) in settings; your message is saved.</source>
         <translation>尚未设置模型。请在设置中添加提供方（基础 URL、模型和密钥）；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="393"/>
         <source>Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings&apos; limits). What arrived so far is kept; send a message to continue.</source>
         <translation>已停止：本轮达到了 {0} 的时间上限（设置中限制项的 turn_deadline_s）。已收到的内容会保留；发送消息即可继续。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="397"/>
+        <source>This conversation is busy: another Hermes window or command is running a turn in it, and it did not finish within {0}. Nothing was sent or saved; try again when it has finished.</source>
+        <translation>此对话正忙：另一个 Hermes 窗口或命令正在其中进行一轮对话，且未在 {0} 内结束。没有发送或保存任何内容；请在它结束后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="409"/>
         <source>The provider refused the API key.</source>
         <translation>提供方拒绝了 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="398"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="410"/>
         <source>The provider is limiting requests.</source>
         <translation>提供方正在限制请求频率。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="399"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="411"/>
         <source>The model server had an error.</source>
         <translation>模型服务器出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="412"/>
         <source>Can&apos;t reach the model server.</source>
         <translation>无法连接到模型服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="401"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="413"/>
         <source>The model server did not answer in time.</source>
         <translation>模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="402"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="414"/>
         <source>The reply stopped half-way. What arrived is kept.</source>
         <translation>回复中途停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="403"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="415"/>
         <source>The conversation is too long for this model.</source>
         <translation>对话太长，超出了此模型的能力。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="404"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="416"/>
         <source>The server does not offer this model.</source>
         <translation>服务器不提供此模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="417"/>
         <source>The model server sent a reply Hermes could not read.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="406"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="418"/>
         <source>The model server refused the request.</source>
         <translation>模型服务器拒绝了请求。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="407"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="419"/>
         <source>No model provider is set up yet.</source>
         <translation>尚未设置模型提供方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="408"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="420"/>
         <source>The conversation could not be saved.</source>
         <translation>无法保存对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="421"/>
         <source>Something went wrong inside Hermes.</source>
         <translation>Hermes 内部出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="410"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="422"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="412"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="424"/>
         <source>Details: “{0}”</source>
         <translation>详细信息：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="419"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="443"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="455"/>
         <source>nothing was saved</source>
         <translation>未保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="432"/>
         <source>your message was not saved</source>
         <translation>你的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="421"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
         <source>the reply was not saved</source>
         <translation>回复未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="422"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
         <source>the tool result was not saved</source>
         <translation>工具结果未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="423"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="435"/>
         <source>the message was not saved</source>
         <translation>消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="424"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="436"/>
         <source>the change was not saved</source>
         <translation>更改未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="437"/>
         <source>the new conversation was not saved</source>
         <translation>新对话未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="426"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="438"/>
         <source>the latest part of the reply was not saved</source>
         <translation>回复的最新部分未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="428"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
         <source>your edited message was not saved</source>
         <translation>你编辑的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="441"/>
         <source>your message and its attachments were not saved</source>
         <translation>你的消息及其附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="443"/>
         <source>the conversation summary was not saved</source>
         <translation>对话摘要未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="445"/>
         <source>the attachment was not saved</source>
         <translation>附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="446"/>
         <source>the history is open read-only and nothing new can be saved</source>
         <translation>历史记录以只读方式打开，无法保存新内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="436"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="448"/>
         <source>the history cannot be shown and nothing can be saved</source>
         <translation>无法显示历史记录，也无法保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="450"/>
         <source>today&apos;s backup of the session database was skipped</source>
         <translation>已跳过今天的对话数据库备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="452"/>
         <source>start-up housekeeping (interrupted replies, the expired trash) was postponed</source>
         <translation>启动时的整理工作（中断的回复、过期的回收站）已推迟</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="442"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
         <source>“{0}”</source>
         <comment>a consequence only known in English</comment>
         <translation>“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="451"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="463"/>
         <source>The disk holding {path} is full: {what}. Free some space and try again.</source>
         <translation>存放 {path} 的磁盘已满：{what}。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="466"/>
         <source>{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes Desktop.</source>
         <translation>{path} 位于只读存储上或处于写保护状态：{what}。请将其设为可写，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="458"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="470"/>
         <source>The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.</source>
         <translation>存放 {path} 的磁盘报告了输入输出错误：{what}。请检查磁盘后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="474"/>
         <source>Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its folder.</source>
         <translation>Hermes 无权读写 {path}：{what}。请检查该文件及其文件夹的权限。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="478"/>
         <source>{path} is locked by another program: {what}. Close that program or wait, then try again.</source>
         <translation>{path} 被其他程序锁定：{what}。请关闭该程序或稍候再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="470"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="482"/>
         <source>{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.</source>
         <translation>{path} 已损坏：{what}。请重新启动 Hermes Desktop，从备份中恢复。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="485"/>
         <source>The session database {path} failed: {what}.</source>
         <translation>对话数据库 {path} 出错：{what}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="480"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="492"/>
         <source>The session database was made by a newer version of Hermes Desktop (schema {version}, this app knows {known}). It is open read-only: update Hermes Desktop to keep chatting.</source>
         <translation>对话数据库由更新版本的 Hermes Desktop 创建（结构版本 {version}，本应用只认识到 {known}）。它已以只读方式打开：请更新 Hermes Desktop 以继续聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="496"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="508"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
         <translation>• 技能“{name}”：{tokens} 个词元 — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="492"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="504"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
         <translation>• 技能目录：{0} 个词元 — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="500"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="512"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
         <translation>• MCP 服务器“{name}”：{tokens} 个词元 — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="504"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="516"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
         <translation>• 内置工具：{0} 个词元 — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="507"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="519"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
         <translation>• 记忆：{0} 个词元 — 在设置中关闭记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="509"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="521"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
         <translation>• 本轮：{0} 个词元 — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="512"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="524"/>
         <source>• “{name}”: {tokens} tokens</source>
         <translation>• “{name}”：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="516"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="528"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
         <translation>未发送：不计历史，此请求就需要约 {needed} 个词元，而模型的上下文窗口（{window} 个词元，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="545"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="557"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>提供方正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="548"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="560"/>
         <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器出错；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="551"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="563"/>
         <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>无法连接到模型服务器；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="554"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="566"/>
         <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器未能及时响应；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="557"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="569"/>
         <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>请求失败；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="567"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="579"/>
         <source>The conversation is too long for the model; retrying with less history.</source>
         <translation>对话对模型来说太长；正在用较少的历史重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="570"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="582"/>
+        <source>Waiting for another Hermes window or command to finish its turn in this conversation (at most {0})…</source>
+        <translation>正在等待另一个 Hermes 窗口或命令结束它在此对话中的这一轮（最多 {0}）…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="586"/>
         <source>The reply reached the maximum output length and was cut off.</source>
         <translation>回复达到了最大输出长度，已被截断。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="572"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
         <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
         <translation>模型的回复在思考过程中结束，没有单独的答案：展开它的思考即可查看它写了什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
         <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
         <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此提供方随工具调用回传思考内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="580"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="596"/>
         <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
         <translation>该模型不接受原生工具调用；Hermes 已为它改用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="583"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="599"/>
         <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
         <translation>无法总结之前的对话（“{error}”），因此本次请求省略了 {count} 条较早的消息。你的历史记录保持不变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
         <source>About this conversation&apos;s model: “{0}”</source>
         <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="597"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="613"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
         <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让智能体继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
         <translation>已停止：智能体连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="605"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="621"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
         <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉智能体接下来怎么做。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="613"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="629"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="633"/>
         <source>Stopped. What arrived so far is kept.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="640"/>
         <source>native</source>
         <comment>tool calling</comment>
         <translation>原生</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
         <source>text format</source>
         <comment>tool calling</comment>
         <translation>文本格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
         <source>no tools</source>
         <comment>tool calling</comment>
         <translation>不提供工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="632"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="648"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="633"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="649"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="634"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="635"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="651"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="637"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="653"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="638"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="654"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="639"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="655"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="640"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="657"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="643"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="659"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="644"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="660"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="651"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="668"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="653"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="669"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="654"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="655"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="671"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="686"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="688"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="675"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="695"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="707"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="692"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="708"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="693"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="709"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="695"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="711"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="696"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="712"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="713"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="705"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="721"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="710"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="726"/>
         <source>It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录{status}：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="714"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="730"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="718"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="734"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="736"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="722"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="738"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="727"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="743"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="737"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="753"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="740"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="756"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="742"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="758"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="745"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="761"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="747"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="763"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="754"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="770"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="761"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="777"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="763"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="779"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="765"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="781"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="766"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="782"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="767"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="783"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>
