@@ -310,6 +310,9 @@ class AppController(QObject):
         if message_id is None:
             info = await asyncio.to_thread(store.create_session, title="Fork")
             new_id = info.id
+            memory = self.memory  # a fork of an incognito conversation is incognito, before it is opened
+            if memory is not None and await asyncio.to_thread(memory.is_incognito, session_id):
+                await asyncio.to_thread(memory.set_incognito, new_id, True)
         else:
             new_id = (await asyncio.to_thread(store.fork, session_id, message_id)).id
         self.sig_sessions_changed.emit()

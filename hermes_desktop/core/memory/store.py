@@ -33,9 +33,9 @@ import time
 from typing import Any, Callable, Collection, Iterable
 
 from hermes_desktop.core.memory.model import Kind, Layer, Memory, MemoryState, Origin, layer_for
-from hermes_desktop.core.memory.text import entity_keys, or_expression, recall_terms, subject_key
+from hermes_desktop.core.memory.text import entity_keys, or_expression, overlaps, recall_terms, same_claim, subject_key
 from hermes_desktop.core.logging_setup import REDACTION
-from hermes_desktop.core.redact import redact_text
+from hermes_desktop.core.redact import redact_stored
 from hermes_desktop.core.storage import search as fts
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,15 @@ _COLUMNS = ("id, profile_id, layer, statement, quote, source_session_id, source_
             "expires_at, state, superseded_by, pinned, subject, entities, kind, origin, embedding_model")
 ALL_STATES = tuple(MemoryState)
 PREFILTER = 200  # recall ranks this many best FTS matches before filtering them (see `candidates`)
+# The wipe generation lives in the memory_incognito table under a key no session id can have (session ids start
+# with a letter or digit, core/session_types.py), its count in `set_at`: every process sees a Wipe at its next
+# save without a schema change. (A table of its own would be cleaner; that needs a migration.)
+WIPES_KEY = "#memory-wipes"
+
+
+class Wiped(Exception):
+    """`add(..., wipe_generation=n)`: the memories were wiped (by this or another process) since generation n was
+    read, so what was extracted before the wipe is not stored."""
 
 
 class MemoryNotFound(LookupError):
@@ -73,11 +82,14 @@ class MemoryStore:
     """Memories over a SQLiteSessionStore's connection (see the module docstring). `clock` gives Unix seconds
     (injectable: tests move time forward instead of sleeping)."""
 
-    def __init__(self, store: Any, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Any, *, clock: Callable[[], float] = time.time,
+                 secrets: Callable[[], Iterable[str]] | None = None) -> None:
+        """`secrets`: every secret value the app holds (core/held_secrets.HeldSecrets: its keyring's values),
+        redacted from what is stored; default the values this process knows (logging_setup.REDACTION)."""
         self.sessions = store
         self.clock = clock
+        self.secrets: Callable[[], Iterable[str]] = secrets or (lambda: tuple(REDACTION.known_secrets))
         self.search_available = False
-        self.wipes = 0  # how many times `wipe` ran in this process (an extraction begun before one is dropped)
         try:
             self.search_available = self._ensure_index()
         except Exception as exc:  # a read-only history: LIKE search; never a reason not to start
@@ -228,17 +240,44 @@ class MemoryStore:
                           "LIMIT 1", (profile_id, " ".join(statement.split()), message_id, quote))
         return _memory(rows[0], now) if rows else None
 
+    def same_fact(self, profile_id: str, statement: str, quote: str = "",
+                  message_id: int | None = None) -> Memory | None:
+        """A memory that already says this: an active one of the profile with the same statement (any case and
+        spacing), or one of any state made from the same message whose quote contains this quote or is contained in
+        it and says the same (text.same_claim): "Prefers answers as bullet points" from "I prefer bullet points"
+        and "I prefer bullet points" from "Please remember this: I prefer bullet points" are one fact. An active
+        one is returned first; a forgotten one means the user had it forgotten."""
+        found = self.same_as(profile_id, statement, quote, message_id)
+        if found is not None or message_id is None:
+            return found
+        now = self.clock()
+        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE source_message_id = ? AND profile_id = ? "
+                          "ORDER BY state = 'active' DESC, id", (message_id, profile_id))
+        for memory in (_memory(r, now) for r in rows):
+            if quote and memory.quote and overlaps(quote, memory.quote) and \
+                    (same_claim(statement, memory.statement) or same_claim(quote, memory.quote)):
+                return memory
+        return None
+
+    @property
+    def wipes(self) -> int:
+        """How many times the memories were wiped, by any process (an extraction begun before one is dropped)."""
+        rows = self._read("SELECT set_at FROM memory_incognito WHERE session_id = ?", (WIPES_KEY,))
+        return int(rows[0][0]) if rows else 0
+
     # ------------------------------------------------------------------ writing
     def add(self, statement: str, *, profile_id: str = "", quote: str = "", layer: Layer | None = None,
             kind: str = Kind.FACT, subject: str = "", entities: Iterable[str] | None = None,
             session_id: str | None = None, message_id: int | None = None, expires_at: float | None = None,
-            origin: str = Origin.USER, pinned: bool = False) -> Memory:
+            origin: str = Origin.USER, pinned: bool = False, wipe_generation: int | None = None) -> Memory:
         """Store a new active memory and return it. `layer` defaults from `kind` (preferences, identities, projects,
         explicit requests: long-term; the rest short-term). With a `subject`, active memories of the same profile
         and subject become SUPERSEDED by it (`superseded_by` = the new id). `entities` default to the names found
-        in the statement and quote."""
-        statement = " ".join(redact_text(statement, REDACTION.known_secrets).split())
-        quote = redact_text(quote, REDACTION.known_secrets)
+        in the statement and quote. `wipe_generation`: raise Wiped instead when `wipes` is no longer that (checked
+        in the write transaction, so a Wipe by another process is never undone by a memory begun before it)."""
+        held = tuple(self.secrets())
+        statement = " ".join(redact_stored(statement, held).split())
+        quote = redact_stored(quote, held)
         if not statement:
             raise ValueError("a memory needs a statement")
         now = self.clock()
@@ -248,6 +287,10 @@ class MemoryStore:
         chosen = Layer(layer) if layer is not None else layer_for(kind)
 
         def work(db: sqlite3.Connection) -> int:
+            if wipe_generation is not None:
+                row = db.execute("SELECT set_at FROM memory_incognito WHERE session_id = ?", (WIPES_KEY,)).fetchone()
+                if (int(row[0]) if row else 0) != wipe_generation:
+                    raise Wiped(wipe_generation)
             cursor = db.execute(
                 "INSERT INTO memories (profile_id, layer, statement, quote, source_session_id, source_message_id, "
                 "created_at, updated_at, expires_at, state, pinned, subject, entities, kind, origin) "
@@ -268,7 +311,7 @@ class MemoryStore:
 
     def edit(self, memory_id: int, statement: str) -> Memory:
         """Change what a memory says (the quote, its source, stays as the user said it)."""
-        statement = " ".join(redact_text(statement, REDACTION.known_secrets).split())
+        statement = " ".join(redact_stored(statement, tuple(self.secrets())).split())
         if not statement:
             raise ValueError("a memory needs a statement")
 
@@ -357,8 +400,11 @@ class MemoryStore:
         return self._write(work, "the memory was not deleted")
 
     def wipe(self, *, profile_id: str | None = None) -> int:
-        """Remove every memory (of one profile, or all). No undo: the UI confirms first."""
+        """Remove every memory (of one profile, or all). No undo: the UI confirms first. The wipe generation goes up
+        in the same transaction: an extraction running in any process, begun before, stores nothing after it."""
         def work(db: sqlite3.Connection) -> int:
+            db.execute("INSERT INTO memory_incognito (session_id, set_at) VALUES (?, 1) "
+                       "ON CONFLICT(session_id) DO UPDATE SET set_at = set_at + 1", (WIPES_KEY,))
             if profile_id is None:
                 removed = db.execute("DELETE FROM memories").rowcount
                 if self.search_available:
@@ -369,7 +415,6 @@ class MemoryStore:
             self._unindex(db, ids)
             return len(ids)
 
-        self.wipes += 1  # first: an extraction saving from now on is dropped (MemoryService._save)
         return self._write(work, "the memories were not wiped")
 
     def set_embedding(self, memory_id: int, vector: bytes, model: str) -> None:
@@ -421,7 +466,7 @@ class MemoryStore:
     def incognito_sessions(self, session_ids: Iterable[str]) -> list[str]:
         """Which of `session_ids` are incognito, in their order: one query for a whole session list (the table holds
         only the sessions switched off, so it is read whole instead of binding thousands of ids)."""
-        flagged = {row[0] for row in self._read("SELECT session_id FROM memory_incognito")}
+        flagged = {row[0] for row in self._read("SELECT session_id FROM memory_incognito")} - {WIPES_KEY}
         return [s for s in session_ids if s in flagged]
 
     # ------------------------------------------------------------------ recall support
