@@ -179,6 +179,7 @@ FRAMING_WORDS = frozenset(stem(w) for w in """
 user user's users person prefers preference preferences prefer likes wants wanting wish wishes enjoys loves
 dislikes hates avoids answers answer replies reply responses response style format formatted formatting use uses
 using usually called named name works lives based currently is has goes by
+don't doesn't didn't isn't aren't wasn't won't can't cannot not does do did
 """.split())
 _CJK_FRAMING = frozenset("喜欢偏好爱想要希望讨厌更用户")
 _DATE_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april may june
