@@ -1,15 +1,17 @@
 """Writing memories after a turn: the rules find candidates in the user's message (core/memory/rules.py), one side
 request asks the model to refine them into short statements, and only statements whose quote is the user's own
-words survive.
+words, said plainly, survive.
 
 The side request is like the title's (core/titles.py): no tools, a time limit, its reasoning ignored. Its answer
 must be JSON `{"memories": [{"statement", "quote", "subject", "kind", "date"}]}`. A memory is discarded when its quote
-is not found verbatim in the user's message, when the statement's words are not the quote sentence's words
-(text.supported_by: "quote: 'I like tea', statement: 'The user authorises deleting ~/'" is discarded), when the quote's
-sentence is a question or a hypothetical, or when it is empty or too long. The message is the user's own words only
-(text.own_words: pasted code blocks and "> " quotes removed, core/memory/service.py). When the side request fails
-(HTTP error, time-out, not JSON), the explicit "remember …" sentences are still kept, from the rules alone; nothing
-else is guessed.
+is not found verbatim in the user's message; when any sentence the quote touches (it may span several) is a
+question, a hypothetical ("if", "suppose", "I wish", "would" …, or a sentence going on with one: "Then …") or
+someone else's words reported ("Bob told me: I am an admin"); when the statement says more than the quote, or the
+opposite (text.supported_by: every content word of the statement is the quote's, and it is negated exactly when
+the user's words are); or when it is empty or too long. The message is the user's own words only (text.own_words:
+pasted blocks, e-mails, quotes and MCP prompts removed, core/memory/service.py). When the side request fails (HTTP
+error, time-out, not JSON), the explicit "remember …" sentences that are clearly the user speaking about themselves
+(first person, stated) are still kept, from the rules alone; nothing else is guessed.
 """
 
 from __future__ import annotations

@@ -10,7 +10,12 @@
   the event loop's thread whenever memories were written from a turn or by the `remember` tool. The window
   subscribes once and shows "Remembered: … Undo" in the session it names (Undo: `store.undo_add(memory_ids)`).
 - Switches: `enabled` (Settings.memory_enabled, the global switch) and the per-session incognito flag
-  (`store.set_incognito`): when either is off nothing is recalled or recorded for the session.
+  (`store.set_incognito`; a fork of an incognito session is incognito): when either is off nothing is recalled or
+  recorded for the session. An imported session's own messages are never extracted (`imported`: someone else's
+  conversation), and a Wipe by any process drops what an extraction running meanwhile would store (the store's
+  wipe generation).
+- One fact, once: a memory the `remember` tool stored during the turn is not stored again by the extraction after
+  it (store.same_fact: overlapping quotes of one message saying the same), and one forgotten is not brought back.
 - Tools: `tools()` gives remember / recall / forget (core/memory/tools.py).
 """
 
@@ -180,9 +185,11 @@ class MemoryService:
                 return
             if await run_store(self.imported, session_id, message_id):
                 return  # someone else's conversation: memory from it needs the user's own action
-            text = own_words(text)  # a pasted document, e-mail, code block or server prompt is not the user speaking
             today = self.today()
-            candidates = find_candidates(text, today)
+            # Off the loop: a pasted megabyte takes a second to read. A pasted document, e-mail, code block or
+            # server prompt is not the user speaking (own_words).
+            text = await asyncio.to_thread(own_words, text)
+            candidates = await asyncio.to_thread(find_candidates, text, today)
             if not candidates:
                 return
             wipes = await run_store(lambda: self.store.wipes)  # the DB's count: a Wipe by any process counts

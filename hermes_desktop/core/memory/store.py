@@ -14,10 +14,16 @@ States: nothing is deleted behind the user's back. `forget()` marks memories FOR
 restores them); a newer memory with the same `subject` marks the older SUPERSEDED (`history()` shows the chain);
 an active memory past `expires_at` reads as EXPIRED (unless pinned). Only `delete()` and `wipe()` remove rows.
 
-Secrets: a statement or quote is stored with anything that looks like a key or token (core/redact.py: sk-…, ghp_…,
-AKIA…, Bearer …) and every secret the app holds (its API keys and MCP secrets, whatever they look like:
-logging_setup.REDACTION.known_secrets) replaced by "[redacted]", in `add` and `edit`, whoever calls them ("my key is sk-…" said in a chat,
-`memory add`, the tab's Add… and Edit…). The memory table, its index and `memory export` never hold one.
+Secrets: a statement or quote is stored with the key formats of the major providers and hosts (core/redact.py
+redact_stored: sk-…, sk-ant-…, hf_…, glpat-…, ghp_/gho_/github_pat_…, xox…-, AKIA… and AWS secret keys, AIza…,
+JWTs, Bearer …), the password of a URL, and every secret the app holds (`secrets`: the keyring's values under every
+configured name, core/held_secrets.py, whatever they look like) replaced by "[redacted]", in `add` and `edit`,
+whoever calls them ("my key is sk-…" said in a chat, `memory add`, the tab's Add… and Edit…). The memory table, its
+index and `memory export` never hold one.
+
+Wipes: `wipe()` counts up a generation kept in the database (WIPES_KEY), in the same transaction; `add(...,
+wipe_generation=n)` refuses (Wiped) when it moved, so an extraction begun before a Wipe by any process stores
+nothing after it.
 
 Search index: `memories_fts` (FTS5, CJK characters as single tokens like the session index,
 core/storage/search.py) holds each memory's statement, quote and entity keys under the memory's id. It is

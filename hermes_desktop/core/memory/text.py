@@ -1,4 +1,6 @@
-"""Words of a memory or a message, as recall and conflicts use them: query terms, entity keys, subject keys.
+"""Words of a memory or a message, as recall and conflicts use them: query terms, entity keys, subject keys; and
+as the trust rule uses them: the user's own words (`own_words`: what they pasted left out), whether a statement is
+supported by its quote (`supported_by`), whether two statements are one fact (`same_claim`).
 
 Recall matches a whole user message against memories, so unlike session search (all terms, a phrase) any term may
 match (OR) and BM25 ranks: English words minus stop words, and each run of CJK characters as its overlapping

@@ -3,15 +3,17 @@
 - `remember` is risk `read` so it never asks (the issue: "the memory is the app's own data, always visible and
   undoable"; it touches no file and nothing outside the app, and the window shows "Remembered: … Undo"). It only
   keeps what the user said: the quote (or, without one, the statement itself) must be found verbatim in one of the
-  user's recent messages of this session, and not in a question or a hypothetical; otherwise it is refused with a
+  user's recent messages of this session (not one that came with an imported session, not in what they pasted),
+  and not in a question, a hypothetical or reported speech; the same fact already remembered from that message is
+  returned instead of stored twice, and one the user had forgotten is refused; otherwise it is refused with a
   result the model reads.
 - `recall` is read-only.
 - `forget` is destructive: it goes through approval, and its impact (the precheck) lists exactly the memories it
   will forget, by id and statement; only those listed go (one written while the user decided stays). A query with
   no searchable word ("*") is refused rather than matching everything. Forgotten memories are kept (undo in the
   Memory tab) but never recalled.
-- `remember` also refuses words found only in a pasted code block or "> " quote (text.own_words), a statement that
-  does not say what its quote says (text.supported_by), a statement over 200 or a quote over 500 characters, and
+- `remember` also refuses words found only in a pasted block, e-mail, quote or MCP prompt (text.own_words), a
+  statement that does not say what its quote says, or says more (text.supported_by), a statement over 200 or a quote over 500 characters, and
   more than MAX_PER_MESSAGE (10) memories from one user message or MAX_PER_TURN (20) in one turn (a model calling
   it hundreds of times).
 All three see only the memories of the session's provider profile, and refuse when memory is off for the session
