@@ -110,7 +110,7 @@ def quote_in(quote: str, message: str) -> bool:
 
 # Pasted, not said (own_words): each of these ends at its closing mark, or runs to the end of the message.
 _FENCE = re.compile(r"^[ \t]*(```|~~~).*?(?:^[ \t]*\1[^\n]*$|\Z)", re.M | re.S)
-_QUOTE_LINE = re.compile(r"^[ \t]*(?:>|&gt;).*$", re.M)
+_QUOTE_LINE = re.compile(r"^[ \t]*(?:>|＞|&gt;).*$", re.M)
 _INDENTED_LINE = re.compile(r"^(?: {4}|\t).*$", re.M)  # Markdown's indented block (a pasted log, code, a letter)
 _HTML_BLOCK = re.compile(r"<(blockquote|pre|code|q)\b[^>]*>.*?(?:</\1\s*>|\Z)", re.I | re.S)
 # An e-mail quoted below a reply, or forwarded: from its first line to the end of the message.
