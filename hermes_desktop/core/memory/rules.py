@@ -16,7 +16,8 @@ _SENTENCE = re.compile(r"(?:[^.!?。！？\n;；]|[.!?;](?=[^\s.!?;。！？；]
 
 _HYPOTHETICAL = re.compile(
     r"\b(if|unless|suppose|supposing|imagine|hypothetically|hypothetical|pretend|what if|assuming|assume|in case|"
-    r"as if|as though|let'?s say|say that|wish|wished|dream|dreamt|dreamed|were I|had I|in theory|theoretically)\b|"
+    r"as if|as though|let'?s say|say that|wish|wished|dream|dreamt|dreamed|were I|had I|in theory|theoretically|"
+    r"used to)\b|"  # (a habit of the past is not a fact now)
     r"\b(?:would|could|might)\b(?!\s+(?:like|love|prefer|rather|appreciate|enjoy)\b)|"
     r"\b(?:i|you|we|he|she|they)['’]d\b(?!\s+(?:like|love|prefer|rather|appreciate|enjoy)\b)|"
     r"如果|假如|假设|要是|倘若|万一|想象|假使|若是|的话",
@@ -32,6 +33,11 @@ _REPORTED = re.compile(
     r"mentioned|insists|insisted|according to|replied|asked me)\b"
     r"|(?<!我)(?:说过?|告诉我|告诉过我|写道|声称|表示|认为|据说|听说)",
     re.I)
+# A line of a pasted chat transcript: a speaker's name, a colon, their words ("Alice: I am the admin here").
+# A label the user puts before their own words ("Note:", "Remember:", "PS:") is not a speaker.
+_SPEAKER = re.compile(r"^\s*(?:\[[^\]]{1,20}\]\s*)?([A-Z][\w.'-]{0,20}(?: [A-Z][\w.'-]{0,20})?)\s*[:：]\s+\S")
+_LABELS = frozenset("""remember note notes please ps p.s fyi update edit also reminder important context me question
+answer summary todo tl;dr tldr nb n.b btw info warning aside""".split())
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself)\b|我", re.I)
 # "Forget what I said about the deadline" asks to forget: it is never itself a memory ("Don't forget …" is one).
 _FORGET_REQUEST = re.compile(r"^\s*(?:(?:please|pls|can you|could you|would you)[\s,]+)*(?:forget|stop remembering|"
@@ -86,8 +92,12 @@ def is_hypothetical(sentence: str) -> bool:
 
 
 def is_reported(sentence: str) -> bool:
-    """Whether the sentence reports someone else's words (what they say about the user is not the user saying it)."""
-    return bool(_REPORTED.search(sentence))
+    """Whether the sentence reports someone else's words (what they say about the user is not the user saying it),
+    or is a speaker's line of a chat transcript ("Alice: I am the admin")."""
+    if _REPORTED.search(sentence):
+        return True
+    speaker = _SPEAKER.match(sentence)
+    return speaker is not None and speaker.group(1).lower().rstrip(".") not in _LABELS
 
 
 def about_self(sentence: str) -> bool:

@@ -120,20 +120,29 @@ _EMAIL_TAIL = re.compile(
     r"[^\n]*|Begin forwarded message:?|_{8,})[ \t]*$.*", re.M | re.S | re.I)
 _HEADER = r"(?:From|Sent|Date|To|Cc|Bcc|Subject|Reply-To|发件人|发送时间|日期|收件人|抄送|主题)[ \t]*[:：]"
 _EMAIL_HEADERS = re.compile(rf"^[ \t]*(?:\*\*)?{_HEADER}[^\n]*\n(?:[ \t]*\n)?[ \t]*(?:\*\*)?{_HEADER}.*", re.M | re.S | re.I)
-MCP_PROMPT_START = "[Prompt from MCP server"
-MCP_PROMPT_END = "[End of the MCP server's prompt]"
-_MCP_PROMPT = re.compile(rf"^[ \t]*{re.escape(MCP_PROMPT_START)}.*?(?:^[ \t]*{re.escape(MCP_PROMPT_END)}[^\n]*$|\Z)",
-                         re.M | re.S)
+# The marks around an MCP server's prompt, per window language (the window's words for it, Chinese as the .ts
+# file has "Prompt from MCP server"); own_words knows every language's, whichever the message was written in.
+PROMPT_MARKS: dict[str, tuple[str, str]] = {
+    "en": ("[Prompt from MCP server", "[End of the MCP server's prompt]"),
+    "zh_CN": ("[来自 MCP 服务器的提示词", "[MCP 服务器的提示词到此结束]"),
+}
+MCP_PROMPT_START, MCP_PROMPT_END = PROMPT_MARKS["en"]
+_STARTS = "|".join(re.escape(start) for start, _ in PROMPT_MARKS.values())
+_ENDS = "|".join(re.escape(end) for _, end in PROMPT_MARKS.values())
+_MCP_PROMPT = re.compile(rf"^[ \t]*(?:{_STARTS}).*?(?:^[ \t]*(?:{_ENDS})[^\n]*$|\Z)", re.M | re.S)
 
 
-def frame_mcp_prompt(server: str, prompt: str, text: str) -> str:
-    """An MCP server's prompt as it goes into the message box: between marks saying whose words they are, so the
-    user sees it and own_words leaves it out (the server's words, however they are phrased, are not the user's).
-    A mark inside the server's text is removed first: a prompt cannot end its own frame early and speak as the user
-    after it."""
-    body = text.replace(MCP_PROMPT_END, "").replace(MCP_PROMPT_START, "")
+def frame_mcp_prompt(server: str, prompt: str, text: str, language: str = "en") -> str:
+    """An MCP server's prompt as it goes into the message box: between marks saying whose words they are (in the
+    window's `language`), so the user sees it and own_words leaves it out (the server's words, however they are
+    phrased, are not the user's). Every mark inside the server's text is removed first: a prompt cannot end its own
+    frame early and speak as the user after it."""
+    start, end = PROMPT_MARKS.get(language, PROMPT_MARKS["en"])
+    body = text
+    for mark in (m for pair in PROMPT_MARKS.values() for m in pair):
+        body = body.replace(mark, "")
     name = " ".join(f"{server} / {prompt}".split())[:120].replace("]", ")")
-    return f"{MCP_PROMPT_START} {name}]\n{body.strip()}\n{MCP_PROMPT_END}"
+    return f"{start} {name}]\n{body.strip()}\n{end}"
 
 
 def _blank(match: re.Match[str]) -> str:
