@@ -11,6 +11,8 @@ are.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from typing import Any, Callable, Iterable
 
 from hermes_desktop.core.secrets import SecretStore, held_values
@@ -31,16 +33,33 @@ def usernames(profiles: Iterable[Any], servers: Iterable[Any]) -> list[str]:
 
 class HeldSecrets:
     """A callable giving every secret value the app holds (see the module docstring). `profiles` and `servers`
-    return the current settings profiles and MCP server configs (read again on each call: a key saved meanwhile
-    counts)."""
+    return the current settings profiles and MCP server configs (read again with the keyring: a key saved since
+    counts). What the keyring gave is reused for REREAD_S seconds: one extraction stores up to ten memories, and
+    each would otherwise read every entry again (a Secret Service round trip each)."""
+
+    REREAD_S = 5.0
 
     def __init__(self, store: SecretStore, profiles: Callable[[], Iterable[Any]],
-                 servers: Callable[[], Iterable[Any]] = tuple) -> None:
+                 servers: Callable[[], Iterable[Any]] = tuple, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._store = store
         self._profiles = profiles
         self._servers = servers
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._read_at: float | None = None
 
     def __call__(self) -> list[str]:
+        from hermes_desktop.core.logging_setup import REDACTION
+
+        with self._lock:  # worker threads: one reads the keyring, the others wait for what it found
+            now = self._clock()
+            if self._read_at is None or now - self._read_at >= self.REREAD_S or now < self._read_at:
+                self._read()
+                self._read_at = now
+        return [*REDACTION.known_secrets]
+
+    def _read(self) -> None:
         from hermes_desktop.core.logging_setup import REDACTION
 
         try:
@@ -48,6 +67,4 @@ class HeldSecrets:
         except Exception:  # noqa: BLE001 - settings or mcp.json unreadable: the known ones still count
             log.exception("could not list the keyring's usernames for redaction")
             names = []
-        values = held_values(self._store, names)
-        REDACTION.known_secrets.update(values)
-        return [*REDACTION.known_secrets]
+        REDACTION.known_secrets.update(held_values(self._store, names))
