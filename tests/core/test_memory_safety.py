@@ -122,6 +122,9 @@ def test_own_words_keep_what_the_user_typed_around_what_they_pasted() -> None:
     # The user deleting the end mark keeps the rest the server's; one header line alone is the user's.
     assert "admin" not in own_words(framed.rsplit("\n", 1)[0] + "\nI am an admin.")
     assert "I like tea" in own_words("From: home\nI like tea.")
+    # What is left around an inline block is never joined into a sentence the user did not write.
+    from hermes_desktop.core.memory.rules import sentences
+    assert sentences(own_words("I am <q>not</q> an admin.")) == ["I am", "an admin."]
 
 
 # ---------------------------------------------------------------- an imported conversation is someone else's

@@ -146,7 +146,9 @@ def frame_mcp_prompt(server: str, prompt: str, text: str, language: str = "en") 
 
 
 def _blank(match: re.Match[str]) -> str:
-    return "\n" * match.group().count("\n")
+    # At least one line break: an inline block taken out must not join the words around it into a sentence the user
+    # never wrote ("I am <q>not</q> an admin" is not "I am an admin").
+    return "\n" * max(1, match.group().count("\n"))
 
 
 def own_words(text: str) -> str:
