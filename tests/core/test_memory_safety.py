@@ -372,11 +372,18 @@ async def test_remember_and_the_extraction_store_one_memory_and_forget_forgets_i
     events = await turn(engine, service, "Please remember this: I prefer bullet points", "a")
     assert results(events)[0]["status"] == "remembered"
     assert [m.statement for m in service.store.list(states=None)] == ["Prefers answers as bullet points"]
+    model_server.enqueue(text_reply("Yes, bullets."))
+    await turn(engine, service, "I prefer bullet points.", "b")  # said again, elsewhere: still the one fact
+    assert [m.statement for m in service.store.list(states=None)] == ["Prefers answers as bullet points"]
 
     model_server.enqueue(tool_call_reply(CallScript("forget", {"query": "bullet points"})), text_reply("Forgotten."))
     events = await turn(engine, service, "Forget the bullet points thing.", "a")
     assert results(events)[0]["status"] == "forgotten"
     assert service.store.count() == 0 and service.store.count(states=[MemoryState.FORGOTTEN]) == 1
+    model_server.memory_responder = echo_memories
+    model_server.enqueue(text_reply("Noted."))
+    await turn(engine, service, "I don't like bullet points.", "b")  # the opposite is another fact
+    assert [m.statement for m in service.store.list()] == ["I don't like bullet points."]
     await engine.close()
 
 

@@ -39,7 +39,9 @@ import time
 from typing import Any, Callable, Collection, Iterable
 
 from hermes_desktop.core.memory.model import Kind, Layer, Memory, MemoryState, Origin, layer_for
-from hermes_desktop.core.memory.text import entity_keys, or_expression, overlaps, recall_terms, same_claim, subject_key
+from hermes_desktop.core.memory.text import (
+    claim_key, content_words, entity_keys, or_expression, overlaps, recall_terms, same_claim, subject_key,
+)
 from hermes_desktop.core.logging_setup import REDACTION
 from hermes_desktop.core.redact import redact_stored
 from hermes_desktop.core.storage import search as fts
@@ -251,17 +253,31 @@ class MemoryStore:
         """A memory that already says this: an active one of the profile with the same statement (any case and
         spacing), or one of any state made from the same message whose quote contains this quote or is contained in
         it and says the same (text.same_claim): "Prefers answers as bullet points" from "I prefer bullet points"
-        and "I prefer bullet points" from "Please remember this: I prefer bullet points" are one fact. An active
-        one is returned first; a forgotten one means the user had it forgotten."""
+        and "I prefer bullet points" from "Please remember this: I prefer bullet points" are one fact; or an active
+        one from any message that claims exactly this (the same content words and polarity). An active one is
+        returned first; a forgotten one means the user had it forgotten."""
         found = self.same_as(profile_id, statement, quote, message_id)
-        if found is not None or message_id is None:
+        if found is not None:
             return found
-        now = self.clock()
-        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE source_message_id = ? AND profile_id = ? "
-                          "ORDER BY state = 'active' DESC, id", (message_id, profile_id))
-        for memory in (_memory(r, now) for r in rows):
-            if quote and memory.quote and overlaps(quote, memory.quote) and \
-                    (same_claim(statement, memory.statement) or same_claim(quote, memory.quote)):
+        if message_id is not None:
+            now = self.clock()
+            rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE source_message_id = ? AND profile_id = ? "
+                              "ORDER BY state = 'active' DESC, id", (message_id, profile_id))
+            for memory in (_memory(r, now) for r in rows):
+                if quote and memory.quote and overlaps(quote, memory.quote) and \
+                        (same_claim(statement, memory.statement) or same_claim(quote, memory.quote)):
+                    return memory
+        return self._same_claim_active(profile_id, statement)
+
+    def _same_claim_active(self, profile_id: str, statement: str) -> Memory | None:
+        """An active memory of the profile, from any message, that claims exactly this (text.claim_key: the same
+        content words, the same polarity): "I prefer bullet points" said again is the fact already kept."""
+        key = claim_key(statement)
+        words = content_words(statement)
+        if key is None or not words:
+            return None
+        for memory in self.list(profile_id=profile_id, query=" ".join(words[:8]), limit=50):
+            if claim_key(memory.statement) == key:
                 return memory
         return None
 

@@ -256,6 +256,22 @@ def same_claim(a: str, b: str) -> bool:
     return smaller > 0 and len(first & second) * 2 >= smaller
 
 
+def claim_key(statement: str) -> tuple[frozenset[str], bool] | None:
+    """What a statement claims, as a comparable key: the stems of its words but stop and framing words, numbers
+    included (and CJK characters, fillers and framing aside) and whether it is negative. "I prefer bullet points" and "Prefers answers as bullet points" have
+    one key; "Likes green tea" and "Likes black tea", or "Likes coffee" and "Doesn't like coffee", do not. None for
+    a statement with no content word (nothing to compare)."""
+    # Numbers and dates count here: "fruit number 3" and "fruit number 4" are two facts.
+    words = {stem(t) for t in recall_terms(statement) if not _CJK_RUN.match(t) and stem(t) not in FRAMING_WORDS}
+    words |= set("".join(_CJK_RUN.findall(statement))) - _CJK_FILLER - _CJK_FRAMING
+    return (frozenset(words), negative(statement)) if words else None
+
+
+def content_words(statement: str) -> list[str]:
+    """The statement's words that carry its claim (see supported_by), as written: to search for memories sharing them."""
+    return _content_words(statement)
+
+
 def overlaps(a: str, b: str) -> bool:
     """Whether one quote contains the other (whitespace, quote marks and Latin case aside)."""
     return quote_in(a, b) or quote_in(b, a)
