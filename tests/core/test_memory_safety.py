@@ -349,6 +349,34 @@ async def test_a_wipe_by_another_process_stops_an_extraction_in_flight(engine, m
     assert [m.statement for m in service.store.list()] == ["I prefer oolong tea."], "after the wipe, memory works"
 
 
+async def test_a_message_sent_before_a_wipe_by_another_process_is_not_remembered_after_it(
+        engine, model_server) -> None:
+    """The user wipes (in the window) while `ask`'s reply is still coming: the extraction, which starts only after
+    the reply, stores nothing from the message sent before the Wipe."""
+    service = with_memory(engine)
+    asked, release = threading.Event(), threading.Event()
+
+    def reply_after_the_wipe(request):
+        if request.system_prompt.startswith("Write a title"):
+            return text_reply("Tea")
+        asked.set()
+        release.wait(10)
+        return text_reply("Jasmine it is.")
+
+    model_server.responder = reply_after_the_wipe
+    running = asyncio.ensure_future(engine.ask("I prefer jasmine tea.", "a"))
+    assert await asyncio.to_thread(asked.wait, 10)
+    done = await asyncio.to_thread(subprocess.run, [sys.executable, "-c", WIPE, str(engine.store.path)],
+                                   capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    release.set()
+    events = await running
+    assert of_type(events, ev.TurnFinished)[0].reason is ev.FinishReason.COMPLETED
+    assert await service.wait_idle(10)
+    assert service.store.count(states=None) == 0
+    assert not [r for r in model_server.chat_requests if is_extraction(r)], "not even asked for"
+
+
 # ---------------------------------------------------------------- the same fact once; forgetting it forgets it
 EXTRACTIONS = {
     "the model restates it": memory_reply({"statement": "This: I prefer answers as bullet points",

@@ -87,6 +87,11 @@ class MemoryService:
         limit = through(session_id) if through is not None else None
         return limit is not None and (message_id is None or message_id <= limit)
 
+    def _wiped_since_sent(self, message_id: int) -> bool:
+        """Whether a Wipe ran after this message was sent (the user wiped while the reply was still coming)."""
+        message = getattr(self.store.sessions, "message", lambda _id: None)(message_id)
+        return message is not None and bool(message.created_at) and self.store.wiped_after(message.created_at)
+
     def today(self) -> date:
         return date.fromtimestamp(self.store.clock())
 
@@ -193,6 +198,9 @@ class MemoryService:
             if not candidates:
                 return
             wipes = await run_store(lambda: self.store.wipes)  # the DB's count: a Wipe by any process counts
+            if await run_store(self._wiped_since_sent, message_id):
+                log.info("memory extraction dropped: the memories were wiped after the message was sent")
+                return
             extracted = await refine(model, text, candidates, today)
             if not extracted:
                 return

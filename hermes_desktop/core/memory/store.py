@@ -56,6 +56,7 @@ PREFILTER = 200  # recall ranks this many best FTS matches before filtering them
 # with a letter or digit, core/session_types.py), its count in `set_at`: every process sees a Wipe at its next
 # save without a schema change. (A table of its own would be cleaner; that needs a migration.)
 WIPES_KEY = "#memory-wipes"
+WIPED_AT_KEY = "#memory-wiped-at"  # when the latest Wipe ran (Unix seconds, real time: messages' times are)
 
 
 class Wiped(Exception):
@@ -287,6 +288,12 @@ class MemoryStore:
         rows = self._read("SELECT set_at FROM memory_incognito WHERE session_id = ?", (WIPES_KEY,))
         return int(rows[0][0]) if rows else 0
 
+    def wiped_after(self, moment: float) -> bool:
+        """Whether the memories were wiped (by any process) at or after `moment` (Unix seconds): a message sent
+        before a Wipe is not remembered after it, even when its extraction only starts later."""
+        rows = self._read("SELECT set_at FROM memory_incognito WHERE session_id = ?", (WIPED_AT_KEY,))
+        return bool(rows) and float(rows[0][0]) >= moment
+
     # ------------------------------------------------------------------ writing
     def add(self, statement: str, *, profile_id: str = "", quote: str = "", layer: Layer | None = None,
             kind: str = Kind.FACT, subject: str = "", entities: Iterable[str] | None = None,
@@ -427,6 +434,8 @@ class MemoryStore:
         def work(db: sqlite3.Connection) -> int:
             db.execute("INSERT INTO memory_incognito (session_id, set_at) VALUES (?, 1) "
                        "ON CONFLICT(session_id) DO UPDATE SET set_at = set_at + 1", (WIPES_KEY,))
+            db.execute("INSERT INTO memory_incognito (session_id, set_at) VALUES (?, ?) "
+                       "ON CONFLICT(session_id) DO UPDATE SET set_at = excluded.set_at", (WIPED_AT_KEY, time.time()))
             if profile_id is None:
                 removed = db.execute("DELETE FROM memories").rowcount
                 if self.search_available:
@@ -488,7 +497,7 @@ class MemoryStore:
     def incognito_sessions(self, session_ids: Iterable[str]) -> list[str]:
         """Which of `session_ids` are incognito, in their order: one query for a whole session list (the table holds
         only the sessions switched off, so it is read whole instead of binding thousands of ids)."""
-        flagged = {row[0] for row in self._read("SELECT session_id FROM memory_incognito")} - {WIPES_KEY}
+        flagged = {row[0] for row in self._read("SELECT session_id FROM memory_incognito")} - {WIPES_KEY, WIPED_AT_KEY}
         return [s for s in session_ids if s in flagged]
 
     # ------------------------------------------------------------------ recall support
