@@ -484,7 +484,14 @@ class AppController(QObject):
     async def _retitle(self, session_id: str) -> None:
         from hermes_desktop.core.titles import retitle_session
 
-        if self.agent is not None and await retitle_session(self.store, self.agent.model, session_id):
+        from hermes_desktop.core.storage.errors import StorageError
+
+        try:
+            retitled = self.agent is not None and await retitle_session(self.store, self.agent.model, session_id)
+        except StorageError as exc:  # a full disk: the session keeps its first title; nothing else is lost
+            log.warning("the session's new title was not saved: %s", exc)
+            return
+        if retitled:
             self.sig_sessions_changed.emit()
 
     async def new_session_with_summary(self, session_id: str) -> str:
