@@ -287,7 +287,11 @@ def open_memory(runtime: Runtime) -> "MemoryService | None":
     try:
         from hermes_desktop.core.memory.embeddings import Embedder
 
-        store = MemoryStore(runtime.store)
+        from hermes_desktop.core.held_secrets import HeldSecrets
+
+        # What memories must never hold: every secret in the keyring under a configured name (core/held_secrets.py).
+        store = MemoryStore(runtime.store, secrets=HeldSecrets(runtime.secrets, lambda: runtime.settings.profiles,
+                                                               lambda: runtime.mcp.config.servers))
         service = MemoryService(store, lambda: runtime.settings,
                                 embedder=Embedder(store, runtime.profile_for, runtime.api_key_for))
     except Exception as exc:  # e.g. a database of a version without the memory tables, open read-only

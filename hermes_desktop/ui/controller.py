@@ -316,6 +316,9 @@ class AppController(QObject):
         if message_id is None:
             info = await asyncio.to_thread(store.create_session, title=title)
             new_id = info.id
+            memory = self.memory  # a fork of an incognito conversation is incognito, before it is opened
+            if memory is not None and await asyncio.to_thread(memory.is_incognito, session_id):
+                await asyncio.to_thread(memory.set_incognito, new_id, True)
         else:
             new_id = (await asyncio.to_thread(store.fork, session_id, message_id, title=title)).id
         self.sig_sessions_changed.emit()
@@ -487,7 +490,14 @@ class AppController(QObject):
     async def _retitle(self, session_id: str) -> None:
         from hermes_desktop.core.titles import retitle_session
 
-        if self.agent is not None and await retitle_session(self.store, self.agent.model, session_id):
+        from hermes_desktop.core.storage.errors import StorageError
+
+        try:
+            retitled = self.agent is not None and await retitle_session(self.store, self.agent.model, session_id)
+        except StorageError as exc:  # a full disk: the session keeps its first title; nothing else is lost
+            log.warning("the session's new title was not saved: %s", exc)
+            return
+        if retitled:
             self.sig_sessions_changed.emit()
 
     async def new_session_with_summary(self, session_id: str) -> str:

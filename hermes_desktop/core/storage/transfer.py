@@ -83,7 +83,7 @@ def export_json(store: Any, session_id: str, *, known_secrets: Iterable[str] = (
         "session": {
             "id": info.id, "title": info.title, "title_source": details.title_source,
             "created_at": info.created_at, "updated_at": info.updated_at, "profile_id": info.profile_id,
-            "model": info.model, "params": details.params, "pinned": info.pinned, "source": info.source,
+            "model": info.model, "params": _exported_params(details.params), "pinned": info.pinned, "source": info.source,
             "prompt_tokens": info.prompt_tokens, "completion_tokens": info.completion_tokens,
             "active_skills": list(info.active_skills),
         },
@@ -414,6 +414,14 @@ def _is_int(value: Any) -> bool:
 
 def _number_or_none(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _exported_params(params: dict[str, Any]) -> dict[str, Any]:
+    """A session's params as exported: without the mark of imported messages (this database's message ids; the
+    import that reads the file marks its messages itself)."""
+    from hermes_desktop.core.store import IMPORTED_THROUGH
+
+    return {k: v for k, v in params.items() if k != IMPORTED_THROUGH}
 
 
 def _free_id(store: Any, wanted: Any) -> tuple[str, str | None]:
