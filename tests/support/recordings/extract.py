@@ -2,7 +2,7 @@
 
 Run by hand, not by the tests: `python -m tests.support.recordings.extract MIRRORS_DIR`, where MIRRORS_DIR
 holds bare git mirrors named `<owner>+<name>/repo` (charmbracelet/fantasy, crmne/ruby_llm,
-pydantic/pydantic-ai). Each body is written byte for byte as the cassette stored it (the cassette is
+pydantic/pydantic-ai, vercel/ai). Each body is written byte for byte as the cassette stored it (the cassette is
 YAML: its string is the body; a `base64_string` is decoded; nothing else is changed), and a sidecar
 `<name>.json` names the source repository, path, commit and interaction index, the response status and
 content type, and the request URL (so the provider is visible). The expected results in the sidecar
@@ -26,6 +26,7 @@ HERE = Path(__file__).parent
 FANTASY = "charmbracelet/fantasy"
 RUBY = "crmne/ruby_llm"
 PYD = "pydantic/pydantic-ai"
+VERCEL = "vercel/ai"
 _F = "providertests/testdata/"
 _R = "spec/fixtures/vcr_cassettes/"
 _P = "tests/models/cassettes/"
@@ -75,6 +76,14 @@ SOURCES: list[tuple[str, str, str, str, int]] = [
     ("crusoe", "simple", PYD, _P + "test_crusoe/test_crusoe_model_streaming.yaml", 0),
     ("zai", "thinking-pydantic", PYD, _P + "test_zai/test_zai_thinking_stream.yaml", 0),
     ("groq", "deepseek-r1-think-tags", PYD, _P + "test_groq/test_groq_model_thinking_part_iter.yaml", 0),
+    ("dashscope", "qwen3-max-tool-empty-ids", VERCEL, "packages/alibaba/src/__fixtures__/alibaba-tool-call.chunks.txt", 0),
+    ("dashscope", "qwen3-max-reasoning", VERCEL, "packages/alibaba/src/__fixtures__/alibaba-reasoning.chunks.txt", 0),
+    ("mistral", "glm-incremental-tool-call", VERCEL, "packages/mistral/src/__fixtures__/mistral-incremental-tool-call.chunks.txt", 0),
+    ("mistral", "magistral-medium-reasoning", VERCEL, "packages/mistral/src/__fixtures__/mistral-reasoning.chunks.txt", 0),
+    ("moonshot", "kimi-stream", VERCEL, "packages/moonshotai/src/__fixtures__/moonshotai-stream.chunks.txt", 0),
+    ("azure", "model-router", VERCEL, "packages/openai/src/chat/__fixtures__/azure-model-router.1.chunks.txt", 0),
+    ("deepseek", "reasoner-tool-call", VERCEL, "packages/deepseek/src/chat/__fixtures__/deepseek-tool-call.chunks.txt", 0),
+    ("perplexity", "sonar-usage-every-chunk", VERCEL, "packages/perplexity/src/__fixtures__/perplexity-text.chunks.txt", 0),
 ]
 
 
@@ -127,13 +136,26 @@ def main(mirrors: Path) -> None:
                                 capture_output=True, text=True).stdout.strip()
         text = subprocess.run(["git", "-C", str(git_dir), "show", f"{commit}:{path}"], check=True,
                               capture_output=True).stdout.decode("utf-8")
-        interaction = _interactions(yaml.load(text, Loader=_Loader))[index]
-        response = interaction["response"]
         target = HERE / provider
         target.mkdir(exist_ok=True)
-        (target / f"{name}.sse").write_bytes(_body(response))
         sidecar = target / f"{name}.json"
         old = json.loads(sidecar.read_text()) if sidecar.exists() else {}
+        if path.endswith(".chunks.txt"):
+            # vercel/ai keeps the payloads of a recorded stream, one JSON per line, and its tests send each as
+            # one `data:` event: the body is rebuilt the same way (no `[DONE]` is added; none was recorded).
+            body = b"".join(b"data: " + line + b"\n\n" for line in text.encode("utf-8").splitlines() if line.strip())
+            (target / f"{name}.sse").write_bytes(body)
+            old.update({
+                "source": {"repository": repo, "path": path, "commit": commit, "interaction": index},
+                "status": 200, "content_type": "text/event-stream",
+                "body_form": "payloads as recorded, one per line; sent as `data: <payload>` events as vercel/ai's tests do",
+            })
+            sidecar.write_text(json.dumps(old, indent=2, ensure_ascii=False) + "\n")
+            print(provider, name, len(body))
+            continue
+        interaction = _interactions(yaml.load(text, Loader=_Loader))[index]
+        response = interaction["response"]
+        (target / f"{name}.sse").write_bytes(_body(response))
         old.update({
             "source": {"repository": repo, "path": path, "commit": commit, "interaction": index},
             "status": _status(response),
