@@ -39,6 +39,7 @@ from typing import Any, AsyncGenerator, Awaitable, Callable
 from urllib.parse import parse_qs, urlparse
 
 from hermes_desktop.core.mcp.config import ServerConfig, secret_username
+from hermes_desktop.core.mcp.split_secret import delete_split, read_split, write_split
 from hermes_desktop.core.secrets import SecretStore, SecretStoreError
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ class KeyringTokenStorage:
         if self._secrets is None:
             return {}
         try:
-            text = self._secrets.get(oauth_username(self._server))
+            text = read_split(self._secrets, oauth_username(self._server))  # parts: core/mcp/split_secret.py
         except SecretStoreError as exc:
             raise SignInError(str(exc)) from exc
         if not text:
@@ -104,8 +105,8 @@ class KeyringTokenStorage:
     def _write_sync(self, record: dict[str, Any]) -> None:
         store = self._check()
         try:
-            store.set(oauth_username(self._server), json.dumps(record))
-        except SecretStoreError as exc:
+            write_split(store, oauth_username(self._server), json.dumps(record))  # Windows: ~1,280 chars an entry
+        except (SecretStoreError, ValueError) as exc:
             raise SignInError(str(exc)) from exc
 
     async def read(self) -> dict[str, Any]:
@@ -163,7 +164,7 @@ def sign_out(secrets: SecretStore | None, server: str) -> bool:
         return False
     try:
         had = bool(secrets.get(oauth_username(server)))
-        secrets.delete(oauth_username(server))
+        delete_split(secrets, oauth_username(server))
     except SecretStoreError as exc:
         raise SignInError(str(exc)) from exc
     return had
@@ -172,7 +173,7 @@ def sign_out(secrets: SecretStore | None, server: str) -> bool:
 def signed_in(secrets: SecretStore | None, server: str) -> bool:
     """Whether tokens are stored for the server (keyring read: may block)."""
     try:
-        text = secrets.get(oauth_username(server)) if secrets is not None else None
+        text = read_split(secrets, oauth_username(server)) if secrets is not None else None
         return bool(text and json.loads(text).get("tokens"))
     except (SecretStoreError, ValueError, AttributeError):
         return False
