@@ -31,7 +31,9 @@ def test_indented_code_with_a_blank_line_is_one_code_block() -> None:
     blocks = split_blocks(text)
     assert blocks == ["Example:", "    first = 1\n\n    second = 2", "Done."]
     html = rendered(text)
-    assert html.count("<pre>") == 1 and "first = 1" in html and "second = 2" in html
+    assert html.count("<pre") == 1 and "first = 1" in html and "second = 2" in html
+    # It is shown like fenced code, and its Copy link copies the code without the indentation.
+    assert render_block(blocks[1], LIGHT).code == "first = 1\n\nsecond = 2"
 
 
 def test_a_loose_list_with_an_indented_paragraph_stays_one_list() -> None:

@@ -148,6 +148,10 @@ def _render_block_cached(block: str, palette: Palette, references: References) -
     opening = _FENCE.match(block)
     if opening:
         return _render_code(block, opening.group(1), opening.group(2), palette)
+    if block[:1] in (" ", "\t"):
+        tokens = _block_parser().parse(block, {})
+        if len(tokens) == 1 and tokens[0].type == "code_block":  # indented code: the same box as fenced code
+            return _code_box(tokens[0].content.rstrip("\n"), "", palette)
     env = {"references": {label: {"href": href, "title": title} for label, href, title in references}}
     return RenderedBlock(_style_html(_markdown().render(block, env), palette))
 
@@ -156,7 +160,11 @@ def _render_code(block: str, fence: str, language: str, palette: Palette) -> Ren
     lines = block.split("\n")[1:]
     if lines and lines[-1].strip().startswith(fence[0] * len(fence)) and set(lines[-1].strip()) <= {fence[0]}:
         lines = lines[:-1]
-    code = "\n".join(lines)
+    return _code_box("\n".join(lines), language, palette)
+
+
+def _code_box(code: str, language: str, palette: Palette) -> RenderedBlock:
+    """A code block: highlighted, under a header with its language and the Copy link."""
     highlighted = _highlight(code, language, palette.pygments_style)
     label = html.escape(language or "text")
     return RenderedBlock(
