@@ -82,7 +82,7 @@ def test_client_scenario(suite, scenario: str, tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- the newest pre-release, beside the pinned one
-# Its 48 client scenarios (protocol 2026-07-28 and extensions). 30 pass as the app is. The ones below do not yet, each
+# Its 48 client scenarios (protocol 2026-07-28 and extensions). 31 pass as the app is. The ones below do not yet, each
 # with the reason found (docs/providers.md, "MCP conformance"); they are strict xfails, so one that starts passing
 # fails the run and must be moved out of this list.
 _HANDSHAKE = ("the client negotiates with the classic initialize handshake (mode='legacy', core/mcp/supervisor.py), "
@@ -102,7 +102,6 @@ NEXT_NOT_YET = {
     "sep-2322-client-request-state": "MRTR (input_required / requestState) is not implemented in our layer",
     "http-custom-headers": _HARNESS + "; also needs the 2026 headers (" + "mode='auto')",
     "http-invalid-tool-headers": _HARNESS + "; also needs the 2026 headers",
-    "json-schema-2020-12-preservation": _HARNESS + " (echo the tool's inputSchema back)",
     "auth/dpop": "DPoP (SEP-1932, an extension) is not implemented",
     "auth/dpop-nonce": "DPoP (SEP-1932, an extension) is not implemented",
     "auth/wif-jwt-bearer": "workload identity (jwt-bearer grant, an extension) is not implemented",
