@@ -187,6 +187,7 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core.session_types import InvalidSessionId, validate_session_id
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.terminal_text import TerminalTextFilter, strip_controls, terminal_safe_json
+    from hermes_desktop.commands.ask_layout import AskLayout
     from hermes_desktop.core.titles import finish_title, title_from_first_message
 
     if not args.text.strip() and not args.attach:  # nothing to ask: never stored, never sent
@@ -265,6 +266,7 @@ async def _ask(args: argparse.Namespace) -> int:
     wrote_text = False
     saved = False  # the user message was stored (TurnStarted); when it was not, the error line is all
     reply_text = TerminalTextFilter()  # the reply is model text: no escape sequence reaches the terminal
+    layout = AskLayout()  # text around tool calls apart; stderr lines never glued to the reply's line
     thinking = _ThinkingPrinter() if args.show_thinking and not args.json else None
     titling: asyncio.Task[str | None] | None = None  # the title, asked while the reply streams (core/titles.py)
     reply_begun = (ev.TextDelta, ev.ReasoningDelta, ev.ToolCallProposed)
@@ -280,19 +282,16 @@ async def _ask(args: argparse.Namespace) -> int:
             elif isinstance(event, ev.TextDelta):
                 if thinking is not None:
                     thinking.end()
-                sys.stdout.write(reply_text.feed(event.text))
+                sys.stdout.write(layout.text(reply_text.feed(event.text)))
                 sys.stdout.flush()
                 wrote_text = True
-            elif isinstance(event, (ev.Notice, ev.RetryScheduled)):
-                print(f"\n[{strip_controls(event.message)}]", file=sys.stderr)
-            elif isinstance(event, ev.SummarisingStarted):
-                print(f"[summarising {event.messages:,} earlier messages…]", file=sys.stderr)
-            elif isinstance(event, ev.ToolCallFinished):
-                how = "interrupted, not run" if event.outcome is ev.ToolOutcome.INTERRUPTED else \
-                    f"{event.outcome.value}, {event.duration_s:.2f} s"
-                print(f"[tool {strip_controls(event.name)}: {how}]", file=sys.stderr)
-            elif isinstance(event, ev.TurnError):
-                print(("\n" if wrote_text else "") + f"error: {strip_controls(event.message)}", file=sys.stderr)
+            elif isinstance(event, (ev.Notice, ev.RetryScheduled, ev.SummarisingStarted, ev.ToolCallFinished,
+                                    ev.TurnError)):
+                if thinking is not None:
+                    thinking.end()  # a note after thinking starts on its own line
+                print(layout.stderr_prefix() + _stderr_line(event), file=sys.stderr)
+            elif isinstance(event, ev.ToolCallProposed):
+                layout.tool_call()
             saved = saved or isinstance(event, ev.TurnStarted)
             if isinstance(event, ev.TurnFinished):
                 if event.reason is ev.FinishReason.ERROR:
@@ -335,6 +334,22 @@ async def _ask(args: argparse.Namespace) -> int:
     if not args.json and saved:
         print(f"[session {session_id}]", file=sys.stderr)
     return code
+
+
+def _stderr_line(event: object) -> str:
+    """One `ask` note on stderr: a notice or retry, the summary starting, a tool's outcome, an error."""
+    from hermes_desktop.core import events as ev
+    from hermes_desktop.core.terminal_text import strip_controls
+
+    if isinstance(event, ev.SummarisingStarted):
+        return f"[summarising {event.messages:,} earlier messages…]"
+    if isinstance(event, ev.ToolCallFinished):
+        how = "interrupted, not run" if event.outcome is ev.ToolOutcome.INTERRUPTED else \
+            f"{event.outcome.value}, {event.duration_s:.2f} s"
+        return f"[tool {strip_controls(event.name)}: {how}]"
+    if isinstance(event, ev.TurnError):
+        return f"error: {strip_controls(event.message)}"
+    return f"[{strip_controls(getattr(event, 'message', ''))}]"
 
 
 class _ThinkingPrinter:

@@ -348,6 +348,14 @@ def model_error_text(code: str, params: Mapping[str, Any] | None, kind: str = ""
     if code == "refused":
         return _with_server(QCoreApplication.translate(
             "Words", "The model server refused the request ({0}).").format(status), p)
+    if code == "tool_call_rejected":
+        return _with_server(QCoreApplication.translate(
+            "Words", "The model wrote a tool call the server could not accept. Try again; the model usually "
+            "writes it right the next time."), p)
+    if code == "reply_output_limit":
+        return _with_server(QCoreApplication.translate(
+            "Words", "The reply reached the model's output limit. What arrived is kept; raise the profile's maximum "
+            "output tokens for longer replies."), p)
     if code == "tools_unsupported":
         return _with_server(QCoreApplication.translate("Words", "The model does not accept native tool calls."), p)
     if code == "model_not_found":

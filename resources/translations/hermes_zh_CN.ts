@@ -285,67 +285,67 @@
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="754"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="754"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="756"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="766"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="758"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="768"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="779"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="784"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="794"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="785"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="795"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="797"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="788"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="798"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="793"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="793"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="793"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="794"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="804"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -1250,62 +1250,62 @@ Folder: {2}</source>
         <translation>无法获取提示词：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="136"/>
         <source>Signing in to “{0}” through your organization’s identity provider…</source>
         <translation>正在通过贵组织的身份提供方登录“{0}”…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="139"/>
         <source>Sign in to “{0}” in your browser; Hermes waits for it to come back.</source>
         <translation>请在浏览器中登录“{0}”；Hermes 正在等待浏览器返回。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="146"/>
         <source>No browser could be opened. To sign in to “{0}”, open this address in a browser on this computer: {1}</source>
         <translation>无法打开浏览器。要登录“{0}”，请在这台电脑的浏览器中打开此地址：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="153"/>
         <source>Sign-in to “{0}” did not complete: {1}</source>
         <translation>登录“{0}”未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="156"/>
         <source>Signed in to “{0}”.</source>
         <translation>已登录“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="158"/>
         <source>“{0}” did not ask for sign-in.</source>
         <translation>“{0}”不需要登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="169"/>
         <source>Sign-out of “{0}” did not complete: {1}</source>
         <translation>退出“{0}”的登录未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="171"/>
         <source>Signed out of “{0}”.</source>
         <translation>已退出“{0}”的登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="177"/>
         <source>Remove MCP server?</source>
         <translation>移除 MCP 服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="178"/>
         <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
         <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在系统密钥环中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="179"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="205"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
@@ -4022,141 +4022,141 @@ it is kept here.</source>
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="608"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="613"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="609"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="614"/>
         <source>Open provider settings</source>
         <translation>打开提供方设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="615"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
         <source>Copied</source>
         <comment>a message&apos;s Copy link, just after the click</comment>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="190"/>
         <source>Copy</source>
         <comment>a code block&apos;s link</comment>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="270"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="267"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="345"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="337"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="345"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="358"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="360"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="359"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="362"/>
         <source>Thought for {0} s</source>
         <translation>已思考 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="364"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="444"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="448"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="477"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="477"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="477"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="479"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="495"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="499"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="497"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="501"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="538"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="542"/>
         <location filename="../../hermes_desktop/ui/chat/model.py" line="581"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="545"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="549"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
         <translation>上面的 {0} 条消息以这份总结（{1} 个词元）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="575"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="580"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="576"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="581"/>
         <source>Show in the Memory tab</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
@@ -4632,7 +4632,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="275"/>
         <location filename="../../hermes_desktop/ui/words.py" line="302"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="660"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
@@ -4735,672 +4735,682 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="352"/>
+        <source>The model wrote a tool call the server could not accept. Try again; the model usually writes it right the next time.</source>
+        <translation>模型写出的工具调用未被服务器接受。请重试；模型下一次通常能写对。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="356"/>
+        <source>The reply reached the model&apos;s output limit. What arrived is kept; raise the profile&apos;s maximum output tokens for longer replies.</source>
+        <translation>回复已达到模型的输出上限。已收到的内容会保留；如需更长的回复，请调高该配置的最大输出词元数。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="360"/>
         <source>The model does not accept native tool calls.</source>
         <translation>该模型不接受原生工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="362"/>
         <source>The server at {host} does not offer the model “{model}”.</source>
         <translation>{host} 上的服务器不提供模型“{model}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="365"/>
         <source>The server at {0} has no chat endpoint at this URL (404). Check the base URL (many servers need it to end in /v1).</source>
         <translation>{0} 上的服务器在此网址没有聊天端点（404）。请检查基础 URL（很多服务器要求以 /v1 结尾）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="369"/>
         <source>The model server at {0} did not answer in time.</source>
         <translation>{0} 上的模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="371"/>
         <source>The model server stopped sending the reply and timed out. What arrived is kept.</source>
         <translation>模型服务器中途停止发送回复并已超时。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="374"/>
         <source>The connection dropped while the reply was streaming. What arrived is kept.</source>
         <translation>回复传输过程中连接中断。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="377"/>
         <source>Can&apos;t reach the model server at {0}. Check that it is running and that the base URL is right.</source>
         <translation>无法连接到 {0} 上的模型服务器。请确认它正在运行，并且基础 URL 正确。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="381"/>
         <source>The model server sent a reply Hermes could not read. What arrived is kept.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="384"/>
         <source>The model server reported an error while streaming.</source>
         <translation>模型服务器在传输回复时报告了错误。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="387"/>
         <source>The conversation is too long for this model&apos;s context window. Start a new conversation with a summary, or use a model with a larger context.</source>
         <translation>对话太长，超出了此模型的上下文窗口。请用摘要开始新对话，或改用上下文更大的模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="385"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="393"/>
         <source>Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log.</source>
         <translation>Hermes 内部出错（{0}）。你的消息已保存；详细信息在日志中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="397"/>
         <source>No model is set up yet. Add a provider (base URL, model and key) in settings; your message is saved.</source>
         <translation>尚未设置模型。请在设置中添加提供方（基础 URL、模型和密钥）；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="393"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="401"/>
         <source>Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings&apos; limits). What arrived so far is kept; send a message to continue.</source>
         <translation>已停止：本轮达到了 {0} 的时间上限（设置中限制项的 turn_deadline_s）。已收到的内容会保留；发送消息即可继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="405"/>
         <source>This conversation is busy: another Hermes window or command is running a turn in it, and it did not finish within {0}. Nothing was sent or saved; try again when it has finished.</source>
         <translation>此对话正忙：另一个 Hermes 窗口或命令正在其中进行一轮对话，且未在 {0} 内结束。没有发送或保存任何内容；请在它结束后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="417"/>
         <source>The provider refused the API key.</source>
         <translation>提供方拒绝了 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="410"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="418"/>
         <source>The provider is limiting requests.</source>
         <translation>提供方正在限制请求频率。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="411"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="419"/>
         <source>The model server had an error.</source>
         <translation>模型服务器出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="412"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="420"/>
         <source>Can&apos;t reach the model server.</source>
         <translation>无法连接到模型服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="421"/>
         <source>The model server did not answer in time.</source>
         <translation>模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="422"/>
         <source>The reply stopped half-way. What arrived is kept.</source>
         <translation>回复中途停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="423"/>
         <source>The conversation is too long for this model.</source>
         <translation>对话太长，超出了此模型的能力。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="416"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="424"/>
         <source>The server does not offer this model.</source>
         <translation>服务器不提供此模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
         <source>The model server sent a reply Hermes could not read.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="418"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="426"/>
         <source>The model server refused the request.</source>
         <translation>模型服务器拒绝了请求。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="419"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="427"/>
         <source>No model provider is set up yet.</source>
         <translation>尚未设置模型提供方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="428"/>
         <source>The conversation could not be saved.</source>
         <translation>无法保存对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="421"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
         <source>Something went wrong inside Hermes.</source>
         <translation>Hermes 内部出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="422"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="430"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="424"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="432"/>
         <source>Details: “{0}”</source>
         <translation>详细信息：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="455"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="439"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="463"/>
         <source>nothing was saved</source>
         <translation>未保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="432"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
         <source>your message was not saved</source>
         <translation>你的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="441"/>
         <source>the reply was not saved</source>
         <translation>回复未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="442"/>
         <source>the tool result was not saved</source>
         <translation>工具结果未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="435"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="443"/>
         <source>the message was not saved</source>
         <translation>消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="436"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="444"/>
         <source>the change was not saved</source>
         <translation>更改未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="437"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="445"/>
         <source>the new conversation was not saved</source>
         <translation>新对话未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="446"/>
         <source>the latest part of the reply was not saved</source>
         <translation>回复的最新部分未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="448"/>
         <source>your edited message was not saved</source>
         <translation>你编辑的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="441"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="449"/>
         <source>your message and its attachments were not saved</source>
         <translation>你的消息及其附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="443"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="451"/>
         <source>the conversation summary was not saved</source>
         <translation>对话摘要未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="453"/>
         <source>the attachment was not saved</source>
         <translation>附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="446"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
         <source>the history is open read-only and nothing new can be saved</source>
         <translation>历史记录以只读方式打开，无法保存新内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="448"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="456"/>
         <source>the history cannot be shown and nothing can be saved</source>
         <translation>无法显示历史记录，也无法保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="450"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="458"/>
         <source>today&apos;s backup of the session database was skipped</source>
         <translation>已跳过今天的对话数据库备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="452"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="460"/>
         <source>start-up housekeeping (interrupted replies, the expired trash) was postponed</source>
         <translation>启动时的整理工作（中断的回复、过期的回收站）已推迟</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="462"/>
         <source>“{0}”</source>
         <comment>a consequence only known in English</comment>
         <translation>“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="471"/>
         <source>The disk holding {path} is full: {what}. Free some space and try again.</source>
         <translation>存放 {path} 的磁盘已满：{what}。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="474"/>
         <source>{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes Desktop.</source>
         <translation>{path} 位于只读存储上或处于写保护状态：{what}。请将其设为可写，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="470"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="478"/>
         <source>The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.</source>
         <translation>存放 {path} 的磁盘报告了输入输出错误：{what}。请检查磁盘后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="474"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="482"/>
         <source>Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its folder.</source>
         <translation>Hermes 无权读写 {path}：{what}。请检查该文件及其文件夹的权限。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="486"/>
         <source>{path} is locked by another program: {what}. Close that program or wait, then try again.</source>
         <translation>{path} 被其他程序锁定：{what}。请关闭该程序或稍候再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="482"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="490"/>
         <source>{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.</source>
         <translation>{path} 已损坏：{what}。请重新启动 Hermes Desktop，从备份中恢复。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="485"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="493"/>
         <source>The session database {path} failed: {what}.</source>
         <translation>对话数据库 {path} 出错：{what}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="492"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="500"/>
         <source>The session database was made by a newer version of Hermes Desktop (schema {version}, this app knows {known}). It is open read-only: update Hermes Desktop to keep chatting.</source>
         <translation>对话数据库由更新版本的 Hermes Desktop 创建（结构版本 {version}，本应用只认识到 {known}）。它已以只读方式打开：请更新 Hermes Desktop 以继续聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="508"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="516"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
         <translation>• 技能“{name}”：{tokens} 个词元 — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="504"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="512"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
         <translation>• 技能目录：{0} 个词元 — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="512"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="520"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
         <translation>• MCP 服务器“{name}”：{tokens} 个词元 — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="516"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="524"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
         <translation>• 内置工具：{0} 个词元 — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="519"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="527"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
         <translation>• 记忆：{0} 个词元 — 在设置中关闭记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="521"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="529"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
         <translation>• 本轮：{0} 个词元 — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="524"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="532"/>
         <source>• “{name}”: {tokens} tokens</source>
         <translation>• “{name}”：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="528"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="536"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
         <translation>未发送：不计历史，此请求就需要约 {needed} 个词元，而模型的上下文窗口（{window} 个词元，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="557"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="565"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>提供方正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="560"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="568"/>
         <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器出错；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="563"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="571"/>
         <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>无法连接到模型服务器；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="566"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="574"/>
         <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器未能及时响应；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="569"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="577"/>
         <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>请求失败；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="579"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="587"/>
         <source>The conversation is too long for the model; retrying with less history.</source>
         <translation>对话对模型来说太长；正在用较少的历史重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="582"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="590"/>
         <source>Waiting for another Hermes window or command to finish its turn in this conversation (at most {0})…</source>
         <translation>正在等待另一个 Hermes 窗口或命令结束它在此对话中的这一轮（最多 {0}）…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="586"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="594"/>
         <source>The reply reached the maximum output length and was cut off.</source>
         <translation>回复达到了最大输出长度，已被截断。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="596"/>
         <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
         <translation>模型的回复在思考过程中结束，没有单独的答案：展开它的思考即可查看它写了什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="600"/>
         <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
         <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此提供方随工具调用回传思考内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="596"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
         <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
         <translation>该模型不接受原生工具调用；Hermes 已为它改用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="599"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="607"/>
         <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
         <translation>无法总结之前的对话（“{error}”），因此本次请求省略了 {count} 条较早的消息。你的历史记录保持不变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="612"/>
         <source>About this conversation&apos;s model: “{0}”</source>
         <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="613"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="621"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
         <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让智能体继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
         <translation>已停止：智能体连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="621"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="629"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
         <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉智能体接下来怎么做。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="634"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="629"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="637"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="633"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
         <source>Stopped. What arrived so far is kept.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="640"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="648"/>
         <source>native</source>
         <comment>tool calling</comment>
         <translation>原生</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="649"/>
         <source>text format</source>
         <comment>tool calling</comment>
         <translation>文本格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
         <source>no tools</source>
         <comment>tool calling</comment>
         <translation>不提供工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="648"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="649"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="657"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="651"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="659"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="653"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="661"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="654"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="655"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="664"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="657"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="665"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="659"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="660"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="668"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="674"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="675"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="668"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="676"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="669"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="677"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="678"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="671"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="680"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="686"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="694"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="688"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="696"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="699"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="695"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="703"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="705"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="707"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="715"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="708"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="716"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="709"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="717"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="711"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="719"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="712"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="713"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="721"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="721"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="729"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="726"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="734"/>
         <source>It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录{status}：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="730"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="738"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="734"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="742"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="736"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="744"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="738"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="746"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="743"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="751"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="753"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="761"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="756"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="764"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="758"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="766"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="761"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="769"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="763"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="771"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="770"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="778"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="777"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="785"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="779"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="787"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="781"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="789"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="782"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="790"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="783"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="791"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

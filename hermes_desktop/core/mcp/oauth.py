@@ -48,6 +48,7 @@ from urllib.parse import parse_qs, urlparse
 
 from hermes_desktop.core.mcp import oauth_network
 from hermes_desktop.core.mcp.config import ServerConfig, secret_username
+from hermes_desktop.core.mcp.split_secret import delete_split, read_split, write_split
 from hermes_desktop.core.secrets import SecretStore, SecretStoreError
 
 log = logging.getLogger(__name__)
@@ -102,7 +103,7 @@ class KeyringTokenStorage:
         if self._secrets is None:
             return {}
         try:
-            text = self._secrets.get(oauth_username(self._server))
+            text = read_split(self._secrets, oauth_username(self._server))  # parts: core/mcp/split_secret.py
         except SecretStoreError as exc:
             raise SignInError(str(exc)) from exc
         if not text:
@@ -125,8 +126,9 @@ class KeyringTokenStorage:
     def _write_sync(self, record: dict[str, Any]) -> None:
         store = self._check()
         try:
-            store.set(oauth_username(self._server), json.dumps({**record, "url": self._url}))
-        except SecretStoreError as exc:
+            # Bound to its URL (issue 21); split for Windows' ~1,280 characters an entry (issue 25).
+            write_split(store, oauth_username(self._server), json.dumps({**record, "url": self._url}))
+        except (SecretStoreError, ValueError) as exc:
             raise SignInError(str(exc)) from exc
 
     async def read(self) -> dict[str, Any]:
@@ -184,7 +186,7 @@ def sign_out(secrets: SecretStore | None, server: str) -> bool:
         return False
     try:
         had = bool(secrets.get(oauth_username(server)))
-        secrets.delete(oauth_username(server))
+        delete_split(secrets, oauth_username(server))
     except SecretStoreError as exc:
         raise SignInError(str(exc)) from exc
     return had
@@ -194,7 +196,7 @@ def signed_in(secrets: SecretStore | None, server: str, url: str | None = None) 
     """Whether tokens are stored for the server (for `url`, when given: a sign-in made for another URL does not
     count). Keyring read: may block."""
     try:
-        text = secrets.get(oauth_username(server)) if secrets is not None else None
+        text = read_split(secrets, oauth_username(server)) if secrets is not None else None
         record = json.loads(text) if text else {}
         return bool(record.get("tokens")) and (url is None or record.get("url") == bound_url(url))
     except (SecretStoreError, ValueError, AttributeError):
