@@ -14,7 +14,9 @@ from hermes_desktop.core.documents.errors import NOT_TEXT, DocumentError
 
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
-DETECT_BYTES = 256 * 1024  # the detector's sample: enough to tell, bounded in time
+DETECT_BYTES = 256 * 1024
+_COMMON = ("gb18030", "big5", "cp932", "shift_jis", "euc_jp", "cp949", "euc_kr", "cp1252", "latin_1", "cp1251",
+           "cp1250", "utf_16")  # the detector's sample: enough to tell, bounded in time
 
 
 def decode_text(data: bytes, name: str) -> tuple[str, str, str]:
@@ -51,10 +53,15 @@ def _detect(data: bytes) -> str | None:
             return "gb18030"
         except UnicodeDecodeError:
             return None
-    best = from_bytes(data[:DETECT_BYTES]).best()
-    if best is None:
+    matches = list(from_bytes(data[:DETECT_BYTES]))
+    if not matches:
         return None
-    encoding = str(best.encoding)
+    best = matches[0]
+    # Ties (the same chaos and coherence: cp1250 and cp1252 read "crème" the same way to the detector) go to the
+    # encoding more files are written in.
+    tied = [m for m in matches if m.chaos == best.chaos and m.coherence == best.coherence]
+    encoding = str(min(tied, key=lambda m: _COMMON.index(m.encoding) if m.encoding in _COMMON else len(_COMMON))
+                   .encoding)
     # The detector names GB2312/GBK for Chinese; GB18030 is their superset, so a rare character later in the file
     # (past the sample) still decodes.
     return "gb18030" if encoding.lower().replace("-", "").replace("_", "") in ("gb2312", "gbk", "gb18030") else encoding
