@@ -17,6 +17,7 @@ and a half-made base cannot be listed (a new file is made under a temporary name
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from array import array
@@ -112,9 +113,17 @@ class BaseInfo:
                 "file": str(self.file) if self.file else None}
 
 
-def _is_full(exc: BaseException) -> bool:
+def _is_full(exc: BaseException, where: Path | None = None) -> bool:
+    """SQLITE_FULL, or an I/O error (the WAL's shared memory cannot grow) on a disk with no space left."""
     code = getattr(exc, "sqlite_errorcode", None)
-    return code == 13 or "full" in str(exc).lower()  # SQLITE_FULL
+    if code == 13 or "full" in str(exc).lower():
+        return True
+    if where is not None and code is not None and code & 0xFF == 10:  # SQLITE_IOERR and its extended codes
+        try:
+            return os.statvfs(where).f_bavail == 0
+        except (OSError, AttributeError):
+            return False
+    return False
 
 
 class KnowledgeIndex:
@@ -136,8 +145,9 @@ class KnowledgeIndex:
             if version < SCHEMA_VERSION:
                 self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
-            if _is_full(exc):
-                raise IndexFull(f"the disk is full; the knowledge base {self.path.name} could not be opened") from exc
+            if _is_full(exc, self.path.parent):
+                raise IndexFull("the disk is full, so the knowledge base cannot be written; what was indexed before "
+                                "is kept. Free some space and sync again.") from exc
             raise IndexError_(f"the knowledge base file {self.path.name} cannot be used ({exc})") from exc
 
     def close(self) -> None:
@@ -177,8 +187,9 @@ class KnowledgeIndex:
 
     # ------------------------------------------------------------------ writing
     class _Tx:
-        def __init__(self, db: sqlite3.Connection) -> None:
+        def __init__(self, db: sqlite3.Connection, where: Path) -> None:
             self.db = db
+            self.where = where
 
         def __enter__(self) -> sqlite3.Connection:
             self.db.execute("BEGIN IMMEDIATE")
@@ -193,14 +204,14 @@ class KnowledgeIndex:
                     exc = error
             if self.db.in_transaction:  # SQLite already rolled back after SQLITE_FULL and some I/O errors
                 self.db.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.DatabaseError) and _is_full(exc):
+            if isinstance(exc, sqlite3.DatabaseError) and _is_full(exc, self.where):
                 raise IndexFull("the disk is full, so indexing stopped; what was indexed before is kept. Free some "
                                 "space and sync again.") from exc
             if isinstance(exc, sqlite3.DatabaseError):
                 raise IndexError_(f"the knowledge base could not be written ({exc})") from exc
 
     def transaction(self) -> "KnowledgeIndex._Tx":
-        return KnowledgeIndex._Tx(self.db)
+        return KnowledgeIndex._Tx(self.db, self.path.parent)
 
     def documents(self) -> list[DocumentRow]:
         rows = self.db.execute("SELECT id, path, size, mtime_ns, sha256, kind, status, code, problem, note, pages, "

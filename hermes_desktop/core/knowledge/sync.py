@@ -219,10 +219,10 @@ def _sync(index: KnowledgeIndex, progress: Callable[[SyncProgress], None], contr
         total = len(found)
         read_since = 0
         for done, item in enumerate(found):
-            control.checkpoint()
             elapsed = clock() - started
             remaining = (elapsed / read_since * (total - done)) if read_since else None
             progress(SyncProgress(done, total, item.relative, elapsed, remaining))
+            control.checkpoint()  # paused here, or stopped before this file is read
             outcome = _sync_file(index, item, known.get(item.relative), info.chunk_tokens, info.overlap_tokens)
             if outcome in ("added", "updated"):
                 read_since += 1
