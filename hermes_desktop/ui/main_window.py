@@ -160,6 +160,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self._build_status_bar()
         self.memory = MemoryActions(self)  # the Memory tab, "Remembered: …" rows, the incognito switch
+        from hermes_desktop.ui.knowledge_actions import KnowledgeActions
+
+        self.knowledge = KnowledgeActions(self)  # the Knowledge tab: bases, sync, which ones this session uses
         self.statusBar().insertPermanentWidget(2, self.memory.toggle)
         self.chat.layout().insertWidget(self.chat.layout().indexOf(self.chat.editing), self.memory.strip)
         self._build_menus()
@@ -352,6 +355,7 @@ class MainWindow(QMainWindow):
         self.show_skills()
         self.memory.refresh()
         self.memory.engine_ready()
+        self.knowledge.refresh()
         self._watch_skill_folders()
         self.mcp.watch_config()
         self._sync_approval_controls()
@@ -603,6 +607,7 @@ class MainWindow(QMainWindow):
         self.inspector.show_activity(None)
         self.model_picker.show_session(None)
         self.memory.show_session(None)
+        self.knowledge.show_session(None)
         self.usage_label.setText("")
         self._context_not_known()
         self.setWindowTitle("Hermes Desktop")
@@ -622,6 +627,7 @@ class MainWindow(QMainWindow):
         self.chat.set_busy(self.controller.is_busy(session_id))
         self.model_picker.show_session(session_id)
         self.memory.show_session(session_id)
+        self.knowledge.show_session(session_id)
         self.inspector.show_activity(await self.controller.activity_for(session_id))
         self.show_skills()
         self._context_not_known()
@@ -986,4 +992,5 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()
+        self.knowledge.stop()  # a running sync stops after its current file
         super().closeEvent(event)
