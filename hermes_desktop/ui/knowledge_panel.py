@@ -51,21 +51,21 @@ class BaseRow:
 
 def reason_text(code: str) -> str:
     """A per-file problem's reason in the window's language (codes: core/documents/errors.py)."""
-    t = lambda s: QCoreApplication.translate("KnowledgePanel", s)  # noqa: E731
-    return {
-        "encrypted": t("protected by a password"),
-        "no_text": t("no text layer (scanned pages?)"),
-        "too_large": t("too large"),
-        "permission": t("permission denied"),
-        "not_text": t("not text, or an encoding that could not be detected"),
-        "not_regular": t("not a regular file (a pipe or device)"),
-        "symlink_outside": t("a link that points out of the folder"),
-        "timeout": t("took too long to read"),
-        "memory": t("needs too much memory to read"),
-        "damaged": t("damaged or not readable"),
-        "unsupported": t("not a format that can be read"),
-        "missing": t("gone"),
-    }.get(code, t("could not be read"))
+    reasons = {
+        "encrypted": QCoreApplication.translate("KnowledgePanel", "protected by a password"),
+        "no_text": QCoreApplication.translate("KnowledgePanel", "no text layer (scanned pages?)"),
+        "too_large": QCoreApplication.translate("KnowledgePanel", "too large"),
+        "permission": QCoreApplication.translate("KnowledgePanel", "permission denied"),
+        "not_text": QCoreApplication.translate("KnowledgePanel", "not text, or an encoding that could not be detected"),
+        "not_regular": QCoreApplication.translate("KnowledgePanel", "not a regular file (a pipe or device)"),
+        "symlink_outside": QCoreApplication.translate("KnowledgePanel", "a link that points out of the folder"),
+        "timeout": QCoreApplication.translate("KnowledgePanel", "took too long to read"),
+        "memory": QCoreApplication.translate("KnowledgePanel", "needs too much memory to read"),
+        "damaged": QCoreApplication.translate("KnowledgePanel", "damaged or not readable"),
+        "unsupported": QCoreApplication.translate("KnowledgePanel", "not a format that can be read"),
+        "missing": QCoreApplication.translate("KnowledgePanel", "gone"),
+    }
+    return reasons.get(code) or QCoreApplication.translate("KnowledgePanel", "could not be read")
 
 
 class KnowledgePanel(QWidget):
