@@ -16,23 +16,28 @@ from datetime import datetime
 from html import escape
 from typing import Sequence
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QProgressBar,
     QPushButton,
+    QStyle,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
 
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.panels import button
-from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
+from hermes_desktop.ui.rich_list import HTML_ROLE, PADDING, RichTextDelegate, rich_list
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
+Index = QModelIndex | QPersistentModelIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +73,54 @@ def reason_text(code: str) -> str:
     return reasons.get(code) or QCoreApplication.translate("KnowledgePanel", "could not be read")
 
 
+class _CheckableRichDelegate(RichTextDelegate):
+    """The rich rows with their check box: the box is drawn by the style at the row's left, the HTML after it."""
+
+    def _indicator(self, option: QStyleOptionViewItem) -> int:
+        style = option.widget.style() if option.widget else QApplication.style()
+        return style.pixelMetric(QStyle.PixelMetric.PM_IndicatorWidth, option, option.widget) + 2 * PADDING
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        html = index.data(HTML_ROLE)
+        if not html:
+            super().paint(painter, option, index)
+            return
+        self.initStyleOption(option, index)
+        style = option.widget.style() if option.widget else QApplication.style()
+        plain = QStyleOptionViewItem(option)
+        plain.text = ""
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, plain, painter, option.widget)  # box, selection
+        shifted = QStyleOptionViewItem(option)
+        shift = self._indicator(option)
+        shifted.rect = option.rect.adjusted(shift, 0, 0, 0)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        document = self._document(_no_colour(str(html)) if selected else str(html), shifted.rect.width(), shifted)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        context.palette.setColor(QPalette.ColorRole.Text, option.palette.color(role))
+        painter.save()
+        painter.translate(shifted.rect.left(), option.rect.top() + PADDING)
+        painter.setClipRect(QRectF(0, 0, shifted.rect.width() - PADDING, option.rect.height()))
+        document.documentLayout().draw(painter, context)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        html = index.data(HTML_ROLE)
+        if not html:
+            return super().sizeHint(option, index)
+        view = option.widget
+        width = view.viewport().width() if view is not None and hasattr(view, "viewport") else option.rect.width()
+        width = (width if width > 0 else 300) - self._indicator(option)
+        document = self._document(str(html), width, option)  # the same width as paint() lays it out at
+        return QSize(width, int(document.size().height()) + 2 * PADDING)
+
+
+def _no_colour(html: str) -> str:
+    import re
+
+    return re.sub(r"color:\s*[^;\"']*;?", "", html)
+
+
 class KnowledgePanel(QWidget):
     sig_add = Signal()
     """Add folder… was pressed: ask for a folder and a name, create the base and sync it."""
@@ -88,6 +141,7 @@ class KnowledgePanel(QWidget):
         super().__init__(parent)
         self._filling = False
         self.list = rich_list("knowledgeList", self.tr("Knowledge bases"))
+        self.list.setItemDelegate(_CheckableRichDelegate(self.list))
         self.list.itemChanged.connect(self._item_changed)
         self.list.itemSelectionChanged.connect(self._selection_changed)
         self.hint = QLabel(self.tr("Tick a knowledge base to use it in this conversation: its best passages go to "
