@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from hermes_desktop.core.knowledge.chunking import Chunk
-from hermes_desktop.core.knowledge.query import match_expression
-from hermes_desktop.core.storage.search import segment
+from hermes_desktop.core.knowledge.query import fast_segment as segment, match_expression
 
 SCHEMA_VERSION = 1
 _SCHEMA = (
@@ -290,11 +289,9 @@ class KnowledgeIndex:
                            "(SELECT 1 FROM chunks WHERE id = ?)", (chunk_id, model, pack(normalised(vector)),
                                                                    chunk_id))
 
-    def iter_vectors(self, model: str) -> Iterator[tuple[int, array]]:
-        for chunk_id, blob in self.db.execute("SELECT chunk_id, vector FROM vectors WHERE model = ?", (model,)):
-            values = array("f")
-            values.frombytes(blob)
-            yield int(chunk_id), values
+    def iter_vectors(self, model: str) -> Iterator[tuple[int, bytes]]:
+        """(chunk id, float32 BLOB) of every vector of `model`."""
+        yield from self.db.execute("SELECT chunk_id, vector FROM vectors WHERE model = ?", (model,))
 
     # ------------------------------------------------------------------ reading
     def bm25(self, question: str, limit: int) -> list[tuple[int, float]]:
@@ -302,19 +299,22 @@ class KnowledgeIndex:
         expression = match_expression(question)
         if expression is None:
             return []
-        rows = self.db.execute("SELECT rowid, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? "
-                               "ORDER BY rank LIMIT ?", (expression, limit)).fetchall()
+        # FTS5's own `rank` column (bm25 by default) sorted inside FTS5, not bm25() called per row from SQL.
+        rows = self.db.execute("SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?",
+                               (expression, limit)).fetchall()
         return [(int(rowid), -float(rank)) for rowid, rank in rows]
 
     def vector_search(self, model: str, query: list[float], limit: int) -> list[tuple[int, float]]:
         """Cosine similarity over every stored vector (normalised at storage: a dot product), best first."""
         import heapq
+        import struct
         from operator import mul
 
         q = normalised(query)
-        dimension = len(q)
-        scored = ((sum(map(mul, q, vector)), chunk_id) for chunk_id, vector in self.iter_vectors(model)
-                  if len(vector) == dimension)
+        size = 4 * len(q)
+        unpack = struct.Struct(f"{len(q)}f").unpack  # a BLOB to a tuple of floats in C
+        scored = ((sum(map(mul, q, unpack(blob))), chunk_id) for chunk_id, blob in self.iter_vectors(model)
+                  if len(blob) == size)
         return [(chunk_id, score) for score, chunk_id in heapq.nlargest(limit, scored)]
 
     def passages(self, scored: list[tuple[int, float]]) -> list[Passage]:

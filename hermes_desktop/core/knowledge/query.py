@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-from hermes_desktop.core.storage.search import segment
 
 _CJK_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]+")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
@@ -25,6 +24,17 @@ _STOP_EN = frozenset(
 _STOP_ZH = ("为什么", "怎么样", "是什么", "什么", "怎么", "如何", "哪些", "哪个", "哪里", "多少", "是否", "请问", "一下",
             "吗", "呢", "吧", "的", "了", "是", "在", "和", "与", "及", "或", "请", "有", "把", "被", "这", "那", "哪")
 _STOP_ZH_RE = re.compile("|".join(map(re.escape, _STOP_ZH)))
+
+
+_CJK_CHARS = re.compile(
+    "[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+    "\uf900-\ufaff\U00020000-\U0002fa1f]+")  # the characters session search segments (storage/search.py)
+
+
+def fast_segment(text: str) -> str:
+    """The same tokens as storage/search.segment() (each CJK character its own token), one substitution per run
+    of CJK characters instead of one per character: indexing a Chinese document spent most of its time there."""
+    return _CJK_CHARS.sub(lambda run: " " + " ".join(run.group(0)) + " ", text)
 
 
 def retrieval_terms(question: str) -> list[str]:
@@ -55,7 +65,7 @@ def match_expression(question: str) -> str | None:
     """The FTS5 MATCH string (phrases quoted, ORed), or None when the question has nothing to search for."""
     phrases = []
     for term in retrieval_terms(question):
-        tokens = segment(term).split()
+        tokens = fast_segment(term).split()
         if tokens:
             phrases.append('"' + " ".join(t.replace('"', '""') for t in tokens) + '"')
     return " OR ".join(phrases) or None
