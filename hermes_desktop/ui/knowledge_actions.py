@@ -64,6 +64,7 @@ class KnowledgeActions(QObject):
         self.add_dialog: QFileDialog | None = None  # the open dialogs, for tests and automation
         self.name_dialog: QInputDialog | None = None
         self.remove_dialog: Confirmation | None = None
+        self.citation_dialog: QDialog | None = None
         self.watcher = QFileSystemWatcher(self)
         self.watcher.directoryChanged.connect(self._changed)
         self.watcher.fileChanged.connect(self._changed)
@@ -302,6 +303,39 @@ class KnowledgeActions(QObject):
     def stop(self) -> None:
         """The window closes: a running sync stops after its current file (what was indexed stays)."""
         self.cancel()
+
+    # ------------------------------------------------------------------ citations in replies
+    def show_citation(self, item: Any, number: str) -> None:
+        """A reply's [n] was clicked: the passage it cites, from the turn's stored citations."""
+        spawn(self._show_citation(item, number))
+
+    def _turn_of(self, item: Any) -> int | None:
+        """The id of the user message the reply answers (the turn that keyed its citations)."""
+        from hermes_desktop.ui.chat.items import MessageItem
+
+        items = self.window.chat.model.items()
+        try:
+            at = next(i for i, candidate in enumerate(items) if candidate is item)
+        except StopIteration:
+            return None
+        for candidate in reversed(items[:at]):
+            if isinstance(candidate, MessageItem) and candidate.role == "user":
+                return candidate.message_id
+        return None
+
+    async def _show_citation(self, item: Any, number: str) -> None:
+        registry, session, turn = self.registry, self.window.current_session, self._turn_of(item)
+        passage: dict[str, Any] | None = None
+        if registry is not None and session is not None and turn is not None and number.isdigit():
+            try:
+                passage = (await asyncio.to_thread(registry.citations, session, turn)).get(int(number))
+            except Exception as exc:
+                log.warning("the citations could not be read: %s", exc)
+        from hermes_desktop.ui.citation_dialog import CitationDialog
+
+        dialog = CitationDialog(self.window, number, passage)
+        self.citation_dialog = dialog
+        await run_dialog(dialog)
 
     # ------------------------------------------------------------------ watching
     def _watch(self, bases: list[Any]) -> None:

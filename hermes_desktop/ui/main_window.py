@@ -324,6 +324,7 @@ class MainWindow(QMainWindow):
         i.sig_show_in_chat.connect(self._show_in_chat)
         c.sig_memories_changed.connect(self.memory.refresh)
         p.sig_memory_action.connect(self.memory.chat_action)
+        p.sig_citation.connect(self.knowledge.show_citation)
         s.sig_incognito.connect(lambda sid, on: spawn(self.memory.set_incognito(sid, on)))
         s.incognito_of = self.memory.is_incognito
         self.theme_manager.sig_theme_changed.connect(self._theme_changed)

@@ -459,113 +459,113 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="87"/>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="295"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="90"/>
         <source>Attach images, PDFs or text files (or drop or paste them here)</source>
         <translation>附加图片、PDF 或文本文件（也可拖放或粘贴到这里）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="120"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="122"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="127"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="129"/>
         <source>Stop the reply</source>
         <translation>停止回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
         <source>Stop (Esc)</source>
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="211"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
         <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在提供方设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="230"/>
         <source>Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send them over several messages.</source>
         <translation>未发送：附加了 {0} 个文件，一条消息最多 {1} 个。请移除一些，或分几条消息发送。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="233"/>
         <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="236"/>
         <source>Not sent: the attachments are more than this model&apos;s context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="243"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="296"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="352"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="355"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="392"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="393"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="401"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="398"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="402"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="443"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="447"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="451"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="455"/>
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="456"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="460"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -576,6 +576,44 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <location filename="../../hermes_desktop/ui/chat/view.py" line="25"/>
         <source>Conversation</source>
         <translation>对话</translation>
+    </message>
+</context>
+<context>
+    <name>CitationDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="31"/>
+        <source>Source [{0}]</source>
+        <translation>来源 [{0}]</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="45"/>
+        <source>Open document</source>
+        <translation>打开文档</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="52"/>
+        <source>[{0}] does not match a passage given to the model in this turn (the model may have written it without a source).</source>
+        <translation>[{0}] 与本轮发给模型的任何段落都不对应（模型可能在没有来源的情况下写了它）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="57"/>
+        <source>Document: {0}</source>
+        <translation>文档：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="59"/>
+        <source>Page {0}</source>
+        <translation>第 {0} 页</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="62"/>
+        <source>Heading: {0}</source>
+        <translation>标题：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="63"/>
+        <source>Knowledge base: {0}</source>
+        <translation>知识库：{0}</translation>
     </message>
 </context>
 <context>
@@ -800,77 +838,77 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>KnowledgeActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="149"/>
         <source>Choose a folder for a knowledge base</source>
         <translation>为知识库选择一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="167"/>
         <source>New knowledge base</source>
         <translation>新建知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="168"/>
         <source>Name of the knowledge base for {0}:</source>
         <translation>{0} 的知识库名称：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="179"/>
         <source>The knowledge base was not made: {0}</source>
         <translation>未能创建知识库：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="189"/>
         <source>Remove this knowledge base?</source>
         <translation>移除此知识库吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="190"/>
         <source>This deletes the index of “{0}” (its passages and vectors). The folders and their files are not touched; you can add them again.</source>
         <translation>这会删除“{0}”的索引（其中的段落和向量）。文件夹及其中的文件不受影响，你可以再次添加它们。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="192"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="202"/>
         <source>The knowledge base was not removed: {0}</source>
         <translation>未能移除知识库：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="218"/>
         <source>The choice was not saved: {0}</source>
         <translation>未能保存此选择：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="273"/>
         <source>{0}: {1} new, {2} changed, {3} removed, {4} unchanged</source>
         <translation>{0}：新增 {1} 个，更改 {2} 个，移除 {3} 个，未变 {4} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="276"/>
         <source>, {0} could not be read</source>
         <translation>，{0} 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="278"/>
         <source>Stopped: {0}</source>
         <translation>已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="282"/>
         <source>{0}: the sync stopped: {1}</source>
         <translation>{0}：同步已停止：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="297"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="297"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -878,169 +916,169 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>KnowledgePanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="60"/>
         <source>protected by a password</source>
         <translation>受密码保护</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="61"/>
         <source>no text layer (scanned pages?)</source>
         <translation>没有文本层（可能是扫描页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="62"/>
         <source>too large</source>
         <translation>文件过大</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="63"/>
         <source>permission denied</source>
         <translation>没有读取权限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="64"/>
         <source>not text, or an encoding that could not be detected</source>
         <translation>不是文本，或无法识别其编码</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="65"/>
         <source>not a regular file (a pipe or device)</source>
         <translation>不是普通文件（管道或设备）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="66"/>
         <source>a link that points out of the folder</source>
         <translation>指向文件夹之外的链接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="67"/>
         <source>took too long to read</source>
         <translation>读取耗时过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="68"/>
         <source>needs too much memory to read</source>
         <translation>读取需要的内存过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="69"/>
         <source>damaged or not readable</source>
         <translation>已损坏或无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="70"/>
         <source>not a format that can be read</source>
         <translation>不是可读取的格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="71"/>
         <source>gone</source>
         <translation>已不存在</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="73"/>
         <source>could not be read</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="143"/>
         <source>Knowledge bases</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="147"/>
         <source>Tick a knowledge base to use it in this conversation: its best passages go to the model with each message, cited as [1], [2]…</source>
         <translation>勾选知识库即可在本对话中使用：每条消息都会附上其中最相关的段落发给模型，并以 [1]、[2]… 标注引用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="153"/>
         <source>Sync progress</source>
         <translation>同步进度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="104"/>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="265"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="105"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="159"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="106"/>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="164"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="167"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="168"/>
         <source>Sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="169"/>
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="171"/>
         <source>No knowledge bases yet. Add a folder of PDFs, Word files or notes: Hermes indexes it on this computer and finds passages in Chinese and English.</source>
         <translation>还没有知识库。添加一个包含 PDF、Word 文件或笔记的文件夹：Hermes 会在这台电脑上为它建立索引，并用中文和英文查找段落。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="209"/>
         <source>Use in this conversation</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="227"/>
         <source>cannot be read: {0}</source>
         <translation>无法读取：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="229"/>
         <source>never synced</source>
         <translation>从未同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="230"/>
         <source>{0} documents · {1} chunks · last sync {2}</source>
         <translation>{0} 个文档 · {1} 个片段 · 上次同步 {2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="232"/>
         <source>{0} could not be read</source>
         <translation>{0} 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="234"/>
         <source>{0} vectors ({1})</source>
         <translation>{0} 个向量（{1}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="257"/>
         <source>, about {0} s left</source>
         <translation>，约剩 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="258"/>
         <source>{0} of {1} files{2}</source>
         <translation>{0} / {1} 个文件{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="262"/>
         <source>Paused: {0}</source>
         <translation>已暂停：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="265"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -1053,7 +1091,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="765"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
@@ -1321,32 +1359,32 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="279"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="926"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="927"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="426"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="427"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="430"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="431"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="467"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="509"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="510"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="510"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="511"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1355,92 +1393,92 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="513"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="514"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="523"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="524"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="583"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="584"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="689"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="690"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="690"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="691"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="710"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="711"/>
         <source>Export session</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="712"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="712"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="713"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="717"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="718"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="766"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="767"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="803"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="804"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="806"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="807"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="809"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="840"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="841"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="846"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="847"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="882"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="883"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="930"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="931"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="930"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="931"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -4170,136 +4208,136 @@ it is kept here.</source>
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="602"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="603"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="603"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="604"/>
         <source>Open provider settings</source>
         <translation>打开提供方设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="604"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="605"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="261"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="337"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="182"/>
         <source>Copy</source>
         <comment>a code block&apos;s link</comment>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="262"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="261"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="337"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="322"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="323"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="322"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="323"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="329"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="337"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="349"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="350"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="352"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="354"/>
         <source>Thought for {0} s</source>
         <translation>已思考 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="356"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="439"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="468"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="468"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="468"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="469"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="470"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="489"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="490"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="491"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="492"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="532"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="533"/>
         <location filename="../../hermes_desktop/ui/chat/model.py" line="576"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="539"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="540"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
         <translation>上面的 {0} 条消息以这份总结（{1} 个词元）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="569"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="570"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="570"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="571"/>
         <source>Show in the Memory tab</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>

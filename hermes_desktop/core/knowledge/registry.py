@@ -173,6 +173,8 @@ class KnowledgeRegistry:
             db.execute("CREATE TABLE IF NOT EXISTS session_bases (session_id TEXT NOT NULL, base TEXT NOT NULL, "
                        "name TEXT NOT NULL, PRIMARY KEY (session_id, base))")
             db.execute("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            db.execute("CREATE TABLE IF NOT EXISTS citations (session_id TEXT NOT NULL, turn INTEGER NOT NULL, "
+                       "number INTEGER NOT NULL, passage TEXT NOT NULL, PRIMARY KEY (session_id, turn, number))")
             yield db
         except sqlite3.DatabaseError as exc:
             raise KnowledgeError(f"the knowledge registry could not be used ({exc})") from None
@@ -206,6 +208,32 @@ class KnowledgeRegistry:
                            [(session_id, n.casefold(), n) for n in chosen])
             db.execute("COMMIT")
         return chosen
+
+    def save_citations(self, session_id: str, turn: int, passages: list[dict[str, object]], *,
+                       replace: bool = False) -> None:
+        """The passages given to the model in a turn (`turn`: its user message's id), numbered from 1 in order;
+        `replace` starts the turn's list again (a regenerated turn). Kept so a reply's [n] can be shown later."""
+        import json
+
+        with self._registry() as db:
+            db.execute("BEGIN IMMEDIATE")
+            if replace:
+                db.execute("DELETE FROM citations WHERE session_id = ? AND turn = ?", (session_id, turn))
+            db.executemany("INSERT OR REPLACE INTO citations (session_id, turn, number, passage) VALUES (?, ?, ?, ?)",
+                           [(session_id, turn, int(p["number"]), json.dumps(p, ensure_ascii=False))  # type: ignore[call-overload]
+                            for p in passages])
+            db.execute("COMMIT")
+
+    def citations(self, session_id: str, turn: int) -> dict[int, dict[str, object]]:
+        """number -> passage (knowledge_base, document, path, page, heading, text) of a turn."""
+        import json
+
+        if not (self.root / REGISTRY_FILE).exists():
+            return {}
+        with self._registry() as db:
+            rows = db.execute("SELECT number, passage FROM citations WHERE session_id = ? AND turn = ?",
+                              (session_id, turn)).fetchall()
+        return {int(number): json.loads(text) for number, text in rows}
 
     def budget_tokens(self) -> int:
         if not (self.root / REGISTRY_FILE).exists():

@@ -30,6 +30,7 @@ class Hit:
     score: float
     chunk_id: int
     how: str  # "bm25", "vector" or "hybrid"
+    path: str = ""  # the file on disk (to open it at its page), "" when its folder is not known
 
     def to_json(self) -> dict[str, object]:
         return {"knowledge_base": self.base, "document": self.document, "page": self.page,
@@ -89,15 +90,30 @@ def search(registry: KnowledgeRegistry, names: list[str], question: str, *, top_
                 ranked = bm25[:max(top_k, 1) * 2]  # BM25's own score (higher is better)
                 how = {c: "bm25" for c, _ in ranked}
             for passage in index.passages(ranked):
-                scored.append((passage.score, _hit(info.name, passage, how.get(passage.chunk_id, "bm25"))))
+                scored.append((passage.score, _hit(info.name, passage, how.get(passage.chunk_id, "bm25"),
+                                                   source_path(info.paths, passage.document))))
     scored.sort(key=lambda item: -item[0])
     outcome.hits = [hit for _, hit in scored[:max(1, top_k)]]
     return outcome
 
 
-def _hit(base: str, passage: Passage, how: str) -> Hit:
+def _hit(base: str, passage: Passage, how: str, path: str) -> Hit:
     return Hit(base, passage.document, passage.page, passage.heading, passage.text, passage.score,
-               passage.chunk_id, how)
+               passage.chunk_id, how, path)
+
+
+def source_path(roots: list[str], document: str) -> str:
+    """The file a document label ("<folder name>/<path inside>", or a single file's name) stands for."""
+    from pathlib import Path
+
+    for root in roots:
+        base = Path(root)
+        if document == base.name and not base.is_dir():
+            return str(base)
+        prefix = base.name + "/"
+        if document.startswith(prefix):
+            return str(base / document[len(prefix):])
+    return ""
 
 
 def _embed_query(endpoint_for: EndpointFor, key: tuple[str, str], question: str,

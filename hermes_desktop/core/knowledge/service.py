@@ -45,6 +45,7 @@ FRAME = ("# Passages from the user's knowledge bases\n"
 class _SessionState:
     layer: str = ""
     cited: list[Hit] = field(default_factory=list)  # index + 1 = citation number
+    turn: int | None = None  # the turn's user message id: the stored citations' key
 
 
 def passage_label(number: int, hit: Hit) -> str:
@@ -71,11 +72,12 @@ class KnowledgeService:
         self._noticed: set[str] = set()
 
     # ------------------------------------------------------------------ the Retrieval layer
-    def prepare(self, session_id: str, text: str) -> "Event | None":
-        """Choose the passages for this turn (blocking); a Notice to emit when embeddings fell back, else None."""
+    def prepare(self, session_id: str, text: str, turn: int | None = None) -> "Event | None":
+        """Choose the passages for this turn (blocking); a Notice to emit when embeddings fell back, else None.
+        `turn` (the user message's id) keys the stored citations, so a reply's [n] can be shown later."""
         from hermes_desktop.core.events import Notice
 
-        state = _SessionState()
+        state = _SessionState(turn=turn)
         with self._lock:
             self._sessions[session_id] = state
         try:
@@ -99,6 +101,7 @@ class KnowledgeService:
             if chosen:
                 body = "\n\n".join(framed_passage(n, hit) for n, hit in enumerate(chosen, start=1))
                 state.layer = FRAME.format(bases=", ".join(names)) + "\n\n" + body
+        self._keep(session_id, turn, [(n, hit) for n, hit in enumerate(chosen, start=1)], replace=True)
         if outcome.notice and outcome.notice not in self._noticed:
             self._noticed.add(outcome.notice)
             return Notice(f"Knowledge search: {outcome.notice}.", "warning", code="knowledge_bm25_only",
@@ -123,7 +126,23 @@ class KnowledgeService:
                 if known.chunk_id == hit.chunk_id and known.base == hit.base:
                     return number
             state.cited.append(hit)
-            return len(state.cited)
+            number, turn = len(state.cited), state.turn
+        self._keep(session_id, turn, [(number, hit)])
+        return number
+
+    def _keep(self, session_id: str, turn: int | None, numbered: list[tuple[int, Hit]], *,
+              replace: bool = False) -> None:
+        """Store the turn's citations (a failure only costs the links in the window, never the turn)."""
+        if turn is None or (not numbered and not replace):
+            return
+        passages = [{"number": n, "knowledge_base": h.base, "document": h.document, "path": h.path, "page": h.page,
+                     "heading": list(h.heading), "text": h.text} for n, h in numbered]
+        try:
+            self.registry.save_citations(session_id, turn, passages, replace=replace)
+        except Exception:  # e.g. a full disk: the reply still cites, the window cannot show the passage
+            import logging
+
+            logging.getLogger(__name__).warning("the citations of a turn could not be stored", exc_info=True)
 
     # ------------------------------------------------------------------ the tool
     def search_tool(self, session_id: str, args: dict[str, Any]) -> dict[str, Any]:
