@@ -299,3 +299,20 @@ def test_the_retrieval_layer_frames_passages_as_data_with_citations_within_the_b
     assert service.search_tool("s1", {"query": "长城有多长？", "top_k": 3})["passages"] == passages
     assert service.search_tool("s1", {"query": "长城", "knowledge_base": "other"})["status"] == "refused"
     assert service.search_tool("nobody", {"query": "长城"})["status"] == "refused"
+
+
+def test_a_large_base_leaves_terms_found_in_most_chunks_out_of_the_query(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import hermes_desktop.core.knowledge.index as index_module
+
+    registry, folder = _base(tmp_path)
+    for n in range(20):
+        (folder / f"{n}.md").write_text(f"Report number {n} about the project budget." +
+                                        (" The zeppelin landed." if n == 7 else ""))
+    with registry.open("notes") as index:
+        sync_base(index)
+        monkeypatch.setattr(index_module, "COMMON_TERMS_FROM", 10)  # "large" from 10 chunks
+        expression = index_module.match_expression("project zeppelin", index._selective_terms())
+        assert expression == '"zeppelin"'  # "project" is in every chunk
+        assert index.passages(index.bm25("project zeppelin", 5))[0].document == "docs/7.md"
+        assert len(index.bm25("project budget", 50)) == 20  # only common terms: all of them are kept

@@ -23,7 +23,7 @@ import time
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from hermes_desktop.core.knowledge.chunking import Chunk
 from hermes_desktop.core.knowledge.query import fast_segment as segment, match_expression
@@ -44,6 +44,8 @@ _SCHEMA = (
     "PRIMARY KEY (chunk_id, model))",
 )
 INDEXED, PROBLEM = "indexed", "problem"
+COMMON_TERMS_FROM = 20_000  # chunks: below this every term is searched
+COMMON_SHARE = 0.2  # a term in more than this share of the chunks is left out of a large base's query
 
 
 class IndexError_(Exception):
@@ -295,14 +297,36 @@ class KnowledgeIndex:
 
     # ------------------------------------------------------------------ reading
     def bm25(self, question: str, limit: int) -> list[tuple[int, float]]:
-        """(chunk id, score) best first; score = -bm25 (higher is better)."""
-        expression = match_expression(question)
+        """(chunk id, score) best first; score = -bm25 (higher is better).
+
+        FTS5 scores every chunk that matches any term, so in a large base a term found in most chunks (a common
+        word the stop lists do not know, a frequent character pair) costs most of the time and adds almost nothing
+        to the ranking (its IDF is near zero). Above COMMON_TERMS_FROM chunks, terms whose rarest token is in more
+        than COMMON_SHARE of the chunks are left out (unless that would leave none)."""
+        keep = self._selective_terms() if self._chunk_count() >= COMMON_TERMS_FROM else None
+        expression = match_expression(question, keep)
         if expression is None:
             return []
         # FTS5's own `rank` column (bm25 by default) sorted inside FTS5, not bm25() called per row from SQL.
         rows = self.db.execute("SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?",
                                (expression, limit)).fetchall()
         return [(int(rowid), -float(rank)) for rowid, rank in rows]
+
+    def _chunk_count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
+
+    def _selective_terms(self) -> "Callable[[list[str]], bool]":
+        self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, 'row')")
+        limit = self._chunk_count() * COMMON_SHARE
+
+        def keep(tokens: list[str]) -> bool:
+            counts = []
+            for token in tokens:
+                row = self.db.execute("SELECT doc FROM temp.chunks_vocab WHERE term = ?", (token.lower(),)).fetchone()
+                counts.append(int(row[0]) if row else 0)
+            return min(counts) <= limit
+
+        return keep
 
     def vector_search(self, model: str, query: list[float], limit: int) -> list[tuple[int, float]]:
         """Cosine similarity over every stored vector (normalised at storage: a dot product), best first."""

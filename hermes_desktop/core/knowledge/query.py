@@ -11,6 +11,7 @@ and ranks first. Question words (什么, 如何, what, how…) are left out, and
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 
 _CJK_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]+")
@@ -61,11 +62,16 @@ def retrieval_terms(question: str) -> list[str]:
     return terms[:64]  # a pasted essay as a question: bounded
 
 
-def match_expression(question: str) -> str | None:
-    """The FTS5 MATCH string (phrases quoted, ORed), or None when the question has nothing to search for."""
-    phrases = []
-    for term in retrieval_terms(question):
-        tokens = fast_segment(term).split()
-        if tokens:
-            phrases.append('"' + " ".join(t.replace('"', '""') for t in tokens) + '"')
+def term_tokens(question: str) -> list[list[str]]:
+    """Each retrieval term as its index tokens (a CJK bigram is two)."""
+    return [tokens for tokens in (fast_segment(term).split() for term in retrieval_terms(question)) if tokens]
+
+
+def match_expression(question: str, keep: Callable[[list[str]], bool] | None = None) -> str | None:
+    """The FTS5 MATCH string (phrases quoted, ORed), or None when the question has nothing to search for. `keep`
+    may leave out terms (the index drops those in most chunks of a large base: see index.bm25)."""
+    terms = term_tokens(question)
+    if keep is not None:
+        terms = [t for t in terms if keep(t)] or terms
+    phrases = ['"' + " ".join(t.replace('"', '""') for t in tokens) + '"' for tokens in terms]
     return " OR ".join(phrases) or None
