@@ -50,3 +50,42 @@ def test_recall_at_5_in_chinese_and_english(tmp_path: Path) -> None:
         print(f"  hybrid not first: {line}")
     assert bm25 >= 0.9 and bm25_first >= 0.75
     assert hybrid >= bm25 - 0.05  # vectors from a hashing embedder must not make it worse
+
+
+def test_a_real_neural_model_over_http_finds_passages_by_meaning(tmp_path: Path) -> None:
+    """all-MiniLM-L6-v2 from its PyPI package (tests/support/minilm.py), served over HTTP: the model's documented
+    similarity is reproduced, and hybrid search finds English passages that share no word with the question."""
+    import pytest
+
+    from tests.support import minilm
+
+    reason = minilm.available()
+    if reason:
+        pytest.skip(reason)
+    model = minilm.model()
+    a, b = model.embed("A man is eating food."), model.embed("A man is eating a piece of bread.")
+    assert abs(sum(x * y for x, y in zip(a, b)) - 0.7553) < 0.002  # the value sentence-transformers documents
+    folder = tmp_path / "english"
+    folder.mkdir()
+    english = {name: text for name, text in DOCUMENTS.items() if text.isascii()}
+    for name, text in english.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    paraphrases = [("Which planet has a huge mountain made by lava?", "mars.md"),
+                   ("How do green leaves turn light into food?", "photosynthesis.md"),
+                   ("What helps me rest better at night?", "sleep.md"),
+                   ("How do electric vehicles recover power when stopping?", "cars.md")]
+    with EmbeddingsServer(model="minilm") as server:
+        registry = KnowledgeRegistry(tmp_path / "knowledge")
+        registry.create("english", [folder], embedding_model="all-MiniLM-L6-v2", embedding_url=server.base_url,
+                        chunk_tokens=120, overlap_tokens=20)
+        endpoint = lambda model_name, url: Endpoint(url, None, model_name)  # noqa: E731
+        with registry.open("english") as index:
+            assert sync_base(index, endpoint_for=endpoint).vectors == index.info().chunks
+        first = {}
+        for vectors in (False, True):
+            first[vectors] = sum(
+                [h.document.split("/", 1)[1] for h in search(registry, ["english"], q, top_k=1, endpoint_for=endpoint,
+                                                             vectors=vectors).hits] == [doc] for q, doc in paraphrases)
+    print(f"\nall-MiniLM-L6-v2 over HTTP, {len(paraphrases)} paraphrased questions, recall@1: "
+          f"BM25 {first[False]}/{len(paraphrases)}, hybrid {first[True]}/{len(paraphrases)}")
+    assert first[True] >= first[False] and first[True] >= 3

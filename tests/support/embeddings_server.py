@@ -7,6 +7,9 @@ deterministic: feature hashing of words and CJK bigrams into 384 dimensions, plu
 words share (car / automobile / vehicle / 汽车 / 车辆…), so a passage that shares no word with the question but
 means the same can be found by vectors and not by BM25, which is what the hybrid tests need to show.
 
+`EmbeddingsServer(model="minilm")` serves real all-MiniLM-L6-v2 vectors instead (tests/support/minilm.py: the
+model from its PyPI package, run with numpy alone), for the tests that need a real neural model.
+
 `fail = True` answers 500; `hang = True` never answers; `requests` counts the calls.
 """
 
@@ -53,7 +56,13 @@ def vector(text: str) -> list[float]:
 
 
 class EmbeddingsServer:
-    def __init__(self) -> None:
+    def __init__(self, model: str = "hash") -> None:
+        if model == "minilm":
+            from tests.support.minilm import model as minilm
+
+            encode = minilm().embed
+        else:
+            encode = vector
         self.fail = False
         self.hang = False
         self.requests = 0
@@ -77,7 +86,7 @@ class EmbeddingsServer:
                 texts = body.get("input")
                 texts = [texts] if isinstance(texts, str) else list(texts or [])
                 outer.models.append(str(body.get("model")))
-                data = [{"object": "embedding", "index": i, "embedding": vector(str(t))} for i, t in enumerate(texts)]
+                data = [{"object": "embedding", "index": i, "embedding": encode(str(t))} for i, t in enumerate(texts)]
                 self._send(200, {"object": "list", "data": data, "model": body.get("model"),
                                  "usage": {"prompt_tokens": 1, "total_tokens": 1}})
 
