@@ -48,9 +48,11 @@ def cff_pdf(path: Path, pages: list[str], font_dir: Path) -> Path:
 
 def truetype_pdf(path: Path, pages: list[str]) -> Path:
     from PySide6.QtCore import QRectF, Qt
-    from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPageSize, QPainter, QPdfWriter
+    from PySide6.QtGui import QFont, QFontDatabase, QPageSize, QPainter, QPdfWriter
+    from PySide6.QtWidgets import QApplication
 
-    app = QGuiApplication.instance() or QGuiApplication([])
+    # A QApplication (not a QGuiApplication): the suite's widget tests run later in the same process and need one.
+    app = QApplication.instance() or QApplication([])
     families = QFontDatabase.applicationFontFamilies(QFontDatabase.addApplicationFont(str(NOTO_TTC)))
     writer = QPdfWriter(str(path))
     writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
@@ -63,7 +65,7 @@ def truetype_pdf(path: Path, pages: list[str]) -> Path:
             writer.newPage()
         painter.drawText(QRectF(0, 0, writer.width(), writer.height()), int(Qt.TextFlag.TextWordWrap), text)
     painter.end()
-    del app
+    assert app is not None
     return path
 
 
