@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 from hermes_desktop import __version__
 
-COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills", "memory")
+COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills", "memory", "knowledge")
 MCP_START_WAIT_S = 20.0
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GUARD, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -44,6 +44,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                           "as the model picker does; kept with the session")
     ask.add_argument("--attach", action="append", type=Path, default=[], metavar="PATH",
                      help="attach a file (image, PDF, text, code, Markdown, CSV, JSON); repeatable")
+    ask.add_argument("--knowledge", action="append", default=[], metavar="NAME",
+                     help="use this knowledge base in the session (repeatable; kept for the session)")
     if only == "ask":
         return parser
 
@@ -80,6 +82,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from hermes_desktop.commands import memory as memory_command
 
     memory_command.add_parser(commands)
+    from hermes_desktop.commands import knowledge as knowledge_command
+
+    knowledge_command.add_parser(commands)
     return parser
 
 
@@ -127,6 +132,10 @@ def main(argv: Sequence[str]) -> int:
         from hermes_desktop.commands import memory as memory_command
 
         return memory_command.run(args)
+    if args.command == "knowledge":
+        from hermes_desktop.commands import knowledge as knowledge_command
+
+        return knowledge_command.run(args)
     return _sessions(args)
 
 
@@ -238,6 +247,13 @@ async def _ask(args: argparse.Namespace) -> int:
             print(f"error: {exc}", file=sys.stderr)
             runtime.store.close()
             return EXIT_USAGE
+    session_id = args.session or _new_session_id()
+    if args.knowledge:  # the session uses these bases from now on (stored in the knowledge registry)
+        problem = _use_knowledge(runtime, session_id, args.knowledge)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            runtime.store.close()
+            return EXIT_USAGE
     for problem in runtime.problems:
         print(f"note: {problem}", file=sys.stderr)
     approver = TerminalApprover() if sys.stdin.isatty() else None
@@ -256,7 +272,6 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.commands import memory as memory_command
 
     print_remembered = memory_command.print_remembered(runtime, quiet=args.json)  # "[remembered: …]" on stderr
-    session_id = args.session or _new_session_id()
     if pick is not None:  # --model: kept with the session, as a choice in the model picker is
         from hermes_desktop.core.session_models import write_pick
 
@@ -418,6 +433,21 @@ async def _read_attachments(paths: list[Path], *, quiet: bool) -> list[Any]:
     return prepared
 
 
+def _use_knowledge(runtime: Any, session_id: str, names: list[str]) -> str | None:
+    """`ask --knowledge NAME`: the session uses these bases (with those it used already); the reason when not."""
+    from hermes_desktop.core.knowledge.registry import KnowledgeError
+    from hermes_desktop.core.terminal_text import safe_name
+
+    if runtime.knowledge is None:
+        return "knowledge bases are not available"
+    registry = runtime.knowledge.registry
+    try:
+        registry.set_session_bases(session_id, registry.session_bases(session_id) + list(names))
+    except KnowledgeError as exc:
+        return safe_name(str(exc))
+    return None
+
+
 def _attachments_refusal(attachments: list[Any], profile: Any) -> str | None:
     """The total limit again, now that the profile (and so its context window) is known."""
     if not attachments:
@@ -527,6 +557,9 @@ async def _doctor() -> int:
     from hermes_desktop.commands import memory as memory_command
 
     memory_command.report(runtime, out)
+    from hermes_desktop.commands import knowledge as knowledge_command
+
+    ok = knowledge_command.report(out) and ok
     ok = await _report_mcp(runtime, out) and ok
     return EXIT_OK if ok else EXIT_FAILED
 

@@ -141,6 +141,11 @@ class AgentServices:
     # the background), so it never delays the reply or TurnFinished.
     prepare_memory: Callable[[str, str, str], "Event | None"] = lambda session_id, text, profile_id: None
     remember_turn: Callable[[str, str, int, str, Any], object] = lambda *args: None
+    # Knowledge (core/knowledge/service.py): before a turn's first request, in a worker thread, (session id, the
+    # user's message, its id) picks the passages knowledge_layer gives for the session; returns an event to emit (or
+    # None).
+    prepare_knowledge: Callable[[str, str, int], "Event | None"] = lambda session_id, text, user_id: None
+    knowledge_layer: Callable[[str], str] = lambda session_id: ""
     clock: Callable[[], float] = time.monotonic
     # The app's own secrets (API keys, MCP secrets; a live set): removed from every tool result before the model,
     # the session database or the audit log sees it.
@@ -527,6 +532,9 @@ class _TurnRun:
         recalled = await self.io.call(self.services.prepare_memory, self.session_id, self.text, model.profile.id)
         if recalled is not None:  # MemoryRecalled: what the memory layer holds this turn, with sources (Activity)
             self.emit(recalled)
+        retrieved = await self.io.call(self.services.prepare_knowledge, self.session_id, self.text, user_id)
+        if retrieved is not None:  # a Notice: the embeddings endpoint failed, BM25 only
+            self.emit(retrieved)
         shrunk = False
         handover: GuardStop | None = None  # the failure guard stopped the tools: one last round without them
 
@@ -678,6 +686,7 @@ class _TurnRun:
             skills=self.skills_text,
             tool_rules=rules,
             memory=self.services.memory_layer(self.session_id),
+            knowledge=self.services.knowledge_layer(self.session_id),
         )
         return build_context(layers, self.history, current_turn_start=self.turn_start, tools=tools,
                              context_window=int(profile.context_window * self.context_shrink),

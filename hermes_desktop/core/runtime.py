@@ -44,7 +44,9 @@ from hermes_desktop.core.tools.workspace import Workspace
 
 if TYPE_CHECKING:  # the agent and the model client pull in openai (~0.5 s): loaded in make_agent()
     from hermes_desktop.core.agent import Agent
+    from hermes_desktop.core.knowledge.embeddings import Endpoint
     from hermes_desktop.core.llm import ModelClient
+    from hermes_desktop.core.knowledge.service import KnowledgeService
     from hermes_desktop.core.memory.service import MemoryService
 
 log = logging.getLogger(__name__)
@@ -69,6 +71,7 @@ class Runtime:
     session_models: SessionModels | None = None  # set by make_agent
     model_catalog: ModelCatalog | None = None
     memory: "MemoryService | None" = None  # core/memory; None when the store is not SQLite (memory off)
+    knowledge: "KnowledgeService | None" = None  # core/knowledge; bases under <data>/knowledge/
 
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
         return None if self.profile is None else self._resolve_key(self.profile, env)
@@ -138,8 +141,8 @@ class Runtime:
             skills_layer=self.skills.skill_layer,
             skill_catalog=self.skills.catalog,
             skill_counts=self.skills.counts,
-            offer_tools=lambda session_id, specs: PAGER.offered(
-                session_id, self.skills.offered(session_id, self.mcp.offered(specs))),
+            offer_tools=lambda session_id, specs: self._knowledge_offered(session_id, PAGER.offered(
+                session_id, self.skills.offered(session_id, self.mcp.offered(specs)))),
             before_turn=self.skills.apply_slash,
             tool_notes=self.mcp.withheld_note,
             known_secrets=REDACTION.known_secrets,
@@ -147,6 +150,7 @@ class Runtime:
             session_locks=SessionLocks(self.paths.data_dir / LOCKS_DIRECTORY,
                                        wait_s=lambda: self.settings.limits.session_wait_s),
             **self.memory_hooks(),
+            **self.knowledge_hooks(),
         )
         agent = Agent(model, services)
         if self.session_models is None:
@@ -166,6 +170,26 @@ class Runtime:
             return {}
         return {"memory_layer": memory.layer, "prepare_memory": memory.prepare_event,
                 "remember_turn": memory.after_turn}
+
+    def knowledge_hooks(self) -> dict[str, object]:
+        """The agent's knowledge hooks (core/knowledge/service.py): passages before a turn, the layer per request."""
+        if self.knowledge is None:
+            return {}
+        return {"prepare_knowledge": self.knowledge.prepare, "knowledge_layer": self.knowledge.layer}
+
+    def _knowledge_offered(self, session_id: str, specs: list) -> list:  # type: ignore[type-arg]
+        return specs if self.knowledge is None else self.knowledge.offered(session_id, specs)
+
+    def embedding_endpoint(self, model: str, url: str) -> "Endpoint | None":
+        """Where a knowledge base's vectors come from: its own URL (no key: the provider's key goes only to the
+        provider), else the active provider's endpoint with its key."""
+        from hermes_desktop.core.knowledge.embeddings import Endpoint
+
+        if url:
+            return Endpoint(url, None, model)
+        if self.profile is None:
+            return None
+        return Endpoint(self.profile.base_url, self.api_key(self.env), model)
 
     def skill_roots(self) -> list[tuple[Path, Origin]]:
         """Bundled first, then ~/.claude/skills and ~/.agents/skills (each if enabled), then the user's folder: later
@@ -273,6 +297,7 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
     runtime.mcp.client_features = ClientFeatures(roots=lambda: workspace_roots(runtime.workspace.root),
                                                  audit=runtime.audit, servers=lambda: runtime.mcp.supervisors.values())
     runtime.memory = open_memory(runtime)
+    runtime.knowledge = open_knowledge(runtime)
     skills.reload()
     return runtime
 
@@ -302,3 +327,14 @@ def open_memory(runtime: Runtime) -> "MemoryService | None":
     return service
 
 
+
+
+def open_knowledge(runtime: Runtime) -> "KnowledgeService":
+    """Knowledge bases under <data>/knowledge/ (core/knowledge/), the search_knowledge tool registered."""
+    from hermes_desktop.core.knowledge.registry import KnowledgeRegistry
+    from hermes_desktop.core.knowledge.service import KnowledgeService
+
+    service = KnowledgeService(KnowledgeRegistry(runtime.paths.knowledge_dir), runtime.embedding_endpoint)
+    for spec in service.tools():
+        runtime.registry.register(spec, replace=True)
+    return service

@@ -160,6 +160,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self._build_status_bar()
         self.memory = MemoryActions(self)  # the Memory tab, "Remembered: …" rows, the incognito switch
+        from hermes_desktop.ui.knowledge_actions import KnowledgeActions
+
+        self.knowledge = KnowledgeActions(self)  # the Knowledge tab: bases, sync, which ones this session uses
         self.statusBar().insertPermanentWidget(2, self.memory.toggle)
         self.chat.layout().insertWidget(self.chat.layout().indexOf(self.chat.editing), self.memory.strip)
         self._build_menus()
@@ -327,6 +330,7 @@ class MainWindow(QMainWindow):
         i.sig_show_in_chat.connect(self._show_in_chat)
         c.sig_memories_changed.connect(self.memory.refresh)
         p.sig_memory_action.connect(self.memory.chat_action)
+        p.sig_citation.connect(self.knowledge.show_citation)
         s.sig_incognito.connect(lambda sid, on: spawn(self.memory.set_incognito(sid, on)))
         s.incognito_of = self.memory.is_incognito
         self.theme_manager.sig_theme_changed.connect(self._theme_changed)
@@ -358,6 +362,7 @@ class MainWindow(QMainWindow):
         self.show_skills()
         self.memory.refresh()
         self.memory.engine_ready()
+        self.knowledge.refresh()
         self._watch_skill_folders()
         self.mcp.watch_config()
         self._sync_approval_controls()
@@ -609,6 +614,7 @@ class MainWindow(QMainWindow):
         self.inspector.show_activity(None)
         self.model_picker.show_session(None)
         self.memory.show_session(None)
+        self.knowledge.show_session(None)
         self.usage_label.setText("")
         self._context_not_known()
         self.setWindowTitle("Hermes Desktop")
@@ -628,6 +634,7 @@ class MainWindow(QMainWindow):
         self.chat.set_busy(self.controller.is_busy(session_id))
         self.model_picker.show_session(session_id)
         self.memory.show_session(session_id)
+        self.knowledge.show_session(session_id)
         self.inspector.show_activity(await self.controller.activity_for(session_id))
         self.show_skills()
         self._context_not_known()
@@ -984,4 +991,5 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()
+        self.knowledge.stop()  # a running sync stops after its current file
         super().closeEvent(event)

@@ -611,6 +611,9 @@ def notice_text(event: Any) -> str:
     if code == "model_choice":
         return QCoreApplication.translate("Words", "About this conversation's model: “{0}”").format(
             params.get("text", ""))
+    if code == "knowledge_bm25_only":
+        return QCoreApplication.translate(
+            "Words", "Knowledge search without vectors this time: {0}.").format(params.get("text", ""))
     return getattr(event, "message", "")
 
 

@@ -491,118 +491,118 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="90"/>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="312"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="93"/>
         <source>Attach images, PDFs or text files (or drop or paste them here)</source>
         <translation>附加图片、PDF 或文本文件（也可拖放或粘贴到这里）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="123"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="125"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="132"/>
         <source>Stop the reply</source>
         <translation>停止回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="133"/>
         <source>Stop (Esc)</source>
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="214"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
         <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在提供方设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="233"/>
         <source>Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send them over several messages.</source>
         <translation>未发送：附加了 {0} 个文件，一条消息最多 {1} 个。请移除一些，或分几条消息发送。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="236"/>
         <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="239"/>
         <source>Not sent: the attachments are more than this model&apos;s context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="246"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="313"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="370"/>
         <source>{0} is a link to {1}</source>
         <translation>{0} 是指向 {1} 的链接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="374"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="377"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="411"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="415"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="412"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="416"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="424"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="421"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="425"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="470"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="474"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="478"/>
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="479"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="483"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -613,6 +613,44 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <location filename="../../hermes_desktop/ui/chat/view.py" line="25"/>
         <source>Conversation</source>
         <translation>对话</translation>
+    </message>
+</context>
+<context>
+    <name>CitationDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="31"/>
+        <source>Source [{0}]</source>
+        <translation>来源 [{0}]</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="45"/>
+        <source>Open document</source>
+        <translation>打开文档</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="52"/>
+        <source>[{0}] does not match a passage given to the model in this turn (the model may have written it without a source).</source>
+        <translation>[{0}] 与本轮发给模型的任何段落都不对应（模型可能在没有来源的情况下写了它）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="57"/>
+        <source>Document: {0}</source>
+        <translation>文档：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="59"/>
+        <source>Page {0}</source>
+        <translation>第 {0} 页</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="62"/>
+        <source>Heading: {0}</source>
+        <translation>标题：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="63"/>
+        <source>Knowledge base: {0}</source>
+        <translation>知识库：{0}</translation>
     </message>
 </context>
 <context>
@@ -666,7 +704,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="239"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
@@ -682,36 +720,36 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="110"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="377"/>
         <source>Use in this session</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="171"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="178"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="196"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
@@ -726,187 +764,440 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="114"/>
+        <source>Knowledge</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="176"/>
         <source>No skills installed</source>
         <translation>尚未安装技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
         <source>Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload.</source>
         <translation>把技能文件夹（含 SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="201"/>
         <source>Nothing yet</source>
         <translation>暂无活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="202"/>
         <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="272"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="277"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="288"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="294"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
         <source>read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
         <source>destructive</source>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="303"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="303"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="304"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="304"/>
         <source>Never allow</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="354"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="356"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="363"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="376"/>
         <source>Stop using in this session</source>
         <translation>在本对话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="385"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="393"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="395"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="403"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="405"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="421"/>
         <source>[{0}]</source>
         <comment>how a turn ended</comment>
         <translation>（{0}）</translation>
     </message>
 </context>
 <context>
+    <name>KnowledgeActions</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="149"/>
+        <source>Choose a folder for a knowledge base</source>
+        <translation>为知识库选择一个文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="167"/>
+        <source>New knowledge base</source>
+        <translation>新建知识库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="168"/>
+        <source>Name of the knowledge base for {0}:</source>
+        <translation>{0} 的知识库名称：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="179"/>
+        <source>The knowledge base was not made: {0}</source>
+        <translation>未能创建知识库：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="189"/>
+        <source>Remove this knowledge base?</source>
+        <translation>移除此知识库吗？</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="190"/>
+        <source>This deletes the index of “{0}” (its passages and vectors). The folders and their files are not touched; you can add them again.</source>
+        <translation>这会删除“{0}”的索引（其中的段落和向量）。文件夹及其中的文件不受影响，你可以再次添加它们。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="192"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="202"/>
+        <source>The knowledge base was not removed: {0}</source>
+        <translation>未能移除知识库：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="218"/>
+        <source>The choice was not saved: {0}</source>
+        <translation>未能保存此选择：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="273"/>
+        <source>{0}: {1} new, {2} changed, {3} removed, {4} unchanged</source>
+        <translation>{0}：新增 {1} 个，更改 {2} 个，移除 {3} 个，未变 {4} 个</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="276"/>
+        <source>, {0} could not be read</source>
+        <translation>，{0} 个无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="278"/>
+        <source>Stopped: {0}</source>
+        <translation>已停止：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="282"/>
+        <source>{0}: the sync stopped: {1}</source>
+        <translation>{0}：同步已停止：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="297"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="297"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgePanel</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="60"/>
+        <source>protected by a password</source>
+        <translation>受密码保护</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="61"/>
+        <source>no text layer (scanned pages?)</source>
+        <translation>没有文本层（可能是扫描页）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="62"/>
+        <source>too large</source>
+        <translation>文件过大</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="63"/>
+        <source>permission denied</source>
+        <translation>没有读取权限</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="64"/>
+        <source>not text, or an encoding that could not be detected</source>
+        <translation>不是文本，或无法识别其编码</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="65"/>
+        <source>not a regular file (a pipe or device)</source>
+        <translation>不是普通文件（管道或设备）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="66"/>
+        <source>a link that points out of the folder</source>
+        <translation>指向文件夹之外的链接</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="67"/>
+        <source>took too long to read</source>
+        <translation>读取耗时过长</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="68"/>
+        <source>needs too much memory to read</source>
+        <translation>读取需要的内存过多</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="69"/>
+        <source>damaged or not readable</source>
+        <translation>已损坏或无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="70"/>
+        <source>not a format that can be read</source>
+        <translation>不是可读取的格式</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="71"/>
+        <source>gone</source>
+        <translation>已不存在</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="73"/>
+        <source>could not be read</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="143"/>
+        <source>Knowledge bases</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="147"/>
+        <source>Tick a knowledge base to use it in this conversation: its best passages go to the model with each message, cited as [1], [2]…</source>
+        <translation>勾选知识库即可在本对话中使用：每条消息都会附上其中最相关的段落发给模型，并以 [1]、[2]… 标注引用。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="153"/>
+        <source>Sync progress</source>
+        <translation>同步进度</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="265"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="159"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="164"/>
+        <source>Files that could not be read</source>
+        <translation>无法读取的文件</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="167"/>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="168"/>
+        <source>Sync</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="169"/>
+        <source>Remove…</source>
+        <translation>移除…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="171"/>
+        <source>No knowledge bases yet. Add a folder of PDFs, Word files or notes: Hermes indexes it on this computer and finds passages in Chinese and English.</source>
+        <translation>还没有知识库。添加一个包含 PDF、Word 文件或笔记的文件夹：Hermes 会在这台电脑上为它建立索引，并用中文和英文查找段落。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="209"/>
+        <source>Use in this conversation</source>
+        <translation>在本对话中使用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="227"/>
+        <source>cannot be read: {0}</source>
+        <translation>无法读取：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="229"/>
+        <source>never synced</source>
+        <translation>从未同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="230"/>
+        <source>{0} documents · {1} chunks · last sync {2}</source>
+        <translation>{0} 个文档 · {1} 个片段 · 上次同步 {2}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="232"/>
+        <source>{0} could not be read</source>
+        <translation>{0} 个无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="234"/>
+        <source>{0} vectors ({1})</source>
+        <translation>{0} 个向量（{1}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="257"/>
+        <source>, about {0} s left</source>
+        <translation>，约剩 {0} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="258"/>
+        <source>{0} of {1} files{2}</source>
+        <translation>{0} / {1} 个文件{2}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="262"/>
+        <source>Paused: {0}</source>
+        <translation>已暂停：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="265"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="171"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="752"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="759"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="48"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
@@ -956,18 +1247,18 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="254"/>
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="258"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -1037,133 +1328,133 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
         <source>Tokens this session has used so far: every request&apos;s input and output added up (not the size of the context)</source>
         <translation>本对话迄今用掉的词元：每次请求的输入与输出之和（不是上下文的大小）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="245"/>
         <source>context –</source>
         <translation>上下文 –</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="246"/>
         <source>Context budget used by the last request: shown once this session sends one</source>
         <translation>上一次请求占用的上下文预算：本对话发出请求后显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
         <source>Export session as Word…</source>
         <translation>将对话导出为 Word…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
         <source>Export session to an Obsidian vault…</source>
         <translation>将对话导出到 Obsidian 库…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="282"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="914"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="921"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="428"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="433"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="432"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="437"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="473"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="511"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="516"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="512"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="517"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1172,72 +1463,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="515"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="520"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="525"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="530"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="585"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="590"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="689"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="696"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="690"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="697"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="754"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="761"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="791"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="798"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="794"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="801"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="796"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="803"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="828"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="835"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="834"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="841"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="870"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="877"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="918"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="925"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="918"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="925"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -4022,141 +4313,141 @@ it is kept here.</source>
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="613"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="614"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="614"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="615"/>
         <source>Open provider settings</source>
         <translation>打开提供方设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="615"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="616"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="66"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
         <source>Copied</source>
         <comment>a message&apos;s Copy link, just after the click</comment>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="191"/>
         <source>Copy</source>
         <comment>a code block&apos;s link</comment>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="271"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="270"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="332"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="332"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="338"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="359"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="360"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="361"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="363"/>
         <source>Thought for {0} s</source>
         <translation>已思考 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="365"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="448"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="449"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="477"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="477"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="477"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="479"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="480"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="499"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="500"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="501"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="502"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="542"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="543"/>
         <location filename="../../hermes_desktop/ui/chat/model.py" line="581"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="549"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="550"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
         <translation>上面的 {0} 条消息以这份总结（{1} 个词元）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="580"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="581"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="581"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="582"/>
         <source>Show in the Memory tab</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
@@ -4632,7 +4923,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="275"/>
         <location filename="../../hermes_desktop/ui/words.py" line="302"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="660"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
@@ -5121,296 +5412,301 @@ it is kept here.</source>
         <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="621"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="615"/>
+        <source>Knowledge search without vectors this time: {0}.</source>
+        <translation>本次知识库搜索未使用向量：{0}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
         <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让智能体继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="628"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
         <translation>已停止：智能体连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="629"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="632"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
         <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉智能体接下来怎么做。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="634"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="637"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="637"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="640"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="644"/>
         <source>Stopped. What arrived so far is kept.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="648"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="651"/>
         <source>native</source>
         <comment>tool calling</comment>
         <translation>原生</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="649"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
         <source>text format</source>
         <comment>tool calling</comment>
         <translation>文本格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="653"/>
         <source>no tools</source>
         <comment>tool calling</comment>
         <translation>不提供工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="659"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="657"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="660"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="661"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="659"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="661"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="664"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="665"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="664"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="665"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="668"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="669"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="668"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="671"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="674"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="677"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="675"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="678"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="676"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="677"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="680"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="678"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="682"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="680"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="694"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="694"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="696"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="699"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="699"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="702"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="703"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="706"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="705"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="708"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="715"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="718"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="716"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="719"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="717"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="719"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="722"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="723"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="721"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="724"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="729"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="732"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="734"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="737"/>
         <source>It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录{status}：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="738"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="741"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="742"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="745"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="744"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="747"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="746"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="749"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="751"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="754"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="761"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="764"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="767"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="766"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="769"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="772"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="771"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="774"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="778"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="781"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="785"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="788"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="787"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="790"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="789"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="792"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="790"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="793"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="791"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="794"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

@@ -280,6 +280,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             url = QUrl(payload)
             if url.scheme() in ("http", "https", "mailto"):
                 QDesktopServices.openUrl(url)
+            elif url.scheme() == "cite":  # a reply's [n] (ui/citations.py)
+                self.sig_action.emit("citation", item, url.path())
             return True
         if action == "copy_code":
             QGuiApplication.clipboard().setText(payload or "")

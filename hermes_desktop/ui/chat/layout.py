@@ -45,6 +45,7 @@ from hermes_desktop.ui.chat.items import (
 from hermes_desktop.ui.chat.markdown_render import (
     is_list_block, references_of, render_block, set_copy_label, split_blocks_at,
 )
+from hermes_desktop.ui.citations import link_citations
 from hermes_desktop.ui.chat.model import note_heading, remembered_text
 
 # One column grid for every row (ui/design.py): boxes start CHAT_MARGIN from the left and end CHAT_MARGIN from the
@@ -403,7 +404,7 @@ class RowLayouter:
         for index, (offset, block) in enumerate(blocks):
             if item.streaming and index == len(blocks) - 2 and index > 0 and not is_list_block(blocks[index - 1][1]):
                 stable_chars, stable_parts, stable_y = start + offset, list(layout.docs), y
-            rendered = render_block(block, palette, references)
+            rendered = render_block(link_citations(block) if item.role == "assistant" else block, palette, references)
             doc = self.docs.get(rendered.html, inner, self.font)
             layout.docs.append(DocPart(QPointF(MARGIN_X, y), doc, rendered.code))
             y += doc.size().height() + BLOCK_GAP

@@ -60,6 +60,8 @@ class ChatPane(QWidget):
     sig_attachments_changed = Signal()
     sig_memory_action = Signal(str, object)
     """From a "Remembered: …" row (RememberedItem): undo_remembered (forget what it remembered) or show_memories."""
+    sig_citation = Signal(object, str)
+    """A reply's citation [n] was clicked: (its MessageItem, "n")."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -295,6 +297,8 @@ class ChatPane(QWidget):
             self.sig_approval.emit(item.call_id, action.split(":", 1)[1])
         elif action == "open_attachment" and payload is not None:
             self.open_attachment(payload)
+        elif action == "citation" and isinstance(item, MessageItem):
+            self.sig_citation.emit(item, str(payload))
 
     def last_reply(self) -> str | None:
         for item in reversed(self.model.items()):
