@@ -192,6 +192,15 @@ class AgentServices:
     attachment_files: AttachmentFiles | None = None
     learn_no_vision: Callable[[str], object] = lambda profile_id: None
 
+    # The session's assistant (core/assistants/service.py): its instructions (a context layer below the app's
+    # rules), its request parameters, a refusal for a call outside its allow list (asked for every call, whatever
+    # was offered: session id, tool name, the tool's source or None, arguments), and the model for side requests
+    # (summaries) given the turn's model.
+    assistant_layer: Callable[[str], str] = lambda session_id: ""
+    request_params: Callable[[str], dict[str, Any]] = lambda session_id: {}
+    call_guard: Callable[[str, str, "str | None", "dict[str, Any] | None"], "str | None"] = lambda *args: None
+    side_model: Callable[[str, ModelClient], Awaitable[ModelClient]] | None = None
+
     @property
     def notes_dir(self):  # type: ignore[no-untyped-def]
         return self.workspace.root / "notes"
@@ -418,6 +427,7 @@ class _TurnRun:
         self.model: ModelClient | None = agent.model  # this turn's: the session's choice (see _run)
         self.ctx = ToolContext(session_id, self.services.workspace, self.services.network, self.services.notes_dir)
         self.summaries = TurnSummary(agent, session_id, self.io.call, emit)
+        self.side: ModelClient | None = None  # the model for this turn's side requests (summaries, memory)
         self.stop_params: dict[str, Any] = {}  # a guard's numbers for TurnFinished.params (the window words them)
         self.skills_text = ""  # the active skills' layer of the latest request (request_fit names each skill's cost)
 
@@ -459,7 +469,7 @@ class _TurnRun:
         if self.new_message and self.user_id is not None and self.model is not None:
             try:
                 self.services.remember_turn(self.session_id, self.model.profile.id, self.user_id, self.text or "",
-                                            self.model)
+                                            self.side or self.model)  # extraction is a side task
             except Exception:  # memory never breaks a turn
                 log.exception("memory could not take the turn")
 
@@ -546,6 +556,7 @@ class _TurnRun:
                              "key) in settings; your message is saved.", ErrorAction.OPEN_PROVIDER_SETTINGS,
                              code="no_model")
         await self.io.call(store.set_model, self.session_id, model.profile.id, model.profile.model)
+        side = self.side = await self.services.side_model(self.session_id, model) if self.services.side_model else model
 
         await self.io.call(self.services.before_turn, self.session_id, self.text)
         self.user_id = user_id
@@ -566,15 +577,16 @@ class _TurnRun:
             if too_big is not None:  # never sent over the window: the user is told what to turn off (issue 15)
                 raise too_big
             context = await self.summaries.ensure(first, lambda: self._build_context(tools),
-                                                  model, self.history, self.turn_start, self.agent.calibration)
+                                                  side, self.history, self.turn_start, self.agent.calibration)
             listed, searchable = self.services.skill_counts(self.session_id) if tools else (0, 0)
             self.emit(ContextPrepared(self.round_trips, context.estimated_tokens, context.budget_tokens,
                                       context.dropped_messages, dict(context.breakdown), listed, searchable))
             self.emit(ModelRequestStarted(self.round_trips, model.profile.model, model.tool_mode.value if tools else "none"))
             self.streaming = _StreamingMessage(self.io, store, self.session_id, self.services.clock, self.emit)
             try:
-                done = await self._stream(model, ChatRequest(context.messages, tools,
-                                                             max_reply_chars=self.services.limits.max_reply_chars))
+                done = await self._stream(model, ChatRequest(
+                    context.messages, tools, max_reply_chars=self.services.limits.max_reply_chars,
+                    overrides=self.services.request_params(self.session_id)))
             except ModelError as error:
                 if error.kind is ErrorKind.CONTEXT_TOO_LONG and not shrunk and self.streaming.message_id is None:
                     shrunk = True
@@ -601,7 +613,7 @@ class _TurnRun:
                                  "its thinking to read what it wrote.", "warning", code="thinking_only"))
             if not done.tool_calls:
                 await self._maybe_title()
-                self.summaries.after_turn(context, done.text, model)
+                self.summaries.after_turn(context, done.text, side)
                 return FinishReason.COMPLETED, ""
             stop = await self._run_tools(done.tool_calls, offered, reason=done.text)
             if stop is not None:
@@ -686,6 +698,7 @@ class _TurnRun:
             if any(t.get("function", {}).get("name") == "activate_skill" for t in tools) else "",
             skills=self.skills_text,
             tool_rules=rules,
+            assistant=self.services.assistant_layer(self.session_id),
             memory=self.services.memory_layer(self.session_id),
         )
         return build_context(layers, self.history, current_turn_start=self.turn_start, tools=tools,
@@ -812,11 +825,17 @@ class _TurnRun:
         timeout = self.services.limits.default_tool_timeout_s
         try:
             async with asyncio.timeout(timeout):
-                return await run_tool_thread(self.services.registry.prepare, call, self.ctx, offered=offered)
+                prepared = await run_tool_thread(self.services.registry.prepare, call, self.ctx, offered=offered)
         except TimeoutError:
             return PreparedCall(call.id, call.name, call.arguments, None, None, Risk.DESTRUCTIVE,
                                 problem=f"could not be checked within {timeout:g} s (its check did not finish, or "
                                         "every tool worker was busy); it was not run")
+        known = self.services.registry.get(call.name)
+        refused = self.services.call_guard(self.session_id, call.name, known.source if known else None,
+                                           prepared.arguments)
+        if refused is not None:  # outside the assistant's allow list: never asked about, never run
+            return PreparedCall(call.id, call.name, call.arguments, None, None, Risk.DESTRUCTIVE, problem=refused)
+        return prepared
 
     def _concurrent_reads(self, prepared: list[PreparedCall], start: int) -> list[tuple[PreparedCall, PolicyDecision]]:
         """The run of consecutive read-only calls the policy allows without asking, starting at `start`."""
