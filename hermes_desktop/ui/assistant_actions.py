@@ -47,6 +47,7 @@ class AssistantActions(QObject):
         self.current = None  # the open chat's Assistant (None until read)
         self.picker = QuickPicker(window)
         self.picker.sig_closed.connect(self._picker_closed)
+        self.picker.sig_chosen.connect(lambda choice: spawn(self._chosen(choice)))
         self._picking = ""  # what the open picker is for: switch | slash | new
         self._deleted: str | None = None
         self.editor: QDialog | None = None  # the open dialogs, for tests and automation
@@ -196,11 +197,6 @@ class AssistantActions(QObject):
         if not choices:
             return
         self._picking = purpose
-        try:
-            self.picker.sig_chosen.disconnect()
-        except (RuntimeError, TypeError):
-            pass
-        self.picker.sig_chosen.connect(lambda choice: spawn(self._chosen(choice)))
         self.picker.open_with(choices, at=at, placeholder=placeholder)
 
     def _maybe_slash(self) -> None:
