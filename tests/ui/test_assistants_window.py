@@ -38,7 +38,8 @@ def test_pick_weekly_report_from_the_gallery_by_keyboard_and_send_notes(make_win
     h.wait_until(lambda: "Weekly report" in button.text(), what="the header to show the assistant")
     welcome = h.window.chat.empty
     assert "Weekly report" in welcome.title.text()
-    assert [b.text() for b in welcome.prompts if not b.isHidden()] == ["Here are my notes for this week:",
+    assert all(b.isHidden() for b in welcome.prompts)
+    assert [b.text() for b in welcome.starters if not b.isHidden()] == ["Here are my notes for this week:",
                                                                        "Write my weekly report from notes.md"]
     session = h.window.current_session
     assert session and h.controller.runtime.assistants.store.session_assistant(session).assistant.id == \

@@ -74,6 +74,8 @@ class AssistantImportDialog(QDialog):
         self.items = QListWidget()
         self.items.setObjectName("assistantImportList")
         self.items.setWordWrap(True)
+        self.items.setSpacing(4)
+        self.items.setAlternatingRowColors(True)
         self.grant = QCheckBox(self.tr("Give them the tools they ask for"))
         self.grant.setObjectName("assistantImportGrant")
         self.grant.hide()
