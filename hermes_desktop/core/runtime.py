@@ -131,7 +131,7 @@ class Runtime:
             limits=self.settings.limits,
             disabled_tools=set(self.settings.disabled_tools),
             dry_run=self.settings.dry_run,
-            skills_layer=self.skills.skill_layer,
+            skills_layer=self.skills_layer,
             skill_catalog=self.skills.catalog,
             skill_counts=self.skills.counts,
             offer_tools=self.offer_tools,
@@ -179,6 +179,16 @@ class Runtime:
         hooks = {"memory_layer": memory.layer, "prepare_memory": memory.prepare_event,
                  "remember_turn": memory.after_turn}
         return self.assistants.memory_hooks(hooks) if self.assistants is not None else hooks
+
+    def skills_layer(self, session_id: str) -> str:
+        """The active skills' instructions; for an assistant with a skill list, only its skills' (a `/skill-name`
+        of another skill activates it for the session, but this assistant never gets its instructions)."""
+        assistant = self.assistants.current(session_id) if self.assistants is not None else None
+        if assistant is None or assistant.skills is None:
+            return self.skills.skill_layer(session_id)
+        parts = [f"## Skill: {skill.name} (active)\n{skill.instructions}" for name in self.skills.active(session_id)
+                 if name in assistant.skills and (skill := self.skills.get(name)) is not None and skill.instructions]
+        return "\n\n".join(parts)
 
     def offer_tools(self, session_id: str, specs: list[ToolSpec]) -> list[ToolSpec]:
         """The tools a request offers: MCP's live ones, active skills', the pager's, then the assistant's allow list."""

@@ -310,3 +310,19 @@ def test_export_json_of_a_session_names_only_its_assistant(tmp_path) -> None:
     assert exported["session"]["assistant"] == {"id": secret_ish.id, "name": "Lawyer"}
     assert "PRIVATE INSTRUCTIONS" not in json.dumps(exported)
     opened.store.close()
+
+
+async def test_a_slash_activated_skill_outside_the_list_gives_no_instructions(model_server, workspace_dir) -> None:
+    save_profile(model_server)
+    made = runtime(workspace_dir)
+    skill = made.skills.skills[0]
+    choose(made, "s", mine(made, Assistant(id="", name="No skills", tools=("calculate",), memory=False)))
+    model_server.enqueue(text_reply("no"))
+    await ask(made, "s", f"/{skill.name} please")
+    request = model_server.chat_requests[-1]
+    assert f"## Skill: {skill.name}" not in request.system_prompt and request.tool_names == ["calculate"]
+    choose(made, "s", None)  # Hermes: the skill activated for the session is in use
+    model_server.enqueue(text_reply("yes"))
+    await ask(made, "s", "go on")
+    assert f"## Skill: {skill.name}" in model_server.chat_requests[-1].system_prompt
+    made.store.close()
