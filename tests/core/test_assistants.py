@@ -326,3 +326,47 @@ async def test_a_slash_activated_skill_outside_the_list_gives_no_instructions(mo
     await ask(made, "s", "go on")
     assert f"## Skill: {skill.name}" in model_server.chat_requests[-1].system_prompt
     made.store.close()
+
+
+def long_history(store, session_id: str, exchanges: int = 30) -> None:
+    """A stored conversation far longer than a small window (written directly: the store is real)."""
+    from hermes_desktop.core.session_types import NewMessage
+
+    store.create_session(session_id)
+    for n in range(exchanges):
+        store.append_message(session_id, NewMessage("user", f"Step {n}: my goal is a birdhouse. " + "x" * 600))
+        store.append_message(session_id, NewMessage("assistant", f"Answer {n}: " + "y" * 600, finish_reason="stop"))
+
+
+def summary_models(server) -> list[str]:
+    from tests.support.model_server import SUMMARY_PROMPT_OPENING
+
+    return [r.body["model"] for r in server.chat_requests if r.system_prompt.startswith(SUMMARY_PROMPT_OPENING)]
+
+
+async def test_summaries_go_to_the_profiles_side_model_then_to_the_assistants(model_server, workspace_dir) -> None:
+    save_profile(model_server, context_window=8192, max_output_tokens=1024, side_model="cheap-summaries")
+    made = runtime(workspace_dir)
+    long_history(made.store, "s")
+    model_server.enqueue(text_reply("next step"))
+    events = await ask(made, "s", "what now?")
+    assert of_type(events, ev.TurnFinished)[-1].reason is ev.FinishReason.COMPLETED
+    assert summary_models(model_server) and set(summary_models(model_server)) == {"cheap-summaries"}
+    turns = [r for r in model_server.chat_requests if r.body["model"] != "cheap-summaries"]
+    assert {r.body["model"] for r in turns} == {"scripted-model"}, "the turn itself keeps the chat's model"
+
+    choose(made, "t", mine(made, Assistant(id="", name="Frugal", tools=(), memory=False, side_model="tiny-side")))
+    from hermes_desktop.core.session_types import NewMessage
+
+    for n in range(30):
+        made.store.append_message("t", NewMessage("user", f"Step {n}: " + "x" * 600))
+        made.store.append_message("t", NewMessage("assistant", f"Answer {n}: " + "y" * 600, finish_reason="stop"))
+    model_server.enqueue(text_reply("ok"))
+    await ask(made, "t", "and now?")
+    assert "tiny-side" in summary_models(model_server), "the assistant's side model wins over the profile's"
+    side = await made.side_client("t")
+    assert side is not None and side.profile.model == "tiny-side" and side.profile.base_url == model_server.base_url
+    hermes_side = await made.side_client("s")
+    assert hermes_side is not None and hermes_side.profile.model == "cheap-summaries"
+    await made.session_models.aclose()
+    made.store.close()
