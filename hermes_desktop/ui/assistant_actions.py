@@ -53,6 +53,7 @@ class AssistantActions(QObject):
         self.editor: QDialog | None = None  # the open dialogs, for tests and automation
         self.import_dialog: QDialog | None = None
         self.fill_dialog: QDialog | None = None
+        self.library_dialog: QDialog | None = None
         self.button = QToolButton()
         self.button.setObjectName("assistantButton")
         self.button.setAccessibleName(self.tr("Assistant of this chat"))
@@ -98,6 +99,7 @@ class AssistantActions(QObject):
         panel.sig_new.connect(lambda: spawn(self.edit(None)))
         panel.sig_import.connect(lambda: spawn(self.import_assistants()))
         panel.sig_undo.connect(lambda: spawn(self.undo_delete()))
+        panel.sig_prompts.connect(lambda: spawn(self.prompt_library()))
 
     def _tell(self, text: str) -> None:
         self.window.statusBar().showMessage(text, 6000)
@@ -360,3 +362,23 @@ class AssistantActions(QObject):
             return
         self.refresh()
         self._tell(self.tr("Imported {0} assistant(s).").format(len(saved)))
+
+    async def prompt_library(self) -> None:
+        from hermes_desktop.ui.dialogs.prompt_library import PromptLibraryDialog
+
+        store = self.store
+        if store is None:
+            return
+
+        async def save(name: str, body: str, description: str, prompt_id: str) -> Any:
+            return await asyncio.to_thread(store.save_prompt, name, body, description, prompt_id=prompt_id)
+
+        async def delete(prompt_id: str) -> None:
+            await asyncio.to_thread(store.delete_prompt, prompt_id)
+
+        async def reload() -> Any:
+            return await asyncio.to_thread(store.prompts)
+
+        dialog = self.library_dialog = PromptLibraryDialog(await reload(), save=save, delete=delete, reload=reload,
+                                                           parent=self.window)
+        await run_dialog(dialog)

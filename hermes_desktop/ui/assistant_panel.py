@@ -1,6 +1,6 @@
 """The inspector's Assistants tab: Hermes, the built-in gallery and the user's own assistants (list objectName
 `assistantList`), with search and the buttons Use in this chat, New…, Edit…, Duplicate, Delete (with Undo),
-Import…, Export….
+Import…, Export…, and Prompts… (the prompt library, ui/dialogs/prompt_library.py).
 
 Each row shows the emoji and name (in the window's language), what it is for, and what it may use ("no tools",
 "read_file, calculate", "all enabled tools"). The row of the open chat's assistant has a marker. Keys: Enter uses
@@ -46,6 +46,8 @@ class AssistantPanel(QWidget):
     """Import… was pressed."""
     sig_undo = Signal()
     """Undo the last delete."""
+    sig_prompts = Signal()
+    """Prompts… was pressed: open the prompt library."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -76,6 +78,8 @@ class AssistantPanel(QWidget):
                                     self.tr("Add assistants from a file or a URL (Hermes, Cherry Studio, NextChat)"))
         self.export_button = button(self.tr("Export…"), "exportAssistantButton", lambda: self._emit("export"),
                                     self.tr("Save this assistant as a JSON file"))
+        self.prompts_button = button(self.tr("Prompts…"), "promptLibraryButton", self.sig_prompts.emit,
+                                     self.tr("Saved prompts with {{blanks}}: type / in the message box to use one"))
         self.undo_label = QLabel()
         self.undo_label.setObjectName("assistantUndoLabel")
         self.undo_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -97,7 +101,7 @@ class AssistantPanel(QWidget):
         layout.addWidget(self.list, 1)
         layout.addWidget(self.undo_bar)
         for buttons in ([self.use_button, self.new_button, self.edit_button, self.duplicate_button],
-                        [self.delete_button, self.import_button, self.export_button]):
+                        [self.delete_button, self.import_button, self.export_button, self.prompts_button]):
             row = QHBoxLayout()
             for widget in buttons:
                 row.addWidget(widget)

@@ -424,107 +424,107 @@
 <context>
     <name>AssistantActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="59"/>
         <source>Assistant of this chat</source>
         <translation>本对话的助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="60"/>
         <source>The assistant of this chat: its instructions, model and tools (Ctrl+Shift+A to change)</source>
         <translation>本对话的助手：它的指令、模型和工具（按 Ctrl+Shift+A 更换）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="107"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="109"/>
         <source>all enabled tools</source>
         <translation>所有已启用的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="111"/>
         <source>no tools</source>
         <translation>不使用工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="156"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="158"/>
         <source>This chat&apos;s next message goes to {0}.</source>
         <translation>本对话的下一条消息将交给{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="171"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="175"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="179"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="189"/>
         <source>Switch this chat&apos;s assistant…</source>
         <translation>更换本对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="195"/>
         <source>Assistant for the new chat…</source>
         <translation>新对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="208"/>
         <source>Prompts, assistants and skills…</source>
         <translation>提示词、助手和技能…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="272"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="282"/>
         <source>Deleted “{0}”.</source>
         <translation>已删除“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="322"/>
         <source>Another assistant already has this name.</source>
         <translation>已有同名的助手。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="327"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="335"/>
         <source>Export assistant</source>
         <translation>导出助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="336"/>
         <source>JSON files (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="344"/>
         <source>The assistant was not exported: {0}</source>
         <translation>助手未能导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="346"/>
         <source>Exported to {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="359"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="361"/>
         <source>The assistants were not imported: {0}</source>
         <translation>助手未能导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="364"/>
         <source>Imported {0} assistant(s).</source>
         <translation>已导入 {0} 个助手。</translation>
     </message>
@@ -697,7 +697,7 @@
     <name>AssistantImportDialog</name>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="57"/>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="100"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="102"/>
         <source>Import assistants</source>
         <translation>导入助手</translation>
     </message>
@@ -722,37 +722,37 @@
         <translation>可读取 Hermes、Cherry Studio 和 NextChat（面具）文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="79"/>
         <source>Give them the tools they ask for</source>
         <translation>授予它们所请求的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="83"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="103"/>
         <source>JSON files (*.json);;All files (*)</source>
         <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="115"/>
         <source>Reading…</source>
         <translation>正在读取…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="120"/>
         <source>This file cannot be imported: {0}</source>
         <translation>无法导入此文件：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="133"/>
         <source>Asks for: {0}</source>
         <translation>请求：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="135"/>
         <source>{0} assistant(s) from a {1} file will be added.</source>
         <translation>将从 {1} 文件添加 {0} 个助手。</translation>
     </message>
@@ -760,108 +760,118 @@
 <context>
     <name>AssistantPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="57"/>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="60"/>
         <source>Search assistants</source>
         <translation>搜索助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="63"/>
         <source>Assistants</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="67"/>
         <source>Use in this chat</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="68"/>
         <source>This chat&apos;s next message goes to this assistant (Enter)</source>
         <translation>本对话的下一条消息交给这个助手（Enter）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="69"/>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="70"/>
         <source>Make an assistant with its own instructions, model and tools</source>
         <translation>创建一个有自己指令、模型和工具的助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="71"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="72"/>
         <source>Change this assistant (a built-in one is saved as your copy) (F2)</source>
         <translation>修改这个助手（内置助手会另存为你的副本）（F2）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="73"/>
         <source>Duplicate</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="74"/>
         <source>Save a copy to change (Ctrl+D)</source>
         <translation>保存一份副本以便修改（Ctrl+D）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="75"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="76"/>
         <source>Delete this assistant (Delete); you can undo it for a moment</source>
         <translation>删除这个助手（Delete）；片刻内可以撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="77"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="78"/>
         <source>Add assistants from a file or a URL (Hermes, Cherry Studio, NextChat)</source>
         <translation>从文件或 URL 添加助手（Hermes、Cherry Studio、NextChat）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="79"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="80"/>
         <source>Save this assistant as a JSON file</source>
         <translation>把这个助手保存为 JSON 文件</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="81"/>
+        <source>Prompts…</source>
+        <translation>提示词…</translation>
+    </message>
+    <message>
         <location filename="../../hermes_desktop/ui/assistant_panel.py" line="82"/>
+        <source>Saved prompts with {{blanks}}: type / in the message box to use one</source>
+        <translation>带 {{空白}} 的已保存提示词：在消息框中输入 / 即可使用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="86"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="127"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="128"/>
         <source>Mine</source>
         <translation>我的</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="125"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="129"/>
         <source>Gallery</source>
         <translation>助手库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="149"/>
         <source>No assistant matches “{0}”.</source>
         <translation>没有与“{0}”匹配的助手。</translation>
     </message>
@@ -3238,6 +3248,74 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     </message>
 </context>
 <context>
+    <name>PromptLibraryDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="43"/>
+        <source>Prompt library</source>
+        <translation>提示词库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="55"/>
+        <source>The prompt. {{name}} marks a blank that is asked when it is used.</source>
+        <translation>提示词内容。{{名称}} 表示使用时要填写的空白。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="65"/>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="68"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="71"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="75"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="76"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="77"/>
+        <source>Text</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="103"/>
+        <source> (built-in)</source>
+        <translation>（内置）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="133"/>
+        <source>Blanks asked when it is used: {0}</source>
+        <translation>使用时要填写的空白：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="143"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="156"/>
+        <source>A prompt with this name already exists.</source>
+        <translation>已有同名的提示词。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="157"/>
+        <source>A prompt needs a name and a text.</source>
+        <translation>提示词需要名称和内容。</translation>
+    </message>
+</context>
+<context>
     <name>QuickPicker</name>
     <message>
         <location filename="../../hermes_desktop/ui/quick_picker.py" line="49"/>
@@ -4611,7 +4689,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/empty_state.py" line="177"/>
-        <location filename="../../hermes_desktop/ui/empty_state.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="204"/>
         <source>Put this in the message box</source>
         <translation>填入消息框</translation>
     </message>

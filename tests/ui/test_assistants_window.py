@@ -180,3 +180,28 @@ def test_the_header_follows_the_open_session(make_window) -> None:
     h.wait_until(lambda: "Mine" in h.window.assistants.button.text(), what="the session's assistant")
     h.do(h.window.new_session)
     assert "Hermes" in h.window.assistants.button.text()
+
+
+def test_the_prompt_library_saves_a_prompt_that_slash_then_offers(make_window) -> None:
+    h = make_window()
+    show_tab(h)
+    actions = h.window.assistants
+    h.do(lambda: actions.panel.prompts_button.click())
+    h.wait_until(lambda: actions.library_dialog is not None and actions.library_dialog.isVisible(), what="the library")
+    library = actions.library_dialog
+    assert library.list.count() >= 5, "the built-in prompts"
+    h.do(lambda: (library.name.setText("Leave request"), library.body.setPlainText("Dear {{manager}}, {{days}} off?")))
+    assert "manager, days" in library.blanks.text()
+    h.run(library.save())
+    assert any(library.list.item(i).text() == "Leave request" for i in range(library.list.count()))
+    h.do(lambda: (library.start_new(), library.name.setText("leave REQUEST"), library.body.setPlainText("x")))
+    h.run(library.save())
+    assert "already exists" in library.problem.text()
+    h.do(library.reject)
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+    picker = actions.picker
+    h.do(lambda: (box.setFocus(), QTest.keyClicks(box, "/")))
+    h.wait_until(picker.isVisible, what="the picker")
+    h.do(lambda: QTest.keyClicks(picker.search, "leave"))
+    assert [c.label for c in picker.visible_choices()] == ["Leave request"]
+    h.do(lambda: QTest.keyClick(picker.search, Qt.Key.Key_Escape))
