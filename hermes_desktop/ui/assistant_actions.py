@@ -47,7 +47,7 @@ class AssistantActions(QObject):
         self.current = None  # the open chat's Assistant (None until read)
         self.picker = QuickPicker(window)
         self.picker.sig_closed.connect(self._picker_closed)
-        self.picker.sig_chosen.connect(lambda choice: spawn(self._chosen(choice)))
+        self.picker.sig_chosen.connect(lambda choice: spawn(self._guarded(self._chosen(choice))))
         self._picking = ""  # what the open picker is for: switch | slash | new
         self._deleted: str | None = None
         self.editor: QDialog | None = None  # the open dialogs, for tests and automation
@@ -95,11 +95,22 @@ class AssistantActions(QObject):
         return "assistants" in self.window.inspector._built and self.panel.isVisible()
 
     def _connect_panel(self, panel: Any) -> None:
-        panel.sig_action.connect(lambda action, key: spawn(self.act(action, key)))
+        panel.sig_action.connect(lambda action, key: spawn(self._guarded(self.act(action, key))))
         panel.sig_new.connect(lambda: spawn(self.edit(None)))
         panel.sig_import.connect(lambda: spawn(self.import_assistants()))
         panel.sig_undo.connect(lambda: spawn(self.undo_delete()))
         panel.sig_prompts.connect(lambda: spawn(self.prompt_library()))
+
+    async def _guarded(self, work: Any) -> None:
+        """Run a user's action; a store that cannot save (full disk, read-only history) or an assistant deleted
+        meanwhile is said in the error bar, never an unhandled exception."""
+        from hermes_desktop.core.assistants.store import AssistantNotFound
+        from hermes_desktop.core.storage.errors import StorageError
+
+        try:
+            await work
+        except (StorageError, AssistantNotFound) as exc:
+            self.window.errors.show_message(self.tr("The assistant change was not saved: {0}").format(exc))
 
     def _tell(self, text: str) -> None:
         self.window.statusBar().showMessage(text, 6000)

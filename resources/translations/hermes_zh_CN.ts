@@ -434,97 +434,102 @@
         <translation>本对话的助手：它的指令、模型和工具（按 Ctrl+Shift+A 更换）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="113"/>
+        <source>The assistant change was not saved: {0}</source>
+        <translation>助手的更改未能保存：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="120"/>
         <source>all enabled tools</source>
         <translation>所有已启用的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="122"/>
         <source>no tools</source>
         <translation>不使用工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="169"/>
         <source>This chat&apos;s next message goes to {0}.</source>
         <translation>本对话的下一条消息将交给{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="182"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="186"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="190"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="200"/>
         <source>Switch this chat&apos;s assistant…</source>
         <translation>更换本对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="206"/>
         <source>Assistant for the new chat…</source>
         <translation>新对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="219"/>
         <source>Prompts, assistants and skills…</source>
         <translation>提示词、助手和技能…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="283"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="293"/>
         <source>Deleted “{0}”.</source>
         <translation>已删除“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="322"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="333"/>
         <source>Another assistant already has this name.</source>
         <translation>已有同名的助手。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="338"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="335"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="346"/>
         <source>Export assistant</source>
         <translation>导出助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="347"/>
         <source>JSON files (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="355"/>
         <source>The assistant was not exported: {0}</source>
         <translation>助手未能导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="357"/>
         <source>Exported to {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="372"/>
         <source>The assistants were not imported: {0}</source>
         <translation>助手未能导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="375"/>
         <source>Imported {0} assistant(s).</source>
         <translation>已导入 {0} 个助手。</translation>
     </message>

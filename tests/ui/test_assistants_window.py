@@ -205,3 +205,24 @@ def test_the_prompt_library_saves_a_prompt_that_slash_then_offers(make_window) -
     h.do(lambda: QTest.keyClicks(picker.search, "leave"))
     assert [c.label for c in picker.visible_choices()] == ["Leave request"]
     h.do(lambda: QTest.keyClick(picker.search, Qt.Key.Key_Escape))
+
+
+def test_a_history_that_cannot_be_saved_says_so_when_an_assistant_is_chosen(make_window, monkeypatch) -> None:
+    """The fault injected where the store writes: its own error for a full disk (StorageUnavailable)."""
+    from hermes_desktop.core.storage.errors import DiskFullError
+
+    h = make_window()
+    store = h.controller.runtime.assistants.store
+
+    def full(*args, **kwargs):
+        raise DiskFullError("The disk holding hermes.db is full: the session's assistant was not saved.")
+
+    monkeypatch.setattr(store, "set_session_assistant", full)
+    box = h.window.findChild(QPlainTextEdit, "chatInput")
+    picker = h.window.assistants.picker
+    h.do(lambda: (box.setFocus(), QTest.keyClicks(box, "/")))
+    h.wait_until(picker.isVisible, what="the picker")
+    h.do(lambda: QTest.keyClicks(picker.search, "translator"))
+    h.do(lambda: QTest.keyClick(picker.search, Qt.Key.Key_Return))
+    h.wait_until(lambda: "is full" in h.window.errors.label.text(), what="the error bar")
+    assert "Hermes" in h.window.assistants.button.text(), "the header does not claim a change that was not saved"
