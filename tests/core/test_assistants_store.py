@@ -45,6 +45,35 @@ def test_a_v8_database_migrates_to_v9_keeps_its_sessions_and_they_use_hermes() -
         store.close()
 
 
+def test_the_v8_fixture_migrates_to_v9_with_its_sessions_memory_and_records() -> None:
+    """tests/core/fixtures/hermes_v8.sql: a database users have (made once with migrations[:8], never regenerated)."""
+    from tests.support.stores import FIXTURES
+
+    paths = data_paths()
+    paths.data_dir.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(paths.database)
+    db.executescript((FIXTURES / "hermes_v8.sql").read_text(encoding="utf-8"))
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 8
+    before = db.execute("SELECT id, session_id, role, content FROM messages ORDER BY id").fetchall()
+    db.close()
+    opened = open_store(paths)
+    store = opened.store
+    try:
+        assert store._db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
+        after = store._db.execute("SELECT id, session_id, role, content FROM messages ORDER BY id").fetchall()
+        assert [tuple(r) for r in after] == before and before, "every message kept"
+        assert store._db.execute("SELECT statement FROM memories").fetchone()[0] == "Prefers tea"
+        assert store._db.execute("SELECT COUNT(*) FROM tool_call_records").fetchone()[0] == 1
+        assistants = AssistantStore(store)
+        for session_id in ("trip", "maths"):
+            assert assistants.session_assistant(session_id).assistant is HERMES
+        assistants.set_session_assistant("trip", "builtin:translator")
+        assert assistants.session_assistant("trip").assistant.name == "Translator"
+        assert [m.content for m in store.messages("trip")][0] == "Plan a weekend in 杭州 please"
+    finally:
+        store.close()
+
+
 @pytest.fixture
 def stores():
     opened = open_test_store()
