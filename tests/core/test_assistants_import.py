@@ -173,3 +173,15 @@ def test_a_url_goes_through_fetch_urls_private_network_guard(store, list_server)
     assert plan.format == imports.CHERRY and plan.source == url and len(plan.apply(store)) == 3
     with pytest.raises(AssistantFormatError, match="could not download"):
         imports.fetch_import("file:///etc/passwd")
+
+
+def test_names_lose_controls_and_bidi_overrides(store) -> None:
+    hostile = [{"name": "Trans\u202elator\x1b[2J", "emoji": "\u202e🌐", "prompt": "p\u202eq",
+                "description": "line\rtwo\u2066"}]
+    saved = imports.read_import(json.dumps(hostile)).apply(store)[0]
+    assert saved.name == "Translator [2J" or saved.name == "Translator[2J"
+    assert "\u202e" not in saved.name + saved.emoji + saved.description and "\r" not in saved.description
+    assert saved.instructions == "p\u202eq", "instructions are the model's text, kept as written"
+    with pytest.raises(AssistantFormatError) as caught:
+        imports.read_import(json.dumps([{"name": "\u202e\u202c", "prompt": "p"}]))
+    assert caught.value.place == "[0].name"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
 from hermes_desktop.core.assistants.model import FORMAT, FORMAT_VERSION, MAX_INSTRUCTIONS, MAX_NAME, Assistant, \
-    AssistantFormatError, from_json
+    AssistantFormatError, clean_label, from_json
 from hermes_desktop.core.assistants.store import AssistantStore, new_id
 
 MAX_IMPORT_BYTES = 8_000_000
@@ -133,7 +133,10 @@ def _field(data: dict[str, Any], key: str, place: str, *, limit: int, required: 
         raise AssistantFormatError(f"{place}.{key}", f"must be text, not {type(value).__name__}")
     if len(value) > limit:
         raise AssistantFormatError(f"{place}.{key}", f"is too long ({len(value):,} characters; at most {limit:,})")
-    return value.replace("\x00", "").strip()
+    value = value.replace("\x00", "").strip() if limit >= MAX_INSTRUCTIONS else clean_label(value)
+    if required and not value:
+        raise AssistantFormatError(f"{place}.{key}", "is empty")
+    return value
 
 
 def _cherry(data: Any, place: str) -> ImportItem:

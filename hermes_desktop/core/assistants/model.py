@@ -13,6 +13,7 @@ those three (no str.format: instructions often hold code with braces).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
@@ -24,6 +25,14 @@ MAX_NAME = 80
 MAX_INSTRUCTIONS = 40_000
 MAX_STARTERS = 8
 VARIABLES = ("date", "language", "workspace")
+# Controls and bidirectional overrides are never part of a name, emoji, group or description: a file could
+# otherwise show "Translator" while its name reads differently, or move the text after it (issue 16's rule).
+_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_label(text: str) -> str:
+    """A one-line label as it is stored and shown: controls and bidi overrides removed, spaces trimmed."""
+    return _UNSHOWN.sub("", text).strip()
 
 
 class AssistantFormatError(ValueError):
@@ -141,7 +150,7 @@ def _text(data: Mapping[str, Any], key: str, place: str, *, limit: int, required
         return ""
     if not isinstance(value, str):
         raise AssistantFormatError(f"{place}.{key}", f"must be text, not {type(value).__name__}")
-    value = value.replace("\x00", "")
+    value = value.replace("\x00", "") if limit >= MAX_INSTRUCTIONS else clean_label(value)
     if required and not value.strip():
         raise AssistantFormatError(f"{place}.{key}", "is empty")
     if len(value) > limit:
