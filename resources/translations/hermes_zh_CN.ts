@@ -568,132 +568,142 @@
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="98"/>
+        <source>The chat&apos;s provider</source>
+        <translation>对话的提供方</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="104"/>
         <source>Same as the chat (titles, summaries, memory)</source>
         <translation>与对话相同（标题、摘要、记忆）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="105"/>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="109"/>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="191"/>
         <source>Provider&apos;s setting</source>
         <translation>提供方的设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="115"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="116"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="116"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="125"/>
         <source>Knowledge base names, separated by commas</source>
         <translation>知识库名称，用逗号分隔</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="126"/>
         <source>Use and record memory</source>
         <translation>使用并记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="129"/>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="232"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="130"/>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="232"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="131"/>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="232"/>
         <source>Instructions</source>
         <translation>指令</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="138"/>
         <source>Starter prompts</source>
         <translation>开场提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="141"/>
         <source>Provider</source>
         <translation>提供方</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="136"/>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="166"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="143"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="144"/>
         <source>Top P</source>
         <translation>Top P</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="145"/>
         <source>Max output tokens</source>
         <translation>最大输出词元数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="146"/>
         <source>Reasoning effort</source>
         <translation>思考强度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="147"/>
+        <source>Side-task provider</source>
+        <translation>辅助任务提供方</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="148"/>
         <source>Side-task model</source>
         <translation>辅助任务模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="144"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="151"/>
         <source>The assistant may use only what is ticked. Your approval rules still apply: writes and deletes still ask you.</source>
         <translation>助手只能使用勾选的项目。你的批准规则依然有效：写入和删除仍会先询问你。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="156"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="151"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="158"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="161"/>
         <source>Knowledge</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="165"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="167"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="233"/>
         <source>Emoji</source>
         <translation>表情</translation>
     </message>

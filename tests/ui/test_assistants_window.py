@@ -226,3 +226,35 @@ def test_a_history_that_cannot_be_saved_says_so_when_an_assistant_is_chosen(make
     h.do(lambda: QTest.keyClick(picker.search, Qt.Key.Key_Return))
     h.wait_until(lambda: "is full" in h.window.errors.label.text(), what="the error bar")
     assert "Hermes" in h.window.assistants.button.text(), "the header does not claim a change that was not saved"
+
+
+def test_the_editor_builds_what_was_entered_and_keeps_unset_parameters_unset(qapp) -> None:
+    from hermes_desktop.core.assistants.model import AssistantFormatError
+    from hermes_desktop.ui.dialogs.assistant_editor import AssistantEditor
+
+    editor = AssistantEditor(None, tools=[("read_file", "read_file — read"), ("write_file", "write_file — write")],
+                             skills=["pdf"], servers=["files"], profiles=[("main", "Main"), ("cheap", "Cheap")])
+    editor.name.setText("  Cheap reader ")
+    editor.emoji.setText("📖")
+    editor.profile.setCurrentIndex(editor.profile.findData("cheap"))
+    editor.model.setText("small")
+    editor.side_profile.setCurrentIndex(editor.side_profile.findData("cheap"))
+    editor.side_model.setText("tiny")
+    editor.temperature.setValue(0.3)
+    editor.starters.setPlainText("Read a.txt\n\n  Summarise b.md  ")
+    editor.knowledge.setText("handbook, , policies")
+    made = editor.assistant()
+    assert made.name == "Cheap reader" and made.profile_id == "cheap" and made.model == "small"
+    assert (made.side_profile_id, made.side_model) == ("cheap", "tiny")
+    assert made.temperature == 0.3 and made.top_p is None and made.max_output_tokens is None
+    assert made.reasoning_effort is None, "unset means the provider's own setting, not a value"
+    assert made.tools == ("read_file",), "a new assistant starts with the read-only tools it is offered"
+    assert made.starters == ("Read a.txt", "Summarise b.md") and made.knowledge == ("handbook", "policies")
+    editor.name.setText("")
+    try:
+        editor.assistant()
+    except AssistantFormatError as exc:
+        assert exc.place == "assistant.name"
+    else:
+        raise AssertionError("an empty name must not pass")
+    editor.deleteLater()

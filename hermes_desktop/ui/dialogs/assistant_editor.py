@@ -93,6 +93,12 @@ class AssistantEditor(QDialog):
         self.model = QLineEdit(a.model or "")
         self.model.setObjectName("assistantModelEdit")
         self.model.setPlaceholderText(self.tr("The provider's model"))
+        self.side_profile = QComboBox()
+        self.side_profile.setObjectName("assistantSideProfileCombo")
+        self.side_profile.addItem(self.tr("The chat's provider"), None)
+        for profile_id, shown in profiles:
+            self.side_profile.addItem(shown, profile_id)
+        self.side_profile.setCurrentIndex(max(0, self.side_profile.findData(a.side_profile_id)))
         self.side_model = QLineEdit(a.side_model or "")
         self.side_model.setObjectName("assistantSideModelEdit")
         self.side_model.setPlaceholderText(self.tr("Same as the chat (titles, summaries, memory)"))
@@ -138,6 +144,7 @@ class AssistantEditor(QDialog):
         model_form.addRow(self.tr("Top P"), self.top_p)
         model_form.addRow(self.tr("Max output tokens"), self.max_tokens)
         model_form.addRow(self.tr("Reasoning effort"), self.effort)
+        model_form.addRow(self.tr("Side-task provider"), self.side_profile)
         model_form.addRow(self.tr("Side-task model"), self.side_model)
         tools_page = QWidget()
         tools_column = QVBoxLayout(tools_page)
@@ -197,7 +204,8 @@ class AssistantEditor(QDialog):
             "parameters": {"temperature": self._value(self.temperature), "top_p": self._value(self.top_p),
                            "max_output_tokens": self.max_tokens.value() or None,
                            "reasoning_effort": self.effort.currentData()},
-            "side_model": {"model": self.side_model.text().strip() or None},
+            "side_model": {"profile_id": self.side_profile.currentData(),
+                           "model": self.side_model.text().strip() or None},
             "tools": list(_ticked(self.tools)), "skills": list(_ticked(self.skills)),
             "mcp_servers": list(_ticked(self.servers)),
             "knowledge": [k.strip() for k in self.knowledge.text().split(",") if k.strip()],
@@ -209,7 +217,7 @@ class AssistantEditor(QDialog):
         if original is None or original.builtin:
             return made
         return replace(made, id=original.id, origin=original.origin, group=original.group,
-                       translations=original.translations, side_profile_id=original.side_profile_id)
+                       translations=original.translations)
 
     def _check_and_accept(self) -> None:
         try:
