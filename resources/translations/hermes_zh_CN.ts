@@ -3876,25 +3876,25 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="101"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="218"/>
         <source>Provider</source>
         <translation>提供方</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="108"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="219"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="112"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="220"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="117"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="221"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
@@ -3910,7 +3910,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="121"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="486"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="494"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -3926,7 +3926,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="139"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="299"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
@@ -3997,223 +3997,239 @@ it is kept here.</source>
         <translation>嵌入模型（记忆）</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="190"/>
+        <source>Side-task model</source>
+        <translation>辅助任务模型</translation>
+    </message>
+    <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="187"/>
+        <source>None: the chat&apos;s own model</source>
+        <translation>无：使用对话自己的模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="188"/>
+        <source>A cheaper model of this provider for titles, summaries and memory extraction; the chat itself keeps its model.</source>
+        <translation>此提供方的一个更便宜的模型，用于标题、摘要和记忆提取；对话本身仍使用它自己的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="194"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="207"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="210"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="210"/>
         <source>Not now</source>
         <translation>以后再说</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
         <source>Reasoning and images</source>
         <translation>思考与图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="299"/>
         <source>Always</source>
         <translation>始终</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="300"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="302"/>
         <source>Sends a reply&apos;s reasoning back with its tool calls (DeepSeek&apos;s thinking mode requires it). Automatic: for providers known to need it, or once the server asks for it.</source>
         <translation>把回复的思考内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的提供方，或在服务器要求之后。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="308"/>
         <source>Send reasoning back</source>
         <translation>回传思考内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="312"/>
         <source>Sent as reasoning_effort, for models that accept it</source>
         <translation>作为 reasoning_effort 发送，适用于接受该参数的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="313"/>
         <source>Default (not sent)</source>
         <translation>默认（不发送）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="314"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="314"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="314"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="316"/>
         <source>Reasoning effort</source>
         <translation>思考强度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="327"/>
         <source>Extra request parameters</source>
         <translation>额外请求参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="331"/>
         <source>Automatic (from the model&apos;s name)</source>
         <translation>自动（根据模型名称）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="332"/>
         <source>Yes: the model reads images</source>
         <translation>是：模型能读取图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="333"/>
         <source>No: text only</source>
         <translation>否：仅文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="335"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="339"/>
         <source>Forget what was learned</source>
         <translation>忘记已学到的设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="360"/>
         <source>A JSON object merged into every request (for example {&quot;enable_thinking&quot;: true}). Not for keys: the API key field keeps those in the keyring.</source>
         <translation>一个合并进每个请求的 JSON 对象（例如 {&quot;enable_thinking&quot;: true}）。不要用于密钥：API 密钥栏会把密钥保存在系统密钥环中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="370"/>
         <source>Not a JSON object: write it in braces, {…}.</source>
         <translation>不是 JSON 对象：请写在花括号 {…} 中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="365"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="372"/>
         <source>Hermes sets {0} itself; remove it from the extra parameters.</source>
         <translation>{0} 由 Hermes 自行设置；请从额外参数中删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="375"/>
         <source>“{0}” looks like a key or password. Keys go in the API key field, which keeps them in the keyring; settings.json is not the place for them.</source>
         <translation>“{0}”看起来像密钥或密码。密钥应填在 API 密钥栏，它会保存在系统密钥环中；settings.json 不是存放它的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="377"/>
         <source>Not valid JSON: {0}</source>
         <translation>不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="383"/>
         <source>the server wants the reasoning sent back</source>
         <translation>服务器要求回传思考内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="385"/>
         <source>the model refused images</source>
         <translation>模型拒绝了图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="386"/>
         <source>Learned from the server: {0}.</source>
         <translation>从服务器学到：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="393"/>
         <source>What was learned will be forgotten when you save.</source>
         <translation>保存后将忘记已学到的设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="416"/>
         <source>Discard your changes?</source>
         <translation>放弃你的更改？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="410"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="417"/>
         <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
         <translation>你输入的提供方设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="411"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="418"/>
         <source>Discard</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="421"/>
         <source>Keep editing</source>
         <translation>继续编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="486"/>
         <source>Get a key at {0}</source>
         <translation>在 {0} 获取密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="480"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="488"/>
         <source>A local server usually needs no key; leave it empty.</source>
         <translation>本地服务器通常不需要密钥，留空即可。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="486"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="494"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="543"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="552"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="564"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="566"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="573"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="575"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="569"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="578"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="589"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="598"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="619"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="251"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="615"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="624"/>
         <source>The extra request parameters are not saved until they are a valid JSON object.</source>
         <translation>额外请求参数须是有效的 JSON 对象才能保存。</translation>
     </message>
