@@ -9,8 +9,8 @@ assistant… do (core/assistants).
 - `/` typed into an empty message box opens the picker over saved prompts, assistants and skills: a prompt goes
   into the box (its {{variables}} asked first in a small form), an assistant becomes the chat's, a skill is
   written as `/skill-name ` (activated when sent). Esc leaves the `/` in the box, to type on.
-- Ctrl+N stays "new session" in one keystroke (Hermes); Ctrl+Shift+N opens a new session and offers the
-  assistants at once (search, Enter).
+- Ctrl+N stays "new session" in one keystroke (Hermes), and the new chat offers four assistants (Or start with: …,
+  More… for the picker); Ctrl+Shift+N opens a new session and the picker over all assistants at once (search, Enter).
 - The tab: Use in this chat, New…, Edit… (a built-in one is saved as the user's copy), Duplicate, Delete (Undo for
   a while), Import… (ui/dialogs/assistant_import.py), Export… (our JSON).
 Every store call runs in a worker thread; dialogs open with `run_dialog` (never exec()).
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QPoint
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QToolButton, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
 from hermes_desktop.ui.async_dialog import run_dialog
 from hermes_desktop.ui.quick_picker import Choice, QuickPicker
@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from hermes_desktop.ui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
+
+# Offered in a new Hermes chat (Ctrl+N), one click or Tab + Space away; "More…" opens the picker over all of them.
+SUGGESTED = ("builtin:translator", "builtin:writing-polish", "builtin:weekly-report", "builtin:meeting-minutes")
 
 
 class AssistantActions(QObject):
@@ -68,6 +71,9 @@ class AssistantActions(QObject):
         row.addWidget(self.button)
         row.addStretch(1)
         window.chat.layout().insertWidget(0, self.header)
+        self.suggestions = self._suggestion_strip()
+        column = window.chat.empty.content.layout()
+        column.insertWidget(column.count() - 1, self.suggestions)
         QShortcut(QKeySequence("Ctrl+Shift+A"), window, self.open_switcher)
         window.chat.input.textChanged.connect(self._maybe_slash)
         window.inspector.when_built("assistants", self._connect_panel)
@@ -143,6 +149,44 @@ class AssistantActions(QObject):
         if session_id == self.window.current_session:
             self._show(found.assistant)
 
+    def _suggestion_strip(self) -> QWidget:
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QGridLayout, QVBoxLayout
+
+        strip = QWidget()
+        strip.setObjectName("assistantSuggestions")
+        column = QVBoxLayout(strip)  # the label on its own line: the welcome's column is narrow (480 px)
+        column.setContentsMargins(0, 8, 0, 0)
+        label = QLabel(self.tr("Or start with:"))
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        column.addWidget(label)
+        grid = QGridLayout()  # two a row: the names of four fit the narrow column in both languages
+        column.addLayout(grid)
+        self.suggestion_buttons: list[QPushButton] = []
+        for n, key in enumerate(SUGGESTED):
+            button = QPushButton()
+            button.setObjectName(f"suggestedAssistant{n}")
+            button.setFlat(True)
+            button.clicked.connect(lambda _checked=False, k=key: spawn(self._guarded(self.use(k))))
+            grid.addWidget(button, n // 2, n % 2)
+            self.suggestion_buttons.append(button)
+        more = QPushButton(self.tr("More…"))
+        more.setObjectName("moreAssistantsButton")
+        more.setFlat(True)
+        more.setToolTip(self.tr("Every assistant, with search (Ctrl+Shift+A)"))
+        more.clicked.connect(self.open_switcher)
+        grid.addWidget(more, (len(SUGGESTED) + 1) // 2, 0, 1, 2)
+        return strip
+
+    def _show_suggestions(self, visible: bool) -> None:
+        from hermes_desktop.core.assistants import gallery
+
+        language = self.language
+        for key, button in zip(SUGGESTED, self.suggestion_buttons):
+            found = gallery.find(key)
+            button.setText(f"{found.emoji} {found.shown_name(language)}" if found else key)
+        self.suggestions.setVisible(visible and self.store is not None)
+
     def _show(self, assistant: "Assistant | None") -> None:
         from hermes_desktop.core.assistants.model import HERMES
 
@@ -150,6 +194,7 @@ class AssistantActions(QObject):
         a = self.current
         language = self.language
         self.button.setText(f"{a.emoji} {a.shown_name(language)}  ▾".strip())
+        self._show_suggestions(a.id == HERMES.id)
         if a.id == HERMES.id:
             self.window.chat.empty.show_assistant(None)
         else:

@@ -424,112 +424,127 @@
 <context>
     <name>AssistantActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="62"/>
         <source>Assistant of this chat</source>
         <translation>本对话的助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="63"/>
         <source>The assistant of this chat: its instructions, model and tools (Ctrl+Shift+A to change)</source>
         <translation>本对话的助手：它的指令、模型和工具（按 Ctrl+Shift+A 更换）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="119"/>
         <source>The assistant change was not saved: {0}</source>
         <translation>助手的更改未能保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="126"/>
         <source>all enabled tools</source>
         <translation>所有已启用的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="128"/>
         <source>no tools</source>
         <translation>不使用工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="158"/>
+        <source>Or start with:</source>
+        <translation>或者从这些开始：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="167"/>
+        <source>More…</source>
+        <translation>更多…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="170"/>
+        <source>Every assistant, with search (Ctrl+Shift+A)</source>
+        <translation>所有助手，可搜索（Ctrl+Shift+A）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="209"/>
         <source>This chat&apos;s next message goes to {0}.</source>
         <translation>本对话的下一条消息将交给{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="222"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="226"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="230"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="240"/>
         <source>Switch this chat&apos;s assistant…</source>
         <translation>更换本对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="246"/>
         <source>Assistant for the new chat…</source>
         <translation>新对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="259"/>
         <source>Prompts, assistants and skills…</source>
         <translation>提示词、助手和技能…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="323"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="333"/>
         <source>Deleted “{0}”.</source>
         <translation>已删除“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="373"/>
         <source>Another assistant already has this name.</source>
         <translation>已有同名的助手。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="378"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="386"/>
         <source>Export assistant</source>
         <translation>导出助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="347"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="387"/>
         <source>JSON files (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="395"/>
         <source>The assistant was not exported: {0}</source>
         <translation>助手未能导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="397"/>
         <source>Exported to {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="372"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="412"/>
         <source>The assistants were not imported: {0}</source>
         <translation>助手未能导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="375"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="415"/>
         <source>Imported {0} assistant(s).</source>
         <translation>已导入 {0} 个助手。</translation>
     </message>

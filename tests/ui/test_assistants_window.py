@@ -258,3 +258,16 @@ def test_the_editor_builds_what_was_entered_and_keeps_unset_parameters_unset(qap
     else:
         raise AssertionError("an empty name must not pass")
     editor.deleteLater()
+
+
+def test_a_new_chat_offers_assistants_one_click_away(make_window) -> None:
+    h = make_window()
+    actions = h.window.assistants
+    h.wait_until(lambda: actions.suggestions.isVisible(), what="the suggestions in a new chat")
+    labels = [b.text() for b in actions.suggestion_buttons]
+    assert labels[0] == "🌐 Translator" and "📅 Weekly report" in labels
+    h.do(actions.suggestion_buttons[0].click)
+    h.wait_until(lambda: "Translator" in actions.button.text(), what="the translator chosen")
+    assert not actions.suggestions.isVisible(), "a chat with an assistant shows its starters instead"
+    h.do(lambda: QTest.keyClick(h.window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier))
+    assert actions.suggestions.isVisible() and "Hermes" in actions.button.text()
