@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 from hermes_desktop import __version__
 
-COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills", "memory", "knowledge")
+COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills", "memory", "knowledge", "assistants", "prompts")
 MCP_START_WAIT_S = 20.0
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GUARD, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -46,6 +46,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                      help="attach a file (image, PDF, text, code, Markdown, CSV, JSON); repeatable")
     ask.add_argument("--knowledge", action="append", default=[], metavar="NAME",
                      help="use this knowledge base in the session (repeatable; kept for the session)")
+    ask.add_argument("--assistant", metavar="NAME", help="the session's assistant from this message on "
+                     "(see `assistants list`)")
     if only == "ask":
         return parser
 
@@ -85,6 +87,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from hermes_desktop.commands import knowledge as knowledge_command
 
     knowledge_command.add_parser(commands)
+    from hermes_desktop.commands import assistants as assistants_command
+
+    assistants_command.add_parser(commands)
     return parser
 
 
@@ -136,6 +141,10 @@ def main(argv: Sequence[str]) -> int:
         from hermes_desktop.commands import knowledge as knowledge_command
 
         return knowledge_command.run(args)
+    if args.command in ("assistants", "prompts"):
+        from hermes_desktop.commands import assistants as assistants_command
+
+        return assistants_command.run(args)
     return _sessions(args)
 
 
@@ -187,6 +196,13 @@ class TerminalApprover:
                 "a": Decision.ALLOW_ALWAYS}.get(answer, Decision.DENY)
 
 
+async def _side_title(runtime: Any, session_id: str) -> str | None:
+    """The title of a new session, asked of its side-task model (core/assistants/service.py side_client)."""
+    from hermes_desktop.core.titles import title_from_first_message
+
+    return await title_from_first_message(runtime.store, await runtime.side_client(session_id), session_id)
+
+
 async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core.llm import tls
 
@@ -197,7 +213,7 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.terminal_text import TerminalTextFilter, strip_controls, terminal_safe_json
     from hermes_desktop.commands.ask_layout import AskLayout
-    from hermes_desktop.core.titles import finish_title, title_from_first_message
+    from hermes_desktop.core.titles import finish_title
 
     if not args.text.strip() and not args.attach:  # nothing to ask: never stored, never sent
         print("error: the message is empty (only spaces or newlines); nothing was sent", file=sys.stderr)
@@ -254,6 +270,14 @@ async def _ask(args: argparse.Namespace) -> int:
             print(f"error: {problem}", file=sys.stderr)
             runtime.store.close()
             return EXIT_USAGE
+    if args.assistant:  # the session's assistant from this message on (core/assistants)
+        from hermes_desktop.commands.assistants import apply_to_session
+
+        wrong = await asyncio.to_thread(apply_to_session, runtime, session_id, args.assistant)
+        if wrong:
+            print(f"error: {strip_controls(wrong)}", file=sys.stderr)
+            runtime.store.close()
+            return EXIT_USAGE
     for problem in runtime.problems:
         print(f"note: {problem}", file=sys.stderr)
     approver = TerminalApprover() if sys.stdin.isatty() else None
@@ -288,7 +312,7 @@ async def _ask(args: argparse.Namespace) -> int:
     try:
         async for event in turn:
             if titling is None and saved and isinstance(event, reply_begun):  # the server took the reply first
-                titling = asyncio.ensure_future(title_from_first_message(runtime.store, agent.model, session_id))
+                titling = asyncio.ensure_future(_side_title(runtime, session_id))
             if args.json:
                 print(terminal_safe_json(ev.event_to_json(event)), flush=True)
             elif isinstance(event, ev.ReasoningDelta):
@@ -319,7 +343,7 @@ async def _ask(args: argparse.Namespace) -> int:
                     code = EXIT_INTERRUPTED
         if code == EXIT_OK:
             if titling is None:  # a turn with no text, thinking or tool call: asked now
-                titling = asyncio.ensure_future(title_from_first_message(runtime.store, agent.model, session_id))
+                titling = asyncio.ensure_future(_side_title(runtime, session_id))
             try:
                 await finish_title(runtime.store, session_id, titling)  # at most 20 s more, as it was after the reply
             except Exception:  # e.g. the store failed: the reply is kept, the first-line title stays

@@ -161,6 +161,15 @@ class AgentServices:
     # One turn per session across processes (core/session_lock.py); the runtime gives the data directory's locks.
     session_locks: SessionLocks | NoSessionLocks = field(default_factory=NoSessionLocks)
 
+    # The session's assistant (core/assistants/service.py): its instructions (a context layer below the app's
+    # rules), its request parameters, a refusal for a call outside its allow list (asked for every call, whatever
+    # was offered: session id, tool name, the tool's source or None, arguments), and the model for side requests
+    # (summaries) given the turn's model.
+    assistant_layer: Callable[[str], str] = lambda session_id: ""
+    request_params: Callable[[str], dict[str, Any]] = lambda session_id: {}
+    call_guard: Callable[[str, str, "str | None", "dict[str, Any] | None"], "str | None"] = lambda *args: None
+    side_model: Callable[[str, ModelClient], Awaitable[ModelClient]] | None = None
+
     @property
     def notes_dir(self):  # type: ignore[no-untyped-def]
         return self.workspace.root / "notes"
@@ -382,6 +391,7 @@ class _TurnRun:
         self.tools = TurnTools(self.services, session_id, self.ctx, self.io.call, emit, lambda: self.history,
                                self._without_deadline)
         self.summaries = TurnSummary(agent, session_id, self.io.call, emit)
+        self.side: ModelClient | None = None  # the model for this turn's side requests (summaries, memory)
         self.stop_params: dict[str, Any] = {}  # a guard's numbers for TurnFinished.params (the window words them)
         self.handover_note = ""  # the last round's instruction after the failure guard stopped the tools
         self.skills_text = ""  # the active skills' layer of the latest request (request_fit names each skill's cost)
@@ -442,7 +452,7 @@ class _TurnRun:
         if self.new_message and self.user_id is not None and self.model is not None:
             try:
                 self.services.remember_turn(self.session_id, self.model.profile.id, self.user_id, self.text or "",
-                                            self.model)
+                                            self.side or self.model)  # extraction is a side task
             except Exception:  # memory never breaks a turn
                 log.exception("memory could not take the turn")
 
@@ -526,6 +536,7 @@ class _TurnRun:
                              "key) in settings; your message is saved.", ErrorAction.OPEN_PROVIDER_SETTINGS,
                              code="no_model")
         await self.io.call(store.set_model, self.session_id, model.profile.id, model.profile.model)
+        side = self.side = await self.services.side_model(self.session_id, model) if self.services.side_model else model
 
         await self.io.call(self.services.before_turn, self.session_id, self.text)
         self.user_id = user_id
@@ -550,15 +561,16 @@ class _TurnRun:
             if too_big is not None:  # never sent over the window: the user is told what to turn off (issue 15)
                 raise too_big
             context = await self.summaries.ensure(first, lambda: self._build_context(tools),
-                                                  model, self.history, self.turn_start, self.agent.calibration)
+                                                  side, self.history, self.turn_start, self.agent.calibration)
             listed, searchable = self.services.skill_counts(self.session_id) if tools else (0, 0)
             self.emit(ContextPrepared(self.round_trips, context.estimated_tokens, context.budget_tokens,
                                       context.dropped_messages, dict(context.breakdown), listed, searchable))
             self.emit(ModelRequestStarted(self.round_trips, model.profile.model, model.tool_mode.value if tools else "none"))
             self.streaming = _StreamingMessage(self.io, store, self.session_id, self.services.clock, self.emit)
             try:
-                done = await self._stream(model, ChatRequest(context.messages, tools,
-                                                             max_reply_chars=self.services.limits.max_reply_chars))
+                done = await self._stream(model, ChatRequest(
+                    context.messages, tools, max_reply_chars=self.services.limits.max_reply_chars,
+                    overrides=self.services.request_params(self.session_id)))
             except ModelError as error:
                 if handover is not None:  # the guard's stop stands; only the model's account of it is missing
                     log.warning("the model could not write its hand-over after a guard stop: %s", error.message)
@@ -594,7 +606,7 @@ class _TurnRun:
                 return self._stopped(handover)
             if not done.tool_calls:
                 await self._maybe_title()
-                self.summaries.after_turn(context, done.text, model)
+                self.summaries.after_turn(context, done.text, side)
                 return FinishReason.COMPLETED, ""
             stop = await self.tools.run_reply(done.tool_calls, offered, reason=done.text)
             if stop is not None and stop.reason is FinishReason.REPEATED_FAILURE:
@@ -685,6 +697,7 @@ class _TurnRun:
             if any(t.get("function", {}).get("name") == "activate_skill" for t in tools) else "",
             skills=self.skills_text,
             tool_rules=rules,
+            assistant=self.services.assistant_layer(self.session_id),
             memory=self.services.memory_layer(self.session_id),
             knowledge=self.services.knowledge_layer(self.session_id),
         )

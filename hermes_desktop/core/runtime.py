@@ -40,6 +40,7 @@ from hermes_desktop.core.tools.builtin import builtin_tools
 from hermes_desktop.core.tools.network import NetworkPolicy
 from hermes_desktop.core.tools.pager import PAGER, read_more_tool
 from hermes_desktop.core.tools.registry import ToolRegistry
+from hermes_desktop.core.tools.spec import ToolSpec
 from hermes_desktop.core.tools.workspace import Workspace
 
 if TYPE_CHECKING:  # the agent and the model client pull in openai (~0.5 s): loaded in make_agent()
@@ -48,6 +49,7 @@ if TYPE_CHECKING:  # the agent and the model client pull in openai (~0.5 s): loa
     from hermes_desktop.core.llm import ModelClient
     from hermes_desktop.core.knowledge.service import KnowledgeService
     from hermes_desktop.core.memory.service import MemoryService
+    from hermes_desktop.core.assistants.service import AssistantService
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,7 @@ class Runtime:
     model_catalog: ModelCatalog | None = None
     memory: "MemoryService | None" = None  # core/memory; None when the store is not SQLite (memory off)
     knowledge: "KnowledgeService | None" = None  # core/knowledge; bases under <data>/knowledge/
+    assistants: "AssistantService | None" = None  # core/assistants; None when the store is not SQLite (Hermes only)
 
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
         return None if self.profile is None else self._resolve_key(self.profile, env)
@@ -138,11 +141,10 @@ class Runtime:
             limits=self.settings.limits,
             disabled_tools=set(self.settings.disabled_tools),
             dry_run=self.settings.dry_run,
-            skills_layer=self.skills.skill_layer,
+            skills_layer=self.skills_layer,
             skill_catalog=self.skills.catalog,
             skill_counts=self.skills.counts,
-            offer_tools=lambda session_id, specs: self._knowledge_offered(session_id, PAGER.offered(
-                session_id, self.skills.offered(session_id, self.mcp.offered(specs)))),
+            offer_tools=self.offer_tools,
             before_turn=self.skills.apply_slash,
             tool_notes=self.mcp.withheld_note,
             known_secrets=REDACTION.known_secrets,
@@ -153,23 +155,60 @@ class Runtime:
             **self.knowledge_hooks(),
         )
         agent = Agent(model, services)
+        assistants = self.assistants
         if self.session_models is None:
             self.session_models = SessionModels(self.store, default=lambda: agent.model, profile=self.profile_for,
                                                 api_key=self.api_key_for, make_client=self.new_client)
         else:
             self.session_models.set_default(lambda: agent.model)
         services.choose_model = self.session_models.choose
+        if assistants is not None:  # the session's assistant: its layer, tools, parameters, model (core/assistants)
+            services.assistant_layer, services.call_guard = assistants.layer, assistants.refusal
+            services.request_params = assistants.request_params
+            services.choose_model = assistants.choose_model(self.session_models, self.profile_for)
+            services.side_model = assistants.side_client(self.session_models, self.profile_for)
         if self.mcp.client_features is not None:
             self.mcp.client_features.model = lambda: agent.model  # an MCP server's sampling uses the active model
         return agent
 
+    async def side_client(self, session_id: str) -> "ModelClient | None":
+        """The client for a session's titles outside a turn: its assistant's side model, else its profile's
+        `side_model`, else the model that answers it (core/assistants/service.py); never another provider."""
+        if self.session_models is None:
+            return None
+        if self.assistants is None:
+            return (await self.session_models.choose(session_id)).client
+        model = (await self.assistants.choose_model(self.session_models, self.profile_for)(session_id)).client
+        if model is None:
+            return None
+        return await self.assistants.side_client(self.session_models, self.profile_for)(session_id, model)
+
     def memory_hooks(self) -> dict[str, object]:
-        """The agent's memory hooks (core/memory/service.py): recall before a turn, extraction after it."""
+        """The agent's memory hooks (core/memory/service.py): recall before a turn, extraction after it; off for a
+        session whose assistant has memory off."""
         memory = self.memory
         if memory is None:
             return {}
-        return {"memory_layer": memory.layer, "prepare_memory": memory.prepare_event,
-                "remember_turn": memory.after_turn}
+        hooks = {"memory_layer": memory.layer, "prepare_memory": memory.prepare_event,
+                 "remember_turn": memory.after_turn}
+        return self.assistants.memory_hooks(hooks) if self.assistants is not None else hooks
+
+    def skills_layer(self, session_id: str) -> str:
+        """The active skills' instructions; for an assistant with a skill list, only its skills' (a `/skill-name`
+        of another skill activates it for the session, but this assistant never gets its instructions)."""
+        assistant = self.assistants.current(session_id) if self.assistants is not None else None
+        if assistant is None or assistant.skills is None:
+            return self.skills.skill_layer(session_id)
+        parts = [f"## Skill: {skill.name} (active)\n{skill.instructions}" for name in self.skills.active(session_id)
+                 if name in assistant.skills and (skill := self.skills.get(name)) is not None and skill.instructions]
+        return "\n\n".join(parts)
+
+    def offer_tools(self, session_id: str, specs: list[ToolSpec]) -> list[ToolSpec]:
+        """The tools a request offers: MCP's live ones, active skills', the pager's, search_knowledge in a session that
+        uses knowledge bases, then the assistant's allow list."""
+        offered = self._knowledge_offered(session_id, PAGER.offered(
+            session_id, self.skills.offered(session_id, self.mcp.offered(specs))))
+        return self.assistants.offered(session_id, offered) if self.assistants is not None else offered
 
     def knowledge_hooks(self) -> dict[str, object]:
         """The agent's knowledge hooks (core/knowledge/service.py): passages before a turn, the layer per request."""
@@ -298,8 +337,20 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
                                                  audit=runtime.audit, servers=lambda: runtime.mcp.supervisors.values())
     runtime.memory = open_memory(runtime)
     runtime.knowledge = open_knowledge(runtime)
+    runtime.assistants = open_assistants(runtime)
     skills.reload()
     return runtime
+
+
+def open_assistants(runtime: Runtime) -> "AssistantService | None":
+    """The assistants over the session store's database (core/assistants); None without one (Hermes only)."""
+    from hermes_desktop.core.assistants.service import AssistantService
+    from hermes_desktop.core.assistants.store import AssistantStore
+
+    if not hasattr(runtime.store, "_db"):
+        return None
+    return AssistantService(AssistantStore(runtime.store), language=lambda: runtime.settings.language,
+                            workspace=lambda: runtime.workspace.root)
 
 
 def open_memory(runtime: Runtime) -> "MemoryService | None":

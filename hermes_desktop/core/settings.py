@@ -98,6 +98,9 @@ class ProviderProfile:
     learned_no_vision: bool = False
     # A model of this provider's /embeddings endpoint for memory recall (core/memory/embeddings.py); None: BM25 only.
     embedding_model: str | None = None
+    # A cheaper model of this same provider for side tasks (titles, summaries, memory extraction); None: the
+    # session's own model (core/assistants/service.py side_client).
+    side_model: str | None = None
 
     @property
     def keyring_username(self) -> str:
@@ -118,6 +121,8 @@ class ProviderProfile:
         values["models"] = tuple(str(m) for m in values.get("models") or () if str(m).strip())
         embedding = values.get("embedding_model")
         values["embedding_model"] = embedding.strip() if isinstance(embedding, str) and embedding.strip() else None
+        side = values.get("side_model")
+        values["side_model"] = side.strip() if isinstance(side, str) and side.strip() else None
         return ProviderProfile(**values)
 
 

@@ -493,19 +493,24 @@ class AppController(QObject):
         from hermes_desktop.core.storage.errors import StorageError
 
         try:
-            retitled = self.agent is not None and await retitle_session(self.store, self.agent.model, session_id)
+            retitled = self.agent is not None and await retitle_session(self.store, await self._side_model(session_id), session_id)
         except StorageError as exc:  # a full disk: the session keeps its first title; nothing else is lost
             log.warning("the session's new title was not saved: %s", exc)
             return
         if retitled:
             self.sig_sessions_changed.emit()
 
+    async def _side_model(self, session_id: str):  # type: ignore[no-untyped-def]
+        """The session's side-task model (titles, summaries): never another provider's (core/assistants)."""
+        side = await self.runtime.side_client(session_id) if self.runtime is not None else None
+        return side or (self.agent.model if self.agent is not None else None)
+
     async def new_session_with_summary(self, session_id: str) -> str:
         """A new session that starts from a model-written summary of this one (after "context too long")."""
         from hermes_desktop.core.summaries import summarise_session
 
         assert self.agent is not None
-        new_id = await summarise_session(self.store, self.agent.model, session_id)
+        new_id = await summarise_session(self.store, await self._side_model(session_id), session_id)
         self.sig_sessions_changed.emit()
         self.sig_open_session.emit(new_id, None)
         return new_id

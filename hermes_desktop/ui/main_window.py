@@ -29,6 +29,7 @@ from hermes_desktop.ui import design
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.mcp_actions import McpActions
 from hermes_desktop.ui.memory_actions import MemoryActions
+from hermes_desktop.ui.assistant_actions import AssistantActions
 from hermes_desktop.ui.model_picker import ModelPicker
 from hermes_desktop.ui.chat.pane import ChatPane
 from hermes_desktop.ui.inspector import Inspector
@@ -46,6 +47,9 @@ def shortcuts() -> list[tuple[str, str]]:
     """Help > Keyboard shortcuts: (keys, action), each a literal for lupdate; key names stay as written."""
     return [
         ("Ctrl+N", QCoreApplication.translate("MainWindow", "New session")),
+        ("Ctrl+Shift+N", QCoreApplication.translate("MainWindow", "New session with an assistant (search, Enter)")),
+        ("Ctrl+Shift+A", QCoreApplication.translate("MainWindow", "Change this chat's assistant")),
+        ("/", QCoreApplication.translate("MainWindow", "In an empty message box: saved prompts, assistants, skills")),
         ("Ctrl+K / Ctrl+F", QCoreApplication.translate("MainWindow", "Search all sessions")),
         ("Ctrl+L", QCoreApplication.translate("MainWindow", "Focus the message box")),
         ("Enter / Shift+Enter", QCoreApplication.translate("MainWindow", "Send / new line")),
@@ -165,6 +169,7 @@ class MainWindow(QMainWindow):
         self.knowledge = KnowledgeActions(self)  # the Knowledge tab: bases, sync, which ones this session uses
         self.statusBar().insertPermanentWidget(2, self.memory.toggle)
         self.chat.layout().insertWidget(self.chat.layout().indexOf(self.chat.editing), self.memory.strip)
+        self.assistants = AssistantActions(self)  # the Assistants tab, the chat's assistant button, `/` (issue 23)
         self._build_menus()
         self._connect()
         self.chat.setEnabled(False)
@@ -250,6 +255,8 @@ class MainWindow(QMainWindow):
         menu = self.menuBar()
         file = menu.addMenu(self.tr("&File"))
         self.new_action = file.addAction(self.tr("New session"), QKeySequence("Ctrl+N"), self.new_session)
+        file.addAction(self.tr("New session with assistant…"), QKeySequence("Ctrl+Shift+N"),
+                       self.assistants.new_session_with_assistant)
         export_md = file.addAction(self.tr("Export session as Markdown…"), lambda: self._export_current("md"))
         file.addAction(self.tr("Export session as JSON…"), lambda: self._export_current("json"))
         file.addAction(self.tr("Export session as Word…"), lambda: self._export_current("docx"))
@@ -363,6 +370,7 @@ class MainWindow(QMainWindow):
         self.memory.refresh()
         self.memory.engine_ready()
         self.knowledge.refresh()
+        self.assistants.engine_ready()
         self._watch_skill_folders()
         self.mcp.watch_config()
         self._sync_approval_controls()
@@ -615,6 +623,7 @@ class MainWindow(QMainWindow):
         self.model_picker.show_session(None)
         self.memory.show_session(None)
         self.knowledge.show_session(None)
+        self.assistants.show_default()
         self.usage_label.setText("")
         self._context_not_known()
         self.setWindowTitle("Hermes Desktop")
@@ -635,6 +644,7 @@ class MainWindow(QMainWindow):
         self.model_picker.show_session(session_id)
         self.memory.show_session(session_id)
         self.knowledge.show_session(session_id)
+        spawn(self.assistants.show_session(session_id))
         self.inspector.show_activity(await self.controller.activity_for(session_id))
         self.show_skills()
         self._context_not_known()

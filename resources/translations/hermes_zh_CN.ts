@@ -26,7 +26,7 @@
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="118"/>
-        <location filename="../../hermes_desktop/ui/activity.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="326"/>
         <source>arguments: {0}</source>
         <translation>参数：{0}</translation>
     </message>
@@ -164,86 +164,91 @@
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="265"/>
+        <source>assistant&apos;s instructions</source>
+        <translation>助手的指令</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="266"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="267"/>
         <source>summary the session began with</source>
         <translation>对话开头的摘要</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="268"/>
         <source>earlier conversation (summary)</source>
         <translation>之前的对话（摘要）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="269"/>
         <source>history</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="270"/>
         <source>this turn</source>
         <translation>本轮</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="271"/>
         <source>attachments</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="282"/>
         <source>{layer}: {tokens}</source>
         <translation>{layer}：{tokens}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="286"/>
         <source>layers sum to {0}; total scaled to the server&apos;s count</source>
         <translation>各层合计 {0}；总数已按服务器的计数换算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="288"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="289"/>
         <source>skills: {0} listed, {1} more searchable with find_skills</source>
         <translation>技能：列出 {0} 个，另有 {1} 个可用 find_skills 搜索</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="292"/>
         <source>skills: all {0} listed</source>
         <translation>技能：全部 {0} 个已列出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="294"/>
         <source>{0} older messages left out</source>
         <translation>省略了 {0} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="314"/>
         <source>{0} tokens ({1} of them reasoning)</source>
         <translation>{0} 个词元（其中思考 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="317"/>
         <source>{0} tokens</source>
         <translation>{0} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="319"/>
         <source>{0} characters</source>
         <translation>{0} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="320"/>
         <source>Model reply {0} — {1} (interrupted)</source>
         <translation>模型回复 {0} — {1}（已中断）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="321"/>
         <source>Model reply {0} — {1}</source>
         <translation>模型回复 {0} — {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="335"/>
         <source>result: {0} characters</source>
         <translation>结果：{0} 个字符</translation>
     </message>
@@ -285,67 +290,67 @@
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="766"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="771"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="768"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="779"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="784"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="794"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="799"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="795"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="800"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="797"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="802"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="798"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="804"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="809"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -446,6 +451,491 @@
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="175"/>
         <source>On disk:</source>
         <translation>磁盘上的位置：</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantActions</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="62"/>
+        <source>Assistant of this chat</source>
+        <translation>本对话的助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="63"/>
+        <source>The assistant of this chat: its instructions, model and tools (Ctrl+Shift+A to change)</source>
+        <translation>本对话的助手：它的指令、模型和工具（按 Ctrl+Shift+A 更换）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="119"/>
+        <source>The assistant change was not saved: {0}</source>
+        <translation>助手的更改未能保存：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="126"/>
+        <source>all enabled tools</source>
+        <translation>所有已启用的工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="128"/>
+        <source>no tools</source>
+        <translation>不使用工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="160"/>
+        <source>Or start with:</source>
+        <translation>或者从这些开始：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="173"/>
+        <source>More…</source>
+        <translation>更多…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="176"/>
+        <source>Every assistant, with search (Ctrl+Shift+A)</source>
+        <translation>所有助手，可搜索（Ctrl+Shift+A）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="214"/>
+        <source>This chat&apos;s next message goes to {0}.</source>
+        <translation>本对话的下一条消息将交给{0}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="227"/>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="231"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="235"/>
+        <source>Skill</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
+        <source>Switch this chat&apos;s assistant…</source>
+        <translation>更换本对话的助手…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="251"/>
+        <source>Assistant for the new chat…</source>
+        <translation>新对话的助手…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="264"/>
+        <source>Prompts, assistants and skills…</source>
+        <translation>提示词、助手和技能…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="328"/>
+        <source>{0} (copy)</source>
+        <translation>{0}（副本）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="338"/>
+        <source>Deleted “{0}”.</source>
+        <translation>已删除“{0}”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="378"/>
+        <source>Another assistant already has this name.</source>
+        <translation>已有同名的助手。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="383"/>
+        <source>Saved “{0}”.</source>
+        <translation>已保存“{0}”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="391"/>
+        <source>Export assistant</source>
+        <translation>导出助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
+        <source>JSON files (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="400"/>
+        <source>The assistant was not exported: {0}</source>
+        <translation>助手未能导出：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="402"/>
+        <source>Exported to {0}.</source>
+        <translation>已导出到 {0}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="417"/>
+        <source>The assistants were not imported: {0}</source>
+        <translation>助手未能导入：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="420"/>
+        <source>Imported {0} assistant(s).</source>
+        <translation>已导入 {0} 个助手。</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantEditor</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="66"/>
+        <source>New assistant</source>
+        <translation>新建助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="66"/>
+        <source>Edit assistant</source>
+        <translation>编辑助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="77"/>
+        <source>What this assistant does and how it answers (Markdown). Variables: {date}, {language}, {workspace}.</source>
+        <translation>这个助手做什么、如何回答（Markdown）。可用变量：{date}、{language}、{workspace}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="82"/>
+        <source>One starter prompt per line (shown in an empty chat)</source>
+        <translation>每行一个开场提示词（显示在空白对话中）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="88"/>
+        <source>The default provider</source>
+        <translation>默认提供方</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="95"/>
+        <source>The provider&apos;s model</source>
+        <translation>提供方的模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="98"/>
+        <source>The chat&apos;s provider</source>
+        <translation>对话的提供方</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="104"/>
+        <source>Same as the chat (titles, summaries, memory)</source>
+        <translation>与对话相同（标题、摘要、记忆）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="191"/>
+        <source>Provider&apos;s setting</source>
+        <translation>提供方的设置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="115"/>
+        <source>Low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="116"/>
+        <source>Medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="116"/>
+        <source>High</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="125"/>
+        <source>Knowledge base names, separated by commas</source>
+        <translation>知识库名称，用逗号分隔</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="126"/>
+        <source>Use and record memory</source>
+        <translation>使用并记录记忆</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="232"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="232"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="232"/>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="138"/>
+        <source>Starter prompts</source>
+        <translation>开场提示词</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="141"/>
+        <source>Provider</source>
+        <translation>提供方</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="166"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="143"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="144"/>
+        <source>Top P</source>
+        <translation>Top P</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="145"/>
+        <source>Max output tokens</source>
+        <translation>最大输出词元数</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="146"/>
+        <source>Reasoning effort</source>
+        <translation>思考强度</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="147"/>
+        <source>Side-task provider</source>
+        <translation>辅助任务提供方</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="148"/>
+        <source>Side-task model</source>
+        <translation>辅助任务模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="151"/>
+        <source>The assistant may use only what is ticked. Your approval rules still apply: writes and deletes still ask you.</source>
+        <translation>助手只能使用勾选的项目。你的批准规则依然有效：写入和删除仍会先询问你。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="156"/>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="158"/>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="161"/>
+        <source>Knowledge</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="165"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="167"/>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="233"/>
+        <source>Emoji</source>
+        <translation>表情</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantImportDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="102"/>
+        <source>Import assistants</source>
+        <translation>导入助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="62"/>
+        <source>A file, or the URL of a Cherry Studio assistant list</source>
+        <translation>文件，或 Cherry Studio 助手列表的 URL</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="64"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="67"/>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="70"/>
+        <source>Hermes, Cherry Studio and NextChat (mask) files are read.</source>
+        <translation>可读取 Hermes、Cherry Studio 和 NextChat（面具）文件。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="79"/>
+        <source>Give them the tools they ask for</source>
+        <translation>授予它们所请求的工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="83"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="103"/>
+        <source>JSON files (*.json);;All files (*)</source>
+        <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="115"/>
+        <source>Reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="120"/>
+        <source>This file cannot be imported: {0}</source>
+        <translation>无法导入此文件：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="133"/>
+        <source>Asks for: {0}</source>
+        <translation>请求：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="135"/>
+        <source>{0} assistant(s) from a {1} file will be added.</source>
+        <translation>将从 {1} 文件添加 {0} 个助手。</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantPanel</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="60"/>
+        <source>Search assistants</source>
+        <translation>搜索助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="63"/>
+        <source>Assistants</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="67"/>
+        <source>Use in this chat</source>
+        <translation>在本对话中使用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="68"/>
+        <source>This chat&apos;s next message goes to this assistant (Enter)</source>
+        <translation>本对话的下一条消息交给这个助手（Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="69"/>
+        <source>New…</source>
+        <translation>新建…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="70"/>
+        <source>Make an assistant with its own instructions, model and tools</source>
+        <translation>创建一个有自己指令、模型和工具的助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="71"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="72"/>
+        <source>Change this assistant (a built-in one is saved as your copy) (F2)</source>
+        <translation>修改这个助手（内置助手会另存为你的副本）（F2）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="73"/>
+        <source>Duplicate</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="74"/>
+        <source>Save a copy to change (Ctrl+D)</source>
+        <translation>保存一份副本以便修改（Ctrl+D）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="75"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="76"/>
+        <source>Delete this assistant (Delete); you can undo it for a moment</source>
+        <translation>删除这个助手（Delete）；片刻内可以撤销</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="77"/>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="78"/>
+        <source>Add assistants from a file or a URL (Hermes, Cherry Studio, NextChat)</source>
+        <translation>从文件或 URL 添加助手（Hermes、Cherry Studio、NextChat）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="79"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="80"/>
+        <source>Save this assistant as a JSON file</source>
+        <translation>把这个助手保存为 JSON 文件</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="81"/>
+        <source>Prompts…</source>
+        <translation>提示词…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="82"/>
+        <source>Saved prompts with {{blanks}}: type / in the message box to use one</source>
+        <translation>带 {{空白}} 的已保存提示词：在消息框中输入 / 即可使用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="86"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="127"/>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="128"/>
+        <source>Mine</source>
+        <translation>我的</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="129"/>
+        <source>Gallery</source>
+        <translation>助手库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="149"/>
+        <source>No assistant matches “{0}”.</source>
+        <translation>没有与“{0}”匹配的助手。</translation>
     </message>
 </context>
 <context>
@@ -656,7 +1146,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="89"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -704,7 +1194,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="247"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
@@ -720,36 +1210,36 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="110"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="385"/>
         <source>Use in this session</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="168"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="171"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="181"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="197"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
@@ -769,127 +1259,132 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="115"/>
+        <source>Assistants</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
         <source>No skills installed</source>
         <translation>尚未安装技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="178"/>
         <source>Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload.</source>
         <translation>把技能文件夹（含 SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="202"/>
         <source>Nothing yet</source>
         <translation>暂无活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="203"/>
         <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="280"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="285"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="288"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="296"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="300"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="294"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="302"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="306"/>
         <source>read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="306"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="306"/>
         <source>destructive</source>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="311"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="311"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="312"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="312"/>
         <source>Never allow</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="362"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="356"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="364"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="371"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="384"/>
         <source>Stop using in this session</source>
         <translation>在本对话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="393"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="401"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="403"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="411"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="413"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="421"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="429"/>
         <source>[{0}]</source>
         <comment>how a turn ended</comment>
         <translation>（{0}）</translation>
@@ -1146,315 +1641,335 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="176"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="759"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="769"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="48"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="49"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="257"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="49"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="53"/>
         <source>Search all sessions</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="50"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="54"/>
         <source>Focus the message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="51"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="55"/>
         <source>Send / new line</source>
         <translation>发送 / 换行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
         <source>Stop the reply (or cancel editing)</source>
         <translation>停止回复（或取消编辑）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
         <source>Copy the last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
         <source>Choose the model for this session</source>
         <translation>选择本对话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="50"/>
+        <source>New session with an assistant (search, Enter)</source>
+        <translation>用某个助手新建对话（搜索，Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="51"/>
+        <source>Change this chat&apos;s assistant</source>
+        <translation>更换本对话的助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="52"/>
+        <source>In an empty message box: saved prompts, assistants, skills</source>
+        <translation>在空的消息框中：已保存的提示词、助手、技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
         <source>Rename the selected session</source>
         <translation>重命名所选对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
         <source>Menu key / Shift+F10 in the session list</source>
         <translation>在对话列表中按菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
         <source>The session&apos;s menu (rename, pin, fork, export, delete)</source>
         <translation>该对话的菜单（重命名、置顶、分支、导出、删除）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="64"/>
         <source>Delete in the session list</source>
         <translation>在对话列表中按 Delete</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
         <source>Delete the selected session (Undo brings it back)</source>
         <translation>删除所选对话（可撤销）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
         <source>Menu key / Shift+F10</source>
         <translation>菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
         <source>Actions for the selected message (copy, edit, fork, regenerate, tool details, allow or deny)</source>
         <translation>所选消息的操作（复制、编辑、分支、重新生成、工具详情、批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
         <source>Up / Down in the conversation</source>
         <translation>在对话中按上 / 下</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
         <source>Select a message</source>
         <translation>选择一条消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
         <source>F4 in the Tools list</source>
         <translation>在工具列表中按 F4</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
         <source>Change the selected tool&apos;s approval rule</source>
         <translation>更改所选工具的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
         <source>F2 / Del / Enter / Ctrl+P / Ctrl+H in the Memory list</source>
         <translation>“记忆”列表中的 F2 / Del / Enter / Ctrl+P / Ctrl+H</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
         <source>Edit, delete, go to the source, pin or unpin, history of the selected memory</source>
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
         <source>Tokens this session has used so far: every request&apos;s input and output added up (not the size of the context)</source>
         <translation>本对话迄今用掉的词元：每次请求的输入与输出之和（不是上下文的大小）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="250"/>
         <source>context –</source>
         <translation>上下文 –</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
         <source>Context budget used by the last request: shown once this session sends one</source>
         <translation>上一次请求占用的上下文预算：本对话发出请求后显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="258"/>
+        <source>New session with assistant…</source>
+        <translation>用助手新建对话…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
         <source>Export session as Word…</source>
         <translation>将对话导出为 Word…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="263"/>
         <source>Export session to an Obsidian vault…</source>
         <translation>将对话导出到 Obsidian 库…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="268"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="271"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="272"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="276"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="277"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="287"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="291"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="285"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="921"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="931"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="441"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="437"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="445"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="481"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="516"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="524"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="517"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="525"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1463,72 +1978,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="520"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="528"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="530"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="538"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="590"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="598"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="696"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="706"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="697"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="707"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="761"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="771"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="798"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="808"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="801"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="811"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="803"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="813"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="835"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="845"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="841"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="851"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="877"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="887"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="925"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="935"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="925"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="935"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -3136,6 +3651,105 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     </message>
 </context>
 <context>
+    <name>PromptFillDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_fill.py" line="18"/>
+        <source>Fill in “{0}”</source>
+        <translation>填写“{0}”</translation>
+    </message>
+</context>
+<context>
+    <name>PromptLibraryDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="43"/>
+        <source>Prompt library</source>
+        <translation>提示词库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="55"/>
+        <source>The prompt. {{name}} marks a blank that is asked when it is used.</source>
+        <translation>提示词内容。{{名称}} 表示使用时要填写的空白。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="65"/>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="68"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="71"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="75"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="76"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="77"/>
+        <source>Text</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="103"/>
+        <source> (built-in)</source>
+        <translation>（内置）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="133"/>
+        <source>Blanks asked when it is used: {0}</source>
+        <translation>使用时要填写的空白：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="143"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="156"/>
+        <source>A prompt with this name already exists.</source>
+        <translation>已有同名的提示词。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="157"/>
+        <source>A prompt needs a name and a text.</source>
+        <translation>提示词需要名称和内容。</translation>
+    </message>
+</context>
+<context>
+    <name>QuickPicker</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/quick_picker.py" line="49"/>
+        <source>Quick picker</source>
+        <translation>快速选择</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/quick_picker.py" line="53"/>
+        <source>Choices</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/quick_picker.py" line="55"/>
+        <source>↑↓ to move · Enter to choose · Esc to close</source>
+        <translation>↑↓ 移动 · Enter 选择 · Esc 关闭</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/quick_picker.py" line="98"/>
+        <source>Nothing matches “{0}”.</source>
+        <translation>没有与“{0}”匹配的项。</translation>
+    </message>
+</context>
+<context>
     <name>SessionSidebar</name>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="82"/>
@@ -3634,12 +4248,12 @@ it is kept here.</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="112"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看对话；设置提供方后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="115"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
@@ -3668,25 +4282,25 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="101"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="218"/>
         <source>Provider</source>
         <translation>提供方</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="108"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="219"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="112"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="220"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="117"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="221"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
@@ -3702,7 +4316,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="121"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="486"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="494"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -3718,7 +4332,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="139"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="299"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
@@ -3789,223 +4403,239 @@ it is kept here.</source>
         <translation>嵌入模型（记忆）</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="190"/>
+        <source>Side-task model</source>
+        <translation>辅助任务模型</translation>
+    </message>
+    <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="187"/>
+        <source>None: the chat&apos;s own model</source>
+        <translation>无：使用对话自己的模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="188"/>
+        <source>A cheaper model of this provider for titles, summaries and memory extraction; the chat itself keeps its model.</source>
+        <translation>此提供方的一个更便宜的模型，用于标题、摘要和记忆提取；对话本身仍使用它自己的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="194"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="207"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="210"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="210"/>
         <source>Not now</source>
         <translation>以后再说</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
         <source>Reasoning and images</source>
         <translation>思考与图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="299"/>
         <source>Always</source>
         <translation>始终</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="300"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="302"/>
         <source>Sends a reply&apos;s reasoning back with its tool calls (DeepSeek&apos;s thinking mode requires it). Automatic: for providers known to need it, or once the server asks for it.</source>
         <translation>把回复的思考内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的提供方，或在服务器要求之后。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="308"/>
         <source>Send reasoning back</source>
         <translation>回传思考内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="312"/>
         <source>Sent as reasoning_effort, for models that accept it</source>
         <translation>作为 reasoning_effort 发送，适用于接受该参数的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="313"/>
         <source>Default (not sent)</source>
         <translation>默认（不发送）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="314"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="314"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="314"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="316"/>
         <source>Reasoning effort</source>
         <translation>思考强度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="327"/>
         <source>Extra request parameters</source>
         <translation>额外请求参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="331"/>
         <source>Automatic (from the model&apos;s name)</source>
         <translation>自动（根据模型名称）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="332"/>
         <source>Yes: the model reads images</source>
         <translation>是：模型能读取图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="333"/>
         <source>No: text only</source>
         <translation>否：仅文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="335"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="339"/>
         <source>Forget what was learned</source>
         <translation>忘记已学到的设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="360"/>
         <source>A JSON object merged into every request (for example {&quot;enable_thinking&quot;: true}). Not for keys: the API key field keeps those in the keyring.</source>
         <translation>一个合并进每个请求的 JSON 对象（例如 {&quot;enable_thinking&quot;: true}）。不要用于密钥：API 密钥栏会把密钥保存在系统密钥环中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="370"/>
         <source>Not a JSON object: write it in braces, {…}.</source>
         <translation>不是 JSON 对象：请写在花括号 {…} 中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="365"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="372"/>
         <source>Hermes sets {0} itself; remove it from the extra parameters.</source>
         <translation>{0} 由 Hermes 自行设置；请从额外参数中删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="375"/>
         <source>“{0}” looks like a key or password. Keys go in the API key field, which keeps them in the keyring; settings.json is not the place for them.</source>
         <translation>“{0}”看起来像密钥或密码。密钥应填在 API 密钥栏，它会保存在系统密钥环中；settings.json 不是存放它的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="377"/>
         <source>Not valid JSON: {0}</source>
         <translation>不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="383"/>
         <source>the server wants the reasoning sent back</source>
         <translation>服务器要求回传思考内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="385"/>
         <source>the model refused images</source>
         <translation>模型拒绝了图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="386"/>
         <source>Learned from the server: {0}.</source>
         <translation>从服务器学到：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="393"/>
         <source>What was learned will be forgotten when you save.</source>
         <translation>保存后将忘记已学到的设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="416"/>
         <source>Discard your changes?</source>
         <translation>放弃你的更改？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="410"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="417"/>
         <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
         <translation>你输入的提供方设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="411"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="418"/>
         <source>Discard</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="421"/>
         <source>Keep editing</source>
         <translation>继续编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="486"/>
         <source>Get a key at {0}</source>
         <translation>在 {0} 获取密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="480"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="488"/>
         <source>A local server usually needs no key; leave it empty.</source>
         <translation>本地服务器通常不需要密钥，留空即可。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="486"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="494"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="549"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="558"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="570"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="572"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="579"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="581"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="575"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="584"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="595"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="604"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="616"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="625"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="251"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="621"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="630"/>
         <source>The extra request parameters are not saved until they are a valid JSON object.</source>
         <translation>额外请求参数须是有效的 JSON 对象才能保存。</translation>
     </message>
@@ -4506,6 +5136,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/empty_state.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="204"/>
         <source>Put this in the message box</source>
         <translation>填入消息框</translation>
     </message>

@@ -123,6 +123,11 @@ class ChatRequest:
     max_reply_chars: int | None = None
     # A lower `max_tokens` than the profile's for this one request (an MCP server's sampling request).
     max_tokens: int | None = None
+    # An assistant's parameters (core/assistants): temperature, top_p, max_tokens, reasoning_effort over the profile's.
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+
+OVERRIDABLE = frozenset({"temperature", "top_p", "max_tokens", "reasoning_effort"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,10 +384,11 @@ class ModelClient:
             kwargs["temperature"] = self.profile.temperature
         if self.profile.max_output_tokens:
             kwargs["max_tokens"] = self.profile.max_output_tokens
-        if request.max_tokens:
-            kwargs["max_tokens"] = min(request.max_tokens, kwargs.get("max_tokens") or request.max_tokens)
         if self.profile.reasoning_effort:
             kwargs["reasoning_effort"] = self.profile.reasoning_effort
+        kwargs.update({k: v for k, v in request.overrides.items() if k in OVERRIDABLE and v is not None})
+        if request.max_tokens:
+            kwargs["max_tokens"] = min(request.max_tokens, kwargs.get("max_tokens") or request.max_tokens)
         if self.profile.extra_params:
             # The user's own fields go last in the body, so they win over ours (e.g. a different max_tokens),
             # except the ones Hermes sets itself and credential-like ones (core/extra_params.py).

@@ -244,9 +244,45 @@ def _v8_tool_call_records(db: sqlite3.Connection) -> None:
     )
 
 
+def _v9_assistants_and_prompts(db: sqlite3.Connection) -> None:
+    """Assistants (core/assistants): the user's own and imported ones (the gallery's live in the package), each
+    its fields as JSON in `data` (core/assistants/model.py's format, validated on every read); a deleted one keeps
+    its row (`deleted_at`) for Undo until purged. `prompts` is the prompt library (bodies with {{variables}}).
+    `sessions.assistant_id` names the session's assistant (NULL: Hermes, the default); a session whose assistant
+    is deleted falls back to Hermes. Names are unique among the live rows (case-insensitive)."""
+    _run(
+        db,
+        """
+        CREATE TABLE assistants (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            data TEXT NOT NULL DEFAULT '{}',
+            origin TEXT NOT NULL DEFAULT 'user',
+            source TEXT NOT NULL DEFAULT '',
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            deleted_at REAL
+        );
+        CREATE UNIQUE INDEX assistants_by_name ON assistants(name COLLATE NOCASE) WHERE deleted_at IS NULL;
+        CREATE TABLE prompts (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            body TEXT NOT NULL,
+            description TEXT NOT NULL DEFAULT '',
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            deleted_at REAL
+        );
+        CREATE UNIQUE INDEX prompts_by_name ON prompts(name COLLATE NOCASE) WHERE deleted_at IS NULL;
+        ALTER TABLE sessions ADD COLUMN assistant_id TEXT
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search,
                                _v3_summaries_get_their_own_role, _v4_reasoning, _v5_attachments,
-                               _v6_memories, _v7_context_summaries, _v8_tool_call_records]
+                               _v6_memories, _v7_context_summaries, _v8_tool_call_records,
+                               _v9_assistants_and_prompts]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -69,6 +69,16 @@ class ImportProblem(StorageError):
     pass
 
 
+def _assistant_ref(store: Any, session_id: str) -> dict[str, str] | None:
+    """The session's assistant as its id and name only: its instructions and settings never go into an export."""
+    if not hasattr(store, "_db"):
+        return None
+    from hermes_desktop.core.assistants.store import AssistantStore
+
+    found = AssistantStore(store).session_assistant(session_id).assistant
+    return {"id": found.id, "name": found.name}
+
+
 def export_json(store: Any, session_id: str, *, known_secrets: Iterable[str] = ()) -> str:
     details = store.session_details(session_id)
     if details is None:
@@ -86,6 +96,7 @@ def export_json(store: Any, session_id: str, *, known_secrets: Iterable[str] = (
             "model": info.model, "params": _exported_params(details.params), "pinned": info.pinned, "source": info.source,
             "prompt_tokens": info.prompt_tokens, "completion_tokens": info.completion_tokens,
             "active_skills": list(info.active_skills),
+            "assistant": _assistant_ref(store, session_id),
         },
         "head": number.get(details.head_id) if details.head_id is not None else None,
         "messages": [
