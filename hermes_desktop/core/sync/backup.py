@@ -302,6 +302,7 @@ class Backups:
                         config_files[name] = self._blob(item["blob"], item["sha256"])
                     except (crypto.SyncCryptoError, TargetError, BackupError) as exc:
                         skipped.append(f"{name}: {exc}")
+            (self.paths.data_dir / SAFETY_FOLDER).mkdir(exist_ok=True)
             safety = Backups(self.paths, FolderTarget(self.paths.data_dir / SAFETY_FOLDER), self.key,
                              device_name=self.device_name).make()
             for digest, body in bodies:
