@@ -161,6 +161,10 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self.memory = MemoryActions(self)  # the Memory tab, "Remembered: …" rows, the incognito switch
         self.statusBar().insertPermanentWidget(2, self.memory.toggle)
+        from hermes_desktop.ui.sync_actions import SyncActions
+
+        self.sync = SyncActions(self)  # Settings › Backup & sync and the status bar's sync label
+        self.statusBar().insertPermanentWidget(0, self.sync.label)
         self.chat.layout().insertWidget(self.chat.layout().indexOf(self.chat.editing), self.memory.strip)
         self._build_menus()
         self._connect()
