@@ -32,24 +32,23 @@ def sync_error_text(exc: BaseException) -> str:
     from hermes_desktop.core.sync import crypto, target
     from hermes_desktop.core.sync.service import SyncSetupError
 
-    tr = QCoreApplication.translate
     detail = str(exc)
     if isinstance(exc, crypto.WrongPassphrase):
-        return tr("SyncActions", "Wrong passphrase or recovery code: it does not open this target's backups. "
+        return QCoreApplication.translate("SyncActions", "Wrong passphrase or recovery code: it does not open this target's backups. "
                                  "Nothing was changed.")
     if isinstance(exc, crypto.TamperedObject):
-        return tr("SyncActions", "An object on the storage failed its check (changed or damaged) and was skipped: "
+        return QCoreApplication.translate("SyncActions", "An object on the storage failed its check (changed or damaged) and was skipped: "
                                  "{0}").format(detail)
     if isinstance(exc, target.InsufficientStorage):
-        return tr("SyncActions", "The storage is full: nothing was lost; free space there, then sync again. ({0})"
+        return QCoreApplication.translate("SyncActions", "The storage is full: nothing was lost; free space there, then sync again. ({0})"
                   ).format(detail)
     if isinstance(exc, target.AuthFailed):
-        return tr("SyncActions", "The server refused the user name or password (use an app password for "
+        return QCoreApplication.translate("SyncActions", "The server refused the user name or password (use an app password for "
                                  "Nextcloud and 坚果云).")
     if isinstance(exc, SyncSetupError):
-        return tr("SyncActions", "No system keyring is available, so the sync key cannot be kept. Nothing was "
+        return QCoreApplication.translate("SyncActions", "No system keyring is available, so the sync key cannot be kept. Nothing was "
                                  "saved.")
-    return tr("SyncActions", "Sync or backup failed: {0}").format(detail)
+    return QCoreApplication.translate("SyncActions", "Sync or backup failed: {0}").format(detail)
 
 
 class SyncActions(QObject):
@@ -102,15 +101,20 @@ class SyncActions(QObject):
         if status.get("last_error"):
             return self.tr("Sync: problem (see Settings › Backup & sync)")
         last = status.get("last_sync")
-        when = f"{datetime.fromtimestamp(last):%H:%M}" if last else self.tr("never")
+        if not last:
+            return self.tr("Not synced yet")
+        when = f"{datetime.fromtimestamp(last):%H:%M}"
         pending = int(status.get("pending_batches") or 0)
-        text = self.tr("Synced {0}").format(when)
-        return text + (self.tr(" · {0} pending").format(pending) if pending else "")
+        if pending:
+            return self.tr("Synced {0} · {1} pending").format(when, pending)
+        return self.tr("Synced {0}").format(when)
 
     def _emit_progress(self, what: str, done: int, total: int) -> None:
         self.sig_progress.emit(what, done, total)
 
-    async def _run(self, work: Callable[[], Any], done_text: Callable[[Any], str]) -> Any:
+    async def _run(self, work: Callable[[], Any], done_text: Callable[[Any], str] | None) -> Any:
+        """`work` in a worker thread; its failure is shown as a sentence, its success as `done_text` (None: the
+        caller shows the result itself)."""
         if self.busy:
             self.sig_finished.emit(self.tr("A backup or sync is already running."), False)
             return None
@@ -128,7 +132,8 @@ class SyncActions(QObject):
         finally:
             self.busy = False
         self.label.setToolTip("")
-        self.sig_finished.emit(done_text(result), True)
+        if done_text is not None:
+            self.sig_finished.emit(done_text(result), True)
         await self.refresh_status()
         return result
 
@@ -153,8 +158,7 @@ class SyncActions(QObject):
 
     async def list_backups(self) -> list[Any]:
         service = self.service()
-        return await self._run(service.list_backups, lambda r: self.tr("{0} backup(s) on the storage.").format(
-            len(r))) or []
+        return await self._run(service.list_backups, None) or []
 
     async def restore(self, backup_id: str) -> Any:
         service = self.service()

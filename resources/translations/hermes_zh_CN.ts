@@ -273,67 +273,67 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="749"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="748"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="749"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="748"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="751"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="750"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="753"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="752"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="763"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="779"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="778"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="780"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="779"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="782"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="781"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="783"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="782"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="788"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="788"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="788"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="789"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="788"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -341,77 +341,77 @@
 <context>
     <name>ApprovalDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="36"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="35"/>
         <source>Allow this action?</source>
         <translation>批准此操作吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="43"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="42"/>
         <source>Hermes wants to run:</source>
         <translation>Hermes 想要运行：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="51"/>
         <source>{level} — {explanation}</source>
         <translation>{level} — {explanation}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="66"/>
         <source>This is a large change, so Hermes asks even if you allowed this tool before.</source>
         <translation>这是一次较大的改动，所以即使你之前批准过此工具，Hermes 仍会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="67"/>
         <source>The model said: “{0}”</source>
         <translation>模型说：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="72"/>
         <source>Session: {0}</source>
         <translation>对话：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="77"/>
         <source>The tool call&apos;s arguments</source>
         <translation>工具调用的参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="83"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="84"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="86"/>
         <source>Always allow this tool</source>
         <translation>始终批准此工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="102"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="101"/>
         <source>Arguments:</source>
         <translation>参数：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="141"/>
         <source>{key}: {path}  →  {resolved}</source>
         <translation>{key}：{path}  →  {resolved}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="144"/>
         <source>{key}: {path}  →  refused: {reason}</source>
         <translation>{key}：{path}  →  已拒绝：{reason}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="143"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="148"/>
         <source>On disk:</source>
         <translation>磁盘上的位置：</translation>
     </message>
@@ -606,7 +606,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="231"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
@@ -621,172 +621,172 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="109"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="163"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="371"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="369"/>
         <source>Use in this session</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="111"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="195"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="111"/>
         <source>MCP</source>
         <translation>MCP</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="113"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="175"/>
         <source>No skills installed</source>
         <translation>尚未安装技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="176"/>
         <source>Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload.</source>
         <translation>把技能文件夹（含 SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="200"/>
         <source>Nothing yet</source>
         <translation>暂无活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="201"/>
         <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="264"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="269"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="280"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="282"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="284"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="288"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="286"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
         <source>read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
         <source>destructive</source>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="295"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="295"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="296"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="296"/>
         <source>Never allow</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="346"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="348"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="355"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="368"/>
         <source>Stop using in this session</source>
         <translation>在本对话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="385"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="395"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="399"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="397"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="413"/>
         <source>[{0}]</source>
         <comment>how a turn ended</comment>
         <translation>（{0}）</translation>
@@ -795,58 +795,58 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="172"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="760"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="766"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="228"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="230"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="230"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="48"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
@@ -896,18 +896,18 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="254"/>
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="257"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -977,123 +977,123 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
         <source>Tokens this session has used so far: every request&apos;s input and output added up (not the size of the context)</source>
         <translation>本对话迄今用掉的词元：每次请求的输入与输出之和（不是上下文的大小）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="246"/>
         <source>context –</source>
         <translation>上下文 –</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="247"/>
         <source>Context budget used by the last request: shown once this session sends one</source>
         <translation>上一次请求占用的上下文预算：本对话发出请求后显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="258"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="263"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="268"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="272"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="272"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="272"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="279"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="283"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="276"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="922"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="928"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="422"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="430"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="426"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="434"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="470"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="505"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="513"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="506"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="514"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1102,92 +1102,92 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="509"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="517"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="519"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="527"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="579"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="587"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="682"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="691"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="683"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="692"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="703"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="712"/>
         <source>Export session</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="705"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="714"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="705"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="714"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="710"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="719"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="762"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="768"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="799"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="805"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="802"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="808"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="804"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="810"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="836"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="842"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="842"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="848"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="878"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="884"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="926"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="932"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="926"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="932"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -2961,13 +2961,13 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="94"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="450"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="458"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="97"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="129"/>
         <source>Providers</source>
         <translation>提供方</translation>
     </message>
@@ -2982,69 +2982,69 @@ it is kept here.</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="110"/>
         <source>Your data</source>
         <translation>你的数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="136"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="137"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="138"/>
         <source>Duplicate</source>
         <translation>复制一份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="139"/>
         <source>Use this one</source>
         <translation>使用这个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="140"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="178"/>
         <source>No providers yet: add one.</source>
         <translation>还没有提供方：添加一个吧。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="182"/>
         <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="248"/>
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="262"/>
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="277"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="266"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="275"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="329"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="337"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
@@ -3054,188 +3054,193 @@ it is kept here.</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="109"/>
+        <source>Backup &amp;&amp; sync</source>
+        <translation>备份与同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="278"/>
         <source>Choose the workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="285"/>
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="292"/>
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="287"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="294"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="295"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="295"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="299"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="306"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="307"/>
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
         <source>Show while it streams, then collapse</source>
         <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
         <source>Always show</source>
         <translation>始终显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="316"/>
         <source>Model&apos;s thinking</source>
         <translation>模型的思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="322"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="323"/>
         <source>Also load skills from {0} (Claude Code&apos;s folder)</source>
         <translation>同时从 {0} 加载技能（Claude Code 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="370"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的危险调用，即使该工具被设为始终批准，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="375"/>
         <source>Approval rules</source>
         <translation>批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="376"/>
         <source>Revoke</source>
         <translation>吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="371"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="379"/>
         <source>Revoke all</source>
         <translation>全部吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="386"/>
         <source>fetch_url never opens addresses on your own network or this computer (a router, a NAS, a local server) unless their host is listed here. Separate hosts with commas; add :port to allow one port only.</source>
         <translation>除非主机列在这里，fetch_url 绝不打开你自己网络上或本机上的地址（路由器、NAS、本地服务器）。多个主机用逗号分隔；加上 :端口 则只允许该端口。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="384"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="392"/>
         <source>Hosts on your network that fetch_url may open</source>
         <translation>fetch_url 可以打开的你网络上的主机</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="385"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="393"/>
         <source>e.g. nas.local, 192.168.1.20:8080</source>
         <translation>例如 nas.local, 192.168.1.20:8080</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="407"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="415"/>
         <source>Not a host name or host:port: {0}. Nothing was changed.</source>
         <translation>不是主机名，也不是“主机名＋端口”：{0}。没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="412"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="420"/>
         <source>fetch_url may open these hosts on your network: {0}.</source>
         <translation>fetch_url 现在可以打开你网络上的这些主机：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="421"/>
         <source>fetch_url opens no address on your network now.</source>
         <translation>fetch_url 现在不打开你网络上的任何地址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="425"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="425"/>
         <source>always asks</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="418"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="426"/>
         <source>never allowed</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="427"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="435"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="457"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>对话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="451"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="459"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="452"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="460"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="468"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="461"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="469"/>
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="465"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="473"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="474"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -3915,6 +3920,309 @@ it is kept here.</source>
     </message>
 </context>
 <context>
+    <name>SyncActions</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="69"/>
+        <source>Sync status</source>
+        <translation>同步状态</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="102"/>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="129"/>
+        <source>Sync: problem (see Settings › Backup &amp; sync)</source>
+        <translation>同步：出现问题（见 设置 › 备份与同步）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="110"/>
+        <source>Synced {0}</source>
+        <translation>已同步 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="37"/>
+        <source>Wrong passphrase or recovery code: it does not open this target&apos;s backups. Nothing was changed.</source>
+        <translation>密码短语或恢复码不正确：无法打开此位置的备份。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="40"/>
+        <source>An object on the storage failed its check (changed or damaged) and was skipped: {0}</source>
+        <translation>存储上的一个对象未通过校验（被改动或已损坏），已跳过：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="43"/>
+        <source>The storage is full: nothing was lost; free space there, then sync again. ({0})</source>
+        <translation>存储空间已满：没有丢失任何内容；请在那里腾出空间后再同步。（{0}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="46"/>
+        <source>The server refused the user name or password (use an app password for Nextcloud and 坚果云).</source>
+        <translation>服务器拒绝了用户名或密码（Nextcloud 和坚果云请使用应用密码）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="49"/>
+        <source>No system keyring is available, so the sync key cannot be kept. Nothing was saved.</source>
+        <translation>没有可用的系统密钥环，无法保存同步密钥。没有保存任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="51"/>
+        <source>Sync or backup failed: {0}</source>
+        <translation>同步或备份失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="105"/>
+        <source>Not synced yet</source>
+        <translation>尚未同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="109"/>
+        <source>Synced {0} · {1} pending</source>
+        <translation>已同步 {0} · {1} 项待上传</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="119"/>
+        <source>A backup or sync is already running.</source>
+        <translation>已有备份或同步正在进行。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="122"/>
+        <source>Syncing…</source>
+        <translation>正在同步…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="144"/>
+        <source>Synced: {0} change(s) merged, {1} batch(es) sent.</source>
+        <translation>已同步：合并了 {0} 项更改，发送了 {1} 批。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="146"/>
+        <source>Skipped: {0}</source>
+        <translation>已跳过：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="155"/>
+        <source>Backed up: {0} sessions, {1} attachments.</source>
+        <translation>已备份：{0} 个对话，{1} 个附件。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="166"/>
+        <source>Restored {0} sessions; what was here before is kept in sync-safety. Restart Hermes to reload everything.</source>
+        <translation>已恢复 {0} 个对话；原有内容保存在 sync-safety 中。请重新启动 Hermes 以重新载入全部内容。</translation>
+    </message>
+</context>
+<context>
+    <name>SyncSettingsPage</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="49"/>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="53"/>
+        <source>A folder (external disk)</source>
+        <translation>文件夹（外部磁盘）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="53"/>
+        <source>WebDAV</source>
+        <translation>WebDAV</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="54"/>
+        <source>S3-compatible storage</source>
+        <translation>S3 兼容存储</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="57"/>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="60"/>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="63"/>
+        <source>User / access key</source>
+        <translation>用户名 / 访问密钥 ID</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="70"/>
+        <source>Region</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="73"/>
+        <source>Bucket</source>
+        <translation>存储桶</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="78"/>
+        <source>Password / secret key</source>
+        <translation>密码 / 私有访问密钥</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="82"/>
+        <source>Empty: a random key with a recovery code</source>
+        <translation>留空：使用随机密钥并生成恢复码</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="83"/>
+        <source>Passphrase or recovery code</source>
+        <translation>密码短语或恢复码</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="85"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="88"/>
+        <source>Save and set up</source>
+        <translation>保存并设置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="97"/>
+        <source>When and how many</source>
+        <translation>频率与保留数量</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="101"/>
+        <source>Only when I click</source>
+        <translation>仅在我点击时</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="101"/>
+        <source>Every hour</source>
+        <translation>每小时</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="101"/>
+        <source>Every day</source>
+        <translation>每天</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="113"/>
+        <source>Keep daily</source>
+        <translation>保留每日</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="115"/>
+        <source>weekly</source>
+        <translation>每周</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="128"/>
+        <source>Backups</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="131"/>
+        <source>Back up now</source>
+        <translation>立即备份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="134"/>
+        <source>Refresh list</source>
+        <translation>刷新列表</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="137"/>
+        <source>Restore…</source>
+        <translation>恢复…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="140"/>
+        <source>Sync now</source>
+        <translation>立即同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="198"/>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="198"/>
+        <source>Attachments</source>
+        <translation>附件</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="199"/>
+        <source>Downloading</source>
+        <translation>正在下载</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="199"/>
+        <source>Merging</source>
+        <translation>正在合并</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="199"/>
+        <source>Uploading</source>
+        <translation>正在上传</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="211"/>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="217"/>
+        <source>Connected: {0}</source>
+        <translation>已连接：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="224"/>
+        <source>Checking the storage and making the key…</source>
+        <translation>正在检查存储并生成密钥…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="235"/>
+        <source>Set up. Write down this recovery code: with it (or the passphrase) a new computer can restore your backups.
+{0}</source>
+        <translation>设置完成。请记下这个恢复码：凭它（或密码短语）可以在新电脑上恢复你的备份。
+{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="244"/>
+        <source>{0} — cannot be opened: {1}</source>
+        <translation>{0} — 无法打开：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="246"/>
+        <source>{0} — {1}: {2} sessions, {3} messages, {4} attachments</source>
+        <translation>{0} — {1}：{2} 个对话，{3} 条消息，{4} 个附件</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="263"/>
+        <source>Choose a backup in the list first.</source>
+        <translation>请先在列表中选择一个备份。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="275"/>
+        <source>Restore the backup of {0} from {1}?
+
+It holds {2} sessions, {3} messages, {4} memories and {5} attachments.
+
+This replaces the history, settings.json and mcp.json here. A backup of what is here now is made first (in the data folder&apos;s sync-safety).</source>
+        <translation>要恢复来自 {1}、时间为 {0} 的备份吗？
+
+其中有 {2} 个对话、{3} 条消息、{4} 条记忆和 {5} 个附件。
+
+这会替换此处的历史记录、settings.json 和 mcp.json。恢复前会先备份此处现有的内容（在数据文件夹的 sync-safety 中）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="281"/>
+        <source>Restore backup</source>
+        <translation>恢复备份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="282"/>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+</context>
+<context>
     <name>Transcript</name>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="602"/>
@@ -4243,73 +4551,73 @@ it is kept here.</source>
         <translation>MCP {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="139"/>
         <source>will create {path} ({size})</source>
         <translation>将创建 {path}（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="142"/>
         <source>will overwrite {path} ({old}) with {new}</source>
         <translation>将用 {new} 的内容覆盖 {path}（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="145"/>
         <source>will create folder {path}</source>
         <translation>将创建文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="147"/>
         <source>will move {src} ({what}) to {dst}</source>
         <translation>将把 {src}（{what}）移动到 {dst}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="150"/>
         <source>will move {src} ({what}) to {dst}, replacing the existing file ({old})</source>
         <translation>将把 {src}（{what}）移动到 {dst}，并替换那里已有的文件（{old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="154"/>
         <source>will delete {path} ({size})</source>
         <translation>将删除 {path}（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="164"/>
         <source>will save a new note “{title}” ({size}) in {folder}</source>
         <translation>将在 {folder} 中保存新笔记“{title}”（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="167"/>
         <source>will replace note “{title}” ({old}) with {new}</source>
         <translation>将用 {new} 的内容替换笔记“{title}”（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="170"/>
         <source>will download {url}</source>
         <translation>将下载 {url}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="172"/>
         <source>Forgets nothing: memory is off for this conversation.</source>
         <translation>不会忘记任何内容：本对话已关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="176"/>
         <source>Forgets nothing: no memory matches.</source>
         <translation>不会忘记任何内容：没有匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="177"/>
         <source>#{id} “{statement}”</source>
         <comment>one memory in a list</comment>
         <translation>#{id}“{statement}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="182"/>
         <source>Forgets {count} memories: {list}</source>
         <translation>将忘记 {count} 条记忆：{list}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="179"/>
         <source>; </source>
         <comment>list separator</comment>
         <translation>；</translation>
@@ -4335,947 +4643,947 @@ it is kept here.</source>
         <translation>1 个文件夹中的 {files} 个文件，共 {size}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="150"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="159"/>
         <source>will delete the empty folder {path}</source>
         <translation>将删除空文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="161"/>
         <source>will delete {what} in {path}</source>
         <translation>将删除 {path} 中的 {what}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="181"/>
         <source>Forgets 1 memory: {list}</source>
         <translation>将忘记 1 条记忆：{list}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="185"/>
         <source>runs {command} from skill {skill}, in {folder}, with your permissions</source>
         <translation>将以你的权限在 {folder} 中运行技能 {skill} 的 {command}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="189"/>
         <source>cannot run: {0}</source>
         <translation>无法运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="191"/>
         <source>Impact unknown: its check failed ({0}).</source>
         <translation>影响未知：预检失败（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="193"/>
         <source>The tool describes it as: “{0}”</source>
         <translation>该工具的说明：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="195"/>
         <source>Calls “{tool}” on the MCP server “{server}”; Hermes cannot tell in advance what it changes.</source>
         <translation>将调用 MCP 服务器“{server}”上的“{tool}”；Hermes 无法预先知道它会更改什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="202"/>
         <source>No impact estimate for this tool.</source>
         <translation>此工具没有影响评估。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="202"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="212"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="213"/>
         <source>rule: never allow</source>
         <translation>规则：从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="214"/>
         <source>rule: always allow</source>
         <translation>规则：始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="215"/>
         <source>chat-only mode</source>
         <translation>仅聊天模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="216"/>
         <source>read-only call</source>
         <translation>只读调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="217"/>
         <source>trusted mode</source>
         <translation>信任模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="209"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="230"/>
         <source>allowed for this conversation</source>
         <translation>本对话内已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="219"/>
         <source>nobody to ask</source>
         <translation>无人可询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="220"/>
         <source>no answer in time</source>
         <translation>未及时回答</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="221"/>
         <source>error while asking</source>
         <translation>询问时出错</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="213"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="298"/>
         <source>dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="229"/>
         <source>allowed once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="231"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="223"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="230"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="264"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="294"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="233"/>
         <source>allowed</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="238"/>
         <source>denied ({0})</source>
         <comment>who denied the call</comment>
         <translation>已拒绝（{0}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="237"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="248"/>
         <source>done in {0} s</source>
         <translation>用时 {0} 秒完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="250"/>
         <source>done · {decision} ({who})</source>
         <translation>完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="252"/>
         <source>done in {seconds} s · {decision} ({who})</source>
         <translation>用时 {seconds} 秒完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="249"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="275"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="259"/>
         <source>running {0} s</source>
         <translation>已运行 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="265"/>
         <source>waiting for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="266"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="258"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="292"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="259"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="286"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="627"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="636"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="260"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="296"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="270"/>
         <source>skipped (the turn was stopped)</source>
         <translation>已跳过（本轮已停止）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="271"/>
         <source>dry run: not run</source>
         <translation>模拟运行：未实际运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
         <source>interrupted — not run</source>
         <translation>已中断 — 未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="281"/>
         <source>Note sent to the model ({0} characters)</source>
         <translation>发给模型的说明（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="282"/>
         <source>Result ({0} characters)</source>
         <translation>结果（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="286"/>
         <source>Show all ({0} lines)</source>
         <translation>全部显示（{0} 行）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="291"/>
         <source>ok</source>
         <comment>a tool call&apos;s outcome</comment>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="293"/>
         <source>invalid call</source>
         <translation>无效调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="288"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="297"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="299"/>
         <source>interrupted, not run</source>
         <translation>已中断，未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="307"/>
         <source>The server said: “{0}”</source>
         <translation>服务器返回：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="320"/>
         <source>The provider rejected the API key ({0}). Check the key in the provider settings.</source>
         <translation>提供方拒绝了 API 密钥（{0}）。请在提供方设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="323"/>
         <source>The API key has no access to this model or endpoint ({0}).</source>
         <translation>此 API 密钥无权访问该模型或端点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="326"/>
         <source>The provider says the account is out of quota or credit ({0}).</source>
         <translation>提供方表示账户的额度或余额已用完（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="322"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="331"/>
         <source>The provider is limiting how fast requests may come ({status}). Try again in {wait}.</source>
         <translation>提供方正在限制请求频率（{status}）。请在 {wait}后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="335"/>
         <source>The provider is limiting how fast requests may come ({0}). Wait a moment and try again.</source>
         <translation>提供方正在限制请求频率（{0}）。请稍等片刻再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="340"/>
         <source>The model server had an error ({0}).</source>
         <translation>模型服务器出错（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="342"/>
         <source>The model server refused the request ({0}).</source>
         <translation>模型服务器拒绝了请求（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="345"/>
         <source>The model does not accept native tool calls.</source>
         <translation>该模型不接受原生工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="347"/>
         <source>The server at {host} does not offer the model “{model}”.</source>
         <translation>{host} 上的服务器不提供模型“{model}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="341"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="350"/>
         <source>The server at {0} has no chat endpoint at this URL (404). Check the base URL (many servers need it to end in /v1).</source>
         <translation>{0} 上的服务器在此网址没有聊天端点（404）。请检查基础 URL（很多服务器要求以 /v1 结尾）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="354"/>
         <source>The model server at {0} did not answer in time.</source>
         <translation>{0} 上的模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="347"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="356"/>
         <source>The model server stopped sending the reply and timed out. What arrived is kept.</source>
         <translation>模型服务器中途停止发送回复并已超时。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="359"/>
         <source>The connection dropped while the reply was streaming. What arrived is kept.</source>
         <translation>回复传输过程中连接中断。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="362"/>
         <source>Can&apos;t reach the model server at {0}. Check that it is running and that the base URL is right.</source>
         <translation>无法连接到 {0} 上的模型服务器。请确认它正在运行，并且基础 URL 正确。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="366"/>
         <source>The model server sent a reply Hermes could not read. What arrived is kept.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="360"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="369"/>
         <source>The model server reported an error while streaming.</source>
         <translation>模型服务器在传输回复时报告了错误。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="372"/>
         <source>The conversation is too long for this model&apos;s context window. Start a new conversation with a summary, or use a model with a larger context.</source>
         <translation>对话太长，超出了此模型的上下文窗口。请用摘要开始新对话，或改用上下文更大的模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="378"/>
         <source>Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log.</source>
         <translation>Hermes 内部出错（{0}）。你的消息已保存；详细信息在日志中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="382"/>
         <source>No model is set up yet. Add a provider (base URL, model and key) in settings; your message is saved.</source>
         <translation>尚未设置模型。请在设置中添加提供方（基础 URL、模型和密钥）；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="386"/>
         <source>Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings&apos; limits). What arrived so far is kept; send a message to continue.</source>
         <translation>已停止：本轮达到了 {0} 的时间上限（设置中限制项的 turn_deadline_s）。已收到的内容会保留；发送消息即可继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="397"/>
         <source>The provider refused the API key.</source>
         <translation>提供方拒绝了 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="398"/>
         <source>The provider is limiting requests.</source>
         <translation>提供方正在限制请求频率。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="390"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="399"/>
         <source>The model server had an error.</source>
         <translation>模型服务器出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="400"/>
         <source>Can&apos;t reach the model server.</source>
         <translation>无法连接到模型服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="401"/>
         <source>The model server did not answer in time.</source>
         <translation>模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="393"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="402"/>
         <source>The reply stopped half-way. What arrived is kept.</source>
         <translation>回复中途停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="394"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="403"/>
         <source>The conversation is too long for this model.</source>
         <translation>对话太长，超出了此模型的能力。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="395"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="404"/>
         <source>The server does not offer this model.</source>
         <translation>服务器不提供此模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="396"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="405"/>
         <source>The model server sent a reply Hermes could not read.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="406"/>
         <source>The model server refused the request.</source>
         <translation>模型服务器拒绝了请求。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="398"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="407"/>
         <source>No model provider is set up yet.</source>
         <translation>尚未设置模型提供方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="399"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="408"/>
         <source>The conversation could not be saved.</source>
         <translation>无法保存对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="409"/>
         <source>Something went wrong inside Hermes.</source>
         <translation>Hermes 内部出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="401"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="410"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="403"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="412"/>
         <source>Details: “{0}”</source>
         <translation>详细信息：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="410"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="419"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="443"/>
         <source>nothing was saved</source>
         <translation>未保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="411"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="420"/>
         <source>your message was not saved</source>
         <translation>你的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="412"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="421"/>
         <source>the reply was not saved</source>
         <translation>回复未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="422"/>
         <source>the tool result was not saved</source>
         <translation>工具结果未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="423"/>
         <source>the message was not saved</source>
         <translation>消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="424"/>
         <source>the change was not saved</source>
         <translation>更改未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="416"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
         <source>the new conversation was not saved</source>
         <translation>新对话未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="426"/>
         <source>the latest part of the reply was not saved</source>
         <translation>回复的最新部分未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="419"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="428"/>
         <source>your edited message was not saved</source>
         <translation>你编辑的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
         <source>your message and its attachments were not saved</source>
         <translation>你的消息及其附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="422"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
         <source>the conversation summary was not saved</source>
         <translation>对话摘要未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="424"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
         <source>the attachment was not saved</source>
         <translation>附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
         <source>the history is open read-only and nothing new can be saved</source>
         <translation>历史记录以只读方式打开，无法保存新内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="427"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="436"/>
         <source>the history cannot be shown and nothing can be saved</source>
         <translation>无法显示历史记录，也无法保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="438"/>
         <source>today&apos;s backup of the session database was skipped</source>
         <translation>已跳过今天的对话数据库备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
         <source>start-up housekeeping (interrupted replies, the expired trash) was postponed</source>
         <translation>启动时的整理工作（中断的回复、过期的回收站）已推迟</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="442"/>
         <source>“{0}”</source>
         <comment>a consequence only known in English</comment>
         <translation>“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="442"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="451"/>
         <source>The disk holding {path} is full: {what}. Free some space and try again.</source>
         <translation>存放 {path} 的磁盘已满：{what}。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
         <source>{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes Desktop.</source>
         <translation>{path} 位于只读存储上或处于写保护状态：{what}。请将其设为可写，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="458"/>
         <source>The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.</source>
         <translation>存放 {path} 的磁盘报告了输入输出错误：{what}。请检查磁盘后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="453"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="462"/>
         <source>Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its folder.</source>
         <translation>Hermes 无权读写 {path}：{what}。请检查该文件及其文件夹的权限。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="466"/>
         <source>{path} is locked by another program: {what}. Close that program or wait, then try again.</source>
         <translation>{path} 被其他程序锁定：{what}。请关闭该程序或稍候再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="461"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="470"/>
         <source>{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.</source>
         <translation>{path} 已损坏：{what}。请重新启动 Hermes Desktop，从备份中恢复。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="464"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="473"/>
         <source>The session database {path} failed: {what}.</source>
         <translation>对话数据库 {path} 出错：{what}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="471"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="480"/>
         <source>The session database was made by a newer version of Hermes Desktop (schema {version}, this app knows {known}). It is open read-only: update Hermes Desktop to keep chatting.</source>
         <translation>对话数据库由更新版本的 Hermes Desktop 创建（结构版本 {version}，本应用只认识到 {known}）。它已以只读方式打开：请更新 Hermes Desktop 以继续聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="487"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="496"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
         <translation>• 技能“{name}”：{tokens} 个词元 — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="483"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="492"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
         <translation>• 技能目录：{0} 个词元 — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="491"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="500"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
         <translation>• MCP 服务器“{name}”：{tokens} 个词元 — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="495"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="504"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
         <translation>• 内置工具：{0} 个词元 — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="498"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="507"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
         <translation>• 记忆：{0} 个词元 — 在设置中关闭记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="500"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="509"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
         <translation>• 本轮：{0} 个词元 — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="503"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="512"/>
         <source>• “{name}”: {tokens} tokens</source>
         <translation>• “{name}”：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="507"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="516"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
         <translation>未发送：不计历史，此请求就需要约 {needed} 个词元，而模型的上下文窗口（{window} 个词元，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="536"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="545"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>提供方正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="539"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="548"/>
         <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器出错；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="542"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="551"/>
         <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>无法连接到模型服务器；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="545"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="554"/>
         <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器未能及时响应；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="548"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="557"/>
         <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>请求失败；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="558"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="567"/>
         <source>The conversation is too long for the model; retrying with less history.</source>
         <translation>对话对模型来说太长；正在用较少的历史重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="561"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="570"/>
         <source>The reply reached the maximum output length and was cut off.</source>
         <translation>回复达到了最大输出长度，已被截断。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="563"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="572"/>
         <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
         <translation>模型的回复在思考过程中结束，没有单独的答案：展开它的思考即可查看它写了什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="567"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
         <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
         <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此提供方随工具调用回传思考内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="571"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="580"/>
         <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
         <translation>该模型不接受原生工具调用；Hermes 已为它改用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="574"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="583"/>
         <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
         <translation>无法总结之前的对话（“{error}”），因此本次请求省略了 {count} 条较早的消息。你的历史记录保持不变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="579"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
         <source>About this conversation&apos;s model: “{0}”</source>
         <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="597"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
         <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让智能体继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
         <translation>已停止：智能体连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="596"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="605"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
         <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉智能体接下来怎么做。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="613"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
         <source>Stopped. What arrived so far is kept.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="615"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
         <source>native</source>
         <comment>tool calling</comment>
         <translation>原生</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="616"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
         <source>text format</source>
         <comment>tool calling</comment>
         <translation>文本格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
         <source>no tools</source>
         <comment>tool calling</comment>
         <translation>不提供工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="623"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="632"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="633"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="634"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="635"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="628"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="637"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="629"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="638"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="630"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="639"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="631"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="640"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="632"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="633"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="634"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="643"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="635"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="644"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="651"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="643"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="644"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="653"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="645"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="654"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="646"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="655"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="647"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="661"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="675"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="682"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="692"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="684"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="693"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="686"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="695"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="687"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="696"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="688"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="696"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="705"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="701"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="710"/>
         <source>It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录{status}：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="705"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="714"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="709"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="718"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="711"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="713"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="722"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="718"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="727"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="728"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="737"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="731"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="740"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="733"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="742"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="736"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="745"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="738"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="747"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="745"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="754"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="752"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="761"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="754"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="763"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="756"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="765"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="757"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="766"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="758"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="767"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

@@ -47,7 +47,7 @@ class SyncSettingsPage(QWidget):
         outer = QVBoxLayout(self)
 
         where = QGroupBox(self.tr("Where"))
-        form = QFormLayout(where)
+        form = self.where_form = QFormLayout(where)
         self.kind = QComboBox()
         self.kind.setObjectName("syncKindCombo")
         for value, label in (("folder", self.tr("A folder (external disk)")), ("webdav", self.tr("WebDAV")),
@@ -67,7 +67,8 @@ class SyncSettingsPage(QWidget):
         self.region.setObjectName("syncRegionEdit")
         bucket_row = QHBoxLayout()
         bucket_row.addWidget(self.bucket, 2)
-        bucket_row.addWidget(QLabel(self.tr("Region")))
+        self.region_label = QLabel(self.tr("Region"))
+        bucket_row.addWidget(self.region_label)
         bucket_row.addWidget(self.region, 1)
         self.bucket_label = QLabel(self.tr("Bucket"))
         form.addRow(self.bucket_label, bucket_row)
@@ -164,13 +165,12 @@ class SyncSettingsPage(QWidget):
     def _kind_changed(self) -> None:
         kind = self.kind.currentData()
         s3, folder = kind == "s3", kind == "folder"
-        for widget in (self.bucket, self.region, self.bucket_label):
-            widget.setVisible(s3)
+        self.where_form.setRowVisible(self.bucket_label, s3)
         self.user.setEnabled(not folder)
         self.password.setEnabled(not folder)
-        self.url.setPlaceholderText({"folder": self.tr("/media/me/Backup/hermes"),
-                                     "webdav": self.tr("https://dav.jianguoyun.com/dav/hermes/"),
-                                     "s3": self.tr("https://s3.eu-central-1.amazonaws.com")}[kind])
+        self.url.setPlaceholderText({"folder": "/media/me/Backup/hermes",  # examples: data, not words
+                                     "webdav": "https://dav.jianguoyun.com/dav/hermes/",
+                                     "s3": "https://s3.eu-central-1.amazonaws.com"}[kind])
 
     def _set_enabled(self, configured: bool) -> None:
         for button in (self.backup_button, self.refresh_button, self.restore_button, self.sync_button):
@@ -230,10 +230,10 @@ class SyncSettingsPage(QWidget):
         self.password.clear()
         self.passphrase.clear()
         self._set_enabled(True)
-        self.message.setText(self.tr("Set up. Write down this recovery code: with it (or the passphrase) a new "
-                                     "computer can restore your backups.\n{0}").format(code))
         await self.actions.refresh_status()
         await self.fill_backups()
+        self.message.setText(self.tr("Set up. Write down this recovery code: with it (or the passphrase) a new "
+                                     "computer can restore your backups.\n{0}").format(code))
 
     async def fill_backups(self) -> None:
         backups = await self.actions.list_backups()
@@ -251,8 +251,11 @@ class SyncSettingsPage(QWidget):
             self.backup_list.addItem(item)
 
     async def back_up(self) -> None:
+        said = self.message.text
         if await self.actions.backup_now() is not None:
+            text = said()
             await self.fill_backups()
+            self.message.setText(text)  # "Backed up: …" stays
 
     async def restore(self) -> None:
         item = self.backup_list.currentItem()
