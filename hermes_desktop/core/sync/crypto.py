@@ -149,11 +149,23 @@ def parse_recovery_code(text: str) -> bytes | None:
 
 def seal(key: bytes, name: str, plaintext: bytes) -> bytes:
     """MAGIC | flag | nonce | AES-GCM(compressed or raw plaintext), with MAGIC, flag and `name` authenticated."""
-    packed = zlib.compress(plaintext, 6)
-    flag, body = (_ZLIB, packed) if len(packed) < len(plaintext) else (_RAW, plaintext)
+    flag, body = _RAW, plaintext
+    if _worth_compressing(plaintext):
+        packed = zlib.compress(plaintext, 6)
+        if len(packed) < len(plaintext):
+            flag, body = _ZLIB, packed
     header = MAGIC + bytes([flag])
     nonce = os.urandom(NONCE_BYTES)
     return header + nonce + AESGCM(key).encrypt(nonce, body, header + name.encode())
+
+
+def _worth_compressing(data: bytes) -> bool:
+    """Photos, PDFs and archives are compressed already: deflating megabytes of them costs seconds for nothing.
+    A large input is compressed only when a 64 KiB sample of it shrinks by a tenth."""
+    if len(data) <= 256 * 1024:
+        return True
+    sample = data[:65536]
+    return len(zlib.compress(sample, 1)) < len(sample) * 0.9
 
 
 def open_sealed(key: bytes, name: str, data: bytes) -> bytes:
