@@ -3,7 +3,9 @@ of the same bytes in the same run, then an incremental sync after one new messag
 
 Scale from the environment (the issue's target by default; smaller for a quick look):
 HERMES_BENCH_SYNC_MESSAGES (default 100,000) and HERMES_BENCH_SYNC_MB of attachments (default 1,024, in 4 MiB
-random files). `python -m tests.benchmarks bench_sync`.
+random files). `python -m tests.benchmarks bench_sync`. The loaded history is dated a day back, as a real one is:
+the incremental scan looks again at messages updated in the two minutes before the last scan (and compares every
+message once a day).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ def _fill(store, messages: int, attachment_mb: int) -> int:  # type: ignore[no-u
         data = os.urandom(FILE_BYTES)
         refs.append(AttachmentRef(files.put(data), "photo.jpg", "image", "image/jpeg", len(data), 100, 100))
     sessions = max(1, messages // 1000)
-    now = time.time()
+    now = time.time() - 86_400  # a history written before today (not all in the last minutes)
     for s in range(sessions):
         sid = f"session-{s}"
         store.create_session(sid, title=f"Session {s}")

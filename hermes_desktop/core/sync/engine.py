@@ -39,6 +39,9 @@ from hermes_desktop.core.sync.target import ObjectMissing, Target, TargetError
 
 log = logging.getLogger(__name__)
 BATCH_RECORDS = 500
+RESCAN_MARGIN_S = 120.0  # messages updated this long before the last scan are looked at again (a tool record
+# written just after its message, a wall clock stepped back)
+FULL_SCAN_EVERY_S = 86_400.0  # and once a day every message is compared, whatever its time says
 BATCH_FORMAT = "hermes-sync-batch/1"
 
 
@@ -179,8 +182,16 @@ class SyncEngine:
                 self.files.put(data, digest)
 
     def _queue_local_changes(self, clock: HybridClock) -> None:
+        started = time.time()
+        last_scan, last_full = float(self._meta("scanned_at") or 0), float(self._meta("full_scan_at") or 0)
+        full = not last_scan or started - last_full >= FULL_SCAN_EVERY_S or started < last_scan
+        since = None if full else last_scan - RESCAN_MARGIN_S
+
         def work(db: sqlite3.Connection) -> int:
-            records = list(scan(db, clock.tick))
+            self._set_meta(db, "scanned_at", str(started))
+            if full:
+                self._set_meta(db, "full_scan_at", str(started))
+            records = list(scan(db, clock.tick, messages_since=since))
             if not records:
                 return 0
             row = db.execute("SELECT value FROM sync_meta WHERE key = 'next_seq'").fetchone()

@@ -55,11 +55,13 @@ def _known(db: sqlite3.Connection, kind: str) -> dict[tuple[str, str], tuple[str
         "SELECT gid, field, value_hash, hlc FROM sync_fields WHERE kind = ?", (kind,))}
 
 
-def scan(db: sqlite3.Connection, stamp: Callable[[], str]) -> Iterator[Record]:
+def scan(db: sqlite3.Connection, stamp: Callable[[], str], *, messages_since: float | None = None) -> Iterator[Record]:
     """The records of everything that changed here since the last scan; updates `sync_fields` as it goes (the
-    caller runs this in the transaction that also stores the records in the outbox)."""
+    caller runs this in the transaction that also stores the records in the outbox). `messages_since`: only
+    messages never synced or updated at or after this time are looked at (the engine passes its last scan time less
+    a margin, and None for a periodic full scan); sessions and memories are always compared whole."""
     yield from _scan_sessions(db, stamp)
-    yield from _scan_messages(db, stamp)
+    yield from _scan_messages(db, stamp, messages_since)
     yield from _scan_memories(db, stamp)
 
 
@@ -108,18 +110,38 @@ def _scan_sessions(db: sqlite3.Connection, stamp: Callable[[], str]) -> Iterator
     yield from _tombstones(db, "session", "sessions", "purged", known, stamp)
 
 
-def _scan_messages(db: sqlite3.Connection, stamp: Callable[[], str]) -> Iterator[Record]:
-    known = _known(db, "message")
+def _candidates(db: sqlite3.Connection, since: float | None) -> list[int] | None:
+    """The ids of messages that may have changed (None: all of them): updated since `since`, or never synced."""
+    if since is None:
+        return None
+    return [r[0] for r in db.execute(
+        "SELECT m.id FROM messages m LEFT JOIN sync_fields f ON f.kind = 'message' AND f.gid = m.gid AND "
+        "f.field = 'body' WHERE f.gid IS NULL OR m.updated_at >= ?", (since,))]
+
+
+def _scan_messages(db: sqlite3.Connection, stamp: Callable[[], str], since: float | None) -> Iterator[Record]:
+    ids = _candidates(db, since)
+    if ids is not None and not ids:
+        return
+    scope, params = ("", ()) if ids is None else (" WHERE m.id IN (SELECT value FROM json_each(?))",
+                                                  (json.dumps(ids),))
     attachments: dict[int, list[dict[str, Any]]] = {}
     for row in db.execute("SELECT ma.message_id, ma.name, a.hash, a.kind, a.mime, a.size, a.width, a.height, a.text, "
                           "a.note FROM message_attachments ma JOIN attachments a ON a.hash = ma.hash "
-                          "ORDER BY ma.message_id, ma.position"):
+                          + scope.replace("m.id", "ma.message_id") + " ORDER BY ma.message_id, ma.position", params):
         attachments.setdefault(row["message_id"], []).append({k: row[k] for k in _ATTACHMENT})
     tool_records = {r["message_id"]: {k: r[k] for k in _TOOL_RECORD}
-                    for r in db.execute("SELECT * FROM tool_call_records")}
+                    for r in db.execute("SELECT * FROM tool_call_records m" + scope.replace("m.id", "m.message_id"),
+                                        params)}
     rows = db.execute(
         "SELECT m.*, s.gid AS session_gid, p.gid AS parent_gid FROM messages m JOIN sessions s ON s.id = m.session_id "
-        "LEFT JOIN messages p ON p.id = m.parent_id ORDER BY m.depth, m.id").fetchall()
+        "LEFT JOIN messages p ON p.id = m.parent_id" + scope + " ORDER BY m.depth, m.id", params).fetchall()
+    if ids is None:
+        known = _known(db, "message")
+    else:
+        known = {(r[0], r[1]): (r[2], r[3]) for r in db.execute(
+            "SELECT gid, field, value_hash, hlc FROM sync_fields WHERE kind = 'message' AND gid IN "
+            "(SELECT value FROM json_each(?))", (json.dumps([row["gid"] for row in rows]),))}
     for row in rows:
         if row["role"] == STREAMING and row["finish_reason"] is None and not row["interrupted"]:
             continue  # still being written: sent once it is finished

@@ -160,3 +160,21 @@ def test_a_wrong_key_is_a_clear_error_and_changes_nothing(pair, tmp_path: Path) 
     assert keys.setup_key(remote, code)[0] == key  # the recovery code opens it too
     with pytest.raises(crypto.WrongPassphrase, match="checksum"):
         crypto.parse_recovery_code(code[:-3] + ("AAA" if not code.endswith("AAA") else "BBB"))
+
+
+def test_later_edits_and_old_rows_never_synced_are_found_by_the_incremental_scan(pair) -> None:
+    a, b, remote = pair
+    a.chat("s", "first")
+    a.sync(remote)  # the full scan
+    reply = a.store.messages("s")[-1]
+    a.store.update_message(reply.id, content="reply, corrected")
+    # a row from long ago that was never synced (an import, an older version's write)
+    a.store.create_session("old", title="old")
+    old_id = a.store.append_message("old", __import__("hermes_desktop.core.session_types",
+                                                      fromlist=["NewMessage"]).NewMessage("user", "from 2019"))
+    a.store._write(lambda db: db.execute("UPDATE messages SET updated_at = 1.5e9 WHERE id = ?", (old_id,)))
+    report = a.sync(remote)
+    assert report.uploaded_batches == 1
+    b.sync(remote)
+    assert b.store.messages("s")[-1].content == "reply, corrected"
+    assert [m.content for m in b.store.messages("old")] == ["from 2019"]
