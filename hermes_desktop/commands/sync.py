@@ -179,6 +179,11 @@ def _now(service: Any) -> int:
         store.close()
     for problem in report.problems:
         print(f"warning: {problem}", file=sys.stderr)
+    from hermes_desktop.core.terminal_text import safe_name
+
+    for session_id in report.branched:
+        print(f"note: session {safe_name(session_id)} was continued on two devices; both continuations are kept "
+              "as branches (switch with ‹ › under the message)", file=sys.stderr)
     print(f"synced: {report.uploaded_batches} batch(es) up ({report.uploaded_bytes:,} bytes), "
           f"{report.downloaded_batches} down, {report.applied} change(s) merged"
           + (f", {report.deferred} waiting for their parent" if report.deferred else ""))

@@ -143,6 +143,9 @@ class SyncActions(QObject):
         report = await self._run(lambda: service.sync_now(self.store, self._emit_progress),
                                  lambda r: self.tr("Synced: {0} change(s) merged, {1} batch(es) sent.").format(
                                      r.applied, r.uploaded_batches)
+                                 + ("" if not r.branched else " " + self.tr(
+                                     "{0} conversation(s) were continued on two devices: both continuations are "
+                                     "kept as branches.").format(len(r.branched)))
                                  + ("" if not r.problems else " " + self.tr("Skipped: {0}").format(
                                      "; ".join(r.problems))))
         if report is not None and report.applied:

@@ -3993,17 +3993,22 @@ it is kept here.</source>
         <translation>已同步：合并了 {0} 项更改，发送了 {1} 批。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sync_actions.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="147"/>
+        <source>{0} conversation(s) were continued on two devices: both continuations are kept as branches.</source>
+        <translation>{0} 个对话在两台设备上都有后续：两条后续都保留为分支。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="149"/>
         <source>Skipped: {0}</source>
         <translation>已跳过：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sync_actions.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="158"/>
         <source>Backed up: {0} sessions, {1} attachments.</source>
         <translation>已备份：{0} 个对话，{1} 个附件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sync_actions.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="169"/>
         <source>Restored {0} sessions; what was here before is kept in sync-safety. Restart Hermes to reload everything.</source>
         <translation>已恢复 {0} 个对话；原有内容保存在 sync-safety 中。请重新启动 Hermes 以重新载入全部内容。</translation>
     </message>

@@ -53,12 +53,14 @@ class SyncReport:
     applied: int = 0
     deferred: int = 0
     problems: list[str] = field(default_factory=list)
+    branched: list[str] = field(default_factory=list)
+    """Sessions (local ids) continued on two devices: both continuations are kept as branches."""
     finished_at: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {"uploaded_batches": self.uploaded_batches, "uploaded_bytes": self.uploaded_bytes,
                 "downloaded_batches": self.downloaded_batches, "applied": self.applied, "deferred": self.deferred,
-                "problems": self.problems, "finished_at": self.finished_at}
+                "problems": self.problems, "branched": self.branched, "finished_at": self.finished_at}
 
 
 def _batch_key(device: str, seq: int) -> str:
@@ -235,6 +237,7 @@ class SyncEngine:
         merger = self.store._write(work, "changes from another device were not merged")
         if merger is not None:
             report.applied += merger.changed
+            report.branched.extend(sorted(merger.branched - set(report.branched)))
             self.files.delete(merger.purged_attachments)
 
     def _retry_deferred(self, clock: HybridClock, report: SyncReport) -> None:
@@ -252,6 +255,7 @@ class SyncEngine:
 
             merger = self.store._write(work, "changes from another device were not merged")
             report.applied += merger.changed
+            report.branched.extend(sorted(merger.branched - set(report.branched)))
             if merger.changed == 0:
                 return
 

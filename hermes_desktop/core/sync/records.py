@@ -178,6 +178,9 @@ class Merger:
         self.reindex_memory = reindex_memory
         self.purged_attachments: list[str] = []
         self.changed = 0
+        self.branched: set[str] = set()
+        """Sessions where a message from another device became a second branch beside one made here (the same
+        conversation continued on two devices): the caller tells the user."""
 
     def _stamp_of(self, kind: str, gid: str, name: str) -> str | None:
         row = self.db.execute("SELECT hlc FROM sync_fields WHERE kind = ? AND gid = ? AND field = ?",
@@ -272,6 +275,8 @@ class Merger:
             if parent is None:
                 raise Deferred(gid)
             parent_id = parent[0]
+        sibling = self.db.execute("SELECT 1 FROM messages WHERE session_id = ? AND parent_id IS ? LIMIT 1",
+                                  (session[0], parent_id)).fetchone()
         depth = 0 if parent_id is None else self.db.execute(
             "SELECT depth FROM messages WHERE id = ?", (parent_id,)).fetchone()[0] + 1
         created = float(body.get("created_at") or time.time())
@@ -282,6 +287,8 @@ class Merger:
         self._write_body(message_id, session[0], body, update=False)
         if session[1] == parent_id:  # it continues the conversation where this device stands: follow it
             self.db.execute("UPDATE sessions SET head_id = ? WHERE id = ?", (message_id, session[0]))
+        elif sibling is not None:
+            self.branched.add(session[0])
         self.db.execute("UPDATE sessions SET updated_at = MAX(updated_at, ?) WHERE id = ?", (created, session[0]))
         _remember(self.db, "message", gid, "body", value_hash(body), stamp)
         self.changed += 1

@@ -51,8 +51,8 @@ def test_the_same_session_continued_on_both_keeps_both_branches(pair) -> None:
     a.chat("trip", "Kyoto in spring")
     b.chat("trip", "Lisbon in autumn")
     a.sync(remote)
-    b.sync(remote)
-    a.sync(remote)
+    assert b.sync(remote).branched == ["trip"]  # told, not silent
+    assert a.sync(remote).branched == ["trip"]
     expected = {(None, "where to go"), ("where to go", "reply to where to go"),
                 ("reply to where to go", "Kyoto in spring"), ("Kyoto in spring", "reply to Kyoto in spring"),
                 ("reply to where to go", "Lisbon in autumn"), ("Lisbon in autumn", "reply to Lisbon in autumn")}
