@@ -9,7 +9,6 @@ interval; after a sync that merged changes the session list is reloaded. The win
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from datetime import datetime
@@ -49,6 +48,14 @@ def sync_error_text(exc: BaseException) -> str:
         return QCoreApplication.translate("SyncActions", "No system keyring is available, so the sync key cannot be kept. Nothing was "
                                  "saved.")
     return QCoreApplication.translate("SyncActions", "Sync or backup failed: {0}").format(detail)
+
+
+async def _in_thread(work: Callable[..., Any], *args: Any) -> Any:
+    """asyncio.to_thread, with asyncio imported only when the first operation runs (the window paints before the
+    loop's modules are imported: tests/ui/test_startup.py)."""
+    import asyncio
+
+    return await asyncio.to_thread(work, *args)
 
 
 class SyncActions(QObject):
@@ -91,7 +98,7 @@ class SyncActions(QObject):
     # ------------------------------------------------------------------ status
     async def refresh_status(self) -> dict[str, Any]:
         service = self.service()
-        status = await asyncio.to_thread(service.status, self.store)
+        status = await _in_thread(service.status, self.store)
         self.sig_status.emit(self.status_text(status))
         return status
 
@@ -121,7 +128,7 @@ class SyncActions(QObject):
         self.busy = True
         self.sig_status.emit(self.tr("Syncing…"))
         try:
-            result = await asyncio.to_thread(work)
+            result = await _in_thread(work)
         except Exception as exc:  # every failure is shown, never lost
             log.warning("sync: %s", exc)
             self.sig_finished.emit(sync_error_text(exc), False)
@@ -180,7 +187,7 @@ class SyncActions(QObject):
         config = self.service().config
         if not config.configured or config.schedule_hours <= 0:
             return
-        status = await asyncio.to_thread(self.service().status, self.store)
+        status = await _in_thread(self.service().status, self.store)
         last = status.get("last_sync") or 0
         if time.time() - last >= config.schedule_hours * 3600:
             await self.sync_now()
