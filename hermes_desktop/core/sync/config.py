@@ -41,7 +41,6 @@ class SyncConfig:
     addressing: str = "auto"
     device_name: str = field(default_factory=socket.gethostname)
     schedule_hours: int = 24  # 0 = only by hand
-    backup_at_quit: bool = False
     keep_daily: int = 7
     keep_weekly: int = 4
 
@@ -75,7 +74,6 @@ def load_config(config_dir: Path) -> SyncConfig:
     made.schedule_hours = _clamp(raw.get("schedule_hours"), 24, 0, 24 * 30)
     made.keep_daily = _clamp(raw.get("keep_daily"), 7, 1, 365)
     made.keep_weekly = _clamp(raw.get("keep_weekly"), 4, 0, 520)
-    made.backup_at_quit = raw.get("backup_at_quit") is True
     if made.kind not in KINDS:
         made.kind = ""
     return made

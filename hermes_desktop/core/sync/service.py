@@ -39,14 +39,21 @@ class SyncService:
 
     # ------------------------------------------------------------------ setup
     def test_connection(self, config: SyncConfig, password: str | None) -> str:
-        """Open and list the target; returns a one-line description, raises TargetError with the reason."""
+        """Reach the target and read its keyinfo.json (one request); returns a one-line description, raises
+        TargetError with the reason. A folder target's own folder is made, but never its parent: an external disk
+        that is not plugged in is an error, not a new folder on the system disk where its mount point would be."""
+        if config.kind == "folder":
+            from pathlib import Path
+
+            folder = Path(config.url).expanduser()
+            if not folder.parent.is_dir():
+                raise TargetError(f"the folder {folder.parent} is not there (is the disk connected?)")
+            try:
+                folder.mkdir(exist_ok=True)
+            except OSError as exc:
+                raise TargetError(f"cannot make the folder {folder}: {exc.strerror or exc}") from exc
         target = open_target(config, password)
         try:
-            if config.kind == "folder":
-                from pathlib import Path
-
-                Path(config.url).expanduser().mkdir(parents=True, exist_ok=True)
-            target.list("")
             has = keys.read_keyinfo(target) is not None
             return f"{target.describe()}: reachable; " + ("it holds Hermes backups" if has else "empty (new)")
         finally:

@@ -52,3 +52,17 @@ def test_retry_after_seconds_and_http_date_are_honoured_and_capped() -> None:
     assert retry_after_seconds("99999", 0) == 60
     assert retry_after_seconds("Wed, 21 Oct 2015 07:28:10 GMT", 0, now=lambda: 1445412480.0) == 10
     assert retry_after_seconds(None, 2) == 2.0
+
+
+def test_a_folder_target_on_a_disk_that_is_not_plugged_in_is_an_error_not_a_new_folder(tmp_path) -> None:
+    from hermes_desktop.core.paths import AppPaths
+    from hermes_desktop.core.secrets import MemorySecretStore
+    from hermes_desktop.core.sync.config import SyncConfig
+    from hermes_desktop.core.sync.service import SyncService
+    from hermes_desktop.core.sync.target import TargetError
+
+    paths = AppPaths(tmp_path / "d", tmp_path / "c", tmp_path / "l", tmp_path / "docs")
+    unplugged = tmp_path / "media" / "Backup" / "hermes"
+    with pytest.raises(TargetError, match="disk connected"):
+        SyncService(paths, MemorySecretStore()).test_connection(SyncConfig(kind="folder", url=str(unplugged)), None)
+    assert not (tmp_path / "media").exists()
