@@ -63,6 +63,15 @@ class SyncReport:
                 "problems": self.problems, "branched": self.branched, "finished_at": self.finished_at}
 
 
+def _attachments_of(record: Any) -> list[dict[str, Any]]:
+    """The attachment entries of a message record; [] for anything of another shape (a hostile record)."""
+    if not isinstance(record, dict) or record.get("k") != "message" or not isinstance(record.get("f"), dict):
+        return []
+    body = record["f"].get("body")
+    items = body.get("attachments") if isinstance(body, dict) else None
+    return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+
+
 def _batch_key(device: str, seq: int) -> str:
     return f"log/{device}/{seq:010d}.batch"
 
@@ -164,8 +173,7 @@ class SyncEngine:
 
     def _fetch_blobs(self, records: list[Record], report: SyncReport) -> None:
         for record in records:
-            body = record.get("f", {}).get("body") if record.get("k") == "message" else None
-            for item in (body or {}).get("attachments") or []:
+            for item in _attachments_of(record):
                 digest = str(item.get("hash", ""))
                 try:
                     if self.files.exists(digest):
@@ -221,7 +229,7 @@ class SyncEngine:
                 db.execute("INSERT OR REPLACE INTO sync_deferred (gid, record, since) VALUES (?, ?, ?)",
                            (key, json.dumps(record, ensure_ascii=False), time.time()))
                 report.deferred += 1
-            except (KeyError, TypeError, IndexError, ValueError, sqlite3.IntegrityError) as exc:
+            except (KeyError, TypeError, IndexError, ValueError, AttributeError, sqlite3.IntegrityError) as exc:
                 report.problems.append(f"a {record.get('k')} record from another device could not be merged "
                                        f"({exc.__class__.__name__}: {exc}); skipped")
         return merger
@@ -267,8 +275,7 @@ class SyncEngine:
         for number, row in enumerate(rows, 1):
             seq, payload = int(row[0]), bytes(row[1])
             for record in json.loads(payload)["records"]:
-                body = record.get("f", {}).get("body") if record.get("k") == "message" else None
-                for item in (body or {}).get("attachments") or []:
+                for item in _attachments_of(record):
                     name = f"blobs/{crypto.blob_name(self.key, item['hash'])}"
                     if name in remote_blobs:
                         continue

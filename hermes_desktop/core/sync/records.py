@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import time
 from typing import Any, Callable, Iterator
+
+from hermes_desktop.core.session_types import InvalidSessionId, validate_session_id
 
 Record = dict[str, Any]
 STREAMING = "assistant"
@@ -192,6 +195,9 @@ class Merger:
         return local is None or stamp > local
 
     def apply(self, record: Record) -> None:
+        if not isinstance(record.get("g"), str) or not re.fullmatch(r"[0-9a-f]{32}", record["g"]) or not isinstance(
+                record.get("h"), str):
+            raise ValueError("a record without a valid global id or stamp")
         kind = record.get("k")
         if kind == "session":
             self._session(record)
@@ -223,6 +229,10 @@ class Merger:
             if not constants:
                 raise Deferred(gid)
             wanted = str(constants.get("id") or gid)
+            try:
+                validate_session_id(wanted)  # ids are typed in `ask --session`: only the safe shapes come in
+            except InvalidSessionId:
+                wanted = gid
             taken = self.db.execute("SELECT 1 FROM sessions WHERE id = ?", (wanted,)).fetchone()
             local_id = gid if taken else wanted
             created = float(constants.get("created_at") or time.time())
@@ -256,6 +266,8 @@ class Merger:
         constants = record.get("c") or {}
         if body is None:
             return
+        if not isinstance(body, dict) or not isinstance(constants, dict):
+            raise ValueError("a message record of the wrong shape")
         session_gid = constants.get("session")
         if session_gid and self._stamp_of("session", str(session_gid), "purged") is not None:
             return

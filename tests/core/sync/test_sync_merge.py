@@ -178,3 +178,26 @@ def test_later_edits_and_old_rows_never_synced_are_found_by_the_incremental_scan
     b.sync(remote)
     assert b.store.messages("s")[-1].content == "reply, corrected"
     assert [m.content for m in b.store.messages("old")] == ["from 2019"]
+
+
+def test_hostile_records_from_a_key_holder_are_skipped_or_made_safe(pair, tmp_path: Path) -> None:
+    import json as _json
+
+    from hermes_desktop.core.sync import crypto as _crypto
+    from tests.support.sync_devices import TEST_KEY
+
+    a, b, remote = pair
+    good = "a" * 32
+    records = [
+        {"k": "session", "g": good, "h": "0001800000000000-000000-zzzzzz", "f": {"title": ["x", "user"]},
+         "c": {"id": "../../etc/passwd", "created_at": 1.0}},
+        {"k": "session", "g": "not-a-gid", "h": "1", "f": {}},
+        {"k": "message", "g": "b" * 32, "h": "0001800000000000-000001-zzzzzz", "f": {"body": "not a dict"},
+         "c": {"session": good}},
+    ]
+    key = "log/zzzzzz/0000000001.batch"
+    payload = {"format": "hermes-sync-batch/1", "device": "zzzzzz", "seq": 1, "records": records}
+    remote.put(key, _crypto.seal(TEST_KEY, key, _json.dumps(payload).encode()))
+    report = b.sync(remote)
+    assert b.store.get_session(good) is not None and b.store.get_session(good).title == "x"  # id made safe
+    assert len(report.problems) == 2  # the bad gid and the bad body, each named
