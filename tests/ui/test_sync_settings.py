@@ -73,3 +73,23 @@ def test_set_up_back_up_sync_and_restore_from_the_settings_page(make_window, key
     h.wait_until(lambda: message.text().startswith("Wrong passphrase"), what="the wrong passphrase sentence")
     assert keyring_store.get(key_name("folder")) == before
     h.do(dialog.reject)
+
+
+def test_the_schedule_syncs_and_backs_up_when_due_and_not_again_until_the_next_interval(make_window, keyring_store,
+                                                                                         tmp_path: Path) -> None:
+    from hermes_desktop.core.sync.config import SyncConfig
+
+    h = make_window()
+    service = h.window.sync.service()
+    remote = tmp_path / "disk"
+    service.setup(SyncConfig(kind="folder", url=str(remote), schedule_hours=24), None, None)
+    h.controller.runtime.store.create_session("s", title="S")
+    h.run(h.window.sync.scheduled())
+    assert len(list((remote / "backups").rglob("*.manifest"))) == 1
+    assert list((remote / "log").rglob("*.batch"))
+    h.run(h.window.sync.scheduled())  # synced a moment ago: nothing is due
+    assert len(list((remote / "backups").rglob("*.manifest"))) == 1
+    service.update_schedule(schedule_hours=0)  # only by hand: the timer never syncs
+    h.controller.runtime.store.create_session("t", title="T")
+    h.run(h.window.sync.scheduled())
+    assert len(list((remote / "log").rglob("*.batch"))) == 1
