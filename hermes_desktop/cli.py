@@ -18,7 +18,8 @@ from typing import Any, Callable, Sequence, TextIO
 
 from hermes_desktop import __version__
 
-COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills", "memory", "knowledge", "assistants", "prompts")
+COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills", "memory", "knowledge", "assistants", "prompts", "sync",
+            "backup")
 MCP_START_WAIT_S = 20.0
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GUARD, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -90,6 +91,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from hermes_desktop.commands import assistants as assistants_command
 
     assistants_command.add_parser(commands)
+    from hermes_desktop.commands import sync as sync_command
+
+    sync_command.add_parser(commands)
     return parser
 
 
@@ -145,6 +149,10 @@ def main(argv: Sequence[str]) -> int:
         from hermes_desktop.commands import assistants as assistants_command
 
         return assistants_command.run(args)
+    if args.command in ("sync", "backup"):
+        from hermes_desktop.commands import sync as sync_command
+
+        return sync_command.run(args)
     return _sessions(args)
 
 

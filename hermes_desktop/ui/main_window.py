@@ -168,6 +168,10 @@ class MainWindow(QMainWindow):
 
         self.knowledge = KnowledgeActions(self)  # the Knowledge tab: bases, sync, which ones this session uses
         self.statusBar().insertPermanentWidget(2, self.memory.toggle)
+        from hermes_desktop.ui.sync_actions import SyncActions
+
+        self.sync = SyncActions(self)  # Settings › Backup & sync and the status bar's sync label
+        self.statusBar().insertPermanentWidget(0, self.sync.label)
         self.chat.layout().insertWidget(self.chat.layout().indexOf(self.chat.editing), self.memory.strip)
         self.assistants = AssistantActions(self)  # the Assistants tab, the chat's assistant button, `/` (issue 23)
         self._build_menus()

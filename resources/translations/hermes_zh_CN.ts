@@ -1641,58 +1641,58 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="180"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="773"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="49"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
@@ -1742,18 +1742,18 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -1838,138 +1838,138 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
         <source>Tokens this session has used so far: every request&apos;s input and output added up (not the size of the context)</source>
         <translation>本对话迄今用掉的词元：每次请求的输入与输出之和（不是上下文的大小）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="254"/>
         <source>context –</source>
         <translation>上下文 –</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
         <source>Context budget used by the last request: shown once this session sends one</source>
         <translation>上一次请求占用的上下文预算：本对话发出请求后显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
         <source>New session with assistant…</source>
         <translation>用助手新建对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
         <source>Export session as Word…</source>
         <translation>将对话导出为 Word…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
         <source>Export session to an Obsidian vault…</source>
         <translation>将对话导出到 Obsidian 库…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="271"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="272"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="275"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="276"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="281"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="291"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="295"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="292"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="931"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="935"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="441"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="445"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="449"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="481"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="485"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="524"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="528"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="525"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="529"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1978,72 +1978,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="528"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="532"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="538"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="542"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="598"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="602"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="706"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="710"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="707"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="711"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="771"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="775"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="812"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="811"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="815"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="813"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="817"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="845"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="849"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="851"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="855"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="887"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="891"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="935"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="939"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="935"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="939"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -3966,13 +3966,13 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="94"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="452"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="458"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="97"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="129"/>
         <source>Providers</source>
         <translation>提供方</translation>
     </message>
@@ -3987,69 +3987,69 @@ it is kept here.</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="110"/>
         <source>Your data</source>
         <translation>你的数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="136"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="137"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="138"/>
         <source>Duplicate</source>
         <translation>复制一份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="139"/>
         <source>Use this one</source>
         <translation>使用这个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="140"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="178"/>
         <source>No providers yet: add one.</source>
         <translation>还没有提供方：添加一个吧。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="182"/>
         <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="248"/>
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="262"/>
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="277"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="268"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="277"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="337"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
@@ -4059,188 +4059,193 @@ it is kept here.</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="109"/>
+        <source>Backup &amp;&amp; sync</source>
+        <translation>备份与同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="278"/>
         <source>Choose the workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="285"/>
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="292"/>
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="289"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="295"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="295"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="299"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="306"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="307"/>
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
         <source>Show while it streams, then collapse</source>
         <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
         <source>Always show</source>
         <translation>始终显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="316"/>
         <source>Model&apos;s thinking</source>
         <translation>模型的思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="322"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="323"/>
         <source>Also load skills from {0} (Claude Code&apos;s folder)</source>
         <translation>同时从 {0} 加载技能（Claude Code 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="370"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的危险调用，即使该工具被设为始终批准，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="375"/>
         <source>Approval rules</source>
         <translation>批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="376"/>
         <source>Revoke</source>
         <translation>吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="379"/>
         <source>Revoke all</source>
         <translation>全部吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="386"/>
         <source>fetch_url never opens addresses on your own network or this computer (a router, a NAS, a local server) unless their host is listed here. Separate hosts with commas; add :port to allow one port only.</source>
         <translation>除非主机列在这里，fetch_url 绝不打开你自己网络上或本机上的地址（路由器、NAS、本地服务器）。多个主机用逗号分隔；加上 :端口 则只允许该端口。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="392"/>
         <source>Hosts on your network that fetch_url may open</source>
         <translation>fetch_url 可以打开的你网络上的主机</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="393"/>
         <source>e.g. nas.local, 192.168.1.20:8080</source>
         <translation>例如 nas.local, 192.168.1.20:8080</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="415"/>
         <source>Not a host name or host:port: {0}. Nothing was changed.</source>
         <translation>不是主机名，也不是“主机名＋端口”：{0}。没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="420"/>
         <source>fetch_url may open these hosts on your network: {0}.</source>
         <translation>fetch_url 现在可以打开你网络上的这些主机：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="421"/>
         <source>fetch_url opens no address on your network now.</source>
         <translation>fetch_url 现在不打开你网络上的任何地址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="419"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="425"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="419"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="425"/>
         <source>always asks</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="426"/>
         <source>never allowed</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="435"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="451"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="457"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>对话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="453"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="459"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="454"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="460"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="468"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="469"/>
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="473"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="474"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -4938,6 +4943,314 @@ it is kept here.</source>
         <source>; </source>
         <comment>between a folder&apos;s problems</comment>
         <translation>；</translation>
+    </message>
+</context>
+<context>
+    <name>SyncActions</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="36"/>
+        <source>Wrong passphrase or recovery code: it does not open this target&apos;s backups. Nothing was changed.</source>
+        <translation>密码短语或恢复码不正确：无法打开此位置的备份。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="39"/>
+        <source>An object on the storage failed its check (changed or damaged) and was skipped: {0}</source>
+        <translation>存储上的一个对象未通过校验（被改动或已损坏），已跳过：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="42"/>
+        <source>The storage is full: nothing was lost; free space there, then sync again. ({0})</source>
+        <translation>存储空间已满：没有丢失任何内容；请在那里腾出空间后再同步。（{0}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="45"/>
+        <source>The server refused the user name or password (use an app password for Nextcloud and 坚果云).</source>
+        <translation>服务器拒绝了用户名或密码（Nextcloud 和坚果云请使用应用密码）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="48"/>
+        <source>No system keyring is available, so the sync key cannot be kept. Nothing was saved.</source>
+        <translation>没有可用的系统密钥环，无法保存同步密钥。没有保存任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="50"/>
+        <source>Sync or backup failed: {0}</source>
+        <translation>同步或备份失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="76"/>
+        <source>Sync status</source>
+        <translation>同步状态</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="136"/>
+        <source>Sync: problem (see Settings › Backup &amp; sync)</source>
+        <translation>同步：出现问题（见 设置 › 备份与同步）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="112"/>
+        <source>Not synced yet</source>
+        <translation>尚未同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="116"/>
+        <source>Synced {0} · {1} pending</source>
+        <translation>已同步 {0} · {1} 项待上传</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="117"/>
+        <source>Synced {0}</source>
+        <translation>已同步 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="126"/>
+        <source>A backup or sync is already running.</source>
+        <translation>已有备份或同步正在进行。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="129"/>
+        <source>Syncing…</source>
+        <translation>正在同步…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="151"/>
+        <source>Synced: {0} change(s) merged, {1} batch(es) sent.</source>
+        <translation>已同步：合并了 {0} 项更改，发送了 {1} 批。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="154"/>
+        <source>{0} conversation(s) were continued on two devices: both continuations are kept as branches.</source>
+        <translation>{0} 个对话在两台设备上都有后续：两条后续都保留为分支。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="156"/>
+        <source>Skipped: {0}</source>
+        <translation>已跳过：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="165"/>
+        <source>Backed up: {0} sessions, {1} attachments.</source>
+        <translation>已备份：{0} 个对话，{1} 个附件。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="176"/>
+        <source>Restored {0} sessions; what was here before is kept in sync-safety. Restart Hermes to reload everything.</source>
+        <translation>已恢复 {0} 个对话；原有内容保存在 sync-safety 中。请重新启动 Hermes 以重新载入全部内容。</translation>
+    </message>
+</context>
+<context>
+    <name>SyncSettingsPage</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="49"/>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="53"/>
+        <source>A folder (external disk)</source>
+        <translation>文件夹（外部磁盘）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="53"/>
+        <source>WebDAV</source>
+        <translation>WebDAV</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="54"/>
+        <source>S3-compatible storage</source>
+        <translation>S3 兼容存储</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="57"/>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="60"/>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="63"/>
+        <source>User / access key</source>
+        <translation>用户名 / 访问密钥 ID</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="70"/>
+        <source>Region</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="73"/>
+        <source>Bucket</source>
+        <translation>存储桶</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="78"/>
+        <source>Password / secret key</source>
+        <translation>密码 / 私有访问密钥</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="82"/>
+        <source>Empty: a random key with a recovery code</source>
+        <translation>留空：使用随机密钥并生成恢复码</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="83"/>
+        <source>Passphrase or recovery code</source>
+        <translation>密码短语或恢复码</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="85"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="88"/>
+        <source>Save and set up</source>
+        <translation>保存并设置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="97"/>
+        <source>When and how many</source>
+        <translation>频率与保留数量</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="101"/>
+        <source>Only when I click</source>
+        <translation>仅在我点击时</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="101"/>
+        <source>Every hour</source>
+        <translation>每小时</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="101"/>
+        <source>Every day</source>
+        <translation>每天</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="113"/>
+        <source>Keep daily</source>
+        <translation>保留每日</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="115"/>
+        <source>weekly</source>
+        <translation>每周</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="128"/>
+        <source>Backups</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="131"/>
+        <source>Back up now</source>
+        <translation>立即备份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="134"/>
+        <source>Refresh list</source>
+        <translation>刷新列表</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="137"/>
+        <source>Restore…</source>
+        <translation>恢复…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="140"/>
+        <source>Sync now</source>
+        <translation>立即同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="198"/>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="198"/>
+        <source>Attachments</source>
+        <translation>附件</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="199"/>
+        <source>Downloading</source>
+        <translation>正在下载</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="199"/>
+        <source>Merging</source>
+        <translation>正在合并</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="199"/>
+        <source>Uploading</source>
+        <translation>正在上传</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="211"/>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="217"/>
+        <source>Connected: {0}</source>
+        <translation>已连接：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="224"/>
+        <source>Checking the storage and making the key…</source>
+        <translation>正在检查存储并生成密钥…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="235"/>
+        <source>Set up. Write down this recovery code: with it (or the passphrase) a new computer can restore your backups.
+{0}</source>
+        <translation>设置完成。请记下这个恢复码：凭它（或密码短语）可以在新电脑上恢复你的备份。
+{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="244"/>
+        <source>{0} — cannot be opened: {1}</source>
+        <translation>{0} — 无法打开：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="246"/>
+        <source>{0} — {1}: {2} sessions, {3} messages, {4} attachments</source>
+        <translation>{0} — {1}：{2} 个对话，{3} 条消息，{4} 个附件</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="263"/>
+        <source>Choose a backup in the list first.</source>
+        <translation>请先在列表中选择一个备份。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="275"/>
+        <source>Restore the backup of {0} from {1}?
+
+It holds {2} sessions, {3} messages, {4} memories and {5} attachments.
+
+This replaces the history, settings.json and mcp.json here. A backup of what is here now is made first (in the data folder&apos;s sync-safety).</source>
+        <translation>要恢复来自 {1}、时间为 {0} 的备份吗？
+
+其中有 {2} 个对话、{3} 条消息、{4} 条记忆和 {5} 个附件。
+
+这会替换此处的历史记录、settings.json 和 mcp.json。恢复前会先备份此处现有的内容（在数据文件夹的 sync-safety 中）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="281"/>
+        <source>Restore backup</source>
+        <translation>恢复备份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="282"/>
+        <source>Restore</source>
+        <translation>恢复</translation>
     </message>
 </context>
 <context>

@@ -6,7 +6,7 @@ import importlib
 import sys
 
 BENCHMARKS = ["bench_store", "bench_window", "bench_ask", "bench_skills", "bench_mcp", "bench_memory", "bench_knowledge",
-              "bench_assistants"]
+              "bench_assistants", "bench_sync"]
 
 
 def main(names: list[str]) -> int:
