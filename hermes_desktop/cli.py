@@ -18,7 +18,8 @@ from typing import Any, Callable, Sequence, TextIO
 
 from hermes_desktop import __version__
 
-COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills", "memory")
+COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills", "memory", "knowledge", "assistants", "prompts", "sync",
+            "backup")
 MCP_START_WAIT_S = 20.0
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GUARD, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -44,6 +45,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                           "as the model picker does; kept with the session")
     ask.add_argument("--attach", action="append", type=Path, default=[], metavar="PATH",
                      help="attach a file (image, PDF, text, code, Markdown, CSV, JSON); repeatable")
+    ask.add_argument("--knowledge", action="append", default=[], metavar="NAME",
+                     help="use this knowledge base in the session (repeatable; kept for the session)")
+    ask.add_argument("--assistant", metavar="NAME", help="the session's assistant from this message on "
+                     "(see `assistants list`)")
     if only == "ask":
         return parser
 
@@ -80,6 +85,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from hermes_desktop.commands import memory as memory_command
 
     memory_command.add_parser(commands)
+    from hermes_desktop.commands import knowledge as knowledge_command
+
+    knowledge_command.add_parser(commands)
+    from hermes_desktop.commands import assistants as assistants_command
+
+    assistants_command.add_parser(commands)
+    from hermes_desktop.commands import sync as sync_command
+
+    sync_command.add_parser(commands)
     return parser
 
 
@@ -127,6 +141,18 @@ def main(argv: Sequence[str]) -> int:
         from hermes_desktop.commands import memory as memory_command
 
         return memory_command.run(args)
+    if args.command == "knowledge":
+        from hermes_desktop.commands import knowledge as knowledge_command
+
+        return knowledge_command.run(args)
+    if args.command in ("assistants", "prompts"):
+        from hermes_desktop.commands import assistants as assistants_command
+
+        return assistants_command.run(args)
+    if args.command in ("sync", "backup"):
+        from hermes_desktop.commands import sync as sync_command
+
+        return sync_command.run(args)
     return _sessions(args)
 
 
@@ -178,6 +204,13 @@ class TerminalApprover:
                 "a": Decision.ALLOW_ALWAYS}.get(answer, Decision.DENY)
 
 
+async def _side_title(runtime: Any, session_id: str) -> str | None:
+    """The title of a new session, asked of its side-task model (core/assistants/service.py side_client)."""
+    from hermes_desktop.core.titles import title_from_first_message
+
+    return await title_from_first_message(runtime.store, await runtime.side_client(session_id), session_id)
+
+
 async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core.llm import tls
 
@@ -187,8 +220,12 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core.session_types import InvalidSessionId, validate_session_id
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.terminal_text import TerminalTextFilter, strip_controls, terminal_safe_json
-    from hermes_desktop.core.titles import finish_title, title_from_first_message
+    from hermes_desktop.commands.ask_layout import AskLayout
+    from hermes_desktop.core.titles import finish_title
 
+    if not args.text.strip() and not args.attach:  # nothing to ask: never stored, never sent
+        print("error: the message is empty (only spaces or newlines); nothing was sent", file=sys.stderr)
+        return EXIT_USAGE
     env = dict(os.environ)
     if args.workspace:
         env["HERMES_WORKSPACE"] = str(args.workspace)
@@ -234,6 +271,21 @@ async def _ask(args: argparse.Namespace) -> int:
             print(f"error: {exc}", file=sys.stderr)
             runtime.store.close()
             return EXIT_USAGE
+    session_id = args.session or _new_session_id()
+    if args.knowledge:  # the session uses these bases from now on (stored in the knowledge registry)
+        problem = _use_knowledge(runtime, session_id, args.knowledge)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            runtime.store.close()
+            return EXIT_USAGE
+    if args.assistant:  # the session's assistant from this message on (core/assistants)
+        from hermes_desktop.commands.assistants import apply_to_session
+
+        wrong = await asyncio.to_thread(apply_to_session, runtime, session_id, args.assistant)
+        if wrong:
+            print(f"error: {strip_controls(wrong)}", file=sys.stderr)
+            runtime.store.close()
+            return EXIT_USAGE
     for problem in runtime.problems:
         print(f"note: {problem}", file=sys.stderr)
     approver = TerminalApprover() if sys.stdin.isatty() else None
@@ -252,7 +304,6 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.commands import memory as memory_command
 
     print_remembered = memory_command.print_remembered(runtime, quiet=args.json)  # "[remembered: …]" on stderr
-    session_id = args.session or _new_session_id()
     if pick is not None:  # --model: kept with the session, as a choice in the model picker is
         from hermes_desktop.core.session_models import write_pick
 
@@ -262,13 +313,14 @@ async def _ask(args: argparse.Namespace) -> int:
     wrote_text = False
     saved = False  # the user message was stored (TurnStarted); when it was not, the error line is all
     reply_text = TerminalTextFilter()  # the reply is model text: no escape sequence reaches the terminal
+    layout = AskLayout()  # text around tool calls apart; stderr lines never glued to the reply's line
     thinking = _ThinkingPrinter() if args.show_thinking and not args.json else None
     titling: asyncio.Task[str | None] | None = None  # the title, asked while the reply streams (core/titles.py)
     reply_begun = (ev.TextDelta, ev.ReasoningDelta, ev.ToolCallProposed)
     try:
         async for event in turn:
             if titling is None and saved and isinstance(event, reply_begun):  # the server took the reply first
-                titling = asyncio.ensure_future(title_from_first_message(runtime.store, agent.model, session_id))
+                titling = asyncio.ensure_future(_side_title(runtime, session_id))
             if args.json:
                 print(terminal_safe_json(ev.event_to_json(event)), flush=True)
             elif isinstance(event, ev.ReasoningDelta):
@@ -277,19 +329,16 @@ async def _ask(args: argparse.Namespace) -> int:
             elif isinstance(event, ev.TextDelta):
                 if thinking is not None:
                     thinking.end()
-                sys.stdout.write(reply_text.feed(event.text))
+                sys.stdout.write(layout.text(reply_text.feed(event.text)))
                 sys.stdout.flush()
                 wrote_text = True
-            elif isinstance(event, (ev.Notice, ev.RetryScheduled)):
-                print(f"\n[{strip_controls(event.message)}]", file=sys.stderr)
-            elif isinstance(event, ev.SummarisingStarted):
-                print(f"[summarising {event.messages:,} earlier messages…]", file=sys.stderr)
-            elif isinstance(event, ev.ToolCallFinished):
-                how = "interrupted, not run" if event.outcome is ev.ToolOutcome.INTERRUPTED else \
-                    f"{event.outcome.value}, {event.duration_s:.2f} s"
-                print(f"[tool {strip_controls(event.name)}: {how}]", file=sys.stderr)
-            elif isinstance(event, ev.TurnError):
-                print(("\n" if wrote_text else "") + f"error: {strip_controls(event.message)}", file=sys.stderr)
+            elif isinstance(event, (ev.Notice, ev.RetryScheduled, ev.SummarisingStarted, ev.ToolCallFinished,
+                                    ev.TurnError)):
+                if thinking is not None:
+                    thinking.end()  # a note after thinking starts on its own line
+                print(layout.stderr_prefix() + _stderr_line(event), file=sys.stderr)
+            elif isinstance(event, ev.ToolCallProposed):
+                layout.tool_call()
             saved = saved or isinstance(event, ev.TurnStarted)
             if isinstance(event, ev.TurnFinished):
                 if event.reason is ev.FinishReason.ERROR:
@@ -302,7 +351,7 @@ async def _ask(args: argparse.Namespace) -> int:
                     code = EXIT_INTERRUPTED
         if code == EXIT_OK:
             if titling is None:  # a turn with no text, thinking or tool call: asked now
-                titling = asyncio.ensure_future(title_from_first_message(runtime.store, agent.model, session_id))
+                titling = asyncio.ensure_future(_side_title(runtime, session_id))
             try:
                 await finish_title(runtime.store, session_id, titling)  # at most 20 s more, as it was after the reply
             except Exception:  # e.g. the store failed: the reply is kept, the first-line title stays
@@ -332,6 +381,22 @@ async def _ask(args: argparse.Namespace) -> int:
     if not args.json and saved:
         print(f"[session {session_id}]", file=sys.stderr)
     return code
+
+
+def _stderr_line(event: object) -> str:
+    """One `ask` note on stderr: a notice or retry, the summary starting, a tool's outcome, an error."""
+    from hermes_desktop.core import events as ev
+    from hermes_desktop.core.terminal_text import strip_controls
+
+    if isinstance(event, ev.SummarisingStarted):
+        return f"[summarising {event.messages:,} earlier messages…]"
+    if isinstance(event, ev.ToolCallFinished):
+        how = "interrupted, not run" if event.outcome is ev.ToolOutcome.INTERRUPTED else \
+            f"{event.outcome.value}, {event.duration_s:.2f} s"
+        return f"[tool {strip_controls(event.name)}: {how}]"
+    if isinstance(event, ev.TurnError):
+        return f"error: {strip_controls(event.message)}"
+    return f"[{strip_controls(getattr(event, 'message', ''))}]"
 
 
 class _ThinkingPrinter:
@@ -385,6 +450,8 @@ async def _read_attachments(paths: list[Path], *, quiet: bool) -> list[Any]:
         except asyncio.CancelledError:  # Ctrl-C: a PDF still being read in its own process is killed, so we can exit
             cancel_all()
             raise
+        if attachment.link_target is not None and not quiet:  # a link says where it points (issue 21)
+            notes.append(f"note: {safe_name(attachment.name)} is a link to {safe_name(str(attachment.link_target))}")
         if attachment.note and not quiet:
             hint = (" To let the agent read all of it, copy it into the workspace and ask it to read the file in pages."
                     if attachment.truncated and "workspace" not in attachment.note else "")  # said once
@@ -396,6 +463,21 @@ async def _read_attachments(paths: list[Path], *, quiet: bool) -> list[Any]:
     for note in notes:
         print(note, file=sys.stderr)
     return prepared
+
+
+def _use_knowledge(runtime: Any, session_id: str, names: list[str]) -> str | None:
+    """`ask --knowledge NAME`: the session uses these bases (with those it used already); the reason when not."""
+    from hermes_desktop.core.knowledge.registry import KnowledgeError
+    from hermes_desktop.core.terminal_text import safe_name
+
+    if runtime.knowledge is None:
+        return "knowledge bases are not available"
+    registry = runtime.knowledge.registry
+    try:
+        registry.set_session_bases(session_id, registry.session_bases(session_id) + list(names))
+    except KnowledgeError as exc:
+        return safe_name(str(exc))
+    return None
 
 
 def _attachments_refusal(attachments: list[Any], profile: Any) -> str | None:
@@ -443,7 +525,11 @@ async def _doctor() -> int:
 
     ok = True
     runtime = open_runtime()
-    out = print
+    from hermes_desktop.core.redact import redact_urls
+
+    def out(line: str) -> None:  # a URL's password and ?key= values never reach the report (issue 21)
+        print(redact_urls(line))
+
     out(f"Hermes Desktop {__version__} · Python {platform.python_version()} · {platform.system()} {platform.release()}")
     out("\nPaths")
     for label, path in (("data", runtime.paths.data_dir), ("config", runtime.paths.config_dir),
@@ -480,6 +566,10 @@ async def _doctor() -> int:
         from hermes_desktop.commands.provider_key import key_status
 
         out(f"  {await asyncio.to_thread(key_status, runtime)}")  # where the key comes from, never the key
+        from hermes_desktop.commands.provider_key import learned_status
+
+        for line in learned_status(profile):
+            out(f"  {line}")
         client = ModelClient(profile, runtime.api_key())
         started = time.monotonic()
         try:
@@ -499,6 +589,9 @@ async def _doctor() -> int:
     from hermes_desktop.commands import memory as memory_command
 
     memory_command.report(runtime, out)
+    from hermes_desktop.commands import knowledge as knowledge_command
+
+    ok = knowledge_command.report(out) and ok
     ok = await _report_mcp(runtime, out) and ok
     return EXIT_OK if ok else EXIT_FAILED
 
@@ -525,7 +618,7 @@ async def _start_mcp(runtime: Any, *, quiet: bool) -> None:
 
 async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
     """Start every server in mcp.json, print its state and tools, stop it. False when one failed."""
-    from hermes_desktop.core.terminal_text import strip_controls
+    from hermes_desktop.core.terminal_text import strip_controls, visible_controls
 
     out("\nMCP servers")
     out(f"  config {runtime.paths.mcp_config_file}"
@@ -540,6 +633,9 @@ async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
             + (f" — {strip_controls(status.detail)}" if status.detail else ""))  # a server's words: no escapes
         if status.tools:
             out("    tools: " + ", ".join(status.tools))
+        if status.skipped_tools:  # the server's names: shown with their controls as escapes
+            out("    NOT offered, their names clash with another tool's after sanitising: " + ", ".join(
+                f"{visible_controls(remote)} (as {name})" for remote, name in status.skipped_tools))
             out(f"    their schemas add about {status.schema_tokens:,} tokens to every request")
         ok = ok and status.state.value in ("connected", "disabled")
     await runtime.mcp.stop_all()
@@ -601,7 +697,7 @@ def _sessions(args: argparse.Namespace) -> int:
     from hermes_desktop.core.storage import transfer
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.store import open_store
-    from hermes_desktop.core.terminal_text import strip_controls, terminal_safe_json
+    from hermes_desktop.core.terminal_text import strip_controls, terminal_safe_json, visible_controls
 
     opened = open_store(app_paths())
     store = opened.store
@@ -620,7 +716,9 @@ def _sessions(args: argparse.Namespace) -> int:
             for s in sessions:
                 when = datetime.fromtimestamp(s.updated_at).strftime("%Y-%m-%d %H:%M")
                 pin = "*" if s.pinned else " "
-                title = strip_controls(s.title) or "(untitled)"  # stored titles may predate the filter
+                # One line per session: escape sequences go (stored titles may predate the filter), a newline or bidi
+                # control (an imported title) is shown as its escape, never obeyed.
+                title = visible_controls(strip_controls(s.title)) or "(untitled)"
                 print(f"{pin} {s.id:<34} {when}  {store.message_count(s.id):>5} msgs  {title}")
             return EXIT_OK
         if args.action == "export":
@@ -675,6 +773,10 @@ def _import_session(store: Any, file: Path) -> int:
     renamed = f" (id {result.renamed_from!r} was taken)" if result.renamed_from else ""
     notes = f"; {result.notes} kept as notes that are shown but never sent to the model" if result.notes else ""
     print(f"imported session {result.session_id} with {result.messages} messages{renamed}{notes}")
+    if result.model_choice_not_applied:
+        print(f"note: the file chose the model {strip_controls(result.model_choice_not_applied)} for this session; "
+              "that was not applied: it uses your default model (pick another one in the window's model picker)",
+              file=sys.stderr)
     return EXIT_OK
 
 

@@ -3,7 +3,9 @@
 Import prints the preview (core/mcp/importing.py: what is added, changed, identical or skipped, and which secrets
 move to the keyring), then:
 - on a terminal, asks about each changed server (“Replace …? [y/N]”) and once more before writing;
-- with `--yes`, accepts everything the preview shows (changed servers too, unless `--keep-existing`);
+- with `--yes`, accepts everything the preview shows (changed servers too, unless `--keep-existing`), except a
+  remote server that sends the app's environment variables (`${env:…}` in its URL or headers): that one needs
+  `--allow-env` too, and on a terminal it is asked about by name, its variables said;
 - without a terminal and without `--yes`, only previews: nothing is written (exit 0).
 Exit 1 when the source or mcp.json cannot be used (the reason is printed; nothing changed).
 
@@ -33,6 +35,9 @@ def add_parser(actions: Any) -> None:
     parser.add_argument("--yes", action="store_true", help="accept the preview without asking (also changed servers)")
     parser.add_argument("--keep-existing", action="store_true",
                         help="never replace a server mcp.json already has under the same name")
+    parser.add_argument("--allow-env", action="store_true",
+                        help="with --yes: also import remote servers that send your environment variables "
+                             "(${env:…} in their URL or headers; the preview names them)")
 
 
 def run_import(args: argparse.Namespace, *, stdin: TextIO | None = None, out: Callable[[str], None] = print) -> int:
@@ -74,6 +79,8 @@ def run_import(args: argparse.Namespace, *, stdin: TextIO | None = None, out: Ca
         out("Preview only (no terminal to ask on): run again with --yes to import.")
         return EXIT_OK
     accepted: set[str] = set()
+    allowed_env: set[str] = set()
+    sends_env = _sends_env(plan)
     if args.keep_existing:
         pass
     elif args.yes:
@@ -82,7 +89,15 @@ def run_import(args: argparse.Namespace, *, stdin: TextIO | None = None, out: Ca
         for item in changed:
             if _confirm(f"Replace “{strip_controls(item.name)}” in mcp.json with the imported one? [y/N] ", stdin):
                 accepted.add(item.name)
-        adds = len(plan.of(Change.ADD))
+    if args.yes and getattr(args, "allow_env", False):
+        allowed_env = set(sends_env)
+    elif not args.yes:  # each server that sends the app's environment out: asked by name, the variables said
+        for name, question in sends_env.items():
+            if (name in accepted or name in {i.name for i in plan.of(Change.ADD)}) and \
+                    _confirm(f"{strip_controls(question)} [y/N] ", stdin):
+                allowed_env.add(name)
+    if not args.yes and not args.keep_existing:
+        adds = len([i for i in plan.of(Change.ADD) if i.name not in sends_env or i.name in allowed_env])
         if not adds and not accepted:
             out("Nothing was changed.")
             return EXIT_OK
@@ -90,7 +105,8 @@ def run_import(args: argparse.Namespace, *, stdin: TextIO | None = None, out: Ca
             out("Nothing was changed.")
             return EXIT_OK
     try:
-        result = apply_import(config_path, plan, accepted, store, keyring_secure=report.secure)
+        result = apply_import(config_path, plan, accepted, store, keyring_secure=report.secure,
+                              allowed_env=allowed_env)
     except (ImportError_, OSError) as exc:
         print(f"error: {strip_controls(str(exc))}; nothing was changed", file=sys.stderr)
         return EXIT_FAILED
@@ -105,9 +121,35 @@ def run_import(args: argparse.Namespace, *, stdin: TextIO | None = None, out: Ca
     for username in result.secrets_not_stored:
         server, _, name = username.removeprefix("mcp:").partition(":")
         out(f"Needs a value: {username} (`hermes-desktop mcp set-secret {server} {name}`)")
+    for name in result.held_back:
+        out(f"Not imported: “{strip_controls(name)}” would send your environment variables "
+            f"{', '.join(sends_env_variables(plan, name))} (not confirmed"
+            f"{'; add --allow-env to --yes' if args.yes else ''})")
     if result.backup is not None:
         out(f"The previous mcp.json is in {result.backup}")
     return EXIT_OK
+
+
+def _sends_env(plan: Any) -> dict[str, str]:
+    """The planned servers that would send the app's environment variables to a remote address, each with the
+    question to ask about it (core/mcp/import_review.py)."""
+    from hermes_desktop.core.mcp.import_review import describe_env_reads, review_entry
+    from hermes_desktop.core.mcp.importing import Change
+
+    found = {}
+    for item in plan.items:
+        if item.change in (Change.ADD, Change.CHANGE):
+            review = review_entry(item.entry, item.secrets)
+            if review.env_reads:
+                found[item.name] = describe_env_reads(item.name, str(item.entry.get("url", "")), review)
+    return found
+
+
+def sends_env_variables(plan: Any, name: str) -> list[str]:
+    from hermes_desktop.core.mcp.import_review import review_entry
+
+    item = next(i for i in plan.items if i.name == name)
+    return list(review_entry(item.entry).variables)
 
 
 def _confirm(prompt: str, stdin: TextIO) -> bool:
@@ -125,9 +167,10 @@ class TerminalInputAsker:
     async def ask_input(self, servers: list[str], spec: Any) -> str | None:
         from hermes_desktop.core.terminal_text import visible_controls as shown
 
+        # The description is mcp.json's text, not Hermes speaking: it comes quoted, after whose words they are.
         what = shown(spec.description or spec.id)
-        prompt = f"{what} (${{input:{shown(spec.id)}}} for MCP server {', '.join(shown(s) for s in servers)}; " \
-                 "kept in the keyring; empty to skip): "
+        prompt = f"mcp.json asks for ${{input:{shown(spec.id)}}} of MCP server {', '.join(shown(s) for s in servers)}" \
+                 f" (its words, not Hermes'): “{what}” — kept in the keyring; empty to skip: "
         if spec.password:
             answer = await asyncio.to_thread(getpass.getpass, prompt, self.out)
         else:

@@ -41,6 +41,18 @@ def _date(value: float | None) -> str:
     return "-" if value is None else f"{datetime.fromtimestamp(value):%Y-%m-%d %H:%M}"
 
 
+def _held_secrets(paths: Any) -> Any:
+    """Every secret the app holds (the keyring opened only when a memory is written: `add`), so `memory add` with a
+    key in it stores "[redacted]" (core/held_secrets.py)."""
+    from hermes_desktop.core.held_secrets import HeldSecrets
+    from hermes_desktop.core.mcp.config import load_config
+    from hermes_desktop.core.secrets import LazySecretStore
+    from hermes_desktop.core.settings import SettingsStore
+
+    return HeldSecrets(LazySecretStore(), lambda: SettingsStore(paths).load().settings.profiles,
+                       lambda: load_config(paths.mcp_config_file).servers)
+
+
 def run(args: argparse.Namespace) -> int:
     from hermes_desktop.core.memory.store import MemoryStore
     from hermes_desktop.core.paths import app_paths
@@ -53,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     for message in opened.messages:
         print(f"note: {message}", file=sys.stderr)
     try:
-        store = MemoryStore(opened.store)
+        store = MemoryStore(opened.store, secrets=_held_secrets(paths))
         if args.action == "list":
             memories = store.list(states=None, limit=1_000_000)
             if args.json:

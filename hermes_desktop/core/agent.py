@@ -85,6 +85,7 @@ from hermes_desktop.core.llm import (
 )
 from hermes_desktop.core.llm.errors import refuses_images
 from hermes_desktop.core.prompts import system_prompt, tool_rules
+from hermes_desktop.core.session_lock import NoSessionLocks, SessionBusy, SessionLocks
 from hermes_desktop.core.session_models import ModelChoice
 from hermes_desktop.core.session_types import NewMessage, SessionStore, StoredMessage
 from hermes_desktop.core.settings import AgentLimits, ApprovalMode
@@ -146,6 +147,11 @@ class AgentServices:
     prepare_workflow: Callable[[str, str], "Event | None"] = lambda session_id, text: None
     workflow_layer: Callable[[str], str] = lambda session_id: ""
     record_workflow: Callable[[str, int | None, str | None, str], object] = lambda *args: None
+    # Knowledge (core/knowledge/service.py): before a turn's first request, in a worker thread, (session id, the
+    # user's message, its id) picks the passages knowledge_layer gives for the session; returns an event to emit (or
+    # None).
+    prepare_knowledge: Callable[[str, str, int], "Event | None"] = lambda session_id, text, user_id: None
+    knowledge_layer: Callable[[str], str] = lambda session_id: ""
     clock: Callable[[], float] = time.monotonic
     # The app's own secrets (API keys, MCP secrets; a live set): removed from every tool result before the model,
     # the session database or the audit log sees it.
@@ -158,6 +164,17 @@ class AgentServices:
     # when a server says a profile's model takes no images (the runtime saves `learned_no_vision`; gets the id).
     attachment_files: AttachmentFiles | None = None
     learn_no_vision: Callable[[str], object] = lambda profile_id: None
+    # One turn per session across processes (core/session_lock.py); the runtime gives the data directory's locks.
+    session_locks: SessionLocks | NoSessionLocks = field(default_factory=NoSessionLocks)
+
+    # The session's assistant (core/assistants/service.py): its instructions (a context layer below the app's
+    # rules), its request parameters, a refusal for a call outside its allow list (asked for every call, whatever
+    # was offered: session id, tool name, the tool's source or None, arguments), and the model for side requests
+    # (summaries) given the turn's model.
+    assistant_layer: Callable[[str], str] = lambda session_id: ""
+    request_params: Callable[[str], dict[str, Any]] = lambda session_id: {}
+    call_guard: Callable[[str, str, "str | None", "dict[str, Any] | None"], "str | None"] = lambda *args: None
+    side_model: Callable[[str, ModelClient], Awaitable[ModelClient]] | None = None
 
     @property
     def notes_dir(self):  # type: ignore[no-untyped-def]
@@ -380,12 +397,31 @@ class _TurnRun:
         self.tools = TurnTools(self.services, session_id, self.ctx, self.io.call, emit, lambda: self.history,
                                self._without_deadline)
         self.summaries = TurnSummary(agent, session_id, self.io.call, emit)
+        self.side: ModelClient | None = None  # the model for this turn's side requests (summaries, memory)
         self.stop_params: dict[str, Any] = {}  # a guard's numbers for TurnFinished.params (the window words them)
         self.handover_note = ""  # the last round's instruction after the failure guard stopped the tools
         self.skills_text = ""  # the active skills' layer of the latest request (request_fit names each skill's cost)
 
     # ------------------------------------------------------------------ lifecycle
     async def run(self) -> None:
+        """The turn while it holds its session (core/session_lock.py): another turn of the same session, in this
+        process or another, waits for it (or gives up) before storing anything."""
+        try:
+            async with self.services.session_locks.hold(self.session_id, self._waiting_for_session):
+                await self._run_and_report()
+        except SessionBusy as busy:  # nothing was stored or sent
+            self.emit(TurnError(ErrorKind.STORAGE, str(busy), ErrorAction.RETRY, code="session_busy",
+                                params={"session": busy.session_id, "pid": busy.holder or "", "wait_s": busy.waited_s}))
+            self.emit(TurnFinished(FinishReason.ERROR, str(busy), 0))
+        except asyncio.CancelledError:  # Stop while waiting for the session: nothing was stored
+            self.emit(TurnFinished(FinishReason.CANCELLED, "Stopped before it started.", 0))
+
+    def _waiting_for_session(self, holder: int | None, wait_s: float) -> None:
+        who = f"another Hermes process (pid {holder})" if holder else "another Hermes window or command"
+        self.emit(Notice(f"Waiting for {who} to finish its turn in this conversation (at most {wait_s:g} s)…",
+                         "info", code="session_busy_waiting", params={"pid": holder or "", "wait_s": wait_s}))
+
+    async def _run_and_report(self) -> None:
         try:
             reason, message = await self._run_within_deadline()
             await self._record_workflow(reason.value)  # before TurnFinished: a headless `ask` exits at it
@@ -429,7 +465,7 @@ class _TurnRun:
         if self.new_message and self.user_id is not None and self.model is not None:
             try:
                 self.services.remember_turn(self.session_id, self.model.profile.id, self.user_id, self.text or "",
-                                            self.model)
+                                            self.side or self.model)  # extraction is a side task
             except Exception:  # memory never breaks a turn
                 log.exception("memory could not take the turn")
 
@@ -513,15 +549,19 @@ class _TurnRun:
                              "key) in settings; your message is saved.", ErrorAction.OPEN_PROVIDER_SETTINGS,
                              code="no_model")
         await self.io.call(store.set_model, self.session_id, model.profile.id, model.profile.model)
+        side = self.side = await self.services.side_model(self.session_id, model) if self.services.side_model else model
 
         await self.io.call(self.services.before_turn, self.session_id, self.text)
         self.user_id = user_id
         recalled = await self.io.call(self.services.prepare_memory, self.session_id, self.text, model.profile.id)
         if recalled is not None:  # MemoryRecalled: what the memory layer holds this turn, with sources (Activity)
             self.emit(recalled)
-        offered = await self.io.call(self.services.prepare_workflow, self.session_id, self.text or "")
-        if offered is not None:  # WorkflowHintOffered: a past successful path the requests carry (Activity)
-            self.emit(offered)
+        hint = await self.io.call(self.services.prepare_workflow, self.session_id, self.text or "")
+        if hint is not None:  # WorkflowHintOffered: a past successful path the requests carry (Activity)
+            self.emit(hint)
+        retrieved = await self.io.call(self.services.prepare_knowledge, self.session_id, self.text, user_id)
+        if retrieved is not None:  # a Notice: the embeddings endpoint failed, BM25 only
+            self.emit(retrieved)
         shrunk = False
         handover: GuardStop | None = None  # the failure guard stopped the tools: one last round without them
 
@@ -537,15 +577,16 @@ class _TurnRun:
             if too_big is not None:  # never sent over the window: the user is told what to turn off (issue 15)
                 raise too_big
             context = await self.summaries.ensure(first, lambda: self._build_context(tools),
-                                                  model, self.history, self.turn_start, self.agent.calibration)
+                                                  side, self.history, self.turn_start, self.agent.calibration)
             listed, searchable = self.services.skill_counts(self.session_id) if tools else (0, 0)
             self.emit(ContextPrepared(self.round_trips, context.estimated_tokens, context.budget_tokens,
                                       context.dropped_messages, dict(context.breakdown), listed, searchable))
             self.emit(ModelRequestStarted(self.round_trips, model.profile.model, model.tool_mode.value if tools else "none"))
             self.streaming = _StreamingMessage(self.io, store, self.session_id, self.services.clock, self.emit)
             try:
-                done = await self._stream(model, ChatRequest(context.messages, tools,
-                                                             max_reply_chars=self.services.limits.max_reply_chars))
+                done = await self._stream(model, ChatRequest(
+                    context.messages, tools, max_reply_chars=self.services.limits.max_reply_chars,
+                    overrides=self.services.request_params(self.session_id)))
             except ModelError as error:
                 if handover is not None:  # the guard's stop stands; only the model's account of it is missing
                     log.warning("the model could not write its hand-over after a guard stop: %s", error.message)
@@ -581,7 +622,7 @@ class _TurnRun:
                 return self._stopped(handover)
             if not done.tool_calls:
                 await self._maybe_title()
-                self.summaries.after_turn(context, done.text, model)
+                self.summaries.after_turn(context, done.text, side)
                 return FinishReason.COMPLETED, ""
             stop = await self.tools.run_reply(done.tool_calls, offered, reason=done.text)
             if stop is not None and stop.reason is FinishReason.REPEATED_FAILURE:
@@ -672,8 +713,10 @@ class _TurnRun:
             if any(t.get("function", {}).get("name") == "activate_skill" for t in tools) else "",
             skills=self.skills_text,
             tool_rules=rules,
+            assistant=self.services.assistant_layer(self.session_id),
             memory="\n\n".join(p for p in (self.services.memory_layer(self.session_id),
                                              self.services.workflow_layer(self.session_id)) if p),
+            knowledge=self.services.knowledge_layer(self.session_id),
         )
         return build_context(layers, self.history, current_turn_start=self.turn_start, tools=tools,
                              context_window=int(profile.context_window * self.context_shrink),

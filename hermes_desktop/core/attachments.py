@@ -2,6 +2,9 @@
 
 What this module promises (Qt-free; blocking functions are meant for the store executor):
 
+- A file in a credential location (`~/.ssh`, `~/.aws`, keyrings, `.env`, ...: core/tools/credentials.py, the file
+  tools' rule) is refused, also when the chosen path is a link into one; a link that is attached says where it
+  points (`PreparedAttachment.link_target`).
 - `prepare_attachment(path, process_image=...)` reads one file and turns it into a `PreparedAttachment`, or raises
   `AttachmentError` with one line saying why not. Only regular files are read (a FIFO, socket or device is refused
   before it is opened, and the file is opened O_NONBLOCK and checked again); files over `MAX_FILE_BYTES` are refused.
@@ -11,7 +14,9 @@ What this module promises (Qt-free; blocking functions are meant for the store e
 - Text files become a named, fenced block (`text_block`) of at most `TEXT_BUDGET_CHARS` characters; a longer file
   keeps its first part plus a note saying how much was left out and that it can be copied into the workspace, where
   the agent's read_file tool reads it in pages. PDFs: text extracted with pypdf, one `[page N]` marker per page; a
-  PDF without a text layer says so; an encrypted or broken one is refused with the reason. The extraction runs in a
+  PDF without a text layer says so; an encrypted or broken one is refused with the reason. A Word file (.docx) or an
+  HTML page is read as text by the shared readers (core/documents/: headings kept, an HTML page's navigation left
+  out); a text file that is not UTF-8 is decoded in the encoding detected, and the note says which. The extraction runs in a
   child process with a time limit and a memory cap that stops at the text budget (core/pdf_extract.py), so a PDF
   bomb is refused in seconds and Ctrl-C or quitting the window kills it.
 - The block's frame cannot be faked by the file: the name is quoted as a JSON string and the end line carries the
@@ -45,6 +50,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from hermes_desktop.core.documents.errors import DocumentError
 from hermes_desktop.core.session_types import AttachmentRef
 from hermes_desktop.core.storage.errors import error_for
 
@@ -54,6 +60,9 @@ TEXT_BUDGET_CHARS = 40_000
 HISTORY_IMAGES = 4
 
 IMAGE, TEXT, PDF = "image", "text", "pdf"
+DOCUMENT = "document"  # only while reading: a Word file or HTML page is stored and sent as TEXT (its text)
+_DOCUMENT_MIME = {".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                  ".html": "text/html", ".htm": "text/html", ".xhtml": "application/xhtml+xml"}
 
 _IMAGE_MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
                 (b"GIF89a", "image/gif"), (b"BM", "image/bmp"))
@@ -94,8 +103,9 @@ _KNOWN_TEXT_ONLY = (
 )
 
 
-class AttachmentError(Exception):
-    """A file that cannot be attached; `str()` is one line for the user naming the file and the reason."""
+class AttachmentError(DocumentError):
+    """A file that cannot be attached; `str()` is one line for the user naming the file and the reason, `code` the
+    reason's code (core/documents/errors.py: a knowledge base lists the same reasons)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +138,7 @@ class PreparedAttachment:
     total_chars: int | None = None  # a truncated text/PDF: how long the whole text is
     no_text_layer: bool = False  # a PDF whose pages have no text
     digest: str = ""  # SHA-256 of `data`, computed where the file was read (off the event loop)
+    link_target: Path | None = None  # the file the chosen path links to (shown to the user), or None: not a link
 
     @property
     def hash(self) -> str:
@@ -144,8 +155,34 @@ def prepare_attachment(path: Path, *, process_image: ImageProcessor | None,
     """Read `path` as an attachment (blocking). Raises AttachmentError with the reason."""
     path = Path(path)
     name = path.name or str(path)
-    data = _read_regular_file(path, name, max_bytes)
-    return prepare_bytes(name, data, process_image=process_image, text_budget=text_budget, source=path)
+    target = _checked_target(path, name)
+    data = _read_regular_file(target, name, max_bytes)
+    prepared = prepare_bytes(name, data, process_image=process_image, text_budget=text_budget, source=path)
+    absolute = Path(os.path.abspath(path.expanduser()))
+    return replace(prepared, link_target=target) if target != absolute else prepared
+
+
+def _checked_target(path: Path, name: str) -> Path:
+    """The real file `path` names (links followed), refused when it is a credential location: the file tools'
+    rule (core/tools/credentials.py), so a `notes.txt` that links into ~/.ssh is not read, and a key cannot be
+    attached by mistake. Reading then opens this resolved path, and checks again what was opened."""
+    from hermes_desktop.core.tools.credentials import credential_part
+
+    absolute = Path(os.path.abspath(path.expanduser()))
+    real = Path(os.path.realpath(absolute))
+    part = credential_part(real)
+    if part is not None:
+        link = f" (it is a link to {real})" if real != absolute else ""
+        raise AttachmentError(f"{name}: refused: a credential location ({part}){link}; Hermes never reads those.")
+    return real
+
+
+def _opened_path(fd: int) -> Path | None:
+    """Where an open descriptor's file is (Linux /proc), to check that what was opened is what was checked."""
+    try:
+        return Path(os.readlink(f"/proc/self/fd/{fd}"))
+    except OSError:
+        return None
 
 
 def prepare_bytes(name: str, data: bytes, *, process_image: ImageProcessor | None,
@@ -175,8 +212,38 @@ def _prepare(name: str, data: bytes, *, process_image: ImageProcessor | None, ma
         return PreparedAttachment(name, IMAGE, image.mime, image.data, image.width, image.height, source=source)
     if kind == PDF:
         return _prepare_pdf(name, mime, data, text_budget=text_budget, source=source)
-    whole = _decode_text(data, name)
+    if kind == DOCUMENT:  # Word and HTML: their text, read by the shared readers (core/documents/)
+        return _prepare_document(name, mime, data, path, text_budget=text_budget, source=source)
+    whole, encoding_note = _decode_text(data, name)
     text, truncated, note = _within_budget(whole, text_budget)
+    note = " ".join(part for part in (encoding_note, note) if part)
+    return PreparedAttachment(name, TEXT, mime, data, text=text, note=note, truncated=truncated, source=source,
+                              total_chars=len(whole))
+
+
+def _prepare_document(name: str, mime: str, data: bytes, path: Path, *, text_budget: int,
+                      source: Path | None) -> PreparedAttachment:
+    """A Word document or HTML page attached: its text (headings as Markdown headings), within the budget."""
+    from hermes_desktop.core.documents import DocumentError, kind_for, read_bytes
+
+    kind = kind_for(path) or "text"
+    try:
+        document = read_bytes(name, data, kind, budget=text_budget * 2)
+    except AttachmentError:
+        raise
+    except DocumentError as exc:
+        raise AttachmentError(str(exc), exc.code) from None
+    parts: list[str] = []
+    heading: tuple[str, ...] = ()
+    for section in document.sections:
+        if section.heading != heading:
+            heading = section.heading
+            if heading:
+                parts.append("#" * len(heading) + " " + heading[-1])
+        parts.append(section.text)
+    whole = "\n\n".join(parts)
+    text, truncated, note = _within_budget(whole, text_budget)
+    note = " ".join(part for part in (document.note, note) if part)
     return PreparedAttachment(name, TEXT, mime, data, text=text, note=note, truncated=truncated, source=source,
                               total_chars=len(whole))
 
@@ -193,6 +260,14 @@ def _read_regular_file(path: Path, name: str, max_bytes: int) -> bytes:
         raise AttachmentError(f"{name}: cannot be read ({exc.strerror or exc}).") from None
     with os.fdopen(fd, "rb") as handle:
         _check_regular(os.fstat(handle.fileno()), name, max_bytes)  # swapped for a FIFO after the first check
+        opened = _opened_path(handle.fileno())  # a folder on the way swapped for a link into ~/.ssh meanwhile
+        if opened is not None:
+            from hermes_desktop.core.tools.credentials import credential_part
+
+            part = credential_part(opened)
+            if part is not None:
+                raise AttachmentError(f"{name}: refused: a credential location ({part}, it is {opened}); "
+                                      "Hermes never reads those.")
         data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:
         raise AttachmentError(f"{name}: larger than the limit of {_size(max_bytes)}.")
@@ -219,21 +294,24 @@ def _kind_of(path: Path, data: bytes) -> tuple[str, str]:
         return PDF, "application/pdf"
     if suffix in _IMAGE_SUFFIXES:
         return IMAGE, "image/" + suffix.lstrip(".").replace("jpg", "jpeg")
+    if suffix in _DOCUMENT_MIME:
+        return DOCUMENT, _DOCUMENT_MIME[suffix]
     if b"\x00" in data[:8192]:
         raise AttachmentError(f"{path.name}: not an image, PDF or text file, so it cannot be attached.")
     return TEXT, _MIME_BY_SUFFIX.get(suffix, "text/plain")
 
 
-def _decode_text(data: bytes, name: str) -> str:
-    for encoding in ("utf-8-sig", "utf-16") if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ("utf-8-sig",):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
+def _decode_text(data: bytes, name: str) -> tuple[str, str]:
+    """(text, note): UTF-8, or the encoding detected and said in the note (core/documents/text.py)."""
+    from hermes_desktop.core.documents.errors import DocumentError
+    from hermes_desktop.core.documents.text import decode_text
+
     try:
-        return data.decode("gb18030")  # common for Chinese text files; fails on arbitrary binary
-    except UnicodeDecodeError:
-        raise AttachmentError(f"{name}: not UTF-8 text (nor an image or PDF), so it cannot be attached.") from None
+        text, _, note = decode_text(data, name)
+    except DocumentError:
+        raise AttachmentError(f"{name}: not UTF-8 text (nor an image or PDF), and its encoding could not be "
+                              "detected, so it cannot be attached.", "not_text") from None
+    return text, note
 
 
 def _within_budget(text: str, budget: int) -> tuple[str, bool, str]:

@@ -18,6 +18,7 @@ import openai
 
 from hermes_desktop.core.events import ErrorKind
 from hermes_desktop.core.llm.errors import ModelError, classify
+from hermes_desktop.core.redact import redact_url
 
 CHECK_TIMEOUT_S = 15.0
 _PROBE_TOOL = {"type": "function", "function": {"name": "ping", "description": "Connectivity probe; never call it.",
@@ -69,7 +70,7 @@ async def check_connection(base_url: str, model: str, api_key: str | None) -> Ch
     base_url = base_url.strip().rstrip("/")
     if not base_url.startswith(("http://", "https://")):
         return CheckResult(CheckStatus.WRONG_URL, "The base URL must start with http:// or https://.",
-                           code="bad_scheme", params={"url": base_url})
+                           code="bad_scheme", params={"url": redact_url(base_url)})
     secrets = (api_key,) if api_key else ()
     models: list[str] = []
     try:
@@ -78,9 +79,10 @@ async def check_connection(base_url: str, model: str, api_key: str | None) -> Ch
         if not base_url.endswith("/v1"):
             try:
                 await _list_models(base_url + "/v1", api_key)
-                return CheckResult(CheckStatus.WRONG_URL, f"Nothing answers at {base_url}, but {base_url}/v1 works. "
+                shown = redact_url(base_url)  # the message never repeats a password or ?key= (issue 21)
+                return CheckResult(CheckStatus.WRONG_URL, f"Nothing answers at {shown}, but {shown}/v1 works. "
                                    "Use that URL.", suggested_url=base_url + "/v1", code="add_v1",
-                                   params={"url": base_url, "suggested_url": base_url + "/v1"})
+                                   params={"url": shown, "suggested_url": redact_url(base_url + "/v1")})
             except Exception:
                 pass
         # Some servers have no model list; the completion below still tells us what works.

@@ -1,7 +1,8 @@
 """Build the messages for one model request from layers, within a token budget.
 
 Layers, in order: system prompt (role, rules), active skills' instructions,
-tool-use rules, memory slot, history, the new user message. History is dropped
+tool-use rules, the session's assistant's instructions, memory slot, knowledge passages (the Retrieval layer, within
+their own budget), history, the new user message. History is dropped
 oldest first, one whole exchange at a time (a user message and everything up to
 the next one), so an assistant `tool_calls` message is never separated from its
 tool results. The current turn is never dropped. What was dropped is reported.
@@ -45,9 +46,12 @@ class ContextLayers:
     tool_rules: str = ""
     memory: str = ""
     catalog: str = ""  # one line per installed skill (part of the system prompt)
+    knowledge: str = ""  # the Retrieval layer: passages framed as documents (core/knowledge/service.py)
+    # The session's assistant's instructions (core/assistants): below the app's rules, above memory and history.
+    assistant: str = ""
 
     def system_message(self) -> str:
-        parts = (self.system, self.catalog, self.skills, self.tool_rules, self.memory)
+        parts = (self.system, self.catalog, self.skills, self.tool_rules, self.assistant, self.memory, self.knowledge)
         return "\n\n".join(part.strip() for part in parts if part.strip())
 
 
@@ -139,7 +143,9 @@ def build_context(
         "skill_catalog": estimate_text_tokens(layers.catalog),
         "active_skills": estimate_text_tokens(layers.skills),
         "tool_rules": estimate_text_tokens(layers.tool_rules),
+        "assistant": estimate_text_tokens(layers.assistant),
         "memory": estimate_text_tokens(layers.memory),
+        "knowledge": estimate_text_tokens(layers.knowledge),
         "tool_schemas": estimate_tools_tokens(tools),
         "summary": estimate_text_tokens(summary_note),
         "conversation_summary": estimate_text_tokens(summary),

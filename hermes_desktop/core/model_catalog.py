@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,12 @@ log = logging.getLogger(__name__)
 
 CACHE_FILE_NAME = "model-lists.json"
 CACHE_VERSION = 1
+# A server's list is taken at most this long, and a name at most this many characters (longer ones, and names with
+# control characters, are left out: a cut name would be a model that does not exist). A hostile or broken server
+# listing a million models, or one of a megabyte, must not freeze the picker or bloat the cache.
+MAX_MODELS = 1_000
+MAX_MODEL_NAME = 200
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 # Lists the models of one profile's server; raises on failure (ModelClient.list_models does).
 Lister = Callable[[ProviderProfile], Awaitable[list[str]]]
@@ -47,6 +54,7 @@ class CatalogEntry:
     listed: tuple[str, ...] = ()  # from the server (cached or just fetched)
     fetched_at: float | None = None  # when `listed` was fetched; None when never
     error: str | None = None  # why the last refresh failed, in words for the user
+    left_out: int = 0  # names of the last refresh not kept (over MAX_MODELS, too long, control characters)
 
     @property
     def hand_typed(self) -> tuple[str, ...]:
@@ -69,6 +77,7 @@ class ModelCatalog:
     path: Path
     _lists: dict[str, CachedList] = field(default_factory=dict)
     _errors: dict[str, str] = field(default_factory=dict)
+    _left_out: dict[str, int] = field(default_factory=dict)
     _loaded: bool = False
     _writing: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -84,7 +93,7 @@ class ModelCatalog:
         cached = self._lists.get(profile.id)
         usable = cached if cached is not None and _same_url(cached.base_url, profile.base_url) else None
         return CatalogEntry(profile, usable.models if usable else (), usable.fetched_at if usable else None,
-                            self._errors.get(profile.id))
+                            self._errors.get(profile.id), self._left_out.get(profile.id, 0))
 
     # ------------------------------------------------------------------ refreshing
     async def refresh(self, profile: ProviderProfile, lister: Lister) -> CatalogEntry:
@@ -92,7 +101,7 @@ class ModelCatalog:
         failure the cached one stays and the entry carries the reason."""
         await self.load()
         try:
-            models = sorted({str(m) for m in await lister(profile) if str(m).strip()})
+            models, left_out = bounded(await lister(profile))
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # any failure of the server or the network: say it, keep what we had
@@ -100,6 +109,10 @@ class ModelCatalog:
             log.info("could not list the models of %s: %s", profile.id, self._errors[profile.id])
             return self.entry(profile)
         self._errors.pop(profile.id, None)
+        self._left_out[profile.id] = left_out
+        if left_out:
+            log.warning("the server of %s listed %d model names that were left out (more than %d, longer than %d "
+                        "characters, or with control characters)", profile.id, left_out, MAX_MODELS, MAX_MODEL_NAME)
         self._lists[profile.id] = CachedList(profile.base_url, tuple(models), time.time())
         try:
             # One write at a time, each with everything known when it starts: two refreshes that end together
@@ -109,6 +122,23 @@ class ModelCatalog:
         except OSError as exc:  # a full or read-only disk: the list is still shown for this run
             log.warning("could not save the model lists to %s: %s", self.path, exc)
         return self.entry(profile)
+
+
+def bounded(names: Any) -> tuple[list[str], int]:
+    """(the usable names sorted, at most MAX_MODELS; how many were left out). Names are stripped; empty ones
+    do not count as left out."""
+    usable: set[str] = set()
+    left_out = 0
+    for raw in names:
+        name = str(raw).strip()
+        if not name:
+            continue
+        if len(name) > MAX_MODEL_NAME or _CONTROL.search(name):
+            left_out += 1
+            continue
+        usable.add(name)
+    ordered = sorted(usable)
+    return ordered[:MAX_MODELS], left_out + max(0, len(ordered) - MAX_MODELS)
 
 
 def read_cache(path: Path) -> dict[str, CachedList]:
@@ -128,7 +158,7 @@ def read_cache(path: Path) -> dict[str, CachedList]:
             continue
         fetched = item.get("fetched_at")
         lists[str(profile_id)] = CachedList(str(item.get("base_url") or ""),
-                                            tuple(str(m) for m in item["models"] if isinstance(m, str)),
+                                            tuple(bounded(m for m in item["models"] if isinstance(m, str))[0]),
                                             float(fetched) if isinstance(fetched, (int, float)) else 0.0)
     return lists
 

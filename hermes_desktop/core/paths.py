@@ -34,6 +34,11 @@ class AppPaths:
         return self.data_dir / "skills"
 
     @property
+    def knowledge_dir(self) -> Path:
+        """Knowledge bases, one SQLite file each, and their registry (core/knowledge/registry.py)."""
+        return self.data_dir / "knowledge"
+
+    @property
     def settings_file(self) -> Path:
         return self.config_dir / "settings.json"
 

@@ -25,7 +25,8 @@ from hermes_desktop.core.tokens import estimate_text_tokens, estimate_tools_toke
 from hermes_desktop.core.tools.spec import ToolSpec
 
 # Layers that are sent whatever the history: with the current turn they must fit.
-FIXED_LAYERS = ("system", "skill_catalog", "active_skills", "tool_rules", "memory", "tool_schemas", "current_turn")
+FIXED_LAYERS = ("system", "skill_catalog", "active_skills", "tool_rules", "assistant", "memory", "tool_schemas",
+                "current_turn")
 _SKILL_SECTION = re.compile(r"^## Skill: (.+?) \(active\)$", re.M)
 
 

@@ -26,9 +26,12 @@ from hermes_desktop.core.paths import (
 from hermes_desktop.core.secrets import (
     BackendReport, LazySecretStore, SecretStore, SecretStoreError, open_secret_store, resolve_api_key,
 )
+from hermes_desktop.core.session_lock import DIRECTORY_NAME as LOCKS_DIRECTORY, SessionLocks
 from hermes_desktop.core.session_models import SessionModels
 from hermes_desktop.core.session_types import SessionStore
-from hermes_desktop.core.settings import ProviderProfile, Settings, SettingsStore, effective_profile, effective_workspace
+from hermes_desktop.core.settings import (
+    ProviderProfile, Settings, SettingsStore, effective_profile, effective_workspace, is_ephemeral,
+)
 from hermes_desktop.core.skills.manager import SkillManager
 from hermes_desktop.core.skills.model import Origin
 from hermes_desktop.core.skills.trust import TrustStore
@@ -37,13 +40,17 @@ from hermes_desktop.core.tools.builtin import builtin_tools
 from hermes_desktop.core.tools.network import NetworkPolicy
 from hermes_desktop.core.tools.pager import PAGER, read_more_tool
 from hermes_desktop.core.tools.registry import ToolRegistry
+from hermes_desktop.core.tools.spec import ToolSpec
 from hermes_desktop.core.tools.workspace import Workspace
 
 if TYPE_CHECKING:  # the agent and the model client pull in openai (~0.5 s): loaded in make_agent()
     from hermes_desktop.core.agent import Agent
+    from hermes_desktop.core.knowledge.embeddings import Endpoint
     from hermes_desktop.core.llm import ModelClient
     from hermes_desktop.core.learning.trajectories import WorkflowMemory
+    from hermes_desktop.core.knowledge.service import KnowledgeService
     from hermes_desktop.core.memory.service import MemoryService
+    from hermes_desktop.core.assistants.service import AssistantService
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +75,8 @@ class Runtime:
     model_catalog: ModelCatalog | None = None
     memory: "MemoryService | None" = None  # core/memory; None when the store is not SQLite (memory off)
     workflow: "WorkflowMemory | None" = None  # core/learning/trajectories.WorkflowMemory (learning.db), None until open_runtime sets it
+    knowledge: "KnowledgeService | None" = None  # core/knowledge; bases under <data>/knowledge/
+    assistants: "AssistantService | None" = None  # core/assistants; None when the store is not SQLite (Hermes only)
 
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
         return None if self.profile is None else self._resolve_key(self.profile, env)
@@ -80,10 +89,14 @@ class Runtime:
         return self._resolve_key(profile, {})
 
     def _resolve_key(self, profile: ProviderProfile, env: Mapping[str, str] | None) -> str | None:
-        """The profile's key from `env` or the keyring; a keyring failure is noted, and a key found is redacted
-        from logs from now on."""
+        """The profile's key from `env` or the keyring (the ephemeral environment profile: from HERMES_API_KEY
+        only, so a saved provider's key never reaches the server HERMES_BASE_URL names); a keyring failure is
+        noted, and a key found is redacted from logs from now on."""
         try:
-            key = resolve_api_key(profile.keyring_username, self.secrets, env)
+            if is_ephemeral(profile):  # the environment's own server: its key is the environment's, or none
+                key = (self.env if env is None else env).get("HERMES_API_KEY", "").strip() or None
+            else:
+                key = resolve_api_key(profile.keyring_username, self.secrets, env)
         except SecretStoreError as exc:
             self.problems.append(str(exc))
             return None
@@ -130,25 +143,33 @@ class Runtime:
             limits=self.settings.limits,
             disabled_tools=set(self.settings.disabled_tools),
             dry_run=self.settings.dry_run,
-            skills_layer=self.skills.skill_layer,
+            skills_layer=self.skills_layer,
             skill_catalog=self.skills.catalog,
             skill_counts=self.skills.counts,
-            offer_tools=lambda session_id, specs: PAGER.offered(
-                session_id, self.skills.offered(session_id, self.mcp.offered(specs))),
+            offer_tools=self.offer_tools,
             before_turn=self.skills.apply_slash,
             tool_notes=self.mcp.withheld_note,
             known_secrets=REDACTION.known_secrets,
             learn_no_vision=self.remember_no_vision,
+            session_locks=SessionLocks(self.paths.data_dir / LOCKS_DIRECTORY,
+                                       wait_s=lambda: self.settings.limits.session_wait_s),
             **self.memory_hooks(),
             **self.workflow_hooks(),
+            **self.knowledge_hooks(),
         )
         agent = Agent(model, services)
+        assistants = self.assistants
         if self.session_models is None:
             self.session_models = SessionModels(self.store, default=lambda: agent.model, profile=self.profile_for,
                                                 api_key=self.api_key_for, make_client=self.new_client)
         else:
             self.session_models.set_default(lambda: agent.model)
         services.choose_model = self.session_models.choose
+        if assistants is not None:  # the session's assistant: its layer, tools, parameters, model (core/assistants)
+            services.assistant_layer, services.call_guard = assistants.layer, assistants.refusal
+            services.request_params = assistants.request_params
+            services.choose_model = assistants.choose_model(self.session_models, self.profile_for)
+            services.side_model = assistants.side_client(self.session_models, self.profile_for)
         if self.mcp.client_features is not None:
             self.mcp.client_features.model = lambda: agent.model  # an MCP server's sampling uses the active model
         return agent
@@ -161,13 +182,64 @@ class Runtime:
         return {"prepare_workflow": workflow.prepare, "workflow_layer": workflow.layer,
                 "record_workflow": workflow.record_turn}
 
+    async def side_client(self, session_id: str) -> "ModelClient | None":
+        """The client for a session's titles outside a turn: its assistant's side model, else its profile's
+        `side_model`, else the model that answers it (core/assistants/service.py); never another provider."""
+        if self.session_models is None:
+            return None
+        if self.assistants is None:
+            return (await self.session_models.choose(session_id)).client
+        model = (await self.assistants.choose_model(self.session_models, self.profile_for)(session_id)).client
+        if model is None:
+            return None
+        return await self.assistants.side_client(self.session_models, self.profile_for)(session_id, model)
+
     def memory_hooks(self) -> dict[str, object]:
-        """The agent's memory hooks (core/memory/service.py): recall before a turn, extraction after it."""
+        """The agent's memory hooks (core/memory/service.py): recall before a turn, extraction after it; off for a
+        session whose assistant has memory off."""
         memory = self.memory
         if memory is None:
             return {}
-        return {"memory_layer": memory.layer, "prepare_memory": memory.prepare_event,
-                "remember_turn": memory.after_turn}
+        hooks = {"memory_layer": memory.layer, "prepare_memory": memory.prepare_event,
+                 "remember_turn": memory.after_turn}
+        return self.assistants.memory_hooks(hooks) if self.assistants is not None else hooks
+
+    def skills_layer(self, session_id: str) -> str:
+        """The active skills' instructions; for an assistant with a skill list, only its skills' (a `/skill-name`
+        of another skill activates it for the session, but this assistant never gets its instructions)."""
+        assistant = self.assistants.current(session_id) if self.assistants is not None else None
+        if assistant is None or assistant.skills is None:
+            return self.skills.skill_layer(session_id)
+        parts = [f"## Skill: {skill.name} (active)\n{skill.instructions}" for name in self.skills.active(session_id)
+                 if name in assistant.skills and (skill := self.skills.get(name)) is not None and skill.instructions]
+        return "\n\n".join(parts)
+
+    def offer_tools(self, session_id: str, specs: list[ToolSpec]) -> list[ToolSpec]:
+        """The tools a request offers: MCP's live ones, active skills', the pager's, search_knowledge in a session that
+        uses knowledge bases, then the assistant's allow list."""
+        offered = self._knowledge_offered(session_id, PAGER.offered(
+            session_id, self.skills.offered(session_id, self.mcp.offered(specs))))
+        return self.assistants.offered(session_id, offered) if self.assistants is not None else offered
+
+    def knowledge_hooks(self) -> dict[str, object]:
+        """The agent's knowledge hooks (core/knowledge/service.py): passages before a turn, the layer per request."""
+        if self.knowledge is None:
+            return {}
+        return {"prepare_knowledge": self.knowledge.prepare, "knowledge_layer": self.knowledge.layer}
+
+    def _knowledge_offered(self, session_id: str, specs: list) -> list:  # type: ignore[type-arg]
+        return specs if self.knowledge is None else self.knowledge.offered(session_id, specs)
+
+    def embedding_endpoint(self, model: str, url: str) -> "Endpoint | None":
+        """Where a knowledge base's vectors come from: its own URL (no key: the provider's key goes only to the
+        provider), else the active provider's endpoint with its key."""
+        from hermes_desktop.core.knowledge.embeddings import Endpoint
+
+        if url:
+            return Endpoint(url, None, model)
+        if self.profile is None:
+            return None
+        return Endpoint(self.profile.base_url, self.api_key(self.env), model)
 
     def skill_roots(self) -> list[tuple[Path, Origin]]:
         """Bundled first, then ~/.claude/skills and ~/.agents/skills (each if enabled), then the user's folder: later
@@ -243,6 +315,9 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
     from hermes_desktop.core.skills import yaml_cache
 
     yaml_cache.configure(paths.data_dir / yaml_cache.FILE_NAME)  # skills' parsed YAML between starts
+    from hermes_desktop.core.llm import reasoning_origins  # which server wrote which reasoning (the echo's rule)
+
+    reasoning_origins.configure(paths.data_dir / reasoning_origins.FOLDER_NAME)
     registry = ToolRegistry(builtin_tools())
     registry.register(read_more_tool())  # offered only while a session has a long result to read on
     runtime: Runtime
@@ -265,6 +340,9 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
         model_catalog=ModelCatalog(paths.data_dir / CACHE_FILE_NAME),
     )
     runtime.mcp.workspace = lambda: runtime.workspace.root  # ${workspaceFolder} in mcp.json
+    from hermes_desktop.core.mcp import oauth_network  # OAuth discovery: fetch_url's address rules, the user's hosts
+
+    oauth_network.configure(runtime.network_policy)
     # Elicitation, sampling and roots for MCP servers; the window / terminal set its elicitor and sampler.
     runtime.mcp.client_features = ClientFeatures(roots=lambda: workspace_roots(runtime.workspace.root),
                                                  audit=runtime.audit, servers=lambda: runtime.mcp.supervisors.values())
@@ -275,8 +353,21 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
                                       enabled=bool(getattr(runtime.settings, "workflow_memory", True)),
                                       incognito=lambda session_id: runtime.memory is not None
                                       and runtime.memory.store.is_incognito(session_id))
+    runtime.knowledge = open_knowledge(runtime)
+    runtime.assistants = open_assistants(runtime)
     skills.reload()
     return runtime
+
+
+def open_assistants(runtime: Runtime) -> "AssistantService | None":
+    """The assistants over the session store's database (core/assistants); None without one (Hermes only)."""
+    from hermes_desktop.core.assistants.service import AssistantService
+    from hermes_desktop.core.assistants.store import AssistantStore
+
+    if not hasattr(runtime.store, "_db"):
+        return None
+    return AssistantService(AssistantStore(runtime.store), language=lambda: runtime.settings.language,
+                            workspace=lambda: runtime.workspace.root)
 
 
 def open_memory(runtime: Runtime) -> "MemoryService | None":
@@ -290,7 +381,11 @@ def open_memory(runtime: Runtime) -> "MemoryService | None":
     try:
         from hermes_desktop.core.memory.embeddings import Embedder
 
-        store = MemoryStore(runtime.store)
+        from hermes_desktop.core.held_secrets import HeldSecrets
+
+        # What memories must never hold: every secret in the keyring under a configured name (core/held_secrets.py).
+        store = MemoryStore(runtime.store, secrets=HeldSecrets(runtime.secrets, lambda: runtime.settings.profiles,
+                                                               lambda: runtime.mcp.config.servers))
         service = MemoryService(store, lambda: runtime.settings,
                                 embedder=Embedder(store, runtime.profile_for, runtime.api_key_for))
     except Exception as exc:  # e.g. a database of a version without the memory tables, open read-only
@@ -301,3 +396,14 @@ def open_memory(runtime: Runtime) -> "MemoryService | None":
     return service
 
 
+
+
+def open_knowledge(runtime: Runtime) -> "KnowledgeService":
+    """Knowledge bases under <data>/knowledge/ (core/knowledge/), the search_knowledge tool registered."""
+    from hermes_desktop.core.knowledge.registry import KnowledgeRegistry
+    from hermes_desktop.core.knowledge.service import KnowledgeService
+
+    service = KnowledgeService(KnowledgeRegistry(runtime.paths.knowledge_dir), runtime.embedding_endpoint)
+    for spec in service.tools():
+        runtime.registry.register(spec, replace=True)
+    return service

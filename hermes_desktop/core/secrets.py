@@ -13,7 +13,7 @@ import asyncio
 import logging
 import os
 from dataclasses import dataclass
-from typing import Mapping, Protocol
+from typing import Iterable, Mapping, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -220,3 +220,43 @@ def resolve_api_key(username: str, store: SecretStore, env: Mapping[str, str] | 
 
 async def aresolve_api_key(username: str, store: SecretStore, env: Mapping[str, str] | None = None) -> str | None:
     return await asyncio.to_thread(resolve_api_key, username, store, env)
+
+
+def held_values(store: SecretStore, usernames: Iterable[str]) -> list[str]:
+    """The secret values the app holds under these keyring usernames (blocking: keyring reads), for redaction: a
+    value kept as JSON (an OAuth token set) gives each of its string fields. A username the keyring cannot read
+    (locked, failing) gives nothing and one log line; never raises."""
+    found: list[str] = []
+    for username in dict.fromkeys(usernames):
+        try:
+            value = store.get(username)
+        except Exception as exc:  # noqa: BLE001 - a locked or broken keyring: nothing to redact from it
+            log.info("keyring value %s not read for redaction: %s", username, type(exc).__name__)
+            continue
+        if not value:
+            continue
+        found.append(value)
+        found += _json_strings(value)
+    return [v for v in dict.fromkeys(found) if len(v.strip()) >= 6]
+
+
+def _json_strings(value: str) -> list[str]:
+    import json
+
+    if not value.lstrip().startswith(("{", "[")):
+        return []
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return []
+    out: list[str] = []
+    todo = [data]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo += list(item.values())
+        elif isinstance(item, list):
+            todo += item
+        elif isinstance(item, str) and len(item) >= 12 and " " not in item:
+            out.append(item)
+    return out

@@ -137,6 +137,9 @@ class SessionModels:
     def set_default(self, default: Callable[[], "ModelClient | None"]) -> None:
         self._default = default
 
+    def default(self) -> "ModelClient | None":
+        return self._default()
+
     async def choose(self, session_id: str) -> ModelChoice:
         """The client that answers this session's next turn."""
         default = self._default()

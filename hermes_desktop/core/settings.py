@@ -98,6 +98,9 @@ class ProviderProfile:
     learned_no_vision: bool = False
     # A model of this provider's /embeddings endpoint for memory recall (core/memory/embeddings.py); None: BM25 only.
     embedding_model: str | None = None
+    # A cheaper model of this same provider for side tasks (titles, summaries, memory extraction); None: the
+    # session's own model (core/assistants/service.py side_client).
+    side_model: str | None = None
 
     @property
     def keyring_username(self) -> str:
@@ -118,6 +121,8 @@ class ProviderProfile:
         values["models"] = tuple(str(m) for m in values.get("models") or () if str(m).strip())
         embedding = values.get("embedding_model")
         values["embedding_model"] = embedding.strip() if isinstance(embedding, str) and embedding.strip() else None
+        side = values.get("side_model")
+        values["side_model"] = side.strip() if isinstance(side, str) and side.strip() else None
         return ProviderProfile(**values)
 
 
@@ -143,6 +148,9 @@ class AgentLimits:
     summary_keep_exchanges: int = 20
     # One summary side request's time limit; past it the turn leaves old exchanges out instead, and says so.
     summary_timeout_s: float = 60.0
+    # How long a turn waits for another turn of the same session (another window or `ask`) before it gives up
+    # (core/session_lock.py).
+    session_wait_s: float = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +298,7 @@ class SettingsStore:
 
     def __init__(self, paths: AppPaths) -> None:
         self._path = paths.settings_file
+        self._base: dict[str, Any] | None = None  # what this writer last loaded or saved (core/settings_merge.py)
 
     @property
     def path(self) -> Path:
@@ -302,7 +311,12 @@ class SettingsStore:
             data = json.loads(self._path.read_text(encoding="utf-8"))
             if not isinstance(data, dict):
                 raise ValueError("the top level is not an object")
-            return LoadedSettings(Settings.from_json(data))
+            from hermes_desktop.core.settings_merge import plain
+            from hermes_desktop.core.settings_validation import read_valid
+
+            settings, problem = read_valid(data, self._path)  # field by field: a bad value costs only itself
+            self._base = plain(settings.to_json())
+            return LoadedSettings(settings, problem)
         except (OSError, ValueError, TypeError, KeyError) as exc:
             from hermes_desktop.core.coded import coded
 
@@ -322,9 +336,14 @@ class SettingsStore:
                               error=str(exc)),
             )
 
-    def save(self, settings: Settings) -> None:
+    def save(self, settings: Settings) -> Settings:
+        """Write only what changed since this store last loaded or saved, onto the file as it is now, under a file
+        lock (core/settings_merge.py): another process's changes meanwhile are kept. Returns the settings as saved."""
+        from hermes_desktop.core.settings_merge import save_merged
+
         ensure_dir(self._path.parent)
-        write_atomically(self._path, json.dumps(settings.to_json(), indent=2, ensure_ascii=False))
+        saved, self._base = save_merged(self._path, settings, self._base)
+        return saved
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -363,13 +382,17 @@ def _move_aside(path: Path) -> Path:
 def effective_profile(settings: Settings, env: Mapping[str, str] | None = None) -> ProviderProfile | None:
     """The profile to talk to, with HERMES_BASE_URL / HERMES_MODEL applied over the saved one.
 
-    With no saved profile, both variables together make a complete profile of their own.
+    With no saved profile, both variables together make a complete profile of their own. A HERMES_BASE_URL that
+    names another server than the saved profile's is not that profile either: a key and memories belong to the
+    provider they were given to, so the override is its own ephemeral profile (id `env`, nothing saved, its key
+    only from HERMES_API_KEY, see `is_ephemeral`), with the saved profile's model unless HERMES_MODEL names one.
     """
     env = os.environ if env is None else env
     base_url = env.get("HERMES_BASE_URL", "").strip()
     model = env.get("HERMES_MODEL", "").strip()
     profile = settings.active_profile
-    if profile is None:
+    if profile is None or (base_url and not same_server(base_url, profile.base_url)):
+        model = model or (profile.model if profile is not None else "")
         if not (base_url and model):
             return None
         profile = ProviderProfile(id=ENV_PROFILE_ID, name="Environment", base_url=base_url, model=model)
@@ -379,6 +402,30 @@ def effective_profile(settings: Settings, env: Mapping[str, str] | None = None) 
     if model:
         profile = replace(profile, model=model)
     return profile
+
+
+def is_ephemeral(profile: ProviderProfile) -> bool:
+    """Whether this is the profile made from the environment (HERMES_BASE_URL): its key comes from HERMES_API_KEY
+    alone, never from the keyring, and nothing about it is saved."""
+    return profile.id == ENV_PROFILE_ID
+
+
+def same_server(a: str, b: str) -> bool:
+    """Whether two base URLs name the same server and path (case of scheme and host, default port and a trailing
+    slash aside): what decides whether HERMES_BASE_URL is the saved profile's server or another one."""
+    from urllib.parse import urlsplit
+
+    def key(url: str) -> tuple[str, str, int | None, str]:
+        parts = urlsplit(url.strip())
+        try:
+            port = parts.port
+        except ValueError:
+            return (url.strip(), "", None, "")
+        scheme = parts.scheme.lower()
+        port = None if (scheme, port) in (("http", 80), ("https", 443)) else port
+        return (scheme, (parts.hostname or "").lower(), port, parts.path.rstrip("/"))
+
+    return key(a) == key(b)
 
 
 def effective_workspace(settings: Settings, paths: AppPaths, env: Mapping[str, str] | None = None) -> Path:

@@ -586,6 +586,7 @@ class SQLiteSessionStore:
         new_id = uuid.uuid4().hex
         now = time.time()
         copied = history[: ids.index(message_id) + 1]
+        imported = self.imported_through(session_id)
 
         def work(db: sqlite3.Connection) -> None:
             db.execute(
@@ -594,23 +595,38 @@ class SQLiteSessionStore:
                 (new_id, title or f"{original.title or 'Untitled'} (fork)", now, now, original.profile_id,
                  original.model, "fork", "user", json.dumps(list(original.active_skills))),
             )
+            db.execute("UPDATE sessions SET assistant_id = (SELECT assistant_id FROM sessions WHERE id = ?) "
+                       "WHERE id = ?", (session_id, new_id))  # a fork keeps its assistant (core/assistants)
             parent: int | None = None
             for m in copied:
                 parent = self._insert_message(db, new_id, NewMessage(
                     m.role, m.content, m.tool_calls, m.tool_call_id, m.name, m.finish_reason, m.interrupted, m.tokens,
                     m.reasoning, m.reasoning_ms, m.reasoning_tokens, m.attachments,
                 ), parent, now)
+                if imported is not None and m.id <= imported:
+                    _mark_imported(db, new_id, parent)
                 if m.role == "tool":  # the card's record goes with its result
                     db.execute(
                         "INSERT INTO tool_call_records (message_id, session_id, call_id, impact_code, impact_params, "
                         "impact, decision, decided_by, outcome, duration_s, created_at) SELECT ?, ?, call_id, "
                         "impact_code, impact_params, impact, decision, decided_by, outcome, duration_s, created_at "
                         "FROM tool_call_records WHERE message_id = ?", (parent, new_id, m.id))
+            # A fork of an incognito conversation is incognito (core/memory): in this transaction, so it never exists
+            # without the flag.
+            db.execute("INSERT OR IGNORE INTO memory_incognito (session_id, set_at) SELECT ?, ? FROM memory_incognito "
+                       "WHERE session_id = ?", (new_id, now, session_id))
 
         self._write(work)
         info = self.get_session(new_id)
         assert info is not None
         return info
+
+    def imported_through(self, session_id: str) -> int | None:
+        """The id of the last message that came in with an import (this session's, or the session it was forked
+        from): messages up to it are someone else's conversation. None when nothing in it was imported."""
+        details = self.session_details(session_id)
+        value = details.params.get(IMPORTED_THROUGH) if details is not None else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     def import_session(self, *, session_id: str, fields: dict[str, Any],
                        messages: list[tuple[int, int | None, NewMessage, float | None, float | None]],
@@ -652,6 +668,8 @@ class SQLiteSessionStore:
                 depths[number] = depth
             head_id = ids.get(head) if head is not None else (ids[max(ids)] if ids else None)
             db.execute("UPDATE sessions SET head_id = ? WHERE id = ?", (head_id, session_id))
+            if ids:  # someone else's conversation: its "user" messages are not this user's words (core/memory)
+                _mark_imported(db, session_id, max(ids.values()))
 
         self._write(work)
 
@@ -933,6 +951,9 @@ def _housekeeping(store: SQLiteSessionStore, lock_dir: Path, messages: list[str]
         store.mark_orphaned_streams_interrupted(lock_dir)
         liveness.sweep(lock_dir)
         store.purge_trash()
+        from hermes_desktop.core.storage.import_journal import sweep_killed_imports
+
+        sweep_killed_imports(store)  # attachment files of an import that was killed
     except StorageUnavailable as exc:
         log.warning("start-up housekeeping postponed: %s", exc)
         messages.append(str(exc.about("start-up housekeeping (interrupted replies, the expired trash) was "
@@ -1187,3 +1208,18 @@ def with_session(store: SQLiteSessionStore, session_id: str) -> SessionInfo:
         raise SessionNotFound(f"no session {session_id!r}")
     return info
 
+
+
+IMPORTED_THROUGH = "imported_through"
+"""The session params key naming the last imported message (SQLiteSessionStore.imported_through)."""
+
+
+def _mark_imported(db: sqlite3.Connection, session_id: str, message_id: int) -> None:
+    row = db.execute("SELECT params FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    try:
+        params = json.loads(row[0] or "{}") if row is not None else {}
+    except ValueError:
+        params = {}
+    params = params if isinstance(params, dict) else {}
+    params[IMPORTED_THROUGH] = int(message_id)  # set, never kept from a file: an import's own ids are other ids
+    db.execute("UPDATE sessions SET params = ? WHERE id = ?", (json.dumps(params), session_id))

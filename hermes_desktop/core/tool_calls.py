@@ -203,11 +203,17 @@ class TurnTools:
         timeout = self.services.limits.default_tool_timeout_s
         try:
             async with asyncio.timeout(timeout):
-                return await run_tool_thread(self.services.registry.parse, call, offered=offered)
+                parsed = await run_tool_thread(self.services.registry.parse, call, offered=offered)
         except TimeoutError:
             return PreparedCall(call.id, call.name, call.arguments, None, None, Risk.DESTRUCTIVE,
                                 problem=f"could not be checked within {timeout:g} s (every tool worker was busy); it "
                                         "was not run")
+        known = self.services.registry.get(call.name)
+        refused = self.services.call_guard(self.session_id, call.name, known.source if known else None,
+                                           parsed.arguments)
+        if refused is not None:  # outside the assistant's allow list: never measured, asked about or run
+            return PreparedCall(call.id, call.name, call.arguments, None, None, Risk.DESTRUCTIVE, problem=refused)
+        return parsed
 
     async def _measure(self, call: PreparedCall) -> PreparedCall:
         """The call's risk and impact on the disk now, on the tool executor (prechecks are tool code). One that

@@ -270,6 +270,7 @@ def _layer_labels() -> dict[str, str]:
             "skill_catalog": QCoreApplication.translate("Activity", "skill catalog"),
             "active_skills": QCoreApplication.translate("Activity", "active skills"),
             "tool_rules": QCoreApplication.translate("Activity", "tool rules"),
+            "assistant": QCoreApplication.translate("Activity", "assistant's instructions"),
             "memory": QCoreApplication.translate("Activity", "memory"),
             "summary": QCoreApplication.translate("Activity", "summary the session began with"),
             "conversation_summary": QCoreApplication.translate("Activity", "earlier conversation (summary)"),

@@ -304,14 +304,23 @@ class AppController(QObject):
     async def fork(self, session_id: str, message_id: int | None = None) -> str:
         import asyncio
 
+        from PySide6.QtCore import QCoreApplication
+
         store = self.store
         if message_id is None:
             message_id = await asyncio.to_thread(store.head_id, session_id)
+        original = await asyncio.to_thread(store.get_session, session_id)
+        # The fork's title in the window's language (the store's default suffix is English: issue 24).
+        title = QCoreApplication.translate("AppController", "{0} (fork)", "a forked conversation's title").format(
+            (original.title if original else "") or QCoreApplication.translate("AppController", "Untitled"))
         if message_id is None:
-            info = await asyncio.to_thread(store.create_session, title="Fork")
+            info = await asyncio.to_thread(store.create_session, title=title)
             new_id = info.id
+            memory = self.memory  # a fork of an incognito conversation is incognito, before it is opened
+            if memory is not None and await asyncio.to_thread(memory.is_incognito, session_id):
+                await asyncio.to_thread(memory.set_incognito, new_id, True)
         else:
-            new_id = (await asyncio.to_thread(store.fork, session_id, message_id)).id
+            new_id = (await asyncio.to_thread(store.fork, session_id, message_id, title=title)).id
         self.sig_sessions_changed.emit()
         self.sig_open_session.emit(new_id, None)
         return new_id
@@ -481,15 +490,27 @@ class AppController(QObject):
     async def _retitle(self, session_id: str) -> None:
         from hermes_desktop.core.titles import retitle_session
 
-        if self.agent is not None and await retitle_session(self.store, self.agent.model, session_id):
+        from hermes_desktop.core.storage.errors import StorageError
+
+        try:
+            retitled = self.agent is not None and await retitle_session(self.store, await self._side_model(session_id), session_id)
+        except StorageError as exc:  # a full disk: the session keeps its first title; nothing else is lost
+            log.warning("the session's new title was not saved: %s", exc)
+            return
+        if retitled:
             self.sig_sessions_changed.emit()
+
+    async def _side_model(self, session_id: str):  # type: ignore[no-untyped-def]
+        """The session's side-task model (titles, summaries): never another provider's (core/assistants)."""
+        side = await self.runtime.side_client(session_id) if self.runtime is not None else None
+        return side or (self.agent.model if self.agent is not None else None)
 
     async def new_session_with_summary(self, session_id: str) -> str:
         """A new session that starts from a model-written summary of this one (after "context too long")."""
         from hermes_desktop.core.summaries import summarise_session
 
         assert self.agent is not None
-        new_id = await summarise_session(self.store, self.agent.model, session_id)
+        new_id = await summarise_session(self.store, await self._side_model(session_id), session_id)
         self.sig_sessions_changed.emit()
         self.sig_open_session.emit(new_id, None)
         return new_id

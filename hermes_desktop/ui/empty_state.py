@@ -178,6 +178,9 @@ class Welcome(EmptyState):
             button.clicked.connect(lambda _checked=False, t=text: self.sig_prompt.emit(t))
             box.addWidget(button)
             self.prompts.append(button)
+        self._box = box
+        self.starters: list[QPushButton] = []  # an assistant's starter prompts (show_assistant)
+        self._defaults = (self.title.text(), self.line.text(), examples)
         row = QHBoxLayout()
         row.addStretch(1)
         row.addLayout(box)
@@ -185,3 +188,26 @@ class Welcome(EmptyState):
         column = self.content.layout()
         column.insertSpacing(column.count() - 1, design.L)
         column.insertLayout(column.count() - 1, row)
+
+    def show_assistant(self, title: str | None, line: str = "", starters: Sequence[str] = ()) -> None:
+        """A chat with an assistant: its name, what it does and its starter prompts (at most four, in buttons of
+        their own: Hermes' examples keep their icons) instead of Hermes' greeting; None: Hermes' own
+        (ui/assistant_actions.py)."""
+        default_title, default_line, _examples = self._defaults
+        texts = list(starters)[:4] if title is not None else []
+        self.title.setText(title if title is not None else default_title)
+        self.line.setText(line if title is not None else default_line)
+        while len(self.starters) < len(texts):
+            button = QPushButton()
+            button.setObjectName(f"starterPrompt{len(self.starters)}")
+            button.setMinimumHeight(design.XL + design.M)
+            button.setToolTip(self.tr("Put this in the message box"))
+            button.clicked.connect(lambda _checked=False, b=button: self.sig_prompt.emit(b.text()))
+            self._box.addWidget(button)
+            self.starters.append(button)
+        for n, button in enumerate(self.starters):
+            button.setVisible(n < len(texts))
+            if n < len(texts):
+                button.setText(texts[n])
+        for button in self.prompts:
+            button.setVisible(title is None)

@@ -24,6 +24,11 @@ def effective_language(setting: str, system_locale: str | None = None) -> str:
     return "zh_CN" if wanted.lower().startswith("zh") else "en"
 
 
+def active_language() -> str:
+    """The language the window speaks now: "zh_CN" when its translation is installed, else "en"."""
+    return "zh_CN" if _INSTALLED else "en"
+
+
 def install_translations(app: QApplication, setting: str) -> str:
     """Install (or remove) the translators for the setting; returns the language now in use."""
     for translator in _INSTALLED:

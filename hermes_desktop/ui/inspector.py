@@ -1,5 +1,5 @@
-"""The right-hand inspector: Tools (enable/disable, schemas), Skills, MCP servers, the Activity trace, and Memory
-(ui/memory_panel.py).
+"""The right-hand inspector: Tools (enable/disable, schemas), Skills, MCP servers, the Activity trace, Memory
+(ui/memory_panel.py), Knowledge (ui/knowledge_panel.py) and Assistants (ui/assistant_panel.py).
 
 Only the tab on screen is built before the window's first paint (ui/launch.py); the others hold an empty page
 until `build_pages()` (MainWindow.finish_start, right after the paint), until they are shown, or until code asks
@@ -110,7 +110,9 @@ class Inspector(QTabWidget):
         for key, label, build in (("skills", self.tr("Skills"), self._build_skills),
                                   ("mcp", self.tr("MCP"), self._build_mcp),
                                   ("activity", self.tr("Activity"), self._build_activity),
-                                  ("memory", self.tr("Memory"), self._build_memory)):
+                                  ("memory", self.tr("Memory"), self._build_memory),
+                                  ("knowledge", self.tr("Knowledge"), self._build_knowledge),
+                                  ("assistants", self.tr("Assistants"), self._build_assistants)):
             stand_in = QWidget()
             self.addTab(stand_in, label)
             self._unbuilt[key] = (stand_in, build)
@@ -211,6 +213,18 @@ class Inspector(QTabWidget):
         self._memory = MemoryPanel()
         return self._memory
 
+    def _build_knowledge(self) -> QWidget:
+        from hermes_desktop.ui.knowledge_panel import KnowledgePanel
+
+        self._knowledge = KnowledgePanel()
+        return self._knowledge
+
+    def _build_assistants(self) -> QWidget:
+        from hermes_desktop.ui.assistant_panel import AssistantPanel
+
+        self._assistants = AssistantPanel()
+        return self._assistants
+
     # Widgets on the pages built later: reading one builds its page (`_OnPage`).
     skills = _OnPage("skills")  # QListWidget with rich rows (ui/rich_list.py)
     skill_toggle = _OnPage("skills")  # QPushButton
@@ -220,6 +234,8 @@ class Inspector(QTabWidget):
     activity = _OnPage("activity")  # QTreeWidget
     activity_empty = _OnPage("activity")
     memory = _OnPage("memory")  # MemoryPanel
+    knowledge = _OnPage("knowledge")  # KnowledgePanel (ui/knowledge_panel.py)
+    assistants = _OnPage("assistants")  # AssistantPanel (ui/assistant_panel.py)
 
     # ------------------------------------------------------------------ tools
     def show_tools(self, specs: Iterable[ToolSpec], disabled: set[str], rules: dict[str, str] | None = None) -> None:

@@ -29,6 +29,7 @@ from hermes_desktop.ui import design
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.mcp_actions import McpActions
 from hermes_desktop.ui.memory_actions import MemoryActions
+from hermes_desktop.ui.assistant_actions import AssistantActions
 from hermes_desktop.ui.model_picker import ModelPicker
 from hermes_desktop.ui.chat.pane import ChatPane
 from hermes_desktop.ui.inspector import Inspector
@@ -46,6 +47,9 @@ def shortcuts() -> list[tuple[str, str]]:
     """Help > Keyboard shortcuts: (keys, action), each a literal for lupdate; key names stay as written."""
     return [
         ("Ctrl+N", QCoreApplication.translate("MainWindow", "New session")),
+        ("Ctrl+Shift+N", QCoreApplication.translate("MainWindow", "New session with an assistant (search, Enter)")),
+        ("Ctrl+Shift+A", QCoreApplication.translate("MainWindow", "Change this chat's assistant")),
+        ("/", QCoreApplication.translate("MainWindow", "In an empty message box: saved prompts, assistants, skills")),
         ("Ctrl+K / Ctrl+F", QCoreApplication.translate("MainWindow", "Search all sessions")),
         ("Ctrl+L", QCoreApplication.translate("MainWindow", "Focus the message box")),
         ("Enter / Shift+Enter", QCoreApplication.translate("MainWindow", "Send / new line")),
@@ -160,8 +164,16 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self._build_status_bar()
         self.memory = MemoryActions(self)  # the Memory tab, "Remembered: …" rows, the incognito switch
+        from hermes_desktop.ui.knowledge_actions import KnowledgeActions
+
+        self.knowledge = KnowledgeActions(self)  # the Knowledge tab: bases, sync, which ones this session uses
         self.statusBar().insertPermanentWidget(2, self.memory.toggle)
+        from hermes_desktop.ui.sync_actions import SyncActions
+
+        self.sync = SyncActions(self)  # Settings › Backup & sync and the status bar's sync label
+        self.statusBar().insertPermanentWidget(0, self.sync.label)
         self.chat.layout().insertWidget(self.chat.layout().indexOf(self.chat.editing), self.memory.strip)
+        self.assistants = AssistantActions(self)  # the Assistants tab, the chat's assistant button, `/` (issue 23)
         self._build_menus()
         self._connect()
         self.chat.setEnabled(False)
@@ -247,6 +259,8 @@ class MainWindow(QMainWindow):
         menu = self.menuBar()
         file = menu.addMenu(self.tr("&File"))
         self.new_action = file.addAction(self.tr("New session"), QKeySequence("Ctrl+N"), self.new_session)
+        file.addAction(self.tr("New session with assistant…"), QKeySequence("Ctrl+Shift+N"),
+                       self.assistants.new_session_with_assistant)
         export_md = file.addAction(self.tr("Export session as Markdown…"), lambda: self._export_current("md"))
         file.addAction(self.tr("Export session as JSON…"), lambda: self._export_current("json"))
         file.addAction(self.tr("Export session as Word…"), lambda: self._export_current("docx"))
@@ -327,6 +341,7 @@ class MainWindow(QMainWindow):
         i.sig_show_in_chat.connect(self._show_in_chat)
         c.sig_memories_changed.connect(self.memory.refresh)
         p.sig_memory_action.connect(self.memory.chat_action)
+        p.sig_citation.connect(self.knowledge.show_citation)
         s.sig_incognito.connect(lambda sid, on: spawn(self.memory.set_incognito(sid, on)))
         s.incognito_of = self.memory.is_incognito
         self.theme_manager.sig_theme_changed.connect(self._theme_changed)
@@ -358,6 +373,8 @@ class MainWindow(QMainWindow):
         self.show_skills()
         self.memory.refresh()
         self.memory.engine_ready()
+        self.knowledge.refresh()
+        self.assistants.engine_ready()
         self._watch_skill_folders()
         self.mcp.watch_config()
         self._sync_approval_controls()
@@ -613,6 +630,8 @@ class MainWindow(QMainWindow):
         self.inspector.show_activity(None)
         self.model_picker.show_session(None)
         self.memory.show_session(None)
+        self.knowledge.show_session(None)
+        self.assistants.show_default()
         self.usage_label.setText("")
         self._context_not_known()
         self.setWindowTitle("Hermes Desktop")
@@ -632,6 +651,8 @@ class MainWindow(QMainWindow):
         self.chat.set_busy(self.controller.is_busy(session_id))
         self.model_picker.show_session(session_id)
         self.memory.show_session(session_id)
+        self.knowledge.show_session(session_id)
+        spawn(self.assistants.show_session(session_id))
         self.inspector.show_activity(await self.controller.activity_for(session_id))
         self.show_skills()
         self._context_not_known()
@@ -988,4 +1009,5 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()
+        self.knowledge.stop()  # a running sync stops after its current file
         super().closeEvent(event)

@@ -117,7 +117,11 @@ class McpActions(QObject):
         except Exception as exc:  # noqa: BLE001 - the server's reason, shown; nothing else changes
             self.window.errors.show_message(self.tr("The prompt could not be fetched: {0}").format(exc))
             return
-        self.window.chat.input.append_text(text)
+        from hermes_desktop.core.memory.text import frame_mcp_prompt
+        from hermes_desktop.ui.i18n import active_language
+
+        # Framed as the server's words: the user sees where it starts and ends, and memory never takes it for theirs.
+        self.window.chat.input.append_text(frame_mcp_prompt(server, chosen.name, text, active_language()))
 
     async def sign_in(self, server: str) -> None:
         """OAuth sign-in: the server's page in the browser, the answer on a loopback listener, tokens to the keyring

@@ -33,7 +33,7 @@ def _state_colour(state: ServerState, theme: themes.Theme) -> str:
 
 
 def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme: themes.Theme,
-                 sign_in_words: str = "", withheld_words: str = "") -> str:
+                 sign_in_words: str = "", withheld_words: str = "", skipped_words: str = "") -> str:
     from hermes_desktop.core.mcp.status import ServerState
 
     html = (f"<b>{escape(status.name)}</b>&nbsp;&nbsp;<span style='color:{_state_colour(status.state, theme)}'>"
@@ -45,6 +45,8 @@ def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme
         html += f"<br><span style='color:{theme.muted}'>{escape(sign_in_words)}</span>"
     if withheld_words:  # the circuit breaker (core/mcp/breaker.py)
         html += f"<br><span style='color:{theme.risk_destructive}'>⚠ {escape(withheld_words)}</span>"
+    if skipped_words:  # tools whose sanitised names clashed: not offered to the model
+        html += f"<br><span style='color:{theme.risk_write}'>⚠ {escape(skipped_words)}</span>"
     if status.tools:
         shown = ", ".join(status.tools[:MAX_TOOLS_LISTED]) + (" …" if len(status.tools) > MAX_TOOLS_LISTED else "")
         html += f"<br>{escape(tools_words)}<br><span style='color:{theme.muted}'>{escape(shown)}</span>"
@@ -124,13 +126,14 @@ class McpPanel(QWidget):
                                   else self.tr("{0} prompts").format(len(status.prompts)))
             signed = self._sign_in_words(status)
             withheld = self._breaker_words(status)
+            skipped = self._skipped_words(status)
             text = f"{status.name}  ·  {words}  ·  {status.target}" + \
                 (f"\n⚠ {mcp_detail(status)}" if status.detail and status.state is not ServerState.CONNECTED else "") + \
                 (f"\n{signed}" if signed else "") + (f"\n⚠ {withheld}" if withheld else "") + \
-                (f"\n{tools}" if status.tools else "")
+                (f"\n⚠ {skipped}" if skipped else "") + (f"\n{tools}" if status.tools else "")
             item = QListWidgetItem(text)
             item.setData(NAME_ROLE, status.name)
-            item.setData(HTML_ROLE, _server_html(status, words, tools, theme, signed, withheld))
+            item.setData(HTML_ROLE, _server_html(status, words, tools, theme, signed, withheld, skipped))
             self.servers.addItem(item)
             if status.name == selected:
                 item.setSelected(True)
@@ -148,6 +151,18 @@ class McpPanel(QWidget):
                 ServerState.RESTARTING: self.tr("restarting"), ServerState.FAILED: self.tr("failed"),
                 ServerState.DISABLED: self.tr("disabled"), ServerState.STOPPED: self.tr("stopped"),
                 ServerState.NEEDS_SIGN_IN: self.tr("needs sign-in")}[state]
+
+    def _skipped_words(self, status: ServerStatus) -> str:
+        """The tools not offered because their sanitised names clash with another tool's (the server's names are
+        shown with their control characters as escapes)."""
+        skipped = getattr(status, "skipped_tools", ())
+        if not skipped:
+            return ""
+        from hermes_desktop.core.terminal_text import visible_controls
+
+        names = ", ".join(self.tr("{0} (as {1})").format(visible_controls(remote), name) for remote, name in skipped)
+        return self.tr("Not offered to the model, their names clash with another tool's once made safe: {0}").format(
+            names)
 
     def _breaker_words(self, status: ServerStatus) -> str:
         info = status.breaker

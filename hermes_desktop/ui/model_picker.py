@@ -345,6 +345,18 @@ class ModelPickerPopup(QFrame):
                 problem.setForeground(0, QColor(theme.risk_destructive))
                 problem.setToolTip(0, entry.error)
                 header.addChild(problem)
+            if getattr(entry, "left_out", 0):  # the server listed more (or stranger) names than are shown
+                from hermes_desktop.core.model_catalog import MAX_MODELS  # not before the first paint (core.settings)
+
+                note = QTreeWidgetItem([self.tr("{0} more not listed (at most {1})").format(
+                    f"{entry.left_out:,}", f"{MAX_MODELS:,}")])
+                note.setToolTip(0, self.tr("The server listed more models than the picker keeps, or names that are "
+                                           "too long or hold control characters. Type a model by hand with “Add "
+                                           "model…”."))
+                note.setData(0, KIND_ROLE, "error")
+                note.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                note.setForeground(0, QColor(theme.muted))
+                header.addChild(note)
             hand = set(entry.hand_typed)
             for name in entry.models:
                 label = name

@@ -68,6 +68,10 @@ def coded_text(code: str, params: Mapping[str, Any]) -> str | None:
         "settings_unreadable_left": lambda: QCoreApplication.translate(
             "StartupWords", "Your settings file {path} could not be read (“{error}”) nor set aside. Default settings "
             "are used for now; the file was left as it is.").format(**_need(p, "path", "error")),
+        "settings_fields_invalid": lambda: QCoreApplication.translate(
+            "StartupWords", "Some values in your settings file {path} are not valid, so their defaults are used: "
+            "{fields}. Everything else in the file was loaded; the file was left as it is (fix or remove those values "
+            "to stop this message).").format(**_need(p, "path", "fields")),
         # the session database (core/store.py)
         "database_damaged_new": lambda: QCoreApplication.translate(
             "StartupWords", "The session database could not be read: SQLite reports it damaged (“{detail}”). It was "

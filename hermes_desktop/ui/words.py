@@ -129,7 +129,14 @@ def impact_text(code: str, params: Mapping[str, Any] | None, fallback: str | Non
     (`invoice\\u202efdp.exe` cannot pass for `invoiceexe.pdf`)."""
     from hermes_desktop.core.terminal_text import visible_controls
 
-    return visible_controls(_impact_text(code, params, fallback, tool=tool, source=source), keep_newlines=True)
+    text = _impact_text(code, params, fallback, tool=tool, source=source)
+    alike = (params or {}).get("lookalike")
+    if isinstance(alike, Mapping) and code:  # a coded impact: the note in the user's language (uncoded: in `fallback`)
+        text += "\n" + QCoreApplication.translate(
+            "Words", "Note: another name in this folder looks the same as “{name}”: this one is written {written}, the "
+            "other {others}.").format(name=alike.get("name", ""), written=alike.get("written", ""),
+                                      others=alike.get("others", ""))
+    return visible_controls(text, keep_newlines=True)
 
 
 def _impact_text(code: str, params: Mapping[str, Any] | None, fallback: str | None, *, tool: str = "",
@@ -341,6 +348,14 @@ def model_error_text(code: str, params: Mapping[str, Any] | None, kind: str = ""
     if code == "refused":
         return _with_server(QCoreApplication.translate(
             "Words", "The model server refused the request ({0}).").format(status), p)
+    if code == "tool_call_rejected":
+        return _with_server(QCoreApplication.translate(
+            "Words", "The model wrote a tool call the server could not accept. Try again; the model usually "
+            "writes it right the next time."), p)
+    if code == "reply_output_limit":
+        return _with_server(QCoreApplication.translate(
+            "Words", "The reply reached the model's output limit. What arrived is kept; raise the profile's maximum "
+            "output tokens for longer replies."), p)
     if code == "tools_unsupported":
         return _with_server(QCoreApplication.translate("Words", "The model does not accept native tool calls."), p)
     if code == "model_not_found":
@@ -386,6 +401,11 @@ def model_error_text(code: str, params: Mapping[str, Any] | None, kind: str = ""
         return QCoreApplication.translate(
             "Words", "Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings' limits). "
             "What arrived so far is kept; send a message to continue.").format(seconds_text(float(p.get("limit_s") or 0)))
+    if code == "session_busy":
+        return QCoreApplication.translate(
+            "Words", "This conversation is busy: another Hermes window or command is running a turn in it, and it did "
+            "not finish within {0}. Nothing was sent or saved; try again when it has finished.").format(
+            seconds_text(float(p.get("wait_s") or 0)))
     if code.startswith("storage"):
         return storage_text(code, p)
     return _kind_text(kind, message)
@@ -566,6 +586,10 @@ def notice_text(event: Any) -> str:
     if code == "retry_less_history":
         return QCoreApplication.translate(
             "Words", "The conversation is too long for the model; retrying with less history.")
+    if code == "session_busy_waiting":
+        return QCoreApplication.translate(
+            "Words", "Waiting for another Hermes window or command to finish its turn in this conversation (at most "
+            "{0})…").format(seconds_text(float(params.get("wait_s") or 0)))
     if code == "reply_length_cut":
         return QCoreApplication.translate("Words", "The reply reached the maximum output length and was cut off.")
     if code == "thinking_only":
@@ -587,6 +611,9 @@ def notice_text(event: Any) -> str:
     if code == "model_choice":
         return QCoreApplication.translate("Words", "About this conversation's model: “{0}”").format(
             params.get("text", ""))
+    if code == "knowledge_bm25_only":
+        return QCoreApplication.translate(
+            "Words", "Knowledge search without vectors this time: {0}.").format(params.get("text", ""))
     return getattr(event, "message", "")
 
 

@@ -19,7 +19,7 @@ window=(
   libxcb-sync1 libxcb-util1 libxcb-xfixes0 libxcb-xkb1 libxcb1 libxdmcp6 libxkbcommon-x11-0 libxkbcommon0
   libzstd1 zlib1g
 )
-want=("${window[@]}" fonts-noto-cjk)   # the fonts: Chinese text in the window
+want=("${window[@]}" fonts-noto-cjk fonts-noto-color-emoji)   # the fonts: Chinese text; the assistants' emoji
 mode=run
 if [ "${1:-}" = "--tests" ]; then
   mode=tests

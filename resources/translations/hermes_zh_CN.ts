@@ -26,7 +26,7 @@
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="118"/>
-        <location filename="../../hermes_desktop/ui/activity.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="334"/>
         <source>arguments: {0}</source>
         <translation>参数：{0}</translation>
     </message>
@@ -176,86 +176,91 @@ Path: {1}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="273"/>
+        <source>assistant&apos;s instructions</source>
+        <translation>助手的指令</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="274"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="275"/>
         <source>summary the session began with</source>
         <translation>对话开头的摘要</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="276"/>
         <source>earlier conversation (summary)</source>
         <translation>之前的对话（摘要）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="277"/>
         <source>history</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="278"/>
         <source>this turn</source>
         <translation>本轮</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="279"/>
         <source>attachments</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="290"/>
         <source>{layer}: {tokens}</source>
         <translation>{layer}：{tokens}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="294"/>
         <source>layers sum to {0}; total scaled to the server&apos;s count</source>
         <translation>各层合计 {0}；总数已按服务器的计数换算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="297"/>
         <source>skills: {0} listed, {1} more searchable with find_skills</source>
         <translation>技能：列出 {0} 个，另有 {1} 个可用 find_skills 搜索</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="300"/>
         <source>skills: all {0} listed</source>
         <translation>技能：全部 {0} 个已列出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="302"/>
         <source>{0} older messages left out</source>
         <translation>省略了 {0} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="321"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="322"/>
         <source>{0} tokens ({1} of them reasoning)</source>
         <translation>{0} 个词元（其中思考 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="325"/>
         <source>{0} tokens</source>
         <translation>{0} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="327"/>
         <source>{0} characters</source>
         <translation>{0} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="328"/>
         <source>Model reply {0} — {1} (interrupted)</source>
         <translation>模型回复 {0} — {1}（已中断）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="329"/>
         <source>Model reply {0} — {1}</source>
         <translation>模型回复 {0} — {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="343"/>
         <source>result: {0} characters</source>
         <translation>结果：{0} 个字符</translation>
     </message>
@@ -263,22 +268,22 @@ Path: {1}</source>
 <context>
     <name>AddModelDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="487"/>
         <source>Add a model</source>
         <translation>添加模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="476"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="488"/>
         <source>A model name {0} accepts, as its documentation writes it (for example one its server does not list). It is kept with the provider and used for this session.</source>
         <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="482"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="494"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="485"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="497"/>
         <source>Add and use</source>
         <translation>添加并使用</translation>
     </message>
@@ -286,67 +291,78 @@ Path: {1}</source>
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="748"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="314"/>
+        <source>{0} (fork)</source>
+        <comment>a forked conversation&apos;s title</comment>
+        <translation>{0}（分支）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="315"/>
+        <source>Untitled</source>
+        <translation>未命名对话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="748"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="750"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="771"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="752"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="763"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="784"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="778"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="799"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="779"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="800"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="781"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="802"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="782"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="788"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="809"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -450,6 +466,491 @@ Path: {1}</source>
     </message>
 </context>
 <context>
+    <name>AssistantActions</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="62"/>
+        <source>Assistant of this chat</source>
+        <translation>本对话的助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="63"/>
+        <source>The assistant of this chat: its instructions, model and tools (Ctrl+Shift+A to change)</source>
+        <translation>本对话的助手：它的指令、模型和工具（按 Ctrl+Shift+A 更换）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="119"/>
+        <source>The assistant change was not saved: {0}</source>
+        <translation>助手的更改未能保存：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="126"/>
+        <source>all enabled tools</source>
+        <translation>所有已启用的工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="128"/>
+        <source>no tools</source>
+        <translation>不使用工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="160"/>
+        <source>Or start with:</source>
+        <translation>或者从这些开始：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="173"/>
+        <source>More…</source>
+        <translation>更多…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="176"/>
+        <source>Every assistant, with search (Ctrl+Shift+A)</source>
+        <translation>所有助手，可搜索（Ctrl+Shift+A）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="214"/>
+        <source>This chat&apos;s next message goes to {0}.</source>
+        <translation>本对话的下一条消息将交给{0}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="227"/>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="231"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="235"/>
+        <source>Skill</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
+        <source>Switch this chat&apos;s assistant…</source>
+        <translation>更换本对话的助手…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="251"/>
+        <source>Assistant for the new chat…</source>
+        <translation>新对话的助手…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="264"/>
+        <source>Prompts, assistants and skills…</source>
+        <translation>提示词、助手和技能…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="328"/>
+        <source>{0} (copy)</source>
+        <translation>{0}（副本）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="338"/>
+        <source>Deleted “{0}”.</source>
+        <translation>已删除“{0}”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="378"/>
+        <source>Another assistant already has this name.</source>
+        <translation>已有同名的助手。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="383"/>
+        <source>Saved “{0}”.</source>
+        <translation>已保存“{0}”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="391"/>
+        <source>Export assistant</source>
+        <translation>导出助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
+        <source>JSON files (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="400"/>
+        <source>The assistant was not exported: {0}</source>
+        <translation>助手未能导出：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="402"/>
+        <source>Exported to {0}.</source>
+        <translation>已导出到 {0}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="417"/>
+        <source>The assistants were not imported: {0}</source>
+        <translation>助手未能导入：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="420"/>
+        <source>Imported {0} assistant(s).</source>
+        <translation>已导入 {0} 个助手。</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantEditor</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="66"/>
+        <source>New assistant</source>
+        <translation>新建助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="66"/>
+        <source>Edit assistant</source>
+        <translation>编辑助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="77"/>
+        <source>What this assistant does and how it answers (Markdown). Variables: {date}, {language}, {workspace}.</source>
+        <translation>这个助手做什么、如何回答（Markdown）。可用变量：{date}、{language}、{workspace}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="82"/>
+        <source>One starter prompt per line (shown in an empty chat)</source>
+        <translation>每行一个开场提示词（显示在空白对话中）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="88"/>
+        <source>The default provider</source>
+        <translation>默认提供方</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="95"/>
+        <source>The provider&apos;s model</source>
+        <translation>提供方的模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="98"/>
+        <source>The chat&apos;s provider</source>
+        <translation>对话的提供方</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="104"/>
+        <source>Same as the chat (titles, summaries, memory)</source>
+        <translation>与对话相同（标题、摘要、记忆）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="191"/>
+        <source>Provider&apos;s setting</source>
+        <translation>提供方的设置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="115"/>
+        <source>Low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="116"/>
+        <source>Medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="116"/>
+        <source>High</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="125"/>
+        <source>Knowledge base names, separated by commas</source>
+        <translation>知识库名称，用逗号分隔</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="126"/>
+        <source>Use and record memory</source>
+        <translation>使用并记录记忆</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="232"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="232"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="232"/>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="138"/>
+        <source>Starter prompts</source>
+        <translation>开场提示词</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="141"/>
+        <source>Provider</source>
+        <translation>提供方</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="166"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="143"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="144"/>
+        <source>Top P</source>
+        <translation>Top P</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="145"/>
+        <source>Max output tokens</source>
+        <translation>最大输出词元数</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="146"/>
+        <source>Reasoning effort</source>
+        <translation>思考强度</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="147"/>
+        <source>Side-task provider</source>
+        <translation>辅助任务提供方</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="148"/>
+        <source>Side-task model</source>
+        <translation>辅助任务模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="151"/>
+        <source>The assistant may use only what is ticked. Your approval rules still apply: writes and deletes still ask you.</source>
+        <translation>助手只能使用勾选的项目。你的批准规则依然有效：写入和删除仍会先询问你。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="156"/>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="158"/>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="161"/>
+        <source>Knowledge</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="165"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="167"/>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="233"/>
+        <source>Emoji</source>
+        <translation>表情</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantImportDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="102"/>
+        <source>Import assistants</source>
+        <translation>导入助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="62"/>
+        <source>A file, or the URL of a Cherry Studio assistant list</source>
+        <translation>文件，或 Cherry Studio 助手列表的 URL</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="64"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="67"/>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="70"/>
+        <source>Hermes, Cherry Studio and NextChat (mask) files are read.</source>
+        <translation>可读取 Hermes、Cherry Studio 和 NextChat（面具）文件。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="79"/>
+        <source>Give them the tools they ask for</source>
+        <translation>授予它们所请求的工具</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="83"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="103"/>
+        <source>JSON files (*.json);;All files (*)</source>
+        <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="115"/>
+        <source>Reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="120"/>
+        <source>This file cannot be imported: {0}</source>
+        <translation>无法导入此文件：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="133"/>
+        <source>Asks for: {0}</source>
+        <translation>请求：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/assistant_import.py" line="135"/>
+        <source>{0} assistant(s) from a {1} file will be added.</source>
+        <translation>将从 {1} 文件添加 {0} 个助手。</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantPanel</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="60"/>
+        <source>Search assistants</source>
+        <translation>搜索助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="63"/>
+        <source>Assistants</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="67"/>
+        <source>Use in this chat</source>
+        <translation>在本对话中使用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="68"/>
+        <source>This chat&apos;s next message goes to this assistant (Enter)</source>
+        <translation>本对话的下一条消息交给这个助手（Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="69"/>
+        <source>New…</source>
+        <translation>新建…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="70"/>
+        <source>Make an assistant with its own instructions, model and tools</source>
+        <translation>创建一个有自己指令、模型和工具的助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="71"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="72"/>
+        <source>Change this assistant (a built-in one is saved as your copy) (F2)</source>
+        <translation>修改这个助手（内置助手会另存为你的副本）（F2）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="73"/>
+        <source>Duplicate</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="74"/>
+        <source>Save a copy to change (Ctrl+D)</source>
+        <translation>保存一份副本以便修改（Ctrl+D）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="75"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="76"/>
+        <source>Delete this assistant (Delete); you can undo it for a moment</source>
+        <translation>删除这个助手（Delete）；片刻内可以撤销</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="77"/>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="78"/>
+        <source>Add assistants from a file or a URL (Hermes, Cherry Studio, NextChat)</source>
+        <translation>从文件或 URL 添加助手（Hermes、Cherry Studio、NextChat）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="79"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="80"/>
+        <source>Save this assistant as a JSON file</source>
+        <translation>把这个助手保存为 JSON 文件</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="81"/>
+        <source>Prompts…</source>
+        <translation>提示词…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="82"/>
+        <source>Saved prompts with {{blanks}}: type / in the message box to use one</source>
+        <translation>带 {{空白}} 的已保存提示词：在消息框中输入 / 即可使用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="86"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="127"/>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="128"/>
+        <source>Mine</source>
+        <translation>我的</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="129"/>
+        <source>Gallery</source>
+        <translation>助手库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="149"/>
+        <source>No assistant matches “{0}”.</source>
+        <translation>没有与“{0}”匹配的助手。</translation>
+    </message>
+</context>
+<context>
     <name>BroadWorkspace</name>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/workspace.py" line="23"/>
@@ -492,113 +993,118 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="89"/>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="312"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="93"/>
         <source>Attach images, PDFs or text files (or drop or paste them here)</source>
         <translation>附加图片、PDF 或文本文件（也可拖放或粘贴到这里）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="123"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="125"/>
         <source>Send message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="132"/>
         <source>Stop the reply</source>
         <translation>停止回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="133"/>
         <source>Stop (Esc)</source>
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="214"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
         <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在提供方设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="233"/>
         <source>Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send them over several messages.</source>
         <translation>未发送：附加了 {0} 个文件，一条消息最多 {1} 个。请移除一些，或分几条消息发送。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="236"/>
         <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="239"/>
         <source>Not sent: the attachments are more than this model&apos;s context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="246"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="313"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="370"/>
+        <source>{0} is a link to {1}</source>
+        <translation>{0} 是指向 {1} 的链接</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="374"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="367"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="377"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="404"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="415"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="416"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="424"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="425"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="470"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="478"/>
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="472"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="483"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -612,9 +1118,47 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
 </context>
 <context>
+    <name>CitationDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="31"/>
+        <source>Source [{0}]</source>
+        <translation>来源 [{0}]</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="45"/>
+        <source>Open document</source>
+        <translation>打开文档</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="52"/>
+        <source>[{0}] does not match a passage given to the model in this turn (the model may have written it without a source).</source>
+        <translation>[{0}] 与本轮发给模型的任何段落都不对应（模型可能在没有来源的情况下写了它）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="57"/>
+        <source>Document: {0}</source>
+        <translation>文档：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="59"/>
+        <source>Page {0}</source>
+        <translation>第 {0} 页</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="62"/>
+        <source>Heading: {0}</source>
+        <translation>标题：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/citation_dialog.py" line="63"/>
+        <source>Knowledge base: {0}</source>
+        <translation>知识库：{0}</translation>
+    </message>
+</context>
+<context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="89"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -662,7 +1206,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="249"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
@@ -678,36 +1222,36 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="110"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="371"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="387"/>
         <source>Use in this session</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="168"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="170"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="183"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="171"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="181"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="199"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
@@ -722,449 +1266,727 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="114"/>
+        <source>Knowledge</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="115"/>
+        <source>Assistants</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="175"/>
         <source>Install from URL…</source>
         <translation>从网址安装…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
         <source>No skills installed</source>
         <translation>尚未安装技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
         <source>Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload.</source>
         <translation>把技能文件夹（含 SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="204"/>
         <source>Nothing yet</source>
         <translation>暂无活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="205"/>
         <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="282"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="287"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="300"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="302"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="288"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="304"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="308"/>
         <source>read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="308"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="308"/>
         <source>destructive</source>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="313"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="313"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="314"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="314"/>
         <source>Never allow</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="348"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="364"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="366"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="373"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="386"/>
         <source>Stop using in this session</source>
         <translation>在本对话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="403"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="413"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="399"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="415"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="431"/>
         <source>[{0}]</source>
         <comment>how a turn ended</comment>
         <translation>（{0}）</translation>
     </message>
 </context>
 <context>
+    <name>KnowledgeActions</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="149"/>
+        <source>Choose a folder for a knowledge base</source>
+        <translation>为知识库选择一个文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="167"/>
+        <source>New knowledge base</source>
+        <translation>新建知识库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="168"/>
+        <source>Name of the knowledge base for {0}:</source>
+        <translation>{0} 的知识库名称：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="179"/>
+        <source>The knowledge base was not made: {0}</source>
+        <translation>未能创建知识库：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="189"/>
+        <source>Remove this knowledge base?</source>
+        <translation>移除此知识库吗？</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="190"/>
+        <source>This deletes the index of “{0}” (its passages and vectors). The folders and their files are not touched; you can add them again.</source>
+        <translation>这会删除“{0}”的索引（其中的段落和向量）。文件夹及其中的文件不受影响，你可以再次添加它们。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="192"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="202"/>
+        <source>The knowledge base was not removed: {0}</source>
+        <translation>未能移除知识库：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="218"/>
+        <source>The choice was not saved: {0}</source>
+        <translation>未能保存此选择：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="273"/>
+        <source>{0}: {1} new, {2} changed, {3} removed, {4} unchanged</source>
+        <translation>{0}：新增 {1} 个，更改 {2} 个，移除 {3} 个，未变 {4} 个</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="276"/>
+        <source>, {0} could not be read</source>
+        <translation>，{0} 个无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="278"/>
+        <source>Stopped: {0}</source>
+        <translation>已停止：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="282"/>
+        <source>{0}: the sync stopped: {1}</source>
+        <translation>{0}：同步已停止：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="297"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="297"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgePanel</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="60"/>
+        <source>protected by a password</source>
+        <translation>受密码保护</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="61"/>
+        <source>no text layer (scanned pages?)</source>
+        <translation>没有文本层（可能是扫描页）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="62"/>
+        <source>too large</source>
+        <translation>文件过大</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="63"/>
+        <source>permission denied</source>
+        <translation>没有读取权限</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="64"/>
+        <source>not text, or an encoding that could not be detected</source>
+        <translation>不是文本，或无法识别其编码</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="65"/>
+        <source>not a regular file (a pipe or device)</source>
+        <translation>不是普通文件（管道或设备）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="66"/>
+        <source>a link that points out of the folder</source>
+        <translation>指向文件夹之外的链接</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="67"/>
+        <source>took too long to read</source>
+        <translation>读取耗时过长</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="68"/>
+        <source>needs too much memory to read</source>
+        <translation>读取需要的内存过多</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="69"/>
+        <source>damaged or not readable</source>
+        <translation>已损坏或无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="70"/>
+        <source>not a format that can be read</source>
+        <translation>不是可读取的格式</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="71"/>
+        <source>gone</source>
+        <translation>已不存在</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="73"/>
+        <source>could not be read</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="143"/>
+        <source>Knowledge bases</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="147"/>
+        <source>Tick a knowledge base to use it in this conversation: its best passages go to the model with each message, cited as [1], [2]…</source>
+        <translation>勾选知识库即可在本对话中使用：每条消息都会附上其中最相关的段落发给模型，并以 [1]、[2]… 标注引用。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="153"/>
+        <source>Sync progress</source>
+        <translation>同步进度</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="265"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="159"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="164"/>
+        <source>Files that could not be read</source>
+        <translation>无法读取的文件</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="167"/>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="168"/>
+        <source>Sync</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="169"/>
+        <source>Remove…</source>
+        <translation>移除…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="171"/>
+        <source>No knowledge bases yet. Add a folder of PDFs, Word files or notes: Hermes indexes it on this computer and finds passages in Chinese and English.</source>
+        <translation>还没有知识库。添加一个包含 PDF、Word 文件或笔记的文件夹：Hermes 会在这台电脑上为它建立索引，并用中文和英文查找段落。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="209"/>
+        <source>Use in this conversation</source>
+        <translation>在本对话中使用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="227"/>
+        <source>cannot be read: {0}</source>
+        <translation>无法读取：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="229"/>
+        <source>never synced</source>
+        <translation>从未同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="230"/>
+        <source>{0} documents · {1} chunks · last sync {2}</source>
+        <translation>{0} 个文档 · {1} 个片段 · 上次同步 {2}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="232"/>
+        <source>{0} could not be read</source>
+        <translation>{0} 个无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="234"/>
+        <source>{0} vectors ({1})</source>
+        <translation>{0} 个向量（{1}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="257"/>
+        <source>, about {0} s left</source>
+        <translation>，约剩 {0} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="258"/>
+        <source>{0} of {1} files{2}</source>
+        <translation>{0} / {1} 个文件{2}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="262"/>
+        <source>Paused: {0}</source>
+        <translation>已暂停：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="265"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="180"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="756"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="777"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="48"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="49"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="49"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="53"/>
         <source>Search all sessions</source>
         <translation>搜索所有对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="50"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="54"/>
         <source>Focus the message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="51"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="55"/>
         <source>Send / new line</source>
         <translation>发送 / 换行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
         <source>Stop the reply (or cancel editing)</source>
         <translation>停止回复（或取消编辑）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
         <source>Copy the last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
         <source>Choose the model for this session</source>
         <translation>选择本对话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="56"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="50"/>
+        <source>New session with an assistant (search, Enter)</source>
+        <translation>用某个助手新建对话（搜索，Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="51"/>
+        <source>Change this chat&apos;s assistant</source>
+        <translation>更换本对话的助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="52"/>
+        <source>In an empty message box: saved prompts, assistants, skills</source>
+        <translation>在空的消息框中：已保存的提示词、助手、技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
         <source>Rename the selected session</source>
         <translation>重命名所选对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
         <source>Menu key / Shift+F10 in the session list</source>
         <translation>在对话列表中按菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="59"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
         <source>The session&apos;s menu (rename, pin, fork, export, delete)</source>
         <translation>该对话的菜单（重命名、置顶、分支、导出、删除）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="64"/>
         <source>Delete in the session list</source>
         <translation>在对话列表中按 Delete</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
         <source>Delete the selected session (Undo brings it back)</source>
         <translation>删除所选对话（可撤销）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
         <source>Menu key / Shift+F10</source>
         <translation>菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
         <source>Actions for the selected message (copy, edit, fork, regenerate, tool details, allow or deny)</source>
         <translation>所选消息的操作（复制、编辑、分支、重新生成、工具详情、批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
         <source>Up / Down in the conversation</source>
         <translation>在对话中按上 / 下</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
         <source>Select a message</source>
         <translation>选择一条消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
         <source>F4 in the Tools list</source>
         <translation>在工具列表中按 F4</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
         <source>Change the selected tool&apos;s approval rule</source>
         <translation>更改所选工具的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
         <source>F2 / Del / Enter / Ctrl+P / Ctrl+H in the Memory list</source>
         <translation>“记忆”列表中的 F2 / Del / Enter / Ctrl+P / Ctrl+H</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
         <source>Edit, delete, go to the source, pin or unpin, history of the selected memory</source>
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
         <source>Tokens this session has used so far: every request&apos;s input and output added up (not the size of the context)</source>
         <translation>本对话迄今用掉的词元：每次请求的输入与输出之和（不是上下文的大小）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="254"/>
         <source>context –</source>
         <translation>上下文 –</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
         <source>Context budget used by the last request: shown once this session sends one</source>
         <translation>上一次请求占用的上下文预算：本对话发出请求后显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
+        <source>New session with assistant…</source>
+        <translation>用助手新建对话…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
         <source>Export session as Word…</source>
         <translation>将对话导出为 Word…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
         <source>Export session to an Obsidian vault…</source>
         <translation>将对话导出到 Obsidian 库…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="271"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="272"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="275"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="276"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="281"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="291"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="295"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="282"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="918"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="939"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="428"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="445"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="432"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="449"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="485"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="515"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="532"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="516"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="533"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1173,72 +1995,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="519"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="536"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="529"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="546"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="589"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="606"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="693"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="714"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="694"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="715"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="758"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="779"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="795"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="816"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="798"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="819"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="800"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="821"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="832"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="853"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="838"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="859"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="874"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="895"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="922"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="943"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="922"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="943"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -1251,62 +2073,62 @@ Folder: {2}</source>
         <translation>无法获取提示词：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="136"/>
         <source>Signing in to “{0}” through your organization’s identity provider…</source>
         <translation>正在通过贵组织的身份提供方登录“{0}”…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="139"/>
         <source>Sign in to “{0}” in your browser; Hermes waits for it to come back.</source>
         <translation>请在浏览器中登录“{0}”；Hermes 正在等待浏览器返回。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="146"/>
         <source>No browser could be opened. To sign in to “{0}”, open this address in a browser on this computer: {1}</source>
         <translation>无法打开浏览器。要登录“{0}”，请在这台电脑的浏览器中打开此地址：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="153"/>
         <source>Sign-in to “{0}” did not complete: {1}</source>
         <translation>登录“{0}”未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="156"/>
         <source>Signed in to “{0}”.</source>
         <translation>已登录“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="158"/>
         <source>“{0}” did not ask for sign-in.</source>
         <translation>“{0}”不需要登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="169"/>
         <source>Sign-out of “{0}” did not complete: {1}</source>
         <translation>退出“{0}”的登录未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="171"/>
         <source>Signed out of “{0}”.</source>
         <translation>已退出“{0}”的登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="177"/>
         <source>Remove MCP server?</source>
         <translation>移除 MCP 服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="178"/>
         <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
         <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在系统密钥环中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="179"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="205"/>
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
@@ -1527,163 +2349,178 @@ Folder: {2}</source>
 <context>
     <name>McpImportDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="61"/>
         <source>Import MCP servers</source>
         <translation>导入 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="76"/>
         <source>{0} (not found)</source>
         <translation>{0}（未找到）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="78"/>
         <source>A file…</source>
         <translation>文件…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="79"/>
         <source>Choose file…</source>
         <translation>选择文件…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="67"/>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="83"/>
         <source>Import from</source>
         <translation>导入来源</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="93"/>
         <source>Servers in the source and what happens to each</source>
         <translation>来源中的服务器及各自的处理方式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="94"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="94"/>
         <source>What happens</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="94"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="107"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="113"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="140"/>
         <source>Choose a file in the mcpServers or VS Code servers shape.</source>
         <translation>请选择 mcpServers 或 VS Code servers 格式的文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="147"/>
         <source>Import MCP servers from</source>
         <translation>从以下文件导入 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="148"/>
         <source>JSON files (*.json);;All files (*)</source>
         <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="162"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="168"/>
         <source>Reading…</source>
         <translation>正在读取…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="175"/>
         <source>Cannot import: {0}. Nothing was changed.</source>
         <translation>无法导入：{0}。未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="189"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="189"/>
         <source>Replace (changed)</source>
         <translation>替换（有变化）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="190"/>
         <source>Identical: skipped</source>
         <translation>相同：跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="190"/>
         <source>Invalid: skipped</source>
         <translation>无效：跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="202"/>
+        <source>Warning: {0}</source>
+        <translation>警告：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="205"/>
+        <source>Sends your environment variables {0}: imported only if you tick it</source>
+        <translation>会发送你的环境变量 {0}：只有勾选后才会导入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="208"/>
         <source>Differs in: {0}</source>
         <translation>不同之处：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="210"/>
         <source>Secret in {0} goes to the keyring as ${{secret:{1}}}</source>
         <translation>{0} 中的密钥将存入系统密钥环，写作 ${{secret:{1}}}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="222"/>
         <source>Tick to replace the server mcp.json has under this name</source>
         <translation>勾选以替换 mcp.json 中同名的服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="224"/>
+        <source>Tick to import it and let it send the environment variables named in Details</source>
+        <translation>勾选后导入它，并允许它发送“详情”中列出的环境变量</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="229"/>
         <source>From: {0}</source>
         <translation>来源：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="235"/>
         <source>{0} secret(s) found in the file move to the system keyring; mcp.json only gets ${{secret:…}} references.</source>
         <translation>文件中发现 {0} 个密钥，将移入系统密钥环；mcp.json 中只写入 ${{secret:…}} 引用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="237"/>
         <source>{0} secret(s) found in the file are NOT copied: there is no secure keyring ({1}). mcp.json gets ${{secret:…}} references; set each value with “Set secret…”.</source>
         <translation>文件中发现的 {0} 个密钥不会被复制：没有安全的系统密钥环（{1}）。mcp.json 中写入 ${{secret:…}} 引用；请用“设置密钥…”逐个设置其值。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="269"/>
         <source>{0} to add, {1} to replace, {2} identical, {3} invalid</source>
         <translation>添加 {0} 个，替换 {1} 个，相同 {2} 个，无效 {3} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="294"/>
         <source>The servers could not be imported: {0}. mcp.json was not changed.</source>
         <translation>服务器无法导入：{0}。mcp.json 未被更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="306"/>
         <source>Imported 1 new MCP server.</source>
         <translation>已导入 1 个新的 MCP 服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="307"/>
         <source>Imported {0} new MCP servers.</source>
         <translation>已导入 {0} 个新的 MCP 服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="309"/>
         <source>Replaced 1 MCP server.</source>
         <translation>已替换 1 个 MCP 服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="310"/>
         <source>Replaced {0} MCP servers.</source>
         <translation>已替换 {0} 个 MCP 服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_import.py" line="311"/>
         <source>Imported MCP servers: {0} new, {1} replaced.</source>
         <translation>已导入 MCP 服务器：新增 {0} 个，替换 {1} 个。</translation>
     </message>
@@ -1691,27 +2528,32 @@ Folder: {2}</source>
 <context>
     <name>McpInputDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="21"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="23"/>
         <source>Value for MCP server “{0}”</source>
         <translation>MCP 服务器“{0}”所需的值</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="28"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="27"/>
+        <source>The configuration of MCP server “{0}” asks for a value (${{input:{1}}}). Its words, not Hermes&apos;:</source>
+        <translation>MCP 服务器“{0}”的配置要求填写一个值（${{input:{1}}}）。以下是配置里的原话，不是 Hermes 说的：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="43"/>
         <source>${{input:{0}}} in mcp.json</source>
         <translation>mcp.json 中的 ${{input:{0}}}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="29"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="44"/>
         <source>Asked once: it is kept in the system keyring and used each time the server starts. “Set secret…” changes it later.</source>
         <translation>只询问一次：它保存在系统密钥环中，服务器每次启动时使用。之后可用“设置密钥…”修改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="31"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="46"/>
         <source>No secure keyring ({0}): the value is kept in memory until Hermes closes.</source>
         <translation>没有安全的系统密钥环（{0}）：该值仅保存在内存中，直到 Hermes 关闭。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="32"/>
+        <location filename="../../hermes_desktop/ui/dialogs/mcp_input.py" line="47"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
@@ -1719,193 +2561,203 @@ Folder: {2}</source>
 <context>
     <name>McpPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="69"/>
         <source>Set secret…</source>
         <translation>设置密钥…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="70"/>
         <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
         <translation>把此服务器需要的 ${secret:NAME} 值保存到系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="67"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="79"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="71"/>
         <source>Use a prompt…</source>
         <translation>使用提示词…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="72"/>
         <source>Fill one of this server&apos;s prompt templates into the message box</source>
         <translation>把此服务器的一个提示词模板填入输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73"/>
         <source>Sign in…</source>
         <translation>登录…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74"/>
         <source>Open this server&apos;s sign-in page in your browser; the tokens are kept in the system keyring</source>
         <translation>在浏览器中打开此服务器的登录页面；令牌保存在系统密钥环中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="76"/>
         <source>Sign out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="77"/>
         <source>Forget this server&apos;s sign-in (its tokens in the system keyring)</source>
         <translation>清除此服务器的登录（系统密钥环中的令牌）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="80"/>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="94"/>
         <source>Import servers…</source>
         <translation>导入服务器…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="83"/>
         <source>Bring servers over from Claude Desktop, Cursor, VS Code, LM Studio, Windsurf or a file</source>
         <translation>从 Claude Desktop、Cursor、VS Code、LM Studio、Windsurf 或文件中导入服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="84"/>
         <source>Reload mcp.json</source>
         <translation>重新加载 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="85"/>
         <source>Edit mcp.json</source>
         <translation>编辑 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="86"/>
         <source>Open logs</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="91"/>
         <source>No MCP servers yet</source>
         <translation>还没有 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="92"/>
         <source>MCP servers give Hermes more tools: add one, or import them from another app.</source>
         <translation>MCP 服务器为 Hermes 提供更多工具：添加一个，或从其他应用导入。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="93"/>
         <source>Add server…</source>
         <translation>添加服务器…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
         <source>1 tool</source>
         <translation>1 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
         <source>1 prompt</source>
         <translation>1 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126"/>
         <source>{0} prompts</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="141"/>
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="150"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="150"/>
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="151"/>
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="151"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="152"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="152"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="150"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="153"/>
         <source>needs sign-in</source>
         <translation>需要登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="163"/>
+        <source>{0} (as {1})</source>
+        <translation>{0}（作为 {1}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="164"/>
+        <source>Not offered to the model, their names clash with another tool&apos;s once made safe: {0}</source>
+        <translation>未提供给模型，因为这些名称转成安全名称后与另一个工具重名：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="172"/>
         <source>Tools offered again on trial after {0} failed calls in a row; the next call decides. Last error: {1}</source>
         <translation>连续 {0} 次调用失败后，工具已重新提供以试用；下一次调用决定是否恢复。最后的错误：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="174"/>
         <source>Tools withheld from the model after {0} failed calls in a row; one trial call from {1}, or press Restart. Last error: {2}</source>
         <translation>连续 {0} 次调用失败，工具已暂不提供给模型；{1} 起允许一次试用调用，或按“重启”。最后的错误：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="181"/>
         <source>Press “Sign in…” to open its sign-in page in your browser.</source>
         <translation>按“登录…”在浏览器中打开它的登录页面。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="183"/>
         <source>Signed in (tokens in the system keyring)</source>
         <translation>已登录（令牌在系统密钥环中）</translation>
     </message>
@@ -2750,59 +3602,168 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>无法获取模型列表：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="351"/>
+        <source>{0} more not listed (at most {1})</source>
+        <translation>另有 {0} 个未列出（最多 {1} 个）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="353"/>
+        <source>The server listed more models than the picker keeps, or names that are too long or hold control characters. Type a model by hand with “Add model…”.</source>
+        <translation>服务器列出的模型多于选择器保留的数量，或有名称过长、含控制字符。可用“添加模型…”手动输入模型。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="364"/>
         <source>{0} (profile&apos;s model)</source>
         <translation>{0}（提供方的模型）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="366"/>
         <source>{0} (added by hand)</source>
         <translation>{0}（手动添加）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="370"/>
         <source>Add model…</source>
         <translation>添加模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="376"/>
         <source>No providers yet: set one up in Settings.</source>
         <translation>还没有提供方：请在设置中添加。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="389"/>
         <source>{0} — listing models…</source>
         <translation>{0} — 正在获取模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="391"/>
         <source>{0} — not listed yet</source>
         <translation>{0} — 尚未获取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="392"/>
         <source>{0} — {1} listed {2}</source>
         <translation>{0} — {1} 个，获取于{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="384"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="396"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="398"/>
         <source>{0} min ago</source>
         <translation>{0} 分钟前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="388"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="400"/>
         <source>{0} h ago</source>
         <translation>{0} 小时前</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/model_picker.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/model_picker.py" line="401"/>
         <source>{0} days ago</source>
         <translation>{0} 天前</translation>
+    </message>
+</context>
+<context>
+    <name>PromptFillDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_fill.py" line="18"/>
+        <source>Fill in “{0}”</source>
+        <translation>填写“{0}”</translation>
+    </message>
+</context>
+<context>
+    <name>PromptLibraryDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="43"/>
+        <source>Prompt library</source>
+        <translation>提示词库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="55"/>
+        <source>The prompt. {{name}} marks a blank that is asked when it is used.</source>
+        <translation>提示词内容。{{名称}} 表示使用时要填写的空白。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="65"/>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="68"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="71"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="75"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="76"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="77"/>
+        <source>Text</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="103"/>
+        <source> (built-in)</source>
+        <translation>（内置）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="133"/>
+        <source>Blanks asked when it is used: {0}</source>
+        <translation>使用时要填写的空白：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="143"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="156"/>
+        <source>A prompt with this name already exists.</source>
+        <translation>已有同名的提示词。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/prompt_library.py" line="157"/>
+        <source>A prompt needs a name and a text.</source>
+        <translation>提示词需要名称和内容。</translation>
+    </message>
+</context>
+<context>
+    <name>QuickPicker</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/quick_picker.py" line="49"/>
+        <source>Quick picker</source>
+        <translation>快速选择</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/quick_picker.py" line="53"/>
+        <source>Choices</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/quick_picker.py" line="55"/>
+        <source>↑↓ to move · Enter to choose · Esc to close</source>
+        <translation>↑↓ 移动 · Enter 选择 · Esc 关闭</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/quick_picker.py" line="98"/>
+        <source>Nothing matches “{0}”.</source>
+        <translation>没有与“{0}”匹配的项。</translation>
     </message>
 </context>
 <context>
@@ -3022,13 +3983,13 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="94"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="452"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="458"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="97"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="123"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="129"/>
         <source>Providers</source>
         <translation>提供方</translation>
     </message>
@@ -3043,69 +4004,69 @@ it is kept here.</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="110"/>
         <source>Your data</source>
         <translation>你的数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="136"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="137"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="138"/>
         <source>Duplicate</source>
         <translation>复制一份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="139"/>
         <source>Use this one</source>
         <translation>使用这个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="140"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="178"/>
         <source>No providers yet: add one.</source>
         <translation>还没有提供方：添加一个吧。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="182"/>
         <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="248"/>
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="262"/>
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="277"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="268"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="277"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="337"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
@@ -3115,188 +4076,193 @@ it is kept here.</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="109"/>
+        <source>Backup &amp;&amp; sync</source>
+        <translation>备份与同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="278"/>
         <source>Choose the workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="285"/>
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="292"/>
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="289"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="295"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="295"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="299"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="306"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="307"/>
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
         <source>Show while it streams, then collapse</source>
         <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
         <source>Always show</source>
         <translation>始终显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="316"/>
         <source>Model&apos;s thinking</source>
         <translation>模型的思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="322"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="323"/>
         <source>Also load skills from {0} (Claude Code&apos;s folder)</source>
         <translation>同时从 {0} 加载技能（Claude Code 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="370"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的危险调用，即使该工具被设为始终批准，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="375"/>
         <source>Approval rules</source>
         <translation>批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="376"/>
         <source>Revoke</source>
         <translation>吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="379"/>
         <source>Revoke all</source>
         <translation>全部吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="386"/>
         <source>fetch_url never opens addresses on your own network or this computer (a router, a NAS, a local server) unless their host is listed here. Separate hosts with commas; add :port to allow one port only.</source>
         <translation>除非主机列在这里，fetch_url 绝不打开你自己网络上或本机上的地址（路由器、NAS、本地服务器）。多个主机用逗号分隔；加上 :端口 则只允许该端口。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="392"/>
         <source>Hosts on your network that fetch_url may open</source>
         <translation>fetch_url 可以打开的你网络上的主机</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="393"/>
         <source>e.g. nas.local, 192.168.1.20:8080</source>
         <translation>例如 nas.local, 192.168.1.20:8080</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="415"/>
         <source>Not a host name or host:port: {0}. Nothing was changed.</source>
         <translation>不是主机名，也不是“主机名＋端口”：{0}。没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="420"/>
         <source>fetch_url may open these hosts on your network: {0}.</source>
         <translation>fetch_url 现在可以打开你网络上的这些主机：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="421"/>
         <source>fetch_url opens no address on your network now.</source>
         <translation>fetch_url 现在不打开你网络上的任何地址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="419"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="425"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="419"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="425"/>
         <source>always asks</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="426"/>
         <source>never allowed</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="435"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="451"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="457"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>对话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="453"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="459"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="454"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="460"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="468"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="469"/>
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="473"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="474"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -3304,12 +4270,12 @@ it is kept here.</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="108"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="112"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看对话；设置提供方后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="115"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
@@ -3338,25 +4304,25 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="101"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="218"/>
         <source>Provider</source>
         <translation>提供方</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="108"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="219"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="112"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="220"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="117"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="221"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
@@ -3372,7 +4338,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="121"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="486"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="494"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -3388,7 +4354,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="139"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="299"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
@@ -3459,223 +4425,239 @@ it is kept here.</source>
         <translation>嵌入模型（记忆）</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="190"/>
+        <source>Side-task model</source>
+        <translation>辅助任务模型</translation>
+    </message>
+    <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="187"/>
+        <source>None: the chat&apos;s own model</source>
+        <translation>无：使用对话自己的模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="188"/>
+        <source>A cheaper model of this provider for titles, summaries and memory extraction; the chat itself keeps its model.</source>
+        <translation>此提供方的一个更便宜的模型，用于标题、摘要和记忆提取；对话本身仍使用它自己的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="194"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="207"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="210"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="210"/>
         <source>Not now</source>
         <translation>以后再说</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
         <source>Reasoning and images</source>
         <translation>思考与图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="299"/>
         <source>Always</source>
         <translation>始终</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="300"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="302"/>
         <source>Sends a reply&apos;s reasoning back with its tool calls (DeepSeek&apos;s thinking mode requires it). Automatic: for providers known to need it, or once the server asks for it.</source>
         <translation>把回复的思考内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的提供方，或在服务器要求之后。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="308"/>
         <source>Send reasoning back</source>
         <translation>回传思考内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="312"/>
         <source>Sent as reasoning_effort, for models that accept it</source>
         <translation>作为 reasoning_effort 发送，适用于接受该参数的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="313"/>
         <source>Default (not sent)</source>
         <translation>默认（不发送）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="314"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="314"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="314"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="316"/>
         <source>Reasoning effort</source>
         <translation>思考强度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="327"/>
         <source>Extra request parameters</source>
         <translation>额外请求参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="331"/>
         <source>Automatic (from the model&apos;s name)</source>
         <translation>自动（根据模型名称）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="332"/>
         <source>Yes: the model reads images</source>
         <translation>是：模型能读取图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="333"/>
         <source>No: text only</source>
         <translation>否：仅文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="335"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="339"/>
         <source>Forget what was learned</source>
         <translation>忘记已学到的设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="360"/>
         <source>A JSON object merged into every request (for example {&quot;enable_thinking&quot;: true}). Not for keys: the API key field keeps those in the keyring.</source>
         <translation>一个合并进每个请求的 JSON 对象（例如 {&quot;enable_thinking&quot;: true}）。不要用于密钥：API 密钥栏会把密钥保存在系统密钥环中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="370"/>
         <source>Not a JSON object: write it in braces, {…}.</source>
         <translation>不是 JSON 对象：请写在花括号 {…} 中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="365"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="372"/>
         <source>Hermes sets {0} itself; remove it from the extra parameters.</source>
         <translation>{0} 由 Hermes 自行设置；请从额外参数中删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="375"/>
         <source>“{0}” looks like a key or password. Keys go in the API key field, which keeps them in the keyring; settings.json is not the place for them.</source>
         <translation>“{0}”看起来像密钥或密码。密钥应填在 API 密钥栏，它会保存在系统密钥环中；settings.json 不是存放它的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="377"/>
         <source>Not valid JSON: {0}</source>
         <translation>不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="383"/>
         <source>the server wants the reasoning sent back</source>
         <translation>服务器要求回传思考内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="385"/>
         <source>the model refused images</source>
         <translation>模型拒绝了图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="386"/>
         <source>Learned from the server: {0}.</source>
         <translation>从服务器学到：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="393"/>
         <source>What was learned will be forgotten when you save.</source>
         <translation>保存后将忘记已学到的设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="416"/>
         <source>Discard your changes?</source>
         <translation>放弃你的更改？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="410"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="417"/>
         <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
         <translation>你输入的提供方设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="411"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="418"/>
         <source>Discard</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="421"/>
         <source>Keep editing</source>
         <translation>继续编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="486"/>
         <source>Get a key at {0}</source>
         <translation>在 {0} 获取密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="480"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="488"/>
         <source>A local server usually needs no key; leave it empty.</source>
         <translation>本地服务器通常不需要密钥，留空即可。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="486"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="494"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="543"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="558"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="564"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="566"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="579"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="581"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="569"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="584"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="589"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="604"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="625"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="251"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="615"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="630"/>
         <source>The extra request parameters are not saved until they are a valid JSON object.</source>
         <translation>额外请求参数须是有效的 JSON 对象才能保存。</translation>
     </message>
@@ -3792,416 +4774,729 @@ it is kept here.</source>
         <translation>无法读取你的设置文件 {path}（“{error}”），也无法把它移到一旁。目前使用默认设置；该文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="71"/>
+        <source>Some values in your settings file {path} are not valid, so their defaults are used: {fields}. Everything else in the file was loaded; the file was left as it is (fix or remove those values to stop this message).</source>
+        <translation>设置文件 {path} 中有些值无效，已改用默认值：{fields}。文件中的其余内容都已载入；文件本身保持原样（修正或删除这些值后，此消息将不再出现）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="76"/>
         <source>The session database could not be read: SQLite reports it damaged (“{detail}”). It was kept as {kept}; Hermes started with an empty history (no backup passed its integrity check).</source>
         <translation>无法读取对话数据库：SQLite 报告它已损坏（“{detail}”）。原文件已保留为 {kept}；Hermes 以空的历史记录启动（没有备份通过完整性检查）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="80"/>
         <source>The session database could not be read: SQLite reports it damaged (“{detail}”). It was kept as {kept}; Hermes started from the backup of {day}.</source>
         <translation>无法读取对话数据库：SQLite 报告它已损坏（“{detail}”）。原文件已保留为 {kept}；Hermes 已从 {day} 的备份启动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="83"/>
         <source>The session database could not be read: SQLite reports it damaged (“{detail}”). It was kept as {kept}; the backup of {day} could not be copied in its place and is shown instead.</source>
         <translation>无法读取对话数据库：SQLite 报告它已损坏（“{detail}”）。原文件已保留为 {kept}；{day} 的备份无法复制到原位置，因此改为直接显示该备份。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="87"/>
         <source>This Python&apos;s SQLite has no FTS5; search uses a slower plain-text scan.</source>
         <translation>此 Python 的 SQLite 不支持 FTS5；搜索将使用较慢的纯文本扫描。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="89"/>
         <source>The newest changes (kept in the -wal file beside the database) cannot be shown until the database can be opened normally; they are not lost.</source>
         <translation>最新的更改（保存在数据库旁的 -wal 文件中）要等数据库能正常打开后才能显示；它们并未丢失。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="92"/>
         <source>Today&apos;s backup of the session database was skipped: the disk holding {folder} has {free} KiB free and the backup needs about {needed} KiB. Free some space; the next start makes it.</source>
         <translation>已跳过今天的对话数据库备份：{folder} 所在的磁盘只剩 {free} KiB 可用空间，而备份大约需要 {needed} KiB。请腾出一些空间；下次启动时会进行备份。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="94"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="98"/>
         <source>The system keyring is locked, so Hermes could not read the key. Unlock it and try again.</source>
         <translation>系统密钥环已锁定，Hermes 无法读取密钥。请解锁后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="100"/>
         <source>The system keyring is locked, so Hermes could not save the key. Unlock it and try again.</source>
         <translation>系统密钥环已锁定，Hermes 无法保存密钥。请解锁后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="102"/>
         <source>The system keyring is locked, so Hermes could not delete the key. Unlock it and try again.</source>
         <translation>系统密钥环已锁定，Hermes 无法删除密钥。请解锁后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="105"/>
         <source>The system keyring could not read the key (“{error}”). Try again.</source>
         <translation>系统密钥环无法读取密钥（“{error}”）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="108"/>
         <source>The system keyring could not save the key (“{error}”). Try again.</source>
         <translation>系统密钥环无法保存密钥（“{error}”）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="107"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="111"/>
         <source>The system keyring could not delete the key (“{error}”). Try again.</source>
         <translation>系统密钥环无法删除密钥（“{error}”）。请重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="115"/>
         <source>{path} cannot be read (“{error}”): no MCP server was started and the file was left as it is.</source>
         <translation>无法读取 {path}（“{error}”）：没有启动任何 MCP 服务器，该文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="118"/>
         <source>{path} is not valid JSON (line {line}, column {column}: “{error}”): no MCP server was started and the file was left as it is.</source>
         <translation>{path} 不是有效的 JSON（第 {line} 行，第 {column} 列：“{error}”）：没有启动任何 MCP 服务器，该文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="117"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="121"/>
         <source>{path} does not hold a JSON object: no MCP server was started and the file was left as it is.</source>
         <translation>{path} 中不是一个 JSON 对象：没有启动任何 MCP 服务器，该文件保持原样。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="120"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="124"/>
         <source>“{key}” in {path} must be an object of server names.</source>
         <translation>{path} 中的“{key}”必须是以服务器名称为键的对象。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="126"/>
         <source>{path} has no “mcpServers” (or “servers”) object.</source>
         <translation>{path} 中没有“mcpServers”（或“servers”）对象。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="128"/>
         <source>MCP server “{name}” is in both “mcpServers” and “servers”; the one in “{section}” was skipped.</source>
         <translation>MCP 服务器“{name}”同时出现在“mcpServers”和“servers”中；已跳过“{section}”中的那个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="131"/>
         <source>MCP server “{name}” was skipped: “{error}”.</source>
         <translation>已跳过 MCP 服务器“{name}”：“{error}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="133"/>
         <source>Input {number} in mcp.json has no “id”; it was ignored.</source>
         <translation>mcp.json 中的第 {number} 个输入项没有“id”，已忽略。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="135"/>
         <source>Input “{id}” in mcp.json: only “promptString” inputs are supported; it is asked as text.</source>
         <translation>mcp.json 中的输入项“{id}”：只支持“promptString”类型的输入，将以文本方式询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="139"/>
         <source>the skills folder is a file, not a folder; no skill in it is loaded</source>
         <translation>技能文件夹是一个文件而不是文件夹；其中的技能都不会被载入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="141"/>
         <source>the skills folder cannot be listed (“{error}”); no skill in it is loaded</source>
         <translation>无法列出技能文件夹的内容（“{error}”）；其中的技能都不会被载入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="144"/>
         <source>cannot be listed (“{error}”)</source>
         <translation>无法列出其内容（“{error}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="146"/>
         <source>no SKILL.md or skill.yaml in it; a folder named “{name}” is not searched further</source>
         <translation>其中没有 SKILL.md 或 skill.yaml；名为“{name}”的文件夹不会继续向下搜索</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="149"/>
         <source>no SKILL.md or skill.yaml in it, nor in its folders {levels} levels down</source>
         <translation>其中及其下 {levels} 层的文件夹里都没有 SKILL.md 或 skill.yaml</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="152"/>
         <source>no SKILL.md or skill.yaml in it, nor in its folders {levels} levels down (the scan stopped: too many folders in this root)</source>
         <translation>其中及其下 {levels} 层的文件夹里都没有 SKILL.md 或 skill.yaml（扫描已停止：此根目录下的文件夹太多）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="151"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="155"/>
         <source>could not be loaded</source>
         <translation>无法载入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="156"/>
         <source>{count} more folders in it hold no skill (not listed one by one)</source>
         <translation>其中另有 {count} 个文件夹不含技能（不逐一列出）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="156"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="160"/>
         <source>no name; using the folder name “{folder}”</source>
         <translation>没有名称；改用文件夹名“{folder}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="162"/>
         <source>the name “{name}” has spaces or slashes; using the folder name “{folder}”</source>
         <translation>名称“{name}”含有空格或斜杠；改用文件夹名“{folder}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="165"/>
         <source>the name “{name}” is non-standard (the standard allows 1-{most} lowercase letters, digits and single hyphens), but the skill works, also as /{name}</source>
         <translation>名称“{name}”不合规范（规范允许 1-{most} 个小写字母、数字和单个连字符），但技能仍可使用，也可用 /{name} 调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="168"/>
         <source>the name “{name}” does not match its folder “{folder}”</source>
         <translation>名称“{name}”与其文件夹“{folder}”不一致</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="171"/>
         <source>no description: the model could not know when to use it</source>
         <translation>没有描述：模型无法知道何时使用它</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="173"/>
         <source>the description is {length} characters; the standard allows {most}</source>
         <translation>描述有 {length} 个字符；规范允许 {most} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="176"/>
         <source>is a link to another folder; its scripts do not run (trust covers only the skill&apos;s own files; copy the scripts into the skill&apos;s folder)</source>
         <translation>是指向另一个文件夹的链接；其中的脚本不会运行（信任只涵盖技能自己的文件；请把脚本复制到技能的文件夹中）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="179"/>
         <source>is spelled “{spelled}”; the standard spells it “SKILL.md” (read anyway)</source>
         <translation>拼写为“{spelled}”；规范写法是“SKILL.md”（仍会读取）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="182"/>
         <source>cannot be read (“{error}”)</source>
         <translation>无法读取（“{error}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="184"/>
         <source>no YAML front matter (--- … ---) at the top</source>
         <translation>顶部没有 YAML 头信息（--- … ---）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="186"/>
         <source>the front matter is not valid YAML (“{error}”)</source>
         <translation>头信息不是有效的 YAML（“{error}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="188"/>
         <source>{keys}: an unquoted “: ” (not valid YAML); read leniently as text. Put the value in quotes to silence this.</source>
         <translation>{keys}：含有未加引号的“: ”（不是有效的 YAML）；已宽松地按文本读取。给值加上引号即可消除此提示。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="191"/>
         <source>is not a mapping of fields</source>
         <translation>不是字段的映射</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="193"/>
         <source>no instructions after the front matter</source>
         <translation>头信息之后没有指令</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="195"/>
         <source>cannot be read as YAML (“{error}”)</source>
         <translation>无法按 YAML 读取（“{error}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="197"/>
         <source>no “prompt” and no instructions.md: the skill has no instructions</source>
         <translation>没有“prompt”，也没有 instructions.md：该技能没有指令</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="199"/>
         <source>could not be loaded (“{error}”); its tools are off, the skill&apos;s instructions still work</source>
         <translation>无法载入（“{error}”）；其工具已停用，技能的指令仍然有效</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="202"/>
         <source>the tool name “{name}” is not allowed by model APIs (letters A-Z and a-z, digits, _ and -, at most 64); give it an ASCII name with @tool(name=...); skipped</source>
         <translation>工具名“{name}”不被模型 API 接受（只能用 A-Z、a-z、数字、_ 和 -，最多 64 个）；请用 @tool(name=...) 给它一个 ASCII 名称；已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="201"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="205"/>
         <source>the tool “{name}” clashes with an existing tool; skipped</source>
         <translation>工具“{name}”与已有工具重名；已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="208"/>
         <source>The workspace folder {path} could not be created (“{error}”). Choose another one in Settings.</source>
         <translation>无法创建工作区文件夹 {path}（“{error}”）。请在设置中选择其他文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="211"/>
         <source>The skills folder {path} could not be created (“{error}”). Your own skills cannot be added until it can.</source>
         <translation>无法创建技能文件夹 {path}（“{error}”）。在能创建它之前，无法添加你自己的技能。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="233"/>
         <source>Hermes could not start: the folder {path} cannot be created or used (“{error}”). Your conversations and settings cannot be opened until it can; check the folder, then restart Hermes Desktop.</source>
         <translation>Hermes 无法启动：文件夹 {path} 无法创建或使用（“{error}”）。在此之前无法打开你的对话和设置；请检查该文件夹，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="237"/>
         <source>Hermes could not start (“{0}”). Details are in the log; restart Hermes Desktop to try again.</source>
         <translation>Hermes 无法启动（“{0}”）。详细信息见日志；请重新启动 Hermes Desktop 再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="247"/>
         <source>{file}: {reason}</source>
         <comment>a skill&apos;s file and its problem</comment>
         <translation>{file}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/startup_words.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/startup_words.py" line="253"/>
         <source>; </source>
         <comment>between a folder&apos;s problems</comment>
         <translation>；</translation>
     </message>
 </context>
 <context>
+    <name>SyncActions</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="36"/>
+        <source>Wrong passphrase or recovery code: it does not open this target&apos;s backups. Nothing was changed.</source>
+        <translation>密码短语或恢复码不正确：无法打开此位置的备份。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="39"/>
+        <source>An object on the storage failed its check (changed or damaged) and was skipped: {0}</source>
+        <translation>存储上的一个对象未通过校验（被改动或已损坏），已跳过：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="42"/>
+        <source>The storage is full: nothing was lost; free space there, then sync again. ({0})</source>
+        <translation>存储空间已满：没有丢失任何内容；请在那里腾出空间后再同步。（{0}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="45"/>
+        <source>The server refused the user name or password (use an app password for Nextcloud and 坚果云).</source>
+        <translation>服务器拒绝了用户名或密码（Nextcloud 和坚果云请使用应用密码）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="48"/>
+        <source>No system keyring is available, so the sync key cannot be kept. Nothing was saved.</source>
+        <translation>没有可用的系统密钥环，无法保存同步密钥。没有保存任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="50"/>
+        <source>Sync or backup failed: {0}</source>
+        <translation>同步或备份失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="76"/>
+        <source>Sync status</source>
+        <translation>同步状态</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="136"/>
+        <source>Sync: problem (see Settings › Backup &amp; sync)</source>
+        <translation>同步：出现问题（见 设置 › 备份与同步）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="112"/>
+        <source>Not synced yet</source>
+        <translation>尚未同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="116"/>
+        <source>Synced {0} · {1} pending</source>
+        <translation>已同步 {0} · {1} 项待上传</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="117"/>
+        <source>Synced {0}</source>
+        <translation>已同步 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="126"/>
+        <source>A backup or sync is already running.</source>
+        <translation>已有备份或同步正在进行。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="129"/>
+        <source>Syncing…</source>
+        <translation>正在同步…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="151"/>
+        <source>Synced: {0} change(s) merged, {1} batch(es) sent.</source>
+        <translation>已同步：合并了 {0} 项更改，发送了 {1} 批。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="154"/>
+        <source>{0} conversation(s) were continued on two devices: both continuations are kept as branches.</source>
+        <translation>{0} 个对话在两台设备上都有后续：两条后续都保留为分支。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="156"/>
+        <source>Skipped: {0}</source>
+        <translation>已跳过：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="165"/>
+        <source>Backed up: {0} sessions, {1} attachments.</source>
+        <translation>已备份：{0} 个对话，{1} 个附件。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/sync_actions.py" line="176"/>
+        <source>Restored {0} sessions; what was here before is kept in sync-safety. Restart Hermes to reload everything.</source>
+        <translation>已恢复 {0} 个对话；原有内容保存在 sync-safety 中。请重新启动 Hermes 以重新载入全部内容。</translation>
+    </message>
+</context>
+<context>
+    <name>SyncSettingsPage</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="49"/>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="53"/>
+        <source>A folder (external disk)</source>
+        <translation>文件夹（外部磁盘）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="53"/>
+        <source>WebDAV</source>
+        <translation>WebDAV</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="54"/>
+        <source>S3-compatible storage</source>
+        <translation>S3 兼容存储</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="57"/>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="60"/>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="63"/>
+        <source>User / access key</source>
+        <translation>用户名 / 访问密钥 ID</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="70"/>
+        <source>Region</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="73"/>
+        <source>Bucket</source>
+        <translation>存储桶</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="78"/>
+        <source>Password / secret key</source>
+        <translation>密码 / 私有访问密钥</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="82"/>
+        <source>Empty: a random key with a recovery code</source>
+        <translation>留空：使用随机密钥并生成恢复码</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="83"/>
+        <source>Passphrase or recovery code</source>
+        <translation>密码短语或恢复码</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="85"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="88"/>
+        <source>Save and set up</source>
+        <translation>保存并设置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="97"/>
+        <source>When and how many</source>
+        <translation>频率与保留数量</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="101"/>
+        <source>Only when I click</source>
+        <translation>仅在我点击时</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="101"/>
+        <source>Every hour</source>
+        <translation>每小时</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="101"/>
+        <source>Every day</source>
+        <translation>每天</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="113"/>
+        <source>Keep daily</source>
+        <translation>保留每日</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="115"/>
+        <source>weekly</source>
+        <translation>每周</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="128"/>
+        <source>Backups</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="131"/>
+        <source>Back up now</source>
+        <translation>立即备份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="134"/>
+        <source>Refresh list</source>
+        <translation>刷新列表</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="137"/>
+        <source>Restore…</source>
+        <translation>恢复…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="140"/>
+        <source>Sync now</source>
+        <translation>立即同步</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="198"/>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="198"/>
+        <source>Attachments</source>
+        <translation>附件</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="199"/>
+        <source>Downloading</source>
+        <translation>正在下载</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="199"/>
+        <source>Merging</source>
+        <translation>正在合并</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="199"/>
+        <source>Uploading</source>
+        <translation>正在上传</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="211"/>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="217"/>
+        <source>Connected: {0}</source>
+        <translation>已连接：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="224"/>
+        <source>Checking the storage and making the key…</source>
+        <translation>正在检查存储并生成密钥…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="235"/>
+        <source>Set up. Write down this recovery code: with it (or the passphrase) a new computer can restore your backups.
+{0}</source>
+        <translation>设置完成。请记下这个恢复码：凭它（或密码短语）可以在新电脑上恢复你的备份。
+{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="244"/>
+        <source>{0} — cannot be opened: {1}</source>
+        <translation>{0} — 无法打开：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="246"/>
+        <source>{0} — {1}: {2} sessions, {3} messages, {4} attachments</source>
+        <translation>{0} — {1}：{2} 个对话，{3} 条消息，{4} 个附件</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="263"/>
+        <source>Choose a backup in the list first.</source>
+        <translation>请先在列表中选择一个备份。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="275"/>
+        <source>Restore the backup of {0} from {1}?
+
+It holds {2} sessions, {3} messages, {4} memories and {5} attachments.
+
+This replaces the history, settings.json and mcp.json here. A backup of what is here now is made first (in the data folder&apos;s sync-safety).</source>
+        <translation>要恢复来自 {1}、时间为 {0} 的备份吗？
+
+其中有 {2} 个对话、{3} 条消息、{4} 条记忆和 {5} 个附件。
+
+这会替换此处的历史记录、settings.json 和 mcp.json。恢复前会先备份此处现有的内容（在数据文件夹的 sync-safety 中）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="281"/>
+        <source>Restore backup</source>
+        <translation>恢复备份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="282"/>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+</context>
+<context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="608"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="614"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="609"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="615"/>
         <source>Open provider settings</source>
         <translation>打开提供方设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="616"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="66"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="65"/>
         <source>Copied</source>
         <comment>a message&apos;s Copy link, just after the click</comment>
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="191"/>
         <source>Copy</source>
         <comment>a code block&apos;s link</comment>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="271"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="267"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="332"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="332"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="338"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="359"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="357"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="361"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="359"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="363"/>
         <source>Thought for {0} s</source>
         <translation>已思考 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="365"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="444"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="449"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="480"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="495"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="500"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="497"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="502"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="538"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="543"/>
         <location filename="../../hermes_desktop/ui/chat/model.py" line="581"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="545"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="550"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
         <translation>上面的 {0} 条消息以这份总结（{1} 个词元）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="575"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="581"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="576"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="582"/>
         <source>Show in the Memory tab</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
@@ -4260,6 +5555,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/empty_state.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/empty_state.py" line="204"/>
         <source>Put this in the message box</source>
         <translation>填入消息框</translation>
     </message>
@@ -4398,73 +5694,73 @@ it is kept here.</source>
         <translation>MCP {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="146"/>
         <source>will create {path} ({size})</source>
         <translation>将创建 {path}（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="142"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="149"/>
         <source>will overwrite {path} ({old}) with {new}</source>
         <translation>将用 {new} 的内容覆盖 {path}（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="152"/>
         <source>will create folder {path}</source>
         <translation>将创建文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="154"/>
         <source>will move {src} ({what}) to {dst}</source>
         <translation>将把 {src}（{what}）移动到 {dst}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="150"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="157"/>
         <source>will move {src} ({what}) to {dst}, replacing the existing file ({old})</source>
         <translation>将把 {src}（{what}）移动到 {dst}，并替换那里已有的文件（{old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="161"/>
         <source>will delete {path} ({size})</source>
         <translation>将删除 {path}（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="171"/>
         <source>will save a new note “{title}” ({size}) in {folder}</source>
         <translation>将在 {folder} 中保存新笔记“{title}”（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="174"/>
         <source>will replace note “{title}” ({old}) with {new}</source>
         <translation>将用 {new} 的内容替换笔记“{title}”（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="177"/>
         <source>will download {url}</source>
         <translation>将下载 {url}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="179"/>
         <source>Forgets nothing: memory is off for this conversation.</source>
         <translation>不会忘记任何内容：本对话已关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="183"/>
         <source>Forgets nothing: no memory matches.</source>
         <translation>不会忘记任何内容：没有匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="184"/>
         <source>#{id} “{statement}”</source>
         <comment>one memory in a list</comment>
         <translation>#{id}“{statement}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="189"/>
         <source>Forgets {count} memories: {list}</source>
         <translation>将忘记 {count} 条记忆：{list}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="186"/>
         <source>; </source>
         <comment>list separator</comment>
         <translation>；</translation>
@@ -4490,947 +5786,977 @@ it is kept here.</source>
         <translation>1 个文件夹中的 {files} 个文件，共 {size}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="135"/>
+        <source>Note: another name in this folder looks the same as “{name}”: this one is written {written}, the other {others}.</source>
+        <translation>注意：此文件夹中另有一个名称看起来与“{name}”相同：这个写作 {written}，另一个写作 {others}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="166"/>
         <source>will delete the empty folder {path}</source>
         <translation>将删除空文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="168"/>
         <source>will delete {what} in {path}</source>
         <translation>将删除 {path} 中的 {what}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="188"/>
         <source>Forgets 1 memory: {list}</source>
         <translation>将忘记 1 条记忆：{list}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="192"/>
         <source>runs {command} from skill {skill}, in {folder}, with your permissions</source>
         <translation>将以你的权限在 {folder} 中运行技能 {skill} 的 {command}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="196"/>
         <source>cannot run: {0}</source>
         <translation>无法运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="198"/>
         <source>Impact unknown: its check failed ({0}).</source>
         <translation>影响未知：预检失败（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="200"/>
         <source>The tool describes it as: “{0}”</source>
         <translation>该工具的说明：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="195"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="202"/>
         <source>Calls “{tool}” on the MCP server “{server}”; Hermes cannot tell in advance what it changes.</source>
         <translation>将调用 MCP 服务器“{server}”上的“{tool}”；Hermes 无法预先知道它会更改什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="209"/>
         <source>No impact estimate for this tool.</source>
         <translation>此工具没有影响评估。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="211"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="212"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="219"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="220"/>
         <source>rule: never allow</source>
         <translation>规则：从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="221"/>
         <source>rule: always allow</source>
         <translation>规则：始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="222"/>
         <source>chat-only mode</source>
         <translation>仅聊天模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="223"/>
         <source>read-only call</source>
         <translation>只读调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="224"/>
         <source>trusted mode</source>
         <translation>信任模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="218"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="237"/>
         <source>allowed for this conversation</source>
         <translation>本对话内已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="226"/>
         <source>nobody to ask</source>
         <translation>无人可询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="227"/>
         <source>no answer in time</source>
         <translation>未及时回答</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="228"/>
         <source>error while asking</source>
         <translation>询问时出错</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="222"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="305"/>
         <source>dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="236"/>
         <source>allowed once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="238"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="232"/>
         <location filename="../../hermes_desktop/ui/words.py" line="239"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="273"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="294"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="301"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="240"/>
         <source>allowed</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="245"/>
         <source>denied ({0})</source>
         <comment>who denied the call</comment>
         <translation>已拒绝（{0}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="246"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="281"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="255"/>
         <source>done in {0} s</source>
         <translation>用时 {0} 秒完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="257"/>
         <source>done · {decision} ({who})</source>
         <translation>完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="259"/>
         <source>done in {seconds} s · {decision} ({who})</source>
         <translation>用时 {seconds} 秒完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="258"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="282"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="266"/>
         <source>running {0} s</source>
         <translation>已运行 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
         <source>waiting for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="273"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="267"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="299"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="268"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="295"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="636"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="269"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="303"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="277"/>
         <source>skipped (the turn was stopped)</source>
         <translation>已跳过（本轮已停止）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="278"/>
         <source>dry run: not run</source>
         <translation>模拟运行：未实际运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="279"/>
         <source>interrupted — not run</source>
         <translation>已中断 — 未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="288"/>
         <source>Note sent to the model ({0} characters)</source>
         <translation>发给模型的说明（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="289"/>
         <source>Result ({0} characters)</source>
         <translation>结果（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="293"/>
         <source>Show all ({0} lines)</source>
         <translation>全部显示（{0} 行）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="298"/>
         <source>ok</source>
         <comment>a tool call&apos;s outcome</comment>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="300"/>
         <source>invalid call</source>
         <translation>无效调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="304"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="306"/>
         <source>interrupted, not run</source>
         <translation>已中断，未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="314"/>
         <source>The server said: “{0}”</source>
         <translation>服务器返回：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="320"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="327"/>
         <source>The provider rejected the API key ({0}). Check the key in the provider settings.</source>
         <translation>提供方拒绝了 API 密钥（{0}）。请在提供方设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="323"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="330"/>
         <source>The API key has no access to this model or endpoint ({0}).</source>
         <translation>此 API 密钥无权访问该模型或端点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="333"/>
         <source>The provider says the account is out of quota or credit ({0}).</source>
         <translation>提供方表示账户的额度或余额已用完（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="338"/>
         <source>The provider is limiting how fast requests may come ({status}). Try again in {wait}.</source>
         <translation>提供方正在限制请求频率（{status}）。请在 {wait}后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="335"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="342"/>
         <source>The provider is limiting how fast requests may come ({0}). Wait a moment and try again.</source>
         <translation>提供方正在限制请求频率（{0}）。请稍等片刻再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="340"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="347"/>
         <source>The model server had an error ({0}).</source>
         <translation>模型服务器出错（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="349"/>
         <source>The model server refused the request ({0}).</source>
         <translation>模型服务器拒绝了请求（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="345"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="352"/>
+        <source>The model wrote a tool call the server could not accept. Try again; the model usually writes it right the next time.</source>
+        <translation>模型写出的工具调用未被服务器接受。请重试；模型下一次通常能写对。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="356"/>
+        <source>The reply reached the model&apos;s output limit. What arrived is kept; raise the profile&apos;s maximum output tokens for longer replies.</source>
+        <translation>回复已达到模型的输出上限。已收到的内容会保留；如需更长的回复，请调高该配置的最大输出词元数。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="360"/>
         <source>The model does not accept native tool calls.</source>
         <translation>该模型不接受原生工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="347"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="362"/>
         <source>The server at {host} does not offer the model “{model}”.</source>
         <translation>{host} 上的服务器不提供模型“{model}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="365"/>
         <source>The server at {0} has no chat endpoint at this URL (404). Check the base URL (many servers need it to end in /v1).</source>
         <translation>{0} 上的服务器在此网址没有聊天端点（404）。请检查基础 URL（很多服务器要求以 /v1 结尾）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="354"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="369"/>
         <source>The model server at {0} did not answer in time.</source>
         <translation>{0} 上的模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="356"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="371"/>
         <source>The model server stopped sending the reply and timed out. What arrived is kept.</source>
         <translation>模型服务器中途停止发送回复并已超时。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="359"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="374"/>
         <source>The connection dropped while the reply was streaming. What arrived is kept.</source>
         <translation>回复传输过程中连接中断。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="377"/>
         <source>Can&apos;t reach the model server at {0}. Check that it is running and that the base URL is right.</source>
         <translation>无法连接到 {0} 上的模型服务器。请确认它正在运行，并且基础 URL 正确。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="381"/>
         <source>The model server sent a reply Hermes could not read. What arrived is kept.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="384"/>
         <source>The model server reported an error while streaming.</source>
         <translation>模型服务器在传输回复时报告了错误。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="372"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="387"/>
         <source>The conversation is too long for this model&apos;s context window. Start a new conversation with a summary, or use a model with a larger context.</source>
         <translation>对话太长，超出了此模型的上下文窗口。请用摘要开始新对话，或改用上下文更大的模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="393"/>
         <source>Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log.</source>
         <translation>Hermes 内部出错（{0}）。你的消息已保存；详细信息在日志中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="382"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="397"/>
         <source>No model is set up yet. Add a provider (base URL, model and key) in settings; your message is saved.</source>
         <translation>尚未设置模型。请在设置中添加提供方（基础 URL、模型和密钥）；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="401"/>
         <source>Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings&apos; limits). What arrived so far is kept; send a message to continue.</source>
         <translation>已停止：本轮达到了 {0} 的时间上限（设置中限制项的 turn_deadline_s）。已收到的内容会保留；发送消息即可继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="405"/>
+        <source>This conversation is busy: another Hermes window or command is running a turn in it, and it did not finish within {0}. Nothing was sent or saved; try again when it has finished.</source>
+        <translation>此对话正忙：另一个 Hermes 窗口或命令正在其中进行一轮对话，且未在 {0} 内结束。没有发送或保存任何内容；请在它结束后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="417"/>
         <source>The provider refused the API key.</source>
         <translation>提供方拒绝了 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="398"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="418"/>
         <source>The provider is limiting requests.</source>
         <translation>提供方正在限制请求频率。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="399"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="419"/>
         <source>The model server had an error.</source>
         <translation>模型服务器出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="420"/>
         <source>Can&apos;t reach the model server.</source>
         <translation>无法连接到模型服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="401"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="421"/>
         <source>The model server did not answer in time.</source>
         <translation>模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="402"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="422"/>
         <source>The reply stopped half-way. What arrived is kept.</source>
         <translation>回复中途停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="403"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="423"/>
         <source>The conversation is too long for this model.</source>
         <translation>对话太长，超出了此模型的能力。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="404"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="424"/>
         <source>The server does not offer this model.</source>
         <translation>服务器不提供此模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
         <source>The model server sent a reply Hermes could not read.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="406"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="426"/>
         <source>The model server refused the request.</source>
         <translation>模型服务器拒绝了请求。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="407"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="427"/>
         <source>No model provider is set up yet.</source>
         <translation>尚未设置模型提供方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="408"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="428"/>
         <source>The conversation could not be saved.</source>
         <translation>无法保存对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
         <source>Something went wrong inside Hermes.</source>
         <translation>Hermes 内部出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="410"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="430"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="412"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="432"/>
         <source>Details: “{0}”</source>
         <translation>详细信息：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="419"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="443"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="439"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="463"/>
         <source>nothing was saved</source>
         <translation>未保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
         <source>your message was not saved</source>
         <translation>你的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="421"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="441"/>
         <source>the reply was not saved</source>
         <translation>回复未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="422"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="442"/>
         <source>the tool result was not saved</source>
         <translation>工具结果未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="423"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="443"/>
         <source>the message was not saved</source>
         <translation>消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="424"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="444"/>
         <source>the change was not saved</source>
         <translation>更改未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="445"/>
         <source>the new conversation was not saved</source>
         <translation>新对话未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="426"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="446"/>
         <source>the latest part of the reply was not saved</source>
         <translation>回复的最新部分未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="428"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="448"/>
         <source>your edited message was not saved</source>
         <translation>你编辑的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="449"/>
         <source>your message and its attachments were not saved</source>
         <translation>你的消息及其附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="451"/>
         <source>the conversation summary was not saved</source>
         <translation>对话摘要未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="453"/>
         <source>the attachment was not saved</source>
         <translation>附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
         <source>the history is open read-only and nothing new can be saved</source>
         <translation>历史记录以只读方式打开，无法保存新内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="436"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="456"/>
         <source>the history cannot be shown and nothing can be saved</source>
         <translation>无法显示历史记录，也无法保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="458"/>
         <source>today&apos;s backup of the session database was skipped</source>
         <translation>已跳过今天的对话数据库备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="460"/>
         <source>start-up housekeeping (interrupted replies, the expired trash) was postponed</source>
         <translation>启动时的整理工作（中断的回复、过期的回收站）已推迟</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="442"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="462"/>
         <source>“{0}”</source>
         <comment>a consequence only known in English</comment>
         <translation>“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="451"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="471"/>
         <source>The disk holding {path} is full: {what}. Free some space and try again.</source>
         <translation>存放 {path} 的磁盘已满：{what}。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="474"/>
         <source>{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes Desktop.</source>
         <translation>{path} 位于只读存储上或处于写保护状态：{what}。请将其设为可写，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="458"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="478"/>
         <source>The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.</source>
         <translation>存放 {path} 的磁盘报告了输入输出错误：{what}。请检查磁盘后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="482"/>
         <source>Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its folder.</source>
         <translation>Hermes 无权读写 {path}：{what}。请检查该文件及其文件夹的权限。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="486"/>
         <source>{path} is locked by another program: {what}. Close that program or wait, then try again.</source>
         <translation>{path} 被其他程序锁定：{what}。请关闭该程序或稍候再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="470"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="490"/>
         <source>{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.</source>
         <translation>{path} 已损坏：{what}。请重新启动 Hermes Desktop，从备份中恢复。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="493"/>
         <source>The session database {path} failed: {what}.</source>
         <translation>对话数据库 {path} 出错：{what}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="480"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="500"/>
         <source>The session database was made by a newer version of Hermes Desktop (schema {version}, this app knows {known}). It is open read-only: update Hermes Desktop to keep chatting.</source>
         <translation>对话数据库由更新版本的 Hermes Desktop 创建（结构版本 {version}，本应用只认识到 {known}）。它已以只读方式打开：请更新 Hermes Desktop 以继续聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="496"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="516"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
         <translation>• 技能“{name}”：{tokens} 个词元 — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="492"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="512"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
         <translation>• 技能目录：{0} 个词元 — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="500"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="520"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
         <translation>• MCP 服务器“{name}”：{tokens} 个词元 — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="504"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="524"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
         <translation>• 内置工具：{0} 个词元 — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="507"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="527"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
         <translation>• 记忆：{0} 个词元 — 在设置中关闭记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="509"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="529"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
         <translation>• 本轮：{0} 个词元 — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="512"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="532"/>
         <source>• “{name}”: {tokens} tokens</source>
         <translation>• “{name}”：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="516"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="536"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
         <translation>未发送：不计历史，此请求就需要约 {needed} 个词元，而模型的上下文窗口（{window} 个词元，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="545"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="565"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>提供方正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="548"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="568"/>
         <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器出错；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="551"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="571"/>
         <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>无法连接到模型服务器；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="554"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="574"/>
         <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器未能及时响应；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="557"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="577"/>
         <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>请求失败；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="567"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="587"/>
         <source>The conversation is too long for the model; retrying with less history.</source>
         <translation>对话对模型来说太长；正在用较少的历史重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="570"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="590"/>
+        <source>Waiting for another Hermes window or command to finish its turn in this conversation (at most {0})…</source>
+        <translation>正在等待另一个 Hermes 窗口或命令结束它在此对话中的这一轮（最多 {0}）…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="594"/>
         <source>The reply reached the maximum output length and was cut off.</source>
         <translation>回复达到了最大输出长度，已被截断。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="572"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="596"/>
         <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
         <translation>模型的回复在思考过程中结束，没有单独的答案：展开它的思考即可查看它写了什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="600"/>
         <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
         <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此提供方随工具调用回传思考内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="580"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
         <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
         <translation>该模型不接受原生工具调用；Hermes 已为它改用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="583"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="607"/>
         <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
         <translation>无法总结之前的对话（“{error}”），因此本次请求省略了 {count} 条较早的消息。你的历史记录保持不变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="612"/>
         <source>About this conversation&apos;s model: “{0}”</source>
         <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="597"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="615"/>
+        <source>Knowledge search without vectors this time: {0}.</source>
+        <translation>本次知识库搜索未使用向量：{0}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
         <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让智能体继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="628"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
         <translation>已停止：智能体连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="605"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="632"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
         <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉智能体接下来怎么做。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="637"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="613"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="640"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="644"/>
         <source>Stopped. What arrived so far is kept.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="651"/>
         <source>native</source>
         <comment>tool calling</comment>
         <translation>原生</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
         <source>text format</source>
         <comment>tool calling</comment>
         <translation>文本格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="626"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="653"/>
         <source>no tools</source>
         <comment>tool calling</comment>
         <translation>不提供工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="632"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="659"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="633"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="660"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="634"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="661"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="635"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="637"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="664"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="638"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="665"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="639"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="666"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="640"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="641"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="668"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="669"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="643"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="644"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="671"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="677"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="651"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="678"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="653"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="680"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="654"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="655"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="682"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="667"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="694"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="699"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="675"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="702"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="706"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="708"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="718"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="692"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="719"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="693"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="695"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="722"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="696"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="723"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="724"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="705"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="732"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="710"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="737"/>
         <source>It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录{status}：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="714"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="741"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="718"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="745"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="747"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="722"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="749"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="727"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="754"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="737"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="764"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="740"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="767"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="742"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="769"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="745"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="772"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="747"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="774"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="754"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="781"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="761"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="788"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="763"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="790"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="765"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="792"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="766"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="793"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="767"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="794"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

@@ -5,7 +5,8 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ["bench_store", "bench_window", "bench_ask", "bench_skills", "bench_mcp", "bench_memory"]
+BENCHMARKS = ["bench_store", "bench_window", "bench_ask", "bench_skills", "bench_mcp", "bench_memory", "bench_knowledge",
+              "bench_assistants", "bench_sync"]
 
 
 def main(names: list[str]) -> int:

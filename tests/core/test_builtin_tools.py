@@ -333,7 +333,8 @@ def test_broad_workspace_reason_home_itself_but_not_a_project_inside_it(tmp_path
     (home / "project").mkdir(parents=True)
     assert "whole home folder" in (broad_workspace_reason(home, home=home) or "")
     assert broad_workspace_reason(home / "project", home=home) is None
-    assert broad_workspace_reason(tmp_path, home=home) is None
+    # The home's parent holds the home and more (issue 21): as broad as the home itself.
+    assert "contains your whole home folder" in (broad_workspace_reason(tmp_path, home=home) or "")
     # /root is a system folder for everyone but root, whose home it is.
     assert "system folder" in (broad_workspace_reason(Path("/root"), home=home) or "")
     assert "whole home folder" in (broad_workspace_reason(Path("/root"), home=Path("/root")) or "")

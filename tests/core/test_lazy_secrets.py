@@ -57,7 +57,13 @@ def test_ask_without_the_environment_key_reads_the_stored_key_from_the_keyring(m
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.SecretService.Keyring")
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         monkeypatch.setenv(name, str(tmp_path / name))
-    env = {"HERMES_BASE_URL": "http://127.0.0.1:9/v1", "HERMES_MODEL": "m", "HERMES_WORKSPACE": str(tmp_path / "ws")}
+    env = {"HERMES_MODEL": "m", "HERMES_WORKSPACE": str(tmp_path / "ws")}
+    # A saved profile: the environment's own profile (HERMES_BASE_URL alone) never reads the keyring (issue 21).
+    from hermes_desktop.core.paths import app_paths
+    from hermes_desktop.core.settings import ProviderProfile, Settings, SettingsStore
+
+    saved = ProviderProfile(id="lazy", name="Lazy", base_url="http://127.0.0.1:9/v1", model="m")
+    SettingsStore(app_paths()).save(Settings(profiles=(saved,), active_profile_id="lazy"))
     runtime = open_runtime(env, secrets=LazySecretStore())
     username = runtime.profile.keyring_username
     key = f"sk-lazy-{os.getpid()}"

@@ -182,9 +182,11 @@ def test_echo_goes_on_every_assistant_message_of_an_exchange_with_tool_calls_onl
         {"role": "assistant", "content": "42", "reasoning_content": "got it"},
         {"role": "user", "content": "next"},
     ]
-    sent = with_reasoning_echo(messages, True)
+    sent = with_reasoning_echo(messages, True, produced_here=lambda _: True)
     assert [m.get("reasoning_content") for m in sent] == [None, None, None, "call it", None, "got it", None]
-    assert all("reasoning_content" not in m for m in with_reasoning_echo(messages, False))
+    assert all("reasoning_content" not in m for m in with_reasoning_echo(messages, False, produced_here=lambda _: True))
+    mine = with_reasoning_echo(messages, True, produced_here=lambda r: r == "got it")
+    assert [m.get("reasoning_content") for m in mine] == [None, None, None, None, None, "got it", None]
     assert messages[1]["reasoning_content"] == "no tools here", "the history itself is left alone"
 
 

@@ -19,7 +19,10 @@ def test_environment_overrides_win_and_are_not_written_back() -> None:
     env = {"HERMES_BASE_URL": "http://localhost:11434/v1", "HERMES_MODEL": "qwen2.5", "HERMES_WORKSPACE": "/tmp/ws"}
     settings = store.load().settings
     profile = effective_profile(settings, env)
-    assert (profile.base_url, profile.model, profile.id) == ("http://localhost:11434/v1", "qwen2.5", "main")
+    # Another server than the saved profile's: its own ephemeral profile (issue 21: the saved key stays home).
+    assert (profile.base_url, profile.model, profile.id) == ("http://localhost:11434/v1", "qwen2.5", "env")
+    same = effective_profile(settings, {**env, "HERMES_BASE_URL": "https://API.example.com/v1/"})
+    assert (same.id, same.model, same.tool_mode) == ("main", "qwen2.5", ToolMode.NATIVE)
     assert str(effective_workspace(settings, app_paths(), env)) == "/tmp/ws"
     store.save(settings)
     assert store.path.read_text() == before and "11434" not in before
@@ -48,7 +51,7 @@ def test_settings_round_trip_and_never_hold_a_key() -> None:
     assert saved_fields == {"id", "name", "base_url", "model", "temperature", "max_output_tokens", "context_window",
                             "tool_mode", "request_timeout_s", "needs_api_key", "reasoning_echo", "reasoning_effort",
                             "extra_params", "vision", "models", "learned_reasoning_echo", "learned_no_vision",
-                            "embedding_model"}, \
+                            "embedding_model", "side_model"}, \
         "a profile has no place for a secret"
 
 

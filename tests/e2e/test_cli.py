@@ -245,7 +245,8 @@ def test_in_a_terminal_escapes_from_the_model_never_reach_it(server, env, worksp
     assert process.returncode == 0, err
     for printed in (out, err):
         assert b"\x1b" not in printed and b"\r" not in printed and b"\x07" not in printed
-    assert out.decode() == "Copied  for you. reddoneNot deleted. Bye.\n"
+    # The text before the tool call and the text after it are two paragraphs (commands/ask_layout.py).
+    assert out.decode() == "Copied  for you. reddone\n\nNot deleted. Bye.\n"
     prompt = err.decode()
     # The path is shown as what it is, escapes spelled out, on the line that says what will happen.
     assert "  will delete data\\r\\x1b[2K (7 bytes)\n" in prompt, prompt

@@ -15,9 +15,11 @@ import pytest
 from tests.support.conformance_setup import (
     REPO,
     LATER_VERSION,
+    NEXT_VERSION,
     SetupUnavailable,
     client_scenarios,
     later_suite_command,
+    next_suite_command,
     suite_command,
 )
 
@@ -77,3 +79,70 @@ def test_client_scenario(suite, scenario: str, tmp_path: Path) -> None:
         except SetupUnavailable as exc:
             pytest.skip(f"conformance suite {LATER_VERSION} unavailable: {exc}")
     run_scenario(suite, scenario, tmp_path / "results")
+
+
+# ---------------------------------------------------------------- the newest pre-release, beside the pinned one
+# Its 48 client scenarios (protocol 2026-07-28 and extensions). 31 pass as the app is. The ones below do not yet, each
+# with the reason found (docs/providers.md, "MCP conformance"); they are strict xfails, so one that starts passing
+# fails the run and must be moved out of this list.
+_HANDSHAKE = ("the client negotiates with the classic initialize handshake (mode='legacy', core/mcp/supervisor.py), "
+              "so 2026-07-28's per-request _meta and MCP-Protocol-Version/Mcp-Method headers are not sent; the SDK's "
+              "mode='auto' sends them, but on 2026-07-28 servers elicitation, sampling and roots need the MRTR flow "
+              "(SEP-2322) that the app's client features do not implement yet (15 of our own MCP tests fail with it)")
+_HARNESS = "the conformance client does not yet call this scenario's tools with the arguments it expects"
+NEXT_NOT_YET = {
+    "request-metadata": _HANDSHAKE,
+    "http-standard-headers": _HANDSHAKE,
+    "auth/offline-access-scope": _HANDSHAKE + " (its mock refuses the sign-in's request without the header)",
+    "auth/offline-access-not-supported": _HANDSHAKE + " (as above)",
+    "auth/iss-supported": _HANDSHAKE + " (as above)",
+    "auth/iss-not-advertised": _HANDSHAKE + " (as above)",
+    "auth/authorization-server-migration": "no re-registration when the resource's authorization server changes "
+                                           "(SEP-2352)",
+    "sep-2322-client-request-state": "MRTR (input_required / requestState) is not implemented in our layer",
+    "http-custom-headers": _HARNESS + "; also needs the 2026 headers (" + "mode='auto')",
+    "http-invalid-tool-headers": _HARNESS + "; also needs the 2026 headers",
+    "auth/dpop": "DPoP (SEP-1932, an extension) is not implemented",
+    "auth/dpop-nonce": "DPoP (SEP-1932, an extension) is not implemented",
+    "auth/wif-jwt-bearer": "workload identity (jwt-bearer grant, an extension) is not implemented",
+    "sep-2640-client-no-prefetch": "skills over MCP (SEP-2640, an extension) are not implemented",
+    "sep-2640-client-verify-digest": "skills over MCP (SEP-2640, an extension) are not implemented",
+    "sep-2640-client-verify-size": "skills over MCP (SEP-2640, an extension) are not implemented",
+    "sep-2640-client-verify-frontmatter": "skills over MCP (SEP-2640, an extension) are not implemented",
+}
+NEXT_SCENARIOS = [
+    "initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry", "request-metadata",
+    "auth/metadata-default", "auth/metadata-var1", "auth/metadata-var2", "auth/metadata-var3", "auth/basic-cimd",
+    "auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported", "auth/scope-omitted-when-undefined",
+    "auth/scope-step-up", "auth/scope-retry-limit", "auth/token-endpoint-auth-basic", "auth/token-endpoint-auth-post",
+    "auth/token-endpoint-auth-none", "auth/pre-registration", "auth/2025-03-26-oauth-metadata-backcompat",
+    "auth/2025-03-26-oauth-endpoint-fallback", "auth/resource-mismatch", "auth/offline-access-scope",
+    "auth/offline-access-not-supported", "auth/authorization-server-migration", "auth/iss-supported",
+    "auth/iss-not-advertised", "auth/iss-supported-missing", "auth/iss-wrong-issuer", "auth/iss-unexpected",
+    "auth/iss-normalized", "auth/metadata-issuer-mismatch", "auth/client-credentials-jwt",
+    "auth/client-credentials-basic", "auth/enterprise-managed-authorization", "auth/dpop", "auth/dpop-nonce",
+    "auth/wif-jwt-bearer", "sep-2322-client-request-state", "http-standard-headers", "http-custom-headers",
+    "http-invalid-tool-headers", "json-schema-ref-no-deref", "json-schema-2020-12-preservation",
+    "sep-2640-client-no-prefetch", "sep-2640-client-verify-digest", "sep-2640-client-verify-size",
+    "sep-2640-client-verify-frontmatter",
+]
+
+
+@pytest.fixture(scope="session")
+def next_suite() -> list[str]:
+    try:
+        return next_suite_command()
+    except SetupUnavailable as exc:
+        pytest.skip(f"conformance suite {NEXT_VERSION} unavailable: {exc}")
+
+
+def test_the_newest_pre_release_has_the_scenarios_listed_here(next_suite) -> None:
+    assert client_scenarios(next_suite) == NEXT_SCENARIOS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", [
+    pytest.param(s, marks=pytest.mark.xfail(reason=NEXT_NOT_YET[s], strict=True)) if s in NEXT_NOT_YET else s
+    for s in NEXT_SCENARIOS])
+def test_client_scenario_of_the_newest_pre_release(next_suite, scenario: str, tmp_path: Path) -> None:
+    run_scenario(next_suite, scenario, tmp_path / "results")

@@ -35,7 +35,10 @@ from hermes_desktop.core.tools.registry import ToolRegistry
 NAME = "conformance"
 SIGN_IN_ATTEMPTS = 2  # a server that keeps asking for more scope is not asked forever (auth/scope-retry-limit)
 SCENARIO_TOOLS = {"tools_call": ("add_numbers", {"a": 5, "b": 3}), "sse-retry": ("test_reconnection", {}),
-                  "elicitation-sep1034-client-defaults": ("test_client_elicitation_defaults", {})}
+                  "elicitation-sep1034-client-defaults": ("test_client_elicitation_defaults", {}),
+                  # The focal tool's inputSchema as the app holds it (what the model is shown) goes back to the
+                  # server through its echo tool; it checks that $schema, $defs and the 2020-12 keywords survived.
+                  "json-schema-2020-12-preservation": ("json_schema_echo", {})}
 
 log = logging.getLogger("conformance_client")
 
@@ -143,6 +146,11 @@ async def run(url: str, scenario: str, context: dict[str, Any]) -> None:
             spec = registry.get(tool_name(NAME, remote))
             if spec is None:
                 raise SystemExit(f"the server offers no tool {remote}")
+            if scenario == "json-schema-2020-12-preservation":
+                focal = registry.get(tool_name(NAME, "json_schema_2020_12_tool"))
+                if focal is None:
+                    raise SystemExit("the server's json_schema_2020_12_tool was not registered")
+                args = {"schema": focal.parameters}
             try:
                 result = await spec.handler(args, None)
                 log.info("%s -> %s", remote, result)

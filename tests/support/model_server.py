@@ -53,6 +53,8 @@ class ScriptedReply:
     delay_s: float = 0.0  # pause before each event
     hang_before_headers: bool = False
     forever: str | None = None  # after `events`, send this payload again and again until the client goes away
+    # Sent only once this event is set (or the server stops): a test holds a reply until it has seen what it waits for.
+    gate: threading.Event | None = None
 
 
 @dataclass(frozen=True)
@@ -528,6 +530,9 @@ class ScriptedModelServer:
                 self.wfile.write(data)
 
             def _serve(self, reply: ScriptedReply) -> None:
+                while reply.gate is not None and not reply.gate.is_set():
+                    if server._stopping.wait(0.05):
+                        return
                 if reply.hang_before_headers:
                     self._hang()
                     return

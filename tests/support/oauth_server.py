@@ -55,6 +55,10 @@ class AuthState:
     # A hostile or broken server, for tests: fields laid over the authorization server's metadata and over each
     # token response (e.g. {"expires_in": -5}, {"token_endpoint": "http://elsewhere/token"}).
     metadata_overrides: dict[str, Any] = field(default_factory=dict)
+    # Laid over the protected resource metadata (e.g. {"authorization_servers": ["http://169.254.169.254/"]}).
+    prm_overrides: dict[str, Any] = field(default_factory=dict)
+    # "host path" of every request to the authorization server side (not /mcp), in order: what was reached.
+    oauth_requests: list[str] = field(default_factory=list)
     token_overrides: dict[str, Any] = field(default_factory=dict)
     accept_tokens: bool = True  # False: the MCP side answers 401 to every token (a broken resource server)
 
@@ -71,7 +75,7 @@ def build_app(state: AuthState) -> Any:
     async def prm(request: Request) -> Response:
         resource = "sse" if request.url.path.endswith("/sse") else "mcp"
         return JSONResponse({"resource": f"{state.base}/{resource}", "authorization_servers": [state.base],
-                             "scopes_supported": list(state.scopes_supported)})
+                             "scopes_supported": list(state.scopes_supported), **state.prm_overrides})
 
     async def asm(request: Request) -> Response:
         return JSONResponse({
@@ -180,6 +184,8 @@ def build_app(state: AuthState) -> Any:
         mcp_app = sse_app if legacy else streamable_app
         metadata = f"{state.base}/.well-known/oauth-protected-resource/{'sse' if legacy else 'mcp'}"
         if scope["type"] == "http" and not (path.startswith("/mcp") or legacy):
+            host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+            state.oauth_requests.append(f"{host} {path}")
             await routes(scope, receive, send)
             return
         if scope["type"] == "http":

@@ -425,3 +425,15 @@ def test_the_walks_english_leftovers_are_chinese(chinese, make_window, model_ser
     for role, words in (("user", "你"), ("assistant", "Hermes"), ("tool", "工具结果")):
         hit.role = role
         assert f"· {words}</span>" in _hit_html(hit, "无标题")
+
+
+def test_a_fork_is_titled_in_chinese(chinese, make_window, model_server) -> None:
+    """Issue 24: the fork suffix was English ("… (fork)") in the Chinese window."""
+    h = make_window()
+    model_server.enqueue(text_reply("好的。"))
+    h.send("weekend plans")  # typed: QTest.keyClicks aborts on CJK text offscreen
+    settle_turn(h)
+    original = h.window.current_session
+    new_id = h.run(h.controller.fork(original))
+    info = h.controller.store.get_session(new_id)
+    assert info.title.endswith("（分支）") and "fork" not in info.title, info.title

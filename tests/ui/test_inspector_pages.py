@@ -12,8 +12,8 @@ from hermes_desktop.ui.inspector import Inspector
 def test_pages_are_built_once_in_their_place_when_asked_for(qapp) -> None:
     inspector = Inspector(lazy=True)
     labels = [inspector.tabText(i) for i in range(inspector.count())]
-    assert labels == ["Tools", "Skills", "MCP", "Activity", "Memory"]
-    placeholders = [inspector.widget(i) for i in range(1, 5)]
+    assert labels == ["Tools", "Skills", "MCP", "Activity", "Memory", "Knowledge", "Assistants"]
+    placeholders = [inspector.widget(i) for i in range(1, 6)]
     seen: list[tuple[str, QWidget]] = []
     inspector.when_built("memory", lambda page: seen.append(("memory", page)))
     inspector.when_built("mcp", lambda page: seen.append(("mcp", page)))

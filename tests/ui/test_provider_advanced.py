@@ -161,3 +161,16 @@ def test_parse_extra_params_accepts_objects_and_refuses_the_rest() -> None:
     assert parse_extra_params('{"a": [{"token": "x"}]}')[1] == "secret:token"
     assert parse_extra_params('{"messages": [], "stream": false}')[1] == "reserved:messages, stream"
     assert parse_extra_params("{bad")[0] is None
+
+
+def test_a_url_edited_to_another_server_forgets_what_the_old_one_taught(make_window, saved_profile) -> None:
+    """Issue 21: a learned reasoning echo belongs to the server that asked for it."""
+    from PySide6.QtWidgets import QLineEdit
+
+    h = make_window(configured=False)
+    dialog = edit_provider(h)
+    field = dialog.findChild(QLineEdit, "baseUrlEdit")
+    h.do(lambda: field.setText("http://127.0.0.1:9/v1"))
+    h.do(dialog.findChild(QPushButton, "saveButton").click)
+    h.wait_until(lambda: saved_json()["base_url"] == "http://127.0.0.1:9/v1", what="the new URL saved")
+    assert saved_json()["learned_reasoning_echo"] is False and saved_json()["learned_no_vision"] is False

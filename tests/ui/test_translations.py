@@ -68,5 +68,5 @@ def test_the_window_speaks_chinese_when_the_setting_says_so(chinese, make_window
     h = make_window()
     assert h.window.findChild(QPushButton, "sendButton").text() == "发送"
     tabs = [h.window.inspector.tabText(i) for i in range(h.window.inspector.count())]
-    assert tabs == ["工具", "技能", "MCP", "活动", "记忆"]
+    assert tabs == ["工具", "技能", "MCP", "活动", "记忆", "知识库", "助手"]
     assert h.window.inspector.tools.topLevelItem(0) is not None

@@ -22,13 +22,21 @@ that arrived after the last text or argument fragment:
   an empty or unparsable argument string could be a cut, so none of them runs;
 - in the text `<tool_call>` protocol, `stop`, `tool_calls` or `function_call`,
   and no block left open at the end that is not a whole call;
-- no finish reason, `length`, anything else, or a transport failure after some
+- no finish reason, but the server said the reply is over in its own way: the `data: [DONE]` line, or a
+  final usage chunk (`choices: []` with `usage`) after the last fragment (Snowflake Cortex never sends a
+  finish reason; OpenRouter with the Novita upstream sends a whole call and no finish reason): the reply is
+  complete; its calls are treated as the mislabelled ones above (they run only when every call's arguments
+  are one whole, strict JSON object);
+- no finish reason and no end marker, `length`, anything else, or a transport failure after some
   tool-call fragment arrived: CUT_OFF. The calls are returned (so they can be
   recorded as interrupted and shown) together with the error to report; they never run.
-The end-of-stream `[DONE]` marker is not part of the rule: the SDK's AsyncStream
-(openai/_streaming.py) stops iterating in the same way on `data: [DONE]` and on a
-body that simply ends, so it cannot be told apart there, and it would add nothing:
-a finish reason is sent after a choice's last fragment, which a cut stream never carries.
+The SDK's AsyncStream (openai/_streaming.py) stops iterating in the same way on `data: [DONE]` and on a
+body that simply ends, so `[DONE]` is seen below it: `_EndMarkerWatch` wraps the HTTP response's byte
+stream (httpx's public `Response.stream`) and notes a `data: [DONE]` line (at the body's start or after a
+newline, so the same text inside a JSON string, which cannot hold a raw newline, never counts).
+
+Content comes as a string or, from Mistral, as a list of parts: `{"type": "text", "text": …}` is answer
+text and `{"type": "thinking", "thinking": [{"type": "text", "text": …}]}` is reasoning (Magistral).
 
 A reply also has an output limit (`ChatRequest.max_reply_chars`): once its text
 (everything in `content`, including hidden `<tool_call>` blocks), or separately the
@@ -56,14 +64,17 @@ import asyncio
 import contextlib
 import logging
 import json
+import random
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, AsyncIterator, Awaitable, Callable, Union
 
+import httpx2
 import openai
 
 from hermes_desktop.core.events import ErrorAction, ErrorKind
+from hermes_desktop.core.llm import reasoning_origins
 from hermes_desktop.core.llm.assembly import RawToolCall, ToolCallAssembler
 from hermes_desktop.core.llm.errors import ModelError, classify
 from hermes_desktop.core.llm.reasoning import ThinkSplitter, delta_reasoning, with_reasoning_echo
@@ -85,16 +96,23 @@ MISLABELLED_FINISHES = frozenset({"stop", "function_call"})
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
+    """Exponential backoff with jitter: each wait is drawn between half and all of the exponential step, so
+    many clients that failed together (a provider's outage, a shared rate limit) do not all come back in the
+    same instant. A server's Retry-After is waited exactly (it said when)."""
+
     max_retries: int = 2
     base_delay_s: float = 1.0
     max_delay_s: float = 8.0
     # A Retry-After longer than this is not waited for: the user is told instead.
     max_retry_after_s: float = 60.0
+    # A number in [0, 1) per wait; injectable so that a test can pin it.
+    jitter: Callable[[], float] = random.random
 
     def delay_for(self, attempt: int, retry_after_s: float | None) -> float | None:
         if retry_after_s is not None:
             return retry_after_s if retry_after_s <= self.max_retry_after_s else None
-        return min(self.base_delay_s * (2 ** (attempt - 1)), self.max_delay_s)
+        step = min(self.base_delay_s * (2 ** (attempt - 1)), self.max_delay_s)
+        return step / 2 + step / 2 * min(max(self.jitter(), 0.0), 1.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +123,11 @@ class ChatRequest:
     max_reply_chars: int | None = None
     # A lower `max_tokens` than the profile's for this one request (an MCP server's sampling request).
     max_tokens: int | None = None
+    # An assistant's parameters (core/assistants): temperature, top_p, max_tokens, reasoning_effort over the profile's.
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+
+OVERRIDABLE = frozenset({"temperature", "top_p", "max_tokens", "reasoning_effort"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +322,7 @@ class ModelClient:
             # (cast_to=object) instead of building a ChatCompletionChunk and dumping it back to a dict here:
             # that per-chunk work was most of the client's time on a fast stream (tests/benchmarks/bench_window.py).
             raw = await self._client.chat.completions.with_raw_response.create(**kwargs)
+            end_marker = _EndMarkerWatch.install(raw.http_response)
             stream = openai.AsyncStream(cast_to=object, response=raw.http_response, client=self._client)
         except asyncio.CancelledError:
             raise
@@ -322,7 +346,7 @@ class ModelClient:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            failure = self._classify(exc, during_stream=reply.delivered)
+            failure = self._classify(exc, during_stream=reply.delivered, finish_reason=reply.finish_reason)
             if not reply.has_calls:
                 raise failure from exc
         finally:
@@ -337,11 +361,17 @@ class ModelClient:
 
         for piece in reply.finish_text():
             yield piece
-        yield reply.done(failure)
+        reply.ended_by_marker = reply.ended_by_marker or end_marker.seen
+        done = reply.done(failure)
+        if done.reasoning:  # this server wrote it: only this server may get it back (reasoning_origins.py)
+            reasoning_origins.note(self.profile.base_url, done.reasoning)
+        yield done
 
     def _request_kwargs(self, request: ChatRequest, text_mode: bool) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": self.profile.model, "stream": True}
-        messages = with_reasoning_echo(request.messages, self.echo_reasoning and not text_mode)
+        base_url = self.profile.base_url
+        messages = with_reasoning_echo(request.messages, self.echo_reasoning and not text_mode,
+                                       produced_here=lambda reasoning: reasoning_origins.produced_by(base_url, reasoning))
         if text_mode:
             kwargs["messages"] = to_text_protocol(messages, request.tools)
         else:
@@ -354,10 +384,11 @@ class ModelClient:
             kwargs["temperature"] = self.profile.temperature
         if self.profile.max_output_tokens:
             kwargs["max_tokens"] = self.profile.max_output_tokens
-        if request.max_tokens:
-            kwargs["max_tokens"] = min(request.max_tokens, kwargs.get("max_tokens") or request.max_tokens)
         if self.profile.reasoning_effort:
             kwargs["reasoning_effort"] = self.profile.reasoning_effort
+        kwargs.update({k: v for k, v in request.overrides.items() if k in OVERRIDABLE and v is not None})
+        if request.max_tokens:
+            kwargs["max_tokens"] = min(request.max_tokens, kwargs.get("max_tokens") or request.max_tokens)
         if self.profile.extra_params:
             # The user's own fields go last in the body, so they win over ours (e.g. a different max_tokens),
             # except the ones Hermes sets itself and credential-like ones (core/extra_params.py).
@@ -441,6 +472,9 @@ class _Reply:
         self.finish_reason: str | None = None
         self.delivered = False  # text was shown or a tool-call fragment arrived
         self.over_limit = False
+        # The server said the reply is over without a finish reason: `data: [DONE]`, or a usage chunk after
+        # the last fragment (module docstring).
+        self.ended_by_marker = False
 
     @property
     def has_calls(self) -> bool:
@@ -451,16 +485,18 @@ class _Reply:
         """Apply one chunk; returns the text and reasoning pieces to show."""
         if isinstance(data.get("usage"), dict):
             self._usage = data["usage"]
+            if not data.get("choices"):
+                self.ended_by_marker = True
         visible: list[TextPiece | ReasoningPiece] = []
         for choice in data.get("choices") or ():
             if choice.get("index", 0) not in (0, None):
                 continue
             delta = choice.get("delta") or {}
-            content = delta.get("content")
-            if isinstance(content, str):
+            content, part_thought = content_parts(delta.get("content"))
+            if content:
                 content = self._content_joiner.feed(content)
             fragments = delta.get("tool_calls")
-            thought = delta_reasoning(delta)
+            thought = delta_reasoning(delta) + part_thought
             if thought:
                 thought = self._reasoning_joiner.feed(thought)
             if thought:
@@ -471,8 +507,10 @@ class _Reply:
                 self.delivered = True
                 self._assembler.add(fragments)
             if content or fragments or thought:
-                # A finish reason counts only when it comes with or after the reply's last fragment.
+                # A finish reason (or an end marker) counts only when it comes with or after the reply's last
+                # fragment.
                 self.finish_reason = None
+                self.ended_by_marker = False
             if choice.get("finish_reason"):
                 self.finish_reason = choice["finish_reason"]
         limit = self._max_chars
@@ -546,7 +584,7 @@ class _Reply:
         if failure is not None:
             return ReplyEnd.CUT_OFF, _with_calls_not_run(failure)
         if not calls:
-            if self.finish_reason is None:
+            if self.finish_reason is None and not self.ended_by_marker:
                 # The body ended cleanly but the reply never said it was finished.
                 raise ModelError(ErrorKind.STREAM_DROPPED, "The reply ended before the model finished it. "
                                  "What arrived is kept.", None, "stream ended without finish_reason", retryable=True)
@@ -561,7 +599,61 @@ class _Reply:
             return (reason == TOOL_CALLS_FINISH or reason in MISLABELLED_FINISHES) and not self._parser.cut_off
         if reason == TOOL_CALLS_FINISH:
             return True
-        return reason in MISLABELLED_FINISHES and all(_whole_object(call.arguments) for call in calls)
+        ended = reason in MISLABELLED_FINISHES or (reason is None and self.ended_by_marker)
+        return ended and all(_whole_object(call.arguments) for call in calls)
+
+
+def content_parts(content: Any) -> tuple[str, str]:
+    """(answer text, thinking) of a delta's `content`: a string, or Mistral's list of typed parts."""
+    if isinstance(content, str):
+        return content, ""
+    if not isinstance(content, list):
+        return "", ""
+    text: list[str] = []
+    thinking: list[str] = []
+    for part in content:
+        if not isinstance(part, dict):
+            continue
+        kind = part.get("type")
+        if kind == "text" and isinstance(part.get("text"), str):
+            text.append(part["text"])
+        elif kind == "thinking":
+            inner = part.get("thinking")
+            if isinstance(inner, str):
+                thinking.append(inner)
+            elif isinstance(inner, list):
+                thinking.extend(p["text"] for p in inner if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return "".join(text), "".join(thinking)
+
+
+class _EndMarkerWatch(httpx2.AsyncByteStream):
+    """Wraps an httpx response's byte stream and notes whether a `data: [DONE]` line went by (module docstring).
+
+    Only the last few bytes of each piece are kept, to find a marker cut between two pieces."""
+
+    _MARKERS = (b"\ndata: [DONE]", b"\ndata:[DONE]")
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self._tail = b"\n"  # the body's start counts as a line start
+        self.seen = False
+
+    @classmethod
+    def install(cls, response: Any) -> "_EndMarkerWatch":
+        watch = cls(response.stream)
+        response.stream = watch
+        return watch
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for piece in self._inner:
+            if not self.seen:
+                window = self._tail + piece.replace(b"\r", b"\n")
+                self.seen = any(marker in window for marker in self._MARKERS)
+                self._tail = window[-16:]
+            yield piece
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
 
 
 def _whole_object(arguments: str) -> bool:

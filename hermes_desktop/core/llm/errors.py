@@ -2,7 +2,17 @@
 
 `classify()` is pure: it looks at the exception (and where it happened) and never
 does I/O, so each mapping is unit-tested directly as well as end-to-end against
-the scripted server.
+the scripted server and the recorded real providers (tests/core/test_provider_recordings.py).
+
+The provider's own error code decides first (`error.code` / `error.type` in the body: `context_length_exceeded`,
+`model_not_found`, `insufficient_quota`, Groq's `tool_use_failed`, …); the loose patterns over the message are
+the fallback for servers that send no code. Two codes are easy to mistake for others by their words:
+- Groq's `tool_use_failed` ("Tool call validation failed: … invalid_param …") means the MODEL wrote a bad call;
+  it says nothing about whether the server accepts tools, so it never switches the session to text tool calls;
+- an in-stream error after the reply already finished with `finish_reason: length` (OpenRouter/Minimax's
+  "Token limit reached") is the reply hitting its output limit, not the conversation being too long.
+The server's words are kept as it said them; OpenRouter's upstream reason (`error.metadata.raw`, e.g. the
+upstream's own 429 text) is added to them, with the upstream's name.
 """
 
 from __future__ import annotations
@@ -20,7 +30,7 @@ from hermes_desktop.core.redact import redact_text
 
 _CONTEXT_TOO_LONG = re.compile(
     r"context[_ ]length|maximum context|context window|too many tokens|prompt is too long|"
-    r"reduce the length|input is too long|exceeds? the (?:model'?s? )?(?:max|limit)|token limit",
+    r"reduce the length|input is too long|exceeds? the (?:model'?s? )?(?:max|limit)|(?:input|prompt|context) token limit",
     re.I,
 )
 _TOOLS_UNSUPPORTED = re.compile(
@@ -29,7 +39,16 @@ _TOOLS_UNSUPPORTED = re.compile(
     re.I,
 )
 _STREAM_OPTIONS_UNSUPPORTED = re.compile(r"stream_options", re.I)
-_MODEL_NOT_FOUND = re.compile(r"model[^.]*(?:not found|does not exist|not exist|unknown|no such)|model_not_found|invalid model", re.I)
+# "The model `gpt-4.1-mini` does not exist": a model's name may hold dots, slashes and colons, so the words after
+# "model" are matched within one sentence's length, not up to the first dot.
+_MODEL_NOT_FOUND = re.compile(
+    r"model\b.{0,160}?(?:not found|does not exist|not exist|unknown|no such|not supported by)|model_not_found|"
+    r"invalid model|unknown model|no such model", re.I)
+# Provider error codes (the body's `error.code` or `error.type`), which decide before the patterns above.
+_CONTEXT_CODES = frozenset({"context_length_exceeded", "context_too_long", "string_above_max_length"})
+_MODEL_CODES = frozenset({"model_not_found", "model_not_available", "invalid_model"})
+_QUOTA_CODES = frozenset({"insufficient_quota", "billing_hard_limit_reached", "payment_required"})
+_TOOL_CALL_CODES = frozenset({"tool_use_failed", "tool_call_validation_failed", "invalid_tool_call"})
 _QUOTA = re.compile(r"insufficient_quota|quota|billing|credit", re.I)
 
 _SERVER_MESSAGE_LIMIT = 300
@@ -58,6 +77,18 @@ class ModelError(Exception):
         return f"{self.kind}: {self.message}"
 
 
+def _host(base_url: str) -> str:
+    """The server as a message names it: host and port, never the `user:password@` a URL may carry."""
+    parts = urlsplit(base_url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if not parts.hostname:
+        return redact_text(base_url)
+    return f"{parts.hostname}:{port}" if port else parts.hostname
+
+
 def classify(
     exc: BaseException,
     *,
@@ -67,11 +98,14 @@ def classify(
     sent_tools: bool = False,
     sent_stream_options: bool = False,
     known_secrets: tuple[str, ...] = (),
+    finish_reason: str | None = None,
 ) -> ModelError:
-    """Turn an exception from the openai client (or the stream) into a ModelError."""
+    """Turn an exception from the openai client (or the stream) into a ModelError.
+
+    `finish_reason` is the one the reply had already sent when an in-stream error arrived (None otherwise)."""
     if isinstance(exc, ModelError):
         return exc
-    host = urlsplit(base_url).netloc or base_url
+    host = _host(base_url)
     server_text = redact_text(_server_message(exc), known_secrets)
     detail = redact_text(f"{type(exc).__name__}: {exc}", known_secrets)[:1000]
 
@@ -98,8 +132,13 @@ def classify(
                           "What arrived is kept.", ErrorAction.RETRY, detail, retryable=not during_stream,
                           code="malformed", params={"host": host})
     if isinstance(exc, openai.APIError):
-        # Errors sent inside the event stream ({"error": {...}} as an SSE data line).
-        if _CONTEXT_TOO_LONG.search(server_text):
+        # Errors sent inside the event stream ({"error": {...}} as an SSE data line, or an `event: error`).
+        codes = _error_codes(exc)
+        if finish_reason == "length":
+            return _output_limit(detail, server_text, host)
+        if codes & _TOOL_CALL_CODES:
+            return _tool_call_rejected(detail, server_text, host, retryable=not during_stream)
+        if codes & _CONTEXT_CODES or (not codes and _CONTEXT_TOO_LONG.search(server_text)):
             return _context_too_long(detail, server_text)
         message = f"The model server reported an error: {server_text}" if server_text else \
             "The model server reported an error while streaming."
@@ -116,6 +155,7 @@ def _classify_status(
     status = exc.status_code
     said = f" The server said: {server_text}" if server_text else ""
     said_params: dict[str, Any] = {"host": host, "server": server_text}
+    codes = _error_codes(exc)
     if status == 401:
         return ModelError(ErrorKind.AUTH, f"The provider rejected the API key (401).{said} "
                           "Check the key in provider settings.", ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status,
@@ -126,7 +166,7 @@ def _classify_status(
                           code="auth_forbidden", params={**said_params, "status": status})
     if status == 429:
         retry_after = _retry_after(exc)
-        if _QUOTA.search(server_text) and "rate" not in server_text.lower():
+        if codes & _QUOTA_CODES or (_QUOTA.search(server_text) and "rate" not in server_text.lower()):
             return ModelError(ErrorKind.RATE_LIMIT, f"The provider says the account is out of quota or credit (429).{said}",
                               ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status,
                               code="quota", params={**said_params, "status": status})
@@ -140,7 +180,11 @@ def _classify_status(
     if sent_stream_options and _STREAM_OPTIONS_UNSUPPORTED.search(server_text):
         return ModelError(ErrorKind.BAD_REQUEST, server_text, None, detail, status=status, stream_options_unsupported=True,
                           code="refused", params={**said_params, "status": status})
-    if _CONTEXT_TOO_LONG.search(server_text) or "context_length_exceeded" in detail:
+    if codes & _TOOL_CALL_CODES:
+        return _tool_call_rejected(detail, server_text, host, retryable=True, status=status)
+    if codes & _MODEL_CODES:
+        return _model_not_found(host, model, said, said_params, detail, status)
+    if codes & _CONTEXT_CODES or _CONTEXT_TOO_LONG.search(server_text) or "context_length_exceeded" in detail:
         error = _context_too_long(detail, server_text)
         error.status = status
         return error
@@ -148,10 +192,8 @@ def _classify_status(
         return ModelError(ErrorKind.BAD_REQUEST, f"The model does not accept native tool calls.{said}", None, detail,
                           status=status, tools_unsupported=True, code="tools_unsupported", params=dict(said_params))
     if status == 404 or _MODEL_NOT_FOUND.search(server_text):
-        if _MODEL_NOT_FOUND.search(server_text) or model in server_text:
-            return ModelError(ErrorKind.MODEL_NOT_FOUND, f"The server at {host} does not offer the model "
-                              f"“{model}”.{said}", ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status,
-                              code="model_not_found", params={**said_params, "model": model})
+        if _MODEL_NOT_FOUND.search(server_text) or (model and model in server_text):
+            return _model_not_found(host, model, said, said_params, detail, status)
         return ModelError(ErrorKind.BAD_REQUEST, f"The server at {host} has no chat endpoint at this URL (404). "
                           "Check the base URL (many servers need it to end in /v1).",
                           ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status,
@@ -161,6 +203,46 @@ def _classify_status(
                       ErrorAction.RETRY, detail, status=status,
                       wants_reasoning_echo=status == 400 and "reasoning_content" in server_text,
                       code="refused", params={**said_params, "status": status})
+
+
+def _model_not_found(host: str, model: str, said: str, said_params: dict[str, Any], detail: str,
+                     status: int) -> ModelError:
+    return ModelError(ErrorKind.MODEL_NOT_FOUND, f"The server at {host} does not offer the model “{model}”.{said}",
+                      ErrorAction.OPEN_PROVIDER_SETTINGS, detail, status=status,
+                      code="model_not_found", params={**said_params, "model": model})
+
+
+def _output_limit(detail: str, server_text: str, host: str) -> ModelError:
+    """The reply had finished with `length` and the server then said so in an error: what arrived is the reply."""
+    said = f" The server said: {server_text}" if server_text else ""
+    return ModelError(ErrorKind.BAD_REQUEST, f"The reply reached the model's output limit.{said} What arrived is "
+                      "kept; raise the profile's max output tokens for longer replies.", ErrorAction.RETRY, detail,
+                      code="reply_output_limit", params={"host": host, "server": server_text})
+
+
+def _tool_call_rejected(detail: str, server_text: str, host: str, *, retryable: bool,
+                        status: int | None = None) -> ModelError:
+    """The model wrote a tool call the server refused to pass on (Groq validates calls against their schema)."""
+    said = f" The server said: {server_text}" if server_text else ""
+    return ModelError(ErrorKind.BAD_REQUEST, f"The model wrote a tool call the server could not accept.{said}",
+                      ErrorAction.RETRY, detail, retryable=retryable, status=status,
+                      code="tool_call_rejected", params={"host": host, "server": server_text})
+
+
+def _error_codes(exc: BaseException) -> frozenset[str]:
+    """The provider's error code and type, lower-cased (`{"error": {"code": …, "type": …}}` or the body itself)."""
+    body = getattr(exc, "body", None)
+    found: set[str] = set()
+    for holder in (body, body.get("error") if isinstance(body, dict) else None):
+        if isinstance(holder, dict):
+            for key in ("code", "type"):
+                value = holder.get(key)
+                if isinstance(value, str) and value:
+                    found.add(value.strip().lower())
+    code = getattr(exc, "code", None)
+    if isinstance(code, str) and code:
+        found.add(code.strip().lower())
+    return frozenset(found)
 
 
 def _context_too_long(detail: str, server_text: str) -> ModelError:
@@ -184,8 +266,26 @@ def _server_message(exc: BaseException) -> str:
         message = body
     if not message and isinstance(exc, openai.APIError):
         message = getattr(exc, "message", "") or ""
+    upstream = _upstream_reason(body)
+    if upstream and upstream not in message:
+        message = f"{message} ({upstream})" if message else upstream
     message = " ".join(message.split())
     return message[:_SERVER_MESSAGE_LIMIT] + ("…" if len(message) > _SERVER_MESSAGE_LIMIT else "")
+
+
+def _upstream_reason(body: Any) -> str:
+    """OpenRouter's `error.metadata.raw`: the upstream provider's own words (often its 429 reason), with its name."""
+    inner = body.get("error", body) if isinstance(body, dict) else None
+    metadata = inner.get("metadata") if isinstance(inner, dict) else None
+    if not isinstance(metadata, dict):
+        return ""
+    raw = metadata.get("raw")
+    if isinstance(raw, (dict, list)):
+        raw = json.dumps(raw, ensure_ascii=False)
+    if not isinstance(raw, str) or not raw.strip():
+        return ""
+    name = metadata.get("provider_name")
+    return f"{name}: {raw.strip()}" if isinstance(name, str) and name else raw.strip()
 
 
 def _retry_after(exc: openai.APIStatusError) -> float | None:

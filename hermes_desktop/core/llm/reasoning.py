@@ -20,12 +20,14 @@ not needed (and ignored). We follow that contract exactly: with the echo on, an 
 `reasoning_content` when it has reasoning and its exchange (the messages since the last user message) made
 a tool call; every other message is sent without the field. With the echo off no message carries it.
 Messages in the engine's history keep their reasoning under `reasoning_content` always; the client decides
-per request (the echo can be learned half-way through a turn, after the history was built).
+per request (the echo can be learned half-way through a turn, after the history was built). Whatever the echo
+setting, a reasoning goes back only to the server that produced it (core/llm/reasoning_origins.py): a session that
+switched providers, or was imported, never hands one provider's thinking to another.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 OPEN_TAG = "<think>"
 CLOSE_TAG = "</think>"
@@ -150,10 +152,13 @@ def echo_carriers(messages: list[Mapping[str, Any]]) -> set[int]:
     return carriers
 
 
-def with_reasoning_echo(messages: Iterable[Mapping[str, Any]], echo: bool) -> list[dict[str, Any]]:
-    """The messages as a request sends them: `reasoning_content` kept only where the echo puts it."""
+def with_reasoning_echo(messages: Iterable[Mapping[str, Any]], echo: bool, *,
+                        produced_here: Callable[[str], bool]) -> list[dict[str, Any]]:
+    """The messages as a request sends them: `reasoning_content` kept only where the echo puts it, and only on
+    reasoning this server produced (`produced_here`, core/llm/reasoning_origins.py): another provider's thinking
+    is never sent to it."""
     listed = [dict(m) for m in messages]
-    keep = echo_carriers(listed) if echo else set()
+    keep = {i for i in echo_carriers(listed) if produced_here(str(listed[i].get(ECHO_FIELD)))} if echo else set()
     for index, message in enumerate(listed):
         if index not in keep:
             message.pop(ECHO_FIELD, None)

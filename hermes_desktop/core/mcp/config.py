@@ -138,7 +138,10 @@ class ServerConfig:
         return hashlib.sha256(self.identity.encode("utf-8")).hexdigest()[:12]
 
     def describe(self) -> str:
-        return self.url or " ".join((self.command, *self.args))
+        """What the server is, fit to show: its URL or command line, credentials in a URL redacted."""
+        from hermes_desktop.core.redact import redact_urls
+
+        return redact_urls(self.url or " ".join((self.command, *self.args)))
 
     def _values(self) -> list[str]:
         return [self.command, *self.args, *self.env.values(), self.cwd or "", self.url, *self.headers.values(),

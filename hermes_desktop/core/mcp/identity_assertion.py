@@ -238,17 +238,19 @@ async def identity_assertion_provider(config: ServerConfig, secrets: SecretStore
     """The httpx auth for an identity_assertion server: stored tokens, else both legs at the first 401."""
     settings = config.oauth
     if storage is None:
-        storage = KeyringTokenStorage(secrets, config.name, require_persistent=False)
+        storage = KeyringTokenStorage(secrets, config.name, url=config.url, require_persistent=False)
     secret = await asyncio.to_thread(resolve_value, config, secrets, settings.client_secret,
                                      "the client secret for the authorization server (oauth.clientSecret)")
 
     async def assertion(audience: str, resource: str) -> str:
         return await exchange_id_token(config, secrets, audience, resource)
 
-    return _provider_class()(
+    from hermes_desktop.core.mcp import oauth_network
+
+    return oauth_network.guard(_provider_class()(
         server_url=config.url, storage=storage, client_id=settings.client_id, client_secret=secret,
         issuer=settings.issuer, assertion_provider=assertion, scope=" ".join(settings.scopes) or None,
-        token_endpoint_auth_method=settings.token_endpoint_auth, server=config.name)
+        token_endpoint_auth_method=settings.token_endpoint_auth, server=config.name), config.url)
 
 
 async def background_provider(config: ServerConfig, secrets: SecretStore | None) -> Any:
@@ -283,7 +285,7 @@ async def sign_in(config: ServerConfig, secrets: SecretStore | None, *,
                   connect: Callable[[Any], Awaitable[int]] | None = None) -> SignInResult:
     """"Sign in" for an identity_assertion server: both legs now (no browser), the tokens to the keyring once the
     server accepted them; the stored ones are kept if anything fails. Raises SignInError fit to show."""
-    keyring = KeyringTokenStorage(secrets, config.name)
+    keyring = KeyringTokenStorage(secrets, config.name, url=config.url)
     await asyncio.to_thread(keyring._check)  # no secure keyring: refuse before anything is sent
     pending = _PendingTokens(keyring)
     # A whole deadline: a server (or IdP) dripping its answers never trips a per-read timeout.

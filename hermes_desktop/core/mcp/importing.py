@@ -36,6 +36,11 @@ command-line option named for a key (`--api-key VALUE`, `--github-token=VALUE`),
 keyring the value is not stored anywhere: the entry still gets the reference, and the preview says to set it
 with “Set secret…” or `mcp set-secret`.
 
+Everything a server will run or send is shown before it is imported (core/mcp/import_review.py): command,
+arguments, env (sensitive values masked), cwd, URL and headers, with warnings for variables such as LD_PRELOAD,
+NODE_OPTIONS or PATH; a remote server whose URL or headers use `${env:…}` (the app's environment sent out) is
+imported only when the user confirmed it by name (`allowed_env`).
+
 Safety: the source is only read. A source larger than 5 MB, not JSON (comments and trailing commas allowed),
 or without a server section is refused with the reason, and nothing changes. mcp.json itself is written
 atomically after the previous file is copied to `mcp.json.bak`; a broken mcp.json is refused (fix it first).
@@ -53,7 +58,7 @@ import stat
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Collection, Mapping
 
 from hermes_desktop.core.mcp.config import (
     MCPConfigError,
@@ -140,6 +145,9 @@ class ImportResult:
     secrets_stored: tuple[str, ...]  # keyring usernames
     secrets_not_stored: tuple[str, ...]  # usernames that still need a value (no secure keyring, or it failed)
     backup: Path | None
+    # Servers left out because they send the app's environment variables (`${env:…}` in a remote server's URL or
+    # headers) and the user did not confirm them by name (core/mcp/import_review.py).
+    held_back: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------- where
@@ -515,14 +523,23 @@ def plan_from_client(config_path: Path, client: str, secrets: SecretStore | None
 # ---------------------------------------------------------------------------------------------- apply
 
 def apply_import(config_path: Path, plan: ImportPlan, accepted_changes: set[str], secrets: SecretStore | None,
-                 *, keyring_secure: bool) -> ImportResult:
+                 *, keyring_secure: bool, allowed_env: Collection[str] = ()) -> ImportResult:
     """Add the new servers and replace the accepted changed ones; move their secrets to the keyring; copy the
-    previous mcp.json to mcp.json.bak and write the new one atomically. Raises ImportError_ (nothing written)
-    when mcp.json cannot be read back as it was."""
-    adds = plan.of(Change.ADD)
-    changes = [item for item in plan.of(Change.CHANGE) if item.name in accepted_changes]
+    previous mcp.json to mcp.json.bak and write the new one atomically. A server that would send the app's
+    environment variables to a remote address is written only when its name is in `allowed_env` (the user saw
+    which variables and confirmed). Raises ImportError_ (nothing written) when mcp.json cannot be read back as
+    it was."""
+    from hermes_desktop.core.mcp.import_review import review_entry
+
+    def confirmed(item: PlanItem) -> bool:
+        return item.name in allowed_env or not review_entry(item.entry).env_reads
+
+    wanted = [*plan.of(Change.ADD), *(item for item in plan.of(Change.CHANGE) if item.name in accepted_changes)]
+    held = tuple(item.name for item in wanted if not confirmed(item))
+    adds = [item for item in plan.of(Change.ADD) if confirmed(item)]
+    changes = [item for item in plan.of(Change.CHANGE) if item.name in accepted_changes and confirmed(item)]
     if not adds and not changes:
-        return ImportResult((), (), (), (), None)
+        return ImportResult((), (), (), (), None, held)
     before = _config_digest(config_path)
     if plan.config_digest and before != plan.config_digest:
         raise ImportError_(f"{config_path} changed since the preview (another import or an editor); nothing was "
@@ -564,7 +581,7 @@ def apply_import(config_path: Path, plan: ImportPlan, accepted_changes: set[str]
         _copy_atomically(config_path, backup)  # a full disk leaves the older backup whole, not half overwritten
     write_atomically(config_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     return ImportResult(tuple(i.name for i in adds), tuple(i.name for i in changes), tuple(stored), tuple(missing),
-                        backup)
+                        backup, held)
 
 
 def _copy_atomically(source: Path, target: Path) -> None:
@@ -591,6 +608,8 @@ def describe_plan(plan: ImportPlan) -> list[str]:
                                                                                  if target else ""))
         if item.change is Change.CHANGE:
             lines.append("      differs in: " + ", ".join(item.differences))
+        if item.change in (Change.ADD, Change.CHANGE):
+            lines += _review_lines(item)
         for secret in item.secrets:
             lines.append(f"      secret in {secret.where}: moved to the keyring as ${{secret:{secret.name}}}")
         for note in item.notes:
@@ -600,4 +619,18 @@ def describe_plan(plan: ImportPlan) -> list[str]:
     counts = {change: len(plan.of(change)) for change in Change}
     lines.append(f"{counts[Change.ADD]} to add, {counts[Change.CHANGE]} changed, {counts[Change.SAME]} identical, "
                  f"{counts[Change.INVALID]} skipped")
+    return lines
+
+
+def _review_lines(item: PlanItem) -> list[str]:
+    """Everything the server runs or sends, its warnings, and the environment variables it would send
+    (core/mcp/import_review.py), for the terminal's preview."""
+    from hermes_desktop.core.mcp.import_review import review_entry
+
+    review = review_entry(item.entry, item.secrets)
+    lines = [f"      {preview_text(shown.what)}: {preview_text(shown.value)}" for shown in review.shown]
+    lines += [f"      WARNING: {preview_text(warning)}" for warning in review.warnings]
+    if review.env_reads:
+        places = ", ".join(f"{read.variable} (in {read.where})" for read in review.env_reads)
+        lines.append(f"      SENDS YOUR ENVIRONMENT: {preview_text(places)}; imported only if you confirm it")
     return lines

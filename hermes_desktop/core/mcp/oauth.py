@@ -21,6 +21,14 @@ What Hermes adds here:
   `state` (a code with a wrong one ends the sign-in, refused; a request with neither code nor this state, such
   as a probe or an `error` anyone local could send, is answered 400 and ignored), answers once and closes, and
   gives up after `timeout_s`.
+- A sign-in is bound to the server URL it was made for: the record keeps that URL (`url`, normalised), and a
+  record for another URL (the entry's URL was edited, an import replaced the entry) or without one (written
+  before the binding) is never read: no token, refresh token or registration of it is sent to the new URL, the
+  server needs sign-in again, and the next write replaces the stale record. The resource the token names is the
+  one the SDK derives from that same URL (RFC 8707; it refuses protected-resource metadata naming another).
+- Every OAuth request (discovery, registration, token, refresh) passes fetch_url's address check first
+  (oauth_network.py): https except on loopback, and no private, loopback or link-local address unless it is the
+  MCP server's own host or the user allowed it.
 - A pre-registered client (`oauth.clientId`, `clientSecret` from the keyring) replaces dynamic registration.
 - Enterprise-managed authorization (`"grant": "identity_assertion"`, SEP-990) is in identity_assertion.py.
 """
@@ -38,7 +46,9 @@ from html import escape
 from typing import Any, AsyncGenerator, Awaitable, Callable
 from urllib.parse import parse_qs, urlparse
 
+from hermes_desktop.core.mcp import oauth_network
 from hermes_desktop.core.mcp.config import ServerConfig, secret_username
+from hermes_desktop.core.mcp.split_secret import delete_split, read_split, write_split
 from hermes_desktop.core.secrets import SecretStore, SecretStoreError
 
 log = logging.getLogger(__name__)
@@ -71,10 +81,14 @@ def uses_oauth(config: ServerConfig) -> bool:
 class KeyringTokenStorage:
     """The SDK's TokenStorage over the keyring (one JSON record per server). Keyring calls run in a thread."""
 
-    def __init__(self, secrets: SecretStore | None, server: str, *, client_info: Any = None,
+    def __init__(self, secrets: SecretStore | None, server: str, *, url: str, client_info: Any = None,
                  require_persistent: bool = True) -> None:
+        """`url`: the server's URL now; a stored sign-in made for another URL is not used (see the module
+        docstring)."""
         self._secrets = secrets
         self._server = server
+        self._url = bound_url(url)
+        self.stale = False  # a stored sign-in was found for another URL (and is not used)
         self._fixed_client = client_info  # a pre-registered client: used instead of anything stored
         self._require_persistent = require_persistent
         self.expires_at: float | None = None
@@ -89,7 +103,7 @@ class KeyringTokenStorage:
         if self._secrets is None:
             return {}
         try:
-            text = self._secrets.get(oauth_username(self._server))
+            text = read_split(self._secrets, oauth_username(self._server))  # parts: core/mcp/split_secret.py
         except SecretStoreError as exc:
             raise SignInError(str(exc)) from exc
         if not text:
@@ -99,13 +113,22 @@ class KeyringTokenStorage:
         except json.JSONDecodeError:
             log.warning("the stored sign-in of MCP server %s is unreadable; it is ignored", self._server)
             return {}
-        return record if isinstance(record, dict) else {}
+        if not isinstance(record, dict):
+            return {}
+        if record.get("url") != self._url:  # made for another URL (or before sign-ins were bound): never sent here
+            if not self.stale:
+                log.info("the stored sign-in of MCP server %s was made for another URL; it is not sent to the "
+                         "server's URL now, which needs sign-in again", self._server)
+            self.stale = True
+            return {}
+        return record
 
     def _write_sync(self, record: dict[str, Any]) -> None:
         store = self._check()
         try:
-            store.set(oauth_username(self._server), json.dumps(record))
-        except SecretStoreError as exc:
+            # Bound to its URL (issue 21); split for Windows' ~1,280 characters an entry (issue 25).
+            write_split(store, oauth_username(self._server), json.dumps({**record, "url": self._url}))
+        except (SecretStoreError, ValueError) as exc:
             raise SignInError(str(exc)) from exc
 
     async def read(self) -> dict[str, Any]:
@@ -163,19 +186,41 @@ def sign_out(secrets: SecretStore | None, server: str) -> bool:
         return False
     try:
         had = bool(secrets.get(oauth_username(server)))
-        secrets.delete(oauth_username(server))
+        delete_split(secrets, oauth_username(server))
     except SecretStoreError as exc:
         raise SignInError(str(exc)) from exc
     return had
 
 
-def signed_in(secrets: SecretStore | None, server: str) -> bool:
-    """Whether tokens are stored for the server (keyring read: may block)."""
+def signed_in(secrets: SecretStore | None, server: str, url: str | None = None) -> bool:
+    """Whether tokens are stored for the server (for `url`, when given: a sign-in made for another URL does not
+    count). Keyring read: may block."""
     try:
-        text = secrets.get(oauth_username(server)) if secrets is not None else None
-        return bool(text and json.loads(text).get("tokens"))
+        text = read_split(secrets, oauth_username(server)) if secrets is not None else None
+        record = json.loads(text) if text else {}
+        return bool(record.get("tokens")) and (url is None or record.get("url") == bound_url(url))
     except (SecretStoreError, ValueError, AttributeError):
         return False
+
+
+def bound_url(url: str) -> str:
+    """The form of a server URL a sign-in is bound to: scheme and host in lower case, the default port and the
+    fragment dropped; path and query as written (another path can be another resource)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        return url.strip()
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host if port is None or (scheme, port) in (("http", 80), ("https", 443)) else f"{host}:{port}"
+    if parts.username is not None:  # credentials in the URL are part of who is asked
+        netloc = f"{parts.username}{':' + parts.password if parts.password is not None else ''}@{netloc}"
+    return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
 
 
 # ---------------------------------------------------------------------------------------------- loopback
@@ -417,8 +462,8 @@ def make_provider(config: ServerConfig, secrets: SecretStore | None, *, interact
     settings = config.oauth
     scope = " ".join(settings.scopes) or None
     if storage is None:
-        storage = KeyringTokenStorage(secrets, config.name, client_info=_fixed_client(config, client_secret,
-                                                                                      redirect_uri))
+        storage = KeyringTokenStorage(secrets, config.name, url=config.url,
+                                      client_info=_fixed_client(config, client_secret, redirect_uri))
 
     async def refuse(_url: str) -> None:
         raise SignInRequired("it needs you to sign in")
@@ -426,13 +471,14 @@ def make_provider(config: ServerConfig, secrets: SecretStore | None, *, interact
     async def nothing() -> Any:
         raise SignInRequired("it needs you to sign in")
 
-    return _provider_class()(
+    provider = _provider_class()(
         config.url,
         OAuthClientMetadata(client_name=CLIENT_NAME, redirect_uris=[AnyUrl(redirect_uri)],
                             grant_types=["authorization_code", "refresh_token"], response_types=["code"],
                             scope=scope, token_endpoint_auth_method="none"),
         storage, redirect_handler=redirect_handler or refuse, callback_handler=callback_handler or nothing,
         client_metadata_url=settings.client_metadata_url or None, interactive=interactive, extra_scope=extra_scope)
+    return oauth_network.guard(provider, config.url)  # discovery never reaches a private address (oauth_network.py)
 
 
 def _fixed_client(config: ServerConfig, secret: str | None, redirect_uri: str) -> Any:
@@ -457,7 +503,7 @@ async def background_provider(config: ServerConfig, secrets: SecretStore | None)
 
         return await identity_assertion.background_provider(config, secrets)
     secret = await asyncio.to_thread(_client_secret, config, secrets) if config.oauth.client_id else None
-    storage = KeyringTokenStorage(secrets, config.name, require_persistent=False,
+    storage = KeyringTokenStorage(secrets, config.name, url=config.url, require_persistent=False,
                                   client_info=_fixed_client(config, secret, f"http://127.0.0.1{CALLBACK_PATH}"))
     return make_provider(config, secrets, interactive=False, storage=storage, client_secret=secret)
 
@@ -472,7 +518,7 @@ async def _client_credentials_provider(config: ServerConfig, secrets: SecretStor
     )
 
     settings = config.oauth
-    storage = KeyringTokenStorage(secrets, config.name, require_persistent=False)
+    storage = KeyringTokenStorage(secrets, config.name, url=config.url, require_persistent=False)
     scope = " ".join(settings.scopes) or None
     if settings.private_key:
         key = await asyncio.to_thread(_client_secret, config, secrets, settings.private_key)
@@ -487,7 +533,7 @@ async def _client_credentials_provider(config: ServerConfig, secrets: SecretStor
                                                   token_endpoint_auth_method=settings.token_endpoint_auth,
                                                   scope=scope)
     provider.sign_in_needed = None  # the supervisor asks every provider this (a refused grant fails plainly)
-    return provider
+    return oauth_network.guard(provider, config.url)
 
 
 @dataclass
@@ -520,7 +566,7 @@ async def sign_in(config: ServerConfig, secrets: SecretStore | None, *,
             raise SignInError("the identity_assertion grant keeps its tokens in the keyring only")
         return await identity_assertion.sign_in(config, secrets, connect=connect)
     own_storage = storage is None
-    storage = storage or KeyringTokenStorage(secrets, config.name)
+    storage = storage or KeyringTokenStorage(secrets, config.name, url=config.url)
     if own_storage:
         await asyncio.to_thread(storage._check)  # no secure keyring: refuse before anything happens
     secret = await asyncio.to_thread(_client_secret, config, secrets)

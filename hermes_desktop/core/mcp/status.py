@@ -62,3 +62,16 @@ class ServerStatus:
     # words it in the user's language; a server's or the OS's own words stay in `reason`, shown as quoted data.
     detail_code: str = ""
     detail_params: dict[str, Any] = field(default_factory=dict)
+    # Tools not offered because their Hermes name (sanitised, at most 64 characters) is another tool's already:
+    # (the server's own name, the Hermes name it would have had). Shown on the server's card and in `mcp list`.
+    skipped_tools: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        """A URL's password or ?token= (in the target, or quoted in an HTTP error) is never shown (issue 21)."""
+        from hermes_desktop.core.redact import redact_urls
+
+        object.__setattr__(self, "detail", redact_urls(self.detail))
+        object.__setattr__(self, "target", redact_urls(self.target))
+        if any(isinstance(v, str) and "://" in v for v in self.detail_params.values()):
+            object.__setattr__(self, "detail_params", {k: redact_urls(v) if isinstance(v, str) else v
+                                                       for k, v in self.detail_params.items()})

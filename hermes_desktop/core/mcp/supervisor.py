@@ -132,6 +132,7 @@ class ServerSupervisor:
         self._restart_asked = False  # restart() on a connected server: end the session and start again at once
         self._stopping = False
         self._tool_names: dict[str, str] = {}  # the Hermes tools registered for this server
+        self._skipped: list[tuple[str, str]] = []  # (server's name, Hermes name) of tools whose names clashed
         self._connected_at = 0.0
         self._prompts: tuple[PromptInfo, ...] = ()
         self._pump: StderrPump | None = None  # this run's stderr copier (stdio servers)
@@ -238,7 +239,8 @@ class ServerSupervisor:
                                    self._prompts if state is ServerState.CONNECTED else (), self._sign_in_state(),
                                    withheld=self.breaker.note(), breaker=self.breaker.info(), detail_code=code,
                                    detail_params={k: redact_text(v, self._known_secrets) if isinstance(v, str) else v
-                                                  for k, v in (params or {}).items()})
+                                                  for k, v in (params or {}).items()},
+                                   skipped_tools=tuple(self._skipped))
         if state in (ServerState.STARTING, ServerState.STOPPED):
             self.settled.clear()
         else:
@@ -543,6 +545,7 @@ class ServerSupervisor:
         specs = [self._spec(tool.name, (tool.description or getattr(tool, "title", None) or tool.name).strip(),
                             parameters_of(tool.input_schema), self._tool_handler(tool.name), risk_of(tool.annotations))
                  for tool in tools]
+        remote = {id(spec): tool.name for spec, tool in zip(specs, tools)}
         if resources:  # a server that lists documents or records gets two read tools to find and read them
             specs.append(self._spec("list_resources", "List the resources (documents, data) this server offers, with "
                                     "their URIs.", {"type": "object", "properties": {}, "additionalProperties": False},
@@ -553,6 +556,7 @@ class ServerSupervisor:
         for spec in specs:
             if self._registry.get(spec.name) is not None:
                 log.warning("MCP tool %s clashes with an existing tool; skipped", spec.name)
+                self._skipped.append((remote.get(id(spec), spec.name), spec.name))
                 continue
             self._registry.register(spec)
             self._tool_names[spec.name] = spec.name
@@ -567,6 +571,7 @@ class ServerSupervisor:
         for name in self._tool_names:
             self._registry.unregister(name)
         self._tool_names.clear()
+        self._skipped.clear()
 
     async def _submit(self, run: Callable[[Any], Awaitable[Any]]) -> Any:
         """Hand one request to the owner task and wait for its answer."""

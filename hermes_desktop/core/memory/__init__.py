@@ -5,8 +5,9 @@ Modules, one job each:
 - store.py    MemoryStore: the table `memories` (migration v6) and its CJK-aware FTS index; the API of the Memory
               tab, the CLI and the tools (list/search, add, edit, pin, forget + undo, undo_add, delete, wipe,
               history, for_message, incognito)
-- text.py     words: recall terms (OR, CJK pairs), entity keys, subject keys, the verbatim quote check
-- rules.py    candidates in the user's own sentences; questions and hypotheticals never are; dates
+- text.py     words: recall terms (OR, CJK pairs), entity keys, subject keys, the verbatim quote check, own words
+              (pasted material left out), the support rule, one fact
+- rules.py    candidates in the user's own sentences; questions, hypotheticals, reported speech never are; dates
 - extract.py  the one side request that refines candidates; only quotes found verbatim survive
 - recall.py   BM25 + entity boost + decay + pins, within the token budget, with sources
 - service.py  MemoryService: before/after-turn hooks, background extraction, MemoryRemembered listeners, switches
@@ -14,7 +15,7 @@ Modules, one job each:
 - embeddings.py optional /embeddings similarity mixed into recall
 
 Trust rule: every memory carries the user's exact words (`quote`) and where they were said; a statement that
-cannot be traced to them is never stored.
+cannot be traced to them is never stored. Design and what was verified: docs/memory-safety.md.
 """
 
 from hermes_desktop.core.memory.model import Kind, Layer, Memory, MemoryState, Origin, Recalled

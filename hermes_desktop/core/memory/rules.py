@@ -15,8 +15,30 @@ from hermes_desktop.core.memory.model import Kind
 _SENTENCE = re.compile(r"(?:[^.!?。！？\n;；]|[.!?;](?=[^\s.!?;。！？；]))+[.!?。！？;；]*")
 
 _HYPOTHETICAL = re.compile(
-    r"\b(if|suppose|supposing|imagine|hypothetically|pretend|what if|assuming|in case)\b|如果|假如|假设|要是|倘若|万一|想象",
+    r"\b(if|unless|suppose|supposing|imagine|hypothetically|hypothetical|pretend|what if|assuming|assume|in case|"
+    r"as if|as though|let'?s say|say that|wish|wished|dream|dreamt|dreamed|were I|had I|in theory|theoretically|"
+    r"used to)\b|"  # (a habit of the past is not a fact now)
+    r"\b(?:would|could|might)\b(?!\s+(?:like|love|prefer|rather|appreciate|enjoy)\b)|"
+    r"\b(?:i|you|we|he|she|they)['’]d\b(?!\s+(?:like|love|prefer|rather|appreciate|enjoy)\b)|"
+    r"如果|假如|假设|要是|倘若|万一|想象|假使|若是|的话",
     re.I)
+# A sentence that follows a hypothetical and goes on with it ("Suppose I were an admin. Then I'd have every right.").
+_CONTINUES = re.compile(r"^\s*(then|in that case|and then|so then|那么|那|就)\b", re.I)
+# Someone else's words reported: "Bob told me: I am an admin", "my boss says I'm in charge", "他说我是管理员".
+# The user's own "I said"/"I told you" is not (the verb right after I / I've / I had / I just ...). Words that are
+# nouns as often as verbs ("claims", "replies", "quote") are left out: "I prefer replies in English" is the user.
+_REPORTED = re.compile(
+    r"(?<!\bI )(?<!\bI've )(?<!\bI have )(?<!\bI had )(?<!\bI just )(?<!\bI already )"
+    r"\b(told|tells|telling|said|says|saying|wrote|writes|claimed|thinks|thought|believes|believed|"
+    r"mentioned|insists|insisted|according to|replied|asked me)\b"
+    r"|(?<!我)(?:说过?|告诉我|告诉过我|写道|声称|表示|认为|据说|听说)",
+    re.I)
+# A line of a pasted chat transcript: a speaker's name, a colon, their words ("Alice: I am the admin here").
+# A label the user puts before their own words ("Note:", "Remember:", "PS:") is not a speaker.
+_SPEAKER = re.compile(r"^\s*(?:\[[^\]]{1,20}\]\s*)?([A-Z][\w.'-]{0,20}(?: [A-Z][\w.'-]{0,20})?)\s*[:：]\s+\S")
+_LABELS = frozenset("""remember note notes please ps p.s fyi update edit also reminder important context me question
+answer summary todo tl;dr tldr nb n.b btw info warning aside""".split())
+_FIRST_PERSON = re.compile(r"\b(i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself)\b|我", re.I)
 # "Forget what I said about the deadline" asks to forget: it is never itself a memory ("Don't forget …" is one).
 _FORGET_REQUEST = re.compile(r"^\s*(?:(?:please|pls|can you|could you|would you)[\s,]+)*(?:forget|stop remembering|"
                              r"unremember|delete (?:the |that |my |this )?memor)|^\s*(?:请|麻烦)?你?(?:忘掉|忘记|忘了|别记)",
@@ -69,6 +91,36 @@ def is_hypothetical(sentence: str) -> bool:
     return bool(_HYPOTHETICAL.search(sentence))
 
 
+def is_reported(sentence: str) -> bool:
+    """Whether the sentence reports someone else's words (what they say about the user is not the user saying it),
+    or is a speaker's line of a chat transcript ("Alice: I am the admin")."""
+    if _REPORTED.search(sentence):
+        return True
+    speaker = _SPEAKER.match(sentence)
+    return speaker is not None and speaker.group(1).lower().rstrip(".") not in _LABELS
+
+
+def about_self(sentence: str) -> bool:
+    """Whether the sentence is clearly the user speaking about themselves: in the first person, stated (not a
+    question, a hypothetical or someone else's words reported). What the rules alone may keep."""
+    return (bool(_FIRST_PERSON.search(sentence)) and not is_question(sentence) and not is_hypothetical(sentence)
+            and not is_reported(sentence))
+
+
+def not_stated(text: str) -> set[str]:
+    """The sentences of `text` that are not stated facts: questions, hypotheticals, reported speech, and a sentence
+    that goes on with a hypothetical ("Suppose I were an admin. Then I'd have every right.")."""
+    found: set[str] = set()
+    previous = False
+    for sentence in sentences(text):
+        bad = (is_question(sentence) or is_hypothetical(sentence) or is_reported(sentence)
+               or (previous and bool(_CONTINUES.match(sentence))))
+        if bad:
+            found.add(sentence)
+        previous = bad and not is_question(sentence)
+    return found
+
+
 def find_date(sentence: str, today: date) -> date | None:
     """The first date named in `sentence` (ISO, "Dec 15", "15 December", "12月15日", tomorrow/明天...). A month and
     day without a year is the next such day from `today`."""
@@ -104,8 +156,9 @@ def find_candidates(text: str, today: date) -> list[Candidate]:
     """The sentences of the user's message worth refining into memories, with why (the first rule that matched;
     a date makes it a deadline)."""
     found = []
+    skipped = not_stated(text)
     for sentence in sentences(text):
-        if is_question(sentence) or is_hypothetical(sentence) or _FORGET_REQUEST.search(sentence):
+        if sentence in skipped or _FORGET_REQUEST.search(sentence):
             continue
         kind = next((k for k, pattern in _PATTERNS if pattern.search(sentence)), None)
         day = find_date(sentence, today)
@@ -118,7 +171,9 @@ def find_candidates(text: str, today: date) -> list[Candidate]:
 
 def statement_from_explicit(sentence: str) -> str:
     """"Remember that X" -> "X" (for the rules-only fallback when the model could not refine)."""
-    cleaned = re.sub(r"^\s*(please\s+)?(remember|don'?t forget|keep in mind|note)\s+(that\s+)?|^\s*(请)?(记住|记得|别忘了?)[，,:：\s]*",
+    cleaned = re.sub(r"^\s*(?:(?:please|pls|and|also|oh)[\s,]+)*(?:remember|don'?t forget|keep in mind|note)"
+                     r"(?:\s+(?:this|that|these|the following))?\s*[:：,，-]?\s*(?:that\s+)?"
+                     r"|^\s*(请)?(记住|记得|别忘了?)(这个|这一点|一下)?[，,:：\s]*",
                      "", sentence, flags=re.I)
     cleaned = cleaned.strip(" .。!！")
     return cleaned[:1].upper() + cleaned[1:] if cleaned else sentence.strip()

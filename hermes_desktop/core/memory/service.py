@@ -10,7 +10,12 @@
   the event loop's thread whenever memories were written from a turn or by the `remember` tool. The window
   subscribes once and shows "Remembered: … Undo" in the session it names (Undo: `store.undo_add(memory_ids)`).
 - Switches: `enabled` (Settings.memory_enabled, the global switch) and the per-session incognito flag
-  (`store.set_incognito`): when either is off nothing is recalled or recorded for the session.
+  (`store.set_incognito`; a fork of an incognito session is incognito): when either is off nothing is recalled or
+  recorded for the session. An imported session's own messages are never extracted (`imported`: someone else's
+  conversation), and a Wipe by any process drops what an extraction running meanwhile would store (the store's
+  wipe generation).
+- One fact, once: a memory the `remember` tool stored during the turn is not stored again by the extraction after
+  it (store.same_fact: overlapping quotes of one message saying the same), and one forgotten is not brought back.
 - Tools: `tools()` gives remember / recall / forget (core/memory/tools.py).
 """
 
@@ -24,10 +29,10 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from hermes_desktop.core.events import MemoryRecalled, MemoryRemembered
 from hermes_desktop.core.memory.extract import Extracted, refine
-from hermes_desktop.core.memory.model import Memory, Origin, Recalled, layer_for
+from hermes_desktop.core.memory.model import Memory, MemoryState, Origin, Recalled, layer_for
 from hermes_desktop.core.memory.recall import layer_text, line, recall
 from hermes_desktop.core.memory.rules import find_candidates
-from hermes_desktop.core.memory.store import MemoryStore
+from hermes_desktop.core.memory.store import MemoryStore, Wiped
 from hermes_desktop.core.memory.text import own_words
 
 if TYPE_CHECKING:
@@ -39,6 +44,10 @@ log = logging.getLogger(__name__)
 Listener = Callable[[MemoryRemembered], None]
 MAX_PER_MESSAGE = 10  # memories made from one user message, by the extraction and the `remember` tool together
 MAX_PER_TURN = 20  # memories the `remember` tool makes in one turn (it may quote any of the 12 latest messages)
+
+
+class Forgotten(Exception):
+    """`remember`: the user had this very fact (same words of the same message) forgotten. args: (the memory,)."""
 
 
 class TooMany(Exception):
@@ -70,6 +79,18 @@ class MemoryService:
     def active_for(self, session_id: str) -> bool:
         """Whether this session may recall and record memories (global switch on, session not incognito)."""
         return self.enabled and not self.store.is_incognito(session_id)
+
+    def imported(self, session_id: str, message_id: int | None) -> bool:
+        """Whether this message came in with an imported session (or a fork's copy of one): someone else's
+        conversation, whose "user" messages are not this user's words (blocking)."""
+        through = getattr(self.store.sessions, "imported_through", None)
+        limit = through(session_id) if through is not None else None
+        return limit is not None and (message_id is None or message_id <= limit)
+
+    def _wiped_since_sent(self, message_id: int) -> bool:
+        """Whether a Wipe ran after this message was sent (the user wiped while the reply was still coming)."""
+        message = getattr(self.store.sessions, "message", lambda _id: None)(message_id)
+        return message is not None and bool(message.created_at) and self.store.wiped_after(message.created_at)
 
     def today(self) -> date:
         return date.fromtimestamp(self.store.clock())
@@ -167,12 +188,19 @@ class MemoryService:
         try:
             if not await run_store(self.active_for, session_id):
                 return
-            text = own_words(text)  # a pasted document or code block is not the user speaking
+            if await run_store(self.imported, session_id, message_id):
+                return  # someone else's conversation: memory from it needs the user's own action
             today = self.today()
-            candidates = find_candidates(text, today)
+            # Off the loop: a pasted megabyte takes a second to read. A pasted document, e-mail, code block or
+            # server prompt is not the user speaking (own_words).
+            text = await asyncio.to_thread(own_words, text)
+            candidates = await asyncio.to_thread(find_candidates, text, today)
             if not candidates:
                 return
-            wipes = self.store.wipes
+            wipes = await run_store(lambda: self.store.wipes)  # the DB's count: a Wipe by any process counts
+            if await run_store(self._wiped_since_sent, message_id):
+                log.info("memory extraction dropped: the memories were wiped after the message was sent")
+                return
             extracted = await refine(model, text, candidates, today)
             if not extracted:
                 return
@@ -193,18 +221,21 @@ class MemoryService:
         began before Wipe all does not bring memories back); at most MAX_PER_MESSAGE memories from one message (a
         model calling `remember` hundreds of times fills nothing). One save at a time (parallel tool calls)."""
         with self._save_lock:
-            if wipes is not None and self.store.wipes != wipes:
+            try:
+                return self._save_locked(extracted, profile_id, session_id, message_id, origin, wipes)
+            except Wiped:
                 log.info("memory extraction dropped: the memories were wiped while it ran")
                 return []
-            return self._save_locked(extracted, profile_id, session_id, message_id, origin)
 
     def _save_locked(self, extracted: list[Extracted], profile_id: str, session_id: str | None,
-                     message_id: int | None, origin: str) -> list[tuple[Memory, list[int]]]:
+                     message_id: int | None, origin: str, wipes: int | None) -> list[tuple[Memory, list[int]]]:
         saved = []
         made = len(self.store.for_message(message_id)) if message_id is not None else 0
         for item in extracted:
-            if self.store.same_as(profile_id, item.statement, item.quote, message_id) is not None:
-                continue  # already remembered (e.g. the model called `remember` for it during the turn)
+            if self.store.same_fact(profile_id, item.statement, item.quote, message_id) is not None:
+                # already remembered (the model called `remember` for it during the turn), or remembered and then
+                # forgotten: the same fact is stored once, and a forgotten one is not brought back
+                continue
             if made >= MAX_PER_MESSAGE:
                 log.info("memory not kept: already %d memories from this message", made)
                 break
@@ -212,7 +243,8 @@ class MemoryService:
             replaced = [m.id for m in self.store.active_with_subject(profile_id, item.subject)] if item.subject else []
             memory = self.store.add(item.statement, profile_id=profile_id, quote=item.quote, kind=item.kind,
                                     layer=layer_for(item.kind), subject=item.subject, session_id=session_id,
-                                    message_id=message_id, expires_at=item.expires_at, origin=origin)
+                                    message_id=message_id, expires_at=item.expires_at, origin=origin,
+                                    wipe_generation=wipes)
             saved.append((memory, replaced))
         return saved
 
@@ -222,8 +254,10 @@ class MemoryService:
         loop); an active memory that already says it is returned instead, with no event. `turn`: the id of the
         session's newest user message (at most MAX_PER_TURN memories per turn). Raises TooMany over a limit."""
         with self._save_lock:
-            existing = self.store.same_as(profile_id, extracted.statement, extracted.quote, message_id)
-            if existing is not None:
+            existing = self.store.same_fact(profile_id, extracted.statement, extracted.quote, message_id)
+            if existing is not None and existing.state is MemoryState.FORGOTTEN:
+                raise Forgotten(existing)
+            if existing is not None and existing.active:
                 return existing, None
             seen, count = self._tool_saves.get(session_id, (turn, 0))
             count = count if seen == turn else 0

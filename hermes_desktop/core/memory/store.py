@@ -14,10 +14,16 @@ States: nothing is deleted behind the user's back. `forget()` marks memories FOR
 restores them); a newer memory with the same `subject` marks the older SUPERSEDED (`history()` shows the chain);
 an active memory past `expires_at` reads as EXPIRED (unless pinned). Only `delete()` and `wipe()` remove rows.
 
-Secrets: a statement or quote is stored with anything that looks like a key or token (core/redact.py: sk-…, ghp_…,
-AKIA…, Bearer …) and every secret the app holds (its API keys and MCP secrets, whatever they look like:
-logging_setup.REDACTION.known_secrets) replaced by "[redacted]", in `add` and `edit`, whoever calls them ("my key is sk-…" said in a chat,
-`memory add`, the tab's Add… and Edit…). The memory table, its index and `memory export` never hold one.
+Secrets: a statement or quote is stored with the key formats of the major providers and hosts (core/redact.py
+redact_stored: sk-…, sk-ant-…, hf_…, glpat-…, ghp_/gho_/github_pat_…, xox…-, AKIA… and AWS secret keys, AIza…,
+JWTs, Bearer …), the password of a URL, and every secret the app holds (`secrets`: the keyring's values under every
+configured name, core/held_secrets.py, whatever they look like) replaced by "[redacted]", in `add` and `edit`,
+whoever calls them ("my key is sk-…" said in a chat, `memory add`, the tab's Add… and Edit…). The memory table, its
+index and `memory export` never hold one.
+
+Wipes: `wipe()` counts up a generation kept in the database (WIPES_KEY), in the same transaction; `add(...,
+wipe_generation=n)` refuses (Wiped) when it moved, so an extraction begun before a Wipe by any process stores
+nothing after it.
 
 Search index: `memories_fts` (FTS5, CJK characters as single tokens like the session index,
 core/storage/search.py) holds each memory's statement, quote and entity keys under the memory's id. It is
@@ -33,9 +39,11 @@ import time
 from typing import Any, Callable, Collection, Iterable
 
 from hermes_desktop.core.memory.model import Kind, Layer, Memory, MemoryState, Origin, layer_for
-from hermes_desktop.core.memory.text import entity_keys, or_expression, recall_terms, subject_key
+from hermes_desktop.core.memory.text import (
+    claim_key, content_words, entity_keys, or_expression, overlaps, recall_terms, same_claim, subject_key,
+)
 from hermes_desktop.core.logging_setup import REDACTION
-from hermes_desktop.core.redact import redact_text
+from hermes_desktop.core.redact import redact_stored
 from hermes_desktop.core.storage import search as fts
 
 log = logging.getLogger(__name__)
@@ -44,6 +52,16 @@ _COLUMNS = ("id, profile_id, layer, statement, quote, source_session_id, source_
             "expires_at, state, superseded_by, pinned, subject, entities, kind, origin, embedding_model")
 ALL_STATES = tuple(MemoryState)
 PREFILTER = 200  # recall ranks this many best FTS matches before filtering them (see `candidates`)
+# The wipe generation lives in the memory_incognito table under a key no session id can have (session ids start
+# with a letter or digit, core/session_types.py), its count in `set_at`: every process sees a Wipe at its next
+# save without a schema change. (A table of its own would be cleaner; that needs a migration.)
+WIPES_KEY = "#memory-wipes"
+WIPED_AT_KEY = "#memory-wiped-at"  # when the latest Wipe ran (Unix seconds, real time: messages' times are)
+
+
+class Wiped(Exception):
+    """`add(..., wipe_generation=n)`: the memories were wiped (by this or another process) since generation n was
+    read, so what was extracted before the wipe is not stored."""
 
 
 class MemoryNotFound(LookupError):
@@ -73,11 +91,14 @@ class MemoryStore:
     """Memories over a SQLiteSessionStore's connection (see the module docstring). `clock` gives Unix seconds
     (injectable: tests move time forward instead of sleeping)."""
 
-    def __init__(self, store: Any, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Any, *, clock: Callable[[], float] = time.time,
+                 secrets: Callable[[], Iterable[str]] | None = None) -> None:
+        """`secrets`: every secret value the app holds (core/held_secrets.HeldSecrets: its keyring's values),
+        redacted from what is stored; default the values this process knows (logging_setup.REDACTION)."""
         self.sessions = store
         self.clock = clock
+        self.secrets: Callable[[], Iterable[str]] = secrets or (lambda: tuple(REDACTION.known_secrets))
         self.search_available = False
-        self.wipes = 0  # how many times `wipe` ran in this process (an extraction begun before one is dropped)
         try:
             self.search_available = self._ensure_index()
         except Exception as exc:  # a read-only history: LIKE search; never a reason not to start
@@ -228,17 +249,64 @@ class MemoryStore:
                           "LIMIT 1", (profile_id, " ".join(statement.split()), message_id, quote))
         return _memory(rows[0], now) if rows else None
 
+    def same_fact(self, profile_id: str, statement: str, quote: str = "",
+                  message_id: int | None = None) -> Memory | None:
+        """A memory that already says this: an active one of the profile with the same statement (any case and
+        spacing), or one of any state made from the same message whose quote contains this quote or is contained in
+        it and says the same (text.same_claim): "Prefers answers as bullet points" from "I prefer bullet points"
+        and "I prefer bullet points" from "Please remember this: I prefer bullet points" are one fact; or an active
+        one from any message that claims exactly this (the same content words and polarity). An active one is
+        returned first; a forgotten one means the user had it forgotten."""
+        found = self.same_as(profile_id, statement, quote, message_id)
+        if found is not None:
+            return found
+        if message_id is not None:
+            now = self.clock()
+            rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE source_message_id = ? AND profile_id = ? "
+                              "ORDER BY state = 'active' DESC, id", (message_id, profile_id))
+            for memory in (_memory(r, now) for r in rows):
+                if quote and memory.quote and overlaps(quote, memory.quote) and \
+                        (same_claim(statement, memory.statement) or same_claim(quote, memory.quote)):
+                    return memory
+        return self._same_claim_active(profile_id, statement)
+
+    def _same_claim_active(self, profile_id: str, statement: str) -> Memory | None:
+        """An active memory of the profile, from any message, that claims exactly this (text.claim_key: the same
+        content words, the same polarity): "I prefer bullet points" said again is the fact already kept."""
+        key = claim_key(statement)
+        words = content_words(statement)
+        if key is None or not words:
+            return None
+        for memory in self.list(profile_id=profile_id, query=" ".join(words[:8]), limit=50):
+            if claim_key(memory.statement) == key:
+                return memory
+        return None
+
+    @property
+    def wipes(self) -> int:
+        """How many times the memories were wiped, by any process (an extraction begun before one is dropped)."""
+        rows = self._read("SELECT set_at FROM memory_incognito WHERE session_id = ?", (WIPES_KEY,))
+        return int(rows[0][0]) if rows else 0
+
+    def wiped_after(self, moment: float) -> bool:
+        """Whether the memories were wiped (by any process) at or after `moment` (Unix seconds): a message sent
+        before a Wipe is not remembered after it, even when its extraction only starts later."""
+        rows = self._read("SELECT set_at FROM memory_incognito WHERE session_id = ?", (WIPED_AT_KEY,))
+        return bool(rows) and float(rows[0][0]) >= moment
+
     # ------------------------------------------------------------------ writing
     def add(self, statement: str, *, profile_id: str = "", quote: str = "", layer: Layer | None = None,
             kind: str = Kind.FACT, subject: str = "", entities: Iterable[str] | None = None,
             session_id: str | None = None, message_id: int | None = None, expires_at: float | None = None,
-            origin: str = Origin.USER, pinned: bool = False) -> Memory:
+            origin: str = Origin.USER, pinned: bool = False, wipe_generation: int | None = None) -> Memory:
         """Store a new active memory and return it. `layer` defaults from `kind` (preferences, identities, projects,
         explicit requests: long-term; the rest short-term). With a `subject`, active memories of the same profile
         and subject become SUPERSEDED by it (`superseded_by` = the new id). `entities` default to the names found
-        in the statement and quote."""
-        statement = " ".join(redact_text(statement, REDACTION.known_secrets).split())
-        quote = redact_text(quote, REDACTION.known_secrets)
+        in the statement and quote. `wipe_generation`: raise Wiped instead when `wipes` is no longer that (checked
+        in the write transaction, so a Wipe by another process is never undone by a memory begun before it)."""
+        held = tuple(self.secrets())
+        statement = " ".join(redact_stored(statement, held).split())
+        quote = redact_stored(quote, held)
         if not statement:
             raise ValueError("a memory needs a statement")
         now = self.clock()
@@ -248,6 +316,10 @@ class MemoryStore:
         chosen = Layer(layer) if layer is not None else layer_for(kind)
 
         def work(db: sqlite3.Connection) -> int:
+            if wipe_generation is not None:
+                row = db.execute("SELECT set_at FROM memory_incognito WHERE session_id = ?", (WIPES_KEY,)).fetchone()
+                if (int(row[0]) if row else 0) != wipe_generation:
+                    raise Wiped(wipe_generation)
             cursor = db.execute(
                 "INSERT INTO memories (profile_id, layer, statement, quote, source_session_id, source_message_id, "
                 "created_at, updated_at, expires_at, state, pinned, subject, entities, kind, origin) "
@@ -268,7 +340,7 @@ class MemoryStore:
 
     def edit(self, memory_id: int, statement: str) -> Memory:
         """Change what a memory says (the quote, its source, stays as the user said it)."""
-        statement = " ".join(redact_text(statement, REDACTION.known_secrets).split())
+        statement = " ".join(redact_stored(statement, tuple(self.secrets())).split())
         if not statement:
             raise ValueError("a memory needs a statement")
 
@@ -357,8 +429,13 @@ class MemoryStore:
         return self._write(work, "the memory was not deleted")
 
     def wipe(self, *, profile_id: str | None = None) -> int:
-        """Remove every memory (of one profile, or all). No undo: the UI confirms first."""
+        """Remove every memory (of one profile, or all). No undo: the UI confirms first. The wipe generation goes up
+        in the same transaction: an extraction running in any process, begun before, stores nothing after it."""
         def work(db: sqlite3.Connection) -> int:
+            db.execute("INSERT INTO memory_incognito (session_id, set_at) VALUES (?, 1) "
+                       "ON CONFLICT(session_id) DO UPDATE SET set_at = set_at + 1", (WIPES_KEY,))
+            db.execute("INSERT INTO memory_incognito (session_id, set_at) VALUES (?, ?) "
+                       "ON CONFLICT(session_id) DO UPDATE SET set_at = excluded.set_at", (WIPED_AT_KEY, time.time()))
             if profile_id is None:
                 removed = db.execute("DELETE FROM memories").rowcount
                 if self.search_available:
@@ -369,7 +446,6 @@ class MemoryStore:
             self._unindex(db, ids)
             return len(ids)
 
-        self.wipes += 1  # first: an extraction saving from now on is dropped (MemoryService._save)
         return self._write(work, "the memories were not wiped")
 
     def set_embedding(self, memory_id: int, vector: bytes, model: str) -> None:
@@ -421,7 +497,7 @@ class MemoryStore:
     def incognito_sessions(self, session_ids: Iterable[str]) -> list[str]:
         """Which of `session_ids` are incognito, in their order: one query for a whole session list (the table holds
         only the sessions switched off, so it is read whole instead of binding thousands of ids)."""
-        flagged = {row[0] for row in self._read("SELECT session_id FROM memory_incognito")}
+        flagged = {row[0] for row in self._read("SELECT session_id FROM memory_incognito")} - {WIPES_KEY, WIPED_AT_KEY}
         return [s for s in session_ids if s in flagged]
 
     # ------------------------------------------------------------------ recall support

@@ -3,15 +3,17 @@
 - `remember` is risk `read` so it never asks (the issue: "the memory is the app's own data, always visible and
   undoable"; it touches no file and nothing outside the app, and the window shows "Remembered: … Undo"). It only
   keeps what the user said: the quote (or, without one, the statement itself) must be found verbatim in one of the
-  user's recent messages of this session, and not in a question or a hypothetical; otherwise it is refused with a
+  user's recent messages of this session (not one that came with an imported session, not in what they pasted),
+  and not in a question, a hypothetical or reported speech; the same fact already remembered from that message is
+  returned instead of stored twice, and one the user had forgotten is refused; otherwise it is refused with a
   result the model reads.
 - `recall` is read-only.
 - `forget` is destructive: it goes through approval, and its impact (the precheck) lists exactly the memories it
   will forget, by id and statement; only those listed go (one written while the user decided stays). A query with
   no searchable word ("*") is refused rather than matching everything. Forgotten memories are kept (undo in the
   Memory tab) but never recalled.
-- `remember` also refuses words found only in a pasted code block or "> " quote (text.own_words), a statement that
-  does not say what its quote says (text.supported_by), a statement over 200 or a quote over 500 characters, and
+- `remember` also refuses words found only in a pasted block, e-mail, quote or MCP prompt (text.own_words), a
+  statement that does not say what its quote says, or says more (text.supported_by), a statement over 200 or a quote over 500 characters, and
   more than MAX_PER_MESSAGE (10) memories from one user message or MAX_PER_TURN (20) in one turn (a model calling
   it hundreds of times).
 All three see only the memories of the session's provider profile, and refuse when memory is off for the session
@@ -24,12 +26,10 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from hermes_desktop.core.executors import run_store
-from hermes_desktop.core.memory.extract import MAX_QUOTE_CHARS, MAX_STATEMENT_CHARS, Extracted
+from hermes_desktop.core.memory.extract import MAX_QUOTE_CHARS, MAX_STATEMENT_CHARS, Extracted, stated
 from hermes_desktop.core.memory.model import Kind, Memory, MemoryState
-from hermes_desktop.core.memory.rules import (
-    end_of_day, find_candidates, find_date, is_hypothetical, is_question, sentences,
-)
-from hermes_desktop.core.memory.service import TooMany
+from hermes_desktop.core.memory.rules import end_of_day, find_candidates, find_date
+from hermes_desktop.core.memory.service import Forgotten, TooMany
 from hermes_desktop.core.memory.text import own_words, quote_in, supported_by
 from hermes_desktop.core.storage.search import query_terms
 from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
@@ -50,11 +50,14 @@ def _profile(service: "MemoryService", session_id: str) -> str:
 
 def _source_message(service: "MemoryService", session_id: str, words: str) -> tuple[int, str, int] | None:
     """The newest of the user's recent messages that contains `words` verbatim: (message id, its own words, the id
-    of the newest user message, which names the turn)."""
+    of the newest user message, which names the turn). Messages that came with an imported session are not the
+    user's (someone else's conversation), nor is what they pasted (text.own_words)."""
     recent = service.store.sessions.recent_messages(session_id, RECENT_USER_MESSAGES * 4)
     users = [m for m in recent if m.role == "user"][-RECENT_USER_MESSAGES:]
     for message in reversed(users):
-        said = own_words(message.content or "")  # a pasted code block or "> " quote is not the user's words
+        if service.imported(session_id, message.id):
+            continue
+        said = own_words(message.content or "")  # a pasted code block, e-mail, quote or server prompt is not theirs
         if quote_in(words, said):
             return message.id, said, users[-1].id
     return None
@@ -74,16 +77,17 @@ def _check_remember(service: "MemoryService", session_id: str, statement: str, q
     if found is None:
         what = "quote" if quote.strip() else "statement (no quote was given)"
         return {"status": "refused", "message": f"Not remembered: the {what} is not found word for word in the "
-                "user's recent messages. Only remember what the user actually said; pass their exact words as "
-                "`quote`."}
+                "user's own recent messages (text they pasted, and an imported conversation, do not count). Only "
+                "remember what the user actually said; pass their exact words as `quote`."}
     message_id, text, turn = found
-    sentence = next((s for s in sentences(text) if quote_in(words, s)), words)
-    if is_question(sentence) or is_hypothetical(sentence):
-        return {"status": "refused", "message": "Not remembered: the user's words are a question or a hypothetical, "
-                "not something they stated."}
-    if not supported_by(statement, sentence):
+    source = stated(words, text)
+    if source is None:
+        return {"status": "refused", "message": "Not remembered: the user's words are a question, a hypothetical "
+                "or someone else's words they reported, not something they stated about themselves."}
+    sentence = " ".join(source.sentences)
+    if not supported_by(statement, words, context=source.context):
         return {"status": "refused", "message": "Not remembered: the statement says something the quoted words do "
-                "not. State what the user said, in their words."}
+                "not (or more than they do). State what the user said, in their words."}
     today = service.today()
     kinds = [c.kind for c in find_candidates(sentence, today)]
     kind = kinds[0] if kinds else Kind.EXPLICIT
@@ -92,6 +96,9 @@ def _check_remember(service: "MemoryService", session_id: str, statement: str, q
     try:
         memory, event = service.remember(Extracted(statement, words, "", kind, expires),
                                          _profile(service, session_id), session_id, message_id, turn=turn)
+    except Forgotten:
+        return {"status": "refused", "message": "Not remembered: the user had this forgotten. Do not remember it "
+                "again unless they ask."}
     except TooMany as exc:
         return {"status": "refused", "message": f"Not remembered: at most {exc.args[0]} memories come from one "
                 f"{exc.args[1]}. Keep only the most useful."}

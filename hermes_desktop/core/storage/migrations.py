@@ -244,9 +244,85 @@ def _v8_tool_call_records(db: sqlite3.Connection) -> None:
     )
 
 
+def _v9_assistants_and_prompts(db: sqlite3.Connection) -> None:
+    """Assistants (core/assistants): the user's own and imported ones (the gallery's live in the package), each
+    its fields as JSON in `data` (core/assistants/model.py's format, validated on every read); a deleted one keeps
+    its row (`deleted_at`) for Undo until purged. `prompts` is the prompt library (bodies with {{variables}}).
+    `sessions.assistant_id` names the session's assistant (NULL: Hermes, the default); a session whose assistant
+    is deleted falls back to Hermes. Names are unique among the live rows (case-insensitive)."""
+    _run(
+        db,
+        """
+        CREATE TABLE assistants (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            data TEXT NOT NULL DEFAULT '{}',
+            origin TEXT NOT NULL DEFAULT 'user',
+            source TEXT NOT NULL DEFAULT '',
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            deleted_at REAL
+        );
+        CREATE UNIQUE INDEX assistants_by_name ON assistants(name COLLATE NOCASE) WHERE deleted_at IS NULL;
+        CREATE TABLE prompts (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            body TEXT NOT NULL,
+            description TEXT NOT NULL DEFAULT '',
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            deleted_at REAL
+        );
+        CREATE UNIQUE INDEX prompts_by_name ON prompts(name COLLATE NOCASE) WHERE deleted_at IS NULL;
+        ALTER TABLE sessions ADD COLUMN assistant_id TEXT
+        """,
+    )
+
+
+def _v10_sync_ids_and_state(db: sqlite3.Connection) -> None:
+    """Sync (core/sync): a stable global id (`gid`, 32 hex characters) for every session, message and memory, so
+    two devices can tell "the same thing" from "a thing with the same local number"; existing rows are filled and
+    new rows get one from a trigger (store.py stays unchanged). `sync_meta` keeps this device's id and hybrid
+    logical clock, `sync_fields` the last synced value (hash) and clock of every field of every synced entity,
+    `sync_cursors` how far each other device's log has been applied, `sync_outbox` the change batches written but
+    not yet uploaded (kept until the upload is published: an interrupted sync resumes with them), `sync_deferred`
+    remote records whose parent has not arrived yet. Self-contained: no v9 table is used."""
+    _run(
+        db,
+        """
+        ALTER TABLE sessions ADD COLUMN gid TEXT;
+        ALTER TABLE messages ADD COLUMN gid TEXT;
+        ALTER TABLE memories ADD COLUMN gid TEXT;
+        UPDATE sessions SET gid = lower(hex(randomblob(16))) WHERE gid IS NULL;
+        UPDATE messages SET gid = lower(hex(randomblob(16))) WHERE gid IS NULL;
+        UPDATE memories SET gid = lower(hex(randomblob(16))) WHERE gid IS NULL;
+        CREATE UNIQUE INDEX sessions_by_gid ON sessions(gid);
+        CREATE UNIQUE INDEX messages_by_gid ON messages(gid);
+        CREATE UNIQUE INDEX memories_by_gid ON memories(gid);
+        CREATE TABLE sync_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE sync_fields (
+            kind TEXT NOT NULL,
+            gid TEXT NOT NULL,
+            field TEXT NOT NULL,
+            value_hash TEXT NOT NULL,
+            hlc TEXT NOT NULL,
+            PRIMARY KEY (kind, gid, field)
+        );
+        CREATE TABLE sync_cursors (device TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+        CREATE TABLE sync_outbox (seq INTEGER PRIMARY KEY, payload BLOB NOT NULL, created_at REAL NOT NULL);
+        CREATE TABLE sync_deferred (gid TEXT PRIMARY KEY, record TEXT NOT NULL, since REAL NOT NULL)
+        """,
+    )
+    # One statement each: a trigger's body has its own `;` (which _run splits on).
+    for table, key in (("sessions", "rowid"), ("messages", "id"), ("memories", "id")):
+        db.execute(f"CREATE TRIGGER {table}_gid AFTER INSERT ON {table} WHEN NEW.gid IS NULL BEGIN "
+                   f"UPDATE {table} SET gid = lower(hex(randomblob(16))) WHERE {key} = NEW.{key}; END")
+
+
 MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search,
                                _v3_summaries_get_their_own_role, _v4_reasoning, _v5_attachments,
-                               _v6_memories, _v7_context_summaries, _v8_tool_call_records]
+                               _v6_memories, _v7_context_summaries, _v8_tool_call_records,
+                               _v9_assistants_and_prompts, _v10_sync_ids_and_state]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -38,6 +38,7 @@ with the same bytes, so a lie there would speak for the user's own file later.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import base64
 import hashlib
@@ -57,6 +58,7 @@ from hermes_desktop.core.redact import redact_text, redact_value
 from hermes_desktop.core.session_types import (CONVERSATION_ROLES, NOTE, SUMMARY, AttachmentRef, InvalidSessionId, NewMessage,
                                                StoredMessage, validate_session_id)
 from hermes_desktop.core.storage.errors import SessionNotFound, StorageError
+from hermes_desktop.core.storage.import_journal import import_running
 from hermes_desktop.core.storage.json_stream import Element, JsonStreamError, Member, read_object
 
 FORMAT = "hermes-desktop.session"
@@ -65,6 +67,16 @@ FORMAT_VERSION = 1
 
 class ImportProblem(StorageError):
     pass
+
+
+def _assistant_ref(store: Any, session_id: str) -> dict[str, str] | None:
+    """The session's assistant as its id and name only: its instructions and settings never go into an export."""
+    if not hasattr(store, "_db"):
+        return None
+    from hermes_desktop.core.assistants.store import AssistantStore
+
+    found = AssistantStore(store).session_assistant(session_id).assistant
+    return {"id": found.id, "name": found.name}
 
 
 def export_json(store: Any, session_id: str, *, known_secrets: Iterable[str] = ()) -> str:
@@ -81,9 +93,10 @@ def export_json(store: Any, session_id: str, *, known_secrets: Iterable[str] = (
         "session": {
             "id": info.id, "title": info.title, "title_source": details.title_source,
             "created_at": info.created_at, "updated_at": info.updated_at, "profile_id": info.profile_id,
-            "model": info.model, "params": details.params, "pinned": info.pinned, "source": info.source,
+            "model": info.model, "params": _exported_params(details.params), "pinned": info.pinned, "source": info.source,
             "prompt_tokens": info.prompt_tokens, "completion_tokens": info.completion_tokens,
             "active_skills": list(info.active_skills),
+            "assistant": _assistant_ref(store, session_id),
         },
         "head": number.get(details.head_id) if details.head_id is not None else None,
         "messages": [
@@ -255,6 +268,9 @@ class ImportResult:
     messages: int
     renamed_from: str | None = None  # the file's id, when it was already taken
     notes: int = 0  # messages kept as notes (roles that are not conversation, tool results that answer no call)
+    # The file chose a model for the session ("profile id · model"): not applied, the session uses the user's
+    # default (an export's provider ids are another installation's; the user picks again in the model picker).
+    model_choice_not_applied: str | None = None
 
 
 Opener = Callable[[], BinaryIO]
@@ -411,6 +427,14 @@ def _number_or_none(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
+def _exported_params(params: dict[str, Any]) -> dict[str, Any]:
+    """A session's params as exported: without the mark of imported messages (this database's message ids; the
+    import that reads the file marks its messages itself)."""
+    from hermes_desktop.core.store import IMPORTED_THROUGH
+
+    return {k: v for k, v in params.items() if k != IMPORTED_THROUGH}
+
+
 def _free_id(store: Any, wanted: Any) -> tuple[str, str | None]:
     try:
         candidate = validate_session_id(str(wanted)) if wanted else None
@@ -423,17 +447,38 @@ def _free_id(store: Any, wanted: Any) -> tuple[str, str | None]:
 
 def _import_native(store: Any, data: dict[str, Any], messages: _Messages, count: int) -> ImportResult:
     session = data.get("session") if isinstance(data.get("session"), dict) else {}
+    session, not_applied = _without_model_choice(session)
     session_id, renamed = _free_id(store, session.get("id"))
     head = data.get("head")
+    running = contextlib.nullcontext()
     if getattr(store, "attachments_dir", None) is not None:
         messages.files = AttachmentFiles(store.attachments_dir)
-    try:
-        _import_session(store, session_id, session, messages, head)
-    except BaseException:
-        if messages.written and hasattr(store, "release_attachments"):
-            store.release_attachments(sorted(set(messages.written)))
-        raise
-    return ImportResult(session_id, count, renamed, messages.notes)
+        running = import_running(Path(store.attachments_dir))  # a killed import's files go at the next start
+    with running:
+        try:
+            _import_session(store, session_id, session, messages, head)
+        except BaseException:
+            if messages.written and hasattr(store, "release_attachments"):
+                store.release_attachments(sorted(set(messages.written)))
+            raise
+    return ImportResult(session_id, count, renamed, messages.notes, not_applied)
+
+
+def _without_model_choice(session: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The session without the file's model pick (core/session_models.py's mark), and the pick in words.
+
+    A profile id in an export names a provider of the installation that made it; here the same id may be another
+    provider (a paid one, or one that should not see this conversation). So an imported session follows the user's
+    default model until the user picks one; what the file chose is kept in `params` for reference and said."""
+    from hermes_desktop.core.session_models import CHOSEN_MARK
+
+    params = session.get("params")
+    if not isinstance(params, dict) or not params.get(CHOSEN_MARK):
+        return session, None
+    chose = f"{session.get('profile_id') or '?'} · {session.get('model') or '?'}"
+    kept = {k: v for k, v in params.items() if k != CHOSEN_MARK}
+    kept["imported_model_choice"] = {"profile_id": session.get("profile_id"), "model": session.get("model")}
+    return {**session, "params": kept, "profile_id": None, "model": None}, chose
 
 
 def _import_session(store: Any, session_id: str, session: dict[str, Any], messages: _Messages, head: Any) -> None:

@@ -5,7 +5,8 @@ model to fetch http://169.254.169.254/ or a router's admin page. So every hop
 (the first URL and each redirect) is resolved, every resolved address must be
 globally routable unless the user allowed that host, and the connection goes to
 the address we checked (no second lookup an attacker's DNS could answer
-differently).
+differently). Through a proxy from the environment the same holds: the proxy is asked
+for the checked address (core/tools/proxies.py).
 
 Addresses are classified by what they reach: an IPv4-mapped address, a 6to4 address
 (2002::/16) and a Teredo address (2001::/32) are judged by the IPv4 address they carry,
@@ -33,10 +34,10 @@ import ssl
 import threading
 import time
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import Any, Callable
 from urllib.parse import urljoin, urlsplit
 
+from hermes_desktop.core.tools.proxies import Proxy, authority, open_tunnel, proxy_for
 from hermes_desktop.core.tools.spec import ToolError
 
 Resolver = Callable[[str, int], list[str]]
@@ -104,6 +105,8 @@ class NetworkPolicy:
     rate_grace_s: float = 8.0  # ... after this long since the first byte
     max_redirects: int = 5
     resolver: Resolver = field(default=system_resolver, compare=False)
+    # Go through the proxy the environment names (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; core/tools/proxies.py).
+    use_environment_proxies: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,14 +292,23 @@ def fetch(url: str, policy: NetworkPolicy, transfer: Transfer | None = None) -> 
     current = url
     for _ in range(policy.max_redirects + 1):
         destination = check_destination(current, policy)
-        connection = _connect(destination, transfer)
+        proxy = proxy_for(destination.scheme, destination.host) if policy.use_environment_proxies else None
+        connection = _connect(destination, transfer, proxy)
         stopped = ""
         try:
-            connection.request("GET", destination.target, headers={
+            headers = {
                 "User-Agent": "HermesDesktop/0.1 (+fetch_url)",
                 "Accept": "text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5",
                 "Accept-Encoding": "identity",
-            })
+            }
+            target = destination.target
+            if proxy is not None and destination.scheme == "http":
+                # The proxy is asked for the checked address; the site still sees its own name (proxies.py).
+                target = f"http://{authority(destination.address, destination.port)}{destination.target}"
+                default_port = destination.port == 80
+                headers["Host"] = destination.host if default_port else f"{destination.host}:{destination.port}"
+                headers.update(proxy.headers())
+            connection.request("GET", target, headers=headers)
             response = connection.getresponse()
             if response.status in (301, 302, 303, 307, 308) and response.getheader("Location"):
                 current = urljoin(current, response.getheader("Location", ""))
@@ -395,25 +407,36 @@ def _open_socket(address: str, port: int, transfer: Transfer) -> _MeteredSocket:
 
 
 class _PinnedHTTPConnection(http.client.HTTPConnection):
-    def __init__(self, destination: Destination, transfer: Transfer) -> None:
+    """Connects to the checked address (never the name again), or to the proxy, which is asked for that address."""
+
+    def __init__(self, destination: Destination, transfer: Transfer, proxy: Proxy | None = None) -> None:
         super().__init__(destination.host, destination.port, timeout=transfer.policy.timeout_s)
         self._address = destination.address
         self._transfer = transfer
+        self._proxy = proxy
 
     def connect(self) -> None:
-        self.sock = _open_socket(self._address, self.port, self._transfer)
+        if self._proxy is not None:
+            self.sock = _open_socket(self._proxy.host, self._proxy.port, self._transfer)
+        else:
+            self.sock = _open_socket(self._address, self.port, self._transfer)
 
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    def __init__(self, destination: Destination, transfer: Transfer) -> None:
+    def __init__(self, destination: Destination, transfer: Transfer, proxy: Proxy | None = None) -> None:
         context = ssl.create_default_context()
         context.sslsocket_class = _MeteredSSLSocket
         super().__init__(destination.host, destination.port, timeout=transfer.policy.timeout_s, context=context)
         self._address = destination.address
         self._transfer = transfer
+        self._proxy = proxy
 
     def connect(self) -> None:
-        sock = _open_socket(self._address, self.port, self._transfer)
+        if self._proxy is not None:
+            sock = _open_socket(self._proxy.host, self._proxy.port, self._transfer)
+            open_tunnel(sock, self._address, self.port, self._proxy)
+        else:
+            sock = _open_socket(self._address, self.port, self._transfer)
         # The whole handshake is bounded by one socket timeout (CPython turns it into a deadline).
         sock.settimeout(self._transfer.connect_timeout())
         wrapped = self._context.wrap_socket(sock, server_hostname=self.host,  # type: ignore[attr-defined]
@@ -425,10 +448,10 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
         self.sock = wrapped
 
 
-def _connect(destination: Destination, transfer: Transfer) -> http.client.HTTPConnection:
+def _connect(destination: Destination, transfer: Transfer, proxy: Proxy | None) -> http.client.HTTPConnection:
     if destination.scheme == "https":
-        return _PinnedHTTPSConnection(destination, transfer)
-    return _PinnedHTTPConnection(destination, transfer)
+        return _PinnedHTTPSConnection(destination, transfer, proxy)
+    return _PinnedHTTPConnection(destination, transfer, proxy)
 
 
 def _charset(content_type: str, body: bytes) -> str:
@@ -445,53 +468,5 @@ def _charset(content_type: str, body: bytes) -> str:
     return "utf-8"
 
 
-_BLOCK_TAGS = {"p", "div", "br", "li", "ul", "ol", "tr", "table", "section", "article", "header", "footer",
-               "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "hr", "nav", "main", "aside", "dd", "dt"}
-_SKIP_TAGS = {"script", "style", "noscript", "svg", "template", "iframe", "head"}
-
-
-class _TextExtractor(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.title_parts: list[str] = []
-        self._skip = 0
-        self._in_title = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "title":
-            self._in_title = True
-        elif tag in _SKIP_TAGS:
-            self._skip += 1
-        elif tag in _BLOCK_TAGS:
-            self.parts.append("\n")
-            if tag == "li":
-                self.parts.append("- ")
-            elif tag in ("h1", "h2", "h3"):
-                self.parts.append("#" * int(tag[1]) + " ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "title":
-            self._in_title = False
-        elif tag in _SKIP_TAGS:
-            self._skip = max(0, self._skip - 1)
-        elif tag in _BLOCK_TAGS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if self._in_title:
-            self.title_parts.append(data)
-        elif not self._skip:
-            self.parts.append(data)
-
-
-def html_to_text(html: str) -> tuple[str, str]:
-    """(title, readable text) of an HTML page: scripts and styles dropped, blocks on their own lines."""
-    extractor = _TextExtractor()
-    extractor.feed(html)
-    extractor.close()
-    text = "".join(extractor.parts)
-    lines = [re.sub(r"[ \t\r\f\v]+", " ", line).strip() for line in text.split("\n")]
-    collapsed = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
-    title = " ".join("".join(extractor.title_parts).split())
-    return title, collapsed
+# The page's main text (navigation, header and footer left out) is read in core/tools/page_text.py.
+from hermes_desktop.core.tools.page_text import html_to_text  # noqa: E402  (re-exported: callers import it here)

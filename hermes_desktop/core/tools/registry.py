@@ -121,6 +121,8 @@ class ToolRegistry:
                 log.exception("precheck of %s failed", spec.name)
                 impact = f"impact unknown (precheck failed: {type(exc).__name__})"
                 code, params = "precheck_failed", {"error": type(exc).__name__}
+        if impact is not None and code != "cannot_run":  # a file name that looks like another one (NFC/NFD)
+            impact, params = with_lookalike_note(impact, params, args, ctx)
         return replace(call, risk=risk, impact=impact, impact_files=files, impact_bytes=size, impact_code=code,
                        impact_params=params, measured=True)
 
@@ -129,3 +131,15 @@ class ToolRegistry:
         assert call.spec is not None and call.arguments is not None, "only runnable calls are executed"
         return await run_tool(call.spec, call.arguments, ctx, default_timeout_s=default_timeout_s,
                               char_budget=char_budget, known_secrets=known_secrets)
+
+
+def with_lookalike_note(impact: str, params: dict[str, Any], args: dict[str, Any],
+                        ctx: ToolContext) -> tuple[str, dict[str, Any]]:
+    """The impact with a note when a path argument has a look-alike twin in its folder (core/tools/lookalike.py)."""
+    from hermes_desktop.core.tools.lookalike import lookalike_note
+
+    workspace = getattr(ctx, "workspace", None)
+    noted = lookalike_note(args, workspace.resolve) if workspace is not None else None
+    if noted is None:
+        return impact, params
+    return f"{impact}\n{noted[0]}", {**params, "lookalike": noted[1]}

@@ -34,15 +34,9 @@ import stat
 import tempfile
 from pathlib import Path, PurePosixPath
 
+from hermes_desktop.core.tools.credentials import credential_part
 from hermes_desktop.core.tools.spec import ToolError
 
-# Names that hold credentials wherever they appear. Matched against every path component.
-_CREDENTIAL_NAMES = re.compile(
-    r"^(\.env(\..*)?|\.ssh|\.aws|\.gnupg|\.gpg|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.docker|\.kube|"
-    r"\.git-credentials|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|.*\.(pem|key|p12|pfx|keychain|keychain-db|kdbx)|"
-    r"keyrings?|credentials(\.json)?|secrets?\.(json|ya?ml|toml))$",
-    re.I,
-)
 
 
 class WorkspaceError(ToolError):
@@ -249,7 +243,8 @@ def broad_workspace_reason(path: Path, *, home: Path | None = None) -> str | Non
     """A one-line reason why `path` is too broad to be a workspace, or None when it is fine.
 
     Broad means: a filesystem root (`/`, `C:\\`), the user's home folder itself (not a
-    folder inside it), or a system folder or anything inside one (/usr, /etc, /bin,
+    folder inside it) or any folder that contains it (its parent, /home), a folder of disks or homes
+    (/mnt, /media, /srv, /Volumes...), a whole disk (a mount point), a credential location, or a system folder or anything inside one (/usr, /etc, /bin,
     /sbin, /lib*, /var, /boot, /dev, /proc, /sys, /opt, /root when it is not the home,
     macOS /System, /Applications, /Library, Windows C:\\Windows, C:\\Program Files...).
     The path and the home are resolved first, so a symlink to `/` counts as `/`.
@@ -261,11 +256,35 @@ def broad_workspace_reason(path: Path, *, home: Path | None = None) -> str | Non
         return f"{resolved} is the root of the filesystem: the model could read every file on this computer"
     if _same_path(resolved, home_resolved):
         return f"{resolved} is your whole home folder: choose a project folder inside it instead"
+    if _is_within(home_resolved, resolved):  # /home, the home's parent, a disk holding it: the home and more
+        return f"{resolved} contains your whole home folder ({home_resolved}): choose a project folder instead"
+    if any(_same_path(resolved, Path(folder)) for folder in _DISK_FOLDERS):
+        return f"{resolved} holds whole disks or home folders: choose a project folder instead"
     system = _system_folder(resolved, home_resolved)
-    if system is None:
-        return None
-    where = "a system folder" if _same_path(resolved, Path(system)) else f"inside the system folder {system}"
-    return f"{resolved} is {where}: choose a project folder instead"
+    if system is not None:
+        where = "a system folder" if _same_path(resolved, Path(system)) else f"inside the system folder {system}"
+        return f"{resolved} is {where}: choose a project folder instead"
+    if _is_mount_point(resolved) and not _is_within(resolved, home_resolved):
+        return f"{resolved} is a whole disk (a mount point): choose a project folder on it instead"
+    part = credential_part(resolved, home=home_resolved)
+    if part is not None:
+        return f"{resolved} is a credential location ({part}): choose a project folder instead"
+    return None
+
+
+# Folders whose children are disks or other people's home folders.
+_DISK_FOLDERS = ("/home", "/Users", "/mnt", "/media", "/run/media", "/srv", "/Volumes", "/net", "/afs")
+
+
+def _is_mount_point(path: Path) -> bool:
+    """Whether `path` is where a filesystem is mounted (a whole disk or partition). A temporary folder is not
+    counted (a tmpfs /tmp holds nobody's data)."""
+    if any(_same_path(path, t) for t in _temporary_dirs()):
+        return False
+    try:
+        return os.path.ismount(path)
+    except OSError:
+        return False
 
 
 def _system_folder(resolved: Path, home: Path) -> str | None:
@@ -355,11 +374,13 @@ class Workspace:
         return str(PurePosixPath(*rel.parts)) if rel.parts else "."
 
     def _refuse_credentials(self, resolved: Path, shown: str | None) -> None:
-        for part in resolved.relative_to(self.root).parts:
-            if _CREDENTIAL_NAMES.match(part):
-                raise WorkspaceError(
-                    f"refused: {shown!r} is a credential location ({part}); Hermes never reads or writes those."
-                )
+        """By name below the root, and the home folder's credential folders wherever the root is (a workspace of
+        /home or / reaches ~/.password-store by a path whose names say nothing): core/tools/credentials.py."""
+        part = credential_part(resolved, within=self.root)
+        if part is not None:
+            raise WorkspaceError(
+                f"refused: {shown!r} is a credential location ({part}); Hermes never reads or writes those."
+            )
 
 
 def _is_within(path: Path, root: Path) -> bool:

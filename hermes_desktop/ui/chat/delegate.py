@@ -22,7 +22,7 @@ from hermes_desktop.ui import design
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.chat.items import Item, MessageItem, thinking_state
 from hermes_desktop.ui.chat.layout import LINK_ICON, RowLayout, RowLayouter, signature
-from hermes_desktop.ui.chat.markdown_render import render_block, split_blocks
+from hermes_desktop.ui.chat.markdown_render import references_of, render_block, split_blocks
 from hermes_desktop.ui.chat.model import ITEM_ROLE
 
 LAYOUT_CACHE_ROWS = 240  # full layouts (with their QTextDocuments) kept; older rows keep only their exact height
@@ -280,6 +280,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             url = QUrl(payload)
             if url.scheme() in ("http", "https", "mailto"):
                 QDesktopServices.openUrl(url)
+            elif url.scheme() == "cite":  # a reply's [n] (ui/citations.py)
+                self.sig_action.emit("citation", item, url.path())
             return True
         if action == "copy_code":
             QGuiApplication.clipboard().setText(payload or "")
@@ -326,7 +328,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             browser.setPlainText(item.text)
         else:
             palette = themes.current().markdown
-            browser.setHtml("".join(render_block(b, palette).html for b in split_blocks(item.text)))
+            references = references_of(item.text)
+            browser.setHtml("".join(render_block(b, palette, references).html for b in split_blocks(item.text)))
         return browser
 
     def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,

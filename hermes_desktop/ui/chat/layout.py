@@ -42,7 +42,10 @@ from hermes_desktop.ui.chat.items import (
     thinking_seconds,
     thinking_state,
 )
-from hermes_desktop.ui.chat.markdown_render import is_list_block, render_block, set_copy_label, split_blocks_at
+from hermes_desktop.ui.chat.markdown_render import (
+    is_list_block, references_of, render_block, set_copy_label, split_blocks_at,
+)
+from hermes_desktop.ui.citations import link_citations
 from hermes_desktop.ui.chat.model import note_heading, remembered_text
 
 # One column grid for every row (ui/design.py): boxes start CHAT_MARGIN from the left and end CHAT_MARGIN from the
@@ -180,6 +183,7 @@ class _StablePrefix:
     parts: list[DocPart]
     y: float
     top: float = 0.0  # where the text started: the thinking section above it can change height (it collapses)
+    references: tuple = ()  # the link definitions it was rendered with: a new one re-renders the blocks citing it
 
 
 class RowLayouter:
@@ -384,10 +388,11 @@ class RowLayouter:
         kept from the previous layout, so each update costs the new text, not the whole reply."""
         palette = themes.current().markdown
         text = item.text
+        references = references_of(text)  # `[1]: …` anywhere in the message serves `[x][1]` in every block
         prefix = self._prefixes.get(item.key)
         if prefix is not None and not (prefix.width == width and prefix.palette is palette and len(text) >= prefix.chars
                                        and text[prefix.chars - len(prefix.tail):prefix.chars] == prefix.tail
-                                       and prefix.top == y):
+                                       and prefix.top == y and prefix.references == references):
             prefix = None
         top = y
         start = prefix.chars if prefix else 0
@@ -399,13 +404,13 @@ class RowLayouter:
         for index, (offset, block) in enumerate(blocks):
             if item.streaming and index == len(blocks) - 2 and index > 0 and not is_list_block(blocks[index - 1][1]):
                 stable_chars, stable_parts, stable_y = start + offset, list(layout.docs), y
-            rendered = render_block(block, palette)
+            rendered = render_block(link_citations(block) if item.role == "assistant" else block, palette, references)
             doc = self.docs.get(rendered.html, inner, self.font)
             layout.docs.append(DocPart(QPointF(MARGIN_X, y), doc, rendered.code))
             y += doc.size().height() + BLOCK_GAP
         if item.streaming:
             self._prefixes[item.key] = _StablePrefix(width, palette, stable_chars, text[max(0, stable_chars - 32):stable_chars],
-                                                     stable_parts, stable_y, top)
+                                                     stable_parts, stable_y, top, references)
         else:
             self._prefixes.pop(item.key, None)
         return y
@@ -551,8 +556,9 @@ class RowLayouter:
         if card.open:
             palette = themes.current().markdown
             top = y
+            card_references = references_of(card.text)
             for _, block in split_blocks_at(card.text):
-                rendered = render_block(block, palette)
+                rendered = render_block(block, palette, card_references)
                 doc = self.docs.get(rendered.html, inner - 3 * CARD_PAD, self.small)
                 layout.docs.append(DocPart(QPointF(left + 2 * CARD_PAD, y), doc))
                 y += doc.size().height() + 4

@@ -1,9 +1,16 @@
 """Markdown -> the HTML subset Qt's rich text engine renders, one block at a time.
 
-A message is split into blocks (paragraphs, lists, tables, fenced code) at blank
-lines outside code fences. Each block renders on its own and is cached by its
-text, so while a reply streams only the last, growing block is re-rendered, and
-a finished message is never rendered twice. Code blocks are highlighted with
+A message is split into its top-level blocks (paragraphs, headings, lists, tables,
+code, quotes) by markdown-it itself: its block parser (without the inline pass)
+gives each top-level token the lines it spans (`token.map`), so a block is exactly
+what CommonMark says it is: an indented code block with a blank line inside stays
+one block, a loose list with indented paragraphs stays one list, an unclosed fence
+runs to the end. Reference definitions (`[1]: https://…`) are no block at all: they
+are collected from the whole message and handed to every block's rendering, so
+`[the docs][1]` is a link wherever the definition is. Each block renders on its own
+and is cached by its text (and the references it may use), so while a reply streams
+only the last, growing block is re-rendered, and a finished message is never
+rendered twice. Code blocks are highlighted with
 Pygments (inline styles, which Qt understands) under a header with the language
 and a `Copy` link (`copy:` anchor).
 
@@ -21,6 +28,11 @@ from typing import Any
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([\w+#.-]*)")
 _LIST_ITEM = re.compile(r"^ {0,3}([-*+]|\d{1,9}[.)])[ \t]")
+# A line that may define a link reference: only then is the whole message parsed for its references.
+_REFERENCE_LINE = re.compile(r"^ {0,3}\[[^\]\n]+\]:", re.M)
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+References = tuple[tuple[str, str, str], ...]  # (normalised label, href, title), sorted
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,68 +62,52 @@ class RenderedBlock:
 
 
 def split_blocks(text: str) -> list[str]:
-    """Blocks separated by blank lines; a fenced code block (even an unclosed one) is one block.
-
-    A block that continues a list (an indented paragraph, or the next item of a loose
-    list) stays with that list, so numbering and nesting render as written.
-    """
+    """The message's top-level blocks, as markdown-it's block parser sees them (module docstring)."""
     return [block for _, block in split_blocks_at(text)]
 
 
 def split_blocks_at(text: str) -> list[tuple[int, str]]:
     """Like split_blocks, with each block's start offset in `text`."""
-    merged: list[tuple[int, str]] = []
-    for start, block in _raw_blocks(text):
-        if merged and _continues(merged[-1][1], block):
-            merged[-1] = (merged[-1][0], merged[-1][1] + "\n\n" + block)
-        else:
-            merged.append((start, block))
-    return merged
+    return list(_split_cached(text))
+
+
+@lru_cache(maxsize=512)
+def _split_cached(text: str) -> tuple[tuple[int, str], ...]:
+    """A finished message is laid out again on every resize and theme change: its blocks are kept."""
+    return tuple(_split(text))
+
+
+def _split(text: str) -> list[tuple[int, str]]:
+    if not text.strip():
+        return []
+    starts = [0] + [m.end() for m in _LINE_END.finditer(text)]  # each line's offset (markdown-it counts lines alike)
+    ends = [m.start() for m in _LINE_END.finditer(text)] + [len(text)]
+    blocks: list[tuple[int, str]] = []
+    for token in _block_parser().parse(text, {}):
+        if token.level != 0 or token.map is None or token.nesting == -1:
+            continue
+        first, last = token.map[0], min(token.map[1], len(starts)) - 1
+        if last < first:
+            continue
+        block = text[starts[first]:ends[last]].rstrip("\r\n")
+        if block.strip():
+            blocks.append((starts[first], block))
+    return blocks
+
+
+def references_of(text: str) -> References:
+    """The link reference definitions of a whole message, for rendering its blocks one by one."""
+    if "]:" not in text or not _REFERENCE_LINE.search(text):
+        return ()
+    env: dict[str, Any] = {}
+    _block_parser().parse(text, env)
+    found = env.get("references") or {}
+    return tuple(sorted((str(label), str(ref.get("href", "")), str(ref.get("title", "") or ""))
+                        for label, ref in found.items()))
 
 
 def is_list_block(block: str) -> bool:
     return bool(_LIST_ITEM.match(block))
-
-
-def _continues(previous: str, block: str) -> bool:
-    if _FENCE.match(previous) or _FENCE.match(block):
-        return False
-    previous_is_list = bool(_LIST_ITEM.match(previous))
-    return previous_is_list and (bool(_LIST_ITEM.match(block)) or block[:1] in (" ", "\t"))
-
-
-def _raw_blocks(text: str) -> list[tuple[int, str]]:
-    blocks: list[tuple[int, str]] = []
-    current: list[str] = []
-    current_start = 0
-    fence: str | None = None
-    offset = 0
-    for line in text.split("\n"):
-        line_start, offset = offset, offset + len(line) + 1
-        if fence is not None:
-            current.append(line)
-            stripped = line.strip()
-            if stripped.startswith(fence[0] * len(fence)) and set(stripped) <= {fence[0]}:
-                blocks.append((current_start, "\n".join(current)))
-                current, fence = [], None
-            continue
-        opening = _FENCE.match(line)
-        if opening:
-            if current:
-                blocks.append((current_start, "\n".join(current)))
-            current, fence, current_start = [line], opening.group(1), line_start
-            continue
-        if not line.strip():
-            if current:
-                blocks.append((current_start, "\n".join(current)))
-                current = []
-            continue
-        if not current:
-            current_start = line_start
-        current.append(line)
-    if current:
-        blocks.append((current_start, "\n".join(current)))
-    return blocks
 
 
 _copy_label = ["Copy"]  # a code block's Copy link; the window sets it in the user's language (set_copy_label)
@@ -131,23 +127,44 @@ def _markdown() -> Any:
     return MarkdownIt("commonmark", {"html": False, "linkify": False, "breaks": True}).enable(["table", "strikethrough"])
 
 
-def render_block(block: str, palette: Palette) -> RenderedBlock:
-    return _render_block_cached(block, palette)
+@lru_cache(maxsize=1)
+def _block_parser() -> Any:
+    """The same Markdown, block structure only: the inline pass (most of the parse's time) is not run."""
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark", {"html": False, "linkify": False, "breaks": True}).enable(["table", "strikethrough"])
+    parser.core.ruler.disable(["inline", "text_join"], ignoreInvalid=True)
+    return parser
+
+
+def render_block(block: str, palette: Palette, references: References = ()) -> RenderedBlock:
+    """One block as HTML; `references` are the whole message's (references_of), used only by a block that may
+    cite one, so the cache keeps serving the others when a definition arrives."""
+    return _render_block_cached(block, palette, references if "]" in block else ())
 
 
 @lru_cache(maxsize=4096)
-def _render_block_cached(block: str, palette: Palette) -> RenderedBlock:
+def _render_block_cached(block: str, palette: Palette, references: References) -> RenderedBlock:
     opening = _FENCE.match(block)
     if opening:
         return _render_code(block, opening.group(1), opening.group(2), palette)
-    return RenderedBlock(_style_html(_markdown().render(block), palette))
+    if block[:1] in (" ", "\t"):
+        tokens = _block_parser().parse(block, {})
+        if len(tokens) == 1 and tokens[0].type == "code_block":  # indented code: the same box as fenced code
+            return _code_box(tokens[0].content.rstrip("\n"), "", palette)
+    env = {"references": {label: {"href": href, "title": title} for label, href, title in references}}
+    return RenderedBlock(_style_html(_markdown().render(block, env), palette))
 
 
 def _render_code(block: str, fence: str, language: str, palette: Palette) -> RenderedBlock:
     lines = block.split("\n")[1:]
     if lines and lines[-1].strip().startswith(fence[0] * len(fence)) and set(lines[-1].strip()) <= {fence[0]}:
         lines = lines[:-1]
-    code = "\n".join(lines)
+    return _code_box("\n".join(lines), language, palette)
+
+
+def _code_box(code: str, language: str, palette: Palette) -> RenderedBlock:
+    """A code block: highlighted, under a header with its language and the Copy link."""
     highlighted = _highlight(code, language, palette.pygments_style)
     label = html.escape(language or "text")
     return RenderedBlock(

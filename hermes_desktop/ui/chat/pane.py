@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -59,6 +60,8 @@ class ChatPane(QWidget):
     sig_attachments_changed = Signal()
     sig_memory_action = Signal(str, object)
     """From a "Remembered: …" row (RememberedItem): undo_remembered (forget what it remembered) or show_memories."""
+    sig_citation = Signal(object, str)
+    """A reply's citation [n] was clicked: (its MessageItem, "n")."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -294,6 +297,8 @@ class ChatPane(QWidget):
             self.sig_approval.emit(item.call_id, action.split(":", 1)[1])
         elif action == "open_attachment" and payload is not None:
             self.open_attachment(payload)
+        elif action == "citation" and isinstance(item, MessageItem):
+            self.sig_citation.emit(item, str(payload))
 
     def last_reply(self) -> str | None:
         for item in reversed(self.model.items()):
@@ -350,7 +355,7 @@ class ChatPane(QWidget):
                 continue  # the same file twice in one message
             self.attachments.append(prepared)
             self._add_chip(prepared)
-        notes = [self._note(a) for a in self.attachments if a.note]
+        notes = [self._note(a) for a in self.attachments if a.note or a.link_target is not None]
         if problems or notes:
             self.show_attach_notice("\n".join(problems + notes))
         else:
@@ -359,7 +364,12 @@ class ChatPane(QWidget):
         return problems
 
     def _note(self, attachment: PreparedAttachment) -> str:
-        """What the user should know about a file that goes only in part (or without text)."""
+        """What the user should know about a file: a link and where it points, a file that goes only in part (or
+        without text)."""
+        if attachment.link_target is not None:
+            link = self.tr("{0} is a link to {1}").format(attachment.name, str(attachment.link_target))
+            rest = replace(attachment, link_target=None)
+            return link if not rest.note else f"{link}\n{self._note(rest)}"
         if attachment.no_text_layer:
             return self.tr("{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.").format(
                 attachment.name)
@@ -396,7 +406,8 @@ class ChatPane(QWidget):
             icon.setPixmap(self.style().standardIcon(QStyle.StandardPixmap.SP_FileIcon).pixmap(16, 16))
             row.addWidget(icon)
         name = QLabel(_short(attachment.name))
-        name.setToolTip(f"{attachment.name}\n{attachment.note}".strip())
+        name.setToolTip(self._note(attachment) if attachment.link_target is not None else
+                        f"{attachment.name}\n{attachment.note}".strip())
         row.addWidget(name)
         if attachment.truncated and attachment.source is not None:
             copy = QToolButton()

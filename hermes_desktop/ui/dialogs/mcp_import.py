@@ -2,7 +2,11 @@
 
 The preview lists every server of the source: added, changed (with the fields that differ and a “Replace”
 box, unticked: the user's own server stays unless they tick it), identical (skipped) or invalid (skipped, with
-the reason); secrets found in the file are named with where they go (the keyring). The reading and merging
+the reason); secrets found in the file are named with where they go (the keyring). Each added or changed server
+shows everything it will run or send (command, arguments, env with secrets masked, working folder, URL, headers)
+and warnings for variables such as LD_PRELOAD or NODE_OPTIONS; one that would send the app's environment
+variables to a remote address (`${env:…}` in its URL or headers) has its own box, unticked, and is imported only
+when ticked (core/mcp/import_review.py). The reading and merging
 are core/mcp/importing.py; this dialog only shows a plan and collects which changes are accepted. Reading a
 source runs in a worker thread (a keyring read can block).
 """
@@ -41,6 +45,7 @@ from hermes_desktop.core.mcp.importing import (
     plan_import,
     preview_text,
 )
+from hermes_desktop.core.mcp.import_review import review_entry
 from hermes_desktop.core.secrets import SecretStore
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.tasks import spawn
@@ -59,6 +64,7 @@ class McpImportDialog(QDialog):
         self.keyring_secure = keyring_secure
         self.keyring_reason = keyring_reason
         self.plan: ImportPlan | None = None
+        self._sends_env: set[str] = set()  # servers that would send the app's environment variables out
         self.loading: asyncio.Task[Any] | None = None  # the source being read (tests await it)
         self.file: Path | None = None
 
@@ -183,12 +189,21 @@ class McpImportDialog(QDialog):
         words = {Change.ADD: self.tr("Add"), Change.CHANGE: self.tr("Replace (changed)"),
                  Change.SAME: self.tr("Identical: skipped"), Change.INVALID: self.tr("Invalid: skipped")}
         secret_count = 0
+        self._sends_env: set[str] = set()
         for entry in (plan.items if plan else ()):
             details: list[str] = []
+            review = review_entry(entry.entry, entry.secrets) if entry.change in (Change.ADD, Change.CHANGE) else None
             target = entry.entry.get("url") or " ".join(
                 str(x) for x in [entry.entry.get("command", ""), *entry.entry.get("args", [])]).strip()
             if target:
                 details.append(preview_text(target))  # a line break or bidi override shown, not obeyed
+            if review is not None:  # everything it runs or sends (core/mcp/import_review.py), then what to look at twice
+                details += [f"{preview_text(shown.what)}: {preview_text(shown.value)}" for shown in review.shown]
+                details += [self.tr("Warning: {0}").format(preview_text(warning)) for warning in review.warnings]
+                if review.env_reads:
+                    self._sends_env.add(entry.name)
+                    details.append(self.tr("Sends your environment variables {0}: imported only if you tick it").format(
+                        preview_text(", ".join(f"{r.variable} ({r.where})" for r in review.env_reads))))
             if entry.change is Change.CHANGE:
                 details.append(self.tr("Differs in: {0}").format(", ".join(entry.differences)))
             for secret in entry.secrets:
@@ -201,10 +216,13 @@ class McpImportDialog(QDialog):
             item.setData(0, Qt.ItemDataRole.UserRole, entry.name)
             item.setToolTip(2, "\n".join(details))
             item.setForeground(1, QColor(colours[entry.change]))
-            if entry.change is Change.CHANGE:  # the user's own server stays unless they tick it
+            if entry.change is Change.CHANGE or entry.name in self._sends_env:  # unticked: nothing happens to it
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(0, Qt.CheckState.Unchecked)
-                item.setToolTip(0, self.tr("Tick to replace the server mcp.json has under this name"))
+                item.setToolTip(0, self.tr("Tick to replace the server mcp.json has under this name")
+                                if entry.name not in self._sends_env else
+                                self.tr("Tick to import it and let it send the environment variables named in "
+                                        "Details"))
             self.preview.addTopLevelItem(item)
         self.preview.blockSignals(False)
         if plan is not None:
@@ -222,8 +240,7 @@ class McpImportDialog(QDialog):
         self.secrets_note.setVisible(bool(secret_count))
         self._update_button()
 
-    def accepted_changes(self) -> set[str]:
-        """The changed servers whose “Replace” box is ticked."""
+    def _ticked(self) -> set[str]:
         chosen = set()
         for index in range(self.preview.topLevelItemCount()):
             item = self.preview.topLevelItem(index)
@@ -231,9 +248,20 @@ class McpImportDialog(QDialog):
                 chosen.add(item.data(0, Qt.ItemDataRole.UserRole))
         return chosen
 
+    def accepted_changes(self) -> set[str]:
+        """The changed servers whose “Replace” box is ticked."""
+        changed = {item.name for item in self.plan.of(Change.CHANGE)} if self.plan else set()
+        return self._ticked() & changed
+
+    def accepted_env(self) -> set[str]:
+        """The servers that send the app's environment variables and whose box the user ticked (apply_import's
+        `allowed_env`)."""
+        return self._ticked() & getattr(self, "_sends_env", set())
+
     def _update_button(self) -> None:
         plan = self.plan
-        adds = len(plan.of(Change.ADD)) if plan else 0
+        adds = len([i for i in plan.of(Change.ADD) if i.name not in self._sends_env or i.name in self.accepted_env()]) \
+            if plan else 0
         replaced = len(self.accepted_changes())
         same = len(plan.of(Change.SAME)) if plan else 0
         skipped = len(plan.of(Change.INVALID)) if plan else 0
@@ -261,7 +289,7 @@ async def import_servers(actions: Any) -> None:
         try:
             result = await asyncio.to_thread(apply_import, runtime.paths.mcp_config_file, dialog.plan,
                                              dialog.accepted_changes(), runtime.secrets,
-                                             keyring_secure=report.secure)
+                                             keyring_secure=report.secure, allowed_env=dialog.accepted_env())
         except (ImportError_, OSError) as exc:
             window.errors.show_message(QCoreApplication.translate(
                 "McpImportDialog", "The servers could not be imported: {0}. mcp.json was not changed.").format(str(exc)))

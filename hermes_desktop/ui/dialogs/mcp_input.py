@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QWidget
 
 from hermes_desktop.core.mcp.config import InputSpec
+from hermes_desktop.core.terminal_text import visible_controls
 from hermes_desktop.ui.dialogs.mcp_secret import KeyringValueDialog
 
 if TYPE_CHECKING:
@@ -19,9 +21,22 @@ class McpInputDialog(KeyringValueDialog):
                  keyring_reason: str) -> None:
         super().__init__(parent, "mcpInput")
         self.setWindowTitle(self.tr("Value for MCP server “{0}”").format(", ".join(servers)))
-        question = QLabel(spec.description or spec.id)
+        # The question is mcp.json's text (whoever wrote the config), not Hermes speaking: it is introduced as the
+        # server's, shown as plain text (never rich text: no links, no styling that could pass for the app's own
+        # words) with its control characters as escapes, and set apart as a quotation.
+        source = QLabel(self.tr("The configuration of MCP server “{0}” asks for a value (${{input:{1}}}). Its words, "
+                                "not Hermes':").format(", ".join(servers), spec.id))
+        source.setObjectName("mcpInputSource")
+        source.setTextFormat(Qt.TextFormat.PlainText)
+        source.setWordWrap(True)
+        question = QLabel(visible_controls(spec.description or spec.id))
         question.setObjectName("mcpInputQuestion")
+        question.setTextFormat(Qt.TextFormat.PlainText)
         question.setWordWrap(True)
+        question.setIndent(16)
+        font = question.font()
+        font.setItalic(True)
+        question.setFont(font)
         self.value.setAccessibleName(spec.description or spec.id)
         if spec.password:
             self.value.setEchoMode(QLineEdit.EchoMode.Password)
@@ -29,7 +44,7 @@ class McpInputDialog(KeyringValueDialog):
         where = self.tr("Asked once: it is kept in the system keyring and used each time the server starts. "
                         "“Set secret…” changes it later.") if keyring_secure else \
             self.tr("No secure keyring ({0}): the value is kept in memory until Hermes closes.").format(keyring_reason)
-        self._lay_out([question, (self.tr("Value"), self.value)], where)
+        self._lay_out([source, question, (self.tr("Value"), self.value)], where)
 
     def entered(self) -> str:
         return self.value.text().strip()

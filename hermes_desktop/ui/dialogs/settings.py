@@ -101,6 +101,12 @@ class SettingsDialog(QDialog):
 
         self.memory_page = MemorySettingsPage(controller)
         tabs.addTab(self.memory_page, self.tr("Memory"))
+        sync_actions = getattr(parent, "sync", None)  # ui/sync_actions.py, made by the main window
+        if sync_actions is not None:
+            from hermes_desktop.ui.dialogs.sync_settings import SyncSettingsPage
+
+            self.sync_page = SyncSettingsPage(sync_actions)
+            tabs.addTab(self.sync_page, self.tr("Backup && sync"))
         tabs.addTab(self._data_tab(), self.tr("Your data"))
         self.tabs = tabs
         self.message = QLabel()

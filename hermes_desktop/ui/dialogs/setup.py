@@ -69,7 +69,7 @@ REASONING_EFFORTS = ("low", "medium", "high")
 
 SHOWN_FIELDS = ("id", "name", "base_url", "model", "temperature", "max_output_tokens", "context_window", "tool_mode",
                 "needs_api_key", "reasoning_echo", "reasoning_effort", "extra_params", "vision",
-                "learned_reasoning_echo", "learned_no_vision", "embedding_model")
+                "learned_reasoning_echo", "learned_no_vision", "embedding_model", "side_model")
 """The profile fields this dialog edits; `profile()` keeps every other field of the profile being edited."""
 
 
@@ -181,6 +181,13 @@ class SetupDialog(QDialog):
                                                 "text-embedding-3-small): memories are also recalled by meaning, "
                                                 "through the provider's /embeddings endpoint. Nothing is downloaded."))
         advanced_form.addRow(self.tr("Embedding model (memory)"), self.embedding_model)
+        self.side_model = QLineEdit()  # titles, summaries, memory extraction (core/assistants/service.py)
+        self.side_model.setObjectName("sideModelEdit")
+        self.side_model.setAccessibleName(self.tr("Side-task model"))
+        self.side_model.setPlaceholderText(self.tr("None: the chat's own model"))
+        self.side_model.setToolTip(self.tr("A cheaper model of this provider for titles, summaries and memory "
+                                           "extraction; the chat itself keeps its model."))
+        advanced_form.addRow(self.tr("Side-task model"), self.side_model)
         self._build_model_controls(advanced_form)
         self.advanced = advanced
 
@@ -448,6 +455,7 @@ class SetupDialog(QDialog):
         self.max_tokens.setValue(profile.max_output_tokens or 0)
         self.context_window.setValue(profile.context_window)
         self.embedding_model.setText(profile.embedding_model or "")
+        self.side_model.setText(profile.side_model or "")
         self.reasoning_echo.setCurrentIndex(max(0, self.reasoning_echo.findData(profile.reasoning_echo.value)))
         effort = profile.reasoning_effort
         if effort and self.reasoning_effort.findData(effort) < 0:  # a value typed into settings.json: kept
@@ -513,14 +521,21 @@ class SetupDialog(QDialog):
             # While the text is not a valid object the saved value stands (Save is refused until it is).
             extra_params=extra if extra is not None else dict(self._editing.extra_params if self._editing else {}),
             vision=Capability(self.vision.currentData()),
-            learned_reasoning_echo=self._learned[0],
-            learned_no_vision=self._learned[1],
+            # What one server taught holds for that server only: a URL edited to another one starts afresh.
+            learned_reasoning_echo=self._learned[0] and self._same_server_as_edited(),
+            learned_no_vision=self._learned[1] and self._same_server_as_edited(),
             embedding_model=self.embedding_model.text().strip() or None,
+            side_model=self.side_model.text().strip() or None,
         )
         # Fields the dialog does not show (the picker's hand-typed models, request_timeout_s, any added later) stay
         # as they were: the edited profile with the shown fields replaced.
         return replace(self._editing, **{name: getattr(profile, name) for name in SHOWN_FIELDS}) \
             if self._editing else profile
+
+    def _same_server_as_edited(self) -> bool:
+        from hermes_desktop.core.settings import same_server
+
+        return self._editing is None or same_server(self.base_url.text(), self._editing.base_url)
 
     # ------------------------------------------------------------------ checking
     async def refresh_models(self) -> None:

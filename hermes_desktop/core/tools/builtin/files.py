@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from hermes_desktop.core.tools.lookalike import escaped, twins
 from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
 from hermes_desktop.core.tools.workspace import open_regular_file
 
@@ -53,18 +54,20 @@ def list_directory(args: dict[str, Any], ctx: ToolContext) -> str:
         raise ToolError(f"{ws.relative(folder)} is not a folder" if folder.exists() else f"{args.get('path')} does not exist")
     entries = sorted(folder.iterdir(), key=lambda p: (not p.is_dir(), p.name.lower()))
     lines = [f"{ws.relative(folder)}/ ({len(entries)} entries)"]
+    alike = twins(entry.name for entry in entries)  # names that look the same (NFC and NFD): core/tools/lookalike.py
     for entry in entries[:MAX_LIST_ENTRIES]:
         try:
             stat = entry.lstat()
         except OSError:
             continue
         modified = datetime.fromtimestamp(stat.st_mtime).strftime("%Y-%m-%d %H:%M")
+        mark = f"  [looks like another name here; written {escaped(entry.name)}]" if entry.name in alike else ""
         if entry.is_symlink():
-            lines.append(f"  {entry.name} -> (link)  {modified}")
+            lines.append(f"  {entry.name} -> (link)  {modified}{mark}")
         elif entry.is_dir():
-            lines.append(f"  {entry.name}/  {modified}")
+            lines.append(f"  {entry.name}/  {modified}{mark}")
         else:
-            lines.append(f"  {entry.name}  {human_size(stat.st_size)}  {modified}")
+            lines.append(f"  {entry.name}  {human_size(stat.st_size)}  {modified}{mark}")
     if len(entries) > MAX_LIST_ENTRIES:
         lines.append(f"  … and {len(entries) - MAX_LIST_ENTRIES} more")
     return "\n".join(lines)

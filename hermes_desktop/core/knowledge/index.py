@@ -1,0 +1,393 @@
+"""One knowledge base = one SQLite file under `<data>/knowledge/` (the contract), holding its definition too.
+
+Tables: `meta` (name, folders, embedding model and endpoint, chunk settings, last sync), `documents` (one row per
+file seen: relative path, size, mtime, SHA-256, status, reason code and text for a file that could not be read,
+pages, chunk count), `chunks` (text, page, heading path), `chunks_fts` (FTS5, the same CJK-aware tokenisation as
+session search, rowid = chunk id) and `vectors` (float32 BLOBs per chunk and model).
+
+Crash safety: WAL, and one transaction per file: its old chunks, FTS rows and vectors are deleted and the new ones
+written together with the document row's new hash. A kill -9 in the middle rolls the file's transaction back, so the
+document row still has its old hash (or none) and the next sync reads it again: never half a file, never a chunk
+twice. A full disk (SQLITE_FULL) rolls back the same way and raises `IndexFull`; what was indexed stays.
+
+Why the definition lives in the file and not in a registry: a base is then one file to copy, rebuild or delete,
+and a half-made base cannot be listed (a new file is made under a temporary name and renamed into place).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from array import array
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from hermes_desktop.core.knowledge.chunking import Chunk
+from hermes_desktop.core.knowledge.query import fast_segment as segment, match_expression
+
+SCHEMA_VERSION = 1
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS documents (
+        id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER, mtime_ns INTEGER, sha256 TEXT,
+        kind TEXT, status TEXT NOT NULL, code TEXT, problem TEXT, note TEXT, pages INTEGER,
+        chunks INTEGER NOT NULL DEFAULT 0, indexed_at REAL)""",
+    """CREATE TABLE IF NOT EXISTS chunks (
+        id INTEGER PRIMARY KEY, doc_id INTEGER NOT NULL, ord INTEGER NOT NULL, page INTEGER, heading TEXT,
+        text TEXT NOT NULL, tokens INTEGER NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS chunks_doc ON chunks (doc_id)",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')",
+    "CREATE TABLE IF NOT EXISTS vectors (chunk_id INTEGER NOT NULL, model TEXT NOT NULL, vector BLOB NOT NULL, "
+    "PRIMARY KEY (chunk_id, model))",
+)
+INDEXED, PROBLEM = "indexed", "problem"
+COMMON_TERMS_FROM = 20_000  # chunks: below this every term is searched
+COMMON_SHARE = 0.2  # a term in more than this share of the chunks is left out of a large base's query
+
+
+class IndexError_(Exception):
+    """The knowledge base's file cannot be used (damaged, newer schema, unwritable); one line."""
+
+
+class IndexFull(IndexError_):
+    """The disk is full: indexing stopped; what was indexed before is intact."""
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRow:
+    id: int
+    path: str
+    size: int | None
+    mtime_ns: int | None
+    sha256: str | None
+    kind: str | None
+    status: str
+    code: str | None
+    problem: str | None
+    note: str | None
+    pages: int | None
+    chunks: int
+    indexed_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A chunk found by a search."""
+
+    chunk_id: int
+    document: str  # the file's path relative to its folder (as listed)
+    page: int | None
+    heading: tuple[str, ...]
+    text: str
+    score: float
+
+
+@dataclass
+class BaseInfo:
+    """A knowledge base's definition and state, as stored in its file."""
+
+    name: str
+    paths: list[str]
+    embedding_model: str = ""
+    embedding_url: str = ""  # empty: the active provider's endpoint
+    chunk_tokens: int = 350
+    overlap_tokens: int = 60
+    top_k: int = 5
+    created: float = 0.0
+    last_sync: float | None = None
+    last_result: str = ""  # one line: what the last sync did or why it stopped
+    documents: int = 0
+    chunks: int = 0
+    problems: int = 0
+    vectors: int = 0
+    file: Path | None = field(default=None, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "paths": self.paths, "embedding_model": self.embedding_model or None,
+                "embedding_url": self.embedding_url or None, "chunk_tokens": self.chunk_tokens,
+                "overlap_tokens": self.overlap_tokens, "top_k": self.top_k, "created": self.created,
+                "last_sync": self.last_sync, "last_result": self.last_result, "documents": self.documents,
+                "chunks": self.chunks, "problems": self.problems, "vectors": self.vectors,
+                "file": str(self.file) if self.file else None}
+
+
+def _is_full(exc: BaseException, where: Path | None = None) -> bool:
+    """SQLITE_FULL, or an I/O error (the WAL's shared memory cannot grow) on a disk with no space left."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == 13 or "full" in str(exc).lower():
+        return True
+    if where is not None and code is not None and code & 0xFF == 10:  # SQLITE_IOERR and its extended codes
+        try:
+            return os.statvfs(where).f_bavail == 0
+        except (OSError, AttributeError):
+            return False
+    return False
+
+
+class KnowledgeIndex:
+    """An open knowledge base file. Not thread-safe: one per thread (the sync worker opens its own)."""
+
+    def __init__(self, path: Path, *, create: bool = False) -> None:
+        self.path = Path(path)
+        if not create and not self.path.exists():
+            raise IndexError_(f"the knowledge base file {self.path} does not exist")
+        try:
+            self.db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA synchronous = NORMAL")  # WAL: a kill -9 loses nothing committed
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise IndexError_(f"{self.path.name} was made by a newer Hermes (schema {version})")
+            for statement in _SCHEMA:
+                self.db.execute(statement)
+            if version < SCHEMA_VERSION:
+                self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            if _is_full(exc, self.path.parent):
+                raise IndexFull("the disk is full, so the knowledge base cannot be written; what was indexed before "
+                                "is kept. Free some space and sync again.") from exc
+            raise IndexError_(f"the knowledge base file {self.path.name} cannot be used ({exc})") from exc
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "KnowledgeIndex":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ definition
+    def meta(self) -> dict[str, Any]:
+        return {key: json.loads(value) for key, value in self.db.execute("SELECT key, value FROM meta")}
+
+    def set_meta(self, **values: Any) -> None:
+        with self.transaction():
+            for key, value in values.items():
+                self.db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET "
+                                "value = excluded.value", (key, json.dumps(value, ensure_ascii=False)))
+
+    def info(self) -> BaseInfo:
+        meta = self.meta()
+        documents, problems, chunks = self.db.execute(
+            "SELECT COALESCE(SUM(status = 'indexed'), 0), COALESCE(SUM(status = 'problem'), 0), "
+            "COALESCE(SUM(chunks), 0) FROM documents").fetchone()
+        model = str(meta.get("embedding_model") or "")
+        vectors = self.db.execute("SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0] \
+            if model else 0
+        return BaseInfo(name=str(meta.get("name", self.path.stem)), paths=[str(p) for p in meta.get("paths", [])],
+                        embedding_model=model, embedding_url=str(meta.get("embedding_url") or ""),
+                        chunk_tokens=int(meta.get("chunk_tokens", 350)),
+                        overlap_tokens=int(meta.get("overlap_tokens", 60)), top_k=int(meta.get("top_k", 5)),
+                        created=float(meta.get("created", 0.0)), last_sync=meta.get("last_sync"),
+                        last_result=str(meta.get("last_result", "")), documents=int(documents), chunks=int(chunks),
+                        problems=int(problems), vectors=int(vectors), file=self.path)
+
+    # ------------------------------------------------------------------ writing
+    class _Tx:
+        def __init__(self, db: sqlite3.Connection, where: Path) -> None:
+            self.db = db
+            self.where = where
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db
+
+        def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+            if kind is None:
+                try:
+                    self.db.execute("COMMIT")
+                    return
+                except sqlite3.DatabaseError as error:
+                    exc = error
+            if self.db.in_transaction:  # SQLite already rolled back after SQLITE_FULL and some I/O errors
+                self.db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.DatabaseError) and _is_full(exc, self.where):
+                raise IndexFull("the disk is full, so indexing stopped; what was indexed before is kept. Free some "
+                                "space and sync again.") from exc
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise IndexError_(f"the knowledge base could not be written ({exc})") from exc
+
+    def transaction(self) -> "KnowledgeIndex._Tx":
+        return KnowledgeIndex._Tx(self.db, self.path.parent)
+
+    def documents(self) -> list[DocumentRow]:
+        rows = self.db.execute("SELECT id, path, size, mtime_ns, sha256, kind, status, code, problem, note, pages, "
+                               "chunks, indexed_at FROM documents ORDER BY path").fetchall()
+        return [DocumentRow(*row) for row in rows]
+
+    def problems(self) -> list[DocumentRow]:
+        return [d for d in self.documents() if d.status == PROBLEM]
+
+    def _delete_chunks(self, db: sqlite3.Connection, doc_id: int) -> None:
+        db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)", (doc_id,))
+        db.execute("DELETE FROM vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE doc_id = ?)", (doc_id,))
+        db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+
+    def _doc_id(self, db: sqlite3.Connection, path: str) -> int:
+        row = db.execute("SELECT id FROM documents WHERE path = ?", (path,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        return int(db.execute("INSERT INTO documents (path, status) VALUES (?, 'new')", (path,)).lastrowid)
+
+    def store_document(self, path: str, *, size: int, mtime_ns: int, sha256: str, kind: str, pages: int | None,
+                       note: str, chunks: list[Chunk]) -> list[int]:
+        """Replace the file's chunks in one transaction; the new chunks' ids."""
+        with self.transaction() as db:
+            doc_id = self._doc_id(db, path)
+            self._delete_chunks(db, doc_id)
+            ids = []
+            for order, chunk in enumerate(chunks):
+                heading = json.dumps(list(chunk.heading), ensure_ascii=False)
+                chunk_id = int(db.execute("INSERT INTO chunks (doc_id, ord, page, heading, text, tokens) VALUES "
+                                          "(?, ?, ?, ?, ?, ?)", (doc_id, order, chunk.page, heading, chunk.text,
+                                                                 chunk.tokens)).lastrowid)
+                body = segment(" / ".join(chunk.heading) + "\n" + chunk.text)
+                db.execute("INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)", (chunk_id, body))
+                ids.append(chunk_id)
+            db.execute("UPDATE documents SET size = ?, mtime_ns = ?, sha256 = ?, kind = ?, status = 'indexed', "
+                       "code = NULL, problem = NULL, note = ?, pages = ?, chunks = ?, indexed_at = ? WHERE id = ?",
+                       (size, mtime_ns, sha256, kind, note or None, pages, len(chunks), time.time(), doc_id))
+        return ids
+
+    def store_problem(self, path: str, *, size: int | None, mtime_ns: int | None, code: str, problem: str) -> None:
+        """The file cannot be read: its old chunks go (they no longer say what the file says) and the reason stays."""
+        with self.transaction() as db:
+            doc_id = self._doc_id(db, path)
+            self._delete_chunks(db, doc_id)
+            db.execute("UPDATE documents SET size = ?, mtime_ns = ?, sha256 = NULL, status = 'problem', code = ?, "
+                       "problem = ?, chunks = 0, indexed_at = ? WHERE id = ?",
+                       (size, mtime_ns, code, problem, time.time(), doc_id))
+
+    def touch(self, path: str, size: int, mtime_ns: int) -> None:
+        """Same content, new timestamp (a `touch`, a copy): only the row's stat changes."""
+        with self.transaction() as db:
+            db.execute("UPDATE documents SET size = ?, mtime_ns = ? WHERE path = ?", (size, mtime_ns, path))
+
+    def remove_documents(self, paths: Iterable[str]) -> int:
+        removed = 0
+        with self.transaction() as db:
+            for path in paths:
+                row = db.execute("SELECT id FROM documents WHERE path = ?", (path,)).fetchone()
+                if row is None:
+                    continue
+                self._delete_chunks(db, int(row[0]))
+                db.execute("DELETE FROM documents WHERE id = ?", (row[0],))
+                removed += 1
+        return removed
+
+    # ------------------------------------------------------------------ vectors
+    def chunks_without_vectors(self, model: str, limit: int = 64) -> list[tuple[int, str]]:
+        return self.db.execute("SELECT c.id, c.text FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id AND "
+                               "v.model = ? WHERE v.chunk_id IS NULL ORDER BY c.id LIMIT ?", (model, limit)).fetchall()
+
+    def store_vectors(self, model: str, items: list[tuple[int, list[float]]]) -> None:
+        with self.transaction() as db:
+            for chunk_id, vector in items:
+                db.execute("INSERT OR REPLACE INTO vectors (chunk_id, model, vector) SELECT ?, ?, ? WHERE EXISTS "
+                           "(SELECT 1 FROM chunks WHERE id = ?)", (chunk_id, model, pack(normalised(vector)),
+                                                                   chunk_id))
+
+    def iter_vectors(self, model: str) -> Iterator[tuple[int, bytes]]:
+        """(chunk id, float32 BLOB) of every vector of `model`."""
+        yield from self.db.execute("SELECT chunk_id, vector FROM vectors WHERE model = ?", (model,))
+
+    # ------------------------------------------------------------------ reading
+    def bm25(self, question: str, limit: int) -> list[tuple[int, float]]:
+        """(chunk id, score) best first; score = -bm25 (higher is better).
+
+        FTS5 scores every chunk that matches any term, so in a large base a term found in most chunks (a common
+        word the stop lists do not know, a frequent character pair) costs most of the time and adds almost nothing
+        to the ranking (its IDF is near zero). Above COMMON_TERMS_FROM chunks, terms whose rarest token is in more
+        than COMMON_SHARE of the chunks are left out (unless that would leave none)."""
+        keep = self._selective_terms() if self._chunk_count() >= COMMON_TERMS_FROM else None
+        expression = match_expression(question, keep)
+        if expression is None:
+            return []
+        # FTS5's own `rank` column (bm25 by default) sorted inside FTS5, not bm25() called per row from SQL.
+        rows = self.db.execute("SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?",
+                               (expression, limit)).fetchall()
+        return [(int(rowid), -float(rank)) for rowid, rank in rows]
+
+    def _chunk_count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
+
+    def _selective_terms(self) -> "Callable[[list[str]], bool]":
+        self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, 'row')")
+        limit = self._chunk_count() * COMMON_SHARE
+
+        def keep(tokens: list[str]) -> bool:
+            counts = []
+            for token in tokens:
+                row = self.db.execute("SELECT doc FROM temp.chunks_vocab WHERE term = ?", (token.lower(),)).fetchone()
+                counts.append(int(row[0]) if row else 0)
+            return min(counts) <= limit
+
+        return keep
+
+    def vector_search(self, model: str, query: list[float], limit: int) -> list[tuple[int, float]]:
+        """Cosine similarity over every stored vector (normalised at storage: a dot product), best first."""
+        import heapq
+        import struct
+        from operator import mul
+
+        q = normalised(query)
+        size = 4 * len(q)
+        unpack = struct.Struct(f"{len(q)}f").unpack  # a BLOB to a tuple of floats in C
+        scored = ((sum(map(mul, q, unpack(blob))), chunk_id) for chunk_id, blob in self.iter_vectors(model)
+                  if len(blob) == size)
+        return [(chunk_id, score) for score, chunk_id in heapq.nlargest(limit, scored)]
+
+    def passages(self, scored: list[tuple[int, float]]) -> list[Passage]:
+        if not scored:
+            return []
+        ids = [chunk_id for chunk_id, _ in scored]
+        marks = ",".join("?" * len(ids))
+        rows = {int(r[0]): r for r in self.db.execute(
+            f"SELECT c.id, d.path, c.page, c.heading, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id "
+            f"WHERE c.id IN ({marks})", ids)}
+        out = []
+        for chunk_id, score in scored:
+            row = rows.get(chunk_id)
+            if row is None:
+                continue
+            try:
+                heading = tuple(str(h) for h in json.loads(row[3] or "[]"))
+            except ValueError:
+                heading = ()
+            out.append(Passage(chunk_id, str(row[1]), row[2], heading, str(row[4]), score))
+        return out
+
+    def chunk_texts(self, document: str) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT c.text FROM chunks c JOIN documents d ON d.id = c.doc_id "
+                                              "WHERE d.path = ? ORDER BY c.ord", (document,))]
+
+    def integrity(self) -> str:
+        """"ok", or what is wrong (doctor)."""
+        try:
+            result = self.db.execute("PRAGMA quick_check").fetchone()[0]
+            orphans = self.db.execute("SELECT COUNT(*) FROM chunks WHERE doc_id NOT IN (SELECT id FROM documents)"
+                                      ).fetchone()[0]
+            fts = self.db.execute("SELECT COUNT(*) FROM chunks_fts").fetchone()[0]
+            chunks = self.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            return f"damaged ({exc})"
+        if result != "ok":
+            return f"damaged ({result})"
+        if orphans or fts != chunks:
+            return f"inconsistent ({orphans} chunks without a document, {fts} search rows for {chunks} chunks)"
+        return "ok"
+
+
+def pack(vector: list[float]) -> bytes:
+    return array("f", vector).tobytes()
+
+
+def normalised(vector: list[float]) -> list[float]:
+    import math
+
+    norm = math.sqrt(sum(x * x for x in vector))
+    return [x / norm for x in vector] if norm else list(vector)
