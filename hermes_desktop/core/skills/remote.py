@@ -196,7 +196,10 @@ def _download(source: Source, target: Path, policy: network.NetworkPolicy) -> st
             destination = network.check_destination(url, policy)
         except ToolError as exc:
             raise InstallRefused(str(exc)) from None
-        connection = network._connect(destination, transfer)  # the guard's pinned connection (not a second lookup)
+        from hermes_desktop.core.tools.proxies import proxy_for
+
+        proxy = proxy_for(destination.scheme, destination.host) if policy.use_environment_proxies else None
+        connection = network._connect(destination, transfer, proxy)  # the guard's pinned connection (no 2nd lookup)
         try:
             connection.request("GET", destination.target, headers={"User-Agent": "HermesDesktop (skills install)",
                                                                    "Accept-Encoding": "identity"})
