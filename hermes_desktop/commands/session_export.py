@@ -8,9 +8,7 @@ in the file follow the app's language setting (Settings › General), as the win
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -60,15 +58,6 @@ def run(store: Any, args: argparse.Namespace, known_secrets: Iterable[str], sett
 
 def write_file_atomic(path: Path, data: bytes) -> None:
     """Write `data` to `path` through a temporary file beside it (a full disk leaves the old file, or none)."""
-    path = Path(path).expanduser()
-    fd, tmp = tempfile.mkstemp(prefix=".hermes-export-", dir=path.parent if str(path.parent) else ".")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    from hermes_desktop.core.settings import replace_atomically
+
+    replace_atomically(Path(path).expanduser().absolute(), lambda tmp: tmp.write_bytes(data))

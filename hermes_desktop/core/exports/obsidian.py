@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from datetime import datetime
 from pathlib import Path
 
@@ -178,15 +176,7 @@ def _update_index(index: Path, note: str, title: str) -> None:
 
 
 def _write_atomic(path: Path, data: str | bytes) -> None:
+    from hermes_desktop.core.settings import replace_atomically
+
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=".hermes-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(raw)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    replace_atomically(path, lambda tmp: tmp.write_bytes(raw))
