@@ -25,7 +25,9 @@ from packaging.requirements import Requirement
 HERE = Path(__file__).parent
 THIRD_PARTY = HERE / "third_party"
 QT_DISTRIBUTIONS = {"pyside6-essentials", "shiboken6"}
-_LICENCE_FILE = re.compile(r"(^|/)(LICEN[CS]E|COPYING|NOTICE|AUTHORS)[^/]*$", re.I)
+# A licence file by its name, or any file in a dist-info's licenses/ folder (PEP 639: pypdfium2 keeps its texts in
+# licenses/LICENSES/Apache-2.0.txt and the like).
+_LICENCE_FILE = re.compile(r"(^|/)(LICEN[CS]E|COPYING|NOTICE|AUTHORS)[^/]*$|\.dist-info/licenses/.+", re.I)
 
 
 def key(name: str) -> str:

@@ -39,7 +39,7 @@ async def test_a_long_sign_in_record_is_kept_in_parts_and_reads_back_whole() -> 
     from mcp.shared.auth import OAuthToken
 
     store = WindowsSizedStore()
-    storage = KeyringTokenStorage(store, "files")
+    storage = KeyringTokenStorage(store, "files", url="https://files.example/mcp")
     tokens = OAuthToken(access_token=jwt_like(1), refresh_token=jwt_like(2), token_type="Bearer", expires_in=3600,
                         scope="files:read files:write offline_access")
     await storage.set_tokens(tokens)
@@ -47,7 +47,7 @@ async def test_a_long_sign_in_record_is_kept_in_parts_and_reads_back_whole() -> 
     names = sorted(store._secrets)
     assert oauth_username("files") in names and len(names) >= 3  # the head and its parts
     assert all(len(v) <= WINDOWS_LIMIT for v in store._secrets.values())
-    again = await KeyringTokenStorage(store, "files").get_tokens()
+    again = await KeyringTokenStorage(store, "files", url="https://files.example/mcp").get_tokens()
     assert again.access_token == tokens.access_token and again.refresh_token == tokens.refresh_token
     assert signed_in(store, "files")
     assert sign_out(store, "files") and store._secrets == {}  # every part removed
