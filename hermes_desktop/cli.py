@@ -633,10 +633,10 @@ async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
             + (f" — {strip_controls(status.detail)}" if status.detail else ""))  # a server's words: no escapes
         if status.tools:
             out("    tools: " + ", ".join(status.tools))
+            out(f"    their schemas add about {status.schema_tokens:,} tokens to every request")
         if status.skipped_tools:  # the server's names: shown with their controls as escapes
             out("    NOT offered, their names clash with another tool's after sanitising: " + ", ".join(
                 f"{visible_controls(remote)} (as {name})" for remote, name in status.skipped_tools))
-            out(f"    their schemas add about {status.schema_tokens:,} tokens to every request")
         ok = ok and status.state.value in ("connected", "disabled")
     await runtime.mcp.stop_all()
     return ok

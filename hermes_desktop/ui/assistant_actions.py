@@ -18,7 +18,6 @@ Every store call runs in a worker thread; dialogs open with `run_dialog` (never 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -28,15 +27,21 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
 from hermes_desktop.ui.async_dialog import run_dialog
-from hermes_desktop.ui.quick_picker import Choice, QuickPicker
-from hermes_desktop.ui.tasks import spawn
+from hermes_desktop.ui.tasks import in_thread, spawn
 
 if TYPE_CHECKING:
+    from hermes_desktop.ui.quick_picker import Choice, QuickPicker
     from hermes_desktop.core.assistants.model import Assistant
     from hermes_desktop.ui.assistant_panel import AssistantPanel
     from hermes_desktop.ui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
+
+
+def _choice(*args: Any) -> "Choice":
+    from hermes_desktop.ui.quick_picker import Choice
+
+    return Choice(*args)
 
 # Offered in a new Hermes chat (Ctrl+N), one click or Tab + Space away; "More…" opens the picker over all of them.
 SUGGESTED = ("builtin:translator", "builtin:writing-polish", "builtin:weekly-report", "builtin:meeting-minutes")
@@ -48,9 +53,7 @@ class AssistantActions(QObject):
         self.window = window
         self.controller = window.controller
         self.current = None  # the open chat's Assistant (None until read)
-        self.picker = QuickPicker(window)
-        self.picker.sig_closed.connect(self._picker_closed)
-        self.picker.sig_chosen.connect(lambda choice: spawn(self._guarded(self._chosen(choice))))
+        self._picker: "QuickPicker | None" = None  # made when first opened: not before the window's first paint
         self._picking = ""  # what the open picker is for: switch | slash | new
         self._deleted: str | None = None
         self.editor: QDialog | None = None  # the open dialogs, for tests and automation
@@ -81,6 +84,17 @@ class AssistantActions(QObject):
         self._show(None)
 
     # ------------------------------------------------------------------ plumbing
+    @property
+    def picker(self) -> "QuickPicker":
+        """The quick picker (ui/quick_picker.py), made at its first use (it is not needed for the first paint)."""
+        if self._picker is None:
+            from hermes_desktop.ui.quick_picker import QuickPicker
+
+            self._picker = QuickPicker(self.window)
+            self._picker.sig_closed.connect(self._picker_closed)
+            self._picker.sig_chosen.connect(lambda choice: spawn(self._guarded(self._chosen(choice))))
+        return self._picker
+
     @property
     def store(self) -> Any:
         runtime = self.controller.runtime
@@ -145,7 +159,7 @@ class AssistantActions(QObject):
 
             self._show(HERMES)
             return
-        found = await asyncio.to_thread(store.session_assistant, session_id)
+        found = await in_thread(store.session_assistant, session_id)
         if session_id == self.window.current_session:
             self._show(found.assistant)
 
@@ -208,8 +222,8 @@ class AssistantActions(QObject):
         if store is None:
             return
         session_id = self.window._ensure_session()
-        assistant = await asyncio.to_thread(store.get, assistant_id)
-        await asyncio.to_thread(store.set_session_assistant, session_id, assistant.id)
+        assistant = await in_thread(store.get, assistant_id)
+        await in_thread(store.set_session_assistant, session_id, assistant.id)
         self._show(assistant)
         self._tell(self.tr("This chat's next message goes to {0}.").format(assistant.shown_name(self.language)))
         self.controller.sig_sessions_changed.emit()
@@ -221,18 +235,18 @@ class AssistantActions(QObject):
         if store is None:
             return []
         language = self.language
-        assistants, saved = await asyncio.to_thread(lambda: (store.all(), store.prompts() if prompts else []))
+        assistants, saved = await in_thread(lambda: (store.all(), store.prompts() if prompts else []))
         choices = []
         for p in saved:
-            choices.append(Choice("prompt", p.id or p.name, p.name, p.description or p.body, self.tr("Prompt")))
+            choices.append(_choice("prompt", p.id or p.name, p.name, p.description or p.body, self.tr("Prompt")))
         for a in assistants:
             other = a.name if a.shown_name(language) != a.name else a.shown_name("zh_CN")
-            choices.append(Choice("assistant", a.id, f"{a.emoji} {a.shown_name(language)}".strip(),
+            choices.append(_choice("assistant", a.id, f"{a.emoji} {a.shown_name(language)}".strip(),
                                   a.shown_description(language), self.tr("Assistant"), other))
         runtime = self.controller.runtime
         if skills and runtime is not None:
             for skill in runtime.skills.skills:
-                choices.append(Choice("skill", skill.name, f"/{skill.name}", skill.description, self.tr("Skill")))
+                choices.append(_choice("skill", skill.name, f"/{skill.name}", skill.description, self.tr("Skill")))
         return choices
 
     def _below(self, widget: QWidget, *, above: bool = False) -> QPoint:
@@ -283,7 +297,7 @@ class AssistantActions(QObject):
 
     async def _use_prompt(self, key: str) -> None:
         store = self.store
-        prompt = await asyncio.to_thread(store.prompt, key)
+        prompt = await in_thread(store.prompt, key)
         text = prompt.body
         if prompt.variables:
             from hermes_desktop.ui.dialogs.prompt_fill import PromptFillDialog
@@ -307,7 +321,7 @@ class AssistantActions(QObject):
         from hermes_desktop.ui.assistant_panel import AssistantRow
 
         store = self.store
-        assistants = await asyncio.to_thread(store.all)
+        assistants = await in_thread(store.all)
         language = self.language
         rows = [AssistantRow(a.id, a.shown_name(language), a.emoji, a.shown_description(language),
                              self._tools_words(a), a.origin,
@@ -322,32 +336,32 @@ class AssistantActions(QObject):
         if action == "use":
             await self.use(assistant_id)
         elif action == "edit":
-            await self.edit(await asyncio.to_thread(store.get, assistant_id))
+            await self.edit(await in_thread(store.get, assistant_id))
         elif action == "duplicate":
-            original = await asyncio.to_thread(store.get, assistant_id)
-            name = await asyncio.to_thread(store.free_name, self.tr("{0} (copy)").format(
+            original = await in_thread(store.get, assistant_id)
+            name = await in_thread(store.free_name, self.tr("{0} (copy)").format(
                 original.shown_name(self.language)))
-            copy = await asyncio.to_thread(store.save, replace(original, id="", name=name, origin="user",
+            copy = await in_thread(store.save, replace(original, id="", name=name, origin="user",
                                                                translations={}))
             self.refresh()
             self.panel.select(copy.id)
         elif action == "delete":
-            assistant = await asyncio.to_thread(store.get, assistant_id)
-            await asyncio.to_thread(store.delete, assistant_id)
+            assistant = await in_thread(store.get, assistant_id)
+            await in_thread(store.delete, assistant_id)
             self._deleted = assistant_id
             self.panel.offer_undo(self.tr("Deleted “{0}”.").format(assistant.name))
             if self.current is not None and self.current.id == assistant_id:
                 await self.show_session(self.window.current_session)
             self.refresh()
         elif action == "export":
-            await self.export(await asyncio.to_thread(store.get, assistant_id))
+            await self.export(await in_thread(store.get, assistant_id))
 
     async def undo_delete(self) -> None:
         if self._deleted is None or self.store is None:
             return
         deleted, self._deleted = self._deleted, None
         try:
-            await asyncio.to_thread(self.store.restore, deleted)
+            await in_thread(self.store.restore, deleted)
         except Exception as exc:  # a name taken again meanwhile: say so, keep it deleted
             self.window.errors.show_message(str(exc))
         await self.show_session(self.window.current_session)
@@ -373,7 +387,7 @@ class AssistantActions(QObject):
                                                profiles=profiles, parent=self.window)
         while await run_dialog(dialog) == QDialog.DialogCode.Accepted and dialog.result_assistant is not None:
             try:
-                saved = await asyncio.to_thread(self.store.save, dialog.result_assistant)
+                saved = await in_thread(self.store.save, dialog.result_assistant)
             except NameTaken:
                 dialog.show_problem(self.tr("Another assistant already has this name."), "assistant.name")
                 continue
@@ -395,7 +409,7 @@ class AssistantActions(QObject):
             return
         path = Path(dialog.selectedFiles()[0])
         try:
-            await asyncio.to_thread(path.write_text, export_json([assistant]) + "\n", "utf-8")
+            await in_thread(path.write_text, export_json([assistant]) + "\n", "utf-8")
         except OSError as exc:
             self.window.errors.show_message(self.tr("The assistant was not exported: {0}").format(exc.strerror or exc))
             return
@@ -412,7 +426,7 @@ class AssistantActions(QObject):
         if await run_dialog(dialog) != QDialog.DialogCode.Accepted or dialog.plan is None:
             return
         try:
-            saved = await asyncio.to_thread(dialog.plan.apply, self.store, grant_tools=dialog.grant.isChecked())
+            saved = await in_thread(dialog.plan.apply, self.store, grant_tools=dialog.grant.isChecked())
         except Exception as exc:  # a full disk: nothing of the file was saved (one transaction)
             self.window.errors.show_message(self.tr("The assistants were not imported: {0}").format(exc))
             return
@@ -427,13 +441,13 @@ class AssistantActions(QObject):
             return
 
         async def save(name: str, body: str, description: str, prompt_id: str) -> Any:
-            return await asyncio.to_thread(store.save_prompt, name, body, description, prompt_id=prompt_id)
+            return await in_thread(store.save_prompt, name, body, description, prompt_id=prompt_id)
 
         async def delete(prompt_id: str) -> None:
-            await asyncio.to_thread(store.delete_prompt, prompt_id)
+            await in_thread(store.delete_prompt, prompt_id)
 
         async def reload() -> Any:
-            return await asyncio.to_thread(store.prompts)
+            return await in_thread(store.prompts)
 
         dialog = self.library_dialog = PromptLibraryDialog(await reload(), save=save, delete=delete, reload=reload,
                                                            parent=self.window)

@@ -14,7 +14,6 @@ that could not be read, remove a base, choose which bases the open conversation 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
@@ -25,8 +24,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 
 from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
-from hermes_desktop.ui.knowledge_panel import BaseRow
-from hermes_desktop.ui.tasks import spawn
+from hermes_desktop.ui.tasks import in_thread, spawn
 
 if TYPE_CHECKING:
     from hermes_desktop.core.knowledge.registry import KnowledgeRegistry
@@ -117,10 +115,12 @@ class KnowledgeActions(QObject):
             return bases, used
 
         try:
-            bases, used = await asyncio.to_thread(read)
+            bases, used = await in_thread(read)
         except Exception as exc:
             log.warning("the knowledge bases could not be listed: %s", exc)
             return
+        from hermes_desktop.ui.knowledge_panel import BaseRow
+
         rows = [BaseRow(b.name, tuple(b.paths), b.documents, b.chunks, b.problems, b.last_sync, b.embedding_model,
                         b.vectors, b.name in used, b.last_result if b.last_result.startswith("cannot be read") else "")
                 for b in bases]
@@ -137,7 +137,7 @@ class KnowledgeActions(QObject):
                 return [(d.path, d.code or "", d.problem or "") for d in index.problems()]
 
         try:
-            self.panel.show_problems(await asyncio.to_thread(read))
+            self.panel.show_problems(await in_thread(read))
         except Exception:
             self.panel.show_problems([])
 
@@ -174,7 +174,7 @@ class KnowledgeActions(QObject):
         from hermes_desktop.core.knowledge.registry import KnowledgeError
 
         try:
-            info = await asyncio.to_thread(registry.create, name, [folder])
+            info = await in_thread(registry.create, name, [folder])
         except KnowledgeError as exc:
             self.window.errors.show_message(self.tr("The knowledge base was not made: {0}").format(str(exc)))
             return
@@ -197,7 +197,7 @@ class KnowledgeActions(QObject):
         from hermes_desktop.core.knowledge.registry import KnowledgeError
 
         try:
-            await asyncio.to_thread(registry.remove, name)
+            await in_thread(registry.remove, name)
         except KnowledgeError as exc:
             self.window.errors.show_message(self.tr("The knowledge base was not removed: {0}").format(str(exc)))
         await self._refresh()
@@ -213,7 +213,7 @@ class KnowledgeActions(QObject):
             registry.set_session_bases(session, names + [name] if on else names)
 
         try:
-            await asyncio.to_thread(change)
+            await in_thread(change)
         except Exception as exc:
             self.window.errors.show_message(self.tr("The choice was not saved: {0}").format(str(exc)))
         await self._refresh()
@@ -328,7 +328,7 @@ class KnowledgeActions(QObject):
         passage: dict[str, Any] | None = None
         if registry is not None and session is not None and turn is not None and number.isdigit():
             try:
-                passage = (await asyncio.to_thread(registry.citations, session, turn)).get(int(number))
+                passage = (await in_thread(registry.citations, session, turn)).get(int(number))
             except Exception as exc:
                 log.warning("the citations could not be read: %s", exc)
         from hermes_desktop.ui.citation_dialog import CitationDialog

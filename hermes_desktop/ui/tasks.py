@@ -55,3 +55,11 @@ async def drain() -> None:
         task.cancel()
     if pending:
         await asyncio.gather(*pending, return_exceptions=True)
+
+
+async def in_thread(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`asyncio.to_thread` for modules the window builds before its first paint: asyncio is imported only here,
+    when the first call runs (tests/ui/test_startup.py fails when the paint imports it)."""
+    import asyncio
+
+    return await asyncio.to_thread(function, *args, **kwargs)
