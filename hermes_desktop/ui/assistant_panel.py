@@ -100,8 +100,11 @@ class AssistantPanel(QWidget):
         layout.addWidget(self.search)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.undo_bar)
-        for buttons in ([self.use_button, self.new_button, self.edit_button, self.duplicate_button],
-                        [self.delete_button, self.import_button, self.export_button, self.prompts_button]):
+        # Three short rows: the inspector must narrow to the width the other tabs allow (two rows of four made the
+        # whole inspector at least 365 px wide).
+        for buttons in ([self.use_button, self.new_button, self.edit_button],
+                        [self.duplicate_button, self.delete_button, self.import_button],
+                        [self.export_button, self.prompts_button]):
             row = QHBoxLayout()
             for widget in buttons:
                 row.addWidget(widget)

@@ -166,6 +166,7 @@ def test_a_server_prompt_fills_the_message_box_and_is_not_sent(make_window, mode
     h.do(lambda: dialog.findChild(QLineEdit, "mcpPromptArg:change").setText("rename x to y"))
     h.do(ok.click)
     box = h.window.findChild(QPlainTextEdit, "chatInput")
-    h.wait_until(lambda: box.toPlainText().startswith("Please review this change for correctness"),
+    # Framed as the server's words (issue 21: never remembered as the user's), the prompt's text inside the frame.
+    h.wait_until(lambda: "\nPlease review this change for correctness" in box.toPlainText(),
                  what="the prompt text in the message box")
     assert "rename x to y" in box.toPlainText() and not model_server.chat_requests, "filled in, not sent"
