@@ -73,7 +73,8 @@ def test_the_home_folders_readable_files_still_are(server, env, home) -> None:
     result = hermes("ask", "read the readme", "--workspace", str(home.parent), "--allow-broad-workspace",
                     env={**env, "HOME": str(home)})
     assert result.returncode == 0, result.stderr
-    assert "A project." in [m["content"] for m in server.chat_requests[-1].messages if m["role"] == "tool"][0]
+    tool_results = [m["content"] for r in server.chat_requests for m in r.messages if m["role"] == "tool"]
+    assert any("A project." in c for c in tool_results), tool_results  # the title request may come last
 
 
 def test_a_whole_disk_and_a_credential_folder_are_broad_too(tmp_path, monkeypatch) -> None:

@@ -62,8 +62,8 @@ def test_adding_a_provider_keeps_the_default_and_use_this_one_changes_it(make_wi
     data = h.wait_until(saved, what="the second provider saved")
     assert data["active_profile_id"] == "demo", "adding a provider must not change the default"
     profiles = dialog.findChild(QListWidget, "profileList")
-    new_row = next(i for i in range(profiles.count()) if "second-model" in profiles.item(i).text()
-                   or "127.0.0.1:9" in (profiles.item(i).toolTip() or ""))
+    h.wait_until(lambda: profiles.count() == 2, what="both providers listed")
+    new_row = next(i for i in range(profiles.count()) if not profiles.item(i).text().startswith("Demo"))
     h.do(lambda: profiles.setCurrentRow(new_row))
     h.do(lambda: dialog.findChild(QPushButton, "activateProfileButton").click())
     h.wait_until(lambda: json.loads((config / "settings.json").read_text(encoding="utf-8"))["active_profile_id"]
