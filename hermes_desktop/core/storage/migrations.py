@@ -319,10 +319,44 @@ def _v10_sync_ids_and_state(db: sqlite3.Connection) -> None:
                    f"UPDATE {table} SET gid = lower(hex(randomblob(16))) WHERE {key} = NEW.{key}; END")
 
 
+def _v11_usage_records_and_reply_models(db: sqlite3.Connection) -> None:
+    """Usage (core/usage): one row per request the app made to a model, side requests included (`purpose`: chat,
+    title, summary, memory, ...), with the server's own figures (`estimated` = 1 where the server sent none and the
+    app counted). `session_id` is not a foreign key on purpose: deleting a conversation does not take back what it
+    cost, so the month's spend stays true. No conversation text is kept here. `messages.model` names the model that
+    wrote an assistant message (shown in its header and exports; NULL for rows written before v11).
+    `sessions.mcp_servers`: the MCP servers on for this session, a JSON list of names (NULL: every enabled server,
+    the default), so a chat about drinks does not carry four servers' tool lists on every request."""
+    _run(
+        db,
+        """
+        CREATE TABLE usage_records (
+            id INTEGER PRIMARY KEY,
+            at REAL NOT NULL,
+            session_id TEXT,
+            assistant_id TEXT,
+            profile_id TEXT,
+            model TEXT NOT NULL DEFAULT '',
+            purpose TEXT NOT NULL DEFAULT 'chat',
+            input_tokens INTEGER NOT NULL DEFAULT 0,
+            cached_input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0,
+            reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+            estimated INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX usage_records_by_time ON usage_records(at);
+        CREATE INDEX usage_records_by_session ON usage_records(session_id);
+        ALTER TABLE messages ADD COLUMN model TEXT;
+        ALTER TABLE sessions ADD COLUMN mcp_servers TEXT
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search,
                                _v3_summaries_get_their_own_role, _v4_reasoning, _v5_attachments,
                                _v6_memories, _v7_context_summaries, _v8_tool_call_records,
-                               _v9_assistants_and_prompts, _v10_sync_ids_and_state]
+                               _v9_assistants_and_prompts, _v10_sync_ids_and_state,
+                               _v11_usage_records_and_reply_models]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -23,8 +23,8 @@ def test_v10_gives_every_row_a_global_id_and_keeps_the_rows(tmp_path: Path) -> N
                        (f"s{n}", "user", f"text {n}.{m}", now, now))
     db.execute("INSERT INTO memories (statement, created_at, updated_at) VALUES ('likes tea', ?, ?)", (now, now))
     before = db.execute("SELECT id, session_id, content FROM messages ORDER BY id").fetchall()
-    assert MIGRATIONS[8].__name__ == "_v9_assistants_and_prompts" and LATEST_VERSION == 10
-    assert migrate(db) == [9, 10]
+    assert MIGRATIONS[8].__name__ == "_v9_assistants_and_prompts" and LATEST_VERSION >= 10
+    assert migrate(db)[:2] == [9, 10]
     assert db.execute("SELECT id, session_id, content FROM messages ORDER BY id").fetchall() == before
     for table, count in (("sessions", 3), ("messages", 12), ("memories", 1)):
         gids = [r[0] for r in db.execute(f"SELECT gid FROM {table}")]
