@@ -354,11 +354,12 @@ def write_atomically(path: Path, text: str) -> None:
     replace_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
-def replace_atomically(path: Path, fill: Callable[[Path], object]) -> None:
+def replace_atomically(path: Path, fill: Callable[[Path], object], *, prefix: str | None = None) -> None:
     """Make `path` what `fill` writes into a new temporary file beside it (same folder, so the rename is atomic):
     synced to disk, then renamed over `path`. Readers see the old file or the whole new one, never a part; on any
-    failure the temporary file is removed and `path` is as it was."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    failure the temporary file is removed and `path` is as it was. `prefix` names the temporary file for readers
+    that must skip it (a sync folder never lists `.tmp-` names)."""
+    fd, tmp = tempfile.mkstemp(prefix=prefix or f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
         fill(Path(tmp))

@@ -199,7 +199,7 @@ def _download(source: Source, target: Path, policy: network.NetworkPolicy) -> st
         from hermes_desktop.core.tools.proxies import proxy_for
 
         proxy = proxy_for(destination.scheme, destination.host) if policy.use_environment_proxies else None
-        connection = network._connect(destination, transfer, proxy)  # the guard's pinned connection (no 2nd lookup)
+        connection = network.pinned_connection(destination, transfer, proxy)
         try:
             connection.request("GET", destination.target, headers={"User-Agent": "HermesDesktop (skills install)",
                                                                    "Accept-Encoding": "identity"})

@@ -8,15 +8,13 @@ encryption key live in the keyring as `sync:<target>:password`, `sync:<target>:s
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import socket
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hermes_desktop.core.settings import replace_atomically
 from hermes_desktop.core.sync.target import FolderTarget, Target, TargetError
 
 CONFIG_NAME = "sync.json"
@@ -81,14 +79,8 @@ def load_config(config_dir: Path) -> SyncConfig:
 
 def save_config(config_dir: Path, config: SyncConfig) -> None:
     config_dir.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".sync-", dir=config_dir)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(asdict(config), handle, indent=2, ensure_ascii=False)
-        os.replace(tmp, config_dir / CONFIG_NAME)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+    text = json.dumps(asdict(config), indent=2, ensure_ascii=False)
+    replace_atomically(config_dir / CONFIG_NAME, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def open_target(config: SyncConfig, password: str | None) -> Target:

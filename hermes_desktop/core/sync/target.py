@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Protocol
+
+from hermes_desktop.core.settings import replace_atomically
 
 _KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*")
 
@@ -79,24 +79,13 @@ class FolderTarget:
 
     def put(self, key: str, data: bytes) -> None:
         target = self._path(key)
-        tmp: str | None = None
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=target.parent)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, target)
-            tmp = None
+            replace_atomically(target, lambda tmp: tmp.write_bytes(data), prefix=".tmp-")
         except OSError as exc:
             if exc.errno in (errno.ENOSPC, errno.EDQUOT):
                 raise InsufficientStorage(f"the disk holding {self.root} is full: {key} was not written") from exc
             raise TargetError(f"cannot write to {self.root}: {exc.strerror or exc}") from exc
-        finally:
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
 
     def get(self, key: str) -> bytes:
         path = self._path(key)

@@ -293,7 +293,7 @@ def fetch(url: str, policy: NetworkPolicy, transfer: Transfer | None = None) -> 
     for _ in range(policy.max_redirects + 1):
         destination = check_destination(current, policy)
         proxy = proxy_for(destination.scheme, destination.host) if policy.use_environment_proxies else None
-        connection = _connect(destination, transfer, proxy)
+        connection = pinned_connection(destination, transfer, proxy)
         stopped = ""
         try:
             headers = {
@@ -448,7 +448,11 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
         self.sock = wrapped
 
 
-def _connect(destination: Destination, transfer: Transfer, proxy: Proxy | None) -> http.client.HTTPConnection:
+def pinned_connection(destination: Destination, transfer: Transfer,
+                      proxy: Proxy | None) -> http.client.HTTPConnection:
+    """An HTTP(S) connection to the address `check_destination` approved, never a second DNS lookup (a rebinding
+    name cannot swap in a private address), metered and bounded by `transfer`. For any download the guard allows
+    (fetch_url here, skill archives in core/skills/remote.py)."""
     if destination.scheme == "https":
         return _PinnedHTTPSConnection(destination, transfer, proxy)
     return _PinnedHTTPConnection(destination, transfer, proxy)
