@@ -173,7 +173,12 @@ class Inspector(QTabWidget):
              button(self.tr("Open skills folder"), "openSkillsFolderButton",
                     lambda: self.sig_skill_action.emit("open_folder", ""))],
             [button(self.tr("Install from URL…"), "installSkillUrlButton",
-                    lambda: self.sig_skill_action.emit("install_url", ""))],
+                    lambda: self.sig_skill_action.emit("install_url", "")),
+             button(self.tr("Browse collections…"), "browseSkillCollectionsButton",
+                    lambda: self.sig_skill_action.emit("collections", ""))],
+            [button(self.tr("Save as skill…"), "saveAsSkillButton",
+                    lambda: self.sig_skill_action.emit("save_as_skill", "")),
+             button(self.tr("Learning…"), "learningButton", lambda: self.sig_skill_action.emit("learning", ""))],
         ])
         self._skills_empty = overlay_when_empty(self._skills, lambda: EmptyState(
             "skills", self.tr("No skills installed"),

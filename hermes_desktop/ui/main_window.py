@@ -135,6 +135,8 @@ class MainWindow(QMainWindow):
         self.state_file = state_file
         self.current_session: str | None = None
         self._unsaved_sends: dict[str, str] = {}  # session -> text sent whose user message is not stored yet
+        self.skills_offered: set[int] = set()  # paths already offered as "Save as skill…" (ui/learning_actions.py)
+        self.skill_offer: Any = None
         self._returned_text: set[str] = set()  # sessions whose last send failed before saving: text is in the box
         self._loading_page = False
         self._restored_session: str | None = None
@@ -515,6 +517,12 @@ class MainWindow(QMainWindow):
             from hermes_desktop.ui.skill_install_actions import install_from_url
 
             spawn(install_from_url(self))
+        elif action in ("save_as_skill", "learning", "collections"):  # ui/learning_actions.py
+            from hermes_desktop.ui import learning_actions
+
+            spawn(learning_actions.save_as_skill(self, self.current_session) if action == "save_as_skill"
+                  else learning_actions.show_learning(self) if action == "learning"
+                  else learning_actions.browse_collections(self))
         elif action == "toggle":
             if self.current_session is None:
                 self.current_session = uuid.uuid4().hex
@@ -644,6 +652,10 @@ class MainWindow(QMainWindow):
         page = await self.controller.load_page(session_id, around=position)
         if ticket != self._open_ticket:
             return  # superseded while loading: another session was opened or a new conversation started
+        if session_id != self.current_session:
+            from hermes_desktop.ui.learning_actions import withdraw_offer
+
+            withdraw_offer(self)  # the offer was for the conversation being left
         self.current_session = session_id
         self.chat.cancel_editing()
         self._show_page(page)
@@ -763,6 +775,7 @@ class MainWindow(QMainWindow):
 
         if isinstance(event, (ev.TurnStarted, ev.TurnFinished)):
             self._track_unsaved_send(session_id, event)
+            self._offer_skill(session_id, event)
         if self.memory.on_event(session_id, event):
             return
         if session_id != self.current_session:
@@ -780,6 +793,15 @@ class MainWindow(QMainWindow):
                 event.estimated_tokens, event.budget_tokens, event.dropped_messages))
         if not isinstance(event, ev.TextDelta):
             self.inspector.show_activity(self.controller.activity.get(session_id))
+
+    def _offer_skill(self, session_id: str, event: ev.Event) -> None:
+        from hermes_desktop.core import events as ev
+        from hermes_desktop.ui import learning_actions
+
+        if isinstance(event, ev.TurnStarted):
+            learning_actions.withdraw_offer(self)
+        elif isinstance(event, ev.TurnFinished) and event.reason == ev.FinishReason.COMPLETED:
+            spawn(learning_actions.offer_after_turn(self, session_id))
 
     def _track_unsaved_send(self, session_id: str, event: ev.Event) -> None:
         """A turn that ends before its user message was stored (TurnStarted), e.g. on a full disk, gives the

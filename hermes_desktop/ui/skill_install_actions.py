@@ -43,25 +43,27 @@ def inventory_text(staged: Any) -> str:
     return "\n".join(lines)
 
 
-async def install_from_url(window: Any) -> bool:
-    """Ask for the URL, show what it holds, install on yes. Returns whether a source was installed. Every refusal
-    (a hostile repository, the private-network guard, no git) is said in the status bar with its reason."""
+async def install_from_url(window: Any, url: str = "") -> bool:
+    """Ask for the URL (unless given: a collection chosen in the catalog), show what it holds, install on yes.
+    Returns whether a source was installed. Every refusal (a hostile repository, the private-network guard, no
+    git) is said in the status bar with its reason."""
     from hermes_desktop.core.skills import remote
     from hermes_desktop.core.skills.install_files import InstallRefused
 
     runtime = window.controller.runtime
     if runtime is None:
         return False
-    ask = QInputDialog(window)
-    ask.setObjectName("skillUrlDialog")
-    ask.setWindowTitle(QCoreApplication.translate("SkillInstall", "Install skills from a URL"))
-    ask.setLabelText(QCoreApplication.translate("SkillInstall", "A git repository (https://host/owner/repo, …/tree/REF/folder) or an https URL of a .zip:"))
-    ask.setTextEchoMode(QLineEdit.EchoMode.Normal)
-    ask.resize(560, ask.sizeHint().height())
-    window.skill_url_dialog = ask  # for tests and automation
-    if not await run_dialog(ask) or not ask.textValue().strip():
-        return False
-    url = ask.textValue().strip()
+    if not url:
+        ask = QInputDialog(window)
+        ask.setObjectName("skillUrlDialog")
+        ask.setWindowTitle(QCoreApplication.translate("SkillInstall", "Install skills from a URL"))
+        ask.setLabelText(QCoreApplication.translate("SkillInstall", "A git repository (https://host/owner/repo, …/tree/REF/folder) or an https URL of a .zip:"))
+        ask.setTextEchoMode(QLineEdit.EchoMode.Normal)
+        ask.resize(560, ask.sizeHint().height())
+        window.skill_url_dialog = ask  # for tests and automation
+        if not await run_dialog(ask) or not ask.textValue().strip():
+            return False
+        url = ask.textValue().strip()
     status = window.statusBar()
     status.showMessage(QCoreApplication.translate("SkillInstall", "Fetching {0}…").format(url))
     try:

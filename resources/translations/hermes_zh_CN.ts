@@ -291,78 +291,78 @@ Path: {1}</source>
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="317"/>
         <source>{0} (fork)</source>
         <comment>a forked conversation&apos;s title</comment>
         <translation>{0}（分支）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="318"/>
         <source>Untitled</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="772"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="772"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="771"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="774"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="776"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="784"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="799"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="802"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="800"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="802"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="805"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="806"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="811"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="811"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="811"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="809"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="812"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -468,127 +468,127 @@ Path: {1}</source>
 <context>
     <name>AssistantActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="65"/>
         <source>Assistant of this chat</source>
         <translation>本对话的助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="66"/>
         <source>The assistant of this chat: its instructions, model and tools (Ctrl+Shift+A to change)</source>
         <translation>本对话的助手：它的指令、模型和工具（按 Ctrl+Shift+A 更换）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="133"/>
         <source>The assistant change was not saved: {0}</source>
         <translation>助手的更改未能保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="140"/>
         <source>all enabled tools</source>
         <translation>所有已启用的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="142"/>
         <source>no tools</source>
         <translation>不使用工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="174"/>
         <source>Or start with:</source>
         <translation>或者从这些开始：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="187"/>
         <source>More…</source>
         <translation>更多…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="190"/>
         <source>Every assistant, with search (Ctrl+Shift+A)</source>
         <translation>所有助手，可搜索（Ctrl+Shift+A）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="228"/>
         <source>This chat&apos;s next message goes to {0}.</source>
         <translation>本对话的下一条消息将交给{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="241"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="249"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="259"/>
         <source>Switch this chat&apos;s assistant…</source>
         <translation>更换本对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="265"/>
         <source>Assistant for the new chat…</source>
         <translation>新对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="278"/>
         <source>Prompts, assistants and skills…</source>
         <translation>提示词、助手和技能…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="342"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="352"/>
         <source>Deleted “{0}”.</source>
         <translation>已删除“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
         <source>Another assistant already has this name.</source>
         <translation>已有同名的助手。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="397"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="405"/>
         <source>Export assistant</source>
         <translation>导出助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="406"/>
         <source>JSON files (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="414"/>
         <source>The assistant was not exported: {0}</source>
         <translation>助手未能导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="402"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="416"/>
         <source>Exported to {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="431"/>
         <source>The assistants were not imported: {0}</source>
         <translation>助手未能导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="434"/>
         <source>Imported {0} assistant(s).</source>
         <translation>已导入 {0} 个助手。</translation>
     </message>
@@ -930,22 +930,22 @@ Path: {1}</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="130"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="131"/>
         <source>Mine</source>
         <translation>我的</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="132"/>
         <source>Gallery</source>
         <translation>助手库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="152"/>
         <source>No assistant matches “{0}”.</source>
         <translation>没有与“{0}”匹配的助手。</translation>
     </message>
@@ -1206,7 +1206,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="254"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
@@ -1228,7 +1228,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="392"/>
         <source>Use in this session</source>
         <translation>在本对话中使用</translation>
     </message>
@@ -1239,19 +1239,19 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="188"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="186"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="204"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
@@ -1281,127 +1281,142 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>从网址安装…</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="177"/>
+        <source>Browse collections…</source>
+        <translation>浏览技能合集…</translation>
+    </message>
+    <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
+        <source>Save as skill…</source>
+        <translation>存为技能…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="181"/>
+        <source>Learning…</source>
+        <translation>学习记录…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="184"/>
         <source>No skills installed</source>
         <translation>尚未安装技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="185"/>
         <source>Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload.</source>
         <translation>把技能文件夹（含 SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="209"/>
         <source>Nothing yet</source>
         <translation>暂无活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="210"/>
         <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="287"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="303"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="305"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="307"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="309"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="313"/>
         <source>read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="313"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="313"/>
         <source>destructive</source>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="318"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="318"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="319"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="319"/>
         <source>Never allow</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="369"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="371"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="378"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="391"/>
         <source>Stop using in this session</source>
         <translation>在本对话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="403"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="408"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="418"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="420"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="436"/>
         <source>[{0}]</source>
         <comment>how a turn ended</comment>
         <translation>（{0}）</translation>
@@ -1656,60 +1671,171 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
 </context>
 <context>
+    <name>Learning</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="32"/>
+        <source>Open a conversation first: a skill is saved from one of its tasks.</source>
+        <translation>请先打开一个对话：技能是从对话中的某个任务保存的。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="37"/>
+        <source>Nothing to save as a skill: no task in this conversation used tools and ended well (or learning is off).</source>
+        <translation>没有可存为技能的任务：此对话中没有使用了工具并顺利完成的任务（或学习已关闭）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="42"/>
+        <source>No model is set up to draft the skill.</source>
+        <translation>尚未设置可用于起草技能的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="44"/>
+        <source>Drafting a skill from this task…</source>
+        <translation>正在根据此任务起草技能…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="48"/>
+        <source>No draft: {0}</source>
+        <translation>未能起草：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="56"/>
+        <source>The skill was not saved.</source>
+        <translation>技能未保存。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="59"/>
+        <source>Saved the skill {0}: it is yours and active from the next message.</source>
+        <translation>已保存技能 {0}：它属于你，从下一条消息起生效。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="131"/>
+        <source>Save as skill…</source>
+        <translation>存为技能…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="133"/>
+        <source>This task took {0} steps and ended well: keep it as a skill to do it the same way next time.</source>
+        <translation>此任务用了 {0} 步并顺利完成：存为技能，下次可以用同样的方法完成。</translation>
+    </message>
+</context>
+<context>
+    <name>LearningDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="43"/>
+        <source>Learning from finished tasks</source>
+        <translation>从已完成的任务中学习</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="45"/>
+        <source>Offer earlier successful paths to the model as hints</source>
+        <translation>把以前成功的做法作为提示提供给模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="49"/>
+        <source>Paths stay on this computer. A path that failed, was denied or undone is never offered; sessions with memory off record nothing.</source>
+        <translation>这些记录只保存在这台电脑上。失败、被拒绝或被撤销的做法永远不会被提供；关闭记忆的对话不做任何记录。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="56"/>
+        <source>{0}  ·  succeeded {1} times</source>
+        <translation>{0}  ·  成功 {1} 次</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="62"/>
+        <source>No suggestions yet: a task that succeeds three times in the same way is suggested here.</source>
+        <translation>暂无建议：以同样方式成功三次的任务会在这里推荐。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="64"/>
+        <source>Draft a skill…</source>
+        <translation>起草技能…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="71"/>
+        <source>ended well</source>
+        <translation>顺利完成</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="71"/>
+        <source>not offered: {0}</source>
+        <translation>不会提供：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="77"/>
+        <source>No paths recorded yet.</source>
+        <translation>尚无记录。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="78"/>
+        <source>Forget this path</source>
+        <translation>忘掉这条记录</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="89"/>
+        <source>Suggested skills</source>
+        <translation>推荐的技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="92"/>
+        <source>Recorded paths</source>
+        <translation>已记录的做法</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="182"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="777"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="790"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="239"/>
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="240"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="240"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="245"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="49"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="263"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
@@ -1759,18 +1885,18 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="271"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -1855,138 +1981,138 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="227"/>
         <source>Tokens this session has used so far: every request&apos;s input and output added up (not the size of the context)</source>
         <translation>本对话迄今用掉的词元：每次请求的输入与输出之和（不是上下文的大小）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="231"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="256"/>
         <source>context –</source>
         <translation>上下文 –</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="257"/>
         <source>Context budget used by the last request: shown once this session sends one</source>
         <translation>上一次请求占用的上下文预算：本对话发出请求后显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
         <source>New session with assistant…</source>
         <translation>用助手新建对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="268"/>
         <source>Export session as Word…</source>
         <translation>将对话导出为 Word…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
         <source>Export session to an Obsidian vault…</source>
         <translation>将对话导出到 Obsidian 库…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="272"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="274"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="275"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="277"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="278"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="282"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="283"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="286"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="286"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="286"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="293"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="297"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="296"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="939"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="961"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="447"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="451"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="485"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="487"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="532"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="540"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="533"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="541"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1995,72 +2121,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="536"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="544"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="546"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="554"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="606"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="614"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="714"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="726"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="715"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="727"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="779"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="792"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="816"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="838"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="819"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="841"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="821"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="843"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="853"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="875"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="859"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="881"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="895"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="917"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="943"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="965"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="943"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="965"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -4663,6 +4789,82 @@ it is kept here.</source>
     </message>
 </context>
 <context>
+    <name>SkillCollectionsDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="31"/>
+        <source>Skill collections</source>
+        <translation>技能合集</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="36"/>
+        <source>Search collections</source>
+        <translation>搜索合集</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="44"/>
+        <source>Add your own collections in {0}. Being listed is not trust: what a collection holds is shown before it is installed, and its code does not run until you trust it.</source>
+        <translation>可以在 {0} 中添加你自己的合集。列在这里并不代表可信：安装前会先显示合集的内容，其中的代码在你信任之前不会运行。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="54"/>
+        <source>Install…</source>
+        <translation>安装…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="75"/>
+        <source>No collection matches.</source>
+        <translation>没有匹配的合集。</translation>
+    </message>
+</context>
+<context>
+    <name>SkillDraftDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="35"/>
+        <source>Save as skill</source>
+        <translation>存为技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="39"/>
+        <source>Drafted from: {0}</source>
+        <translation>起草自：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="54"/>
+        <source>Save skill</source>
+        <translation>保存技能</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="80"/>
+        <source>The validator found nothing to change.</source>
+        <translation>检查未发现需要修改的地方。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="81"/>
+        <source>(no name)</source>
+        <translation>（无名称）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="82"/>
+        <source>Skill name: {0}</source>
+        <translation>技能名称：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="86"/>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="86"/>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="95"/>
+        <source>Not saved: {0}</source>
+        <translation>未保存：{0}</translation>
+    </message>
+</context>
+<context>
     <name>SkillInstall</name>
     <message>
         <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="22"/>
@@ -4705,48 +4907,48 @@ it is kept here.</source>
         <translation>在你信任之前，其代码不会运行（技能标签页中的“信任其代码…”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="59"/>
         <source>Install skills from a URL</source>
         <translation>从网址安装技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="58"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="60"/>
         <source>A git repository (https://host/owner/repo, …/tree/REF/folder) or an https URL of a .zip:</source>
         <translation>git 仓库（https://host/owner/repo、…/tree/REF/folder）或 .zip 的 https 网址：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="68"/>
         <source>Fetching {0}…</source>
         <translation>正在获取 {0}…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="72"/>
         <source>give a URL; a folder or zip on disk goes into the skills folder (Open skills folder)</source>
         <translation>请输入网址；磁盘上的文件夹或 zip 请放入技能文件夹（打开技能文件夹）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="75"/>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="90"/>
         <source>Not installed: {0}</source>
         <translation>未安装：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="80"/>
         <source>Install these skills?</source>
         <translation>安装这些技能？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="81"/>
         <source>Install</source>
         <translation>安装</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="85"/>
         <source>Not installed.</source>
         <translation>未安装。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="93"/>
+        <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="95"/>
         <source>Installed {0} into {1}</source>
         <translation>已将 {0} 安装到 {1}</translation>
     </message>

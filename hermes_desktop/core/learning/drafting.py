@@ -121,6 +121,12 @@ async def draft(model: ModelClient, trajectory: Trajectory) -> Draft:
     raise DraftError("the model's reply ended without text")
 
 
+def revise(result: Draft, text: str) -> Draft:
+    """The draft as the user edited it, checked again by the same rules."""
+    name, problems = check(text if text.endswith("\n") else text + "\n")
+    return Draft(text if text.endswith("\n") else text + "\n", name, problems, result.trajectory)
+
+
 def save(result: Draft, skills_dir: Path) -> Path:
     """Write the draft as skills_dir/<name>/SKILL.md (never over an existing folder). Returns the folder."""
     if not result.loads:

@@ -217,6 +217,13 @@ class WorkflowMemory:
             rows = self._conn().execute("SELECT * FROM trajectories ORDER BY id").fetchall()
         return [self._row(r) for r in rows]
 
+    def latest(self, session_id: str) -> tuple[Trajectory, float] | None:
+        """The session's newest recorded path and when it was recorded (the chat's "Save as skill…" offer)."""
+        with self._lock:
+            row = self._conn().execute("SELECT * FROM trajectories WHERE session_id = ? ORDER BY id DESC LIMIT 1",
+                                       (session_id,)).fetchone()
+        return (self._row(row), float(row[9])) if row else None
+
     @staticmethod
     def _row(r: tuple[Any, ...]) -> Trajectory:
         return Trajectory(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], bool(r[6]), r[7], json.loads(r[8]))

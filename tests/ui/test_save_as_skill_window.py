@@ -1,0 +1,121 @@
+"""Save as skill and Learning in the real window (issue 27), with the scripted model over real HTTP: a three-step
+task that ends well offers "Save as skill…" in the status bar; the side request's draft opens in the editor with
+the validator's findings; a broken edit disables Save; the saved skill loads and is listed. The Learning dialog
+switches workflow memory off (saved) and forgets a path; Browse collections hands the chosen URL to the same
+review-before-install flow (refused here by the private-network guard, with the reason)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QListWidget, QPushButton
+
+from tests.support.model_server import CallScript, text_reply, tool_call_reply
+
+DRAFT = """---
+name: read-the-downloads
+description: Use when the user wants a summary of what is in a folder of downloaded reports.
+---
+## Inputs
+- folder: the folder to look in
+
+## Steps
+1. list_directory(folder)
+2. read_file(folder/<report>)
+
+## Pitfalls
+None seen.
+"""
+
+
+@pytest.fixture
+def files(workspace_dir: Path) -> Path:
+    (workspace_dir / "Downloads").mkdir()
+    (workspace_dir / "Downloads" / "report.txt").write_text("Q3 revenue grew 4%.\n", encoding="utf-8")
+    (workspace_dir / "Desktop").mkdir()
+    return workspace_dir
+
+
+def _three_step_turn(h, model_server) -> None:
+    model_server.enqueue(
+        tool_call_reply(CallScript("list_directory", {"path": "Downloads"})),
+        tool_call_reply(CallScript("read_file", {"path": "Downloads/report.txt"})),
+        tool_call_reply(CallScript("list_directory", {"path": "Desktop"})),
+        text_reply("The report says Q3 revenue grew 4%; the Desktop is empty."))  # titles are answered by the server
+    h.send("What do the reports in Downloads say?")
+
+
+def test_a_three_step_task_offers_save_as_skill_and_the_edited_draft_is_saved(make_window, model_server,
+                                                                               files) -> None:
+    h = make_window()
+    _three_step_turn(h, model_server)
+    offer = h.wait_until(lambda: getattr(h.window, "skill_offer", None), timeout=20, what="the Save as skill offer")
+    assert offer.objectName() == "saveAsSkillOffer" and offer.text() == "Save as skill…"
+    model_server.enqueue(text_reply("```markdown\n" + DRAFT + "```"))
+    h.do(offer.click)
+    dialog = h.wait_until(lambda: getattr(h.window, "skill_draft_dialog", None), timeout=20, what="the editor")
+    h.wait_until(dialog.isVisible, what="the editor on screen")
+    drafted = [r for r in model_server.chat_requests if "reusable skill" in json.dumps(r.body)]
+    assert drafted and "Downloads/report.txt" in json.dumps(drafted[-1].body)  # the path went to the session's model
+    assert dialog.editor.toPlainText() == DRAFT and dialog.save_button.isEnabled()
+    assert "The validator found nothing to change." in dialog.findings.text()
+
+    h.do(lambda: dialog.editor.setPlainText(DRAFT.replace("description: Use when", "descr: Use when")))
+    h.do(dialog.recheck)
+    assert not dialog.save_button.isEnabled() and "Error" in dialog.findings.text()  # no description: not loadable
+
+    h.do(lambda: dialog.editor.setPlainText(DRAFT.replace("read-the-downloads", "summarise-reports")))
+    h.wait_until(dialog.save_button.isEnabled, what="Save enabled again after the pause in typing")
+    h.do(dialog.save_button.click)
+    h.wait_until(lambda: not dialog.isVisible(), what=f"the editor closed ({dialog.findings.text()})")
+    skills_dir = h.controller.runtime.paths.user_skills_dir
+    assert (skills_dir / "summarise-reports" / "SKILL.md").read_text(encoding="utf-8").startswith(
+        "---\nname: summarise-reports")
+    items = h.window.findChild(QListWidget, "skillList")
+    h.wait_until(lambda: any(items.item(i).text().startswith("summarise-reports") for i in range(items.count())),
+                 what="the saved skill listed")
+    assert h.controller.runtime.skills.get("summarise-reports") is not None
+    assert getattr(h.window, "skill_offer", None) is None  # the offer is gone once taken
+
+
+def test_learning_switches_workflow_memory_off_and_forgets_a_path(make_window, model_server, files) -> None:
+    h = make_window()
+    _three_step_turn(h, model_server)
+    h.wait_until(lambda: getattr(h.window, "skill_offer", None), timeout=20, what="the path recorded")
+    workflow = h.controller.runtime.workflow
+    assert len(workflow.all()) == 1
+    h.do(lambda: h.window.findChild(QPushButton, "learningButton").click())
+    dialog = h.wait_until(lambda: getattr(h.window, "learning_dialog", None), what="the Learning dialog")
+    h.wait_until(dialog.isVisible, what="it on screen")
+    assert "list_directory(Downloads)" in dialog.paths.item(0).text()
+    assert not dialog.forget_button.isEnabled()
+    h.do(lambda: dialog.paths.setCurrentRow(0))
+    h.do(dialog.forget_button.click)
+    assert workflow.all() == [] and dialog.paths.count() == 0
+    h.do(lambda: dialog.switch.setChecked(False))
+    assert workflow.enabled is False and h.controller.runtime.settings.workflow_memory is False
+    saved = json.loads(h.controller.runtime.paths.settings_file.read_text(encoding="utf-8"))
+    assert saved.get("workflow_memory") is False
+    h.do(dialog.reject)
+
+
+def test_a_collection_goes_through_the_install_review(make_window, tmp_path) -> None:
+    h = make_window()
+    config_dir = h.controller.runtime.paths.config_dir
+    (config_dir / "skill_collections.json").write_text(json.dumps({"collections": [
+        {"name": "Local team skills", "url": "https://127.0.0.1:9/team/skills.zip", "description": "Our team's"},
+        {"name": "broken", "url": "ftp://example.org/x"}]}), encoding="utf-8")
+    h.do(lambda: h.window.findChild(QPushButton, "browseSkillCollectionsButton").click())
+    dialog = h.wait_until(lambda: getattr(h.window, "skill_collections_dialog", None), what="the catalog")
+    h.wait_until(dialog.isVisible, what="it on screen")
+    names = [dialog.listing.item(i).text().split("\n")[0] for i in range(dialog.listing.count())]
+    assert "Anthropic skills" in names and "Local team skills" in names and "broken" not in names
+    assert "entry 2 needs a name and an https URL" in dialog.problems.text()
+    h.do(lambda: dialog.query.setText("team"))
+    assert dialog.listing.count() == 1
+    h.do(lambda: dialog.listing.setCurrentRow(0))
+    h.do(dialog.install_button.click)
+    h.wait_until(lambda: "resolves to 127.0.0.1" in h.window.statusBar().currentMessage(),
+                 what="the guard's reason shown")
