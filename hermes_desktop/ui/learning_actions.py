@@ -93,7 +93,9 @@ async def browse_collections(window: Any) -> bool:
     runtime = window.controller.runtime
     if runtime is None:
         return False
-    known, problems = await in_thread(collections.load, runtime.paths.config_dir)
+    from hermes_desktop.ui.i18n import active_language
+
+    known, problems = await in_thread(collections.load, runtime.paths.config_dir, active_language())
     user_file = str(runtime.paths.config_dir / collections.USER_FILE_NAME)
     dialog = SkillCollectionsDialog(known, problems, user_file, window)
     window.skill_collections_dialog = dialog

@@ -1708,12 +1708,12 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>已保存技能 {0}：它属于你，从下一条消息起生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/learning_actions.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="133"/>
         <source>Save as skill…</source>
         <translation>存为技能…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/learning_actions.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="135"/>
         <source>This task took {0} steps and ended well: keep it as a skill to do it the same way next time.</source>
         <translation>此任务用了 {0} 步并顺利完成：存为技能，下次可以用同样的方法完成。</translation>
     </message>
@@ -1721,62 +1721,88 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>LearningDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="43"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="46"/>
         <source>Learning from finished tasks</source>
         <translation>从已完成的任务中学习</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="45"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="48"/>
         <source>Offer earlier successful paths to the model as hints</source>
         <translation>把以前成功的做法作为提示提供给模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="49"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="52"/>
         <source>Paths stay on this computer. A path that failed, was denied or undone is never offered; sessions with memory off record nothing.</source>
         <translation>这些记录只保存在这台电脑上。失败、被拒绝或被撤销的做法永远不会被提供；关闭记忆的对话不做任何记录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="59"/>
         <source>{0}  ·  succeeded {1} times</source>
         <translation>{0}  ·  成功 {1} 次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="65"/>
         <source>No suggestions yet: a task that succeeds three times in the same way is suggested here.</source>
         <translation>暂无建议：以同样方式成功三次的任务会在这里推荐。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="67"/>
         <source>Draft a skill…</source>
         <translation>起草技能…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="74"/>
         <source>ended well</source>
         <translation>顺利完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="74"/>
         <source>not offered: {0}</source>
         <translation>不会提供：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="83"/>
         <source>No paths recorded yet.</source>
         <translation>尚无记录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="84"/>
         <source>Forget this path</source>
         <translation>忘掉这条记录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="95"/>
         <source>Suggested skills</source>
         <translation>推荐的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="92"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="108"/>
+        <source>the task did not finish ({0})</source>
+        <translation>任务没有完成（{0}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="110"/>
+        <source>a tool&apos;s error was left unresolved ({0})</source>
+        <translation>工具出错后没有解决（{0}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="111"/>
+        <source>a call was denied</source>
+        <translation>有一次调用被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="111"/>
+        <source>the reply was regenerated</source>
+        <translation>回复被重新生成</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="112"/>
+        <source>you said it was wrong</source>
+        <translation>你说结果不对</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/dialogs/learning.py" line="98"/>
         <source>Recorded paths</source>
         <translation>已记录的做法</translation>
     </message>
@@ -4791,12 +4817,13 @@ it is kept here.</source>
 <context>
     <name>SkillCollectionsDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="31"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="33"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="41"/>
         <source>Skill collections</source>
         <translation>技能合集</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="36"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="38"/>
         <source>Search collections</source>
         <translation>搜索合集</translation>
     </message>
@@ -4811,7 +4838,32 @@ it is kept here.</source>
         <translation>安装…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="68"/>
+        <source>{0} is too large: skipped</source>
+        <translation>{0} 太大：已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="69"/>
+        <source>{0} could not be read ({2}): skipped</source>
+        <translation>无法读取 {0}（{2}）：已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="70"/>
+        <source>{0} has no &quot;collections&quot; list: skipped</source>
+        <translation>{0} 中没有 &quot;collections&quot; 列表：已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="71"/>
+        <source>{0}: entry {1} is not an object: skipped</source>
+        <translation>{0}：第 {1} 项不是对象：已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="72"/>
+        <source>{0}: entry {1} needs a name and an https URL: skipped</source>
+        <translation>{0}：第 {1} 项需要名称和 https 网址：已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_collections.py" line="86"/>
         <source>No collection matches.</source>
         <translation>没有匹配的合集。</translation>
     </message>
@@ -4819,47 +4871,47 @@ it is kept here.</source>
 <context>
     <name>SkillDraftDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="35"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="37"/>
         <source>Save as skill</source>
         <translation>存为技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="39"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="41"/>
         <source>Drafted from: {0}</source>
         <translation>起草自：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="56"/>
         <source>Save skill</source>
         <translation>保存技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="84"/>
         <source>The validator found nothing to change.</source>
         <translation>检查未发现需要修改的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="85"/>
         <source>(no name)</source>
         <translation>（无名称）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="86"/>
         <source>Skill name: {0}</source>
         <translation>技能名称：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="90"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="90"/>
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/dialogs/skill_draft.py" line="99"/>
         <source>Not saved: {0}</source>
         <translation>未保存：{0}</translation>
     </message>

@@ -27,17 +27,17 @@ def test_the_users_file_adds_and_replaces_and_its_faults_are_reported(tmp_path: 
     by_name = {c.name: c for c in known}
     assert by_name["Ours"].origin == "user" and "Mine instead" in by_name
     assert "Anthropic skills" not in by_name  # the same URL: the user's entry replaces the shipped one
-    assert any("entry 3 needs a name and an https URL" in p for p in problems)
-    assert any("entry 4 is not an object" in p for p in problems)
+    assert any("entry 3 needs a name and an https URL" in str(p) for p in problems)
+    assert any(p.kind == "not_object" and p.entry == 4 for p in problems)
 
 
 def test_a_broken_or_huge_users_file_is_skipped(tmp_path: Path) -> None:
     user = tmp_path / collections.USER_FILE_NAME
     user.write_text("{not json", encoding="utf-8")
     known, problems = collections.load(tmp_path)
-    assert known == collections.load(None)[0] and "could not be read" in problems[0]
+    assert known == collections.load(None)[0] and "could not be read" in str(problems[0])
     user.write_bytes(b" " * (collections.MAX_FILE_BYTES + 1))
-    assert "larger than" in collections.load(tmp_path)[1][0]
+    assert collections.load(tmp_path)[1][0].kind == "too_large"
 
 
 def test_search_ranks_by_words_and_an_empty_query_lists_all() -> None:
@@ -46,3 +46,10 @@ def test_search_ranks_by_words_and_an_empty_query_lists_all() -> None:
     found = collections.search(known, "debugging test-driven")
     assert found and found[0].url == "https://github.com/obra/superpowers"
     assert collections.search(known, "zzzz-nothing") == []
+
+
+def test_a_description_in_the_users_language_is_picked_where_there_is_one() -> None:
+    chinese, _ = collections.load(None, "zh_CN")
+    english, _ = collections.load(None, "en")
+    assert all(c.description and not c.description.isascii() for c in chinese)
+    assert all(c.description.isascii() for c in english)

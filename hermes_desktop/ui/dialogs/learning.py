@@ -12,6 +12,7 @@ The dialog only shows and asks; every change goes through the callables it is gi
 
 from __future__ import annotations
 
+from html import escape
 from typing import Callable, Sequence
 
 from PySide6.QtCore import Qt
@@ -30,6 +31,8 @@ from PySide6.QtWidgets import (
 
 from hermes_desktop.core.learning.suggestions import Suggestion
 from hermes_desktop.core.learning.trajectories import Trajectory
+from hermes_desktop.ui import theme as themes
+from hermes_desktop.ui.rich_list import HTML_ROLE, rich_list
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -65,11 +68,14 @@ class LearningDialog(QDialog):
         self.draft_button.setObjectName("draftSuggestedSkillButton")
         self.draft_button.clicked.connect(self._draft_clicked)
 
-        self.paths = QListWidget()
-        self.paths.setObjectName("learnedPathsList")
+        self.paths = rich_list("learnedPathsList", self.tr("Recorded paths"))  # rows sized by their own text
+        theme = themes.current()
         for path in reversed(paths):
-            ended = self.tr("ended well") if path.good else self.tr("not offered: {0}").format(path.why)
+            ended = self.tr("ended well") if path.good else self.tr("not offered: {0}").format(self._why(path.why))
             item = QListWidgetItem(f"{path.request[:120]}\n    {path.path_text[:200]}  ·  {ended}")
+            colour = theme.muted if path.good else theme.risk_write
+            item.setData(HTML_ROLE, f"<b>{escape(path.request[:120])}</b><br>{escape(path.path_text[:200])}"
+                                    f"<br><span style='color:{colour}'>{escape(ended)}</span>")
             item.setToolTip(path.path_text[:2000])
             item.setData(ROW_ROLE, path)
             self.paths.addItem(item)
@@ -95,6 +101,15 @@ class LearningDialog(QDialog):
         layout.addWidget(close)
         self.resize(720, 560)
         self._selection_changed()
+
+    def _why(self, why: str) -> str:
+        """core/learning/trajectories.py's reasons in the user's words (an unknown one as it is)."""
+        if why.startswith("finished: "):
+            return self.tr("the task did not finish ({0})").format(why.split(": ", 1)[1])
+        if why.startswith("unresolved: "):
+            return self.tr("a tool's error was left unresolved ({0})").format(why.split(": ", 1)[1])
+        return {"a call was denied": self.tr("a call was denied"), "regenerated": self.tr("the reply was regenerated"),
+                "the user said it was wrong": self.tr("you said it was wrong")}.get(why, why)
 
     @staticmethod
     def _placeholder(listing: QListWidget, text: str) -> None:

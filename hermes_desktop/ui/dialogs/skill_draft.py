@@ -3,7 +3,8 @@ and the validator's findings, checked again as the user types (the loader's own 
 
 Save is enabled only while the draft loads as a skill; it writes into the user's skills folder and never over an
 existing skill (the error says so in the dialog, and the text stays for another name). The preview renders the
-Markdown body as plain rich text: a drafted skill is model output, so no remote images or links are fetched.
+Markdown body with raw HTML off: a drafted skill is model output, so `<file>` is text, and no remote
+images or links are fetched.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -73,7 +75,9 @@ class SkillDraftDialog(QDialog):
     def _show(self, draft: Draft) -> None:
         self.draft = draft
         body = draft.text.split("---", 2)[-1] if draft.text.startswith("---") else draft.text
-        self.preview.setMarkdown(body)
+        # Model output: `<file>` is text, not a tag (with HTML on, it swallowed the rest of the preview).
+        features = QTextDocument.MarkdownFeature
+        self.preview.document().setMarkdown(body, features.MarkdownDialectGitHub | features.MarkdownNoHTML)
         if draft.problems:
             lines = [self._level(p.level) + ": " + p.reason for p in draft.problems]
         else:
