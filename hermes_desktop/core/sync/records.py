@@ -23,6 +23,7 @@ import time
 from typing import Any, Callable, Iterator
 
 from hermes_desktop.core.session_types import InvalidSessionId, validate_session_id
+from hermes_desktop.core.sync import library_records
 
 Record = dict[str, Any]
 STREAMING = "assistant"
@@ -34,10 +35,14 @@ def value_hash(value: Any) -> str:
 
 # ---------------------------------------------------------------------------------------------- reading this device
 def session_fields(row: sqlite3.Row) -> dict[str, Any]:
-    return {"title": [row["title"], row["title_source"]], "pinned": bool(row["pinned"]),
-            "deleted": row["deleted_at"],
-            "model": [row["profile_id"], row["model"], json.loads(row["params"] or "{}"),
-                      json.loads(row["active_skills"] or "[]")]}
+    fields = {"title": [row["title"], row["title_source"]], "pinned": bool(row["pinned"]),
+              "deleted": row["deleted_at"],
+              "model": [row["profile_id"], row["model"], json.loads(row["params"] or "{}"),
+                        json.loads(row["active_skills"] or "[]")]}
+    # The session's assistant (v9). Sent once for every session when this field was new (a few bytes each), so a
+    # change back to Hermes (None) reaches the other devices too.
+    fields["assistant"] = row["assistant_id"] if "assistant_id" in row.keys() else None
+    return fields
 
 
 def memory_fields(row: sqlite3.Row) -> dict[str, Any]:
@@ -66,6 +71,11 @@ def scan(db: sqlite3.Connection, stamp: Callable[[], str], *, messages_since: fl
     yield from _scan_sessions(db, stamp)
     yield from _scan_messages(db, stamp, messages_since)
     yield from _scan_memories(db, stamp)
+    yield from library_records.scan(db, stamp, _changed, _known, _remember_value)
+
+
+def _remember_value(db: sqlite3.Connection, kind: str, gid: str, name: str, value: Any, stamp: str) -> None:
+    _remember(db, kind, gid, name, value_hash(value), stamp)
 
 
 def _changed(db: sqlite3.Connection, kind: str, gid: str, fields: dict[str, Any],
@@ -205,6 +215,12 @@ class Merger:
             self._message(record)
         elif kind == "memory":
             self._memory(record)
+        elif kind in library_records.KINDS:
+            library = library_records.LibraryMerger(
+                self.db, self._wins, self._stamp_of,
+                lambda k, g, name, value, stamp: _remember(self.db, k, g, name, value_hash(value), stamp))
+            library.apply(record)
+            self.changed += library.changed
 
     # ------------------------------------------------------------------ sessions
     def _session(self, record: Record) -> None:
@@ -243,7 +259,8 @@ class Merger:
         else:
             local_id = row[0]
         for name, value in fields.items():
-            if name not in ("title", "pinned", "deleted", "model") or not self._wins("session", gid, name, stamp):
+            if name not in ("title", "pinned", "deleted", "model", "assistant") or not self._wins(
+                    "session", gid, name, stamp):
                 continue
             if name == "title":
                 self.db.execute("UPDATE sessions SET title = ?, title_source = ? WHERE id = ?",
@@ -252,6 +269,8 @@ class Merger:
                 self.db.execute("UPDATE sessions SET pinned = ? WHERE id = ?", (int(bool(value)), local_id))
             elif name == "deleted":
                 self.db.execute("UPDATE sessions SET deleted_at = ? WHERE id = ?", (value, local_id))
+            elif name == "assistant":
+                self.db.execute("UPDATE sessions SET assistant_id = ? WHERE id = ?", (value or None, local_id))
             else:
                 self.db.execute("UPDATE sessions SET profile_id = ?, model = ?, params = ?, active_skills = ? "
                                 "WHERE id = ?", (value[0], value[1], json.dumps(value[2]), json.dumps(value[3]),
