@@ -127,7 +127,8 @@ def _setup(service: Any, args: argparse.Namespace) -> int:
 
     current = service.config
     config = SyncConfig(kind=args.kind, device_name=current.device_name, schedule_hours=current.schedule_hours,
-                        keep_daily=current.keep_daily, keep_weekly=current.keep_weekly)
+                        keep_daily=current.keep_daily, keep_weekly=current.keep_weekly,
+                        backup_at_quit=current.backup_at_quit)
     password = None
     if args.kind == "webdav":
         config.url, config.user = args.url, args.user or ""

@@ -154,6 +154,10 @@ async def run_app(app, window, controller) -> None:  # type: ignore[no-untyped-d
         await closed.wait()
     await controller.shutdown()
     await drain()
+    if controller.runtime is not None and getattr(window, "sync", None) is not None:
+        from hermes_desktop.ui.quit_backup import backup_at_quit
+
+        await backup_at_quit(window.sync.service())  # after shutdown: every message saved (ui/quit_backup.py)
 
 
 def run_window() -> int:

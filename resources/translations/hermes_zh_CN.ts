@@ -3919,6 +3919,24 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     </message>
 </context>
 <context>
+    <name>QuitBackupNotice</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/quit_backup.py" line="29"/>
+        <source>Hermes</source>
+        <translation>Hermes</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/quit_backup.py" line="30"/>
+        <source>Backing up before quitting…</source>
+        <translation>退出前正在备份…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/quit_backup.py" line="31"/>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+</context>
+<context>
     <name>SessionSidebar</name>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="82"/>
@@ -5402,195 +5420,205 @@ it is kept here.</source>
 <context>
     <name>SyncSettingsPage</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="49"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="50"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="54"/>
         <source>A folder (external disk)</source>
         <translation>文件夹（外部磁盘）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="54"/>
         <source>WebDAV</source>
         <translation>WebDAV</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="54"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="55"/>
         <source>S3-compatible storage</source>
         <translation>S3 兼容存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="58"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="61"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="64"/>
         <source>User / access key</source>
         <translation>用户名 / 访问密钥 ID</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="71"/>
         <source>Region</source>
         <translation>区域</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="74"/>
         <source>Bucket</source>
         <translation>存储桶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="79"/>
         <source>Password / secret key</source>
         <translation>密码 / 私有访问密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="83"/>
         <source>Empty: a random key with a recovery code</source>
         <translation>留空：使用随机密钥并生成恢复码</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="84"/>
         <source>Passphrase or recovery code</source>
         <translation>密码短语或恢复码</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="86"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="89"/>
         <source>Save and set up</source>
         <translation>保存并设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="98"/>
         <source>When and how many</source>
         <translation>频率与保留数量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="102"/>
         <source>Only when I click</source>
         <translation>仅在我点击时</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="102"/>
         <source>Every hour</source>
         <translation>每小时</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="102"/>
         <source>Every day</source>
         <translation>每天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="114"/>
         <source>Keep daily</source>
         <translation>保留每日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="116"/>
         <source>weekly</source>
         <translation>每周</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="124"/>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="119"/>
+        <source>Also back up when Hermes quits</source>
+        <translation>退出 Hermes 时也备份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="121"/>
+        <source>At most two minutes; Skip, or a failure, never keeps Hermes from quitting.</source>
+        <translation>最多两分钟；点“跳过”或备份失败都不会妨碍 Hermes 退出。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="135"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="138"/>
         <source>Back up now</source>
         <translation>立即备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="134"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="141"/>
         <source>Refresh list</source>
         <translation>刷新列表</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="144"/>
         <source>Restore…</source>
         <translation>恢复…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="147"/>
         <source>Sync now</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="207"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="207"/>
         <source>Attachments</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="208"/>
         <source>Downloading</source>
         <translation>正在下载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="208"/>
         <source>Merging</source>
         <translation>正在合并</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="208"/>
         <source>Uploading</source>
         <translation>正在上传</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="220"/>
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="226"/>
         <source>Connected: {0}</source>
         <translation>已连接：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="233"/>
         <source>Checking the storage and making the key…</source>
         <translation>正在检查存储并生成密钥…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="244"/>
         <source>Set up. Write down this recovery code: with it (or the passphrase) a new computer can restore your backups.
 {0}</source>
         <translation>设置完成。请记下这个恢复码：凭它（或密码短语）可以在新电脑上恢复你的备份。
 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="253"/>
         <source>{0} — cannot be opened: {1}</source>
         <translation>{0} — 无法打开：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="255"/>
         <source>{0} — {1}: {2} sessions, {3} messages, {4} attachments</source>
         <translation>{0} — {1}：{2} 个对话，{3} 条消息，{4} 个附件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="272"/>
         <source>Choose a backup in the list first.</source>
         <translation>请先在列表中选择一个备份。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="284"/>
         <source>Restore the backup of {0} from {1}?
 
 It holds {2} sessions, {3} messages, {4} memories and {5} attachments.
@@ -5603,12 +5631,12 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
 这会替换此处的历史记录、settings.json 和 mcp.json。恢复前会先备份此处现有的内容（在数据文件夹的 sync-safety 中）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="290"/>
         <source>Restore backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="291"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>

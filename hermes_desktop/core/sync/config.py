@@ -41,6 +41,7 @@ class SyncConfig:
     schedule_hours: int = 24  # 0 = only by hand
     keep_daily: int = 7
     keep_weekly: int = 4
+    backup_at_quit: bool = False  # a backup when the window closes (bounded: ui/sync_actions.backup_at_quit)
 
     @property
     def configured(self) -> bool:
@@ -72,6 +73,7 @@ def load_config(config_dir: Path) -> SyncConfig:
     made.schedule_hours = _clamp(raw.get("schedule_hours"), 24, 0, 24 * 30)
     made.keep_daily = _clamp(raw.get("keep_daily"), 7, 1, 365)
     made.keep_weekly = _clamp(raw.get("keep_weekly"), 4, 0, 520)
+    made.backup_at_quit = raw.get("backup_at_quit") is True
     if made.kind not in KINDS:
         made.kind = ""
     return made

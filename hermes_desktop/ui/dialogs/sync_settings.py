@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFormLayout,
     QGroupBox,
@@ -115,6 +116,12 @@ class SyncSettingsPage(QWidget):
         schedule.addWidget(QLabel(self.tr("weekly")))
         schedule.addWidget(self.keep_weekly)
         schedule.addStretch(1)
+        self.at_quit = QCheckBox(self.tr("Also back up when Hermes quits"))
+        self.at_quit.setObjectName("syncBackupAtQuitCheck")
+        self.at_quit.setToolTip(self.tr("At most two minutes; Skip, or a failure, never keeps Hermes from quitting."))
+        self.at_quit.setChecked(config.backup_at_quit)
+        self.at_quit.toggled.connect(self._save_schedule)
+        schedule.addWidget(self.at_quit)
         for widget in (self.schedule,):
             widget.currentIndexChanged.connect(self._save_schedule)
         self.keep_daily.valueChanged.connect(self._save_schedule)
@@ -183,13 +190,15 @@ class SyncSettingsPage(QWidget):
         return SyncConfig(kind=self.kind.currentData(), url=self.url.text().strip(), user=self.user.text().strip(),
                           bucket=self.bucket.text().strip(), region=self.region.text().strip() or "us-east-1",
                           device_name=current.device_name, schedule_hours=int(self.schedule.currentData()),
-                          keep_daily=self.keep_daily.value(), keep_weekly=self.keep_weekly.value())
+                          keep_daily=self.keep_daily.value(), keep_weekly=self.keep_weekly.value(),
+                          backup_at_quit=self.at_quit.isChecked())
 
     def _save_schedule(self) -> None:
         service = self.actions.service()
         if service.config.configured:
             service.update_schedule(schedule_hours=int(self.schedule.currentData()),
-                                    keep_daily=self.keep_daily.value(), keep_weekly=self.keep_weekly.value())
+                                    keep_daily=self.keep_daily.value(), keep_weekly=self.keep_weekly.value(),
+                                    backup_at_quit=self.at_quit.isChecked())
 
     def _progress(self, what: str, done: int, total: int) -> None:
         self.progress.setVisible(True)
