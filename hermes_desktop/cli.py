@@ -777,6 +777,9 @@ def _import_session(store: Any, file: Path) -> int:
         print(f"note: the file chose the model {strip_controls(result.model_choice_not_applied)} for this session; "
               "that was not applied: it uses your default model (pick another one in the window's model picker)",
               file=sys.stderr)
+    if result.assistant_not_applied:
+        print(f"note: the file's assistant {strip_controls(result.assistant_not_applied)!r} is not on this computer; "
+              "the session uses Hermes (choose an assistant for it in the window)", file=sys.stderr)
     return EXIT_OK
 
 

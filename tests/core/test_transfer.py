@@ -222,3 +222,31 @@ def test_files_over_the_limit_and_special_files_are_refused_before_reading(tmp_p
         import_path(store, fifo, max_bytes=1_000_000)
     assert store.list_sessions() == []
     store.close()
+
+
+def test_an_imported_sessions_assistant_is_kept_when_it_exists_here_by_id_only() -> None:
+    from hermes_desktop.core.assistants import gallery
+    from hermes_desktop.core.assistants.model import Assistant
+    from hermes_desktop.core.assistants.store import AssistantStore
+
+    store = open_test_store().store
+    assistants = AssistantStore(store)
+    built_in = gallery.assistants()[0]
+    mine = assistants.save(Assistant(id="", name="Contract reader", instructions="Read contracts."))
+    for session_id, assistant_id in (("g", built_in.id), ("m", mine.id)):
+        store.create_session(session_id, title=session_id)
+        store.append_message(session_id, NewMessage("user", "hello"))
+        assistants.set_session_assistant(session_id, assistant_id)
+    gallery_file, mine_file = export_json(store, "g"), export_json(store, "m")
+    for text, expected in ((gallery_file, built_in.id), (mine_file, mine.id)):
+        result = import_file(store, text)
+        assert result.assistant_not_applied is None
+        assert assistants.session_assistant(result.session_id).assistant.id == expected
+
+    # Another machine's assistant: the same name here is not the same assistant; the session uses Hermes, and says so.
+    data = json.loads(mine_file)
+    data["session"]["assistant"] = {"id": "a-0000000000000000", "name": "Contract reader"}
+    result = import_file(store, json.dumps(data))
+    assert result.assistant_not_applied == "Contract reader"
+    assert assistants.session_assistant(result.session_id).assistant.id == "hermes"
+    store.close()

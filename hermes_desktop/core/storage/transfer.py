@@ -271,6 +271,11 @@ class ImportResult:
     # The file chose a model for the session ("profile id · model"): not applied, the session uses the user's
     # default (an export's provider ids are another installation's; the user picks again in the model picker).
     model_choice_not_applied: str | None = None
+    # The file's assistant (by id: a gallery assistant's id is the same everywhere, a user's own is random, so the
+    # same id is the same assistant, e.g. synced) is the session's assistant when it exists here; when it does not,
+    # its name is said here and the session uses Hermes. A name alone is never matched: another machine's
+    # "Lawyer" is not this one's. Only an existing local assistant can be chosen, never one the file describes.
+    assistant_not_applied: str | None = None
 
 
 Opener = Callable[[], BinaryIO]
@@ -461,7 +466,28 @@ def _import_native(store: Any, data: dict[str, Any], messages: _Messages, count:
             if messages.written and hasattr(store, "release_attachments"):
                 store.release_attachments(sorted(set(messages.written)))
             raise
-    return ImportResult(session_id, count, renamed, messages.notes, not_applied)
+    missing_assistant = _apply_assistant(store, session_id, session.get("assistant"))
+    return ImportResult(session_id, count, renamed, messages.notes, not_applied, missing_assistant)
+
+
+def _apply_assistant(store: Any, session_id: str, reference: Any) -> str | None:
+    """Give the imported session the file's assistant if it exists here (by id); else its name, to say so."""
+    if not isinstance(reference, dict) or not isinstance(reference.get("id"), str) or not hasattr(store, "_db"):
+        return None
+    wanted = reference["id"].strip()
+    if wanted in ("", "hermes"):
+        return None
+    from hermes_desktop.core.assistants.store import AssistantNotFound, AssistantStore
+
+    assistants = AssistantStore(store)
+    try:
+        found = assistants.get(wanted)
+    except AssistantNotFound:
+        found = None
+    if found is None or found.id != wanted:  # `get` also matches names: only the same id is the same assistant
+        return str(reference.get("name") or wanted)[:200]
+    assistants.set_session_assistant(session_id, found.id)
+    return None
 
 
 def _without_model_choice(session: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
