@@ -205,6 +205,8 @@ class Inspector(QTabWidget):
         self._activity.setHeaderHidden(True)
         self._activity.setWordWrap(True)
         self._activity.itemSelectionChanged.connect(self._activity_selected)
+        self._activity.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self._activity.customContextMenuRequested.connect(self._activity_menu)
         self._activity_empty = overlay_when_empty(self._activity, lambda: EmptyState(
             "activity", self.tr("Nothing yet"),
             self.tr("Send a message: each turn's model calls, tool calls and context budget appear here."),
@@ -454,6 +456,20 @@ class Inspector(QTabWidget):
                 detail.setToolTip(0, line_tooltip(line))
                 detail.setFlags(Qt.ItemFlag.ItemIsEnabled)
         return top
+
+    def _activity_menu(self, position: Any) -> None:
+        """A turn's menu: Save as skill… (issue 27: any turn's menu has it; the window says why one cannot be)."""
+        from PySide6.QtWidgets import QMenu
+
+        item = self.activity.itemAt(position)
+        if item is None or item.parent() is not None or item.data(0, MESSAGE_ROLE) is None:
+            return
+        menu = QMenu(self.activity)
+        menu.setObjectName("activityTurnMenu")
+        message_id = str(item.data(0, MESSAGE_ROLE))
+        menu.addAction(self.tr("Save as skill…"), lambda: self.sig_skill_action.emit("save_turn_as_skill", message_id))
+        self.activity_menu = menu  # for tests
+        menu.popup(self.activity.viewport().mapToGlobal(position))
 
     def _activity_selected(self) -> None:
         items = self.activity.selectedItems()

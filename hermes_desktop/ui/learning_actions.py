@@ -61,6 +61,25 @@ async def save_as_skill(window: Any, session_id: str | None, trajectory: Any = N
     return True
 
 
+async def save_turn_as_skill(window: Any, session_id: str | None, message_id: int) -> bool:
+    """Activity › a turn's menu › Save as skill…: that turn's path, if it was recorded and ended well."""
+    runtime = window.controller.runtime
+    if runtime is None or runtime.workflow is None or not session_id:
+        return False
+    recorded = [t for t in await in_thread(runtime.workflow.all)
+                if t.session_id == session_id and t.message_id == message_id]
+    status = window.statusBar()
+    if not recorded:
+        status.showMessage(QCoreApplication.translate("Learning", "This turn used no tools (or learning was off): "
+                                                      "there is no path to save."), 10000)
+        return False
+    if not recorded[-1].good:
+        status.showMessage(QCoreApplication.translate("Learning", "This turn did not end well, so it is not saved "
+                                                      "as a skill."), 10000)
+        return False
+    return await save_as_skill(window, session_id, recorded[-1])
+
+
 async def show_learning(window: Any) -> None:
     from hermes_desktop.core.learning.suggestions import suggestions
     from hermes_desktop.ui.dialogs.learning import LearningDialog

@@ -517,10 +517,12 @@ class MainWindow(QMainWindow):
             from hermes_desktop.ui.skill_install_actions import install_from_url
 
             spawn(install_from_url(self))
-        elif action in ("save_as_skill", "learning", "collections"):  # ui/learning_actions.py
+        elif action in ("save_as_skill", "save_turn_as_skill", "learning", "collections"):  # ui/learning_actions.py
             from hermes_desktop.ui import learning_actions
 
             spawn(learning_actions.save_as_skill(self, self.current_session) if action == "save_as_skill"
+                  else learning_actions.save_turn_as_skill(self, self.current_session, int(name))
+                  if action == "save_turn_as_skill"
                   else learning_actions.show_learning(self) if action == "learning"
                   else learning_actions.browse_collections(self))
         elif action == "toggle":

@@ -1206,7 +1206,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="256"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
@@ -1228,7 +1228,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="394"/>
         <source>Use in this session</source>
         <translation>在本对话中使用</translation>
     </message>
@@ -1287,6 +1287,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="470"/>
         <source>Save as skill…</source>
         <translation>存为技能…</translation>
     </message>
@@ -1306,117 +1307,117 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>把技能文件夹（含 SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="211"/>
         <source>Nothing yet</source>
         <translation>暂无活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="212"/>
         <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="289"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="294"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="305"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="307"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="309"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="311"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="315"/>
         <source>read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="315"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="315"/>
         <source>destructive</source>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="320"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="320"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="321"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="321"/>
         <source>Never allow</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="371"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="371"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="373"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="380"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="393"/>
         <source>Stop using in this session</source>
         <translation>在本对话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="408"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="410"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="418"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="420"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="422"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="436"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="438"/>
         <source>[{0}]</source>
         <comment>how a turn ended</comment>
         <translation>（{0}）</translation>
@@ -1708,12 +1709,22 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>已保存技能 {0}：它属于你，从下一条消息起生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/learning_actions.py" line="133"/>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="73"/>
+        <source>This turn used no tools (or learning was off): there is no path to save.</source>
+        <translation>这一轮没有使用工具（或学习已关闭）：没有可保存的做法。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="77"/>
+        <source>This turn did not end well, so it is not saved as a skill.</source>
+        <translation>这一轮没有顺利完成，所以不会存为技能。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="152"/>
         <source>Save as skill…</source>
         <translation>存为技能…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/learning_actions.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/learning_actions.py" line="154"/>
         <source>This task took {0} steps and ended well: keep it as a skill to do it the same way next time.</source>
         <translation>此任务用了 {0} 步并顺利完成：存为技能，下次可以用同样的方法完成。</translation>
     </message>
@@ -1815,7 +1826,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="790"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="792"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
@@ -2113,7 +2124,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="298"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="961"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="963"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -2133,12 +2144,12 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="540"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="542"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="541"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="543"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -2147,72 +2158,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="544"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="546"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="554"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="556"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="614"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="616"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="726"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="728"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="727"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="729"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="792"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="794"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="838"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="840"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="841"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="843"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="843"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="845"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="875"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="877"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="881"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="883"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="917"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="919"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="965"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="967"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="965"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="967"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>

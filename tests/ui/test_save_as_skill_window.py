@@ -119,3 +119,32 @@ def test_a_collection_goes_through_the_install_review(make_window, tmp_path) -> 
     h.do(dialog.install_button.click)
     h.wait_until(lambda: "resolves to 127.0.0.1" in h.window.statusBar().currentMessage(),
                  what="the guard's reason shown")
+
+
+def test_a_turns_menu_in_activity_saves_that_turn_or_says_why_not(make_window, model_server, files) -> None:
+    from hermes_desktop.ui.inspector import MESSAGE_ROLE
+
+    h = make_window()
+    model_server.enqueue(text_reply("Hello! No tools needed."))
+    h.send("Say hello")
+    h.wait_until(lambda: h.window.current_session and not h.controller.is_busy(h.window.current_session)
+                 and model_server.pending == 0, timeout=20, what="the first turn finished")
+    _three_step_turn(h, model_server)
+    h.wait_until(lambda: getattr(h.window, "skill_offer", None), timeout=20, what="the second turn recorded")
+    tree = h.window.inspector.activity
+    turns = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())
+             if tree.topLevelItem(i).data(0, MESSAGE_ROLE) is not None]
+    assert len(turns) == 2 and "Say hello" in turns[0].text(0) and "Downloads" in turns[1].text(0)
+
+    def choose(item) -> None:
+        h.window.inspector._activity_menu(tree.visualItemRect(item).center())
+        h.window.inspector.activity_menu.actions()[0].trigger()
+
+    h.do(lambda: choose(turns[0]))
+    h.wait_until(lambda: "no path to save" in h.window.statusBar().currentMessage(), what="told why not")
+    model_server.enqueue(text_reply(DRAFT))
+    h.do(lambda: choose(turns[1]))
+    dialog = h.wait_until(lambda: getattr(h.window, "skill_draft_dialog", None), timeout=20, what="the editor")
+    h.wait_until(dialog.isVisible, what="the editor on screen")
+    assert "Downloads" in dialog.draft.trajectory.request
+    h.do(dialog.reject)
