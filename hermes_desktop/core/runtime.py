@@ -45,7 +45,7 @@ from hermes_desktop.core.tools.workspace import Workspace
 
 if TYPE_CHECKING:  # the agent and the model client pull in openai (~0.5 s): loaded in make_agent()
     from hermes_desktop.core.agent import Agent
-    from hermes_desktop.core.knowledge.embeddings import Endpoint
+    from hermes_desktop.core.knowledge.embeddings import Endpoint, ProviderEmbedder
     from hermes_desktop.core.llm import ModelClient
     from hermes_desktop.core.learning.trajectories import WorkflowMemory
     from hermes_desktop.core.knowledge.service import KnowledgeService
@@ -241,6 +241,18 @@ class Runtime:
             return None
         return Endpoint(self.profile.base_url, self.api_key(self.env), model)
 
+    def workflow_embedder(self, session_id: str) -> "ProviderEmbedder | None":
+        """Workflow memory's vectors for a session: its own provider's embedding model (never another provider:
+        a request's text goes only where the session already sends it), or None (BM25 alone)."""
+        info = self.store.get_session(session_id) if session_id else None
+        profile = self.profile_for(info.profile_id) if info is not None and info.profile_id else None
+        profile = profile or self.profile
+        if profile is None or not profile.embedding_model:
+            return None
+        from hermes_desktop.core.knowledge.embeddings import Endpoint, ProviderEmbedder
+
+        return ProviderEmbedder(Endpoint(profile.base_url, self.api_key_for(profile), profile.embedding_model))
+
     def skill_roots(self) -> list[tuple[Path, Origin]]:
         """Bundled first, then ~/.claude/skills and ~/.agents/skills (each if enabled), then the user's folder: later
         ones override."""
@@ -352,7 +364,8 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
     runtime.workflow = WorkflowMemory(paths.data_dir / "learning.db", runtime.store,
                                       enabled=bool(getattr(runtime.settings, "workflow_memory", True)),
                                       incognito=lambda session_id: runtime.memory is not None
-                                      and runtime.memory.store.is_incognito(session_id))
+                                      and runtime.memory.store.is_incognito(session_id),
+                                      embedder_for=runtime.workflow_embedder)
     runtime.knowledge = open_knowledge(runtime)
     runtime.assistants = open_assistants(runtime)
     skills.reload()

@@ -13,15 +13,20 @@ import pytest
 from hermes_desktop.core import events as ev
 from hermes_desktop.core.learning.trajectories import WorkflowMemory
 from hermes_desktop.core.tools.approval import Decision
+from hermes_desktop.core.knowledge.embeddings import Endpoint, ProviderEmbedder
+from tests.support import minilm
+from tests.support.embeddings_server import EmbeddingsServer
 from tests.support.engine import ScriptedApprover, make_engine, of_type
 from tests.support.model_server import CallScript, text_reply, tool_call_reply
 
 HINT = "A similar task succeeded before:"
 
 
-def wire(engine, path: Path, incognito: set[str] | None = None, enabled: bool = True) -> WorkflowMemory:
+def wire(engine, path: Path, incognito: set[str] | None = None, enabled: bool = True,
+         embedder_for=lambda session_id: None) -> WorkflowMemory:
     """The agent wired to workflow memory as core/runtime.py workflow_hooks does."""
-    memory = WorkflowMemory(path, engine.store, enabled=enabled, incognito=lambda s: s in (incognito or set()))
+    memory = WorkflowMemory(path, engine.store, enabled=enabled, incognito=lambda s: s in (incognito or set()),
+                            embedder_for=embedder_for)
     services = engine.agent.services
     services.prepare_workflow = memory.prepare
     services.workflow_layer = memory.layer
@@ -154,3 +159,39 @@ async def test_a_chinese_request_finds_a_similar_chinese_one(profile, model_serv
     model_server.enqueue(text_reply("晴。"))
     assert not of_type(await engine.ask("今天天气怎么样", "c"), ev.WorkflowHintOffered)
     await engine.close()
+
+
+@pytest.mark.skipif(minilm.available() is not None, reason=str(minilm.available()))
+async def test_a_paraphrase_bm25_misses_is_found_by_meaning_with_the_sessions_embedding_model(
+        profile, model_server, files, tmp_path) -> None:
+    """A real neural model over real HTTP: "put my downloaded PDF files on the desktop" shares too few words with
+    the recorded request for BM25, and means the same. The weather still gets no hint. A failing endpoint means BM25
+    alone (the turn goes on, no hint), and only the session's own requests are ever sent to it."""
+    with EmbeddingsServer(model="minilm") as server:
+        sent: list[str] = []
+
+        class Recording(ProviderEmbedder):
+            def vectors(self, texts: list[str]) -> list[list[float]]:
+                sent.extend(texts)
+                return super().vectors(texts)
+
+        engine = engine_for(profile, files, [Decision.ALLOW_ONCE] * 4)
+        memory = wire(engine, tmp_path / "learning.db", embedder_for=lambda session_id: Recording(
+            Endpoint(server.base_url, None, "all-MiniLM-L6-v2")))
+        tidy_script(model_server)
+        await engine.ask("Move the pdf reports from Downloads to the Desktop", "a")
+        memory.settle()
+        assert memory.similar("put my downloaded PDF files on the desktop", exclude_session="b") is not None
+        model_server.enqueue(text_reply("Done."))
+        events = await engine.ask("put my downloaded PDF files on the desktop", "b")
+        assert of_type(events, ev.WorkflowHintOffered), "found by meaning"
+        model_server.enqueue(text_reply("Sunny."))
+        assert not of_type(await engine.ask("what is the weather in Paris", "c"), ev.WorkflowHintOffered)
+        assert sent[0] == "Move the pdf reports from Downloads to the Desktop"
+        assert set(sent) == {"Move the pdf reports from Downloads to the Desktop",  # each by its own session
+                             "put my downloaded PDF files on the desktop", "what is the weather in Paris"}
+        server.fail = True
+        model_server.enqueue(text_reply("Fine."))
+        failing = await engine.ask("put the downloaded pdfs on my desktop please", "d")
+        assert of_type(failing, ev.TurnFinished)[0].reason is ev.FinishReason.COMPLETED
+        await engine.close()

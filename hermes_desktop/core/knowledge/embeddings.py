@@ -57,3 +57,15 @@ def embed(endpoint: Endpoint, texts: list[str], *, timeout: float = INDEX_TIMEOU
     if len(vectors) != len(texts) or any(not v for v in vectors):
         raise EmbeddingUnavailable(f"the embeddings endpoint gave {len(vectors)} vectors for {len(texts)} texts")
     return vectors
+
+
+class ProviderEmbedder:
+    """`embed` for one endpoint with the query time-out, in the shape workflow memory takes (model, vectors)."""
+
+    def __init__(self, endpoint: Endpoint, timeout: float = QUERY_TIMEOUT_S) -> None:
+        self.endpoint = endpoint
+        self.model = endpoint.model
+        self.timeout = timeout
+
+    def vectors(self, texts: list[str]) -> list[list[float]]:
+        return embed(self.endpoint, texts, timeout=self.timeout)
