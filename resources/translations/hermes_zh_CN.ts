@@ -5567,69 +5567,169 @@ it is kept here.</source>
         <translation>立即同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="164"/>
+        <source>Show…</source>
+        <translation>查看…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="225"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="225"/>
         <source>Attachments</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="226"/>
         <source>Downloading</source>
         <translation>正在下载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="226"/>
         <source>Merging</source>
         <translation>正在合并</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="226"/>
         <source>Uploading</source>
         <translation>正在上传</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="238"/>
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="244"/>
         <source>Connected: {0}</source>
         <translation>已连接：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="251"/>
         <source>Checking the storage and making the key…</source>
         <translation>正在检查存储并生成密钥…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="262"/>
         <source>Set up. Write down this recovery code: with it (or the passphrase) a new computer can restore your backups.
 {0}</source>
         <translation>设置完成。请记下这个恢复码：凭它（或密码短语）可以在新电脑上恢复你的备份。
 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="253"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="271"/>
         <source>{0} — cannot be opened: {1}</source>
         <translation>{0} — 无法打开：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="273"/>
         <source>{0} — {1}: {2} sessions, {3} messages, {4} attachments</source>
         <translation>{0} — {1}：{2} 个对话，{3} 条消息，{4} 个附件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="288"/>
+        <source>1 change was made on two devices at once; the newer one was kept.</source>
+        <translation>有 1 处改动在两台设备上同时发生；保留了较新的那一个。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="289"/>
+        <source>{0} changes were made on two devices at once; the newer one was kept each time.</source>
+        <translation>有 {0} 处改动在两台设备上同时发生；每处都保留了较新的那一个。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="294"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="294"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="294"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="295"/>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="296"/>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="296"/>
+        <source>pin</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="296"/>
+        <source>trash</source>
+        <translation>回收站</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="297"/>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="297"/>
+        <source>assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="297"/>
+        <source>content</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="298"/>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="300"/>
+        <source>this computer&apos;s change was kept</source>
+        <translation>保留了这台电脑上的改动</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="301"/>
+        <source>the other device&apos;s change was kept</source>
+        <translation>保留了另一台设备上的改动</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="302"/>
+        <source>{0} “{1}”, {2}: {3} ({4})</source>
+        <translation>{0}“{1}”的{2}：{3}（{4}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="310"/>
+        <source>Changed on two devices</source>
+        <translation>在两台设备上都有改动</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="317"/>
+        <source>Clear the list</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="327"/>
+        <source>The same thing was changed on two devices before they synced. Each device keeps the newer change; the other one is listed here.</source>
+        <translation>同一内容在两台设备同步之前都被改动了。每台设备都保留较新的改动，另一个列在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="350"/>
         <source>Choose a backup in the list first.</source>
         <translation>请先在列表中选择一个备份。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="362"/>
         <source>Restore the backup of {0} from {1}?
 
 It holds {2} sessions, {3} messages, {4} memories and {5} attachments.
@@ -5642,12 +5742,12 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
 这会替换此处的历史记录、settings.json 和 mcp.json。恢复前会先备份此处现有的内容（在数据文件夹的 sync-safety 中）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="368"/>
         <source>Restore backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/dialogs/sync_settings.py" line="369"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>

@@ -93,3 +93,50 @@ def test_the_schedule_syncs_and_backs_up_when_due_and_not_again_until_the_next_i
     h.controller.runtime.store.create_session("t", title="T")
     h.run(h.window.sync.scheduled())
     assert len(list((remote / "log").rglob("*.batch"))) == 1
+
+
+def test_conflicts_from_two_devices_are_listed_and_can_be_cleared(make_window, keyring_store, tmp_path) -> None:
+    """Two real devices: the window's store and a second data folder, through one folder target."""
+    from hermes_desktop.core.sync.config import SyncConfig
+    from hermes_desktop.core.sync.target import FolderTarget
+    from hermes_desktop.ui.dialogs.sync_settings import SyncSettingsPage
+    from tests.support.sync_devices import Device
+
+    h = make_window()
+    service = h.window.sync.service()
+    remote = tmp_path / "disk"
+    service.setup(SyncConfig(kind="folder", url=str(remote), schedule_hours=0), None, None)
+    key = service.open()[1]
+    store = h.controller.runtime.store
+    store.create_session("trip", title="Trip")
+    h.run(h.window.sync.sync_now())
+    laptop = Device(tmp_path, "laptop")
+    try:
+        laptop.sync(FolderTarget(remote), key)
+        laptop.store.rename("trip", "Lisbon")
+        store.rename("trip", "Kyoto")
+        h.run(h.window.sync.sync_now())
+        laptop.sync(FolderTarget(remote), key)
+        h.run(h.window.sync.sync_now())
+    finally:
+        laptop.close()
+    page = SyncSettingsPage(h.window.sync)
+    h.run(page.fill_conflicts())
+    assert page.conflicts_note.isVisibleTo(page) and "1 change" in page.conflicts_note.text()
+
+    async def read_and_clear() -> None:
+        import asyncio
+
+        shown = asyncio.ensure_future(page.show_conflicts())
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if getattr(page, "conflicts_dialog", None) is not None and page.conflicts_dialog.isVisible():
+                break
+        listing = page.conflicts_dialog.findChild(QListWidget, "syncConflictsList")
+        assert listing.count() == 1 and "Conversation" in listing.item(0).text()
+        assert "Kyoto" in listing.item(0).text() or "Lisbon" in listing.item(0).text()
+        page.conflicts_dialog.findChild(QPushButton, "clearSyncConflictsButton").click()
+        await shown
+
+    h.run(read_and_clear())
+    assert not page.conflicts_note.isVisibleTo(page) and service.status(store)["conflicts"] == []

@@ -45,6 +45,9 @@ FULL_SCAN_EVERY_S = 86_400.0  # and once a day every message is compared, whatev
 BATCH_FORMAT = "hermes-sync-batch/1"
 
 
+MAX_CONFLICTS = 200
+
+
 @dataclass(slots=True)
 class SyncReport:
     uploaded_batches: int = 0
@@ -55,12 +58,16 @@ class SyncReport:
     problems: list[str] = field(default_factory=list)
     branched: list[str] = field(default_factory=list)
     """Sessions (local ids) continued on two devices: both continuations are kept as branches."""
+    conflicts: int = 0
+    """Fields changed on two devices from the same value (the newer kept): the last MAX_CONFLICTS are kept in
+    sync_meta `conflicts` (kind, field, label, which value was kept, from which device) for Settings to list."""
     finished_at: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {"uploaded_batches": self.uploaded_batches, "uploaded_bytes": self.uploaded_bytes,
                 "downloaded_batches": self.downloaded_batches, "applied": self.applied, "deferred": self.deferred,
-                "problems": self.problems, "branched": self.branched, "finished_at": self.finished_at}
+                "problems": self.problems, "branched": self.branched, "conflicts": self.conflicts,
+                "finished_at": self.finished_at}
 
 
 def _attachments_of(record: Any) -> list[dict[str, Any]]:
@@ -232,6 +239,11 @@ class SyncEngine:
             except (KeyError, TypeError, IndexError, ValueError, AttributeError, sqlite3.IntegrityError) as exc:
                 report.problems.append(f"a {record.get('k')} record from another device could not be merged "
                                        f"({exc.__class__.__name__}: {exc}); skipped")
+        if merger.conflicts:  # kept in the same transaction as the merge that made them
+            row = db.execute("SELECT value FROM sync_meta WHERE key = 'conflicts'").fetchone()
+            kept = (json.loads(row[0]) if row else []) + merger.conflicts
+            self._set_meta(db, "conflicts", json.dumps(kept[-MAX_CONFLICTS:], ensure_ascii=False))
+            report.conflicts += len(merger.conflicts)
         return merger
 
     def _apply_batch(self, device: str, seq: int, records: list[Record] | None, clock: HybridClock,

@@ -34,6 +34,17 @@ def prompt_gid(name: str) -> str:
     return hashlib.sha256(f"prompt:{name.strip().casefold()}".encode()).hexdigest()[:32]
 
 
+def label(db: sqlite3.Connection, kind: str, gid: str) -> tuple[str] | None:
+    """An assistant's or prompt's name for the conflicts list (by its derived global id)."""
+    if not _has_tables(db):
+        return None
+    table, ident = ("assistants", assistant_gid) if kind == "assistant" else ("prompts", prompt_gid)
+    for key, name in db.execute(f"SELECT {'id' if kind == 'assistant' else 'name'}, name FROM {table}"):
+        if ident(str(key)) == gid:
+            return (str(name),)
+    return None
+
+
 def _has_tables(db: sqlite3.Connection) -> bool:
     return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'assistants'").fetchone() is not None
 
@@ -51,7 +62,8 @@ def _tombstones(db: sqlite3.Connection, kind: str, present: set[str], known: Kno
 
 
 def scan(db: sqlite3.Connection, stamp: Callable[[], str], changed: Callable[..., tuple[str, dict[str, Any]]],
-         known: Callable[[sqlite3.Connection, str], Known], remember: Callable[..., None]) -> Iterator[Record]:
+         known: Callable[[sqlite3.Connection, str], Known], remember: Callable[..., None],
+         bases: Callable[[Known, str, dict[str, Any]], dict[str, str]]) -> Iterator[Record]:
     """Records of the assistants and prompts that changed here (records.py's helpers passed in, so the rules
     for hashing and remembering are the same ones)."""
     if not _has_tables(db):
@@ -67,7 +79,8 @@ def scan(db: sqlite3.Connection, stamp: Callable[[], str], changed: Callable[...
         fields = {"body": {"name": row[1], "data": row[2], "origin": row[3], "source": row[4]}, "deleted": row[6]}
         now, values = changed(db, "assistant", gid, fields, assistants_known, stamp)
         if values:
-            yield {"k": "assistant", "g": gid, "h": now, "f": values, "c": {"id": row[0], "created_at": row[5]}}
+            yield {"k": "assistant", "g": gid, "h": now, "f": values, "b": bases(assistants_known, gid, values),
+                   "c": {"id": row[0], "created_at": row[5]}}
     yield from _tombstones(db, "assistant", present, assistants_known, stamp, remember)
 
     prompts_known = known(db, "prompt")
@@ -82,7 +95,8 @@ def scan(db: sqlite3.Connection, stamp: Callable[[], str], changed: Callable[...
         fields = {"body": {"name": row[0], "body": row[1], "description": row[2]}, "deleted": row[4]}
         now, values = changed(db, "prompt", gid, fields, prompts_known, stamp)
         if values:
-            yield {"k": "prompt", "g": gid, "h": now, "f": values, "c": {"created_at": row[3]}}
+            yield {"k": "prompt", "g": gid, "h": now, "f": values, "b": bases(prompts_known, gid, values),
+                   "c": {"created_at": row[3]}}
     yield from _tombstones(db, "prompt", set(chosen), prompts_known, stamp, remember)
 
 

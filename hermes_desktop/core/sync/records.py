@@ -71,7 +71,7 @@ def scan(db: sqlite3.Connection, stamp: Callable[[], str], *, messages_since: fl
     yield from _scan_sessions(db, stamp)
     yield from _scan_messages(db, stamp, messages_since)
     yield from _scan_memories(db, stamp)
-    yield from library_records.scan(db, stamp, _changed, _known, _remember_value)
+    yield from library_records.scan(db, stamp, _changed, _known, _remember_value, bases)
 
 
 def _remember_value(db: sqlite3.Connection, kind: str, gid: str, name: str, value: Any, stamp: str) -> None:
@@ -91,6 +91,12 @@ def _changed(db: sqlite3.Connection, kind: str, gid: str, fields: dict[str, Any]
     for name, (_, digest) in changed.items():
         _remember(db, kind, gid, name, digest, now)
     return now, {name: value for name, (value, _) in changed.items()}
+
+
+def bases(known: dict[tuple[str, str], tuple[str, str]], gid: str, fields: dict[str, Any]) -> dict[str, str]:
+    """For each changed field, the hash of the value it was changed from (what this device last synced): the
+    receiver compares it with its own to tell a plain later edit from two devices editing the same field."""
+    return {name: known[(gid, name)][0] for name in fields if (gid, name) in known}
 
 
 def _remember(db: sqlite3.Connection, kind: str, gid: str, name: str, digest: str, stamp: str) -> None:
@@ -118,7 +124,7 @@ def _scan_sessions(db: sqlite3.Connection, stamp: Callable[[], str]) -> Iterator
             continue
         now, fields = _changed(db, "session", row["gid"], session_fields(row), known, stamp)
         if fields:
-            yield {"k": "session", "g": row["gid"], "h": now, "f": fields,
+            yield {"k": "session", "g": row["gid"], "h": now, "f": fields, "b": bases(known, row["gid"], fields),
                    "c": {"id": row["id"], "created_at": row["created_at"], "source": row["source"]}}
     yield from _tombstones(db, "session", "sessions", "purged", known, stamp)
 
@@ -174,7 +180,7 @@ def _scan_memories(db: sqlite3.Connection, stamp: Callable[[], str]) -> Iterator
             continue
         now, fields = _changed(db, "memory", row["gid"], memory_fields(row), known, stamp)
         if fields:
-            yield {"k": "memory", "g": row["gid"], "h": now, "f": fields}
+            yield {"k": "memory", "g": row["gid"], "h": now, "f": fields, "b": bases(known, row["gid"], fields)}
     yield from _tombstones(db, "memory", "memories", "deleted", known, stamp)
 
 
@@ -194,6 +200,33 @@ class Merger:
         self.branched: set[str] = set()
         """Sessions where a message from another device became a second branch beside one made here (the same
         conversation continued on two devices): the caller tells the user."""
+        self.conflicts: list[dict[str, Any]] = []
+        """Fields changed on two devices from the same value (the record's base is not what this device has):
+        last writer wins, and each one is listed for the user (Settings › Backup & sync)."""
+        self._record: Record = {}
+
+    def conflict_check(self, kind: str, gid: str, name: str, stamp: str, value: Any) -> bool:
+        """Whether the remote value wins (`_wins`), noting a conflict when both devices changed the field: the
+        sender's base (what it changed from) is not what this device holds, and the values differ."""
+        wins = self._wins(kind, gid, name, stamp)
+        base = (self._record.get("b") or {}).get(name)
+        row = self.db.execute("SELECT value_hash FROM sync_fields WHERE kind = ? AND gid = ? AND field = ?",
+                              (kind, gid, name)).fetchone()
+        if base is not None and row is not None and row[0] != base and row[0] != value_hash(value):
+            self.conflicts.append({"kind": kind, "gid": gid, "field": name, "kept": "theirs" if wins else "yours",
+                                   "label": self._label(kind, gid), "device": stamp.split("-", 2)[-1],
+                                   "at": time.time()})
+        return wins
+
+    def _label(self, kind: str, gid: str) -> str:
+        """What the user knows the entity by (a session's title, a memory's statement, an assistant's name)."""
+        if kind == "session":
+            row = self.db.execute("SELECT title FROM sessions WHERE gid = ?", (gid,)).fetchone()
+        elif kind == "memory":
+            row = self.db.execute("SELECT statement FROM memories WHERE gid = ?", (gid,)).fetchone()
+        else:
+            row = library_records.label(self.db, kind, gid)
+        return str(row[0] if row else "")[:120]
 
     def _stamp_of(self, kind: str, gid: str, name: str) -> str | None:
         row = self.db.execute("SELECT hlc FROM sync_fields WHERE kind = ? AND gid = ? AND field = ?",
@@ -209,6 +242,7 @@ class Merger:
                 record.get("h"), str):
             raise ValueError("a record without a valid global id or stamp")
         kind = record.get("k")
+        self._record = record
         if kind == "session":
             self._session(record)
         elif kind == "message":
@@ -217,7 +251,8 @@ class Merger:
             self._memory(record)
         elif kind in library_records.KINDS:
             library = library_records.LibraryMerger(
-                self.db, self._wins, self._stamp_of,
+                self.db, lambda k, g, name, stamp: self.conflict_check(k, g, name, stamp,
+                                                                      record.get("f", {}).get(name)), self._stamp_of,
                 lambda k, g, name, value, stamp: _remember(self.db, k, g, name, value_hash(value), stamp))
             library.apply(record)
             self.changed += library.changed
@@ -259,8 +294,8 @@ class Merger:
         else:
             local_id = row[0]
         for name, value in fields.items():
-            if name not in ("title", "pinned", "deleted", "model", "assistant") or not self._wins(
-                    "session", gid, name, stamp):
+            if name not in ("title", "pinned", "deleted", "model", "assistant") or not self.conflict_check(
+                    "session", gid, name, stamp, value):
                 continue
             if name == "title":
                 self.db.execute("UPDATE sessions SET title = ?, title_source = ? WHERE id = ?",
@@ -378,7 +413,7 @@ class Merger:
             self.changed += 1
         else:
             memory_id, current_state = row[0], row[1]
-        if "body" in fields and self._wins("memory", gid, "body", stamp):
+        if "body" in fields and self.conflict_check("memory", gid, "body", stamp, fields["body"]):
             body = fields["body"]
             self.db.execute(
                 "UPDATE memories SET profile_id = ?, layer = ?, statement = ?, quote = ?, created_at = ?, "

@@ -8,6 +8,8 @@ next sync could not open the backups. Everything here blocks: the window calls i
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import replace
 from typing import Any
 
@@ -121,8 +123,14 @@ class SyncService:
                            "last_sync": float(meta["last_sync"]) if meta.get("last_sync") else None,
                            "last_error": meta.get("last_error", ""),
                            "pending_batches": int(store._read("SELECT COUNT(*) FROM sync_outbox")[0][0]),
-                           "deferred": int(store._read("SELECT COUNT(*) FROM sync_deferred")[0][0])})
+                           "deferred": int(store._read("SELECT COUNT(*) FROM sync_deferred")[0][0]),
+                           "conflicts": json.loads(meta.get("conflicts") or "[]")})
         return result
+
+    def clear_conflicts(self, store: Any) -> None:
+        """The user has read the conflicts list (Settings › Backup & sync › Clear)."""
+        store._write(lambda db: db.execute("DELETE FROM sync_meta WHERE key = 'conflicts'"),
+                     "the list of conflicts was not cleared")
 
     def _backups(self) -> tuple[Backups, Target]:
         target, key = self.open()

@@ -157,6 +157,18 @@ class SyncSettingsPage(QWidget):
         self.progress.setVisible(False)
         column.addWidget(self.progress)
         outer.addWidget(backups, 1)
+        conflicts = QHBoxLayout()
+        self.conflicts_note = QLabel()
+        self.conflicts_note.setObjectName("syncConflictsNote")
+        self.conflicts_note.setWordWrap(True)
+        self.conflicts_button = QPushButton(self.tr("Show…"))
+        self.conflicts_button.setObjectName("syncConflictsButton")
+        self.conflicts_button.clicked.connect(lambda: spawn(self.show_conflicts()))
+        conflicts.addWidget(self.conflicts_note, 1)
+        conflicts.addWidget(self.conflicts_button)
+        self.conflicts_note.setVisible(False)
+        self.conflicts_button.setVisible(False)
+        column.addLayout(conflicts)
         self.message = QLabel()
         self.message.setObjectName("syncMessage")
         self.message.setWordWrap(True)
@@ -166,7 +178,13 @@ class SyncSettingsPage(QWidget):
         self._kind_changed()
         actions.sig_progress.connect(self._progress)
         actions.sig_finished.connect(self._finished)
+        actions.sig_finished.connect(lambda _text, _ok: spawn(self.fill_conflicts()))
         self._set_enabled(config.configured)
+        self.conflicts: list[dict[str, Any]] = []
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        spawn(self.fill_conflicts())  # each time the page is shown: a sync may have run since
 
     # ------------------------------------------------------------------ the form
     def _kind_changed(self) -> None:
@@ -258,6 +276,66 @@ class SyncSettingsPage(QWidget):
             item = QListWidgetItem(text)
             item.setData(ID_ROLE, info.id)
             self.backup_list.addItem(item)
+
+    async def fill_conflicts(self) -> None:
+        """One line when changes were made on two devices (each kept the newer), with Show… to read them."""
+        if not self.actions.service().config.configured:
+            return
+        status = await self.actions.refresh_status()
+        self.conflicts = list(status.get("conflicts") or [])
+        count = len(self.conflicts)
+        self.conflicts_note.setText(
+            self.tr("1 change was made on two devices at once; the newer one was kept.") if count == 1 else
+            self.tr("{0} changes were made on two devices at once; the newer one was kept each time.").format(count))
+        self.conflicts_note.setVisible(bool(count))
+        self.conflicts_button.setVisible(bool(count))
+
+    def conflict_text(self, conflict: dict[str, Any]) -> str:
+        what = {"session": self.tr("Conversation"), "memory": self.tr("Memory"), "assistant": self.tr("Assistant"),
+                "prompt": self.tr("Prompt")}.get(str(conflict.get("kind")), str(conflict.get("kind")))
+        field = {"title": self.tr("title"), "pinned": self.tr("pin"), "deleted": self.tr("trash"),
+                 "model": self.tr("model"), "assistant": self.tr("assistant"), "body": self.tr("content"),
+                 "state": self.tr("state")}.get(str(conflict.get("field")), str(conflict.get("field")))
+        # The stamp names a device by its random id, not a name the user gave: "the other device" says enough.
+        kept = (self.tr("this computer's change was kept") if conflict.get("kept") == "yours"
+                else self.tr("the other device's change was kept"))
+        return self.tr("{0} “{1}”, {2}: {3} ({4})").format(what, conflict.get("label") or "…", field, kept,
+                                                          _when(float(conflict.get("at") or 0)))
+
+    async def show_conflicts(self) -> None:
+        from PySide6.QtWidgets import QDialog, QDialogButtonBox
+
+        dialog = QDialog(self)
+        dialog.setObjectName("syncConflictsDialog")
+        dialog.setWindowTitle(self.tr("Changed on two devices"))
+        listing = QListWidget()
+        listing.setObjectName("syncConflictsList")
+        listing.setWordWrap(True)
+        for conflict in reversed(self.conflicts):  # newest first
+            listing.addItem(self.conflict_text(conflict))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        clear = buttons.addButton(self.tr("Clear the list"), QDialogButtonBox.ButtonRole.ResetRole)
+        clear.setObjectName("clearSyncConflictsButton")
+        buttons.rejected.connect(dialog.reject)
+
+        def cleared() -> None:
+            self.actions.service().clear_conflicts(self.actions.store)
+            dialog.accept()
+
+        clear.clicked.connect(cleared)
+        layout = QVBoxLayout(dialog)
+        intro = QLabel(self.tr("The same thing was changed on two devices before they synced. Each device keeps "
+                               "the newer change; the other one is listed here."))
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        layout.addWidget(listing, 1)
+        layout.addWidget(buttons)
+        dialog.resize(620, 360)
+        self.conflicts_dialog = dialog  # for tests
+        from hermes_desktop.ui.async_dialog import run_dialog
+
+        await run_dialog(dialog)
+        await self.fill_conflicts()
 
     async def back_up(self) -> None:
         said = self.message.text

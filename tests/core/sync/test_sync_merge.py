@@ -201,3 +201,34 @@ def test_hostile_records_from_a_key_holder_are_skipped_or_made_safe(pair, tmp_pa
     report = b.sync(remote)
     assert b.store.get_session(good) is not None and b.store.get_session(good).title == "x"  # id made safe
     assert len(report.problems) == 2  # the bad gid and the bad body, each named
+
+
+def test_a_field_changed_on_both_devices_is_a_listed_conflict_and_a_plain_later_edit_is_not(pair) -> None:
+    import json
+
+    a, b, remote = pair
+    a.chat("trip", "where to go")
+    a.sync(remote)
+    b.sync(remote)
+    b.store.rename("trip", "Renamed on the laptop")  # a later edit made after seeing a's title: no conflict
+    b.sync(remote)
+    a.sync(remote)
+    assert a.store.get_session("trip").title == "Renamed on the laptop"
+
+    def listed(device: Device) -> list[dict]:
+        row = device.store._read("SELECT value FROM sync_meta WHERE key = 'conflicts'")
+        return json.loads(row[0][0]) if row else []
+
+    assert listed(a) == [] and listed(b) == []
+    a.store.rename("trip", "Kyoto")  # both rename from the same title, before either syncs
+    b.store.rename("trip", "Lisbon")
+    a.sync(remote)
+    report = b.sync(remote)  # b's rename is the newer one here: kept, and a's is listed as lost
+    assert report.conflicts == 1
+    [seen] = listed(b)
+    assert seen["kind"] == "session" and seen["field"] == "title" and seen["kept"] == "yours"
+    assert seen["label"] == "Lisbon" and seen["device"]
+    a.sync(remote)
+    assert a.store.get_session("trip").title == b.store.get_session("trip").title == "Lisbon"  # converged
+    [on_a] = listed(a)
+    assert on_a["kept"] == "theirs" and on_a["label"] == "Kyoto"  # what it was called here before
