@@ -96,6 +96,8 @@ class ErrorBar(QWidget):
 
     def show_message(self, text: str) -> None:
         previous = self.label.text()
+        if self.isVisible() and text in previous.split("\n"):  # the same sentence from a second path: once is enough
+            return
         self.label.setText(text if not self.isVisible() or not previous else f"{previous}\n{text}")
         theme = themes.current()
         self.setStyleSheet(f"#errorBar {{ background: {theme.error_bg}; border-bottom: 1px solid {theme.error_border}; }}")
@@ -430,7 +432,9 @@ class MainWindow(QMainWindow):
             try:
                 stored = await self.controller.stored_key(profile.id)
             except SecretStoreError as exc:
-                self.errors.show_message(str(exc))
+                from hermes_desktop.ui.startup_words import secret_error_text
+
+                self.errors.show_message(secret_error_text(exc))
         dialog = SetupDialog(self, profile=profile, key_stored=bool(stored), keyring_secure=runtime.secrets_report.secure,
                              keyring_reason=words.keyring_reason(getattr(runtime.secrets_report, "code", ""),
                                                                  runtime.secrets_report.reason),
@@ -444,7 +448,9 @@ class MainWindow(QMainWindow):
             try:
                 await self.controller.save_provider(dialog.profile(), dialog.entered_key() or None)
             except SecretStoreError as exc:
-                self.errors.show_message(self.tr("The key could not be saved: {0}").format(exc))
+                from hermes_desktop.ui.startup_words import secret_error_text
+
+                self.errors.show_message(self.tr("The key could not be saved: {0}").format(secret_error_text(exc)))
                 accepted = False
         self.setup_bar.setVisible(self.controller.needs_setup)
         if accepted:

@@ -202,7 +202,9 @@ class McpActions(QObject):
         try:
             await self.controller.set_mcp_secret(server, *dialog.entered())
         except SecretStoreError as exc:
-            self.window.errors.show_message(self.tr("The secret could not be saved: {0}").format(exc))
+            from hermes_desktop.ui.startup_words import secret_error_text
+
+            self.window.errors.show_message(self.tr("The secret could not be saved: {0}").format(secret_error_text(exc)))
 
     def watch_config(self) -> None:
         """Reload MCP servers when mcp.json is saved. The folder is watched, not the file: editors that save by

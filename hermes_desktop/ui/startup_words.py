@@ -45,6 +45,13 @@ def startup_problem_text(problem: str, runtime: Any = None) -> str:
     return QCoreApplication.translate("StartupWords", "A problem at start: “{0}”").format(str(problem))
 
 
+def secret_error_text(exc: BaseException) -> str:
+    """A keyring failure (core/secrets.SecretStoreError) in the window's language: its message is coded text, and
+    `str(exc)` would drop the code (the English sentence once showed in the Chinese window)."""
+    message = exc.args[0] if exc.args else str(exc)
+    return startup_problem_text(message) if code_of(message)[0] else str(exc)
+
+
 def coded_text(code: str, params: Mapping[str, Any]) -> str | None:
     """The sentence for a code, or None for a code this module does not know."""
     p = {key: "" if value is None else value for key, value in params.items()}

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 
 from hermes_desktop.core.paths import agents_skills_dir, claude_skills_dir
 from hermes_desktop.core.secrets import SecretStoreError
+from hermes_desktop.ui.startup_words import secret_error_text
 from hermes_desktop.ui.async_dialog import run_dialog
 from hermes_desktop.ui.dialogs.setup import SetupDialog
 from hermes_desktop.ui.tasks import spawn
@@ -243,7 +244,7 @@ class SettingsDialog(QDialog):
         try:
             await self.controller.delete_provider(profile.id)
         except SecretStoreError as exc:
-            self.message.setText(str(exc))
+            self.message.setText(secret_error_text(exc))
             return
         self.message.setText(self.tr("Deleted {0} and its key.").format(profile.name))
         self._fill_profiles()
@@ -252,14 +253,14 @@ class SettingsDialog(QDialog):
         try:
             return await self.controller.stored_key(profile_id)
         except SecretStoreError as exc:
-            self.message.setText(str(exc))
+            self.message.setText(secret_error_text(exc))
             return None
 
     async def _save(self, profile, key: str | None, *, make_active: bool) -> None:  # type: ignore[no-untyped-def]
         try:
             await self.controller.save_provider(profile, key, make_active=make_active)
         except SecretStoreError as exc:
-            self.message.setText(self.tr("The key was not saved: {0}").format(exc))
+            self.message.setText(self.tr("The key was not saved: {0}").format(secret_error_text(exc)))
             return
         self._fill_profiles()
 
