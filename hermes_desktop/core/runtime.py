@@ -241,6 +241,14 @@ class Runtime:
             return None
         return Endpoint(self.profile.base_url, self.api_key(self.env), model)
 
+    def close(self) -> None:
+        """Close the files this runtime holds open (learning.db, then the session store). Call it after every
+        writer has been awaited (turns, memory extraction, MCP servers): the window's shutdown and each command."""
+        if self.workflow is not None:
+            self.workflow.close()
+        if hasattr(self.store, "close"):
+            self.store.close()
+
     def workflow_embedder(self, session_id: str) -> "ProviderEmbedder | None":
         """Workflow memory's vectors for a session: its own provider's embedding model (never another provider:
         a request's text goes only where the session already sends it), or None (BM25 alone)."""

@@ -187,11 +187,8 @@ class AppController(QObject):
             await self.agent.model.aclose()
         if self.runtime is not None and self.runtime.session_models is not None:
             await self.runtime.session_models.aclose()  # the clients of models picked for sessions
-        workflow = getattr(self.runtime, "workflow", None) if self.runtime is not None else None
-        if workflow is not None:
-            workflow.close()  # learning.db: no file left open for writing after shutdown
-        if self.runtime is not None and hasattr(self.runtime.store, "close"):
-            self.runtime.store.close()
+        if self.runtime is not None:
+            self.runtime.close()  # learning.db and the store: no file left open for writing after shutdown
 
     @property
     def ready(self) -> bool:
