@@ -35,10 +35,15 @@ def learn(session_id: str, *, turn: int | None, yes: bool, stdin: TextIO | None 
             return EXIT_FAILED
 
         async def side_request() -> drafting.Draft:
+            # The session's own side-task model (its assistant's or provider's), as the window uses: the
+            # session's requests never go to another provider.
             try:
-                return await drafting.draft(agent.model, chosen)
+                model = await runtime.side_client(session_id) or agent.model
+                return await drafting.draft(model, chosen)
             finally:
                 await agent.model.aclose()
+                if runtime.session_models is not None:
+                    await runtime.session_models.aclose()
 
         try:
             result = asyncio.run(side_request())
@@ -75,6 +80,4 @@ def learn(session_id: str, *, turn: int | None, yes: bool, stdin: TextIO | None 
                              "from the next turn"), file=out)
         return EXIT_OK
     finally:
-        if runtime.workflow is not None:
-            runtime.workflow.close()
-        runtime.store.close()
+        runtime.close()
