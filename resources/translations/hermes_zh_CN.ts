@@ -6,7 +6,7 @@
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="91"/>
         <source>Context {0} / {1} tokens</source>
-        <translation>上下文 {0} / {1} 个词元</translation>
+        <translation>上下文 {0} / {1} 个 Token</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="98"/>
@@ -73,7 +73,7 @@
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="159"/>
         <source>Earlier conversation: {0} messages sent as a {1}-token summary</source>
-        <translation>之前的对话：{0} 条消息以 {1} 个词元的摘要发送</translation>
+        <translation>之前的对话：{0} 条消息以 {1} 个 Token 的摘要发送</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="166"/>
@@ -105,22 +105,22 @@ Path: {1}</source>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="206"/>
         <source>{0} tokens in, {1} out ({2} of them reasoning)</source>
-        <translation>输入 {0} 个词元，输出 {1} 个（其中思考 {2} 个）</translation>
+        <translation>输入 {0} 个 Token，输出 {1} 个（其中思考 {2} 个）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="210"/>
         <source>reasoning tokens: {0}</source>
-        <translation>思考词元：{0}</translation>
+        <translation>思考 Token：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="213"/>
         <source>{0} tokens in, {1} out</source>
-        <translation>输入 {0} 个词元，输出 {1} 个</translation>
+        <translation>输入 {0} 个 Token，输出 {1} 个</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="216"/>
         <source>first token after {0} s</source>
-        <translation>首个词元用时 {0} 秒</translation>
+        <translation>首个 Token 用时 {0} 秒</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="218"/>
@@ -237,12 +237,12 @@ Path: {1}</source>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="322"/>
         <source>{0} tokens ({1} of them reasoning)</source>
-        <translation>{0} 个词元（其中思考 {1} 个）</translation>
+        <translation>{0} 个 Token（其中思考 {1} 个）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="325"/>
         <source>{0} tokens</source>
-        <translation>{0} 个词元</translation>
+        <translation>{0} 个 Token</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="327"/>
@@ -275,7 +275,7 @@ Path: {1}</source>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="488"/>
         <source>A model name {0} accepts, as its documentation writes it (for example one its server does not list). It is kept with the provider and used for this session.</source>
-        <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该提供方下，并用于本对话。</translation>
+        <translation>{0} 接受的模型名称，按其文档的写法填写（例如服务器未列出的模型）。它会保存在该服务商下，并用于本对话。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="494"/>
@@ -618,17 +618,17 @@ Path: {1}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="88"/>
         <source>The default provider</source>
-        <translation>默认提供方</translation>
+        <translation>默认服务商</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="95"/>
         <source>The provider&apos;s model</source>
-        <translation>提供方的模型</translation>
+        <translation>服务商的模型</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="98"/>
         <source>The chat&apos;s provider</source>
-        <translation>对话的提供方</translation>
+        <translation>对话的服务商</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="104"/>
@@ -640,7 +640,7 @@ Path: {1}</source>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="115"/>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="191"/>
         <source>Provider&apos;s setting</source>
-        <translation>提供方的设置</translation>
+        <translation>服务商的设置</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="115"/>
@@ -693,7 +693,7 @@ Path: {1}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="141"/>
         <source>Provider</source>
-        <translation>提供方</translation>
+        <translation>服务商</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="142"/>
@@ -714,7 +714,7 @@ Path: {1}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="145"/>
         <source>Max output tokens</source>
-        <translation>最大输出词元数</translation>
+        <translation>最大输出 Token 数</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="146"/>
@@ -724,7 +724,7 @@ Path: {1}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="147"/>
         <source>Side-task provider</source>
-        <translation>辅助任务提供方</translation>
+        <translation>辅助任务服务商</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="148"/>
@@ -1031,7 +1031,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="214"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
-        <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在提供方设置中把“图片”设为“是”）。</translation>
+        <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在服务商设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="233"/>
@@ -1196,7 +1196,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="85"/>
         <source>Inspector</source>
-        <translation>检查器</translation>
+        <translation>右侧面板</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="88"/>
@@ -1857,7 +1857,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
         <source>Tokens this session has used so far: every request&apos;s input and output added up (not the size of the context)</source>
-        <translation>本对话迄今用掉的词元：每次请求的输入与输出之和（不是上下文的大小）</translation>
+        <translation>本对话迄今用掉的 Token：每次请求的输入与输出之和（不是上下文的大小）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
@@ -1952,7 +1952,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="291"/>
         <source>Show inspector</source>
-        <translation>显示检查器</translation>
+        <translation>显示右侧面板</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="295"/>
@@ -2007,7 +2007,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="606"/>
         <source>{0:,} tokens</source>
-        <translation>{0:,} 个词元</translation>
+        <translation>{0:,} 个 Token</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="714"/>
@@ -2022,7 +2022,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="779"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
-        <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
+        <translation>{0:,} / {1:,} 个 Token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="816"/>
@@ -2679,7 +2679,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123"/>
         <source>~{0} tokens per request</source>
-        <translation>每次请求约 {0} 个词元</translation>
+        <translation>每次请求约 {0} 个 Token</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125"/>
@@ -2850,7 +2850,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="110"/>
         <source>Max tokens: {0} requested, {1} allowed.</source>
-        <translation>最大词元数：请求 {0}，允许 {1}。</translation>
+        <translation>最大 Token 数：请求 {0}，允许 {1}。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="113"/>
@@ -3019,7 +3019,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="74"/>
         <source>Incognito</source>
-        <translation>无痕</translation>
+        <translation>不用记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="76"/>
@@ -3034,7 +3034,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="84"/>
         <source>Incognito: this conversation does not use or record memory.</source>
-        <translation>无痕：此对话不使用也不记录记忆。</translation>
+        <translation>不用记忆：此对话既不使用也不记录记忆。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="86"/>
@@ -3454,12 +3454,12 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="50"/>
         <source>Memory token budget per request</source>
-        <translation>每次请求的记忆词元预算</translation>
+        <translation>每次请求的记忆 Token 预算</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="53"/>
         <source> tokens</source>
-        <translation> 个词元</translation>
+        <translation> 个 Token</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="56"/>
@@ -3531,7 +3531,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="125"/>
         <source>Set up a provider to chat</source>
-        <translation>设置一个提供方即可开始对话</translation>
+        <translation>设置一个服务商即可开始对话</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="130"/>
@@ -3579,7 +3579,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="266"/>
         <source>Ask every provider&apos;s server for its models again</source>
-        <translation>重新向每个提供方的服务器获取模型列表</translation>
+        <translation>重新向每个服务商的服务器获取模型列表</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="269"/>
@@ -3594,7 +3594,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="329"/>
         <source>Follow the default model (the active provider&apos;s); new sessions use it</source>
-        <translation>跟随默认模型（当前提供方的模型）；新对话使用它</translation>
+        <translation>跟随默认模型（当前服务商的模型）；新对话使用它</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="342"/>
@@ -3614,7 +3614,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="364"/>
         <source>{0} (profile&apos;s model)</source>
-        <translation>{0}（提供方的模型）</translation>
+        <translation>{0}（服务商的模型）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="366"/>
@@ -3629,7 +3629,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="376"/>
         <source>No providers yet: set one up in Settings.</source>
-        <translation>还没有提供方：请在设置中添加。</translation>
+        <translation>还没有服务商：请在设置中添加。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="389"/>
@@ -3821,7 +3821,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="193"/>
         <source>Incognito: does not use or record memory</source>
-        <translation>无痕：不使用也不记录记忆</translation>
+        <translation>不用记忆：既不使用也不记录记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/sidebar.py" line="209"/>
@@ -3991,7 +3991,7 @@ it is kept here.</source>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="97"/>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="129"/>
         <source>Providers</source>
-        <translation>提供方</translation>
+        <translation>服务商</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="98"/>
@@ -4036,7 +4036,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="178"/>
         <source>No providers yet: add one.</source>
-        <translation>还没有提供方：添加一个吧。</translation>
+        <translation>还没有服务商：添加一个吧。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="182"/>
@@ -4174,12 +4174,12 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="376"/>
         <source>Revoke</source>
-        <translation>吊销</translation>
+        <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="379"/>
         <source>Revoke all</source>
-        <translation>全部吊销</translation>
+        <translation>全部撤销</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="386"/>
@@ -4272,7 +4272,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="112"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
-        <translation>尚未设置模型。你可以查看对话；设置提供方后即可聊天。</translation>
+        <translation>尚未设置模型。你可以查看对话；设置服务商后即可聊天。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="115"/>
@@ -4290,7 +4290,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="88"/>
         <source>Edit provider</source>
-        <translation>编辑提供方</translation>
+        <translation>编辑服务商</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="95"/>
@@ -4300,13 +4300,13 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="97"/>
         <source>Provider settings.</source>
-        <translation>提供方设置。</translation>
+        <translation>服务商设置。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="101"/>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="218"/>
         <source>Provider</source>
-        <translation>提供方</translation>
+        <translation>服务商</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="108"/>
@@ -4372,7 +4372,7 @@ it is kept here.</source>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="145"/>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="150"/>
         <source>provider default</source>
-        <translation>提供方默认值</translation>
+        <translation>服务商默认值</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="154"/>
@@ -4397,12 +4397,12 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="174"/>
         <source>Max output tokens</source>
-        <translation>最大输出词元数</translation>
+        <translation>最大输出 Token 数</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="175"/>
         <source>Context window (tokens)</source>
-        <translation>上下文窗口（词元）</translation>
+        <translation>上下文窗口（Token）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="178"/>
@@ -4417,7 +4417,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="180"/>
         <source>An embedding model this provider serves (for example text-embedding-3-small): memories are also recalled by meaning, through the provider&apos;s /embeddings endpoint. Nothing is downloaded.</source>
-        <translation>此提供方提供的嵌入模型（例如 text-embedding-3-small）：记忆也会按含义召回，通过提供方的 /embeddings 端点。不会下载任何内容。</translation>
+        <translation>此服务商提供的嵌入模型（例如 text-embedding-3-small）：记忆也会按含义召回，通过服务商的 /embeddings 端点。不会下载任何内容。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="183"/>
@@ -4438,7 +4438,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="188"/>
         <source>A cheaper model of this provider for titles, summaries and memory extraction; the chat itself keeps its model.</source>
-        <translation>此提供方的一个更便宜的模型，用于标题、摘要和记忆提取；对话本身仍使用它自己的模型。</translation>
+        <translation>此服务商的一个更便宜的模型，用于标题、摘要和记忆提取；对话本身仍使用它自己的模型。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="194"/>
@@ -4478,7 +4478,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="302"/>
         <source>Sends a reply&apos;s reasoning back with its tool calls (DeepSeek&apos;s thinking mode requires it). Automatic: for providers known to need it, or once the server asks for it.</source>
-        <translation>把回复的思考内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的提供方，或在服务器要求之后。</translation>
+        <translation>把回复的思考内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的服务商，或在服务器要求之后。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="308"/>
@@ -4598,7 +4598,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="417"/>
         <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
-        <translation>你输入的提供方设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
+        <translation>你输入的服务商设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="418"/>
@@ -5369,7 +5369,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="615"/>
         <source>Open provider settings</source>
-        <translation>打开提供方设置</translation>
+        <translation>打开服务商设置</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="616"/>
@@ -5488,7 +5488,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="550"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
-        <translation>上面的 {0} 条消息以这份总结（{1} 个词元）发给模型；对话本身没有改动。</translation>
+        <translation>上面的 {0} 条消息以这份总结（{1} 个 Token）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="581"/>
@@ -6042,7 +6042,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="327"/>
         <source>The provider rejected the API key ({0}). Check the key in the provider settings.</source>
-        <translation>提供方拒绝了 API 密钥（{0}）。请在提供方设置中检查密钥。</translation>
+        <translation>服务商拒绝了 API 密钥（{0}）。请在服务商设置中检查密钥。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="330"/>
@@ -6052,17 +6052,17 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="333"/>
         <source>The provider says the account is out of quota or credit ({0}).</source>
-        <translation>提供方表示账户的额度或余额已用完（{0}）。</translation>
+        <translation>服务商表示账户的额度或余额已用完（{0}）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="338"/>
         <source>The provider is limiting how fast requests may come ({status}). Try again in {wait}.</source>
-        <translation>提供方正在限制请求频率（{status}）。请在 {wait}后重试。</translation>
+        <translation>服务商正在限制请求频率（{status}）。请在 {wait}后重试。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="342"/>
         <source>The provider is limiting how fast requests may come ({0}). Wait a moment and try again.</source>
-        <translation>提供方正在限制请求频率（{0}）。请稍等片刻再试。</translation>
+        <translation>服务商正在限制请求频率（{0}）。请稍等片刻再试。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="347"/>
@@ -6082,7 +6082,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="356"/>
         <source>The reply reached the model&apos;s output limit. What arrived is kept; raise the profile&apos;s maximum output tokens for longer replies.</source>
-        <translation>回复已达到模型的输出上限。已收到的内容会保留；如需更长的回复，请调高该配置的最大输出词元数。</translation>
+        <translation>回复已达到模型的输出上限。已收到的内容会保留；如需更长的回复，请调高该配置的最大输出 Token 数。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="360"/>
@@ -6142,7 +6142,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="397"/>
         <source>No model is set up yet. Add a provider (base URL, model and key) in settings; your message is saved.</source>
-        <translation>尚未设置模型。请在设置中添加提供方（基础 URL、模型和密钥）；你的消息已保存。</translation>
+        <translation>尚未设置模型。请在设置中添加服务商（基础 URL、模型和密钥）；你的消息已保存。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="401"/>
@@ -6157,12 +6157,12 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="417"/>
         <source>The provider refused the API key.</source>
-        <translation>提供方拒绝了 API 密钥。</translation>
+        <translation>服务商拒绝了 API 密钥。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="418"/>
         <source>The provider is limiting requests.</source>
-        <translation>提供方正在限制请求频率。</translation>
+        <translation>服务商正在限制请求频率。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="419"/>
@@ -6207,7 +6207,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="427"/>
         <source>No model provider is set up yet.</source>
-        <translation>尚未设置模型提供方。</translation>
+        <translation>尚未设置模型服务商。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="428"/>
@@ -6359,47 +6359,47 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="516"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
-        <translation>• 技能“{name}”：{tokens} 个词元 — 在本对话中停用技能 {name}（“技能”页）</translation>
+        <translation>• 技能“{name}”：{tokens} 个 Token — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="512"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
-        <translation>• 技能目录：{0} 个词元 — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
+        <translation>• 技能目录：{0} 个 Token — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="520"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
-        <translation>• MCP 服务器“{name}”：{tokens} 个词元 — 将其关闭（“MCP”页或 mcp.json）</translation>
+        <translation>• MCP 服务器“{name}”：{tokens} 个 Token — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="524"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
-        <translation>• 内置工具：{0} 个词元 — 在“工具”页停用不需要的工具</translation>
+        <translation>• 内置工具：{0} 个 Token — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="527"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
-        <translation>• 记忆：{0} 个词元 — 在设置中关闭记忆</translation>
+        <translation>• 记忆：{0} 个 Token — 在设置中关闭记忆</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="529"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
-        <translation>• 本轮：{0} 个词元 — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
+        <translation>• 本轮：{0} 个 Token — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="532"/>
         <source>• “{name}”: {tokens} tokens</source>
-        <translation>• “{name}”：{tokens} 个词元</translation>
+        <translation>•“{name}”：{tokens} 个 Token</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="536"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
-        <translation>未发送：不计历史，此请求就需要约 {needed} 个词元，而模型的上下文窗口（{window} 个词元，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
+        <translation>未发送：不计历史，此请求就需要约 {needed} 个 Token，而模型的上下文窗口（{window} 个 Token，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="565"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
-        <translation>提供方正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
+        <translation>服务商正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="568"/>
@@ -6444,7 +6444,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="600"/>
         <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
-        <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此提供方随工具调用回传思考内容。</translation>
+        <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此服务商随工具调用回传思考内容。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="604"/>
