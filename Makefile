@@ -25,6 +25,7 @@ bench: $(STAMP)
 translations: $(STAMP)
 	$(BIN)/pyside6-lupdate $$(find hermes_desktop/ui -name '*.py' | sort) -no-obsolete -ts resources/translations/hermes_zh_CN.ts
 	$(BIN)/pyside6-lrelease resources/translations/hermes_zh_CN.ts -qm resources/translations/hermes_zh_CN.qm
+	$(BIN)/pyside6-lrelease resources/translations/qtbase_extra_zh_CN.ts -qm resources/translations/qtbase_extra_zh_CN.qm
 	$(BIN)/python resources/translations/update_po.py
 
 # The first run takes a minute or two: say so, and let pip show each package as it comes (a silent minute

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from hermes_desktop import __version__
-from hermes_desktop.core.i18n import _
+from hermes_desktop.core.i18n import _, active_language
 
 COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills", "memory", "knowledge", "assistants", "prompts", "sync",
             "backup")
@@ -538,6 +538,23 @@ def _mcp_state_word(state: str) -> str:
             "needs sign-in": _("needs sign-in")}.get(state, state)
 
 
+def _keyring_name(backend: str) -> str:
+    """The keyring in words (core/secrets.py backend_kind), with the Python class after it: doctor is also read by
+    whoever helps the user."""
+    from hermes_desktop.core.secrets import backend_kind
+
+    name = {"secret_service": _("Secret Service: GNOME Keyring or KeePassXC"), "kwallet": _("KDE Wallet"),
+            "macos": _("macOS Keychain"), "windows": _("Windows Credential Manager"),
+            "none": _("no keyring")}.get(backend_kind(backend))
+    return f"{name} ({backend})" if name else backend
+
+
+def _keyring_reason(code: str, reason: str) -> str:
+    return {"no_keyring": _("no system keyring is available"),
+            "insecure_backend": _("this backend does not store secrets securely"),
+            "low_priority": _("the keyring backend cannot be used here")}.get(code, reason)
+
+
 def _pad(text: str, width: int) -> str:
     """`text` padded to `width` terminal columns (a Chinese character takes two)."""
     import unicodedata
@@ -588,9 +605,10 @@ async def _doctor() -> int:
     out("\n" + _("Keyring"))
     report = runtime.secrets_report
     if report.secure:
-        out("  " + _("{0}: ok").format(report.name))
+        out("  " + _("{0}: ok").format(_keyring_name(report.name)))
     else:
-        out("  " + _("{name}: NOT SECURE ({reason}).").format(name=report.name, reason=report.reason))
+        out("  " + _("{name}: NOT SECURE ({reason}).").format(name=_keyring_name(report.name),
+                                                           reason=_keyring_reason(report.code, report.reason)))
         out("  " + _("API keys are kept in memory for this run only; set HERMES_API_KEY to supply one on every start."))
     out("\n" + _("Provider"))
     env_overrides = [name for name in ("HERMES_BASE_URL", "HERMES_MODEL", "HERMES_API_KEY", "HERMES_WORKSPACE")
@@ -772,8 +790,8 @@ def _sessions(args: argparse.Namespace) -> int:
                 from hermes_desktop.commands import session_export
 
                 if args.format in ("md", "json"):
-                    exporter = transfer.export_markdown if args.format == "md" else transfer.export_json
-                    text = exporter(store, args.id, known_secrets=secrets) + ("\n" if args.format == "json" else "")
+                    text = transfer.export_markdown(store, args.id, known_secrets=secrets, language=active_language()) \
+                        if args.format == "md" else transfer.export_json(store, args.id, known_secrets=secrets) + "\n"
                     try:
                         session_export.write_file_atomic(args.output, text.encode("utf-8"))
                     except OSError as exc:
@@ -782,8 +800,9 @@ def _sessions(args: argparse.Namespace) -> int:
                     print(args.output)
                     return EXIT_OK
                 return session_export.run(store, args, secrets, app_paths().settings_file)
-            exporter = transfer.export_markdown if args.format == "md" else transfer.export_json
-            exported = exporter(store, args.id, known_secrets=secrets)
+            # Markdown's headings in the language the command line speaks (the setting, or the locale: core/i18n.py)
+            exported = transfer.export_markdown(store, args.id, known_secrets=secrets, language=active_language()) \
+                if args.format == "md" else transfer.export_json(store, args.id, known_secrets=secrets)
             if args.format == "md" and sys.stdout.isatty():
                 exported = strip_controls(exported)  # a terminal obeys escapes in a message; a file keeps them as written
             sys.stdout.write(exported)

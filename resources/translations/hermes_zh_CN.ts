@@ -291,78 +291,78 @@ Path: {1}</source>
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="318"/>
         <source>{0} (fork)</source>
         <comment>a forked conversation&apos;s title</comment>
         <translation>{0}（分支）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="319"/>
         <source>Untitled</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="776"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="776"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="771"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="778"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="780"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="784"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="792"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="799"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="807"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="800"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="802"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="810"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="811"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="816"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="816"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="816"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="809"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="817"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -468,127 +468,127 @@ Path: {1}</source>
 <context>
     <name>AssistantActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="65"/>
         <source>Assistant of this chat</source>
         <translation>本对话的助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="66"/>
         <source>The assistant of this chat: its instructions, model and tools (Ctrl+Shift+A to change)</source>
         <translation>本对话的助手：它的指令、模型和工具（按 Ctrl+Shift+A 更换）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="133"/>
         <source>The assistant change was not saved: {0}</source>
         <translation>助手的更改未能保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="140"/>
         <source>all enabled tools</source>
         <translation>所有已启用的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="142"/>
         <source>no tools</source>
         <translation>不使用工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="174"/>
         <source>Or start with:</source>
         <translation>或者从这些开始：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="187"/>
         <source>More…</source>
         <translation>更多…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="190"/>
         <source>Every assistant, with search (Ctrl+Shift+A)</source>
         <translation>所有助手，可搜索（Ctrl+Shift+A）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="228"/>
         <source>This chat&apos;s next message goes to {0}.</source>
         <translation>本对话的下一条消息将交给{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="241"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="249"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="259"/>
         <source>Switch this chat&apos;s assistant…</source>
         <translation>更换本对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="265"/>
         <source>Assistant for the new chat…</source>
         <translation>新对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="278"/>
         <source>Prompts, assistants and skills…</source>
         <translation>提示词、助手和技能…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="342"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="352"/>
         <source>Deleted “{0}”.</source>
         <translation>已删除“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
         <source>Another assistant already has this name.</source>
         <translation>已有同名的助手。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="397"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="405"/>
         <source>Export assistant</source>
         <translation>导出助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="406"/>
         <source>JSON files (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="414"/>
         <source>The assistant was not exported: {0}</source>
         <translation>助手未能导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="402"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="416"/>
         <source>Exported to {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="431"/>
         <source>The assistants were not imported: {0}</source>
         <translation>助手未能导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="434"/>
         <source>Imported {0} assistant(s).</source>
         <translation>已导入 {0} 个助手。</translation>
     </message>
@@ -930,22 +930,22 @@ Path: {1}</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="130"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="131"/>
         <source>Mine</source>
         <translation>我的</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="132"/>
         <source>Gallery</source>
         <translation>助手库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="152"/>
         <source>No assistant matches “{0}”.</source>
         <translation>没有与“{0}”匹配的助手。</translation>
     </message>
@@ -1194,214 +1194,214 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="86"/>
         <source>Inspector</source>
         <translation>右侧面板</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="88"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="102"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="250"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="90"/>
         <source>Risk</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="90"/>
         <source>Approval</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="110"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="165"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="166"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="167"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="390"/>
         <source>Use in this session</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="169"/>
         <source>Trust its code…</source>
         <translation>信任其代码…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="172"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="184"/>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="173"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="182"/>
         <source>Open skills folder</source>
         <translation>打开技能文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="199"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="200"/>
         <source>Activity</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="112"/>
         <source>MCP</source>
         <translation>MCP</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="114"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="115"/>
         <source>Knowledge</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="116"/>
         <source>Assistants</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="176"/>
         <source>Install from URL…</source>
         <translation>从网址安装…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
         <source>No skills installed</source>
         <translation>尚未安装技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="181"/>
         <source>Put skill folders (SKILL.md or skill.yaml) in the skills folder, then press Reload.</source>
         <translation>把技能文件夹（含 SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="205"/>
         <source>Nothing yet</source>
         <translation>暂无活动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="206"/>
         <source>Send a message: each turn&apos;s model calls, tool calls and context budget appear here.</source>
         <translation>发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="285"/>
         <source>Approval rule for {0}</source>
         <translation>{0} 的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="287"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
         <source>JSON schema</source>
         <translation>JSON 模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="301"/>
         <source>Built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="303"/>
         <source>Skills (load on demand)</source>
         <translation>技能（按需加载）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="305"/>
         <source>Skill: {0}</source>
         <translation>技能：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="307"/>
         <source>MCP: {0}</source>
         <translation>MCP：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="311"/>
         <source>read</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="311"/>
         <source>write</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="311"/>
         <source>destructive</source>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="316"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="316"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="317"/>
         <source>Ask</source>
         <translation>询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="317"/>
         <source>Never allow</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="367"/>
         <source>Not loaded</source>
         <translation>未加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="369"/>
         <source>Not loaded: {0}</source>
         <translation>未加载：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="376"/>
         <source>No skills installed. Put skill folders (SKILL.md or skill.yaml) in the skills folder and press Reload.</source>
         <translation>尚未安装技能。把技能文件夹（SKILL.md 或 skill.yaml）放进技能文件夹，然后点“重新加载”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="389"/>
         <source>Stop using in this session</source>
         <translation>在本对话中停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="403"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="406"/>
         <source>Nothing yet. Send a message: each turn&apos;s model calls, tool calls and context budget appear here; select one to find it in the chat.</source>
         <translation>还没有内容。发送一条消息后，每一轮的模型调用、工具调用和上下文预算都会显示在这里；选中一项即可在对话中找到它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="416"/>
         <source>Earlier turns: rebuilt from the saved conversation</source>
         <translation>较早的轮次：根据保存的对话重建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="418"/>
         <source>Earlier turns are rebuilt from the saved conversation: their timings, context sizes and approval decisions were not kept.</source>
         <translation>较早的轮次是根据保存的对话重建的：它们的耗时、上下文大小和批准决定没有保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/inspector.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/inspector.py" line="434"/>
         <source>[{0}]</source>
         <comment>how a turn ended</comment>
         <translation>（{0}）</translation>
@@ -4262,7 +4262,7 @@ it is kept here.</source>
         <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="474"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="475"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -4626,28 +4626,28 @@ it is kept here.</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="558"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="560"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="579"/>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="581"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="583"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="584"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="586"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="604"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="606"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="625"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="627"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
@@ -4657,7 +4657,7 @@ it is kept here.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="630"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="632"/>
         <source>The extra request parameters are not saved until they are a valid JSON object.</source>
         <translation>额外请求参数须是有效的 JSON 对象才能保存。</translation>
     </message>
@@ -5362,17 +5362,17 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="614"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="619"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="615"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="620"/>
         <source>Open provider settings</source>
         <translation>打开服务商设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="616"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="621"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新对话</translation>
     </message>
@@ -5445,58 +5445,58 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="454"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="483"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="483"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="483"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="480"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="485"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="500"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="505"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="502"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="507"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="543"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="548"/>
         <location filename="../../hermes_desktop/ui/chat/model.py" line="581"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="550"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="555"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
         <translation>上面的 {0} 条消息以这份总结（{1} 个 Token）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="581"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="586"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="582"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="587"/>
         <source>Show in the Memory tab</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
@@ -6362,6 +6362,201 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
         <translation>• 技能“{name}”：{tokens} 个 Token — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="824"/>
+        <source>The current date and time, in your time zone or in a given IANA time zone.</source>
+        <translation>当前日期和时间，按你所在的时区或指定的 IANA 时区。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="825"/>
+        <source>Works out an arithmetic expression exactly, e.g. (12+34)*5 or sqrt(2)*pi.</source>
+        <translation>精确计算算式，例如 (12+34)*5 或 sqrt(2)*pi。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="826"/>
+        <source>Lists a folder in the workspace (names, sizes, dates).</source>
+        <translation>列出工作区中某个文件夹的内容（名称、大小、日期）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="827"/>
+        <source>Reads a text file in the workspace, a range of lines or a page at a time.</source>
+        <translation>读取工作区中的文本文件，可按行范围或分页读取。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="828"/>
+        <source>Finds files in the workspace by name pattern and, if asked, by text they contain.</source>
+        <translation>按文件名模式在工作区中查找文件，也可以按文件内容查找。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="829"/>
+        <source>Creates or overwrites a text file in the workspace (making folders as needed).</source>
+        <translation>在工作区中新建或覆盖文本文件（需要时自动创建文件夹）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="830"/>
+        <source>Creates a folder (and its parents) in the workspace.</source>
+        <translation>在工作区中新建文件夹（连同上级文件夹）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="831"/>
+        <source>Moves or renames a file or folder inside the workspace.</source>
+        <translation>在工作区内移动或重命名文件、文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="832"/>
+        <source>Deletes a file, or a folder with everything in it, inside the workspace, for good.</source>
+        <translation>永久删除工作区内的文件，或文件夹及其中的全部内容。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="833"/>
+        <source>Lists your notes (titles, newest first).</source>
+        <translation>列出你的笔记（标题，最新的在前）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="834"/>
+        <source>Reads one note by its title.</source>
+        <translation>按标题读取一篇笔记。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="835"/>
+        <source>Saves a Markdown note under a title (replacing a note with the same title).</source>
+        <translation>以某个标题保存 Markdown 笔记（同名笔记会被替换）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="836"/>
+        <source>Downloads a public web page (http/https) and returns its readable text. Addresses on your own network are refused unless listed in Settings.</source>
+        <translation>下载公开网页（http/https）并返回其中可读的文字。除非在设置中列出，否则拒绝访问你本地网络中的地址。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="838"/>
+        <source>Reads the rest of a long tool result.</source>
+        <translation>读取较长工具结果的其余部分。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="839"/>
+        <source>Remembers something you said about yourself, your preferences or your projects, in your own words, for later conversations.</source>
+        <translation>记住你说过的关于你自己、你的偏好或你的项目的话（用你的原话），供以后的对话使用。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="841"/>
+        <source>Searches what Hermes remembers about you from earlier conversations.</source>
+        <translation>搜索 Hermes 从之前的对话中记住的关于你的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="842"/>
+        <source>Forgets memories you want gone; you are asked first and see which ones.</source>
+        <translation>忘记你不想保留的记忆；会先问你，并列出是哪几条。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="843"/>
+        <source>Searches the knowledge bases used in this conversation (your own documents) and cites the passages it uses.</source>
+        <translation>搜索本对话使用的知识库（你自己的文档），并注明所用段落的出处。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="845"/>
+        <source>Loads a skill when your task matches its description.</source>
+        <translation>当你的任务符合某个技能的描述时，加载该技能。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="846"/>
+        <source>Reads a file that comes with a skill, a page at a time.</source>
+        <translation>分页读取技能附带的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="847"/>
+        <source>Searches the installed skills that the catalog does not list, by keywords.</source>
+        <translation>按关键词搜索技能目录中未列出的已安装技能。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="848"/>
+        <source>Surveys a project folder in the workspace: file types, manifest files, layout, README, largest files and likely problems. Read-only.</source>
+        <translation>概览工作区中的项目文件夹：文件类型、清单文件、目录结构、README、最大的文件和可能的问题。只读。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="859"/>
+        <source>Plans and carries out a tidy-up of a folder in the workspace (grouping files into folders by type, project or date, renaming them consistently), showing the plan first and asking before each change.</source>
+        <translation>规划并整理工作区中的文件夹（按类型、项目或日期把文件归入文件夹，统一命名），先给出计划，每次改动前都会询问。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="862"/>
+        <source>Turns a pasted meeting transcript or rough notes into structured meeting notes (summary, decisions, action items with owners and dates, open questions) and saves them as a note.</source>
+        <translation>把粘贴的会议记录或草稿整理成结构化的会议纪要（摘要、决定、带负责人和日期的待办事项、待解决的问题），并保存为笔记。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="865"/>
+        <source>Looks at a project folder in the workspace and explains what it is: its purpose, languages and frameworks, structure, how to build and test it, and anything that looks missing or broken.</source>
+        <translation>查看工作区中的项目文件夹并说明它是什么：用途、语言和框架、结构、如何构建和测试，以及看起来缺失或有问题的地方。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="868"/>
+        <source>Researches a question on the web: reads a few relevant pages, compares what they say, and writes a short summary with its sources, saved as a note.</source>
+        <translation>在网上调研一个问题：阅读几个相关网页，比较它们的说法，写一份注明来源的简短总结，并保存为笔记。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="908"/>
+        <source>Refused: {path} is outside the workspace ({root}).</source>
+        <translation>已拒绝：{path} 不在工作区（{root}）内。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="910"/>
+        <source>{path} does not exist.</source>
+        <translation>{path} 不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="912"/>
+        <source>{path} is a folder, not a file.</source>
+        <translation>{path} 是文件夹，不是文件。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="914"/>
+        <source>{path} is not a folder.</source>
+        <translation>{path} 不是文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="916"/>
+        <source>{path} is a binary file, not text.</source>
+        <translation>{path} 是二进制文件，不是文本。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="918"/>
+        <source>{path} is not UTF-8 or GB18030 text.</source>
+        <translation>{path} 不是 UTF-8 或 GB18030 编码的文本。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="920"/>
+        <source>{path} already exists and is a file.</source>
+        <translation>{path} 已存在，而且是一个文件。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="922"/>
+        <source>Division by zero.</source>
+        <translation>除数为零。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="924"/>
+        <source>The expression is empty.</source>
+        <translation>算式为空。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="926"/>
+        <source>Unknown time zone {zone}.</source>
+        <translation>未知的时区 {zone}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="928"/>
+        <source>There is no note titled “{title}”.</source>
+        <translation>没有标题为“{title}”的笔记。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="930"/>
+        <source>{tool} did not finish within {seconds} s and was stopped.</source>
+        <translation>{tool} 未在 {seconds} 秒内完成，已被停止。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="931"/>
+        <source>The tool reported an error: “{0}”</source>
+        <translation>工具报告了错误：“{0}”</translation>
+    </message>
+    <message>
         <location filename="../../hermes_desktop/ui/words.py" line="512"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
         <translation>• 技能目录：{0} 个 Token — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
@@ -6671,92 +6866,122 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="732"/>
+        <source>Custom server</source>
+        <translation>自定义服务</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="740"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="737"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="745"/>
         <source>It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录{status}：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="741"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="749"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="745"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="753"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="747"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="755"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="749"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="757"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="754"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="762"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="764"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="772"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="767"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="775"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="777"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="772"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="780"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="774"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="782"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="781"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="789"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="788"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="798"/>
+        <source>Secret Service: GNOME Keyring or KeePassXC</source>
+        <translation>Secret Service：GNOME 密钥环或 KeePassXC</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="799"/>
+        <source>KDE Wallet</source>
+        <translation>KDE 钱包</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="800"/>
+        <source>macOS Keychain</source>
+        <translation>macOS 钥匙串</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="801"/>
+        <source>Windows Credential Manager</source>
+        <translation>Windows 凭据管理器</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="802"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="809"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="790"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="811"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="792"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="813"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="793"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="814"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="794"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="815"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>
