@@ -324,7 +324,7 @@ Path: {1}</source>
     <message>
         <location filename="../../hermes_desktop/ui/controller.py" line="792"/>
         <source>Hides the skill of the same name in {0}</source>
-        <translation>遮盖了 {0} 中的同名技能</translation>
+        <translation>覆盖了 {0} 中的同名技能</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/controller.py" line="807"/>
@@ -764,7 +764,7 @@ Path: {1}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/assistant_editor.py" line="233"/>
         <source>Emoji</source>
-        <translation>表情</translation>
+        <translation>表情符号</translation>
     </message>
 </context>
 <context>
@@ -877,7 +877,7 @@ Path: {1}</source>
     <message>
         <location filename="../../hermes_desktop/ui/assistant_panel.py" line="73"/>
         <source>Duplicate</source>
-        <translation>复制</translation>
+        <translation>创建副本</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/assistant_panel.py" line="74"/>
@@ -1041,12 +1041,12 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="236"/>
         <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
-        <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
+        <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让 Hermes 分页读取。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="239"/>
         <source>Not sent: the attachments are more than this model&apos;s context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
-        <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
+        <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让 Hermes 分页读取。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="246"/>
@@ -1071,7 +1071,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="377"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
-        <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
+        <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，Hermes 就能分页读取其余部分。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="415"/>
@@ -1081,7 +1081,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="416"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
-        <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
+        <translation>只发送了开头部分。把整个文件复制到工作区，Hermes 就能分页读取它。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="424"/>
@@ -1308,7 +1308,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="290"/>
         <source>JSON schema</source>
-        <translation>JSON 模式</translation>
+        <translation>参数结构（JSON Schema）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/inspector.py" line="301"/>
@@ -1685,7 +1685,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
         <source>Trusted</source>
-        <translation>信任</translation>
+        <translation>信任模式</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
@@ -2075,7 +2075,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_actions.py" line="136"/>
         <source>Signing in to “{0}” through your organization’s identity provider…</source>
-        <translation>正在通过贵组织的身份提供方登录“{0}”…</translation>
+        <translation>正在通过你所在组织的身份提供方登录“{0}”…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/mcp_actions.py" line="139"/>
@@ -2830,7 +2830,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="100"/>
         <source>System prompt:</source>
-        <translation>系统提示：</translation>
+        <translation>系统提示词：</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="102"/>
@@ -2870,7 +2870,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="116"/>
         <source>intelligence</source>
-        <translation>智能</translation>
+        <translation>能力</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_sampling.py" line="117"/>
@@ -3029,7 +3029,7 @@ Folder: {2}</source>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
         <source>Don&apos;t use or record memory in this conversation: nothing is recalled into it, nothing said in it is remembered</source>
-        <translation>此对话不使用也不记录记忆：不会向其中调入记忆，其中说的话也不会被记住</translation>
+        <translation>此对话不使用也不记录记忆：不会调用任何记忆，其中说的话也不会被记住</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_actions.py" line="84"/>
@@ -3385,7 +3385,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="281"/>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="315"/>
         <source>used only with {0}</source>
-        <translation>仅用于 {0}</translation>
+        <translation>仅用于“{0}”</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="288"/>
@@ -3644,7 +3644,7 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="392"/>
         <source>{0} — {1} listed {2}</source>
-        <translation>{0} — {1} 个，获取于{2}</translation>
+        <translation>{0} — {2}获取了 {1} 个</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/model_picker.py" line="396"/>
@@ -3974,7 +3974,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="85"/>
         <source>Trusted: only ask before deleting or overwriting</source>
-        <translation>信任：只在删除或覆盖前询问</translation>
+        <translation>信任模式：只在删除或覆盖前询问</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="86"/>
@@ -4021,7 +4021,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="138"/>
         <source>Duplicate</source>
-        <translation>复制一份</translation>
+        <translation>创建副本</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="139"/>
@@ -4244,7 +4244,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="460"/>
         <source>Workspace (files the agent may use, notes)</source>
-        <translation>工作区（智能体可以使用的文件、笔记）</translation>
+        <translation>工作区（Hermes 可以使用的文件、笔记）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="468"/>
@@ -4667,7 +4667,7 @@ it is kept here.</source>
     <message>
         <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="22"/>
         <source> (ref {0})</source>
-        <translation>（引用 {0}）</translation>
+        <translation>（版本 {0}）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/skill_install_actions.py" line="24"/>
@@ -5412,7 +5412,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="332"/>
         <source>writing…</source>
-        <translation>正在写…</translation>
+        <translation>正在回复…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="338"/>
@@ -5437,7 +5437,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="363"/>
         <source>Thought for {0} s</source>
-        <translation>已思考 {0} 秒</translation>
+        <translation>已思考（用时 {0} 秒）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="365"/>
@@ -5546,7 +5546,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/empty_state.py" line="168"/>
         <source>Write notes.txt with three ideas for the weekend</source>
-        <translation>写一个 notes.txt，内容是 周末的三个点子</translation>
+        <translation>写一个 notes.txt，列出周末的三个点子</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/empty_state.py" line="169"/>
@@ -6187,7 +6187,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="423"/>
         <source>The conversation is too long for this model.</source>
-        <translation>对话太长，超出了此模型的能力。</translation>
+        <translation>对话太长，超出了此模型的上下文窗口。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="424"/>
@@ -6664,17 +6664,17 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="624"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
-        <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让智能体继续。</translation>
+        <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让 Hermes 继续。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="628"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
-        <translation>已停止：智能体连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
+        <translation>已停止：Hermes 连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="632"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
-        <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉智能体接下来怎么做。</translation>
+        <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉 Hermes 接下来怎么做。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="637"/>

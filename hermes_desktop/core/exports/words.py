@@ -22,7 +22,7 @@ EN = {
 ZH = {
     "untitled": "未命名对话", "you": "你", "assistant": "Hermes", "summary": "摘要", "note": "备注",
     "created": "创建于 {0}", "model": "模型 {0}", "messages": "{0} 条消息", "thinking": "思考",
-    "thought_for": "思考了 {0} 秒", "tool_call": "工具调用：{0}", "arguments": "参数", "result": "结果",
+    "thought_for": "已思考（用时 {0} 秒）", "tool_call": "工具调用：{0}", "arguments": "参数", "result": "结果",
     "no_result": "（无结果）", "attached": "附件：{0}", "interrupted": "（已中断）",
     "exported": "由 Hermes Desktop 导出于 {0}", "index": "Hermes 对话", "written_by": "由 {0} 撰写",
     "result_label": "结果：", "note_message": "备注（一条 {0} 消息，未发给模型）",
