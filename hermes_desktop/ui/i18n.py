@@ -36,6 +36,11 @@ def install_translations(app: QApplication, setting: str) -> str:
         app.removeTranslator(translator)
     _INSTALLED.clear()
     language = effective_language(setting)
+    # Qt's own formats and names follow the window's language too: the file dialog's dates and its file types
+    # ("SQLite3 数据库", from Qt's MIME database) were English-only or in the system's format beside Chinese words.
+    system = QLocale.system()
+    QLocale.setDefault(QLocale("zh_CN") if language == "zh_CN" else
+                       QLocale("en_US") if system.name().lower().startswith("zh") else system)
     if language == "en":
         return language
     ours = QTranslator(app)

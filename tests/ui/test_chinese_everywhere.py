@@ -45,6 +45,11 @@ def test_qts_own_file_dialog_and_message_box_speak_chinese(qapp, tmp_path) -> No
             assert_chinese(shown, (str(tmp_path), tmp_path.name), "Qt's file dialog")
         finally:
             dialog.close()
+        from PySide6.QtCore import QFileInfo, QMimeDatabase
+        from PySide6.QtWidgets import QFileIconProvider
+
+        assert QFileIconProvider().type(QFileInfo(str(tmp_path))) == "文件夹", "the Type column of a folder"
+        assert QMimeDatabase().mimeTypeForName("application/json").comment() == "JSON 文档", "a file's type"
         box = QMessageBox(QMessageBox.Icon.Question, "", "？",
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
                           | QMessageBox.StandardButton.Cancel)
