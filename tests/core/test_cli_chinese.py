@@ -145,6 +145,20 @@ def test_ask_sessions_and_export_speak_chinese(zh_env, model_server, workspace_d
                    "the exported headings")
 
 
+def test_skills_list_speaks_chinese(zh_env) -> None:
+    listed = hermes("skills", "list", env=zh_env)
+    lines = listed.stdout.splitlines()
+    assert re.fullmatch(r"\d+ 个技能，跳过 \d+ 个文件夹", lines[-1]), lines[-1]
+    bundled = [line for line in lines if line.split("  ")[0] in ("file-organizer", "meeting-notes", "project-doctor",
+                                                                  "web-research")]
+    assert len(bundled) == 4, lines
+    for line in bundled:
+        assert "[内置" in line
+        assert_chinese(line, ("file-organizer", "meeting-notes", "project-doctor", "web-research"), "skills list")
+    missing = hermes("skills", "show", "no-such-skill", env=zh_env)
+    assert missing.returncode == 2 and missing.stderr.startswith("错误：没有名为 'no-such-skill' 的技能")
+
+
 def test_doctor_reports_in_chinese(zh_env) -> None:
     report = hermes("doctor", env=zh_env)
     sections = [line for line in report.stdout.splitlines() if line and not line.startswith(" ")]
