@@ -407,8 +407,10 @@ def _stderr_line(event: object) -> str:
         how = _("interrupted, not run") if event.outcome is ev.ToolOutcome.INTERRUPTED else \
             _("{outcome}, {seconds:.2f} s").format(outcome=_outcome_word(event.outcome.value), seconds=event.duration_s)
         return _("[tool {tool}: {how}]").format(tool=strip_controls(event.name), how=how)
-    if isinstance(event, ev.TurnError):
-        return _("error: {0}").format(strip_controls(event.message))
+    if isinstance(event, ev.TurnError):  # worded from its code in the user's language (core/error_words.py)
+        from hermes_desktop.core.error_words import error_text
+
+        return _("error: {0}").format(strip_controls(error_text(event.code, event.params, event.message)))
     return f"[{strip_controls(getattr(event, 'message', ''))}]"
 
 

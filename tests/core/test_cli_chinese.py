@@ -145,6 +145,18 @@ def test_ask_sessions_and_export_speak_chinese(zh_env, model_server, workspace_d
                    "the exported headings")
 
 
+def test_a_model_error_is_said_in_chinese_and_the_server_quoted(zh_env, model_server) -> None:
+    model_server.required_key = "sk-something-else"
+    refused = hermes("ask", "hello", "--session", "cli-401", env=zh_env)
+    assert refused.returncode == 1
+    line = next(line for line in refused.stderr.splitlines() if line.startswith("错误："))
+    assert "服务商拒绝了 API 密钥（401）" in line and "服务器返回：“" in line, refused.stderr
+    assert_chinese(re.sub(r"“[^”]*”", " ", line), (), "the 401 on the terminal")
+    english = {**zh_env, "XDG_CONFIG_HOME": zh_env["XDG_CONFIG_HOME"] + "-en"}
+    assert "error: The provider rejected the API key" in hermes("ask", "hello", env=english).stderr, \
+        "in English the engine's own sentence, as before"
+
+
 def test_skills_list_speaks_chinese(zh_env) -> None:
     listed = hermes("skills", "list", env=zh_env)
     lines = listed.stdout.splitlines()
