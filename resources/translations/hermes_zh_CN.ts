@@ -3983,7 +3983,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="94"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="458"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="460"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -4227,42 +4227,47 @@ it is kept here.</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="435"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="432"/>
+        <source>{tool}  —  {rule}   ({source})</source>
+        <translation>{tool}  —  {rule}（{source}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="437"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="459"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>对话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="461"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="462"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（Hermes 可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="470"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="469"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="471"/>
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="475"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="475"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="477"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>

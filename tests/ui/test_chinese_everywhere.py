@@ -151,3 +151,23 @@ def test_the_markdown_export_is_headed_in_chinese(chinese, make_window, model_se
     title = h.controller.store.get_session(h.window.current_session).title
     shown = "\n".join(re.sub(r"<[^>]+>", " ", line) for line in headings if line != f"# {title}")
     assert_chinese(shown, ("scripted-model", "calculate"), "the Markdown export's headings")
+
+
+def test_the_approval_rules_name_where_a_tool_comes_from_in_chinese(chinese, make_window) -> None:
+    """Settings › Permissions listed a rule as "write_file — 始终批准 (builtin)": the rule key's source, in English."""
+    from hermes_desktop.ui.dialogs.settings import SettingsDialog
+
+    h = make_window()
+    h.do(lambda: h.controller.set_rule("builtin/write_file", "always_allow"))
+    h.do(lambda: h.controller.set_rule("mcp:files@0123456789ab/mcp_files_wipe", "never_allow"))
+    dialog = SettingsDialog(h.controller, h.window)
+    try:
+        rules = dialog.findChild(QListWidget, "ruleList")
+        texts = [rules.item(i).text() for i in range(rules.count())]
+        assert "write_file  —  始终批准（内置）" in texts, texts
+        assert "mcp_files_wipe  —  从不批准（MCP files）" in texts, texts
+        for text in texts:
+            assert "builtin" not in text and "@" not in text
+            assert_chinese(text, ("write_file", "mcp_files_wipe", "files"), "an approval rule")
+    finally:
+        dialog.deleteLater()

@@ -43,7 +43,7 @@ from hermes_desktop.core.secrets import SecretStoreError
 from hermes_desktop.ui.async_dialog import run_dialog
 from hermes_desktop.ui.dialogs.setup import SetupDialog
 from hermes_desktop.ui.tasks import spawn
-from hermes_desktop.ui.words import keyring_name, keyring_reason
+from hermes_desktop.ui.words import keyring_name, keyring_reason, source_short
 
 if TYPE_CHECKING:
     from hermes_desktop.ui.controller import AppController
@@ -428,7 +428,9 @@ class SettingsDialog(QDialog):
         rules = self.controller.rules
         for key, rule in sorted(rules.items()):
             source, _, tool = key.rpartition("/")
-            item = QListWidgetItem(f"{tool}  —  {words.get(rule, rule)}   ({source})")
+            # where the tool comes from in words ("built-in", "MCP files"), not the rule key's "builtin"
+            item = QListWidgetItem(self.tr("{tool}  —  {rule}   ({source})").format(
+                tool=tool, rule=words.get(rule, rule), source=source_short(source.split("@")[0])))
             item.setData(PROFILE_ROLE, key)
             self.rules_list.addItem(item)
         if not rules:
