@@ -945,7 +945,12 @@ Path: {1}</source>
         <translation>助手库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="143"/>
+        <source>{emoji} {name}: {description} ({tools})</source>
+        <translation>{emoji} {name}：{description}（{tools}）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="153"/>
         <source>No assistant matches “{0}”.</source>
         <translation>没有与“{0}”匹配的助手。</translation>
     </message>
