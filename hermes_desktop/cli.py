@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from hermes_desktop import __version__
+from hermes_desktop.core.i18n import _, active_language
 
 COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills", "memory", "knowledge", "assistants", "prompts", "sync",
             "backup")
@@ -27,50 +28,50 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GUARD, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with `only="ask"` just the `ask` command (what `ask` parses: the other
     commands' parsers import their modules, ~7 ms of a short `ask`)."""
-    parser = argparse.ArgumentParser(prog="hermes-desktop", description="Hermes Desktop: an AI agent that does real work.")
+    parser = argparse.ArgumentParser(prog="hermes-desktop", description=_("Hermes Desktop: an AI agent that does real work."))
     parser.add_argument("--version", action="version", version=f"hermes-desktop {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    ask = commands.add_parser("ask", help="ask one question headless and print the reply")
-    ask.add_argument("text", help="what to ask")
-    ask.add_argument("--session", help="session id (created if new); continues its history")
-    ask.add_argument("--workspace", type=Path, help="folder the file tools may use (default: settings)")
+    ask = commands.add_parser("ask", help=_("ask one question headless and print the reply"))
+    ask.add_argument("text", help=_("what to ask"))
+    ask.add_argument("--session", help=_("session id (created if new); continues its history"))
+    ask.add_argument("--workspace", type=Path, help=_("folder the file tools may use (default: settings)"))
     ask.add_argument("--allow-broad-workspace", action="store_true",
-                     help="accept / , your home folder itself or a system folder as the workspace")
-    ask.add_argument("--json", action="store_true", help="print every event as a JSON line instead of the reply")
+                     help=_("accept / , your home folder itself or a system folder as the workspace"))
+    ask.add_argument("--json", action="store_true", help=_("print every event as a JSON line instead of the reply"))
     ask.add_argument("--show-thinking", action="store_true",
-                     help="print a reasoning model's thinking on stderr (dimmed on a terminal); stdout is the reply")
+                     help=_("print a reasoning model's thinking on stderr (dimmed on a terminal); stdout is the reply"))
     ask.add_argument("--model", metavar="PROFILE[/MODEL]",
-                     help="the provider (its id or name) and model that answer this session from this message on, "
-                          "as the model picker does; kept with the session")
+                     help=_("the provider (its id or name) and model that answer this session from this message on, "
+                            "as the model picker does; kept with the session"))
     ask.add_argument("--attach", action="append", type=Path, default=[], metavar="PATH",
-                     help="attach a file (image, PDF, text, code, Markdown, CSV, JSON); repeatable")
+                     help=_("attach a file (image, PDF, text, code, Markdown, CSV, JSON); repeatable"))
     ask.add_argument("--knowledge", action="append", default=[], metavar="NAME",
-                     help="use this knowledge base in the session (repeatable; kept for the session)")
-    ask.add_argument("--assistant", metavar="NAME", help="the session's assistant from this message on "
-                     "(see `assistants list`)")
+                     help=_("use this knowledge base in the session (repeatable; kept for the session)"))
+    ask.add_argument("--assistant", metavar="NAME", help=_("the session's assistant from this message on "
+                       "(see `assistants list`)"))
     if only == "ask":
         return parser
 
-    commands.add_parser("doctor", help="check keyring, database, paths, provider and print what works")
+    commands.add_parser("doctor", help=_("check keyring, database, paths, provider and print what works"))
 
-    sessions = commands.add_parser("sessions", help="list, export or import sessions")
+    sessions = commands.add_parser("sessions", help=_("list, export or import sessions"))
     actions = sessions.add_subparsers(dest="action", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="list sessions, newest first")
-    listing.add_argument("--trash", action="store_true", help="list deleted sessions (kept 30 days)")
+    listing = actions.add_parser("list", help=_("list sessions, newest first"))
+    listing.add_argument("--trash", action="store_true", help=_("list deleted sessions (kept 30 days)"))
     listing.add_argument("--json", action="store_true")
-    export = actions.add_parser("export", help="a session as Markdown or JSON (printed), Word, or into an Obsidian vault")
+    export = actions.add_parser("export", help=_("a session as Markdown or JSON (printed), Word, or into an Obsidian vault"))
     export.add_argument("id")
     export.add_argument("--format", choices=("md", "json", "docx", "obsidian"), default="md")
     export.add_argument("--output", type=Path, metavar="PATH",
-                        help="the file to write (md, json, docx), or the vault folder (obsidian)")
-    importing = actions.add_parser("import", help="import a session from a JSON file")
+                        help=_("the file to write (md, json, docx), or the vault folder (obsidian)"))
+    importing = actions.add_parser("import", help=_("import a session from a JSON file"))
     importing.add_argument("file", type=Path)
 
-    mcp = commands.add_parser("mcp", help="MCP servers from mcp.json: status, and secrets in the keyring")
+    mcp = commands.add_parser("mcp", help=_("MCP servers from mcp.json: status, and secrets in the keyring"))
     mcp_actions = mcp.add_subparsers(dest="action", metavar="ACTION", required=True)
-    mcp_actions.add_parser("list", help="start each server, print its state and tools, stop it")
-    secret = mcp_actions.add_parser("set-secret", help="store a ${secret:NAME} value in the keyring (read from stdin)")
+    mcp_actions.add_parser("list", help=_("start each server, print its state and tools, stop it"))
+    secret = mcp_actions.add_parser("set-secret", help=_("store a ${secret:NAME} value in the keyring (read from stdin)"))
     secret.add_argument("server")
     secret.add_argument("name")
     from hermes_desktop.commands import mcp_import
@@ -98,6 +99,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str]) -> int:
+    _use_language()
     parser = build_parser(only="ask" if list(argv[:1]) == ["ask"] else None)
     try:
         args = parser.parse_args(list(argv))
@@ -156,6 +158,16 @@ def main(argv: Sequence[str]) -> int:
     return _sessions(args)
 
 
+def _use_language() -> None:
+    """The command line speaks the app's language setting (core/i18n.py), --help and argparse's errors too."""
+    from hermes_desktop.core.appearance import peek_appearance
+    from hermes_desktop.core.i18n import translate_argparse, use_language
+    from hermes_desktop.core.paths import app_paths
+
+    use_language(peek_appearance(app_paths().settings_file)[0])
+    translate_argparse()
+
+
 def _setup_logging() -> None:
     from hermes_desktop.core.logging_setup import setup_logging
     from hermes_desktop.core.paths import app_paths
@@ -167,7 +179,7 @@ def _run_async(coroutine: Any) -> int:
     try:
         return asyncio.run(coroutine)
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        print("\n" + _("interrupted"), file=sys.stderr)
         return EXIT_INTERRUPTED
 
 
@@ -186,16 +198,17 @@ class TerminalApprover:
         # Names, paths and arguments come from the model: their control characters are shown as escapes,
         # never obeyed (a `\r\x1b[2K` in a path would otherwise erase the "will delete …" line).
         out = self.stream
-        out.write(f"\nHermes wants to run {shown(request.tool_name)} ({request.risk.value}, {shown(request.source)})\n")
+        out.write("\n" + _("Hermes wants to run {tool} ({risk}, {source})").format(
+            tool=shown(request.tool_name), risk=_risk_word(request.risk.value), source=shown(request.source)) + "\n")
         if request.impact:
             out.write(f"  {shown(request.impact)}\n")
         before = request.asked_before
         if before is not None:  # the disk changed after it was allowed (core/tool_calls.py)
-            out.write(f"  asked again: this changed on disk after it was allowed; before, it was: "
-                      f"{shown(before.impact or 'no impact measured')}\n")
+            out.write("  " + _("asked again: this changed on disk after it was allowed; before, it was: {0}").format(
+                shown(before.impact or _("no impact measured"))) + "\n")
         arguments = json.dumps(request.arguments, ensure_ascii=False, indent=2)
-        out.write("  arguments: " + shown(arguments, keep_newlines=True).replace("\n", "\n  ") + "\n")
-        out.write("Allow? [y] once, [s] for this session, [a] always, [N] no: ")
+        out.write("  " + _("arguments: ") + shown(arguments, keep_newlines=True).replace("\n", "\n  ") + "\n")
+        out.write(_("Allow? [y] once, [s] for this session, [a] always, [N] no: "))
         out.flush()
         from hermes_desktop.commands.terminal_input import terminal_lines
 
@@ -224,41 +237,41 @@ async def _ask(args: argparse.Namespace) -> int:
     from hermes_desktop.core.titles import finish_title
 
     if not args.text.strip() and not args.attach:  # nothing to ask: never stored, never sent
-        print("error: the message is empty (only spaces or newlines); nothing was sent", file=sys.stderr)
+        print(_("error: the message is empty (only spaces or newlines); nothing was sent"), file=sys.stderr)
         return EXIT_USAGE
     env = dict(os.environ)
     if args.workspace:
         env["HERMES_WORKSPACE"] = str(args.workspace)
     refusal = None if args.allow_broad_workspace else _broad_workspace_refusal(env)
     if refusal:
-        print(f"error: {refusal}", file=sys.stderr)
+        print(_("error: {0}").format(refusal), file=sys.stderr)
         return EXIT_USAGE
     if args.session:
         try:
             validate_session_id(args.session)
         except InvalidSessionId as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(_("error: {0}").format(exc), file=sys.stderr)
             return EXIT_USAGE
     try:
         attachments = await _read_attachments(args.attach, quiet=args.json)
     except ValueError as exc:  # a file that cannot be attached: nothing is stored or sent
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {0}").format(exc), file=sys.stderr)
         return EXIT_USAGE
     try:
         from hermes_desktop.core.secrets import LazySecretStore
 
         runtime = open_runtime(env, secrets=LazySecretStore())  # the keyring is detected only if a key is read
     except StorageError as exc:  # the history cannot be opened at all: one line, never a traceback
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {0}").format(exc), file=sys.stderr)
         return EXIT_FAILED
     unsaveable = getattr(runtime.store, "read_only_reason", None)
     if unsaveable:  # full disk, read-only media, newer schema...: the message could not be kept, so it is not sent
-        print(f"error: {unsaveable}", file=sys.stderr)
+        print(_("error: {0}").format(unsaveable), file=sys.stderr)
         runtime.store.close()
         return EXIT_FAILED
     too_much = _attachments_refusal(attachments, runtime.profile)
     if too_much:  # more than the model's context window leaves room for: nothing is stored or sent
-        print(f"error: {too_much}", file=sys.stderr)
+        print(_("error: {0}").format(too_much), file=sys.stderr)
         runtime.store.close()
         return EXIT_USAGE
     pick = None
@@ -268,14 +281,14 @@ async def _ask(args: argparse.Namespace) -> int:
         try:
             pick = pick_from_spec(runtime.settings.profiles, args.model)
         except UnknownModelChoice as exc:  # before anything is stored, sent or started
-            print(f"error: {exc}", file=sys.stderr)
+            print(_("error: {0}").format(exc), file=sys.stderr)
             runtime.store.close()
             return EXIT_USAGE
     session_id = args.session or _new_session_id()
     if args.knowledge:  # the session uses these bases from now on (stored in the knowledge registry)
         problem = _use_knowledge(runtime, session_id, args.knowledge)
         if problem:
-            print(f"error: {problem}", file=sys.stderr)
+            print(_("error: {0}").format(problem), file=sys.stderr)
             runtime.store.close()
             return EXIT_USAGE
     if args.assistant:  # the session's assistant from this message on (core/assistants)
@@ -283,11 +296,11 @@ async def _ask(args: argparse.Namespace) -> int:
 
         wrong = await asyncio.to_thread(apply_to_session, runtime, session_id, args.assistant)
         if wrong:
-            print(f"error: {strip_controls(wrong)}", file=sys.stderr)
+            print(_("error: {0}").format(strip_controls(wrong)), file=sys.stderr)
             runtime.store.close()
             return EXIT_USAGE
     for problem in runtime.problems:
-        print(f"note: {problem}", file=sys.stderr)
+        print(_("note: {0}").format(problem), file=sys.stderr)
     approver = TerminalApprover() if sys.stdin.isatty() else None
     from hermes_desktop.commands.mcp_terminal import install_terminal_askers
 
@@ -379,7 +392,7 @@ async def _ask(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     print_remembered()
     if not args.json and saved:
-        print(f"[session {session_id}]", file=sys.stderr)
+        print(_("[session {0}]").format(session_id), file=sys.stderr)
     return code
 
 
@@ -389,13 +402,15 @@ def _stderr_line(event: object) -> str:
     from hermes_desktop.core.terminal_text import strip_controls
 
     if isinstance(event, ev.SummarisingStarted):
-        return f"[summarising {event.messages:,} earlier messages…]"
+        return _("[summarising {0:,} earlier messages…]").format(event.messages)
     if isinstance(event, ev.ToolCallFinished):
-        how = "interrupted, not run" if event.outcome is ev.ToolOutcome.INTERRUPTED else \
-            f"{event.outcome.value}, {event.duration_s:.2f} s"
-        return f"[tool {strip_controls(event.name)}: {how}]"
-    if isinstance(event, ev.TurnError):
-        return f"error: {strip_controls(event.message)}"
+        how = _("interrupted, not run") if event.outcome is ev.ToolOutcome.INTERRUPTED else \
+            _("{outcome}, {seconds:.2f} s").format(outcome=_outcome_word(event.outcome.value), seconds=event.duration_s)
+        return _("[tool {tool}: {how}]").format(tool=strip_controls(event.name), how=how)
+    if isinstance(event, ev.TurnError):  # worded from its code in the user's language (core/error_words.py)
+        from hermes_desktop.core.error_words import error_text
+
+        return _("error: {0}").format(strip_controls(error_text(event.code, event.params, event.message)))
     return f"[{strip_controls(getattr(event, 'message', ''))}]"
 
 
@@ -446,16 +461,17 @@ async def _read_attachments(paths: list[Path], *, quiet: bool) -> list[Any]:
         try:
             attachment = await asyncio.to_thread(prepare_attachment, path, process_image=process_image)
         except AttachmentError as exc:  # the line names the file: no escape sequence or bidi control reaches the terminal
-            raise ValueError(f"cannot attach {safe_name(str(exc))}") from None
+            raise ValueError(_("cannot attach {0}").format(safe_name(str(exc)))) from None
         except asyncio.CancelledError:  # Ctrl-C: a PDF still being read in its own process is killed, so we can exit
             cancel_all()
             raise
         if attachment.link_target is not None and not quiet:  # a link says where it points (issue 21)
-            notes.append(f"note: {safe_name(attachment.name)} is a link to {safe_name(str(attachment.link_target))}")
+            notes.append(_("note: {name} is a link to {target}").format(name=safe_name(attachment.name),
+                                                                          target=safe_name(str(attachment.link_target))))
         if attachment.note and not quiet:
-            hint = (" To let the agent read all of it, copy it into the workspace and ask it to read the file in pages."
+            hint = (" " + _("To let the agent read all of it, copy it into the workspace and ask it to read the file in pages.")
                     if attachment.truncated and "workspace" not in attachment.note else "")  # said once
-            notes.append(f"note: {safe_name(attachment.name)}: {attachment.note}{hint}")
+            notes.append(_("note: {name}: {note}").format(name=safe_name(attachment.name), note=attachment.note) + hint)
         prepared.append(attachment)
     too_much = message_budget_refusal(prepared)  # before anything is stored or sent: then the one line is all
     if too_much:
@@ -471,7 +487,7 @@ def _use_knowledge(runtime: Any, session_id: str, names: list[str]) -> str | Non
     from hermes_desktop.core.terminal_text import safe_name
 
     if runtime.knowledge is None:
-        return "knowledge bases are not available"
+        return _("knowledge bases are not available")
     registry = runtime.knowledge.registry
     try:
         registry.set_session_bases(session_id, registry.session_bases(session_id) + list(names))
@@ -500,11 +516,53 @@ def _broad_workspace_refusal(env: dict[str, str]) -> str | None:
 
     chosen, where = env.get("HERMES_WORKSPACE", "").strip(), ""
     if not chosen:
-        chosen, where = (SettingsStore(app_paths()).load().settings.workspace or "").strip(), " (from the settings)"
+        chosen, where = (SettingsStore(app_paths()).load().settings.workspace or "").strip(), _(" (from the settings)")
     reason = broad_workspace_reason(Path(chosen).expanduser()) if chosen else None
     if reason is None:
         return None
-    return f"refusing the workspace {chosen}{where}: {reason}. Pass --allow-broad-workspace to use it anyway."
+    return _("refusing the workspace {folder}{where}: {reason}. Pass --allow-broad-workspace to use it anyway.").format(
+        folder=chosen, where=where, reason=reason)
+
+
+def _risk_word(risk: str) -> str:
+    return {"read": _("read"), "write": _("write"), "destructive": _("destructive")}.get(risk, risk)
+
+
+def _outcome_word(outcome: str) -> str:
+    return {"ok": _("ok"), "error": _("error"), "denied": _("denied"), "timeout": _("timed out"),
+            "cancelled": _("cancelled"), "interrupted": _("interrupted"), "invalid": _("invalid"),
+            "skipped": _("skipped"), "dry_run": _("dry run")}.get(outcome, outcome)
+
+
+def _mcp_state_word(state: str) -> str:
+    return {"connected": _("connected"), "disabled": _("disabled"), "starting": _("starting"), "failed": _("failed"),
+            "restarting": _("restarting"), "stopped": _("stopped"),
+            "needs sign-in": _("needs sign-in")}.get(state, state)
+
+
+def _keyring_name(backend: str) -> str:
+    """The keyring in words (core/secrets.py backend_kind), with the Python class after it: doctor is also read by
+    whoever helps the user."""
+    from hermes_desktop.core.secrets import backend_kind
+
+    name = {"secret_service": _("Secret Service: GNOME Keyring or KeePassXC"), "kwallet": _("KDE Wallet"),
+            "macos": _("macOS Keychain"), "windows": _("Windows Credential Manager"),
+            "none": _("no keyring")}.get(backend_kind(backend))
+    return f"{name} ({backend})" if name else backend
+
+
+def _keyring_reason(code: str, reason: str) -> str:
+    return {"no_keyring": _("no system keyring is available"),
+            "insecure_backend": _("this backend does not store secrets securely"),
+            "low_priority": _("the keyring backend cannot be used here")}.get(code, reason)
+
+
+def _pad(text: str, width: int) -> str:
+    """`text` padded to `width` terminal columns (a Chinese character takes two)."""
+    import unicodedata
+
+    used = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(0, width - used)
 
 
 def _new_session_id() -> str:
@@ -531,38 +589,41 @@ async def _doctor() -> int:
         print(redact_urls(line))
 
     out(f"Hermes Desktop {__version__} · Python {platform.python_version()} · {platform.system()} {platform.release()}")
-    out("\nPaths")
-    for label, path in (("data", runtime.paths.data_dir), ("config", runtime.paths.config_dir),
-                        ("logs", runtime.paths.log_dir), ("database", runtime.paths.database),
-                        ("workspace", runtime.workspace.root)):
-        state = "ok" if path.exists() and os.access(path, os.W_OK) else "missing or not writable"
-        out(f"  {label:<10} {path}  [{state}]")
-    out("\nSession database")
+    out("\n" + _("Paths"))
+    for label, path in ((_("data"), runtime.paths.data_dir), (_("config"), runtime.paths.config_dir),
+                        (_("logs"), runtime.paths.log_dir), (_("database"), runtime.paths.database),
+                        (_("workspace"), runtime.workspace.root)):
+        state = _("ok") if path.exists() and os.access(path, os.W_OK) else _("missing or not writable")
+        out(f"  {_pad(label, 10)} {path}  [{state}]")
+    out("\n" + _("Session database"))
     store = runtime.store
     fts = getattr(store, "search_available", False)
-    out(f"  SQLite {sqlite3.sqlite_version}; full-text search (FTS5): {'yes' if fts else 'NO - using slower LIKE search'}")
+    out("  " + _("SQLite {version}; full-text search (FTS5): {answer}").format(
+        version=sqlite3.sqlite_version, answer=_("yes") if fts else _("NO - using slower LIKE search")))
     if hasattr(store, "count_sessions"):
-        out(f"  {store.count_sessions()} sessions ({store.count_sessions(trash=True)} in the trash)")
+        out("  " + _("{0} sessions ({1} in the trash)").format(store.count_sessions(), store.count_sessions(trash=True)))
     for problem in runtime.problems:
-        out(f"  note: {problem}")
-    out("\nKeyring")
+        out("  " + _("note: {0}").format(problem))
+    out("\n" + _("Keyring"))
     report = runtime.secrets_report
     if report.secure:
-        out(f"  {report.name}: ok")
+        out("  " + _("{0}: ok").format(_keyring_name(report.name)))
     else:
-        out(f"  {report.name}: NOT SECURE ({report.reason}).")
-        out("  API keys are kept in memory for this run only; set HERMES_API_KEY to supply one on every start.")
-    out("\nProvider")
+        out("  " + _("{name}: NOT SECURE ({reason}).").format(name=_keyring_name(report.name),
+                                                           reason=_keyring_reason(report.code, report.reason)))
+        out("  " + _("API keys are kept in memory for this run only; set HERMES_API_KEY to supply one on every start."))
+    out("\n" + _("Provider"))
     env_overrides = [name for name in ("HERMES_BASE_URL", "HERMES_MODEL", "HERMES_API_KEY", "HERMES_WORKSPACE")
                      if os.environ.get(name)]
     if env_overrides:
-        out(f"  environment overrides in effect: {', '.join(env_overrides)}")
+        out("  " + _("environment overrides in effect: {0}").format(", ".join(env_overrides)))
     profile = runtime.profile
     if profile is None:
-        out("  no provider configured: open the app to set one up, or set HERMES_BASE_URL and HERMES_MODEL")
+        out("  " + _("no provider configured: open the app to set one up, or set HERMES_BASE_URL and HERMES_MODEL"))
         ok = False
     else:
-        out(f"  {profile.name}: {profile.base_url}  model {profile.model}  tool calling {profile.tool_mode.value}")
+        out("  " + _("{name}: {url}  model {model}  tool calling {mode}").format(
+            name=profile.name, url=profile.base_url, model=profile.model, mode=profile.tool_mode.value))
         from hermes_desktop.commands.provider_key import key_status
 
         out(f"  {await asyncio.to_thread(key_status, runtime)}")  # where the key comes from, never the key
@@ -575,13 +636,14 @@ async def _doctor() -> int:
         try:
             models = await asyncio.wait_for(client.list_models(), timeout=15)
             latency = (time.monotonic() - started) * 1000
-            listed = "listed" if profile.model in models else "NOT in the server's list"
-            out(f"  reachable in {latency:.0f} ms; {len(models)} models; {profile.model} {listed}")
+            listed = _("listed") if profile.model in models else _("NOT in the server's list")
+            out("  " + _("reachable in {ms:.0f} ms; {count} models; {model} {listed}").format(
+                ms=latency, count=len(models), model=profile.model, listed=listed))
         except ModelError as exc:
-            out(f"  NOT reachable: {exc.message}")
+            out("  " + _("NOT reachable: {0}").format(exc.message))
             ok = False
         except asyncio.TimeoutError:
-            out("  NOT reachable: no answer within 15 s")
+            out("  " + _("NOT reachable: no answer within 15 s"))
             ok = False
         finally:
             await client.aclose()
@@ -609,34 +671,37 @@ async def _start_mcp(runtime: Any, *, quiet: bool) -> None:
     from hermes_desktop.core.terminal_text import strip_controls
 
     for problem in runtime.mcp.problems:
-        print(f"note: {strip_controls(str(problem))}", file=sys.stderr)
+        print(_("note: {0}").format(strip_controls(str(problem))), file=sys.stderr)
     for status in runtime.mcp.statuses():
         if status.state.value not in ("connected", "disabled"):
-            print(f"note: MCP server {status.name} is {status.state.value}: {strip_controls(status.detail)}",
-                  file=sys.stderr)
+            print(_("note: MCP server {name} is {state}: {detail}").format(
+                name=status.name, state=_mcp_state_word(status.state.value), detail=strip_controls(status.detail)),
+                file=sys.stderr)
 
 
 async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
     """Start every server in mcp.json, print its state and tools, stop it. False when one failed."""
     from hermes_desktop.core.terminal_text import strip_controls, visible_controls
 
-    out("\nMCP servers")
-    out(f"  config {runtime.paths.mcp_config_file}"
-        f"{'' if runtime.paths.mcp_config_file.exists() else ' (none yet)'}; logs in {runtime.paths.mcp_log_dir}")
+    out("\n" + _("MCP servers"))
+    config = runtime.paths.mcp_config_file
+    out("  " + (_("config {config}; logs in {logs}") if config.exists() else _("config {config} (none yet); logs in {logs}"))
+        .format(config=config, logs=runtime.paths.mcp_log_dir))
     await runtime.mcp.reload()
     await runtime.mcp.wait_until_settled(MCP_START_WAIT_S)
     ok = not runtime.mcp.problems
     for problem in runtime.mcp.problems:
-        out(f"  PROBLEM {problem}")
+        out("  " + _("PROBLEM {0}").format(problem))
     for status in runtime.mcp.statuses():
-        out(f"  {status.name} ({status.transport}: {status.target}): {status.state.value}"
+        out(f"  {status.name} ({status.transport}: {status.target}): {_mcp_state_word(status.state.value)}"
             + (f" — {strip_controls(status.detail)}" if status.detail else ""))  # a server's words: no escapes
         if status.tools:
-            out("    tools: " + ", ".join(status.tools))
-            out(f"    their schemas add about {status.schema_tokens:,} tokens to every request")
+            out("    " + _("tools: {0}").format(", ".join(status.tools)))
+            out("    " + _("their schemas add about {0:,} tokens to every request").format(status.schema_tokens))
         if status.skipped_tools:  # the server's names: shown with their controls as escapes
-            out("    NOT offered, their names clash with another tool's after sanitising: " + ", ".join(
-                f"{visible_controls(remote)} (as {name})" for remote, name in status.skipped_tools))
+            out("    " + _("NOT offered, their names clash with another tool's after sanitising: {0}").format(", ".join(
+                _("{remote} (as {name})").format(remote=visible_controls(remote), name=name)
+                for remote, name in status.skipped_tools)))
         ok = ok and status.state.value in ("connected", "disabled")
     await runtime.mcp.stop_all()
     return ok
@@ -661,21 +726,21 @@ def _mcp_set_secret(args: argparse.Namespace) -> int:
     from hermes_desktop.core.mcp.config import secret_username
     from hermes_desktop.core.secrets import SecretStoreError, open_secret_store
 
-    value = getpass.getpass(f"{args.name} for MCP server {args.server}: ") if sys.stdin.isatty() \
+    value = getpass.getpass(_("{name} for MCP server {server}: ").format(name=args.name, server=args.server)) if sys.stdin.isatty() \
         else sys.stdin.readline().strip()
     if not value:
-        print("error: an empty value was not stored", file=sys.stderr)
+        print(_("error: an empty value was not stored"), file=sys.stderr)
         return EXIT_USAGE
     store, report = open_secret_store()
     if not store.is_persistent:
-        print(f"error: no secure keyring ({report.reason}); the secret was not stored", file=sys.stderr)
+        print(_("error: no secure keyring ({0}); the secret was not stored").format(report.reason), file=sys.stderr)
         return EXIT_FAILED
     try:
         store.set(secret_username(args.server, args.name), value)
     except SecretStoreError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {0}").format(exc), file=sys.stderr)
         return EXIT_FAILED
-    print(f"stored {secret_username(args.server, args.name)} in the keyring")
+    print(_("stored {0} in the keyring").format(secret_username(args.server, args.name)))
     return EXIT_OK
 
 
@@ -702,7 +767,7 @@ def _sessions(args: argparse.Namespace) -> int:
     opened = open_store(app_paths())
     store = opened.store
     for message in opened.messages:
-        print(f"note: {message}", file=sys.stderr)
+        print(_("note: {0}").format(message), file=sys.stderr)
     try:
         if args.action == "list":
             sessions = store.list_sessions(limit=10_000, trash=args.trash)
@@ -712,14 +777,14 @@ def _sessions(args: argparse.Namespace) -> int:
                                          indent=2))
                 return EXIT_OK
             if not sessions:
-                print("no sessions" + (" in the trash" if args.trash else ""))
+                print(_("no sessions in the trash") if args.trash else _("no sessions"))
             for s in sessions:
                 when = datetime.fromtimestamp(s.updated_at).strftime("%Y-%m-%d %H:%M")
                 pin = "*" if s.pinned else " "
                 # One line per session: escape sequences go (stored titles may predate the filter), a newline or bidi
                 # control (an imported title) is shown as its escape, never obeyed.
-                title = visible_controls(strip_controls(s.title)) or "(untitled)"
-                print(f"{pin} {s.id:<34} {when}  {store.message_count(s.id):>5} msgs  {title}")
+                title = visible_controls(strip_controls(s.title)) or _("(untitled)")
+                print(f"{pin} {s.id:<34} {when}  " + _("{0:>5} msgs").format(store.message_count(s.id)) + f"  {title}")
             return EXIT_OK
         if args.action == "export":
             secrets = _known_secrets(open_secret_store()[0])
@@ -727,18 +792,19 @@ def _sessions(args: argparse.Namespace) -> int:
                 from hermes_desktop.commands import session_export
 
                 if args.format in ("md", "json"):
-                    exporter = transfer.export_markdown if args.format == "md" else transfer.export_json
-                    text = exporter(store, args.id, known_secrets=secrets) + ("\n" if args.format == "json" else "")
+                    text = transfer.export_markdown(store, args.id, known_secrets=secrets, language=active_language()) \
+                        if args.format == "md" else transfer.export_json(store, args.id, known_secrets=secrets) + "\n"
                     try:
                         session_export.write_file_atomic(args.output, text.encode("utf-8"))
                     except OSError as exc:
-                        print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+                        print(_("error: cannot write {path}: {reason}").format(path=args.output, reason=exc.strerror or exc), file=sys.stderr)
                         return EXIT_FAILED
                     print(args.output)
                     return EXIT_OK
                 return session_export.run(store, args, secrets, app_paths().settings_file)
-            exporter = transfer.export_markdown if args.format == "md" else transfer.export_json
-            exported = exporter(store, args.id, known_secrets=secrets)
+            # Markdown's headings in the language the command line speaks (the setting, or the locale: core/i18n.py)
+            exported = transfer.export_markdown(store, args.id, known_secrets=secrets, language=active_language()) \
+                if args.format == "md" else transfer.export_json(store, args.id, known_secrets=secrets)
             if args.format == "md" and sys.stdout.isatty():
                 exported = strip_controls(exported)  # a terminal obeys escapes in a message; a file keeps them as written
             sys.stdout.write(exported)
@@ -748,7 +814,7 @@ def _sessions(args: argparse.Namespace) -> int:
         if args.action == "import":
             return _import_session(store, args.file)
     except StorageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {0}").format(exc), file=sys.stderr)
         return EXIT_FAILED
     finally:
         store.close()
@@ -768,14 +834,16 @@ def _import_session(store: Any, file: Path) -> int:
     try:
         result = transfer.import_path(store, file, max_bytes=limit, process_image=process_image)
     except transfer.ImportProblem as exc:
-        print(f"error: {strip_controls(str(file))} was not imported: {strip_controls(str(exc))}", file=sys.stderr)
+        print(_("error: {file} was not imported: {reason}").format(file=strip_controls(str(file)), reason=strip_controls(str(exc))),
+              file=sys.stderr)
         return EXIT_FAILED
-    renamed = f" (id {result.renamed_from!r} was taken)" if result.renamed_from else ""
-    notes = f"; {result.notes} kept as notes that are shown but never sent to the model" if result.notes else ""
-    print(f"imported session {result.session_id} with {result.messages} messages{renamed}{notes}")
+    renamed = _(" (id {0!r} was taken)").format(result.renamed_from) if result.renamed_from else ""
+    notes = _("; {0} kept as notes that are shown but never sent to the model").format(result.notes) if result.notes else ""
+    print(_("imported session {id} with {count} messages").format(id=result.session_id, count=result.messages)
+          + renamed + notes)
     if result.model_choice_not_applied:
-        print(f"note: the file chose the model {strip_controls(result.model_choice_not_applied)} for this session; "
-              "that was not applied: it uses your default model (pick another one in the window's model picker)",
+        print(_("note: the file chose the model {0} for this session; that was not applied: it uses your default model "
+                "(pick another one in the window's model picker)").format(strip_controls(result.model_choice_not_applied)),
               file=sys.stderr)
     if result.assistant_not_applied:
         print(f"note: the file's assistant {strip_controls(result.assistant_not_applied)!r} is not on this computer; "

@@ -20,21 +20,23 @@ import sys
 from datetime import datetime
 from typing import Any, Callable
 
+from hermes_desktop.core.i18n import _
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXPORT_FORMAT = "hermes-desktop-memories/1"
 
 
 def add_parser(commands: Any) -> None:
     """The `memory` subcommand and its actions (called by cli.build_parser)."""
-    memory = commands.add_parser("memory", help="what Hermes remembers about you: list, add, forget, export")
+    memory = commands.add_parser("memory", help=_("what Hermes remembers about you: list, add, forget, export"))
     actions = memory.add_subparsers(dest="action", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="every memory with its quote, source, state and expiry")
+    listing = actions.add_parser("list", help=_("every memory with its quote, source, state and expiry"))
     listing.add_argument("--json", action="store_true")
-    add = actions.add_parser("add", help="remember TEXT (a long-term memory of the active provider profile)")
+    add = actions.add_parser("add", help=_("remember TEXT (a long-term memory of the active provider profile)"))
     add.add_argument("text")
-    forget = actions.add_parser("forget", help="forget the memory with this id (never recalled again)")
+    forget = actions.add_parser("forget", help=_("forget the memory with this id (never recalled again)"))
     forget.add_argument("id", type=int)
-    actions.add_parser("export", help="print every memory as JSON")
+    actions.add_parser("export", help=_("print every memory as JSON"))
 
 
 def _date(value: float | None) -> str:
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     paths = app_paths()
     opened = open_store(paths)
     for message in opened.messages:
-        print(f"note: {message}", file=sys.stderr)
+        print(_("note: {0}").format(message), file=sys.stderr)
     try:
         store = MemoryStore(opened.store, secrets=_held_secrets(paths))
         if args.action == "list":
@@ -72,40 +74,42 @@ def run(args: argparse.Namespace) -> int:
                 print(terminal_safe_json([m.to_json() for m in memories], indent=2))
                 return EXIT_OK
             if not memories:
-                print("No memories yet.")
+                print(_("No memories yet."))
             active = _active_profile_id(paths)
             for m in memories:
-                print(f"#{m.id}  {m.layer.value:<10} {m.state.value:<10} {shown(m.statement)}")
-                print(f"      quote: {shown(m.quote) or '-'}")
-                print(f"      source: {m.session_id or '-'}  created: {_date(m.created_at)}  "
-                      f"expires: {_date(m.expires_at)}{'  pinned' if m.pinned else ''}"
-                      + (f"  used only with profile {shown(m.profile_id) or '(none)'}" if m.profile_id != active
-                         else ""))
+                print(f"#{m.id}  {m.layer.value:<10} {m.state.value:<10} {shown(m.statement)}")  # values: data
+                print("      " + _("quote: {0}").format(shown(m.quote) or "-"))
+                print("      " + _("source: {source}  created: {created}  expires: {expires}").format(
+                    source=m.session_id or "-", created=_date(m.created_at), expires=_date(m.expires_at))
+                      + ("  " + _("pinned") if m.pinned else "")
+                      + ("  " + _("used only with profile {0}").format(shown(m.profile_id) or _("(none)"))
+                         if m.profile_id != active else ""))
             return EXIT_OK
         if args.action == "add":
             text = " ".join(args.text.split())
             if not text:
-                print("error: nothing to remember (the text is empty)", file=sys.stderr)
+                print(_("error: nothing to remember (the text is empty)"), file=sys.stderr)
                 return EXIT_USAGE
             memory = store.add(text, profile_id=_active_profile_id(paths), quote="", kind="explicit", origin="user")
-            print(f"remembered #{memory.id}: {shown(memory.statement)}")
+            print(_("remembered #{id}: {statement}").format(id=memory.id, statement=shown(memory.statement)))
             return EXIT_OK
         if args.action == "forget":
             memory = store.get(args.id)
             if memory is None:
-                print(f"error: no memory #{args.id}", file=sys.stderr)
+                print(_("error: no memory #{0}").format(args.id), file=sys.stderr)
                 return EXIT_USAGE
             if not store.forget([args.id]):
-                print(f"#{args.id} was already forgotten")
+                print(_("#{0} was already forgotten").format(args.id))
                 return EXIT_OK
-            print(f"forgot #{args.id}: {shown(memory.statement)} (undo in the Memory tab)")
+            print(_("forgot #{id}: {statement} (undo in the Memory tab)").format(id=args.id,
+                                                                              statement=shown(memory.statement)))
             return EXIT_OK
         if args.action == "export":
             print(terminal_safe_json({"format": EXPORT_FORMAT, "exported": datetime.now().astimezone().isoformat(),
                                       "memories": store.export()}, indent=2))
             return EXIT_OK
     except StorageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {0}").format(exc), file=sys.stderr)
         return EXIT_FAILED
     finally:
         opened.store.close()
@@ -148,25 +152,29 @@ def print_remembered(runtime: Any, *, quiet: bool) -> Callable[[], None]:
         runtime.memory.subscribe(lambda event: print(terminal_safe_json(event_to_json(event)), flush=True))
         return flush
     runtime.memory.subscribe(lambda event: pending.append(
-        "[remembered: " + "; ".join(shown(s) for s in event.statements) + "]"))
+        _("[remembered: {0}]").format("; ".join(shown(s) for s in event.statements))))
     return flush
 
 
 def report(runtime: Any, out: Any) -> None:
     """The Memory section of `doctor`: the switch, how many memories, the search index, embeddings."""
     memory = runtime.memory
-    out("Memory")
+    out(_("Memory"))
     if memory is None:
-        out("  unavailable (the history could not be opened)")
+        out("  " + _("unavailable (the history could not be opened)"))
         return
     settings = runtime.settings
     active = memory.store.count()
     total = memory.store.count(states=None)
-    out(f"  {'on' if settings.memory_enabled else 'OFF (Settings › Memory)'}: {active:,} in use of {total:,} kept; "
-        f"half-life {settings.memory_half_life_days:g} days, up to {settings.memory_budget_tokens:,} tokens a request")
-    out(f"  search: {'FTS5 index' if memory.store.search_available else 'plain-text scan (no FTS5)'}")
+    out("  " + _("{switch}: {active:,} in use of {total:,} kept; half-life {days:g} days, up to {budget:,} tokens a "
+                 "request").format(switch=_("on") if settings.memory_enabled else _("OFF (Settings › Memory)"),
+                                   active=active, total=total, days=settings.memory_half_life_days,
+                                   budget=settings.memory_budget_tokens))
+    out("  " + _("search: {0}").format(_("FTS5 index") if memory.store.search_available
+                                       else _("plain-text scan (no FTS5)")))
     model = getattr(runtime.profile, "embedding_model", None) if runtime.profile is not None else None
-    out(f"  embeddings: {model} via the provider's /embeddings" if model else "  embeddings: off (BM25 only)")
+    out("  " + (_("embeddings: {0} via the provider's /embeddings").format(model) if model
+                else _("embeddings: off (BM25 only)")))
 
 
 async def finish(runtime: Any) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
+from hermes_desktop.core.i18n import _
 from hermes_desktop.core.secrets import SecretStoreError
 from hermes_desktop.core.settings import is_ephemeral
 
@@ -21,24 +22,25 @@ def key_status(runtime: Any, env: Mapping[str, str] | None = None) -> str:
         return ""
     env = os.environ if env is None else env
     if is_ephemeral(profile):  # HERMES_BASE_URL's own server: never a keyring key (core/settings.effective_profile)
-        source = "from HERMES_API_KEY for this run" if env.get("HERMES_API_KEY", "").strip() else "none"
-        return (f"API key: {source}; the server HERMES_BASE_URL names is its own profile for this run, so no key "
-                "from the keyring and no memories of a saved provider are sent to it")
-    where = f"keyring entry {profile.keyring_username}"
+        source = _("from HERMES_API_KEY for this run") if env.get("HERMES_API_KEY", "").strip() else _("none")
+        return _("API key: {0}; the server HERMES_BASE_URL names is its own profile for this run, so no key from the "
+                 "keyring and no memories of a saved provider are sent to it").format(source)
+    where = _("keyring entry {0}").format(profile.keyring_username)
     try:
         stored = runtime.secrets.get(profile.keyring_username)
     except SecretStoreError as exc:
-        return f"API key: could not read the keyring ({exc})"
+        return _("API key: could not read the keyring ({0})").format(exc)
     has_stored = bool(stored and stored.strip())
-    backend = "the system keyring" if runtime.secrets.is_persistent else "memory for this run only (no keyring)"
+    backend = _("the system keyring") if runtime.secrets.is_persistent else _("memory for this run only (no keyring)")
     if env.get("HERMES_API_KEY", "").strip():
-        return ("API key: from HERMES_API_KEY for this run; " +
-                (f"a key is also stored in {backend} ({where})" if has_stored else f"none stored ({where})"))
+        return (_("API key: from HERMES_API_KEY for this run; a key is also stored in {backend} ({where})")
+                if has_stored else _("API key: from HERMES_API_KEY for this run; none stored ({where})")).format(
+            backend=backend, where=where)
     if has_stored:
-        return f"API key: stored in {backend} ({where})"
+        return _("API key: stored in {backend} ({where})").format(backend=backend, where=where)
     if not profile.needs_api_key:
-        return f"API key: none stored ({where}); this provider does not need one"
-    return (f"API key: NONE stored ({where}); add one in Settings > Providers, or set HERMES_API_KEY")
+        return _("API key: none stored ({0}); this provider does not need one").format(where)
+    return _("API key: NONE stored ({0}); add one in Settings > Providers, or set HERMES_API_KEY").format(where)
 
 
 def learned_status(profile: Any) -> list[str]:
@@ -46,10 +48,10 @@ def learned_status(profile: Any) -> list[str]:
     undo it: a learned reasoning echo sends each reply's reasoning back to that server (never another's)."""
     lines = []
     if getattr(profile, "learned_reasoning_echo", False):
-        lines.append(f"reasoning echo: learned (the server asked for reasoning_content with a 400; setting "
-                     f"{profile.reasoning_echo.value}); only reasoning this server wrote is sent back to it. To undo: "
-                     "Settings > Providers > Edit > Forget what was learned")
+        lines.append(_("reasoning echo: learned (the server asked for reasoning_content with a 400; setting {0}); "
+                       "only reasoning this server wrote is sent back to it. To undo: Settings > Providers > Edit > "
+                       "Forget what was learned").format(profile.reasoning_echo.value))
     if getattr(profile, "learned_no_vision", False):
-        lines.append("images: learned that this model refuses them; to undo: Settings > Providers > Edit > "
-                     "Forget what was learned")
+        lines.append(_("images: learned that this model refuses them; to undo: Settings > Providers > Edit > "
+                       "Forget what was learned"))
     return lines

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
+from hermes_desktop.core.i18n import _
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -19,14 +21,14 @@ def run(store: Any, args: argparse.Namespace, known_secrets: Iterable[str], sett
     from hermes_desktop.core.appearance import peek_appearance
     from hermes_desktop.core.exports.document import read_session
 
-    language, _theme = peek_appearance(settings_file)
+    language = peek_appearance(settings_file)[0]
     output: Path | None = args.output
     if args.format == "obsidian" and output is None:
-        print("error: --format obsidian needs --output VAULT_FOLDER (the folder of your Obsidian vault)",
+        print(_("error: --format obsidian needs --output VAULT_FOLDER (the folder of your Obsidian vault)"),
               file=sys.stderr)
         return EXIT_USAGE
     if args.format == "docx" and output is None and sys.stdout.isatty():
-        print("error: a Word file is not for the terminal: give --output FILE.docx (or redirect to a file)",
+        print(_("error: a Word file is not for the terminal: give --output FILE.docx (or redirect to a file)"),
               file=sys.stderr)
         return EXIT_USAGE
     document = read_session(store, args.id, known_secrets=known_secrets)
@@ -36,7 +38,7 @@ def run(store: Any, args: argparse.Namespace, known_secrets: Iterable[str], sett
         try:
             note = export_to_vault(document, output, language=language)
         except (VaultError, OSError) as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(_("error: {0}").format(exc), file=sys.stderr)
             return EXIT_FAILED
         print(note)
         return EXIT_OK
@@ -50,7 +52,7 @@ def run(store: Any, args: argparse.Namespace, known_secrets: Iterable[str], sett
     try:
         write_file_atomic(output, data)
     except OSError as exc:
-        print(f"error: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
+        print(_("error: cannot write {path}: {reason}").format(path=output, reason=exc.strerror or exc), file=sys.stderr)
         return EXIT_FAILED
     print(output)
     return EXIT_OK

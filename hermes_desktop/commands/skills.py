@@ -29,51 +29,53 @@ from hermes_desktop.core.skills.install_files import (  # noqa: F401 - InstallRe
     MAX_FILES, MAX_INSTALL_BYTES, InstallRefused, copy_folder, extract_zip, skill_root,
 )
 
+from hermes_desktop.core.i18n import _
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def add_parser(commands: Any) -> None:
     """The `skills` subcommand and its actions (called by cli.build_parser)."""
-    skills = commands.add_parser("skills", help="installed skills: list, show, trust their code, install")
+    skills = commands.add_parser("skills", help=_("installed skills: list, show, trust their code, install"))
     actions = skills.add_subparsers(dest="action", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="every skill and every skipped folder with its reason")
+    listing = actions.add_parser("list", help=_("every skill and every skipped folder with its reason"))
     listing.add_argument("--json", action="store_true")
-    show = actions.add_parser("show", help="one skill: folder, requirements, resources, code and trust")
+    show = actions.add_parser("show", help=_("one skill: folder, requirements, resources, code and trust"))
     show.add_argument("name")
-    trust = actions.add_parser("trust", help="let a skill's code (tools.py, scripts/) run; asks on the terminal")
+    trust = actions.add_parser("trust", help=_("let a skill's code (tools.py, scripts/) run; asks on the terminal"))
     trust.add_argument("name")
-    trust.add_argument("--yes", action="store_true", help="trust without asking (needed without a terminal)")
-    untrust = actions.add_parser("untrust", help="withdraw trust: its code no longer runs")
+    trust.add_argument("--yes", action="store_true", help=_("trust without asking (needed without a terminal)"))
+    untrust = actions.add_parser("untrust", help=_("withdraw trust: its code no longer runs"))
     untrust.add_argument("name")
-    install = actions.add_parser("install", help="install a skill folder or .zip, a git repository or a zip URL")
-    install.add_argument("path", help="a folder, a .zip, a git URL (…/owner/repo[/tree/REF/DIR], URL#REF:DIR) or an "
-                                      "https URL of a .zip")
-    install.add_argument("--force", action="store_true", help="replace an installed skill folder of the same name")
-    install.add_argument("--yes", action="store_true", help="install without asking (needed without a terminal)")
-    install.add_argument("--ref", default="", help="git: the branch, tag or commit to install")
-    install.add_argument("--subdir", default="", help="git: the folder inside the repository")
-    update = actions.add_parser("update", help="fetch an installed source again; shows what changed and asks")
+    install = actions.add_parser("install", help=_("install a skill folder or .zip, a git repository or a zip URL"))
+    install.add_argument("path", help=_("a folder, a .zip, a git URL (…/owner/repo[/tree/REF/DIR], URL#REF:DIR) or "
+                                        "an https URL of a .zip"))
+    install.add_argument("--force", action="store_true", help=_("replace an installed skill folder of the same name"))
+    install.add_argument("--yes", action="store_true", help=_("install without asking (needed without a terminal)"))
+    install.add_argument("--ref", default="", help=_("git: the branch, tag or commit to install"))
+    install.add_argument("--subdir", default="", help=_("git: the folder inside the repository"))
+    update = actions.add_parser("update", help=_("fetch an installed source again; shows what changed and asks"))
     update.add_argument("name")
-    update.add_argument("--yes", action="store_true", help="update without asking (needed without a terminal)")
-    remove = actions.add_parser("remove", help="remove an installed skill (or installed collection) from your folder")
+    update.add_argument("--yes", action="store_true", help=_("update without asking (needed without a terminal)"))
+    remove = actions.add_parser("remove", help=_("remove an installed skill (or installed collection) from your folder"))
     remove.add_argument("name")
-    learn = actions.add_parser("learn", help="draft a skill from a session's turn that ended well; asks to save")
+    learn = actions.add_parser("learn", help=_("draft a skill from a session's turn that ended well; asks to save"))
     learn.add_argument("session")
-    learn.add_argument("--turn", type=int, default=None, help="the Nth user message of the session (default: last "
-                                                               "turn that ended well)")
-    learn.add_argument("--yes", action="store_true", help="save without asking (needed without a terminal)")
+    learn.add_argument("--turn", type=int, default=None, help=_("the Nth user message of the session (default: "
+                                                                 "last turn that ended well)"))
+    learn.add_argument("--yes", action="store_true", help=_("save without asking (needed without a terminal)"))
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         return _run(args)
     except KeyboardInterrupt:  # Ctrl+C at the trust question (or during a long scan): nothing was trusted
-        print("\ninterrupted", file=sys.stderr)
+        print("\n" + _("interrupted"), file=sys.stderr)
         return 130
     except OSError as exc:  # a skill file that cannot be read while hashing or listing: one line, not a traceback
         from hermes_desktop.core.terminal_text import strip_controls
 
-        print(strip_controls(f"error: {exc}"), file=sys.stderr)
+        print(strip_controls(_("error: {0}").format(exc)), file=sys.stderr)
         return EXIT_FAILED
 
 
@@ -101,8 +103,9 @@ def _run(args: argparse.Namespace) -> int:
         skill = runtime.skills.resolve(args.name)  # /Meeting-Notes finds meeting-notes in chat; so here
         if skill is None:
             close = runtime.skills.closest_names(args.name)
-            print(f"error: no skill named {strip_controls(args.name)!r}" +
-                  (f"; did you mean {', '.join(close)}?" if close else ""), file=sys.stderr)
+            print((_("error: no skill named {name!r}; did you mean {close}?") if close else
+                   _("error: no skill named {name!r}")).format(name=strip_controls(args.name), close=", ".join(close)),
+                  file=sys.stderr)
             return EXIT_USAGE
         if args.action == "show":
             return show(runtime, skill)
@@ -153,18 +156,34 @@ def list_skills(runtime: Any, *, as_json: bool) -> int:
     if as_json:
         print(_terminal_safe_json({"skills": [_skill_facts(runtime, s) for s in manager.skills], "skipped": skipped}))
         return EXIT_OK
+    from hermes_desktop.core.skills.bundled_words import origin_word, shown_description
+
     for skill in manager.skills:
-        flags = [skill.origin.value] + (["code not trusted"] if manager.needs_trust(skill) else [])
+        flags = [origin_word(skill.origin.value)] + ([_("code not trusted")] if manager.needs_trust(skill) else [])
         missing = [s.requirement.name for s in _requirements(runtime, skill) if not s.present]
         if missing:
-            flags.append("missing: " + ", ".join(missing))
-        description = skill.description if len(skill.description) <= 90 else skill.description[:89] + "…"
+            flags.append(_("missing: {0}").format(", ".join(missing)))
+        description = shown_description(skill.name, skill.origin.value, skill.description)
+        description = _cut_to_columns(description, 90)
         # bidi controls shown as escapes: a name or description with U+202E cannot reverse the flags beside it
         print(safe_name(f"{skill.name}  [{'; '.join(flags)}]  {description}"))
     for entry in skipped:
-        print(strip_controls(f"SKIPPED {entry['folder']}: {'; '.join(entry['reasons'])}"))
-    print(f"{len(manager.skills)} skills, {len(skipped)} skipped folders")
+        print(strip_controls(_("SKIPPED {folder}: {reasons}").format(folder=entry["folder"],
+                                                                     reasons="; ".join(entry["reasons"]))))
+    print(_("{0} skills, {1} skipped folders").format(len(manager.skills), len(skipped)))
     return EXIT_OK
+
+
+def _cut_to_columns(text: str, columns: int) -> str:
+    """`text` cut to about `columns` terminal columns with "…" (a Chinese character takes two)."""
+    import unicodedata
+
+    used = 0
+    for index, char in enumerate(text):
+        used += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        if used > columns - 1:
+            return text[:index] + "…"
+    return text
 
 
 def show(runtime: Any, skill: Any) -> int:
@@ -222,36 +241,36 @@ def trust(runtime: Any, skill: Any, *, yes: bool, stdin: Any = None, out: Any = 
 
     stdin, out = stdin or sys.stdin, out or sys.stdout
     if not skill.has_code:
-        print(f"{skill.name} has no code (tools.py or scripts/); there is nothing to trust", file=out)
+        print(_("{0} has no code (tools.py or scripts/); there is nothing to trust").format(skill.name), file=out)
         return EXIT_OK
     if not runtime.skills.needs_trust(skill):
-        print(f"{skill.name} is already trusted" + (" (bundled with the app)" if skill.origin.value == "bundled"
-                                                   else ""), file=out)
+        print((_("{0} is already trusted (bundled with the app)") if skill.origin.value == "bundled"
+               else _("{0} is already trusted")).format(skill.name), file=out)
         return EXIT_OK
-    print(safe_name(f"Trusting skill {skill.name} ({skill.folder}) lets this code run when the skill is active "
-                         "(each run still asks for your approval):"), file=out)
+    print(safe_name(_("Trusting skill {name} ({folder}) lets this code run when the skill is active (each run still "
+                      "asks for your approval):").format(name=skill.name, folder=skill.folder)), file=out)
     # The folder's hash is taken before the files are shown and again after: a file changed while its hash was
     # being shown is caught, and what is recorded is the content hashed before the listing, never a later one.
     folder_hash = content_hash(skill.folder)
     for path in code_files(skill):  # a file name is shown with its bidi controls visible (cannot pose as another)
         print(f"  {safe_name(path.relative_to(skill.folder).as_posix())}  sha256 {_sha256(path)}", file=out)
-    print(f"Trust is for this exact content (all files of the folder: sha256 {folder_hash}); any change asks again.",
-          file=out)
+    print(_("Trust is for this exact content (all files of the folder: sha256 {0}); any change asks again.").format(
+        folder_hash), file=out)
     if not yes:
         if not stdin.isatty():
-            print("error: not trusted: no terminal to ask on; run it in a terminal, or add --yes", file=sys.stderr)
+            print(_("error: not trusted: no terminal to ask on; run it in a terminal, or add --yes"), file=sys.stderr)
             return EXIT_USAGE
-        out.write("Trust this code? [y/N] ")
+        out.write(_("Trust this code? [y/N] "))
         out.flush()
         if stdin.readline().strip().lower() not in ("y", "yes"):
-            print("not trusted", file=out)
+            print(_("not trusted"), file=out)
             return EXIT_FAILED
     if content_hash(skill.folder) != folder_hash:  # changed while the user read the list
-        print("error: the skill's files changed while you were asked; nothing was trusted. Run it again.",
+        print(_("error: the skill's files changed while you were asked; nothing was trusted. Run it again."),
               file=sys.stderr)
         return EXIT_FAILED
     runtime.skills.trust.trust(skill, folder_hash)
-    print(strip_controls(f"trusted {skill.name}: its code can run now"), file=out)
+    print(strip_controls(_("trusted {0}: its code can run now").format(skill.name)), file=out)
     return EXIT_OK
 
 
@@ -262,17 +281,17 @@ def untrust(runtime: Any, skill: Any) -> int:
 
     name = safe_name(skill.name)
     if skill.origin.value == "bundled" and skill.has_code:
-        print(f"error: {name} is bundled with the app and its code is always trusted; to stop using it, disable its "
-              "tools in the Tools tab", file=sys.stderr)
+        print(_("error: {0} is bundled with the app and its code is always trusted; to stop using it, disable its "
+                "tools in the Tools tab").format(name), file=sys.stderr)
         return EXIT_USAGE
     was_trusted = skill.has_code and not runtime.skills.needs_trust(skill)
     runtime.skills.trust.revoke(skill)  # also a stale record of earlier content
     if not skill.has_code:
-        print(f"{name} has no code (tools.py or scripts/); there is nothing to untrust")
+        print(_("{0} has no code (tools.py or scripts/); there is nothing to untrust").format(name))
     elif was_trusted:
-        print(f"{name}: trust withdrawn; its code will not run until you trust it again")
+        print(_("{0}: trust withdrawn; its code will not run until you trust it again").format(name))
     else:
-        print(f"{name} was not trusted; its code does not run")
+        print(_("{0} was not trusted; its code does not run").format(name))
     return EXIT_OK
 
 
@@ -323,7 +342,7 @@ def install_into(source: Path, skills_dir: Path, *, force: bool) -> tuple[Any, P
         root.rename(target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    installed, _ = load_skill(target, Origin.USER)
+    installed, _problems = load_skill(target, Origin.USER)
     return installed, target, files
 
 

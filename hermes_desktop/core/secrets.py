@@ -52,6 +52,19 @@ class BackendReport:
     code: str = ""  # the reason as a code (insecure_backend | no_keyring | low_priority | ok), for translation
 
 
+# keyring's backend modules, by the name users know them under (a report's `name` is the Python class).
+_BACKEND_KINDS = (("keyring.backends.SecretService", "secret_service"), ("keyring.backends.libsecret", "secret_service"),
+                  ("keyring.backends.kwallet", "kwallet"), ("keyring.backends.macOS", "macos"),
+                  ("keyring.backends.Windows", "windows"), ("keyring.backends.fail", "none"),
+                  ("keyring.backends.null", "none"))
+
+
+def backend_kind(name: str) -> str:
+    """What a backend is, as a code the window and the command line word for people ("secret_service", "kwallet",
+    "macos", "windows", "none"; "other" for a third-party backend, whose class name is then all there is)."""
+    return next((kind for prefix, kind in _BACKEND_KINDS if name.startswith(prefix + ".")), "other")
+
+
 class MemorySecretStore:
     """Keys for this run only: used when no secure keyring exists, and in unit tests."""
 

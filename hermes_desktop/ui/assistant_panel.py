@@ -140,7 +140,8 @@ class AssistantPanel(QWidget):
             self.list.addItem(header)
             for row in members:
                 marker = f"<span style='color:{theme.accent}'>● </span>" if row.id == self._current_id else ""
-                item = QListWidgetItem(f"{row.emoji} {row.name}: {row.description} ({row.tools})")
+                item = QListWidgetItem(self.tr("{emoji} {name}: {description} ({tools})").format(  # read aloud
+                    emoji=row.emoji, name=row.name, description=row.description, tools=row.tools))
                 item.setData(ID_ROLE, row.id)
                 item.setData(HTML_ROLE, f"{marker}{escape(row.emoji)} <b>{escape(row.name)}</b><br>"
                                         f"{escape(row.description)}<br><span style='color:{theme.muted}'>"

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
+from hermes_desktop.ui import words
 from hermes_desktop.ui.tasks import drain, spawn
 
 if TYPE_CHECKING:
@@ -329,9 +330,12 @@ class AppController(QObject):
         import asyncio
         from hermes_desktop.core.storage import transfer
 
-        exporter = transfer.export_markdown if fmt == "md" else transfer.export_json
         secrets = [s for s in (self.runtime.api_key(self._env) if self.runtime else None,) if s]
-        return await asyncio.to_thread(exporter, self.store, session_id, known_secrets=secrets)
+        if fmt == "md":  # headings in the window's language, as Word and Obsidian exports (core/exports/words.py)
+            language = getattr(getattr(self.runtime, "settings", None), "language", "system") or "system"
+            return await asyncio.to_thread(transfer.export_markdown, self.store, session_id, known_secrets=secrets,
+                                           language=language)
+        return await asyncio.to_thread(transfer.export_json, self.store, session_id, known_secrets=secrets)
 
     # ------------------------------------------------------------------ turns
     def is_busy(self, session_id: str) -> bool:
@@ -777,7 +781,8 @@ class AppController(QObject):
                 from hermes_desktop.core.skills.requirements import configured_mcp_servers
 
                 mcp_servers = configured_mcp_servers(self.runtime.paths.mcp_config_file)
-            rows.append({"name": skill.name, "description": skill.description, "state": state,
+            description = words.skill_description(skill.name, skill.origin.value, skill.description)
+            rows.append({"name": skill.name, "description": description, "state": state,
                          "active": skill.name in active, "needs_trust": needs_trust, "folder": str(skill.folder),
                          "problems": [skill_problem_line(p.file, p.reason) for p in manager.problems(skill)
                                       if p.level != "trust"]

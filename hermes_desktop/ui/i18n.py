@@ -3,7 +3,8 @@
 The `language` setting is "system" (follow the OS locale), "en" or "zh_CN"; it applies at the next start,
 because Qt widgets take their text when they are built. Our strings come from
 `resources/translations/hermes_zh_CN.qm` (source: the .ts next to it, `make translations` refreshes both);
-Qt's own (standard buttons, file dialogs) from the Qt installation. The engine's reports (impacts, errors,
+Qt's own (standard buttons, file dialogs) from the Qt installation (PySide6's translations folder), with
+`qtbase_extra_<language>.qm` for the few of Qt's words that catalogue lacks. The engine's reports (impacts, errors,
 notices, the Activity trace) arrive as codes and are worded by ui/words.py; model replies are the model's own.
 """
 
@@ -35,6 +36,11 @@ def install_translations(app: QApplication, setting: str) -> str:
         app.removeTranslator(translator)
     _INSTALLED.clear()
     language = effective_language(setting)
+    # Qt's own formats and names follow the window's language too: the file dialog's dates and its file types
+    # ("SQLite3 数据库", from Qt's MIME database) were English-only or in the system's format beside Chinese words.
+    system = QLocale.system()
+    QLocale.setDefault(QLocale("zh_CN") if language == "zh_CN" else
+                       QLocale("en_US") if system.name().lower().startswith("zh") else system)
     if language == "en":
         return language
     ours = QTranslator(app)
@@ -45,4 +51,10 @@ def install_translations(app: QApplication, setting: str) -> str:
     if qt.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)
         _INSTALLED.append(qt)
+    # Qt's words its own catalogue has not caught up with (the file dialog's "&Look in:"): installed last, so
+    # looked up first (translators are searched newest first).
+    extra = QTranslator(app)
+    if extra.load(str(resources_dir() / "translations" / f"qtbase_extra_{language}.qm")):
+        app.installTranslator(extra)
+        _INSTALLED.append(extra)
     return language if _INSTALLED else "en"

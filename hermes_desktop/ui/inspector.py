@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from hermes_desktop.ui import theme as themes
+from hermes_desktop.ui import words
 from hermes_desktop.ui.keyboard import fit_tool_columns, install_tool_keys
 
 if TYPE_CHECKING:
@@ -281,14 +282,16 @@ class Inspector(QTabWidget):
             shown = spec.name[len(prefix):] if prefix and spec.name.startswith(prefix) else spec.name
             item = QTreeWidgetItem(group, [shown, self._risk_words(spec.risk.value)])
             item.setData(0, NAME_ROLE, spec.name)
-            item.setToolTip(0, spec.description if shown == spec.name else f"{spec.name}\n{spec.description}")
+            # The model's description is English; the Tools tab says what the tool does in the window's language.
+            described = words.tool_description(spec.name, spec.source, spec.description)
+            item.setToolTip(0, described if shown == spec.name else f"{spec.name}\n{described}")
             item.setForeground(1, QColor(theme.risk_colour(spec.risk.value)))
             item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable)
             item.setCheckState(0, Qt.CheckState.Unchecked if spec.name in disabled else Qt.CheckState.Checked)
             combo = self._rule_combo(rule_key(spec.name, spec.source, spec.source_detail), rules)
             combo.setAccessibleName(self.tr("Approval rule for {0}").format(spec.name))
             self.tools.setItemWidget(item, 2, combo)
-            description = QTreeWidgetItem(item, [spec.description])
+            description = QTreeWidgetItem(item, [described])
             description.setFirstColumnSpanned(True)
             description.setFlags(Qt.ItemFlag.ItemIsEnabled)
             schema = QTreeWidgetItem(item, [self.tr("JSON schema")])

@@ -725,6 +725,14 @@ def provider_name(preset_id: str, fallback: str) -> str:
     }.get(preset_id, fallback)
 
 
+def preset_profile_name(preset_id: str, fallback: str) -> str:
+    """The name a new provider gets from its preset: the brand, or for a custom server a short name in the
+    window's language (the preset's list entry, "Custom (vLLM, other OpenAI-compatible)", describes, it is no name)."""
+    if preset_id == "custom":
+        return QCoreApplication.translate("Words", "Custom server")
+    return provider_name(preset_id, fallback)
+
+
 def mcp_detail(status: Any) -> str:
     """Why an MCP server is not connected (core/mcp/status.py detail_code); its own words are quoted data."""
     code, p = getattr(status, "detail_code", ""), getattr(status, "detail_params", {}) or {}
@@ -782,6 +790,19 @@ def profile_name(profile: Any) -> str:
     return str(getattr(profile, "name", ""))
 
 
+def keyring_name(backend: str) -> str:
+    """The keyring a report names (core/secrets.py backend_kind), in words, not as a Python class."""
+    from hermes_desktop.core.secrets import backend_kind
+
+    return {
+        "secret_service": QCoreApplication.translate("Words", "Secret Service: GNOME Keyring or KeePassXC"),
+        "kwallet": QCoreApplication.translate("Words", "KDE Wallet"),
+        "macos": QCoreApplication.translate("Words", "macOS Keychain"),
+        "windows": QCoreApplication.translate("Words", "Windows Credential Manager"),
+        "none": QCoreApplication.translate("Words", "none"),
+    }.get(backend_kind(backend), backend)
+
+
 def keyring_reason(code: str, reason: str) -> str:
     """Why there is no secure keyring (core/secrets.py BackendReport.code)."""
     if code == "no_keyring":
@@ -792,3 +813,119 @@ def keyring_reason(code: str, reason: str) -> str:
         return QCoreApplication.translate("Words", "the keyring backend cannot be used here")
     return QCoreApplication.translate("Words", "the keyring reported: “{0}”").format(reason) if reason else \
         QCoreApplication.translate("Words", "no keyring backend")
+
+
+def tool_description(name: str, source: str, fallback: str) -> str:
+    """What a built-in or skill tool does, for the Tools tab, in the window's language. The model keeps the English
+    description of the tool's schema; an MCP tool's description is its server's own words and stays as sent."""
+    if source not in ("builtin", "skills", "skill:project-doctor"):
+        return fallback
+    return {
+        "get_current_time": QCoreApplication.translate("Words", "The current date and time, in your time zone or in a given IANA time zone."),
+        "calculate": QCoreApplication.translate("Words", "Works out an arithmetic expression exactly, e.g. (12+34)*5 or sqrt(2)*pi."),
+        "list_directory": QCoreApplication.translate("Words", "Lists a folder in the workspace (names, sizes, dates)."),
+        "read_file": QCoreApplication.translate("Words", "Reads a text file in the workspace, a range of lines or a page at a time."),
+        "search_files": QCoreApplication.translate("Words", "Finds files in the workspace by name pattern and, if asked, by text they contain."),
+        "write_file": QCoreApplication.translate("Words", "Creates or overwrites a text file in the workspace (making folders as needed)."),
+        "make_directory": QCoreApplication.translate("Words", "Creates a folder (and its parents) in the workspace."),
+        "move_path": QCoreApplication.translate("Words", "Moves or renames a file or folder inside the workspace."),
+        "delete_path": QCoreApplication.translate("Words", "Deletes a file, or a folder with everything in it, inside the workspace, for good."),
+        "list_notes": QCoreApplication.translate("Words", "Lists your notes (titles, newest first)."),
+        "read_note": QCoreApplication.translate("Words", "Reads one note by its title."),
+        "save_note": QCoreApplication.translate("Words", "Saves a Markdown note under a title (replacing a note with the same title)."),
+        "fetch_url": QCoreApplication.translate("Words", "Downloads a public web page (http/https) and returns its readable text. Addresses "
+                                                         "on your own network are refused unless listed in Settings."),
+        "read_more": QCoreApplication.translate("Words", "Reads the rest of a long tool result."),
+        "remember": QCoreApplication.translate("Words", "Remembers something you said about yourself, your preferences or your projects, "
+                                                        "in your own words, for later conversations."),
+        "recall": QCoreApplication.translate("Words", "Searches what Hermes remembers about you from earlier conversations."),
+        "forget": QCoreApplication.translate("Words", "Forgets memories you want gone; you are asked first and see which ones."),
+        "search_knowledge": QCoreApplication.translate("Words", "Searches the knowledge bases used in this conversation (your own documents) "
+                                                                "and cites the passages it uses."),
+        "activate_skill": QCoreApplication.translate("Words", "Loads a skill when your task matches its description."),
+        "read_skill_resource": QCoreApplication.translate("Words", "Reads a file that comes with a skill, a page at a time."),
+        "find_skills": QCoreApplication.translate("Words", "Searches the installed skills that the catalog does not list, by keywords."),
+        "inspect_project": QCoreApplication.translate("Words", "Surveys a project folder in the workspace: file types, manifest files, "
+                                                               "layout, README, largest files and likely problems. Read-only."),
+    }.get(name, fallback)
+
+
+def skill_description(name: str, origin: str, fallback: str) -> str:
+    """A bundled skill's description in the window's language (the model reads the English one in SKILL.md or
+    skill.yaml); any other skill's description is its author's words and stays as written."""
+    if origin != "bundled":
+        return fallback
+    return {
+        "file-organizer": QCoreApplication.translate("Words", "Plans and carries out a tidy-up of a folder in the workspace (grouping files "
+                                                              "into folders by type, project or date, renaming them consistently), showing "
+                                                              "the plan first and asking before each change."),
+        "meeting-notes": QCoreApplication.translate("Words", "Turns a pasted meeting transcript or rough notes into structured meeting notes "
+                                                             "(summary, decisions, action items with owners and dates, open questions) and "
+                                                             "saves them as a note."),
+        "project-doctor": QCoreApplication.translate("Words", "Looks at a project folder in the workspace and explains what it is: its "
+                                                              "purpose, languages and frameworks, structure, how to build and test it, and "
+                                                              "anything that looks missing or broken."),
+        "web-research": QCoreApplication.translate("Words", "Researches a question on the web: reads a few relevant pages, compares what they "
+                                                            "say, and writes a short summary with its sources, saved as a note."),
+    }.get(name, fallback)
+
+
+# A built-in tool's refusals and failures, as the model reads them (core/tools/builtin/, core/tools/workspace.py),
+# matched to a sentence in the window's language. The card shows that sentence; the result itself, what the model
+# was sent, stays as it is under "Result". Anything not listed is quoted inside a sentence (docs/glossary.md).
+_TOOL_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^refused: '?(?P<path>.+?)'? is outside the workspace \((?P<root>.+)\)$"), "outside_workspace"),
+    (re.compile(r"^(?P<path>.+) does not exist$"), "missing"),
+    (re.compile(r"^(?P<path>.+) is a folder(; use list_directory)?$"), "is_folder"),
+    (re.compile(r"^(?P<path>.+) is not a folder$"), "not_folder"),
+    (re.compile(r"^(?P<path>.+) is a binary file, not text$"), "binary"),
+    (re.compile(r"^(?P<path>.+) is not UTF-8 or GB18030 text$"), "not_text"),
+    (re.compile(r"^(?P<path>.+) exists and is a file$"), "exists_file"),
+    (re.compile(r"^division by zero$"), "division_by_zero"),
+    (re.compile(r"^the expression is empty$"), "empty_expression"),
+    (re.compile(r"^unknown time zone '(?P<zone>[^']*)'"), "unknown_zone"),
+    (re.compile(r"^no note titled '(?P<title>.*)'; list_notes shows the titles$"), "no_note"),
+    (re.compile(r"^(?P<tool>\S+) did not finish within (?P<seconds>[\d.]+) s and was stopped$"), "timed_out"),
+)
+
+
+def tool_error_text(result: str | None, source: str) -> str | None:
+    """What went wrong in a built-in tool's error result, in the window's language; None for other results."""
+    if not result or source not in ("builtin", "skills") or not result.startswith("{"):
+        return None
+    try:
+        error = json.loads(result).get("error")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(error, str) or not error:
+        return None
+    for pattern, code in _TOOL_ERRORS:
+        found = pattern.match(error)
+        if found is None:
+            continue
+        p = found.groupdict()
+        if code == "outside_workspace":
+            return QCoreApplication.translate("Words", "Refused: {path} is outside the workspace ({root}).").format(**p)
+        if code == "missing":
+            return QCoreApplication.translate("Words", "{path} does not exist.").format(**p)
+        if code == "is_folder":
+            return QCoreApplication.translate("Words", "{path} is a folder, not a file.").format(**p)
+        if code == "not_folder":
+            return QCoreApplication.translate("Words", "{path} is not a folder.").format(**p)
+        if code == "binary":
+            return QCoreApplication.translate("Words", "{path} is a binary file, not text.").format(**p)
+        if code == "not_text":
+            return QCoreApplication.translate("Words", "{path} is not UTF-8 or GB18030 text.").format(**p)
+        if code == "exists_file":
+            return QCoreApplication.translate("Words", "{path} already exists and is a file.").format(**p)
+        if code == "division_by_zero":
+            return QCoreApplication.translate("Words", "Division by zero.")
+        if code == "empty_expression":
+            return QCoreApplication.translate("Words", "The expression is empty.")
+        if code == "unknown_zone":
+            return QCoreApplication.translate("Words", "Unknown time zone {zone}.").format(**p)
+        if code == "no_note":
+            return QCoreApplication.translate("Words", "There is no note titled “{title}”.").format(**p)
+        if code == "timed_out":
+            return QCoreApplication.translate("Words", "{tool} did not finish within {seconds} s and was stopped.").format(**p)
+    return QCoreApplication.translate("Words", "The tool reported an error: “{0}”").format(error)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Apply GLOSSARY.zh_CN.md to the finished translations in hermes_zh_CN.ts, then compile the .qm.
+"""Apply docs/glossary.md to the finished translations in hermes_zh_CN.ts, then compile the .qm.
 
 Usage (from the repository root): .venv/bin/python resources/translations/apply_glossary.py [--check]
 --check only lists what would change (exit 1 if anything would). Holds an exclusive lock on
@@ -39,8 +39,12 @@ RULES: list[tuple[Callable[[str], bool] | None, str, str]] = [
     (None, "钥匙串", "系统密钥环"),
     (None, "分叉", "分支"),
     (None, "总是", "始终"),
-    (None, "服务商", "提供方"),
-    (None, "提供商", "提供方"),
+    (None, "提供商", "服务商"),
+    (lambda source: "identity provider" not in source, "提供方", "服务商"),
+    (None, "词元", "Token"),
+    (None, "检查器", "右侧面板"),
+    (None, "无痕", "不用记忆"),
+    (None, "吊销", "撤销"),
     (None, "推理", "思考"),
     (None, "破坏性", "危险"),
     (None, "试运行", "模拟运行"),
@@ -48,7 +52,6 @@ RULES: list[tuple[Callable[[str], bool] | None, str, str]] = [
     (None, "基础网址", "基础 URL"),
     (lambda source: source == "read", "读取", "只读"),  # the risk level, as on the approval dialog
     (lambda source: bool(_APPROVAL.search(source)), "允许", "批准"),
-    (lambda source: "evoke" in source, "撤销", "吊销"),
 ]
 
 _HALF = {",": "，", ":": "：", ";": "；", "?": "？", "!": "！"}
@@ -67,8 +70,10 @@ def apply(source: str, translation: str) -> str:
     for applies, old, new in RULES:
         if old in translation and (applies is None or applies(source)):
             translation = translation.replace(old, new)
-    # "token" as a Chinese noun is 令牌 ("150 个令牌"); max_tokens and {tokens} are data and stay
-    translation = re.sub(rf"(?<=[{_CJK}（]) ?(?<![\w{{])tokens?(?![\w}}]) ?(?=[{_CJK}）；，。]|$)", "令牌", translation)
+    # a model's token is "Token" ("150 个 Token", as Cherry Studio writes it); max_tokens and {tokens} are data
+    translation = re.sub(rf"(?<=[{_CJK}（]) ?(?<![A-Za-z0-9_{{])tokens?(?![\w}}]) ?(?=[{_CJK}）；，。]|$)", "Token",
+                         translation)
+    translation = re.sub(rf"(?<=[{_CJK}])(?=Token)|(?<=Token)(?=[{_CJK}])", " ", translation)  # 150 个 Token
     translation = re.sub(rf"基础 URL(?=[{_CJK}])", "基础 URL ", translation)  # a space between Latin and Chinese
     return full_width(translation)
 

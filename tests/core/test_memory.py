@@ -93,7 +93,8 @@ async def test_a_preference_stated_in_session_a_reaches_session_b_first_request_
 
     events = await turn(engine, service, "Any ideas for a morning drink?", "b")
     first_b = [r for r in main_requests(model_server) if "Any ideas" in json.dumps(r.body)][0]
-    assert "I prefer green tea over coffee in the morning. (from 'Morning drinks', 1 Dec)" in first_b.system_prompt
+    day = f"{datetime.fromtimestamp(memory.created_at):%Y-%m-%d}"  # a day in any language (core/memory/recall.py)
+    assert f"I prefer green tea over coffee in the morning. (from 'Morning drinks', {day})" in first_b.system_prompt
     recalled = of_type(events, ev.MemoryRecalled)
     assert recalled and recalled[0].memory_ids == (memory.id,)
     prepared = of_type(events, ev.ContextPrepared)[0]

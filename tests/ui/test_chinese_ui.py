@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QPlainTextEdit, QTreeWidg
 from hermes_desktop.core.paths import app_paths, resources_dir
 from hermes_desktop.ui.chat.items import BannerItem, ToolCardItem
 from hermes_desktop.ui.i18n import install_translations
+from tests.support.glossary import ts_pairs
 from tests.support.model_server import CallScript, error_reply, text_reply, tool_call_reply
 from tests.ui.test_approvals import dialog_for, settle_turn
 from tests.ui.test_translations import chinese  # noqa: F401 - fixture
@@ -32,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TS = resources_dir() / "translations" / "hermes_zh_CN.ts"
 ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
 # Names that are data in any language: the product, protocols and acronyms kept in Chinese UI text.
-ALWAYS_DATA = ("Hermes Desktop", "Hermes", "MCP", "API", "JSON", "HTTP", "URL")
+ALWAYS_DATA = ("Hermes Desktop", "Hermes", "MCP", "API", "JSON", "HTTP", "URL", "Token")  # Token: docs/glossary.md
 
 
 def english_left(text: str, data: tuple[str, ...] = ()) -> list[str]:
@@ -125,7 +126,7 @@ def test_error_banners_for_a_refused_key_and_a_rate_limit_are_chinese(chinese, m
     h.send("hi")
     banner = h.wait_until(lambda: next((i for i in rows(h) if isinstance(i, BannerItem)), None), what="the 401")
     server_words = "Incorrect API key provided: [redacted]"  # the server's own words, with the key redacted
-    assert "提供方拒绝了 API 密钥（401）" in banner.message and f"服务器返回：“{server_words}”" in banner.message
+    assert "服务商拒绝了 API 密钥（401）" in banner.message and f"服务器返回：“{server_words}”" in banner.message
     assert_chinese(row_text(h, banner), (server_words,), "the 401 banner")
     model_server.required_key = None
     settle_turn(h)
@@ -167,7 +168,7 @@ def test_the_connection_check_answers_in_chinese(chinese, make_window, model_ser
 
         model_server.required_key = "sk-something-else"
         answer = check()
-        assert "提供方拒绝了 API 密钥（401）" in answer
+        assert "服务商拒绝了 API 密钥（401）" in answer
         assert_chinese(answer, ("Incorrect API key provided: [redacted]",), "the refused key")
         model_server.required_key = None
 
@@ -361,42 +362,26 @@ def test_the_ast_check_catches_a_variable() -> None:
     assert flagged == [1, 2]
 
 
-# (what the source says, forbidden in its translation, the glossary word)
-FORBIDDEN = [
-    (re.compile(r".*"), "会话", "对话"),
-    (re.compile(r".*"), "钥匙串", "系统密钥环"),
-    (re.compile(r".*"), "分叉", "分支"),
-    (re.compile(r".*"), "总是", "始终"),
-    (re.compile(r".*"), "服务商", "提供方"),
-    (re.compile(r".*"), "破坏性", "危险"),
-    (re.compile(r".*"), "演练", "模拟运行"),
-    (re.compile(r"^read$"), "读取", "只读"),
-    (re.compile(r"\btokens?\b"), " token", "词元"),
-    # A model's tokens are 词元; 令牌 is the sign-in sense (OAuth tokens in the keyring) and reads as such.
-    (re.compile(r"^(?!.*(?:[Ss]ign|keyring)).*\btokens?\b"), "令牌", "词元"),
-    (re.compile(r"\bAllow\b|[Aa]lways allow|[Nn]ever allow|allowed once|allowed for this"), "允许", "批准"),
-    (re.compile(r"[Rr]evoke"), "撤销", "吊销"),
-]
 HALF_WIDTH_NEAR_CHINESE = re.compile(r"[\u4e00-\u9fff][,:;?!]|[,;?!][\u4e00-\u9fff]|\((?!&|\*)[^()]*[\u4e00-\u9fff][^()]*\)")
 
 
 def test_translations_follow_the_glossary_and_use_full_width_punctuation() -> None:
-    problems = []
-    for message in ET.parse(TS).getroot().iter("message"):
-        source, translation = message.findtext("source") or "", message.findtext("translation") or ""
-        for applies, word, wanted in FORBIDDEN:
-            if word in translation and applies.search(source):
-                problems.append(f"{word} (use {wanted}): {source!r} -> {translation!r}")
+    from tests.support.glossary import glossary_problems
+
+    problems = glossary_problems(ts_pairs())  # docs/glossary.md, shared with the command line's .po
+    for source, translation in ts_pairs():
         if HALF_WIDTH_NEAR_CHINESE.search(re.sub(r"\(\*[^)]*\)|;;", " ", translation)):  # file filters are data
             problems.append(f"half-width punctuation: {source!r} -> {translation!r}")
     assert not problems, "\n".join(problems)
     approval = {m.findtext("source"): m.findtext("translation") for m in ET.parse(TS).getroot().iter("message")}
-    assert approval["Allow once"] == "批准一次" and approval["Deny"] == "拒绝" and approval["Revoke"] == "吊销"
+    assert approval["Allow once"] == "批准一次" and approval["Deny"] == "拒绝" and approval["Revoke"] == "撤销"
     assert approval["Undo"] == "撤销" and approval["Fork"] == "分支"
 
 
 def test_the_glossary_check_catches_a_forbidden_word() -> None:
-    assert any(word in "本会话内允许" and applies.search("Allow for this session") for applies, word, _ in FORBIDDEN)
+    from tests.support.glossary import glossary_problems
+
+    assert glossary_problems([("Allow for this session", "本会话内允许")])
     assert HALF_WIDTH_NEAR_CHINESE.search("结果 (48 个字符)") and not HALF_WIDTH_NEAR_CHINESE.search("文件(&F)")
 
 

@@ -43,9 +43,9 @@ def decay(memory: Memory, now: float, half_life_days: float) -> float:
 
 
 def source_text(memory: Memory, title: str | None) -> str:
-    """"from 'Trip planning', 3 Nov"; title None: the conversation was deleted."""
+    """"from 'Trip planning', 2026-11-03"; title None: the conversation was deleted."""
     when = datetime.fromtimestamp(memory.created_at)
-    day = f"{when.day} {when:%b}"
+    day = f"{when:%Y-%m-%d}"  # not %b: Qt sets LC_TIME from the environment, and "3 11月" read as neither language
     if memory.session_id is None:
         return f"added by the user, {day}"
     if title is None:

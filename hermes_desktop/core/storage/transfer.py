@@ -620,62 +620,70 @@ def _timestamp(value: Any) -> float | None:
     return None
 
 
-def export_markdown(store: Any, session_id: str, *, known_secrets: Iterable[str] = ()) -> str:
+def export_markdown(store: Any, session_id: str, *, known_secrets: Iterable[str] = (),
+                    language: str | None = "en") -> str:
+    """The session as Markdown, its headings and labels in `language` (core/exports/words.py)."""
+    from hermes_desktop.core.exports.words import export_words
+
+    words = export_words(language)
     info = store.get_session(session_id)
     if info is None:
         raise SessionNotFound(f"no session {session_id!r}")
     secrets = tuple(known_secrets)
     history: list[StoredMessage] = store.messages(session_id)
     results = {m.tool_call_id: m for m in history if m.role == "tool"}
-    lines = [f"# {info.title or 'Untitled session'}", ""]
-    meta = [f"Created {datetime.fromtimestamp(info.created_at):%Y-%m-%d %H:%M}"]
+    lines = [f"# {info.title or words['untitled']}", ""]
+    meta = [words["created"].format(f"{datetime.fromtimestamp(info.created_at):%Y-%m-%d %H:%M}")]
     if info.model:
-        meta.append(f"model {info.model}")
-    meta.append(f"{len(history)} messages")
+        meta.append(words["model"].format(info.model))
+    meta.append(words["messages"].format(len(history)))
     lines += ["*" + " · ".join(meta) + "*", ""]
     previous = None
     for m in history:
         if m.role == "user":
-            lines += ["## You", "", m.content or "", ""]
+            lines += [f"## {words['you']}", "", m.content or "", ""]
             if m.attachments:
-                lines += ["*Attached: " + ", ".join(f"{a.name} ({a.kind})" for a in m.attachments) + "*", ""]
+                attached = ", ".join(f"{a.name} ({a.kind})" for a in m.attachments)
+                lines += ["*" + words["attached"].format(attached) + "*", ""]
         elif m.role == "assistant":
             if previous != "assistant":  # one heading per reply, however many tool rounds it took
-                lines += ["## Hermes", ""]
+                lines += [f"## {words['assistant']}", ""]
             if m.reasoning:
-                lines += _thinking_markdown(m)
+                lines += _thinking_markdown(m, words)
             if m.content:
                 lines += [m.content, ""]
             if m.interrupted:
-                lines += ["*(interrupted)*", ""]
+                lines += [f"*{words['interrupted']}*", ""]
             for call in m.tool_calls or []:
-                lines += _tool_call_markdown(call, results.get(call.get("id")))
+                lines += _tool_call_markdown(call, results.get(call.get("id")), words)
         elif m.role == SUMMARY:
-            lines += ["## Summary", "", m.content or "", ""]
+            lines += [f"## {words['summary']}", "", m.content or "", ""]
         elif m.role not in CONVERSATION_ROLES:  # notes, and `system` messages of older versions
-            lines += [f"## Note (a {m.name or m.role} message, not sent to the model)", "", m.content or "", ""]
+            lines += [f"## {words['note_message'].format(m.name or m.role)}", "", m.content or "", ""]
         if m.role != "tool":
             previous = m.role
     return redact_text("\n".join(lines).rstrip() + "\n", secrets)
 
 
-def _thinking_markdown(m: StoredMessage) -> list[str]:
+def _thinking_markdown(m: StoredMessage, words: dict[str, str]) -> list[str]:
     """The reply's reasoning as a collapsed block; escaped, so a `</details>` in it cannot close the block."""
     # The window's words and rounding: "Thought for N s", at least 1 s.
-    summary = f"Thought for {max(1, round(m.reasoning_ms / 1000))} s" if m.reasoning_ms is not None else "Thinking"
+    summary = words["thought_for"].format(max(1, round(m.reasoning_ms / 1000))) if m.reasoning_ms is not None \
+        else words["thinking"]
     body = html.escape(m.reasoning or "", quote=False)
     return ["<details>", f"<summary>{summary}</summary>", "", "<pre>", body, "</pre>", "", "</details>", ""]
 
 
-def _tool_call_markdown(call: dict[str, Any], result: StoredMessage | None) -> list[str]:
+def _tool_call_markdown(call: dict[str, Any], result: StoredMessage | None, words: dict[str, str]) -> list[str]:
     function = call.get("function", {})
     try:
         arguments = json.dumps(json.loads(function.get("arguments") or "{}"), ensure_ascii=False, indent=2)
     except ValueError:
         arguments = function.get("arguments", "")
-    output = result.content if result is not None and result.content else "(no result)"
+    output = result.content if result is not None and result.content else words["no_result"]
     fence = "````" if "```" in output or "```" in arguments else "```"
     return [
-        "<details>", f"<summary>Tool call: <code>{function.get('name', '?')}</code></summary>", "",
-        f"{fence}json", arguments, fence, "", "Result:", "", fence, output, fence, "", "</details>", "",
+        "<details>", f"<summary>{words['tool_call'].format('<code>' + str(function.get('name', '?')) + '</code>')}"
+        "</summary>", "", f"{fence}json", arguments, fence, "", words["result_label"], "", fence, output, fence, "",
+        "</details>", "",
     ]

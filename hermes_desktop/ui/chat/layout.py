@@ -444,6 +444,11 @@ class RowLayouter:
             doc = self.docs.get(card.impact, inner - 2 * CARD_PAD, self.small, plain=True)
             layout.docs.append(DocPart(QPointF(left + CARD_PAD, y), doc))
             y += doc.size().height() + 6
+        problem = words.tool_error_text(card.result, card.source)  # the model's English result, said for the user
+        if problem:
+            doc = self.docs.get(problem, inner - 2 * CARD_PAD, self.small, plain=True)
+            layout.docs.append(DocPart(QPointF(left + CARD_PAD, y), doc))
+            y += doc.size().height() + 6
         if card.status == WAITING:
             y = self._approval_buttons(layout, card, y, left)
         y = self._toggle(layout, y, ("▾ " if card.args_open else "▸ ") + QCoreApplication.translate("Transcript", "Arguments"), "toggle_args", left)

@@ -44,7 +44,7 @@ from hermes_desktop.ui.startup_words import secret_error_text
 from hermes_desktop.ui.async_dialog import run_dialog
 from hermes_desktop.ui.dialogs.setup import SetupDialog
 from hermes_desktop.ui.tasks import spawn
-from hermes_desktop.ui.words import keyring_reason
+from hermes_desktop.ui.words import keyring_name, keyring_reason, source_short
 
 if TYPE_CHECKING:
     from hermes_desktop.ui.controller import AppController
@@ -429,7 +429,9 @@ class SettingsDialog(QDialog):
         rules = self.controller.rules
         for key, rule in sorted(rules.items()):
             source, _, tool = key.rpartition("/")
-            item = QListWidgetItem(f"{tool}  —  {words.get(rule, rule)}   ({source})")
+            # where the tool comes from in words ("built-in", "MCP files"), not the rule key's "builtin"
+            item = QListWidgetItem(self.tr("{tool}  —  {rule}   ({source})").format(
+                tool=tool, rule=words.get(rule, rule), source=source_short(source.split("@")[0])))
             item.setData(PROFILE_ROLE, key)
             self.rules_list.addItem(item)
         if not rules:
@@ -471,7 +473,8 @@ class SettingsDialog(QDialog):
             button.clicked.connect(lambda _c=False, p=path: self._open_folder(Path(p)))
             grid.addWidget(button, row, 2)
         report = runtime.secrets_report
-        keys = (self.tr("API keys are kept in the system keyring ({0}).").format(report.name) if report.secure else
+        keys = (self.tr("API keys are kept in the system keyring ({0}).").format(keyring_name(report.name))
+                if report.secure else
                 self.tr("No secure keyring was found ({0}): API keys are kept in memory for this run only. Set "
                         "HERMES_API_KEY to supply one on every start.").format(
                     keyring_reason(getattr(report, "code", ""), report.reason)))

@@ -473,7 +473,7 @@ class SetupDialog(QDialog):
         self.base_url.setText(chosen.base_url)
         self.model.clear()
         self.model.setEditText(chosen.model)
-        self.name_edit.setText(chosen.name)
+        self.name_edit.setText(words.preset_profile_name(chosen.id, chosen.name))
         self.context_window.setValue(chosen.context_window)
         self._show_hint(chosen, chosen.needs_key)
         self.status.clear()
@@ -502,8 +502,10 @@ class SetupDialog(QDialog):
 
     def profile(self) -> ProviderProfile:
         chosen = preset(self.provider.currentData()) or PRESETS[-1]
-        name = self.name_edit.text().strip() or chosen.name
-        profile_id = self._editing.id if self._editing else profile_id_for(name, self._taken)
+        name = self.name_edit.text().strip() or words.preset_profile_name(chosen.id, chosen.name)
+        # A name in Chinese has no letters for an id ("provider"): the preset's id says more (`ask --model custom`).
+        id_from = name if any(c.isascii() and c.isalnum() for c in name) else chosen.id
+        profile_id = self._editing.id if self._editing else profile_id_for(id_from, self._taken)
         temperature = self.temperature.value()
         extra, _problem = parse_extra_params(self.extra_params.toPlainText())
         profile = ProviderProfile(
