@@ -75,6 +75,21 @@ class Page:
         return self.end_position < self.total
 
 
+def _open_runtime(env: Mapping[str, str]) -> "Runtime":
+    """The engine, imported and opened in a worker thread: its ~100 modules (~0.1 s) imported on the GUI thread
+    would hold the window's first input that long after the paint (issue 28)."""
+    from hermes_desktop.core.runtime import open_runtime
+
+    return open_runtime(env)
+
+
+def _warm_up_markdown() -> None:
+    """markdown-it and Pygments imported and warmed in a worker thread, for the same reason."""
+    from hermes_desktop.ui.chat.markdown_render import warm_up
+
+    warm_up()
+
+
 class AppController(QObject):
     sig_store_ready = Signal()
     """Settings and the session database are open: sessions can be listed, searched and read."""
@@ -111,11 +126,9 @@ class AppController(QObject):
     # ------------------------------------------------------------------ start / stop
     async def start(self) -> None:
         import asyncio
-        from hermes_desktop.core.runtime import open_runtime
-        from hermes_desktop.ui.chat.markdown_render import warm_up
 
         try:
-            self.runtime = await asyncio.to_thread(open_runtime, self._env)
+            self.runtime = await asyncio.to_thread(_open_runtime, self._env)
         except Exception as exc:  # e.g. a data folder that cannot be made: the window stays and says why
             from hermes_desktop.ui.startup_words import engine_not_started_text
 
@@ -135,7 +148,7 @@ class AppController(QObject):
         runtime = self.runtime
         self.agent.services.policy.on_rules_changed = lambda rules: (runtime.save_rules(rules),
                                                                      self.sig_settings_changed.emit())
-        await asyncio.to_thread(warm_up)
+        await asyncio.to_thread(_warm_up_markdown)
         await asyncio.to_thread(importlib.import_module, "jsonschema")  # tool arguments' validator, imported lazily
         # Everything loaded so far lives for the whole run: keep it out of the garbage collector's full
         # passes, which otherwise stall the window for 100-200 ms while a long reply streams.

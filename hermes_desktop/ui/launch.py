@@ -139,6 +139,45 @@ def first_paint(env: Mapping[str, str] | None = None):  # type: ignore[no-untype
     return app, window, controller
 
 
+# What `MainWindow.finish_start` and the hidden inspector tabs import, loaded after the paint without holding
+# the window's input (issue 28: ready for input within 2x a bare window). The core modules (no Qt) are imported
+# in a worker thread; the window's own modules (Qt classes) on the GUI thread, one per turn of the event loop, so
+# a key pressed meanwhile waits for one module's import at most (each 2-15 ms). A name missing here only costs
+# time: finish_start imports what it needs itself. tests/ui/test_startup.py imports every name.
+AFTER_PAINT_CORE = (
+    "hermes_desktop.core.settings", "hermes_desktop.core.secrets", "hermes_desktop.core.tools.approval",
+    "hermes_desktop.core.mcp.config", "hermes_desktop.core.mcp.client_features", "hermes_desktop.core.redact",
+    "hermes_desktop.core.terminal_text", "webbrowser", "shlex", "hashlib",
+)
+AFTER_PAINT_UI = (
+    "hermes_desktop.ui.dialogs.approval", "hermes_desktop.ui.approver", "hermes_desktop.ui.dialogs.mcp_secret",
+    "hermes_desktop.ui.dialogs.mcp_input", "hermes_desktop.ui.dialogs.mcp_elicitation",
+    "hermes_desktop.ui.dialogs.mcp_sampling", "hermes_desktop.ui.icons", "hermes_desktop.ui.rich_list",
+    "hermes_desktop.ui.panels", "hermes_desktop.ui.memory_panel", "hermes_desktop.ui.mcp_panel",
+    "hermes_desktop.ui.knowledge_panel", "hermes_desktop.ui.assistant_panel",
+)
+
+
+def _import_all(names: tuple[str, ...]) -> None:
+    import importlib
+
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # renamed or gone: the code that needs it imports (and reports) it itself
+            log.warning("start-up preload: %s could not be imported", name, exc_info=True)
+
+
+async def preload_after_paint() -> None:
+    """Import what finish_start needs, letting the event loop (and the user's input) run in between."""
+    import asyncio
+
+    await asyncio.to_thread(_import_all, AFTER_PAINT_CORE)
+    for name in AFTER_PAINT_UI:
+        _import_all((name,))
+        await asyncio.sleep(0)
+
+
 async def run_app(app, window, controller) -> None:  # type: ignore[no-untyped-def]
     """The shown window's life on the qasync loop: the engine starts, the window runs until closed."""
     import asyncio
@@ -149,6 +188,8 @@ async def run_app(app, window, controller) -> None:  # type: ignore[no-untyped-d
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
     if window.isVisible():  # not closed while it was first painting (before anything listened)
+        await preload_after_paint()
+    if window.isVisible():
         window.finish_start()
         await controller.start()
         await closed.wait()
