@@ -17,6 +17,7 @@ import gc
 import json
 import logging
 import os
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
@@ -149,7 +150,6 @@ class AppController(QObject):
         self.agent.services.policy.on_rules_changed = lambda rules: (runtime.save_rules(rules),
                                                                      self.sig_settings_changed.emit())
         await asyncio.to_thread(_warm_up_markdown)
-        await asyncio.to_thread(importlib.import_module, "jsonschema")  # tool arguments' validator, imported lazily
         # Everything loaded so far lives for the whole run: keep it out of the garbage collector's full
         # passes, which otherwise stall the window for 100-200 ms while a long reply streams.
         gc.freeze()
@@ -468,6 +468,10 @@ class AppController(QObject):
         self._turns[session_id] = turn
         self.sig_busy_changed.emit(session_id, True)
         self._background(self._consume(session_id, turn))
+        if "jsonschema" not in sys.modules:  # the tool arguments' validator (~9 MB): not at idle, and imported in a
+            import asyncio  # worker thread while the first reply streams, before its first tool call needs it
+
+            self._background(asyncio.to_thread(importlib.import_module, "jsonschema"))
 
     async def activity_for(self, session_id: str) -> ActivityRecorder | None:
         """The Activity trace of a session: what this window saw, or the saved conversation's last turns rebuilt."""

@@ -118,9 +118,10 @@ def build_window(env: Mapping[str, str] | None = None, *, complete: bool = True)
     return app, window, controller
 
 
-def first_paint(env: Mapping[str, str] | None = None):  # type: ignore[no-untyped-def]
-    """Build the window, show it, return once it has painted (then open the log file): before asyncio and qasync
-    are imported. What `run_window` does first (and what the start-up benchmark times)."""
+def first_paint(env: Mapping[str, str] | None = None, *, open_log: bool = True):  # type: ignore[no-untyped-def]
+    """Build the window, show it, return once it has painted (then open the log file, unless `open_log` is False:
+    `run_window` opens it from the event loop, see `run_app`): before asyncio and qasync are imported. What
+    `run_window` does first (and what the start-up benchmark times)."""
     hold_early_records()  # the log file is opened after the paint (core/logging_setup.py)
     application()
     try:
@@ -135,7 +136,8 @@ def first_paint(env: Mapping[str, str] | None = None):  # type: ignore[no-untype
     window.show()
     waiting.wait()
     window.first_painted_at = waiting.painted_at
-    setup_logging(app_paths().app_log)
+    if open_log:
+        setup_logging(app_paths().app_log)
     return app, window, controller
 
 
@@ -145,6 +147,7 @@ def first_paint(env: Mapping[str, str] | None = None):  # type: ignore[no-untype
 # a key pressed meanwhile waits for one module's import at most (each 2-15 ms). A name missing here only costs
 # time: finish_start imports what it needs itself. tests/ui/test_startup.py imports every name.
 AFTER_PAINT_CORE = (
+    "logging.handlers",  # the log file's handler (imports socket and pickle): run_app opens the log after it
     "hermes_desktop.core.settings", "hermes_desktop.core.secrets", "hermes_desktop.core.tools.approval",
     "hermes_desktop.core.mcp.config", "hermes_desktop.core.mcp.client_features", "hermes_desktop.core.redact",
     "hermes_desktop.core.terminal_text", "webbrowser", "shlex", "hashlib",
@@ -169,10 +172,12 @@ def _import_all(names: tuple[str, ...]) -> None:
 
 
 async def preload_after_paint() -> None:
-    """Import what finish_start needs, letting the event loop (and the user's input) run in between."""
+    """Import what finish_start needs, letting the event loop (and the user's input) run in between; open the log
+    file (if first_paint has not: what was logged until now is held and written first, core/logging_setup.py)."""
     import asyncio
 
     await asyncio.to_thread(_import_all, AFTER_PAINT_CORE)
+    setup_logging(app_paths().app_log)  # on this thread: the handlers swap while nothing else logs
     for name in AFTER_PAINT_UI:
         _import_all((name,))
         await asyncio.sleep(0)
@@ -187,11 +192,15 @@ async def run_app(app, window, controller) -> None:  # type: ignore[no-untyped-d
     install_asyncgen_hooks(asyncio.get_running_loop())
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
-    if window.isVisible():  # not closed while it was first painting (before anything listened)
-        await preload_after_paint()
-    if window.isVisible():
+    await preload_after_paint()
+    if window.isVisible():  # not closed while it was first painting or preloading
         window.finish_start()
         await controller.start()
+        import linecache
+
+        # shiboken read the source of every module imported before PySide6 into linecache when it installed its
+        # import hook (~1 MB of text, ~2.5 MB with its line lists); a traceback reads what it needs again.
+        linecache.clearcache()
         await closed.wait()
     await controller.shutdown()
     await drain()
@@ -206,7 +215,7 @@ def run_window() -> int:
         if problem is not None:
             print(problem, file=sys.stderr)
             return 1
-    app, window, controller = first_paint(os.environ)
+    app, window, controller = first_paint(os.environ, open_log=False)  # run_app opens it, from the event loop
     import asyncio
 
     import qasync
