@@ -123,6 +123,7 @@ class AppController(QObject):
         self._provider_release: Callable[[], None] | None = None  # a saved provider the engine does not have yet
         self._mcp_askers: tuple[Any, Any] | None = None  # the window's Elicitor and Sampler (set_mcp_askers)
         self.mcp_input_asker: Any = None  # asks mcp.json's ${input:…} once (ui/dialogs/mcp_input.py); set before start
+        self._sdk_loading = False  # prefetch_model_sdk has started the SDK's import
 
     # ------------------------------------------------------------------ start / stop
     async def start(self) -> None:
@@ -166,6 +167,22 @@ class AppController(QObject):
         self.runtime.mcp.add_listener(lambda _status: self.sig_mcp_changed.emit())
         self.sig_ready.emit()
         self._background(self.reload_mcp())
+
+    def prefetch_model_sdk(self) -> None:
+        """The user has begun a message: import the openai SDK in a worker thread now (once), so that the first
+        request finds it loaded. An idle window does without it (~30 MB; core/llm/client.py imports it for the
+        first request otherwise). What it created is then frozen out of the collector's full passes, as the
+        engine's modules are in `start`."""
+        if self._closed or self.agent is None or "openai" in sys.modules or self._sdk_loading:
+            return
+        self._sdk_loading = True
+        import asyncio
+
+        async def load() -> None:
+            await asyncio.to_thread(importlib.import_module, "openai")
+            gc.freeze()
+
+        self._background(load())
 
     def _background(self, coroutine: Any) -> None:
         task = spawn(coroutine)
