@@ -258,17 +258,21 @@ def _stream_through_window(env: dict[str, str], reply, min_chars: int, runs: int
             await asyncio.sleep(max(1.0, results["raw"]))
             idle.stop()
             results["idle_stall"] = max(idle_gaps)
-            totals, all_gaps = [], []
+            # The GUI thread's own CPU time between two beats: the work that held the loop, without the time this
+            # shared machine's other processes (or the scripted server's thread, for the GIL) took from it.
+            totals, all_gaps, cpu_bursts = [], [], []
             for _ in range(runs):
                 window.new_session()
                 gaps: list[float] = []
                 last = time.perf_counter()
+                last_cpu = time.thread_time()
 
                 def beat() -> None:
-                    nonlocal last
-                    now = time.perf_counter()
+                    nonlocal last, last_cpu
+                    now, cpu = time.perf_counter(), time.thread_time()
                     gaps.append(now - last)
-                    last = now
+                    cpu_bursts.append(cpu - last_cpu)
+                    last, last_cpu = now, cpu
 
                 heartbeat = QTimer()
                 heartbeat.setInterval(5)
@@ -281,7 +285,7 @@ def _stream_through_window(env: dict[str, str], reply, min_chars: int, runs: int
 
                 controller.sig_session_event.connect(finished)
                 started = time.perf_counter()
-                last = started
+                last, last_cpu = started, time.thread_time()
                 heartbeat.start()
                 window.send("stream please")
                 await done.wait()
@@ -298,6 +302,7 @@ def _stream_through_window(env: dict[str, str], reply, min_chars: int, runs: int
                 assert len(getattr(shown, "text", "")) >= min_chars, f"the whole reply reached the transcript: {shown}"
             results["app"] = statistics.median(totals)
             results["stall"] = max(all_gaps)
+            results["cpu_stall"] = max(cpu_bursts)
             results["p99"] = percentile(all_gaps, 99)  # over the gaps of all runs (a short stream has few)
             results["gaps"] = len(all_gaps)
             await controller.shutdown()
@@ -326,6 +331,8 @@ def bench_streaming(env: dict[str, str], tokens: int = 20_000) -> list[tuple[str
              f"{run['stall'] * 1000:.1f} ({run['idle_stall'] * 1000:.1f})", "<= 16", ok(run["stall"] <= 0.016)),
             (f"  the same as a ratio to the idle window's longest gap", f"{run['stall'] / run['idle_stall']:.2f}",
              "", ""),
+            ("  the GUI thread's longest CPU burst between beats (ms; load-independent)",
+             f"{run['cpu_stall'] * 1000:.1f}", "<= 16", ok(run["cpu_stall"] <= 0.016)),
             (f"99th percentile of {run['gaps']:,} heartbeat gaps streaming {label} (ms)", f"{run['p99'] * 1000:.1f}",
              "<= 17",
              ok(run["p99"] <= 0.017)),
