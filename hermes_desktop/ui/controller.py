@@ -485,6 +485,7 @@ class AppController(QObject):
         self._turns[session_id] = turn
         self.sig_busy_changed.emit(session_id, True)
         self._background(self._consume(session_id, turn))
+        self.prefetch_model_sdk()  # a turn not typed (regenerate, retry): its request imports the SDK; then frozen
         if "jsonschema" not in sys.modules:  # the tool arguments' validator (~9 MB): not at idle, and imported in a
             import asyncio  # worker thread while the first reply streams, before its first tool call needs it
 

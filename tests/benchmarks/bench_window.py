@@ -432,19 +432,21 @@ def bench_long_session(env: dict[str, str]) -> list[tuple[str, str, str, str]]:
             await asyncio.sleep(0.3)  # what the paint started (the rest of the page laid out) settles
             return elapsed, _rss_mb() - rss_before
 
+        await open_newest("small")  # the first session opened pays for first-time work (fonts, the delegate)
+        window.new_session()
         results["small_open"], results["small_memory"] = await open_newest("small")
         results["open"], results["memory"] = await open_newest("long")
         # Scroll like a user with a wheel, one step per frame, 300 steps up (loading earlier pages on the way)
         # and back down; a 5 ms heartbeat measures the longest time the event loop could not run.
         bar = view.verticalScrollBar()
-        last = time.perf_counter()
-        worst = 0.0
+        last, last_cpu = time.perf_counter(), time.thread_time()
+        worst = worst_cpu = 0.0
 
         def beat() -> None:
-            nonlocal last, worst
-            now = time.perf_counter()
-            worst = max(worst, now - last)
-            last = now
+            nonlocal last, worst, last_cpu, worst_cpu
+            now, cpu = time.perf_counter(), time.thread_time()
+            worst, worst_cpu = max(worst, now - last), max(worst_cpu, cpu - last_cpu)
+            last, last_cpu = now, cpu
 
         heartbeat = QTimer()
         heartbeat.setInterval(5)
@@ -459,6 +461,7 @@ def bench_long_session(env: dict[str, str]) -> list[tuple[str, str, str, str]]:
                 steps += 1
         heartbeat.stop()
         results["frame"] = worst
+        results["frame_cpu"] = worst_cpu
         results["frames"] = steps
         results["scroll_memory"] = _rss_mb() - rss_before_scroll
         results["rows_loaded"] = window.chat.model.rowCount()
@@ -477,6 +480,8 @@ def bench_long_session(env: dict[str, str]) -> list[tuple[str, str, str, str]]:
          f"{results['memory']:.1f}", "<= 60", ok(results["memory"] <= 60)),
         (f"longest stall in {results['frames']:.0f} scroll steps up and back ({results['rows_loaded']:.0f} rows "
          f"loaded; ms)", f"{results['frame'] * 1000:.1f}", "< 50", ok(results["frame"] < 0.05)),
+        ("  the GUI thread's longest CPU burst between beats (ms)", f"{results['frame_cpu'] * 1000:.1f}", "< 50",
+         ok(results["frame_cpu"] < 0.05)),
         ("memory added by that scrolling (MB)", f"{results['scroll_memory']:.1f}", "", ""),
     ]
 
