@@ -4,6 +4,12 @@ With a command (`ask`, `doctor`, `sessions`) it runs headless and never imports 
 With no arguments it opens the window on the Qt event loop through qasync. An
 existing QApplication (a test's, or a host application's) is reused, never
 duplicated.
+
+The window's path (no arguments: what a double-click runs) imports neither `cli` nor asyncio before the
+window's first paint (issue 28): `cli` imports asyncio, argparse and the commands' modules (~25 ms and ~9 MB
+before anything is on screen). So no arguments goes straight to `ui.launch`, and only a command line with
+arguments imports `cli`, which knows the commands and words the errors. `ui.launch` brings asyncio and qasync
+up after the paint. tests/ui/test_startup.py starts the window through `main` and checks what it imported.
 """
 
 from __future__ import annotations
@@ -24,13 +30,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         assert args[0] == CHILD_COMMAND
         return _child_main(args[1:])
+    if not args:
+        from hermes_desktop.ui.launch import run_window
+
+        return run_window()
     from hermes_desktop import cli
 
-    if args and (args[0] in cli.COMMANDS or args[0] in ("-h", "--help")):
+    if args[0] in cli.COMMANDS or args[0] in ("-h", "--help"):
         return cli.main(args)
-    if args:
-        print(f"hermes-desktop: unknown argument {args[0]!r} (try --help)", file=sys.stderr)
-        return cli.EXIT_USAGE
-    from hermes_desktop.ui.launch import run_window
-
-    return run_window()
+    print(f"hermes-desktop: unknown argument {args[0]!r} (try --help)", file=sys.stderr)
+    return cli.EXIT_USAGE

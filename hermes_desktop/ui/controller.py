@@ -17,6 +17,7 @@ import gc
 import json
 import logging
 import os
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
@@ -76,6 +77,21 @@ class Page:
         return self.end_position < self.total
 
 
+def _open_runtime(env: Mapping[str, str]) -> "Runtime":
+    """The engine, imported and opened in a worker thread: its ~100 modules (~0.1 s) imported on the GUI thread
+    would hold the window's first input that long after the paint (issue 28)."""
+    from hermes_desktop.core.runtime import open_runtime
+
+    return open_runtime(env)
+
+
+def _warm_up_markdown() -> None:
+    """markdown-it and Pygments imported and warmed in a worker thread, for the same reason."""
+    from hermes_desktop.ui.chat.markdown_render import warm_up
+
+    warm_up()
+
+
 class AppController(QObject):
     sig_store_ready = Signal()
     """Settings and the session database are open: sessions can be listed, searched and read."""
@@ -108,15 +124,14 @@ class AppController(QObject):
         self._provider_release: Callable[[], None] | None = None  # a saved provider the engine does not have yet
         self._mcp_askers: tuple[Any, Any] | None = None  # the window's Elicitor and Sampler (set_mcp_askers)
         self.mcp_input_asker: Any = None  # asks mcp.json's ${input:…} once (ui/dialogs/mcp_input.py); set before start
+        self._sdk_loading = False  # prefetch_model_sdk has started the SDK's import
 
     # ------------------------------------------------------------------ start / stop
     async def start(self) -> None:
         import asyncio
-        from hermes_desktop.core.runtime import open_runtime
-        from hermes_desktop.ui.chat.markdown_render import warm_up
 
         try:
-            self.runtime = await asyncio.to_thread(open_runtime, self._env)
+            self.runtime = await asyncio.to_thread(_open_runtime, self._env)
         except Exception as exc:  # e.g. a data folder that cannot be made: the window stays and says why
             from hermes_desktop.ui.startup_words import engine_not_started_text
 
@@ -136,8 +151,7 @@ class AppController(QObject):
         runtime = self.runtime
         self.agent.services.policy.on_rules_changed = lambda rules: (runtime.save_rules(rules),
                                                                      self.sig_settings_changed.emit())
-        await asyncio.to_thread(warm_up)
-        await asyncio.to_thread(importlib.import_module, "jsonschema")  # tool arguments' validator, imported lazily
+        await asyncio.to_thread(_warm_up_markdown)
         # Everything loaded so far lives for the whole run: keep it out of the garbage collector's full
         # passes, which otherwise stall the window for 100-200 ms while a long reply streams.
         gc.freeze()
@@ -154,6 +168,22 @@ class AppController(QObject):
         self.runtime.mcp.add_listener(lambda _status: self.sig_mcp_changed.emit())
         self.sig_ready.emit()
         self._background(self.reload_mcp())
+
+    def prefetch_model_sdk(self) -> None:
+        """The user has begun a message: import the openai SDK in a worker thread now (once), so that the first
+        request finds it loaded. An idle window does without it (~30 MB; core/llm/client.py imports it for the
+        first request otherwise). What it created is then frozen out of the collector's full passes, as the
+        engine's modules are in `start`."""
+        if self._closed or self.agent is None or "openai" in sys.modules or self._sdk_loading:
+            return
+        self._sdk_loading = True
+        import asyncio
+
+        async def load() -> None:
+            await asyncio.to_thread(importlib.import_module, "openai")
+            gc.freeze()
+
+        self._background(load())
 
     def _background(self, coroutine: Any) -> None:
         task = spawn(coroutine)
@@ -456,6 +486,11 @@ class AppController(QObject):
         self._turns[session_id] = turn
         self.sig_busy_changed.emit(session_id, True)
         self._background(self._consume(session_id, turn))
+        self.prefetch_model_sdk()  # a turn not typed (regenerate, retry): its request imports the SDK; then frozen
+        if "jsonschema" not in sys.modules:  # the tool arguments' validator (~9 MB): not at idle, and imported in a
+            import asyncio  # worker thread while the first reply streams, before its first tool call needs it
+
+            self._background(asyncio.to_thread(importlib.import_module, "jsonschema"))
 
     async def activity_for(self, session_id: str) -> ActivityRecorder | None:
         """The Activity trace of a session: what this window saw, or the saved conversation's last turns rebuilt."""

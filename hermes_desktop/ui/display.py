@@ -19,9 +19,7 @@ Wayland is left to Qt unless neither WAYLAND_DISPLAY nor DISPLAY is set.
 
 from __future__ import annotations
 
-import ctypes
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Mapping
@@ -79,6 +77,8 @@ def find_xcb_plugin(env: Mapping[str, str]) -> Path | None:
 
 def _missing_libraries(plugin: Path) -> list[str]:
     """The shared libraries the plugin needs and the dynamic loader cannot find ([] when it loads)."""
+    import ctypes  # here and below, not at the top: offscreen and Wayland starts need neither ctypes nor subprocess
+
     try:
         ctypes.CDLL(str(plugin))  # the load Qt does next: a success is kept, not repeated
         return []
@@ -89,6 +89,8 @@ def _missing_libraries(plugin: Path) -> list[str]:
 
 def ldd_not_found(library: Path) -> list[str]:
     """Libraries `ldd` reports as "not found" for this file, each once, in its order."""
+    import subprocess
+
     try:
         out = subprocess.run(["ldd", str(library)], capture_output=True, text=True, timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
@@ -99,6 +101,8 @@ def ldd_not_found(library: Path) -> list[str]:
 
 def _x_server_answers(display: str) -> bool:
     """Open and close one X connection with libxcb (honours XAUTHORITY like Qt); True when it worked."""
+    import ctypes
+
     try:
         xcb = ctypes.CDLL("libxcb.so.1")
     except OSError:

@@ -118,9 +118,10 @@ def build_window(env: Mapping[str, str] | None = None, *, complete: bool = True)
     return app, window, controller
 
 
-def first_paint(env: Mapping[str, str] | None = None):  # type: ignore[no-untyped-def]
-    """Build the window, show it, return once it has painted (then open the log file): before asyncio and qasync
-    are imported. What `run_window` does first (and what the start-up benchmark times)."""
+def first_paint(env: Mapping[str, str] | None = None, *, open_log: bool = True):  # type: ignore[no-untyped-def]
+    """Build the window, show it, return once it has painted (then open the log file, unless `open_log` is False:
+    `run_window` opens it from the event loop, see `run_app`): before asyncio and qasync are imported. What
+    `run_window` does first (and what the start-up benchmark times)."""
     hold_early_records()  # the log file is opened after the paint (core/logging_setup.py)
     application()
     try:
@@ -135,8 +136,51 @@ def first_paint(env: Mapping[str, str] | None = None):  # type: ignore[no-untype
     window.show()
     waiting.wait()
     window.first_painted_at = waiting.painted_at
-    setup_logging(app_paths().app_log)
+    if open_log:
+        setup_logging(app_paths().app_log)
     return app, window, controller
+
+
+# What `MainWindow.finish_start` and the hidden inspector tabs import, loaded after the paint without holding
+# the window's input (issue 28: ready for input within 2x a bare window). The core modules (no Qt) are imported
+# in a worker thread; the window's own modules (Qt classes) on the GUI thread, one per turn of the event loop, so
+# a key pressed meanwhile waits for one module's import at most (each 2-15 ms). A name missing here only costs
+# time: finish_start imports what it needs itself. tests/ui/test_startup.py imports every name.
+AFTER_PAINT_CORE = (
+    "logging.handlers",  # the log file's handler (imports socket and pickle): run_app opens the log after it
+    "hermes_desktop.core.settings", "hermes_desktop.core.secrets", "hermes_desktop.core.tools.approval",
+    "hermes_desktop.core.mcp.config", "hermes_desktop.core.mcp.client_features", "hermes_desktop.core.redact",
+    "hermes_desktop.core.terminal_text", "webbrowser", "shlex", "hashlib",
+)
+AFTER_PAINT_UI = (
+    "hermes_desktop.ui.dialogs.approval", "hermes_desktop.ui.approver", "hermes_desktop.ui.dialogs.mcp_secret",
+    "hermes_desktop.ui.dialogs.mcp_input", "hermes_desktop.ui.dialogs.mcp_elicitation",
+    "hermes_desktop.ui.dialogs.mcp_sampling", "hermes_desktop.ui.icons", "hermes_desktop.ui.rich_list",
+    "hermes_desktop.ui.panels", "hermes_desktop.ui.memory_panel", "hermes_desktop.ui.mcp_panel",
+    "hermes_desktop.ui.knowledge_panel", "hermes_desktop.ui.assistant_panel",
+)
+
+
+def _import_all(names: tuple[str, ...]) -> None:
+    import importlib
+
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # renamed or gone: the code that needs it imports (and reports) it itself
+            log.warning("start-up preload: %s could not be imported", name, exc_info=True)
+
+
+async def preload_after_paint() -> None:
+    """Import what finish_start needs, letting the event loop (and the user's input) run in between; open the log
+    file (if first_paint has not: what was logged until now is held and written first, core/logging_setup.py)."""
+    import asyncio
+
+    await asyncio.to_thread(_import_all, AFTER_PAINT_CORE)
+    setup_logging(app_paths().app_log)  # on this thread: the handlers swap while nothing else logs
+    for name in AFTER_PAINT_UI:
+        _import_all((name,))
+        await asyncio.sleep(0)
 
 
 async def run_app(app, window, controller) -> None:  # type: ignore[no-untyped-def]
@@ -148,9 +192,15 @@ async def run_app(app, window, controller) -> None:  # type: ignore[no-untyped-d
     install_asyncgen_hooks(asyncio.get_running_loop())
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
-    if window.isVisible():  # not closed while it was first painting (before anything listened)
+    await preload_after_paint()
+    if window.isVisible():  # not closed while it was first painting or preloading
         window.finish_start()
         await controller.start()
+        import linecache
+
+        # shiboken read the source of every module imported before PySide6 into linecache when it installed its
+        # import hook (~1 MB of text, ~2.5 MB with its line lists); a traceback reads what it needs again.
+        linecache.clearcache()
         await closed.wait()
     await controller.shutdown()
     await drain()
@@ -169,7 +219,7 @@ def run_window() -> int:
         if problem is not None:
             print(problem, file=sys.stderr)
             return 1
-    app, window, controller = first_paint(os.environ)
+    app, window, controller = first_paint(os.environ, open_log=False)  # run_app opens it, from the event loop
     import asyncio
 
     import qasync

@@ -307,6 +307,7 @@ class MainWindow(QMainWindow):
         c.sig_store_ready.connect(lambda: spawn(self._on_store_ready()))
         c.sig_ready.connect(self._on_ready)
         c.sig_problem.connect(self.errors.show_message)
+        self.chat.input.textChanged.connect(c.prefetch_model_sdk)  # the model SDK loads as the user types (issue 28)
         c.sig_sessions_changed.connect(lambda: self._refresh_timer.start())
         c.sig_session_event.connect(self._on_event)
         c.sig_busy_changed.connect(self._on_busy)

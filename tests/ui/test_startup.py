@@ -10,27 +10,44 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# The installed entry point (`hermes-desktop` runs `hermes_desktop.app.main`) as a double-click starts it, observed
+# at two moments: when `launch.first_paint` returns to `run_window` (the window has painted; asyncio and qasync
+# are imported next) and once the engine has started on the qasync loop (`launch.run_app`), when it closes the
+# window so that main returns.
 SCRIPT = """
 import json, sys
 from hermes_desktop.ui import launch
 seen = {}
-open_log = launch.setup_logging
-def at_paint(path):  # first_paint opens the log file right after the paint: what was imported by then
+first_paint, run_app = launch.first_paint, launch.run_app
+def painted(*args, **kwargs):
+    app, window, controller = first_paint(*args, **kwargs)
     seen["before"] = sorted(m for m in NOT_BEFORE_PAINT if m in sys.modules)
-    open_log(path)
-launch.setup_logging = at_paint
-app, window, controller = launch.first_paint()  # as run_window starts the app
-seen["painted"] = window.first_painted_at is not None
-import asyncio, qasync
-async def main():
-    window.finish_start()
-    await controller.start()
-    seen["after"] = sorted(m for m in ("openai", "markdown_it", "pygments") if m in sys.modules)
-    seen["tools"] = [window.inspector.tools.topLevelItem(i).text(0) for i in range(window.inspector.tools.topLevelItemCount())]
-    seen["approver"] = type(controller._approver).__name__  # the window's dialogs, not the deny-all default
-    await controller.shutdown()
-qasync.run(main())
-print(json.dumps(seen))
+    seen["painted"] = window.first_painted_at is not None
+    return app, window, controller
+async def observed(app, window, controller):
+    import asyncio
+    async def after_start():
+        while controller.agent is None or not window.chat.isEnabled():
+            await asyncio.sleep(0.01)
+        seen["after"] = sorted(m for m in ("openai", "markdown_it", "pygments", "jsonschema") if m in sys.modules)
+        window.chat.input.insertPlainText("H")  # the user begins a message: the model SDK is loaded for it
+        for _ in range(3000):
+            if "openai" in sys.modules:
+                break
+            await asyncio.sleep(0.01)
+        seen["typed"] = "openai" in sys.modules
+        seen["tools"] = [window.inspector.tools.topLevelItem(i).text(0)
+                         for i in range(window.inspector.tools.topLevelItemCount())]
+        seen["approver"] = type(controller._approver).__name__  # the window's dialogs, not the deny-all default
+        seen["log_open"] = any(getattr(h, "_hermes", False) for h in __import__("logging").getLogger().handlers)
+        window.close()
+    watcher = asyncio.ensure_future(after_start())
+    await run_app(app, window, controller)
+    await watcher
+launch.first_paint, launch.run_app = painted, observed
+from hermes_desktop.app import main
+code = main([])
+print(json.dumps({**seen, "code": code}))
 """
 
 # What the first paint must not wait for (ui/launch.py): the engine, the event loop, the database, the dialogs and
@@ -45,10 +62,13 @@ NOT_BEFORE_PAINT = (
     "hermes_desktop.ui.dialogs.mcp_input", "hermes_desktop.ui.dialogs.setup", "hermes_desktop.ui.dialogs.settings",
     "hermes_desktop.ui.memory_panel", "hermes_desktop.ui.mcp_panel", "hermes_desktop.ui.rich_list",  # hidden tabs
     "hermes_desktop.core.settings",  # the first paint reads only language and theme (core/appearance.py)
+    "hermes_desktop.cli", "hermes_desktop.commands",  # app.main's window path (issue 28): the command line is not it
+    "logging.handlers", "subprocess",  # the log file opens after the paint; the display check runs no program
 )
 
 
-def test_the_window_paints_before_the_engine_the_loop_and_the_dialogs_are_imported(tmp_path: Path) -> None:
+def test_the_entry_point_paints_the_window_before_the_cli_the_engine_the_loop_and_the_dialogs_are_imported(
+        tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen",
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data"),
            "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
@@ -59,8 +79,22 @@ def test_the_window_paints_before_the_engine_the_loop_and_the_dialogs_are_import
     seen = json.loads(result.stdout.strip().splitlines()[-1])
     assert seen["painted"], "first_paint returned without a paint event"
     assert seen["before"] == [], f"imported before the first paint: {seen['before']}"
-    assert seen["after"] == ["markdown_it", "openai", "pygments"] and seen["tools"][0] == "Built-in"
+    # Idle, the window holds neither the model SDK nor the tool arguments' validator (issue 28: idle memory); the
+    # SDK is imported once the user types, jsonschema with the first turn.
+    assert seen["after"] == ["markdown_it", "pygments"] and seen["tools"][0] == "Built-in"
+    assert seen["typed"], "typing a message did not load the model SDK"
     assert seen["approver"] == "GuiApprover"
+    assert seen["log_open"] and seen["code"] == 0
+
+
+def test_every_module_preloaded_after_the_paint_exists() -> None:
+    """launch's preload lists only cost time when a name is wrong; a renamed module must not go unnoticed."""
+    import importlib
+
+    from hermes_desktop.ui import launch
+
+    for name in launch.AFTER_PAINT_CORE + launch.AFTER_PAINT_UI:
+        assert importlib.import_module(name).__name__ == name
 
 
 def test_main_reuses_an_existing_qapplication(qapp) -> None:

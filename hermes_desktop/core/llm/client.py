@@ -62,16 +62,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import json
 import random
+import sys
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, AsyncIterator, Awaitable, Callable, Union
+from functools import cache
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Union
 
-import httpx2
-import openai
+if TYPE_CHECKING:  # imported when the first request is made (issue 28: the SDK is ~30 MB of an idle window)
+    import openai
 
 from hermes_desktop.core.events import ErrorAction, ErrorKind
 from hermes_desktop.core.llm import reasoning_origins
@@ -199,6 +202,8 @@ def _http_client(timeout: Any) -> Any:
 
     from hermes_desktop.core.llm import tls
 
+    import openai
+
     make = getattr(_base_client, "AsyncHttpxClientWrapper", openai.DefaultAsyncHttpxClient)
     return make(timeout=timeout, verify=tls.context())
 
@@ -224,14 +229,32 @@ class ModelClient:
         self._send_stream_options = True
         self._echo_learned = profile.learned_reasoning_echo
         self._on_echo_learned = on_echo_learned
-        timeout = openai.Timeout(profile.request_timeout_s, connect=10.0)
-        self._client = openai.AsyncOpenAI(
-            api_key=api_key or NO_KEY_PLACEHOLDER,
-            base_url=profile.base_url,
-            max_retries=0,
-            timeout=timeout,
-            http_client=_http_client(timeout),
-        )
+        self._sdk_client: openai.AsyncOpenAI | None = None
+
+    async def _ready_client(self) -> openai.AsyncOpenAI:
+        """`_client`, with the SDK imported in a worker thread if it is not yet: the event loop (the window)
+        goes on meanwhile."""
+        if "openai" not in sys.modules:
+            await asyncio.to_thread(importlib.import_module, "openai")
+        return self._client
+
+    @property
+    def _client(self) -> openai.AsyncOpenAI:
+        """The SDK's client, made (and the SDK imported, ~0.3 s and ~30 MB) when the first request needs it (see
+        `_ready_client`): an agent is made at start, but the window may idle long before anything is sent. The
+        window starts that import as soon as the user types (ui/controller.py `prefetch_model_sdk`)."""
+        if self._sdk_client is None:
+            import openai
+
+            timeout = openai.Timeout(self.profile.request_timeout_s, connect=10.0)
+            self._sdk_client = openai.AsyncOpenAI(
+                api_key=self._api_key or NO_KEY_PLACEHOLDER,
+                base_url=self.profile.base_url,
+                max_retries=0,
+                timeout=timeout,
+                http_client=_http_client(timeout),
+            )
+        return self._sdk_client
 
     @property
     def has_key(self) -> bool:
@@ -253,11 +276,12 @@ class ModelClient:
         return self._echo_learned or needs_reasoning_echo(self.profile.base_url, self.profile.model)
 
     async def aclose(self) -> None:
-        await self._client.close()
+        if self._sdk_client is not None:  # never used: nothing was opened
+            await self._sdk_client.close()
 
     async def list_models(self) -> list[str]:
         try:
-            page = await self._client.models.list()
+            page = await (await self._ready_client()).models.list()
         except Exception as exc:
             raise self._classify(exc) from exc
         return sorted(m.id for m in page.data)
@@ -321,9 +345,12 @@ class ModelClient:
             # events (and raises an `error` event) as usual, but hands each chunk over as the parsed JSON dict
             # (cast_to=object) instead of building a ChatCompletionChunk and dumping it back to a dict here:
             # that per-chunk work was most of the client's time on a fast stream (tests/benchmarks/bench_window.py).
-            raw = await self._client.chat.completions.with_raw_response.create(**kwargs)
-            end_marker = _EndMarkerWatch.install(raw.http_response)
-            stream = openai.AsyncStream(cast_to=object, response=raw.http_response, client=self._client)
+            client = await self._ready_client()
+            raw = await client.chat.completions.with_raw_response.create(**kwargs)
+            end_marker = _end_marker_watch().install(raw.http_response)
+            import openai
+
+            stream = openai.AsyncStream(cast_to=object, response=raw.http_response, client=client)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -626,34 +653,42 @@ def content_parts(content: Any) -> tuple[str, str]:
     return "".join(text), "".join(thinking)
 
 
-class _EndMarkerWatch(httpx2.AsyncByteStream):
-    """Wraps an httpx response's byte stream and notes whether a `data: [DONE]` line went by (module docstring).
+@cache
+def _end_marker_watch() -> Any:
+    """`_EndMarkerWatch`, defined on first use: it subclasses httpx's byte stream (httpx checks the type), and
+    httpx is imported with the SDK, when the first request is made."""
+    import httpx2
 
-    Only the last few bytes of each piece are kept, to find a marker cut between two pieces."""
+    class _EndMarkerWatch(httpx2.AsyncByteStream):
+        """Wraps an httpx response's byte stream and notes whether a `data: [DONE]` line went by (module docstring).
 
-    _MARKERS = (b"\ndata: [DONE]", b"\ndata:[DONE]")
+        Only the last few bytes of each piece are kept, to find a marker cut between two pieces."""
 
-    def __init__(self, inner: Any) -> None:
-        self._inner = inner
-        self._tail = b"\n"  # the body's start counts as a line start
-        self.seen = False
+        _MARKERS = (b"\ndata: [DONE]", b"\ndata:[DONE]")
 
-    @classmethod
-    def install(cls, response: Any) -> "_EndMarkerWatch":
-        watch = cls(response.stream)
-        response.stream = watch
-        return watch
+        def __init__(self, inner: Any) -> None:
+            self._inner = inner
+            self._tail = b"\n"  # the body's start counts as a line start
+            self.seen = False
 
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for piece in self._inner:
-            if not self.seen:
-                window = self._tail + piece.replace(b"\r", b"\n")
-                self.seen = any(marker in window for marker in self._MARKERS)
-                self._tail = window[-16:]
-            yield piece
+        @classmethod
+        def install(cls, response: Any) -> "_EndMarkerWatch":
+            watch = cls(response.stream)
+            response.stream = watch
+            return watch
 
-    async def aclose(self) -> None:
-        await self._inner.aclose()
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            async for piece in self._inner:
+                if not self.seen:
+                    window = self._tail + piece.replace(b"\r", b"\n")
+                    self.seen = any(marker in window for marker in self._MARKERS)
+                    self._tail = window[-16:]
+                yield piece
+
+        async def aclose(self) -> None:
+            await self._inner.aclose()
+
+    return _EndMarkerWatch
 
 
 def _whole_object(arguments: str) -> bool:

@@ -20,10 +20,11 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import openai
+if TYPE_CHECKING:  # imported where used: the window idles without the SDK until a model is first asked (issue 28)
+    import openai
 
 from hermes_desktop.core.events import ErrorAction, ErrorKind
 from hermes_desktop.core.redact import redact_text
@@ -105,6 +106,8 @@ def classify(
     `finish_reason` is the one the reply had already sent when an in-stream error arrived (None otherwise)."""
     if isinstance(exc, ModelError):
         return exc
+    import openai
+
     host = _host(base_url)
     server_text = redact_text(_server_message(exc), known_secrets)
     detail = redact_text(f"{type(exc).__name__}: {exc}", known_secrets)[:1000]
@@ -252,6 +255,8 @@ def _context_too_long(detail: str, server_text: str) -> ModelError:
 
 
 def _server_message(exc: BaseException) -> str:
+    import openai
+
     body = getattr(exc, "body", None)
     message = ""
     if isinstance(body, dict):

@@ -28,8 +28,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from json_repair import repair_json
-
 _FENCE = re.compile(r"^\s*```[a-zA-Z0-9_-]*\s*\n?(.*?)\n?\s*```\s*$", re.S)
 _WHOLE_LITERALS = frozenset({"true", "false", "null", "True", "False", "None"})
 _NUMBER_START = frozenset("-+0123456789.")
@@ -80,6 +78,8 @@ def _repair(text: str) -> Any:
     cut = truncation(text)
     if cut is not None:
         raise ArgumentProblem(f"arguments are incomplete ({cut}), so they were not completed by guessing: {text[:200]}")
+    from json_repair import repair_json  # only for arguments that are not JSON already: not held by an idle window
+
     try:
         repaired = repair_json(text, return_objects=True)
     except Exception as exc:  # the repair library can fail in many ways on garbage
