@@ -141,6 +141,10 @@ class DocumentCache:
         if plain:
             doc.setPlainText(html)
         else:
+            if "math:" in html:  # a reply's formulas are images (math_images.py, imported on the first one)
+                from hermes_desktop.ui.chat.math_images import add_math_images
+
+                add_math_images(doc, html, font, width)
             doc.setHtml(html)
         doc.setTextWidth(max(40.0, width))
         self._docs[key] = doc
