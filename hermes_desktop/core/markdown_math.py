@@ -148,10 +148,10 @@ def parse_math_url(url: str) -> tuple[str, str] | None:
         return None
     colour, _, coded = url[len(URL_SCHEME) + 1:].partition("/")
     try:
-        source = base64.urlsafe_b64decode(coded + "=" * (-len(coded) % 4)).decode("utf-8")
+        source = base64.b64decode(coded + "=" * (-len(coded) % 4), altchars=b"-_", validate=True).decode("utf-8")
     except (binascii.Error, ValueError):
         return None
-    return source, "#" + colour
+    return (source, "#" + colour) if source else None
 
 
 def split_source(source: str) -> tuple[str, bool] | None:

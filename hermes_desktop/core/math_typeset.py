@@ -111,7 +111,11 @@ def _x_height() -> float:
 
 
 def _ziamath() -> Any:
-    import ziamath
+    import warnings
+
+    with warnings.catch_warnings():  # ziamath 0.13 finds its font with importlib.resources.path (deprecated)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import ziamath
 
     # SVG 1.1 (paths drawn in place): Qt's SVG renderer draws SVG 2's <symbol>/<use> glyphs wrong.
     ziamath.config.svg2 = False

@@ -144,8 +144,9 @@ class DocumentCache:
             if "math:" in html:  # a reply's formulas are images (math_images.py, imported on the first one)
                 from hermes_desktop.ui.chat.math_images import add_math_images
 
-                add_math_images(doc, html, font, width)
-            doc.setHtml(html)
+                doc.setHtml(add_math_images(doc, html, font, width))
+            else:
+                doc.setHtml(html)
         doc.setTextWidth(max(40.0, width))
         self._docs[key] = doc
         if len(self._docs) > self._capacity:

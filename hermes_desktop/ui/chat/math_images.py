@@ -9,9 +9,14 @@ math_markdown.py writes a formula as `<img src="math:<colour>/<source>" style="v
   Qt lays it out at its logical size and a 2x screen gets every device pixel (crisp, not scaled up);
 - coloured in the theme's text colour (the colour is in the URL, so a theme switch makes new documents), by
   filling the drawn shape with SourceIn;
-- padded with transparent rows so its baseline sits on the text's: Qt centres a `vertical-align: middle` object
-  half an x-height above the baseline (its ascent is (h + x/2) / 2), so top and bottom padding move the formula's
-  own baseline there. Measured, not assumed: tests/ui/test_math_render.py checks the rows drawn.
+- padded with transparent rows so its baseline sits on the text's. Measured, not assumed (the numbers are in
+  docs/math.md): Qt draws a `vertical-align: middle` object centred in its line, and a line that the object
+  does not make taller is centred (ascent - descent) / 2 above the baseline; an object taller than the line
+  makes it grow by (h + x) / 2 above and (h - x) / 2 below, where x is the x-height of the object's own font.
+  So the image is padded to put the formula's baseline (ascent - descent) / 2 below its centre, and the `<img>`
+  gets a font size whose x-height is 2 (ascent - descent) (`add_math_images` returns the HTML with it): then a
+  short formula and a tall one alike sit on the baseline, and a short one does not make its line taller.
+  tests/ui/test_math_render.py checks the rows drawn.
 
 Images are cached (LRU) by URL, font, ratio and the width they had to fit; typesetting is cached in
 core/math_typeset.py, so a new document for a grown streaming block costs neither.
@@ -29,18 +34,41 @@ from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetricsF, QGuiApplicati
 from hermes_desktop.core.markdown_math import parse_math_url, split_source
 
 _URL = re.compile(r'src="(math:[^"]+)"')
+_MIDDLE = 'style="vertical-align: middle;"'  # what math_markdown.py writes on a formula's <img>
+_centring: dict[str, int] = {}
 SIZE_RANGE = (1.0, 1.2)  # math size / text size
 _CACHE_SIZE = 512
 _images: OrderedDict[tuple[str, str, float, int | None], QImage] = OrderedDict()
 rendered_count = [0]  # images drawn (not from the cache): the tests check a streaming reply draws each once
 
 
-def add_math_images(doc: QTextDocument, html: str, font: QFont, width: float, ratio: float | None = None) -> None:
-    """Give `doc` the images of the formulas its `html` shows (call before setHtml)."""
+def add_math_images(doc: QTextDocument, html: str, font: QFont, width: float, ratio: float | None = None) -> str:
+    """Give `doc` the images of the formulas its `html` shows; returns the HTML to set (with the images' font
+    size, see the module docstring)."""
     for url in dict.fromkeys(_URL.findall(html)):
         image = math_image(url, font, width, ratio)
         if image is not None:
             doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(url), image)
+    return html.replace(_MIDDLE, f'{_MIDDLE[:-1]} font-size: {_centring_font_px(font)}px;"')
+
+
+def _centring_font_px(font: QFont) -> int:
+    """The pixel size of a font (of font's family) whose x-height is twice the text's ascent less descent."""
+    metrics = QFontMetricsF(font)
+    target = 2 * (metrics.ascent() - metrics.descent())
+    key = font.key()
+    cached = _centring.get(key)
+    if cached is None:
+        probe = QFont(font)
+        best, best_error = 1, float("inf")
+        guess = max(1, round(QFontInfo(font).pixelSize() * target / max(1.0, metrics.xHeight())))
+        for size in range(max(1, guess - 3), guess + 4):
+            probe.setPixelSize(size)
+            error = abs(QFontMetricsF(probe).xHeight() - target)
+            if error < best_error:
+                best, best_error = size, error
+        cached = _centring[key] = best
+    return cached
 
 
 def screen_ratio() -> float:
@@ -75,20 +103,24 @@ def math_image(url: str, font: QFont, max_width: float, ratio: float | None = No
     if cached is not None:
         _images.move_to_end(key)
         return cached
-    image = _draw(shape.svg, parsed[1], shape.width * scale, shape.ascent * scale, shape.depth * scale, x_height,
-                  ratio)
+    image = _draw(shape.svg, parsed[1], shape.width * scale, shape.ascent * scale, shape.depth * scale,
+                  metrics.ascent() - metrics.descent(), ratio)
     _images[key] = image
     if len(_images) > _CACHE_SIZE:
         _images.popitem(last=False)
     return image
 
 
-def _draw(svg: str, colour: str, width: float, ascent: float, depth: float, x_height: float, ratio: float) -> QImage:
+def _draw(svg: str, colour: str, width: float, ascent: float, depth: float, lift: float, ratio: float) -> QImage:
+    """The formula drawn with its baseline `lift` / 2 below the image's centre (module docstring)."""
     from PySide6.QtSvg import QSvgRenderer
 
-    top = max(0.0, x_height / 2 - ascent + depth)
-    bottom = max(0.0, ascent - depth - x_height / 2)
+    top = max(0.0, lift - ascent + depth)
+    bottom = max(0.0, ascent - depth - lift)
     height = top + ascent + depth + bottom
+    extra = math.ceil(height * ratio) / ratio - height  # whole device pixels: the rest split, the centre kept
+    top += extra / 2
+    height += extra
     image = QImage(max(1, math.ceil(width * ratio)), max(1, math.ceil(height * ratio)),
                    QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(0)
