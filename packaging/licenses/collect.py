@@ -25,6 +25,9 @@ from packaging.requirements import Requirement
 HERE = Path(__file__).parent
 THIRD_PARTY = HERE / "third_party"
 QT_DISTRIBUTIONS = {"pyside6-essentials", "shiboken6"}
+# by_hand/<name>/: the licence of a distribution whose wheel has no file; by_hand/<name>-*/: notices for what a
+# wheel ships under another licence (ziamath's STIX Two Math font, OFL). Kept outside third_party/, which is redone.
+BY_HAND = HERE / "by_hand"
 # A licence file by its name, or any file in a dist-info's licenses/ folder (PEP 639: pypdfium2 keeps its texts in
 # licenses/LICENSES/Apache-2.0.txt and the like).
 _LICENCE_FILE = re.compile(r"(^|/)(LICEN[CS]E|COPYING|NOTICE|AUTHORS)[^/]*$|\.dist-info/licenses/.+", re.I)
@@ -88,8 +91,12 @@ def main() -> None:
                         copied.append(destination.relative_to(HERE).as_posix())
         else:
             copied = ["qt/NOTICE.md", "qt/LGPL-3.0.txt", "qt/GPL-3.0.txt"]
+        if not copied and (BY_HAND / name).is_dir():
+            copied = [f.relative_to(HERE).as_posix() for f in sorted((BY_HAND / name).iterdir()) if f.is_file()]
+        copied += [f.relative_to(HERE).as_posix() for folder in sorted(BY_HAND.glob(f"{name}-*"))
+                   for f in sorted(folder.iterdir()) if f.is_file()]
         if not copied:
-            sys.exit(f"{name} ships no licence file: add one by hand under third_party/{name}/")
+            sys.exit(f"{name} ships no licence file: add one by hand under by_hand/{name}/")
         rows.append(f"| {dist.metadata['Name']} | {dist.version} | {licence_of(dist)} | {', '.join(copied)} |")
     # The bundle carries the Python interpreter and its standard library too (PSF licence).
     python_licence = Path(sysconfig.get_paths()["stdlib"]) / "LICENSE.txt"

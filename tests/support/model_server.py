@@ -55,6 +55,10 @@ class ScriptedReply:
     forever: str | None = None  # after `events`, send this payload again and again until the client goes away
     # Sent only once this event is set (or the server stops): a test holds a reply until it has seen what it waits for.
     gate: threading.Event | None = None
+    # With `resume`: the first `pause_after` events are sent, then the stream waits for `resume` to be set (a test
+    # looks at what a reply shows mid-stream, e.g. half a formula, without timing).
+    pause_after: int = 0
+    resume: threading.Event | None = None
 
 
 @dataclass(frozen=True)
@@ -551,7 +555,11 @@ class ScriptedModelServer:
                     self.send_header(k, v)
                 self.end_headers()
                 try:
-                    for payload in reply.events:
+                    for index, payload in enumerate(reply.events):
+                        if reply.resume is not None and index == reply.pause_after:
+                            while not reply.resume.is_set():
+                                if server._stopping.wait(0.05):
+                                    return
                         if reply.delay_s:
                             if server._stopping.wait(reply.delay_s):
                                 return

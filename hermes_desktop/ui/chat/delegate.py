@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPointF, 
 from PySide6.QtGui import QBrush, QColor, QDesktopServices, QGuiApplication, QMouseEvent, QPainter, QPalette, QPen
 from PySide6.QtGui import QImageReader, QPixmap
 from PySide6.QtGui import QAbstractTextDocumentLayout
-from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTextBrowser, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from hermes_desktop.ui import design
 from hermes_desktop.ui import theme as themes
@@ -319,7 +319,9 @@ class TranscriptDelegate(QStyledItemDelegate):
         item = index.data(ITEM_ROLE)
         if not isinstance(item, MessageItem):
             return None
-        browser = QTextBrowser(parent)
+        from hermes_desktop.ui.chat.math_copy import MessageTextView
+
+        browser = MessageTextView(parent)  # copies formulas as their LaTeX
         browser.setObjectName("messageTextView")
         browser.setOpenExternalLinks(True)
         browser.setReadOnly(True)
@@ -329,7 +331,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         else:
             palette = themes.current().markdown
             references = references_of(item.text)
-            browser.setHtml("".join(render_block(b, palette, references).html for b in split_blocks(item.text)))
+            browser.set_message_html("".join(render_block(b, palette, references).html for b in split_blocks(item.text)))
         return browser
 
     def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,

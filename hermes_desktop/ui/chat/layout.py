@@ -141,7 +141,12 @@ class DocumentCache:
         if plain:
             doc.setPlainText(html)
         else:
-            doc.setHtml(html)
+            if "math:" in html:  # a reply's formulas are images (math_images.py, imported on the first one)
+                from hermes_desktop.ui.chat.math_images import add_math_images
+
+                doc.setHtml(add_math_images(doc, html, font, width))
+            else:
+                doc.setHtml(html)
         doc.setTextWidth(max(40.0, width))
         self._docs[key] = doc
         if len(self._docs) > self._capacity:

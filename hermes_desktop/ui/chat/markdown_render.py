@@ -10,7 +10,9 @@ are collected from the whole message and handed to every block's rendering, so
 `[the docs][1]` is a link wherever the definition is. Each block renders on its own
 and is cached by its text (and the references it may use), so while a reply streams
 only the last, growing block is re-rendered, and a finished message is never
-rendered twice. Code blocks are highlighted with
+rendered twice. LaTeX math (`$…$`, `\\(…\\)`, `$$…$$`, `\\[…\\]`) is taken out by math_markdown.py's rules and
+shown as images (math_images.py); each formula is typeset once and cached, so a chunk that adds text after it
+does not typeset it again. Code blocks are highlighted with
 Pygments (inline styles, which Qt understands) under a header with the language
 and a `Copy` link (`copy:` anchor).
 
@@ -25,6 +27,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from hermes_desktop.core.markdown_math import may_hold_math
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([\w+#.-]*)")
 _LIST_ITEM = re.compile(r"^ {0,3}([-*+]|\d{1,9}[.)])[ \t]")
@@ -124,7 +128,10 @@ def set_copy_label(text: str) -> None:
 def _markdown() -> Any:
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": False, "linkify": False, "breaks": True}).enable(["table", "strikethrough"])
+    from hermes_desktop.ui.chat.math_markdown import use_math
+
+    return use_math(MarkdownIt("commonmark", {"html": False, "linkify": False, "breaks": True})
+                    .enable(["table", "strikethrough"]))
 
 
 @lru_cache(maxsize=1)
@@ -134,7 +141,9 @@ def _block_parser() -> Any:
 
     parser = MarkdownIt("commonmark", {"html": False, "linkify": False, "breaks": True}).enable(["table", "strikethrough"])
     parser.core.ruler.disable(["inline", "text_join"], ignoreInvalid=True)
-    return parser
+    from hermes_desktop.ui.chat.math_markdown import use_math
+
+    return use_math(parser, split=True)  # a display formula is a block of its own
 
 
 def render_block(block: str, palette: Palette, references: References = ()) -> RenderedBlock:
@@ -152,7 +161,12 @@ def _render_block_cached(block: str, palette: Palette, references: References) -
         tokens = _block_parser().parse(block, {})
         if len(tokens) == 1 and tokens[0].type == "code_block":  # indented code: the same box as fenced code
             return _code_box(tokens[0].content.rstrip("\n"), "", palette)
-    env = {"references": {label: {"href": href, "title": title} for label, href, title in references}}
+    if may_hold_math(block):
+        from hermes_desktop.core.math_typeset import prepare
+
+        prepare()  # the typesetter loads in the background while the formula is still being written
+    env = {"references": {label: {"href": href, "title": title} for label, href, title in references},
+           "math_colour": palette.text}
     return RenderedBlock(_style_html(_markdown().render(block, env), palette))
 
 
