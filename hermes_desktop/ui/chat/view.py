@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QListView, QWidget
 
 from hermes_desktop.ui.chat.delegate import TranscriptDelegate
@@ -44,6 +44,7 @@ class ChatView(QListView):
         model.dataChanged.connect(self._row_changed)
         model.sig_rows_appended.connect(self._maybe_follow)
         model.modelReset.connect(self.follow_bottom)
+        model.modelReset.connect(lambda: self.highlight(-1))
         model.rowsAboutToBeInserted.connect(self._before_insert)
         model.rowsAboutToBeRemoved.connect(self._before_insert)
         bar = self.verticalScrollBar()
@@ -57,6 +58,23 @@ class ChatView(QListView):
             self.delegate.sig_action.emit("toggle_summary", item, None)
             return
         super().keyPressEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
+        """A click in the transcript ends a search hit's highlight: the user has found it."""
+        self.highlight(-1)
+        super().mousePressEvent(event)
+
+    def highlight(self, row: int) -> None:
+        """Mark the row a search hit led to (-1: none); the delegate tints it."""
+        item = self.transcript.item(row) if 0 <= row < self.transcript.rowCount() else None
+        if item is not self.delegate.highlighted:
+            self.delegate.highlighted = item
+            self.viewport().update()
+
+    @property
+    def highlighted_row(self) -> int:
+        item = self.delegate.highlighted
+        return self.transcript.row_of(item) if item is not None else -1
 
     def _row_changed(self, top_left: QModelIndex, *_: object) -> None:
         # A row that grew (streamed text, an opened card) needs the list laid out again.
@@ -113,10 +131,11 @@ class ChatView(QListView):
     def following(self) -> bool:
         return self._follow
 
-    def scroll_to_row(self, row: int) -> None:
+    def scroll_to_row(self, row: int, hint: QAbstractItemView.ScrollHint = QAbstractItemView.ScrollHint.PositionAtTop
+                      ) -> None:
         if 0 <= row < self.transcript.rowCount():
             self._follow = False
-            self.scrollTo(self.transcript.index(row), QAbstractItemView.ScrollHint.PositionAtTop)
+            self.scrollTo(self.transcript.index(row), hint)
 
     def refresh_layouts(self) -> None:
         self.delegate.forget()
