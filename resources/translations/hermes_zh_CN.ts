@@ -291,78 +291,78 @@ Path: {1}</source>
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="322"/>
         <source>{0} (fork)</source>
         <comment>a forked conversation&apos;s title</comment>
         <translation>{0}（分支）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="323"/>
         <source>Untitled</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="777"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="777"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="771"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="779"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="781"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="784"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="792"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="799"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="807"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="800"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="802"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="810"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="811"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="816"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="816"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="816"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="809"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="817"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -370,97 +370,107 @@ Path: {1}</source>
 <context>
     <name>ApprovalDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="36"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="39"/>
         <source>Allow this action?</source>
         <translation>批准此操作吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="43"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="46"/>
         <source>Hermes wants to run:</source>
         <translation>Hermes 想要运行：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="52"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="55"/>
         <source>{level} — {explanation}</source>
         <translation>{level} — {explanation}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="73"/>
         <source>Asked again: this changed on disk after it was allowed. Before, it was: {0}</source>
         <translation>再次询问：批准之后磁盘上的情况变了。之前是：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="76"/>
         <source>This is a large change, so Hermes asks even if you allowed this tool before.</source>
         <translation>这是一次较大的改动，所以即使你之前批准过此工具，Hermes 仍会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82"/>
         <source>The model said: “{0}”</source>
         <translation>模型说：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="87"/>
         <source>Session: {0}</source>
         <translation>对话：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="92"/>
         <source>The tool call&apos;s arguments</source>
         <translation>工具调用的参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="97"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="98"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="99"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="95"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="103"/>
         <source>Allow this tool for the rest of this conversation, for this kind of change only: allowing it to create a file does not allow it to overwrite one, and allowing it to delete some files does not allow it to delete more.</source>
         <translation>在本对话剩余时间内批准此工具，但仅限这一类更改：批准它新建文件并不批准它覆盖文件，批准它删除一些文件也不批准它删除更多文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="106"/>
         <source>Always allow this tool</source>
         <translation>始终批准此工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="113"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="121"/>
         <source>Arguments:</source>
         <translation>参数：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="152"/>
+        <source>Files to be deleted:</source>
+        <translation>将删除的文件：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="158"/>
+        <source>… and {0} more</source>
+        <translation>……还有 {0} 个</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="170"/>
         <source>… and {0} more characters</source>
         <translation>……还有 {0} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="172"/>
         <source>Text to be written:</source>
         <translation>将写入的文字：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="193"/>
         <source>{key}: {path}  →  {resolved}</source>
         <translation>{key}：{path}  →  {resolved}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="196"/>
         <source>{key}: {path}  →  refused: {reason}</source>
         <translation>{key}：{path}  →  已拒绝：{reason}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="200"/>
         <source>On disk:</source>
         <translation>磁盘上的位置：</translation>
     </message>
@@ -468,127 +478,127 @@ Path: {1}</source>
 <context>
     <name>AssistantActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="65"/>
         <source>Assistant of this chat</source>
         <translation>本对话的助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="66"/>
         <source>The assistant of this chat: its instructions, model and tools (Ctrl+Shift+A to change)</source>
         <translation>本对话的助手：它的指令、模型和工具（按 Ctrl+Shift+A 更换）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="133"/>
         <source>The assistant change was not saved: {0}</source>
         <translation>助手的更改未能保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="140"/>
         <source>all enabled tools</source>
         <translation>所有已启用的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="142"/>
         <source>no tools</source>
         <translation>不使用工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="174"/>
         <source>Or start with:</source>
         <translation>或者从这些开始：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="187"/>
         <source>More…</source>
         <translation>更多…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="190"/>
         <source>Every assistant, with search (Ctrl+Shift+A)</source>
         <translation>所有助手，可搜索（Ctrl+Shift+A）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="228"/>
         <source>This chat&apos;s next message goes to {0}.</source>
         <translation>本对话的下一条消息将交给{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="241"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="249"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="259"/>
         <source>Switch this chat&apos;s assistant…</source>
         <translation>更换本对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="265"/>
         <source>Assistant for the new chat…</source>
         <translation>新对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="278"/>
         <source>Prompts, assistants and skills…</source>
         <translation>提示词、助手和技能…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="342"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="352"/>
         <source>Deleted “{0}”.</source>
         <translation>已删除“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
         <source>Another assistant already has this name.</source>
         <translation>已有同名的助手。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="397"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="405"/>
         <source>Export assistant</source>
         <translation>导出助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="406"/>
         <source>JSON files (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="414"/>
         <source>The assistant was not exported: {0}</source>
         <translation>助手未能导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="402"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="416"/>
         <source>Exported to {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="431"/>
         <source>The assistants were not imported: {0}</source>
         <translation>助手未能导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="434"/>
         <source>Imported {0} assistant(s).</source>
         <translation>已导入 {0} 个助手。</translation>
     </message>
@@ -930,22 +940,22 @@ Path: {1}</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="130"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="131"/>
         <source>Mine</source>
         <translation>我的</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="132"/>
         <source>Gallery</source>
         <translation>助手库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="152"/>
         <source>No assistant matches “{0}”.</source>
         <translation>没有与“{0}”匹配的助手。</translation>
     </message>
@@ -1663,7 +1673,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="777"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="785"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
@@ -1961,32 +1971,32 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="296"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="939"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="947"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="446"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="450"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="485"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="486"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="532"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="533"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="533"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="534"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1995,72 +2005,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="536"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="537"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="546"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="547"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="606"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="607"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="714"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="722"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="715"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="723"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="779"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="787"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="816"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="824"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="819"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="827"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="821"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="829"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="853"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="861"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="859"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="867"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="895"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="903"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="943"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="951"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="943"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="951"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -3769,62 +3779,62 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>SessionSidebar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="86"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="88"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="90"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="91"/>
         <source>New session (Ctrl+N)</source>
         <translation>新建对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="94"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="98"/>
         <source>Sessions</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="111"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="115"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="141"/>
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="141"/>
         <source>Type a message to start one; it is kept here.</source>
         <translation>输入一条消息即可开始；对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="145"/>
         <source>Try other words: the search looks through the text of every conversation.</source>
         <translation>换个词试试：搜索会查找所有对话的文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="196"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="197"/>
         <source>Incognito: does not use or record memory</source>
         <translation>无痕：不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="213"/>
         <source>No conversations yet.
 Type a message below to start one;
 it is kept here.</source>
@@ -3833,128 +3843,128 @@ it is kept here.</source>
 对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="335"/>
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="335"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="335"/>
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="336"/>
         <source>Previous 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="336"/>
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="425"/>
         <source>Word…</source>
         <translation>Word…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="418"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="426"/>
         <source>Obsidian vault…</source>
         <translation>Obsidian 库…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="465"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="458"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="466"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="467"/>
         <source>tool result</source>
         <translation>工具结果</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="468"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="461"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="469"/>
         <source>note</source>
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="141"/>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="346"/>
         <source>No matches</source>
         <translation>没有匹配项</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="84"/>
         <source>Search (Ctrl+K)</source>
         <translation>搜索（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="85"/>
         <source>Search the text of all sessions (Ctrl+K or Ctrl+F)</source>
         <translation>搜索所有对话的文本（Ctrl+K 或 Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="357"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="404"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="412"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="406"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="414"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="406"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="414"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="408"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="416"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="417"/>
         <source>Don&apos;t use or record memory</source>
         <translation>不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="422"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="423"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="416"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="424"/>
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="428"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -5362,17 +5372,17 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="614"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="619"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="615"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="620"/>
         <source>Open provider settings</source>
         <translation>打开提供方设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="616"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="621"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新对话</translation>
     </message>
@@ -5400,128 +5410,128 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/chat/layout.py" line="271"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="345"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="353"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="353"/>
         <source>writing…</source>
         <translation>正在写…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="337"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="345"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="359"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="364"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="361"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="366"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="363"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="368"/>
         <source>Thought for {0} s</source>
         <translation>已思考 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="365"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="370"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="454"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="483"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="483"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="483"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="480"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="485"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="500"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="505"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="502"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="507"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="543"/>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="581"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="548"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="605"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="550"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="555"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
         <translation>上面的 {0} 条消息以这份总结（{1} 个词元）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="581"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="586"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="582"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="587"/>
         <source>Show in the Memory tab</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="331"/>
         <source>Summarising earlier conversation…</source>
         <translation>正在总结之前的对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="545"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="569"/>
         <source>Imported “{role}” message: shown here, never sent to the model</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="562"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="586"/>
         <source>Forgotten (undone): {0}</source>
         <translation>已遗忘（已撤销）：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="564"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="588"/>
         <source>Could not undo; still remembered: {0}</source>
         <translation>无法撤销；仍记得：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="565"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="589"/>
         <source>Remembered: {0}</source>
         <translation>已记住：{0}</translation>
     </message>
