@@ -447,7 +447,7 @@ Path: {1}</source>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="158"/>
         <source>… and {0} more</source>
-        <translation>……还有 {0} 个</translation>
+        <translation>……还有 {0} 个文件</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="170"/>
