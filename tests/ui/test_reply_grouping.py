@@ -87,3 +87,28 @@ def test_an_error_card_ends_the_block_and_a_retried_reply_gets_its_own_header(ma
                  what="the retried reply")
     h.window.chat.model.flush_stream()
     assert headers(h) == ["Hermes"] and not replies(h)[-1].continues
+
+
+def test_a_page_that_starts_inside_a_turn_regroups_when_the_page_above_arrives(qapp) -> None:
+    """Scrolling up in a long session: the loaded page began with a later round (so it had the header, with nothing
+    above it); the earlier page brings the turn's start, and the round joins its block."""
+    from hermes_desktop.ui.chat.model import TranscriptModel
+
+    model = TranscriptModel()
+    later = MessageItem("assistant", "", 12, reasoning="more")
+    model.reset([later, ToolCardItem("c2", "read_file", "{}", message_id=12),
+                 MessageItem("assistant", "done", 14)], first=10, end=13, total=13)
+    assert not later.continues, "the first row shown heads its block"
+    changed: list[int] = []
+    model.dataChanged.connect(lambda top, _bottom, _roles: changed.append(top.row()))
+    model.prepend([MessageItem("user", "go", 8), MessageItem("assistant", "", 9, reasoning="first"),
+                   ToolCardItem("c1", "list_directory", "{}", message_id=9)], first=7, end=10)
+    rounds = [i for i in model.items() if isinstance(i, MessageItem) and i.role == "assistant"]
+    assert [r.continues for r in rounds] == [False, True, True]
+    assert model.row_of(later) in changed, "the row is laid out again without its header"
+    model.remove(model.item(0))  # the user message goes (a page dropped): the first round still heads the block
+    assert [r.continues for r in rounds] == [False, True, True]
+    model.remove(model.item(0))  # the first round goes too: the rounds after its card stay in the same block
+    assert [r.continues for r in rounds[1:]] == [True, True]
+    model.remove(model.item(0))  # and the card: now the next round is the first row, and heads the block
+    assert [r.continues for r in rounds[1:]] == [False, True]
