@@ -90,7 +90,7 @@ from hermes_desktop.core.session_models import ModelChoice
 from hermes_desktop.core.session_types import NewMessage, SessionStore, StoredMessage
 from hermes_desktop.core.settings import AgentLimits, ApprovalMode
 from hermes_desktop.core.storage.errors import SessionExists, StorageError, StorageUnavailable
-from hermes_desktop.core import request_fit
+from hermes_desktop.core import request_fit, turn_failures
 from hermes_desktop.core.tokens import TokenCalibration, estimate_text_tokens, estimate_tools_tokens
 from hermes_desktop.core.tool_calls import INTERRUPTED_RESULT, OUTPUT_LIMIT_RESULT, STOPPED_TOOLS_RESULT, TurnTools
 from hermes_desktop.core.tools.approval import ApprovalPolicy
@@ -383,6 +383,7 @@ class _TurnRun:
         self.text = text
         self.new_message = text is not None  # not a regenerate: memory reads it after the turn
         self.user_id: int | None = None
+        self.asked_id: int | None = None  # the stored user message this turn answers (once TurnStarted is out)
         self.emit = emit
         self.io = _StoreIO()
         self.round_trips = 0
@@ -430,29 +431,34 @@ class _TurnRun:
         except _DeadlinePassed:
             message = _deadline_message(self.services.limits.turn_deadline_s)
             await self._after_cancel(DEADLINE_RESULT)
-            self.emit(TurnError(ErrorKind.TIMEOUT, message, ErrorAction.RETRY, code="turn_deadline",
-                                params={"limit_s": self.services.limits.turn_deadline_s}))
-            self.emit(TurnFinished(FinishReason.ERROR, message, self.round_trips))
+            await self._failed(TurnError(ErrorKind.TIMEOUT, message, ErrorAction.RETRY, code="turn_deadline",
+                                         params={"limit_s": self.services.limits.turn_deadline_s}), message)
         except asyncio.CancelledError:
             await self._after_cancel()
             self.emit(TurnFinished(FinishReason.CANCELLED, "Stopped. What arrived so far is kept.", self.round_trips))
         except ModelError as error:
             await self._keep_partial()
-            self.emit(TurnError(error.kind, error.message, error.action, error.detail, code=error.code,
-                                params=dict(error.params)))
-            self.emit(TurnFinished(FinishReason.ERROR, error.message, self.round_trips))
+            await self._failed(TurnError(error.kind, error.message, error.action, error.detail, code=error.code,
+                                         params=dict(error.params)), error.message)
         except StorageError as error:
             log.error("storage failed during a turn: %s", error)
             await self._keep_partial()
-            self.emit(TurnError(ErrorKind.STORAGE, str(error), ErrorAction.RETRY, **_storage_code(error)))
-            self.emit(TurnFinished(FinishReason.ERROR, str(error), self.round_trips))
+            await self._failed(TurnError(ErrorKind.STORAGE, str(error), ErrorAction.RETRY, **_storage_code(error)),
+                               str(error))
         except Exception as exc:  # a bug: show it, never hang the UI
             log.exception("turn failed unexpectedly")
             await self._keep_partial()
-            self.emit(TurnError(ErrorKind.INTERNAL, f"Something went wrong inside Hermes ({type(exc).__name__}: {exc}). "
-                                "Your message is saved; the details are in the log.", ErrorAction.RETRY, repr(exc),
-                                code="internal", params={"error": f"{type(exc).__name__}: {exc}"}))
-            self.emit(TurnFinished(FinishReason.ERROR, "internal error", self.round_trips))
+            await self._failed(TurnError(ErrorKind.INTERNAL, f"Something went wrong inside Hermes ({type(exc).__name__}: "
+                                         f"{exc}). Your message is saved; the details are in the log.", ErrorAction.RETRY,
+                                         repr(exc), code="internal", params={"error": f"{type(exc).__name__}: {exc}"}),
+                               "internal error")
+
+    async def _failed(self, error: TurnError, message: str) -> None:
+        """Report the error, kept with the session first (core/turn_failures.py: its card survives a restart)."""
+        self.emit(error)
+        await turn_failures.keep(self.io.call, self.services.store, self.session_id, self.asked_id, error,
+                                 self.services.known_secrets)
+        self.emit(TurnFinished(FinishReason.ERROR, message, self.round_trips))
 
     async def _record_workflow(self, reason: str) -> None:
         try:  # learning never breaks a turn; on the store executor
@@ -537,6 +543,8 @@ class _TurnRun:
         else:
             user_id = await self._append_user_message()
             stored = await self.io.call(store.recent_messages, self.session_id, recent)
+        await turn_failures.forget(self.io.call, store, self.session_id)  # this turn is the session's latest word
+        self.asked_id = user_id
         self.emit(TurnStarted(self.session_id, user_id, self.text, stored[-1].attachments if stored else ()))
         if choice is not None and choice.notice:
             self.emit(Notice(choice.notice, "warning", code="model_choice", params={"text": choice.notice}))

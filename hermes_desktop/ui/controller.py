@@ -58,6 +58,7 @@ class Page:
     versions: dict[int, tuple[int, ...]] = field(default_factory=dict)  # messages with edits/regenerations
     summary: Any = None  # the running summary of a long conversation (core/conversation_summary.SummaryRecord)
     tool_records: dict[int, Any] = field(default_factory=dict)  # by tool message id: what each card showed live
+    failure: Any = None  # the session's failed last turn (core/turn_failures.TurnFailure): its card, after a restart
 
     @property
     def live_events(self) -> list[ev.Event]:
@@ -276,7 +277,11 @@ class AppController(QObject):
 
         summary = await asyncio.to_thread(load_summary, store, session_id) if messages else None
         records = await asyncio.to_thread(self._tool_records, messages)
-        page = Page(session_id, messages, first, total, None, versions, summary, records)
+        from hermes_desktop.core import turn_failures
+
+        failure = await asyncio.to_thread(turn_failures.load, store, session_id) \
+            if turn is None and first + len(messages) >= total else None
+        page = Page(session_id, messages, first, total, None, versions, summary, records, failure)
         return replace(page, live_turn=turn) if not page.has_later else page
 
     def _tool_records(self, messages: list[StoredMessage]) -> dict[int, Any]:

@@ -318,6 +318,7 @@ class MainWindow(QMainWindow):
         c.sig_settings_changed.connect(self._sync_thinking_display)
         s = self.sidebar
         s.sig_open.connect(lambda sid, pos: spawn(self.open_session(sid, pos)))
+        s.sig_open_hit.connect(lambda sid, message, pos: self._open_hit(sid, message, pos))
         s.sig_new.connect(self.new_session)
         s.sig_search.connect(lambda text: spawn(self._search(text)))
         s.sig_rename.connect(lambda sid, title: spawn(c.rename(sid, title)))
@@ -683,12 +684,19 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, lambda: self.chat.view.scroll_to_row(row))
         await self.refresh_sessions()
 
+    def _open_hit(self, session_id: str, message_id: int, position: int | None) -> None:
+        from hermes_desktop.ui.search_navigation import open_search_hit  # with the first hit, not at start-up
+
+        spawn(open_search_hit(self, session_id, message_id, position))
+
     def _page_items(self, page: Page) -> list[Any]:
         """A page's rows: its messages, tool cards as they were shown live (their stored records), its summary."""
         from hermes_desktop.ui.chat.items import items_from_messages, summary_card
+        from hermes_desktop.ui.chat.model import error_banner
 
+        failure = (page.failure.message_id, error_banner(page.failure.error)) if page.failure is not None else None
         return items_from_messages(page.messages, self.controller.tool_info, page.versions, summary_card(page),
-                                   page.tool_records)
+                                   page.tool_records, failure)
 
     def _show_page(self, page: Page) -> None:
         items = self._page_items(page)

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 SESSION_ROLE = Qt.ItemDataRole.UserRole + 1
 POSITION_ROLE = Qt.ItemDataRole.UserRole + 2
 KIND_ROLE = Qt.ItemDataRole.UserRole + 3
+MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 4  # a search hit's message id (None: the title matched)
 SEARCH_DEBOUNCE_MS = 180
 
 
@@ -60,6 +61,9 @@ GROUPS = ("Pinned", "Today", "Yesterday", "Previous 7 days", "Older")
 class SessionSidebar(QWidget):
     sig_open = Signal(str, object)
     """Open a session: (session id, position of a search hit or None)."""
+    sig_open_hit = Signal(str, object, object)
+    """Open a search hit in a message: (session id, message id, its position). The window opens the version (branch)
+    that holds the message, scrolled to it and highlighted (ui/search_navigation.py)."""
     sig_new = Signal()
     """The user wants a new, empty session."""
     sig_search = Signal(str)
@@ -347,6 +351,7 @@ class SessionSidebar(QWidget):
             item = QListWidgetItem()
             item.setData(SESSION_ROLE, hit.session_id)
             item.setData(POSITION_ROLE, hit.position)
+            item.setData(MESSAGE_ROLE, hit.message_id)
             item.setData(KIND_ROLE, "hit")
             item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
             label = QLabel(_hit_html(hit, self.tr("Untitled")))
@@ -374,7 +379,10 @@ class SessionSidebar(QWidget):
         session_id = item.data(SESSION_ROLE)
         if session_id:
             self._current = session_id
-            self.sig_open.emit(session_id, item.data(POSITION_ROLE) if item.data(KIND_ROLE) == "hit" else None)
+            if item.data(KIND_ROLE) == "hit" and item.data(MESSAGE_ROLE) is not None:
+                self.sig_open_hit.emit(session_id, item.data(MESSAGE_ROLE), item.data(POSITION_ROLE))
+            else:
+                self.sig_open.emit(session_id, None)
 
     def _renamed(self, item: QListWidgetItem) -> None:
         if self._filling or item.data(KIND_ROLE) != "session":

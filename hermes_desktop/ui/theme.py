@@ -11,6 +11,12 @@ white tick; the focus frame, and buttons, line edits and combo boxes with the ke
 accent ring (Fusion's own cue, a 1 px tint, was hard to find); menus get a visible frame; and the standard dialog-button / line-edit-clear icons
 are drawn in the current text colour, so a Close button's icon is light on dark. No style sheet: an
 app-wide one would turn every widget into a QStyleSheetStyle widget and cost start-up time.
+
+Those standard icons are handed out once: a field's clear button (the sidebar's search, the Memory tab's) and a
+dialog's Close button keep the icon they got when they were made, so after a switch to the dark theme (in the
+Settings dialog, whose own Close button is one of them) the cross stayed dark on dark (issue 24). A theme change
+gives every live one its icon again (`_refresh_standard_icons`). A closable tab's cross (PE_IndicatorTabClose) is
+Qt's own grey bitmap on Fusion; it is drawn here in the theme's colours too.
 """
 
 from __future__ import annotations
@@ -100,7 +106,37 @@ class ThemeManager(QObject):
         self.theme = DARK_THEME if dark else LIGHT_THEME
         set_current(self.theme)
         self._app.setPalette(_palette(self.theme))
+        _refresh_standard_icons(self._app, self.style)
         self.sig_theme_changed.emit(self.theme)
+
+
+# A dialog button's standard icon, as QDialogButtonBox picks it (qdialogbuttonbox.cpp).
+_BUTTON_ICONS = {
+    "Ok": QStyle.StandardPixmap.SP_DialogOkButton, "Save": QStyle.StandardPixmap.SP_DialogSaveButton,
+    "Open": QStyle.StandardPixmap.SP_DialogOpenButton, "Cancel": QStyle.StandardPixmap.SP_DialogCancelButton,
+    "Close": QStyle.StandardPixmap.SP_DialogCloseButton, "Apply": QStyle.StandardPixmap.SP_DialogApplyButton,
+    "Reset": QStyle.StandardPixmap.SP_DialogResetButton, "Help": QStyle.StandardPixmap.SP_DialogHelpButton,
+    "Discard": QStyle.StandardPixmap.SP_DialogDiscardButton, "Yes": QStyle.StandardPixmap.SP_DialogYesButton,
+    "No": QStyle.StandardPixmap.SP_DialogNoButton,
+}
+CLEAR_ACTION = "_q_qlineeditclearaction"  # the QAction QLineEdit makes for its clear button (qlineedit_p.cpp)
+
+
+def _refresh_standard_icons(app: QApplication, style: QStyle) -> None:
+    """Give live clear buttons and dialog buttons their standard icon in the new theme's colours (module docstring)."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QDialogButtonBox, QLineEdit
+
+    for widget in app.allWidgets():
+        if isinstance(widget, QLineEdit) and widget.isClearButtonEnabled():
+            action = widget.findChild(QAction, CLEAR_ACTION)
+            if action is not None:
+                action.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_LineEditClearButton, None, widget))
+        elif isinstance(widget, QDialogButtonBox):
+            for button in widget.buttons():
+                name = widget.standardButton(button).name
+                if name in _BUTTON_ICONS and not button.icon().isNull():  # the style shows icons on buttons
+                    button.setIcon(style.standardIcon(_BUTTON_ICONS[name], None, button))
 
 
 def _palette(theme: Theme) -> QPalette:
@@ -150,6 +186,9 @@ class HermesStyle(QProxyStyle):
         if element in (QStyle.PrimitiveElement.PE_IndicatorCheckBox,
                        QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck):
             _draw_check(painter, option, current())
+            return
+        if element == QStyle.PrimitiveElement.PE_IndicatorTabClose:
+            _draw_tab_close(painter, option, current())
             return
         if element == QStyle.PrimitiveElement.PE_FrameFocusRect:
             theme = current()
@@ -243,6 +282,31 @@ def _draw_check(painter: QPainter, option: QStyleOption, theme: Theme) -> None:
         painter.drawPath(path)
     elif partial:
         painter.fillRect(QRectF(box.left() + size * 0.25, box.center().y() - 1, size * 0.5, 2), accent)
+    painter.restore()
+
+
+def _draw_tab_close(painter: QPainter, option: QStyleOption, theme: Theme) -> None:
+    """A closable tab's cross in the muted colour (the text colour under the mouse, on a faint round), like the
+    other crosses this style draws; Fusion's is a fixed grey bitmap that vanished on the dark theme."""
+    state = option.state
+    rect = QRectF(option.rect)
+    side = min(rect.width(), rect.height())
+    box = QRectF(0, 0, side, side)
+    box.moveCenter(rect.center())
+    hovered = bool(state & QStyle.StateFlag.State_MouseOver) and bool(state & QStyle.StateFlag.State_Enabled)
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    if hovered or state & QStyle.StateFlag.State_Sunken:
+        round_fill = QColor(theme.text)
+        round_fill.setAlpha(40)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(round_fill)
+        painter.drawEllipse(box)
+    colour = QColor(theme.text if hovered or state & QStyle.StateFlag.State_Selected else theme.muted)
+    painter.setPen(QPen(colour, max(1.5, side / 9), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+    inset = side * 0.3
+    painter.drawLine(QPointF(box.left() + inset, box.top() + inset), QPointF(box.right() - inset, box.bottom() - inset))
+    painter.drawLine(QPointF(box.right() - inset, box.top() + inset), QPointF(box.left() + inset, box.bottom() - inset))
     painter.restore()
 
 

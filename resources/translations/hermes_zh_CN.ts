@@ -291,78 +291,78 @@ Path: {1}</source>
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="315" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="350" />
         <source>{0} (fork)</source>
         <comment>a forked conversation's title</comment>
         <translation>{0}（分支）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="316" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="351" />
         <source>Untitled</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="773" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="813" />
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="773" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="813" />
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="775" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="815" />
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="777" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="817" />
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="789" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="829" />
         <source>Hides the skill of the same name in {0}</source>
         <translation>覆盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="804" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="844" />
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="805" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="845" />
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="807" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="847" />
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="848" />
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="813" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="853" />
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="813" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="853" />
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="813" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="853" />
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="814" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="854" />
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -370,97 +370,107 @@ Path: {1}</source>
 <context>
     <name>ApprovalDialog</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="36" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="39" />
         <source>Allow this action?</source>
         <translation>批准此操作吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="43" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="46" />
         <source>Hermes wants to run:</source>
         <translation>Hermes 想要运行：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="52" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="55" />
         <source>{level} — {explanation}</source>
         <translation>{level} — {explanation}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="70" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="73" />
         <source>Asked again: this changed on disk after it was allowed. Before, it was: {0}</source>
         <translation>再次询问：批准之后磁盘上的情况变了。之前是：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="73" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="76" />
         <source>This is a large change, so Hermes asks even if you allowed this tool before.</source>
         <translation>这是一次较大的改动，所以即使你之前批准过此工具，Hermes 仍会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="74" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="82" />
         <source>The model said: “{0}”</source>
         <translation>模型说：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="79" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="87" />
         <source>Session: {0}</source>
         <translation>对话：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="84" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="92" />
         <source>The tool call's arguments</source>
         <translation>工具调用的参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="89" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="97" />
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="90" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="98" />
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="91" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="99" />
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="95" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="103" />
         <source>Allow this tool for the rest of this conversation, for this kind of change only: allowing it to create a file does not allow it to overwrite one, and allowing it to delete some files does not allow it to delete more.</source>
         <translation>在本对话剩余时间内批准此工具，但仅限这一类更改：批准它新建文件并不批准它覆盖文件，批准它删除一些文件也不批准它删除更多文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="98" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="106" />
         <source>Always allow this tool</source>
         <translation>始终批准此工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="113" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="121" />
         <source>Arguments:</source>
         <translation>参数：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="145" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="152" />
+        <source>Files to be deleted:</source>
+        <translation>将删除的文件：</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="158" />
+        <source>… and {0} more</source>
+        <translation>……还有 {0} 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="170" />
         <source>… and {0} more characters</source>
         <translation>……还有 {0} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="147" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="172" />
         <source>Text to be written:</source>
         <translation>将写入的文字：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="168" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="193" />
         <source>{key}: {path}  →  {resolved}</source>
         <translation>{key}：{path}  →  {resolved}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="171" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="196" />
         <source>{key}: {path}  →  refused: {reason}</source>
         <translation>{key}：{path}  →  已拒绝：{reason}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="175" />
+        <location filename="../../hermes_desktop/ui/dialogs/approval.py" line="200" />
         <source>On disk:</source>
         <translation>磁盘上的位置：</translation>
     </message>
@@ -1831,7 +1841,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="798" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="807" />
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
@@ -2129,32 +2139,32 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="300" />
-        <location filename="../../hermes_desktop/ui/main_window.py" line="969" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="978" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="453" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="455" />
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="457" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="459" />
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="493" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="495" />
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="548" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="550" />
         <source>Trust this skill's code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="549" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="551" />
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -2163,72 +2173,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="552" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="554" />
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="562" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="564" />
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="622" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="624" />
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 Token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="734" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="743" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="735" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="744" />
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="800" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="809" />
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 Token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="846" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="855" />
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="849" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="858" />
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="851" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="860" />
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="883" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="892" />
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="889" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="898" />
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="925" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="934" />
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="973" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="982" />
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="973" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="982" />
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -3955,62 +3965,62 @@ A conversation with “Don't use or record memory” on (its context menu, or th
 <context>
     <name>SessionSidebar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="82" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="86" />
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="84" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="88" />
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="86" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="90" />
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="87" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="91" />
         <source>New session (Ctrl+N)</source>
         <translation>新建对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="94" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="98" />
         <source>Sessions</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="111" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="115" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="137" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="141" />
         <source>No conversations yet</source>
         <translation>还没有对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="137" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="141" />
         <source>Type a message to start one; it is kept here.</source>
         <translation>输入一条消息即可开始；对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="141" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="145" />
         <source>Try other words: the search looks through the text of every conversation.</source>
         <translation>换个词试试：搜索会查找所有对话的文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="192" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="196" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="193" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="197" />
         <source>Incognito: does not use or record memory</source>
         <translation>不用记忆：既不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="209" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="213" />
         <source>No conversations yet.
 Type a message below to start one;
 it is kept here.</source>
@@ -4019,128 +4029,128 @@ it is kept here.</source>
 对话会保存在这里。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="331" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="335" />
         <source>Pinned</source>
         <translation>已置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="331" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="335" />
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="331" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="335" />
         <source>Yesterday</source>
         <translation>昨天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="332" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="336" />
         <source>Previous 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="332" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="336" />
         <source>Older</source>
         <translation>更早</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="417" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="425" />
         <source>Word…</source>
         <translation>Word…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="418" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="426" />
         <source>Obsidian vault…</source>
         <translation>Obsidian 库…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="457" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="465" />
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="458" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="466" />
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="459" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="467" />
         <source>tool result</source>
         <translation>工具结果</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="460" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="468" />
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="461" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="469" />
         <source>note</source>
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="141" />
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="342" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="145" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="346" />
         <source>No matches</source>
         <translation>没有匹配项</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="80" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="84" />
         <source>Search (Ctrl+K)</source>
         <translation>搜索（Ctrl+K）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="81" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="85" />
         <source>Search the text of all sessions (Ctrl+K or Ctrl+F)</source>
         <translation>搜索所有对话的文本（Ctrl+K 或 Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="352" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="357" />
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="404" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="412" />
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="406" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="414" />
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="406" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="414" />
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="408" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="416" />
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="409" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="417" />
         <source>Don't use or record memory</source>
         <translation>不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="414" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="422" />
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="415" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="423" />
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="416" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="424" />
         <source>JSON…</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/sidebar.py" line="420" />
+        <location filename="../../hermes_desktop/ui/sidebar.py" line="428" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -5765,17 +5775,17 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="619" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="629" />
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="620" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="630" />
         <source>Open provider settings</source>
         <translation>打开服务商设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="621" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="631" />
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新对话</translation>
     </message>
@@ -5791,140 +5801,140 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
         <translation>已复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="191" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="196" />
         <source>Copy</source>
         <comment>a code block's link</comment>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="271" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="276" />
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="271" />
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="276" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="350" />
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="332" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="358" />
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="332" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="358" />
         <source>writing…</source>
         <translation>正在回复…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="338" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="342" />
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="346" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="350" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="359" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="369" />
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="361" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="371" />
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="363" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="373" />
         <source>Thought for {0} s</source>
         <translation>已思考（用时 {0} 秒）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="365" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="375" />
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="454" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="464" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="483" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="493" />
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="483" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="493" />
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="483" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="493" />
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="485" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="495" />
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="505" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="515" />
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="507" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="517" />
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="548" />
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="581" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="558" />
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="605" />
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="555" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="565" />
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
         <translation>上面的 {0} 条消息以这份总结（{1} 个 Token）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="586" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="596" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="587" />
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="597" />
         <source>Show in the Memory tab</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="315" />
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="331" />
         <source>Summarising earlier conversation…</source>
         <translation>正在总结之前的对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="545" />
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="569" />
         <source>Imported “{role}” message: shown here, never sent to the model</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="562" />
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="586" />
         <source>Forgotten (undone): {0}</source>
         <translation>已遗忘（已撤销）：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="564" />
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="588" />
         <source>Could not undo; still remembered: {0}</source>
         <translation>无法撤销；仍记得：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="565" />
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="589" />
         <source>Remembered: {0}</source>
         <translation>已记住：{0}</translation>
     </message>

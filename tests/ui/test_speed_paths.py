@@ -89,14 +89,14 @@ def test_evicted_layouts_keep_their_exact_heights(qapp, monkeypatch) -> None:
     view.resize(600, 400)
     delegate = TranscriptDelegate(view)
     items = [MessageItem("assistant", f"## Answer {n}\n\n" + "word " * (20 * n), n + 1) for n in range(12)]
+    model = TranscriptModel()
+    model.reset(items)  # first: the model groups the replies under one header (items.continues), a layout change
     width = max(200, view.viewport().width())  # the width sizeHint lays rows out at
     heights = {item.key: delegate.row_layout(item, width).height for item in items}
     assert len(delegate._layouts) == 5  # noqa: SLF001 - the bound itself
     for item in items:
         assert delegate.exact_height_known(item, width)
 
-    model = TranscriptModel()
-    model.reset(items)
     view.setModel(model)
     option = QStyleOptionViewItem()
     for row, item in enumerate(items):

@@ -352,11 +352,28 @@ def _v11_usage_records_and_reply_models(db: sqlite3.Connection) -> None:
     )
 
 
+def _v12_turn_failures(db: sqlite3.Connection) -> None:
+    """The error of a session's latest turn, when it failed after its user message was stored (core/turn_failures.py):
+    its card ("not sent", with Retry) is shown again when the session is opened after a restart. One row per session,
+    removed when the next turn starts; `error` is JSON (kind, code, parameters, message), redacted."""
+    _run(
+        db,
+        """
+        CREATE TABLE turn_failures (
+            session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+            message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            error TEXT NOT NULL,
+            at REAL NOT NULL
+        )
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search,
                                _v3_summaries_get_their_own_role, _v4_reasoning, _v5_attachments,
                                _v6_memories, _v7_context_summaries, _v8_tool_call_records,
                                _v9_assistants_and_prompts, _v10_sync_ids_and_state,
-                               _v11_usage_records_and_reply_models]
+                               _v11_usage_records_and_reply_models, _v12_turn_failures]
 LATEST_VERSION = len(MIGRATIONS)
 
 

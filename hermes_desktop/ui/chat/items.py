@@ -37,6 +37,9 @@ class MessageItem:
     reasoning_open: bool | None = None  # the user's toggle; None follows the setting
     attachments: tuple[Any, ...] = ()  # a user message's files (AttachmentRef): thumbnails and chips under it
     copied: bool = False  # Copy was just clicked: its link reads "Copied" for a moment (never stored)
+    # A later round of the same turn's reply (after its tool cards): drawn under the first round's "Hermes" header,
+    # without one of its own (continues_reply sets it; the transcript model keeps it right as rows come and go).
+    continues: bool = False
 
     @property
     def key(self) -> str:
@@ -190,6 +193,36 @@ class RememberedItem:
 
 
 Item = Union[MessageItem, ToolCardItem, BannerItem, NoticeItem, SummaryItem, RememberedItem]
+
+
+def continues_reply(previous: Iterable[Item]) -> bool:
+    """Whether an assistant row goes under the reply header of the rows before it (`previous`, nearest first).
+
+    One user turn can be many model rounds (model, tools, model, tools, answer); each round is its own stored
+    message, and each used to get its own "Hermes" header, so a five-round turn read as five replies (issue 24).
+    A round continues the reply when the nearest row above it, passing over one-line notices (a retry, a switch to
+    text tool calls), is a reply round or a tool card. A user message, an error or stop banner, a summary card, a
+    "Remembered" row or an imported note starts afresh: what follows them gets its own header."""
+    for item in previous:
+        if isinstance(item, NoticeItem) and not item.note_of:
+            continue
+        return isinstance(item, ToolCardItem) or (isinstance(item, MessageItem) and item.role == "assistant")
+    return False
+
+
+def group_replies(rows: list[Item], start: int = 0) -> list[MessageItem]:
+    """Set `continues` on the assistant rows from `start` on; returns the rows whose value changed."""
+    changed = []
+    for row in range(max(0, start), len(rows)):
+        item = rows[row]
+        if isinstance(item, MessageItem) and item.role == "assistant":
+            value = continues_reply(rows[n] for n in range(row - 1, -1, -1))
+            if value != item.continues:
+                item.continues = value
+                changed.append(item)
+    return changed
+
+
 ToolInfo = Callable[[str], tuple[str, str]]  # tool name -> (source, risk)
 
 
@@ -250,13 +283,15 @@ def apply_tool_record(card: ToolCardItem, record: Any) -> None:
 def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
                         versions: dict[int, tuple[int, ...]] | None = None,
                         summary: SummaryItem | None = None,
-                        tool_records: dict[int, Any] | None = None) -> list[Item]:
+                        tool_records: dict[int, Any] | None = None,
+                        failure: tuple[int, BannerItem] | None = None) -> list[Item]:
     """The rows for stored messages: tool results fold into the card of the call they answer.
 
     `versions` maps a message id to the ids of all its versions, for messages that have more than one. `summary`
     (the conversation's running summary) goes right after the message it ends with, when that is among them.
     `tool_records` (by tool message id, ui/controller.Page.tool_records) restore each card's impact line, decision
-    and duration; cards without one show as before."""
+    and duration; cards without one show as before. `failure` (the user message id of the session's failed last turn
+    and its error card, core/turn_failures.py) puts the card after that turn's rows, as it was shown live."""
     from hermes_desktop.core.session_types import CONVERSATION_ROLES, SUMMARY
 
     versions = versions or {}
@@ -294,7 +329,21 @@ def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
             rows.append(NoticeItem(message.content or "", note_of=message.name or message.role))
         if summary is not None and message.id == summary.covered_to:
             rows.append(summary)
+    if failure is not None:
+        _place_failure(rows, *failure)
     return rows
+
+
+def _place_failure(rows: list[Item], message_id: int, banner: BannerItem) -> None:
+    """The error card after the rows of the turn that answered user message `message_id` (before the next user
+    message); not shown when that message is not among the rows."""
+    start = next((n for n, item in enumerate(rows) if isinstance(item, MessageItem) and item.role == "user"
+                  and item.message_id == message_id), None)
+    if start is None:
+        return
+    end = next((n for n in range(start + 1, len(rows)) if isinstance(rows[n], MessageItem)
+                and rows[n].role == "user"), len(rows))  # type: ignore[union-attr]
+    rows.insert(end, banner)
 
 
 def summary_card(page: Any) -> SummaryItem | None:

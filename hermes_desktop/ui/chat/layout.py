@@ -163,7 +163,7 @@ def signature(item: Item) -> tuple[Any, ...]:
         thinking = (thinking_state(item), len(item.reasoning), item.reasoning_ms, item.thinking,
                     thinking_seconds(item) if item.thinking else None) if item.reasoning else ()
         return ("m", item.role, len(item.text), item.text[-64:], item.streaming, item.interrupted, len(item.attachments), item.versions,
-                thinking_display(), thinking, item.copied)
+                thinking_display(), thinking, item.copied, item.continues)
     if isinstance(item, ToolCardItem):
         elapsed = item.elapsed()
         return ("c", item.status, item.args_open, item.result_open, item.show_all, len(item.result or ""),
@@ -224,7 +224,7 @@ class RowLayouter:
         for line in item.text.split("\n"):
             wide = sum(1 for ch in line if ord(ch) > 0x2E80)
             lines += max(1, math.ceil((len(line) + wide) / per_line))
-        header = 0.0 if item.role == "user" else self.small_metrics.height() + 4
+        header = 0.0 if item.role == "user" or item.continues else self.small_metrics.height() + 4
         if item.role == "assistant" and thinking_state(item) != "none":
             header += self.small_metrics.height() + 4  # the thinking toggle; an open section is laid out exactly
         return PAD_Y * 2 + header + lines * self.metrics.lineSpacing() + FOOTER_H + (2 * BUBBLE_PAD if item.role == "user" else 0)
@@ -333,10 +333,9 @@ class RowLayouter:
     def _assistant(self, item: MessageItem, width: float) -> RowLayout:
         inner = max(80.0, width - 2 * MARGIN_X)
         layout = RowLayout(height=0)
-        y = PAD_Y
-        header = QCoreApplication.translate("Transcript", "Hermes") + ("  ·  " + QCoreApplication.translate("Transcript", "writing…") if item.streaming else "")
-        layout.texts.append(TextPart(QRectF(MARGIN_X, y, inner, self.small_metrics.height()), header, "header"))
-        y += self.small_metrics.height() + 4
+        # A later round of the turn (after its tool cards) sits under the first round's header, as close to the
+        # card above as cards are to each other.
+        y = PAD_Y / 2 if item.continues else self._reply_header(item, layout, PAD_Y, inner)
         y = self._thinking(item, layout, y, inner)
         y = self._blocks(item, layout, y, inner, width)
         if item.interrupted:
@@ -353,6 +352,12 @@ class RowLayouter:
         # A reply that only thought (before its tool calls) has no text to copy: no footer gap under it.
         layout.height = y + (0 if item.reasoning and not item.text and not item.streaming else FOOTER_H) + PAD_Y / 2
         return layout
+
+    def _reply_header(self, item: MessageItem, layout: RowLayout, y: float, inner: float) -> float:
+        """The line that heads a turn's reply ("Hermes", "writing…" while it streams); returns the y below it."""
+        header = QCoreApplication.translate("Transcript", "Hermes") + ("  ·  " + QCoreApplication.translate("Transcript", "writing…") if item.streaming else "")
+        layout.texts.append(TextPart(QRectF(MARGIN_X, y, inner, self.small_metrics.height()), header, "header"))
+        return y + self.small_metrics.height() + 4
 
     def _thinking(self, item: MessageItem, layout: RowLayout, y: float, inner: float) -> float:
         """The reply's "Thinking" section: a toggle line, and the reasoning below it when open."""

@@ -55,7 +55,9 @@ class Palette:
     dark: bool
 
 
-LIGHT = Palette("#1f2328", "#656d76", "#0969da", "#f6f8fa", "#d0d7de", "#eff1f3", "#d0d7de", "#57606a", "friendly", False)
+# Table rules: a solid 1 px grid in a grey that reads on the page (#c3cbd3 on white; #d0d7de was fainter than the
+# card edges around it).
+LIGHT = Palette("#1f2328", "#656d76", "#0969da", "#f6f8fa", "#d0d7de", "#eff1f3", "#c3cbd3", "#57606a", "friendly", False)
 DARK = Palette("#e6edf3", "#8d96a0", "#4493f8", "#161b22", "#30363d", "#2d333b", "#3d444d", "#9198a1", "github-dark", True)
 
 
@@ -206,12 +208,19 @@ def _highlight(code: str, language: str, style: str) -> str:
 
 
 def _style_html(rendered: str, palette: Palette) -> str:
-    """Add the inline styles Qt needs (it ignores most CSS in <style>)."""
+    """Add the inline styles Qt needs (it ignores most CSS in <style>).
+
+    A table's border is `solid`: Qt's default for `border="1"` is outset, drawn in a lighter and a darker shade of
+    the colour, and on the light theme the lighter shade is white on white, so the cells had no rules between them
+    (issue 24). With `border-collapse` every cell gets the same 1 px rule. Header cells sit on the code background,
+    as GitHub's do, so the header reads as one."""
     out = rendered.replace(
         "<table>",
-        f'<table border="1" cellspacing="0" cellpadding="5" style="border-collapse: collapse; '
+        f'<table border="1" cellspacing="0" cellpadding="5" style="border-collapse: collapse; border-style: solid; '
         f'border-color: {palette.table_border};">',
     )
+    out = out.replace("<th>", f'<th bgcolor="{palette.code_background}">').replace(
+        "<th style=", f'<th bgcolor="{palette.code_background}" style=')
     out = out.replace("<code>", f'<code style="background-color:{palette.inline_code_background};">&#8202;')
     out = out.replace("</code>", "&#8202;</code>")
     out = out.replace("<a href=", f'<a style="color:{palette.link};" href=')

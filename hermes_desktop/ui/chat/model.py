@@ -41,6 +41,8 @@ from hermes_desktop.ui.chat.items import (
     RememberedItem,
     SummaryItem,
     ToolCardItem,
+    continues_reply,
+    group_replies,
     pretty_arguments,
 )
 
@@ -149,6 +151,7 @@ class TranscriptModel(QAbstractListModel):
     def reset(self, items: Iterable[Item], *, first: int = 0, end: int = 0, total: int = 0) -> None:
         self.beginResetModel()
         self._rows = list(items)
+        group_replies(self._rows)  # a turn's rounds under one reply header (items.continues_reply)
         self._streaming = None
         self._last_reply = None
         self._pending_text.clear()
@@ -167,10 +170,12 @@ class TranscriptModel(QAbstractListModel):
         if len(self._pages) >= MAX_PAGES and not self._has_live_rows():
             self._drop(self._pages.pop(), at_end=True)
         if items:
+            group_replies(items)
             self.beginInsertRows(QModelIndex(), 0, len(items) - 1)
             self._rows[0:0] = items
             self._index_cards(items)
             self.endInsertRows()
+            self._regroup(len(items))  # the old first rows may continue a turn the new page starts
         self._pages.appendleft(_Page(first, end, len(items)))
 
     def append_page(self, items: list[Item], *, first: int, end: int) -> None:
@@ -178,6 +183,7 @@ class TranscriptModel(QAbstractListModel):
         if len(self._pages) >= MAX_PAGES:
             self._drop(self._pages.popleft(), at_end=False)
         if items:
+            group_replies(self._rows + items, len(self._rows))
             self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows) + len(items) - 1)
             self._rows.extend(items)
             self._index_cards(items)
@@ -197,6 +203,8 @@ class TranscriptModel(QAbstractListModel):
                 self._cards.pop(item.call_id, None)
         del self._rows[first : first + page.rows]
         self.endRemoveRows()
+        if not at_end:
+            self._regroup(0)  # the new first row may have lost the header it was grouped under
 
     def _index_cards(self, items: list[Item]) -> None:
         for item in items:
@@ -204,6 +212,8 @@ class TranscriptModel(QAbstractListModel):
                 self._cards.setdefault(item.call_id, item)
 
     def append(self, item: Item) -> None:
+        if isinstance(item, MessageItem) and item.role == "assistant":
+            item.continues = continues_reply(reversed(self._rows))
         self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows))
         self._rows.append(item)
         self.endInsertRows()
@@ -215,6 +225,12 @@ class TranscriptModel(QAbstractListModel):
             self.beginRemoveRows(QModelIndex(), row, row)
             del self._rows[row]
             self.endRemoveRows()
+            self._regroup(row)
+
+    def _regroup(self, start: int) -> None:
+        """Rows came or went at `start`: the reply rounds below regroup (items.group_replies) and are laid out again."""
+        for item in group_replies(self._rows, start):
+            self.changed(item)
 
     def changed(self, item: Item) -> None:
         row = self.row_of(item)
@@ -323,7 +339,7 @@ class TranscriptModel(QAbstractListModel):
         elif isinstance(event, ev.TurnError):
             self._end_stream(interrupted=True)
             self._clear_retry()
-            self.append(BannerItem(words.turn_error_text(event), _actions_for(event)))
+            self.append(error_banner(event))
         elif isinstance(event, ev.TurnFinished):
             self._clear_retry()
             self._end_stream(interrupted=event.reason in _CUT_REASONS)
@@ -487,6 +503,7 @@ class TranscriptModel(QAbstractListModel):
         self._rows.insert(row, item)
         self.endInsertRows()
         self._count_in_page(row, +1)
+        self._regroup(row)
 
     def _remove_paged(self, row: int) -> None:
         if row < 0:
@@ -495,6 +512,7 @@ class TranscriptModel(QAbstractListModel):
         del self._rows[row]
         self.endRemoveRows()
         self._count_in_page(row, -1)
+        self._regroup(row)
 
     def _count_in_page(self, row: int, change: int) -> None:
         """Keep each loaded page's row count right when a row is put into (or taken out of) its middle."""
@@ -527,6 +545,12 @@ def _frame_cut(text: str, chars: int) -> int:
         if at < 0:
             return cut
     return at + 2
+
+
+def error_banner(error: ev.TurnError) -> BannerItem:
+    """A turn's error card: the error in the window's language, and what the user can do (live, and as kept with
+    the session for after a restart: core/turn_failures.py)."""
+    return BannerItem(words.turn_error_text(error), _actions_for(error))
 
 
 def _actions_for(error: ev.TurnError) -> tuple[str, ...]:

@@ -3,6 +3,9 @@
 Deny is the default button, so a stray Enter denies; closing the dialog any other way is
 a denial too. "Always allow" is not offered when a destructive call is bigger than the
 threshold. File paths in the arguments are shown resolved inside the workspace.
+
+A folder delete names what goes (issue 24: "will delete 12 files in reports" said how much, not what): the first
+files by name (the impact's `names`, core/tools/builtin/files.first_files), then "and N more".
 """
 
 from __future__ import annotations
@@ -71,6 +74,11 @@ class ApprovalDialog(QDialog):
         if request.over_threshold:
             self.impact_label.setText(self.impact_label.text() + "\n" + self.tr(
                 "This is a large change, so Hermes asks even if you allowed this tool before."))
+        self.files_label = QLabel(self.files_text())
+        self.files_label.setObjectName("deleteFilesLabel")
+        self.files_label.setTextFormat(Qt.TextFormat.PlainText)  # file names are shown, never rendered
+        self.files_label.setWordWrap(True)
+        self.files_label.setVisible(bool(self.files_label.text()))
         reason = QLabel(self.tr("The model said: “{0}”").format(request.reason) if request.reason else "")
         reason.setObjectName("reasonLabel")
         reason.setTextFormat(Qt.TextFormat.PlainText)
@@ -108,7 +116,7 @@ class ApprovalDialog(QDialog):
         buttons.addWidget(self.allow_once_button)
         buttons.addWidget(self.deny_button)
         layout = QVBoxLayout(self)
-        for widget in (heading, self.tool_label, source, risk, where, reason, self.impact_label):
+        for widget in (heading, self.tool_label, source, risk, where, reason, self.impact_label, self.files_label):
             layout.addWidget(widget)
         layout.addWidget(QLabel(self.tr("Arguments:")))
         layout.addWidget(self.args_view, 1)
@@ -132,6 +140,23 @@ class ApprovalDialog(QDialog):
     def reject(self) -> None:
         self.decision = Decision.DENY  # Esc, the close button, a cancelled turn: all deny
         super().reject()
+
+    def files_text(self) -> str:
+        """The files a folder delete removes: the first few by name, then how many more ("" for other calls)."""
+        from hermes_desktop.core.terminal_text import visible_controls
+
+        params = self.request.impact_params or {}
+        names = params.get("names") if self.request.impact_code == "delete_folder" else None
+        if not isinstance(names, list) or not names:
+            return ""
+        lines = [self.tr("Files to be deleted:")] + [f"  • {visible_controls(str(name))}" for name in names]
+        try:
+            more = int(params.get("files") or 0) - len(names)
+        except (TypeError, ValueError):
+            more = 0
+        if more > 0:
+            lines.append("  " + self.tr("… and {0} more").format(f"{more:,}"))
+        return "\n".join(lines)
 
     def _text_to_write(self, arguments: dict[str, Any]) -> str:
         """A file's or note's new text as it will read, under the JSON (where it is one string with \\n in it:

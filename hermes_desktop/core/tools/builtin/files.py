@@ -339,6 +339,22 @@ def tree_size(path: Path) -> tuple[int, int, int]:
     return files, folders, size
 
 
+DELETE_NAMES_SHOWN = 5  # files a folder delete names (the approval lists them, then "and N more")
+
+
+def first_files(path: Path, ws: Any, limit: int = DELETE_NAMES_SHOWN) -> list[str]:
+    """The first `limit` files under folder `path` (workspace-relative), in a stable order: the folder's own files by
+    name, then each subfolder's, by name; symlinks are not followed (what delete_path removes is the link)."""
+    found: list[str] = []
+    for folder, dirs, names in os.walk(path, followlinks=False):
+        dirs.sort()
+        for name in sorted(names):
+            found.append(str(ws.relative(Path(folder) / name)))
+            if len(found) >= limit:
+                return found
+    return found
+
+
 def describe_tree(path: Path) -> str:
     files, folders, size = tree_size(path)
     if path.is_file() or path.is_symlink():
@@ -371,9 +387,10 @@ def _delete_precheck(args: dict[str, Any], ctx: ToolContext) -> Impact:
     if path.is_dir() and not path.is_symlink():
         text = f"will delete {files} file{'s' if files != 1 else ''}" + (f" in {folders + 1} folders" if folders else "") + \
             f", {human_size(size)} in {ws.relative(path)}"
+        # The first few files by name, so the approval says what goes, not only how much (issue 24).
         return Impact(text, files, size, "delete_folder",
                       {"path": str(ws.relative(path)), "files": files, "folders": folders + 1 if folders else 0,
-                       "bytes": size})
+                       "bytes": size, "names": first_files(path, ws)})
     return Impact(f"will delete {ws.relative(path)} ({human_size(size)})", 1, size, "delete_file",
                   {"path": str(ws.relative(path)), "bytes": size})
 
