@@ -77,4 +77,5 @@ def learn(session_id: str, *, turn: int | None, yes: bool, stdin: TextIO | None 
     finally:
         if runtime.workflow is not None:
             runtime.workflow.close()
+        runtime.drain_usage()
         runtime.store.close()
