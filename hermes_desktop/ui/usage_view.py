@@ -30,17 +30,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("UsageView", text)
-
-
 def compact(tokens: float) -> str:
     """1,234 -> 1.2K; 3,400,000 -> 3.4M (axis ticks and the summary)."""
     if tokens >= 1_000_000:
-        return tr("{0}M").format(f"{tokens / 1_000_000:.1f}".rstrip("0").rstrip("."))
+        return QCoreApplication.translate("UsageView", "{0}M").format(_one_decimal(tokens / 1_000_000))
     if tokens >= 1_000:
-        return tr("{0}K").format(f"{tokens / 1_000:.1f}".rstrip("0").rstrip("."))
+        return QCoreApplication.translate("UsageView", "{0}K").format(_one_decimal(tokens / 1_000))
     return f"{tokens:,.0f}"
+
+
+def _one_decimal(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
 def money(cost: dict[str, float]) -> str:
@@ -51,25 +51,37 @@ def money(cost: dict[str, float]) -> str:
 def cost_text(bucket: "Bucket") -> str:
     shown = money(bucket.cost) if bucket.cost else ""
     if bucket.unpriced_tokens:
-        return tr("{0} + no price").format(shown) if shown else tr("no price")
+        if shown:
+            return QCoreApplication.translate("UsageView", "{0} + no price").format(shown)
+        return QCoreApplication.translate("UsageView", "no price")
     return shown or "—"
 
 
 def purpose_label(purpose: str) -> str:
-    return {
-        "chat": tr("Chat"), "title": tr("Titles"), "summary": tr("Session summaries"),
-        "context_summary": tr("Context summaries"), "memory": tr("Memory"), "skill_draft": tr("Skill drafts"),
-        "sampling": tr("MCP sampling"),
-    }.get(purpose, tr("Other"))
+    labels = {
+        "chat": QCoreApplication.translate("UsageView", "Chat"),
+        "title": QCoreApplication.translate("UsageView", "Titles"),
+        "summary": QCoreApplication.translate("UsageView", "Session summaries"),
+        "context_summary": QCoreApplication.translate("UsageView", "Context summaries"),
+        "memory": QCoreApplication.translate("UsageView", "Memory"),
+        "skill_draft": QCoreApplication.translate("UsageView", "Skill drafts"),
+        "sampling": QCoreApplication.translate("UsageView", "MCP sampling"),
+    }
+    return labels.get(purpose) or QCoreApplication.translate("UsageView", "Other")
 
 
 def period_names() -> list[tuple[str, str]]:
-    return [("this_month", tr("This month")), ("last_month", tr("Last month")), ("last_7_days", tr("Last 7 days")),
-            ("last_30_days", tr("Last 30 days")), ("this_year", tr("This year")), ("custom", tr("Chosen days"))]
+    return [("this_month", QCoreApplication.translate("UsageView", "This month")),
+            ("last_month", QCoreApplication.translate("UsageView", "Last month")),
+            ("last_7_days", QCoreApplication.translate("UsageView", "Last 7 days")),
+            ("last_30_days", QCoreApplication.translate("UsageView", "Last 30 days")),
+            ("this_year", QCoreApplication.translate("UsageView", "This year")),
+            ("custom", QCoreApplication.translate("UsageView", "Chosen days"))]
 
 
 def series_names() -> list[str]:
-    return [tr("Input"), tr("Cached input"), tr("Output"), tr("Reasoning")]
+    return [QCoreApplication.translate("UsageView", "Input"), QCoreApplication.translate("UsageView", "Cached input"),
+            QCoreApplication.translate("UsageView", "Output"), QCoreApplication.translate("UsageView", "Reasoning")]
 
 
 def token_values(bucket: "Bucket") -> tuple[float, float, float, float]:
@@ -80,7 +92,8 @@ def token_values(bucket: "Bucket") -> tuple[float, float, float, float]:
 
 
 def token_tooltip(title: str, bucket: "Bucket") -> str:
-    return tr("{0}\nInput {1} (cached {2})\nOutput {3} (reasoning {4})\n{5} requests · {6}").format(
+    return QCoreApplication.translate(
+        "UsageView", "{0}\nInput {1} (cached {2})\nOutput {3} (reasoning {4})\n{5} requests · {6}").format(
         title, f"{bucket.input:,}", f"{bucket.cached_input:,}", f"{bucket.output:,}", f"{bucket.reasoning:,}",
         bucket.requests, cost_text(bucket))
 
@@ -317,7 +330,7 @@ class UsageView(QDialog):
             symbol = "¥" if currency == "CNY" else "$"
             self.chart.value_text = lambda v: f"{symbol}{v:,.2f}"
             bars = [Bar(day[5:], (days[day].cost.get(currency, 0.0),) if day in days else (0.0,),
-                        tr("{0}: {1}").format(day, cost_text(days[day]) if day in days else "—")) for day in every]
+                        f"{day}: {cost_text(days[day]) if day in days else '—'}") for day in every]
             self.chart.set_bars([currency], bars)
             return
         self.chart.value_text = compact
@@ -356,5 +369,6 @@ def budget_text(status: Any) -> str:
     symbol = "¥" if status.currency == "CNY" else "$"
     spent, amount = f"{symbol}{status.spent:,.2f}", f"{symbol}{status.amount:,.2f}"
     if status.state.value == "over":
-        return tr("Over budget: {0} of {1} this month").format(spent, amount)
-    return tr("Near budget: {0} of {1} this month ({2}%)").format(spent, amount, round(status.share * 100))
+        return QCoreApplication.translate("UsageView", "Over budget: {0} of {1} this month").format(spent, amount)
+    return QCoreApplication.translate("UsageView", "Near budget: {0} of {1} this month ({2}%)").format(
+        spent, amount, round(status.share * 100))

@@ -291,78 +291,78 @@ Path: {1}</source>
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="318"/>
         <source>{0} (fork)</source>
         <comment>a forked conversation&apos;s title</comment>
         <translation>{0}（分支）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="319"/>
         <source>Untitled</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="771"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="771"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="771"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="775"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="784"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="786"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="799"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="801"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="800"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="802"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="802"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="804"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="805"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="810"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="810"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="810"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="809"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="811"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -468,127 +468,127 @@ Path: {1}</source>
 <context>
     <name>AssistantActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="65"/>
         <source>Assistant of this chat</source>
         <translation>本对话的助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="66"/>
         <source>The assistant of this chat: its instructions, model and tools (Ctrl+Shift+A to change)</source>
         <translation>本对话的助手：它的指令、模型和工具（按 Ctrl+Shift+A 更换）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="133"/>
         <source>The assistant change was not saved: {0}</source>
         <translation>助手的更改未能保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="140"/>
         <source>all enabled tools</source>
         <translation>所有已启用的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="142"/>
         <source>no tools</source>
         <translation>不使用工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="174"/>
         <source>Or start with:</source>
         <translation>或者从这些开始：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="187"/>
         <source>More…</source>
         <translation>更多…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="190"/>
         <source>Every assistant, with search (Ctrl+Shift+A)</source>
         <translation>所有助手，可搜索（Ctrl+Shift+A）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="228"/>
         <source>This chat&apos;s next message goes to {0}.</source>
         <translation>本对话的下一条消息将交给{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="241"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="249"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="259"/>
         <source>Switch this chat&apos;s assistant…</source>
         <translation>更换本对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="265"/>
         <source>Assistant for the new chat…</source>
         <translation>新对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="278"/>
         <source>Prompts, assistants and skills…</source>
         <translation>提示词、助手和技能…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="342"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="352"/>
         <source>Deleted “{0}”.</source>
         <translation>已删除“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
         <source>Another assistant already has this name.</source>
         <translation>已有同名的助手。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="397"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="405"/>
         <source>Export assistant</source>
         <translation>导出助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="406"/>
         <source>JSON files (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="414"/>
         <source>The assistant was not exported: {0}</source>
         <translation>助手未能导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="402"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="416"/>
         <source>Exported to {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="431"/>
         <source>The assistants were not imported: {0}</source>
         <translation>助手未能导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="434"/>
         <source>Imported {0} assistant(s).</source>
         <translation>已导入 {0} 个助手。</translation>
     </message>
@@ -930,22 +930,22 @@ Path: {1}</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="130"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="131"/>
         <source>Mine</source>
         <translation>我的</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="132"/>
         <source>Gallery</source>
         <translation>助手库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="152"/>
         <source>No assistant matches “{0}”.</source>
         <translation>没有与“{0}”匹配的助手。</translation>
     </message>
@@ -1158,7 +1158,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="89"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="90"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -1658,58 +1658,58 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="185"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="777"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="784"/>
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="242"/>
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
         <source>Trusted</source>
         <translation>信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="246"/>
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="248"/>
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="49"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
@@ -1749,28 +1749,28 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择本对话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="75"/>
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="75"/>
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="274"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -1790,203 +1790,213 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>在空的消息框中：已保存的提示词、助手、技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
+        <source>Usage and cost: tokens and spend per day, model and session</source>
+        <translation>用量与费用:按天、模型和会话查看 Token 与花费</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
         <source>Rename the selected session</source>
         <translation>重命名所选对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
         <source>Menu key / Shift+F10 in the session list</source>
         <translation>在对话列表中按菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="64"/>
         <source>The session&apos;s menu (rename, pin, fork, export, delete)</source>
         <translation>该对话的菜单（重命名、置顶、分支、导出、删除）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
         <source>Delete in the session list</source>
         <translation>在对话列表中按 Delete</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
         <source>Delete the selected session (Undo brings it back)</source>
         <translation>删除所选对话（可撤销）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
         <source>Menu key / Shift+F10</source>
         <translation>菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="68"/>
         <source>Actions for the selected message (copy, edit, fork, regenerate, tool details, allow or deny)</source>
         <translation>所选消息的操作（复制、编辑、分支、重新生成、工具详情、批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
         <source>Up / Down in the conversation</source>
         <translation>在对话中按上 / 下</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
         <source>Select a message</source>
         <translation>选择一条消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
         <source>F4 in the Tools list</source>
         <translation>在工具列表中按 F4</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
         <source>Change the selected tool&apos;s approval rule</source>
         <translation>更改所选工具的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
         <source>F2 / Del / Enter / Ctrl+P / Ctrl+H in the Memory list</source>
         <translation>“记忆”列表中的 F2 / Del / Enter / Ctrl+P / Ctrl+H</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="74"/>
         <source>Edit, delete, go to the source, pin or unpin, history of the selected memory</source>
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="230"/>
         <source>Tokens this session has used so far: every request&apos;s input and output added up (not the size of the context)</source>
         <translation>本对话迄今用掉的词元：每次请求的输入与输出之和（不是上下文的大小）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="234"/>
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="240"/>
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="259"/>
         <source>context –</source>
         <translation>上下文 –</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="260"/>
         <source>Context budget used by the last request: shown once this session sends one</source>
         <translation>上一次请求占用的上下文预算：本对话发出请求后显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
         <source>New session with assistant…</source>
         <translation>用助手新建对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="271"/>
         <source>Export session as Word…</source>
         <translation>将对话导出为 Word…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="272"/>
         <source>Export session to an Obsidian vault…</source>
         <translation>将对话导出到 Obsidian 库…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="275"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="276"/>
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="277"/>
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="278"/>
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="281"/>
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="285"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="286"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="289"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="289"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="289"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="296"/>
+        <source>Usage and cost…</source>
+        <translation>用量与费用…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="298"/>
         <source>Show inspector</source>
         <translation>显示检查器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="302"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="296"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="939"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="946"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="445"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="452"/>
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="456"/>
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="485"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="492"/>
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="532"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="539"/>
         <source>Trust this skill&apos;s code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="533"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="540"/>
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -1995,72 +2005,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="536"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="543"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="546"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="553"/>
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="606"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="613"/>
         <source>{0:,} tokens</source>
         <translation>{0:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="714"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="721"/>
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="715"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="722"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="779"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="786"/>
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个词元；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="816"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="823"/>
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="819"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="826"/>
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="821"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="828"/>
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="853"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="860"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="859"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="866"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="895"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="902"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="943"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="950"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="943"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="950"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -3983,13 +3993,13 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="94"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="458"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="464"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="97"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="135"/>
         <source>Providers</source>
         <translation>提供方</translation>
     </message>
@@ -4004,69 +4014,69 @@ it is kept here.</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="110"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="116"/>
         <source>Your data</source>
         <translation>你的数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="136"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="142"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="137"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="143"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="144"/>
         <source>Duplicate</source>
         <translation>复制一份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="139"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="145"/>
         <source>Use this one</source>
         <translation>使用这个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="146"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="184"/>
         <source>No providers yet: add one.</source>
         <translation>还没有提供方：添加一个吧。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="188"/>
         <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="235"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="254"/>
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="268"/>
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="283"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="274"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="283"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="343"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
@@ -4081,188 +4091,193 @@ it is kept here.</source>
         <translation>备份与同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="115"/>
+        <source>Usage</source>
+        <translation>用量</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="284"/>
         <source>Choose the workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="291"/>
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="298"/>
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="295"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="308"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="301"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="301"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="305"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="312"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="313"/>
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="310"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="316"/>
         <source>Show while it streams, then collapse</source>
         <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317"/>
         <source>Always show</source>
         <translation>始终显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="322"/>
         <source>Model&apos;s thinking</source>
         <translation>模型的思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="323"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="322"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="328"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="323"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="329"/>
         <source>Also load skills from {0} (Claude Code&apos;s folder)</source>
         <translation>同时从 {0} 加载技能（Claude Code 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="376"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的危险调用，即使该工具被设为始终批准，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="375"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="381"/>
         <source>Approval rules</source>
         <translation>批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="376"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="382"/>
         <source>Revoke</source>
         <translation>吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="385"/>
         <source>Revoke all</source>
         <translation>全部吊销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="392"/>
         <source>fetch_url never opens addresses on your own network or this computer (a router, a NAS, a local server) unless their host is listed here. Separate hosts with commas; add :port to allow one port only.</source>
         <translation>除非主机列在这里，fetch_url 绝不打开你自己网络上或本机上的地址（路由器、NAS、本地服务器）。多个主机用逗号分隔；加上 :端口 则只允许该端口。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="398"/>
         <source>Hosts on your network that fetch_url may open</source>
         <translation>fetch_url 可以打开的你网络上的主机</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="393"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="399"/>
         <source>e.g. nas.local, 192.168.1.20:8080</source>
         <translation>例如 nas.local, 192.168.1.20:8080</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="421"/>
         <source>Not a host name or host:port: {0}. Nothing was changed.</source>
         <translation>不是主机名，也不是“主机名＋端口”：{0}。没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="426"/>
         <source>fetch_url may open these hosts on your network: {0}.</source>
         <translation>fetch_url 现在可以打开你网络上的这些主机：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="421"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="427"/>
         <source>fetch_url opens no address on your network now.</source>
         <translation>fetch_url 现在不打开你网络上的任何地址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="431"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="431"/>
         <source>always asks</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="426"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="432"/>
         <source>never allowed</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="435"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="441"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="463"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>对话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="465"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="466"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（智能体可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="474"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="469"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="475"/>
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="479"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="474"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="480"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -4270,12 +4285,12 @@ it is kept here.</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="113"/>
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看对话；设置提供方后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="115"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="116"/>
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
@@ -5524,6 +5539,515 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
         <location filename="../../hermes_desktop/ui/chat/model.py" line="565"/>
         <source>Remembered: {0}</source>
         <translation>已记住：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>UsageActions</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_actions.py" line="38"/>
+        <source>Monthly budget</source>
+        <translation>每月预算</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_actions.py" line="81"/>
+        <source>Spend this month against the budget set in Settings › Usage. Only models with a price count.</source>
+        <translation>本月花费与 设置 › 用量 中预算的对比。只计算有价格的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_actions.py" line="88"/>
+        <source>Usage is not available: the history is not open.</source>
+        <translation>用量不可用:历史记录未打开。</translation>
+    </message>
+</context>
+<context>
+    <name>UsageSettingsPage</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="40"/>
+        <source>Hermes counts the tokens of every request it sends, titles, summaries and memory included, from the provider&apos;s own figures. With a price, it shows what they cost; a model without a price shows tokens only. Prices are per million tokens in the provider&apos;s currency; check them on the provider&apos;s price page.</source>
+        <translation>Hermes 按服务商自己返回的数字统计它发出的每个请求的 Token,包括标题、摘要和记忆。有价格的模型会显示费用;没有价格的模型只显示 Token 数。价格按每百万 Token 计,使用服务商的币种;请在服务商的价格页面核对。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="46"/>
+        <source>Warn me in the status bar when this month&apos;s spend nears a budget</source>
+        <translation>本月花费接近预算时在状态栏提醒我</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="50"/>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="76"/>
+        <source>Monthly budget</source>
+        <translation>每月预算</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="55"/>
+        <source>Budget currency</source>
+        <translation>预算币种</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="60"/>
+        <source>Warn at this share of the budget</source>
+        <translation>达到预算的这个比例时提醒</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="71"/>
+        <source>warn at</source>
+        <translation>提醒比例</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="77"/>
+        <source>Spend in the other currency is listed beside it, never converted.</source>
+        <translation>另一种币种的花费会单独列出,不做换算。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="89"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="89"/>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="89"/>
+        <source>Cached input</source>
+        <translation>缓存输入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="90"/>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="90"/>
+        <source>Currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="90"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="100"/>
+        <source>Model name, as the provider spells it</source>
+        <translation>模型名称,与服务商的写法一致</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="101"/>
+        <source>Model to add a price for</source>
+        <translation>要添加价格的模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="102"/>
+        <source>Add price</source>
+        <translation>添加价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="105"/>
+        <source>Remove price</source>
+        <translation>移除价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="108"/>
+        <source>Use shipped price</source>
+        <translation>使用内置价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="120"/>
+        <source>usage.json could not be read, so the shipped prices apply (saving here writes a new file): {0}</source>
+        <translation>无法读取 usage.json,因此使用内置价格(在此保存会写入新文件):{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="126"/>
+        <source>Prices per million tokens</source>
+        <translation>每百万 Token 价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="143"/>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="209"/>
+        <source>yours</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="143"/>
+        <source>shipped</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="145"/>
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="162"/>
+        <source>Currency of {0}</source>
+        <translation>{0} 的币种</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="185"/>
+        <source>type both the input and the output price</source>
+        <translation>请同时输入输入价格和输出价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="188"/>
+        <source>Not saved: the price of {0} must be numbers of 0 or more ({1}).</source>
+        <translation>未保存:{0} 的价格必须是大于或等于 0 的数字({1})。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="193"/>
+        <source>Saved the price of {0}.</source>
+        <translation>已保存 {0} 的价格。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="203"/>
+        <source>Type the model&apos;s name first.</source>
+        <translation>请先输入模型名称。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="215"/>
+        <source>Type the prices of {0} per million tokens.</source>
+        <translation>请输入 {0} 每百万 Token 的价格。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="222"/>
+        <source>{0} has no price now: its tokens are counted without a cost.</source>
+        <translation>{0} 现在没有价格:只统计 Token,不计费用。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="229"/>
+        <source>{0} uses the shipped price again (if there is one).</source>
+        <translation>{0} 重新使用内置价格(如果有)。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="244"/>
+        <source>Usage is not available: the history is not open.</source>
+        <translation>用量不可用:历史记录未打开。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="249"/>
+        <source>Not saved: {0}</source>
+        <translation>未保存:{0}</translation>
+    </message>
+</context>
+<context>
+    <name>UsageView</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="108"/>
+        <source>Usage and cost</source>
+        <translation>用量与费用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="116"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="147"/>
+        <source>Period</source>
+        <translation>时间段</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="121"/>
+        <source>First day</source>
+        <translation>开始日期</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="121"/>
+        <source>Last day</source>
+        <translation>结束日期</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="153"/>
+        <source>Chart</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="129"/>
+        <source>Tokens per day</source>
+        <translation>每日 Token</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="130"/>
+        <source>Tokens per model</source>
+        <translation>各模型 Token</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="131"/>
+        <source>Cost per day</source>
+        <translation>每日费用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="134"/>
+        <source>Currency of the cost chart</source>
+        <translation>费用图表的币种</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="137"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="140"/>
+        <source>Prices and budget…</source>
+        <translation>价格与预算…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="264"/>
+        <source>No model requests in this period.</source>
+        <translation>这段时间没有模型请求。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="171"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="172"/>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="173"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="174"/>
+        <source>Month</source>
+        <translation>月份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="175"/>
+        <source>For</source>
+        <translation>用途</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="176"/>
+        <source>By model</source>
+        <translation>按模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="177"/>
+        <source>Biggest sessions</source>
+        <translation>用量最大的会话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="178"/>
+        <source>By assistant</source>
+        <translation>按助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="179"/>
+        <source>By month</source>
+        <translation>按月</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="180"/>
+        <source>By purpose</source>
+        <translation>按用途</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="186"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="206"/>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="206"/>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="36"/>
+        <source>{0}M</source>
+        <translation>{0}M</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="38"/>
+        <source>{0}K</source>
+        <translation>{0}K</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="55"/>
+        <source>{0} + no price</source>
+        <translation>{0} + 无价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="56"/>
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="62"/>
+        <source>Chat</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="63"/>
+        <source>Titles</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="64"/>
+        <source>Session summaries</source>
+        <translation>会话摘要</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="65"/>
+        <source>Context summaries</source>
+        <translation>上下文摘要</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="66"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="67"/>
+        <source>Skill drafts</source>
+        <translation>技能草稿</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="68"/>
+        <source>MCP sampling</source>
+        <translation>MCP 采样</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="70"/>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="74"/>
+        <source>This month</source>
+        <translation>本月</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="75"/>
+        <source>Last month</source>
+        <translation>上个月</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="76"/>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="77"/>
+        <source>Last 30 days</source>
+        <translation>最近 30 天</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="78"/>
+        <source>This year</source>
+        <translation>今年</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="79"/>
+        <source>Chosen days</source>
+        <translation>自选日期</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="206"/>
+        <source>Cached input</source>
+        <translation>缓存输入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="207"/>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="207"/>
+        <source>Reasoning</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="95"/>
+        <source>{0}
+Input {1} (cached {2})
+Output {3} (reasoning {4})
+{5} requests · {6}</source>
+        <translation>{0}
+输入 {1}(缓存 {2})
+输出 {3}(推理 {4})
+{5} 个请求 · {6}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="207"/>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="256"/>
+        <source>The usage could not be read: {0}</source>
+        <translation>无法读取用量:{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="267"/>
+        <source>{0} requests · input {1} tokens (cached {2}) · output {3} tokens (reasoning {4}) · cost {5}</source>
+        <translation>{0} 个请求 · 输入 {1} Token(缓存 {2})· 输出 {3} Token(推理 {4})· 费用 {5}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="272"/>
+        <source>No price for {0}: their tokens are counted, without a cost (set a price in Settings › Usage).</source>
+        <translation>{0} 没有价格:只统计 Token,不计费用(可在 设置 › 用量 中设置价格)。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="275"/>
+        <source>{0} requests came without the server&apos;s own count and are estimated.</source>
+        <translation>{0} 个请求没有服务器自己的计数,为估算值。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="280"/>
+        <source>usage.json could not be read, so the shipped prices apply: {0}</source>
+        <translation>无法读取 usage.json,因此使用内置价格:{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="294"/>
+        <source>(no session)</source>
+        <translation>(无会话)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="296"/>
+        <source>(no assistant)</source>
+        <translation>(无助手)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="350"/>
+        <source>Export usage as CSV</source>
+        <translation>将用量导出为 CSV</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="351"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="361"/>
+        <source>The CSV was not written: {0}</source>
+        <translation>CSV 未写入:{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="363"/>
+        <source>Exported to {0}</source>
+        <translation>已导出到 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="372"/>
+        <source>Over budget: {0} of {1} this month</source>
+        <translation>超出预算:本月已用 {0},预算 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="373"/>
+        <source>Near budget: {0} of {1} this month ({2}%)</source>
+        <translation>接近预算:本月已用 {0},预算 {1}({2}%)</translation>
     </message>
 </context>
 <context>
