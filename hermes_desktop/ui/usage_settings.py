@@ -177,17 +177,19 @@ class UsageSettingsPage(QWidget):
         texts = [self.table.item(row, c).text().strip().replace(",", "") for c in (1, 2, 3)]
         combo = self.table.cellWidget(row, 4)
         currency = combo.currentData() if isinstance(combo, QComboBox) else "USD"
-        if not texts[0] and not texts[2]:
-            return  # a row without a price: nothing to save until both rates are typed
         try:
             values = [float(t) if t else None for t in texts]
-            if values[0] is None or values[2] is None:
-                raise ValueError(self.tr("type both the input and the output price"))
-            price = Price(values[0], values[1] if values[1] is not None else values[0], values[2], currency)
+            if values[0] is not None and values[2] is not None:
+                price = Price(values[0], values[1] if values[1] is not None else values[0], values[2], currency)
+            elif any(v is not None and v < 0 for v in values):
+                raise ValueError(str(min(v for v in values if v is not None)))
         except ValueError as exc:
             self.message.setText(self.tr("Not saved: the price of {0} must be numbers of 0 or more ({1}).").format(
                 name, str(exc)))
             self.fill()
+            return
+        if values[0] is None or values[2] is None:  # a new row, half typed: saved once both rates are there
+            self.message.setText(self.tr("Type the input and the output price of {0}.").format(name))
             return
         self._save(UsageConfig(self.prices().with_edit(name, price).edits, self.config.budget))
         self.message.setText(self.tr("Saved the price of {0}.").format(name))

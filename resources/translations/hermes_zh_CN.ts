@@ -5664,7 +5664,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="143"/>
-        <location filename="../../hermes_desktop/ui/usage_settings.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="211"/>
         <source>yours</source>
         <translation>自定义</translation>
     </message>
@@ -5684,47 +5684,47 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
         <translation>{0} 的币种</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_settings.py" line="185"/>
-        <source>type both the input and the output price</source>
-        <translation>请同时输入输入价格和输出价格</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/usage_settings.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="187"/>
         <source>Not saved: the price of {0} must be numbers of 0 or more ({1}).</source>
         <translation>未保存:{0} 的价格必须是大于或等于 0 的数字({1})。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_settings.py" line="193"/>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="192"/>
+        <source>Type the input and the output price of {0}.</source>
+        <translation>请输入 {0} 的输入价格和输出价格。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="195"/>
         <source>Saved the price of {0}.</source>
         <translation>已保存 {0} 的价格。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_settings.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="205"/>
         <source>Type the model&apos;s name first.</source>
         <translation>请先输入模型名称。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_settings.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="217"/>
         <source>Type the prices of {0} per million tokens.</source>
         <translation>请输入 {0} 每百万 Token 的价格。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_settings.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="224"/>
         <source>{0} has no price now: its tokens are counted without a cost.</source>
         <translation>{0} 现在没有价格:只统计 Token,不计费用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_settings.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="231"/>
         <source>{0} uses the shipped price again (if there is one).</source>
         <translation>{0} 重新使用内置价格(如果有)。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_settings.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="246"/>
         <source>Usage is not available: the history is not open.</source>
         <translation>用量不可用:历史记录未打开。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_settings.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="251"/>
         <source>Not saved: {0}</source>
         <translation>未保存:{0}</translation>
     </message>
