@@ -240,7 +240,7 @@ class Agent:
         takes none are refused before anything is stored or sent (TurnError with the reason)."""
         # The turn's task carries its session for the usage records of every request made in it (core/usage/scope.py).
         return Turn(lambda emit: within_session(
-            session_id, _TurnRun(self, session_id, text, emit, tuple(attachments)).run()))
+            session_id, _TurnRun(self, session_id, text, emit, tuple(attachments)).run))
 
     async def stop_background(self) -> None:
         """Cancel background summary refreshes (before the model clients close)."""

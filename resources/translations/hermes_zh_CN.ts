@@ -1792,7 +1792,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="60"/>
         <source>Usage and cost: tokens and spend per day, model and session</source>
-        <translation>用量与费用:按天、模型和会话查看 Token 与花费</translation>
+        <translation>用量与费用：按天、模型和对话查看 Token 与花费</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="62"/>
@@ -5556,7 +5556,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/usage_actions.py" line="88"/>
         <source>Usage is not available: the history is not open.</source>
-        <translation>用量不可用:历史记录未打开。</translation>
+        <translation>用量不可用：历史记录未打开。</translation>
     </message>
 </context>
 <context>
@@ -5564,7 +5564,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="40"/>
         <source>Hermes counts the tokens of every request it sends, titles, summaries and memory included, from the provider&apos;s own figures. With a price, it shows what they cost; a model without a price shows tokens only. Prices are per million tokens in the provider&apos;s currency; check them on the provider&apos;s price page.</source>
-        <translation>Hermes 按服务商自己返回的数字统计它发出的每个请求的 Token,包括标题、摘要和记忆。有价格的模型会显示费用;没有价格的模型只显示 Token 数。价格按每百万 Token 计,使用服务商的币种;请在服务商的价格页面核对。</translation>
+        <translation>Hermes 按提供方自己返回的数字统计它发出的每个请求的 Token，包括标题、摘要和记忆。有价格的模型会显示费用；没有价格的模型只显示 Token 数。价格按每百万 Token 计，使用提供方的币种；请在提供方的价格页面核对。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="46"/>
@@ -5595,7 +5595,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="77"/>
         <source>Spend in the other currency is listed beside it, never converted.</source>
-        <translation>另一种币种的花费会单独列出,不做换算。</translation>
+        <translation>另一种币种的花费会单独列出，不做换算。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="89"/>
@@ -5630,7 +5630,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="100"/>
         <source>Model name, as the provider spells it</source>
-        <translation>模型名称,与服务商的写法一致</translation>
+        <translation>模型名称，与提供方的写法一致</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="101"/>
@@ -5655,7 +5655,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="120"/>
         <source>usage.json could not be read, so the shipped prices apply (saving here writes a new file): {0}</source>
-        <translation>无法读取 usage.json,因此使用内置价格(在此保存会写入新文件):{0}</translation>
+        <translation>无法读取 usage.json，因此使用内置价格（在此保存会写入新文件）：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="126"/>
@@ -5686,7 +5686,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="187"/>
         <source>Not saved: the price of {0} must be numbers of 0 or more ({1}).</source>
-        <translation>未保存:{0} 的价格必须是大于或等于 0 的数字({1})。</translation>
+        <translation>未保存：{0} 的价格必须是大于或等于 0 的数字（{1}）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="192"/>
@@ -5711,22 +5711,22 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="224"/>
         <source>{0} has no price now: its tokens are counted without a cost.</source>
-        <translation>{0} 现在没有价格:只统计 Token,不计费用。</translation>
+        <translation>{0} 现在没有价格：只统计 Token，不计费用。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="231"/>
         <source>{0} uses the shipped price again (if there is one).</source>
-        <translation>{0} 重新使用内置价格(如果有)。</translation>
+        <translation>{0} 重新使用内置价格（如果有）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="246"/>
         <source>Usage is not available: the history is not open.</source>
-        <translation>用量不可用:历史记录未打开。</translation>
+        <translation>用量不可用：历史记录未打开。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_settings.py" line="251"/>
         <source>Not saved: {0}</source>
-        <translation>未保存:{0}</translation>
+        <translation>未保存：{0}</translation>
     </message>
 </context>
 <context>
@@ -5802,7 +5802,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="172"/>
         <source>Session</source>
-        <translation>会话</translation>
+        <translation>对话</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="173"/>
@@ -5827,7 +5827,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="177"/>
         <source>Biggest sessions</source>
-        <translation>用量最大的会话</translation>
+        <translation>用量最大的对话</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="178"/>
@@ -5893,7 +5893,7 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="64"/>
         <source>Session summaries</source>
-        <translation>会话摘要</translation>
+        <translation>对话摘要</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="65"/>
@@ -5975,8 +5975,8 @@ Input {1} (cached {2})
 Output {3} (reasoning {4})
 {5} requests · {6}</source>
         <translation>{0}
-输入 {1}(缓存 {2})
-输出 {3}(推理 {4})
+输入 {1}（缓存 {2}）
+输出 {3}（推理 {4}）
 {5} 个请求 · {6}</translation>
     </message>
     <message>
@@ -5987,37 +5987,37 @@ Output {3} (reasoning {4})
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="256"/>
         <source>The usage could not be read: {0}</source>
-        <translation>无法读取用量:{0}</translation>
+        <translation>无法读取用量：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="267"/>
         <source>{0} requests · input {1} tokens (cached {2}) · output {3} tokens (reasoning {4}) · cost {5}</source>
-        <translation>{0} 个请求 · 输入 {1} Token(缓存 {2})· 输出 {3} Token(推理 {4})· 费用 {5}</translation>
+        <translation>{0} 个请求 · 输入 {1} Token（缓存 {2}）· 输出 {3} Token（推理 {4}）· 费用 {5}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="272"/>
         <source>No price for {0}: their tokens are counted, without a cost (set a price in Settings › Usage).</source>
-        <translation>{0} 没有价格:只统计 Token,不计费用(可在 设置 › 用量 中设置价格)。</translation>
+        <translation>{0} 没有价格：只统计 Token，不计费用（可在 设置 › 用量 中设置价格）。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="275"/>
         <source>{0} requests came without the server&apos;s own count and are estimated.</source>
-        <translation>{0} 个请求没有服务器自己的计数,为估算值。</translation>
+        <translation>{0} 个请求没有服务器自己的计数，为估算值。</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="280"/>
         <source>usage.json could not be read, so the shipped prices apply: {0}</source>
-        <translation>无法读取 usage.json,因此使用内置价格:{0}</translation>
+        <translation>无法读取 usage.json，因此使用内置价格：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="294"/>
         <source>(no session)</source>
-        <translation>(无会话)</translation>
+        <translation>（无对话）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="296"/>
         <source>(no assistant)</source>
-        <translation>(无助手)</translation>
+        <translation>（无助手）</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="350"/>
@@ -6032,7 +6032,7 @@ Output {3} (reasoning {4})
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="361"/>
         <source>The CSV was not written: {0}</source>
-        <translation>CSV 未写入:{0}</translation>
+        <translation>CSV 未写入：{0}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="363"/>
@@ -6042,12 +6042,12 @@ Output {3} (reasoning {4})
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="372"/>
         <source>Over budget: {0} of {1} this month</source>
-        <translation>超出预算:本月已用 {0},预算 {1}</translation>
+        <translation>超出预算：本月已用 {0}，预算 {1}</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/usage_view.py" line="373"/>
         <source>Near budget: {0} of {1} this month ({2}%)</source>
-        <translation>接近预算:本月已用 {0},预算 {1}({2}%)</translation>
+        <translation>接近预算：本月已用 {0}，预算 {1}（{2}%）</translation>
     </message>
 </context>
 <context>

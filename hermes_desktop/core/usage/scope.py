@@ -9,7 +9,7 @@ parallel never see each other's session.
 from __future__ import annotations
 
 import contextvars
-from typing import Awaitable, TypeVar
+from typing import Awaitable, Callable, TypeVar
 
 T = TypeVar("T")
 
@@ -20,10 +20,11 @@ def current_session() -> str | None:
     return _SESSION.get()
 
 
-async def within_session(session_id: str, work: Awaitable[T]) -> T:
-    """Await `work` with `session_id` as the current session (for this task and the tasks it starts)."""
+async def within_session(session_id: str, work: Callable[[], Awaitable[T]]) -> T:
+    """Await `work()` with `session_id` as the current session (for this task and the tasks it starts). A
+    function, not a coroutine: a task cancelled before its first step then leaves no coroutine never awaited."""
     token = _SESSION.set(session_id)
     try:
-        return await work
+        return await work()
     finally:
         _SESSION.reset(token)
