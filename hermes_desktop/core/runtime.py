@@ -370,6 +370,9 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
     runtime.knowledge = open_knowledge(runtime)
     runtime.assistants = open_assistants(runtime)
     runtime.usage = open_usage(runtime)
+    from hermes_desktop.core.usage import hooks as usage_hooks
+
+    usage_hooks.install(runtime.usage_sink())  # /embeddings requests report here (core/usage/hooks.py)
     skills.reload()
     return runtime
 

@@ -66,6 +66,7 @@ def purpose_label(purpose: str) -> str:
         "memory": QCoreApplication.translate("UsageView", "Memory"),
         "skill_draft": QCoreApplication.translate("UsageView", "Skill drafts"),
         "sampling": QCoreApplication.translate("UsageView", "MCP sampling"),
+        "embedding": QCoreApplication.translate("UsageView", "Embeddings"),
     }
     return labels.get(purpose) or QCoreApplication.translate("UsageView", "Other")
 

@@ -264,3 +264,23 @@ async def test_the_report_and_csv_follow_the_records(model_server, profile, work
     runtime.store.purge_session("r1")
     assert runtime.usage.report(today, today).biggest_sessions(1)[0].label.endswith("deleted)")
     runtime.store.close()
+
+
+async def test_an_embeddings_request_is_recorded_for_the_session_it_ran_in(
+        model_server: ScriptedModelServer, profile, workspace_dir) -> None:
+    from hermes_desktop.core.knowledge.embeddings import Endpoint, embed
+    from hermes_desktop.core.usage.scope import within_session
+
+    runtime = make_runtime(profile, workspace_dir)
+    model_server.embeddings = lambda texts: [[1.0, 0.0] for _ in texts]
+
+    async def search() -> list[list[float]]:
+        return await asyncio.to_thread(embed, Endpoint(model_server.base_url, None, "embed-small"),
+                                       ["green tea in the morning", "a cello"])
+
+    assert len(await within_session("k1", search)) == 2
+    rows = [r for r in records(runtime) if r["purpose"] == "embedding"]
+    assert len(rows) == 1
+    assert (rows[0]["session_id"], rows[0]["model"], rows[0]["input_tokens"], rows[0]["output_tokens"],
+            rows[0]["estimated"]) == ("k1", "embed-small", 7, 0, 0)
+    runtime.store.close()

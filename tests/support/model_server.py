@@ -499,8 +499,10 @@ class ScriptedModelServer:
                     if isinstance(answer, int):  # an HTTP status: the endpoint fails
                         self._send_json(answer, {"error": {"message": "embeddings failed", "type": "server_error"}})
                     else:
+                        counted = sum(len(t.split()) for t in texts)  # OpenAI's answer has its usage too
                         self._send_json(200, {"object": "list", "model": body.get("model"), "data": [
-                            {"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(answer)]})
+                            {"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(answer)],
+                            "usage": {"prompt_tokens": counted, "total_tokens": counted}})
                     return
                 if self.path.split("?")[0].rstrip("/") != "/v1/chat/completions":
                     self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
