@@ -67,6 +67,7 @@ def purpose_label(purpose: str) -> str:
         "skill_draft": QCoreApplication.translate("UsageView", "Skill drafts"),
         "sampling": QCoreApplication.translate("UsageView", "MCP sampling"),
         "embedding": QCoreApplication.translate("UsageView", "Embeddings"),
+        "connection_test": QCoreApplication.translate("UsageView", "Connection tests"),
     }
     return labels.get(purpose) or QCoreApplication.translate("UsageView", "Other")
 

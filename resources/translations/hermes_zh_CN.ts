@@ -5732,131 +5732,131 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
 <context>
     <name>UsageView</name>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="109"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="110"/>
         <source>Usage and cost</source>
         <translation>用量与费用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="117"/>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="149"/>
         <source>Period</source>
         <translation>时间段</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="123"/>
         <source>First day</source>
         <translation>开始日期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="122"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="123"/>
         <source>Last day</source>
         <translation>结束日期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="129"/>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="155"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="131"/>
         <source>Tokens per day</source>
         <translation>每日 Token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="131"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="132"/>
         <source>Tokens per model</source>
         <translation>各模型 Token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="132"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="133"/>
         <source>Cost per day</source>
         <translation>每日费用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="136"/>
         <source>Currency of the cost chart</source>
         <translation>费用图表的币种</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="139"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="141"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="142"/>
         <source>Prices and budget…</source>
         <translation>价格与预算…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="169"/>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="266"/>
         <source>No model requests in this period.</source>
         <translation>这段时间没有模型请求。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="173"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="174"/>
         <source>Session</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="175"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="176"/>
         <source>Month</source>
         <translation>月份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="177"/>
         <source>For</source>
         <translation>用途</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="178"/>
         <source>By model</source>
         <translation>按模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="179"/>
         <source>Biggest sessions</source>
         <translation>用量最大的对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="180"/>
         <source>By assistant</source>
         <translation>按助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="180"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="181"/>
         <source>By month</source>
         <translation>按月</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="182"/>
         <source>By purpose</source>
         <translation>按用途</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="187"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="188"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="208"/>
         <source>Requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="84"/>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="208"/>
         <source>Input</source>
         <translation>输入</translation>
     </message>
@@ -5921,60 +5921,65 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
         <translation>嵌入向量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="70"/>
+        <source>Connection tests</source>
+        <translation>连接测试</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="72"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="76"/>
         <source>This month</source>
         <translation>本月</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="77"/>
         <source>Last month</source>
         <translation>上个月</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="78"/>
         <source>Last 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="79"/>
         <source>Last 30 days</source>
         <translation>最近 30 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="80"/>
         <source>This year</source>
         <translation>今年</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="80"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="81"/>
         <source>Chosen days</source>
         <translation>自选日期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="84"/>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="208"/>
         <source>Cached input</source>
         <translation>缓存输入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="85"/>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="209"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="85"/>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="209"/>
         <source>Reasoning</source>
         <translation>推理</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="96"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="97"/>
         <source>{0}
 Input {1} (cached {2})
 Output {3} (reasoning {4})
@@ -5985,72 +5990,72 @@ Output {3} (reasoning {4})
 {5} 个请求 · {6}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="208"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="209"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="258"/>
         <source>The usage could not be read: {0}</source>
         <translation>无法读取用量：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="269"/>
         <source>{0} requests · input {1} tokens (cached {2}) · output {3} tokens (reasoning {4}) · cost {5}</source>
         <translation>{0} 个请求 · 输入 {1} Token（缓存 {2}）· 输出 {3} Token（推理 {4}）· 费用 {5}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="274"/>
         <source>No price for {0}: their tokens are counted, without a cost (set a price in Settings › Usage).</source>
         <translation>{0} 没有价格：只统计 Token，不计费用（可在 设置 › 用量 中设置价格）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="277"/>
         <source>{0} requests came without the server&apos;s own count and are estimated.</source>
         <translation>{0} 个请求没有服务器自己的计数，为估算值。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="282"/>
         <source>usage.json could not be read, so the shipped prices apply: {0}</source>
         <translation>无法读取 usage.json，因此使用内置价格：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="296"/>
         <source>(no session)</source>
         <translation>（无对话）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="298"/>
         <source>(no assistant)</source>
         <translation>（无助手）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="352"/>
         <source>Export usage as CSV</source>
         <translation>将用量导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="353"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="363"/>
         <source>The CSV was not written: {0}</source>
         <translation>CSV 未写入：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="365"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="374"/>
         <source>Over budget: {0} of {1} this month</source>
         <translation>超出预算：本月已用 {0}，预算 {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_view.py" line="374"/>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="375"/>
         <source>Near budget: {0} of {1} this month ({2}%)</source>
         <translation>接近预算：本月已用 {0}，预算 {1}（{2}%）</translation>
     </message>

@@ -284,3 +284,20 @@ async def test_an_embeddings_request_is_recorded_for_the_session_it_ran_in(
     assert (rows[0]["session_id"], rows[0]["model"], rows[0]["input_tokens"], rows[0]["output_tokens"],
             rows[0]["estimated"]) == ("k1", "embed-small", 7, 0, 0)
     runtime.store.close()
+
+
+async def test_test_connection_is_recorded_too(model_server: ScriptedModelServer, profile, workspace_dir) -> None:
+    from hermes_desktop.core.connection_check import CheckStatus, check_connection
+    from tests.support.model_server import ScriptedReply
+
+    runtime = make_runtime(profile, workspace_dir)
+    model_server.enqueue(ScriptedReply(json_body={
+        "id": "c", "object": "chat.completion", "created": 1, "model": "scripted-model",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "p"}, "finish_reason": "length"}],
+        "usage": {"prompt_tokens": 57, "completion_tokens": 1, "total_tokens": 58}}))
+    result = await check_connection(model_server.base_url, "scripted-model", None)
+    assert result.status is CheckStatus.OK
+    rows = [r for r in records(runtime) if r["purpose"] == "connection_test"]
+    assert [(r["model"], r["input_tokens"], r["output_tokens"], r["estimated"]) for r in rows] == \
+        [("scripted-model", 57, 1, 0)]
+    runtime.store.close()

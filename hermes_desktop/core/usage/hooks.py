@@ -26,6 +26,23 @@ def install(sink: Callable[[RequestUsage], None] | None) -> None:
     _sink = sink
 
 
+def completion(answer: Any, *, model: str, purpose: str, estimate_input: int) -> None:
+    """A plain (not streamed) chat completion's usage: Settings' and the setup dialog's Test connection, which
+    sends one tiny request through its own client before any provider is saved."""
+    sink = _sink
+    if sink is None:
+        return
+    try:
+        from hermes_desktop.core.usage.counts import from_server
+
+        usage = getattr(answer, "usage", None)
+        raw = usage.model_dump() if hasattr(usage, "model_dump") else {}
+        counts = from_server(raw, estimate_input=lambda: estimate_input, estimate_output=lambda: 1)
+        sink(RequestUsage(time.time(), None, model, purpose, None, counts))
+    except Exception:  # noqa: BLE001
+        log.exception("could not report a request's usage")
+
+
 def embedding(answer: Any, *, model: str, texts: list[str], profile_id: str | None = None) -> None:
     sink = _sink
     if sink is None:
