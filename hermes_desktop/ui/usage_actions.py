@@ -2,8 +2,9 @@
 
 The label is empty while there is no budget or the month's spend is under its warning share; near the budget it
 says "Near budget: $16.40 of $20.00 this month (82%)", over it "Over budget: …", in the warning colour. It is
-refreshed when the store is ready, after every finished turn (its requests' rows have landed by then: the
-recorder is drained on the store executor first) and when Settings › Usage changes prices or the budget.
+refreshed when the store is ready, half a second after usage rows land (the recorder tells from its worker
+thread through a queued signal, so a title or a memory request made after the turn counts too) and when
+Settings › Usage changes prices or the budget.
 Reads run on the store executor; asyncio and the view's module are imported only when first needed, so the
 window paints before either (tests/ui/test_startup.py).
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel
 
 from hermes_desktop.ui.tasks import spawn
@@ -27,6 +28,9 @@ log = logging.getLogger(__name__)
 
 
 class UsageActions(QObject):
+    sig_recorded = Signal()
+    """A usage row was saved (emitted on the store executor's thread; delivered queued on the GUI thread)."""
+
     def __init__(self, window: Any) -> None:
         super().__init__(window)
         self.window = window
@@ -37,16 +41,22 @@ class UsageActions(QObject):
         self.label.setObjectName("budgetLabel")
         self.label.setAccessibleName(self.tr("Monthly budget"))
         self.label.setVisible(False)
-        self.controller.sig_ready.connect(lambda: spawn(self.refresh_budget()))
-        self.controller.sig_session_event.connect(self._on_event)
+        self._settle = QTimer(self)  # a turn writes several rows in a burst: one refresh after them
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(500)
+        self._settle.timeout.connect(lambda: spawn(self.refresh_budget()))
+        self.sig_recorded.connect(self._settle.start)
+        self.controller.sig_ready.connect(self._ready)
+
+    def _ready(self) -> None:
+        service = self.service()
+        if service is not None:
+            service.recorder.on_recorded = lambda _usage: self.sig_recorded.emit()
+        spawn(self.refresh_budget())
 
     def service(self) -> "UsageService | None":
         runtime = self.controller.runtime
         return getattr(runtime, "usage", None) if runtime is not None else None
-
-    def _on_event(self, _session_id: str, event: object) -> None:
-        if type(event).__name__ == "TurnFinished":
-            spawn(self.refresh_budget())
 
     async def refresh_budget(self) -> "BudgetStatus | None":
         service = self.service()
@@ -55,7 +65,6 @@ class UsageActions(QObject):
         from hermes_desktop.core.executors import run_store
 
         try:
-            await run_store(service.recorder.drain)  # the turn's last rows are written before they are summed
             status = await run_store(service.budget_status)
         except Exception as exc:  # a read-only or damaged database: no label, the window goes on
             log.warning("the budget could not be checked: %s", exc)

@@ -92,6 +92,11 @@ def test_a_priced_chat_warns_near_the_budget_and_shows_in_the_usage_view(make_wi
     assert "Exported to" in view.notes.text()
     h.do(view.accept)
 
+    # the next reply passes the budget: the label follows the new rows by itself
+    model_server.enqueue(with_usage(reasoning_reply("More.", "And more."), USAGE))
+    h.send("Tell me more")
+    h.wait_until(lambda: "Over budget" in label.text(), what="the status bar to say the budget is passed")
+
 
 def test_a_price_that_is_not_a_number_is_refused_and_nothing_is_saved(make_window, model_server) -> None:
     h = make_window()
