@@ -2,7 +2,7 @@
 
 Fields and who sends them:
 - `prompt_tokens`: every OpenAI-compatible server. It includes the cached part.
-- cached input: OpenAI, Qwen (DashScope), GLM, Gemini and Anthropic's OpenAI endpoint put it in
+- cached input: OpenAI, and the servers that copy its shape (Qwen/DashScope, GLM and others), put it in
   `prompt_tokens_details.cached_tokens`; DeepSeek sends `prompt_cache_hit_tokens` (with `prompt_cache_miss_tokens`);
   Moonshot (Kimi) sends `cached_tokens` at the top of `usage`. The first one present wins.
 - `completion_tokens`: includes reasoning for OpenAI, DeepSeek and Qwen (their price pages bill thinking as output).
