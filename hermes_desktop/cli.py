@@ -20,7 +20,7 @@ from hermes_desktop import __version__
 from hermes_desktop.core.i18n import _, active_language
 
 COMMANDS = ("ask", "doctor", "sessions", "mcp", "skills", "memory", "knowledge", "assistants", "prompts", "sync",
-            "backup")
+            "backup", "usage")
 MCP_START_WAIT_S = 20.0
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GUARD, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -95,6 +95,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from hermes_desktop.commands import sync as sync_command
 
     sync_command.add_parser(commands)
+    from hermes_desktop.commands import usage as usage_command
+
+    usage_command.add_parser(commands)
     return parser
 
 
@@ -155,6 +158,10 @@ def main(argv: Sequence[str]) -> int:
         from hermes_desktop.commands import sync as sync_command
 
         return sync_command.run(args)
+    if args.command == "usage":
+        from hermes_desktop.commands import usage as usage_command
+
+        return usage_command.run(args)
     return _sessions(args)
 
 
@@ -384,6 +391,7 @@ async def _ask(args: argparse.Namespace) -> int:
         if runtime.session_models is not None:
             await runtime.session_models.aclose()  # the client of a model picked for the session
         await runtime.mcp.stop_all()
+        runtime.drain_usage()  # the usage rows of this command's requests
         runtime.store.close()  # everything that writes to it has been awaited above
     if thinking is not None:
         thinking.end()

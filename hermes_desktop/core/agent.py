@@ -99,6 +99,7 @@ from hermes_desktop.core.tools.registry import ToolRegistry
 from hermes_desktop.core.tools.spec import ToolContext, ToolSpec
 from hermes_desktop.core.tools.workspace import Workspace
 from hermes_desktop.core.turn_guard import GuardStop, handover_note
+from hermes_desktop.core.usage.scope import within_session
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -237,7 +238,9 @@ class Agent:
     def start_turn(self, session_id: str, text: str, attachments: Sequence[PreparedAttachment] = ()) -> Turn:
         """Persist `text` (and its attachments) as the user's next message and answer it. Images for a model that
         takes none are refused before anything is stored or sent (TurnError with the reason)."""
-        return Turn(lambda emit: _TurnRun(self, session_id, text, emit, tuple(attachments)).run())
+        # The turn's task carries its session for the usage records of every request made in it (core/usage/scope.py).
+        return Turn(lambda emit: within_session(
+            session_id, _TurnRun(self, session_id, text, emit, tuple(attachments)).run))
 
     async def stop_background(self) -> None:
         """Cancel background summary refreshes (before the model clients close)."""
@@ -594,7 +597,8 @@ class _TurnRun:
             try:
                 done = await self._stream(model, ChatRequest(
                     context.messages, tools, max_reply_chars=self.services.limits.max_reply_chars,
-                    overrides=self.services.request_params(self.session_id)))
+                    overrides=self.services.request_params(self.session_id), purpose="chat",
+                    session_id=self.session_id))
             except ModelError as error:
                 if handover is not None:  # the guard's stop stands; only the model's account of it is missing
                     log.warning("the model could not write its hand-over after a guard stop: %s", error.message)

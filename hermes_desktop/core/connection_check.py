@@ -100,8 +100,11 @@ async def check_connection(base_url: str, model: str, api_key: str | None) -> Ch
     client = _client(base_url, api_key)
     started = time.monotonic()
     try:
-        await client.chat.completions.create(model=model, messages=[{"role": "user", "content": "ping"}],
-                                             max_tokens=1, tools=[_PROBE_TOOL])
+        answer = await client.chat.completions.create(model=model, messages=[{"role": "user", "content": "ping"}],
+                                                      max_tokens=1, tools=[_PROBE_TOOL])
+        from hermes_desktop.core.usage import hooks as usage_hooks  # even a ping is billed (core/usage/hooks.py)
+
+        usage_hooks.completion(answer, model=model, purpose="connection_test", estimate_input=60)
     except Exception as exc:
         error = classify(exc, base_url=base_url, model=model, sent_tools=True, known_secrets=secrets)
         return _from_error(error, models)

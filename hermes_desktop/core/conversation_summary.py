@@ -240,7 +240,8 @@ def _user_text(previous: str, lines: Sequence[str]) -> str:
 
 async def _ask(model: ModelClient, system: str, user: str, timeout_s: float) -> str:
     """One side request; the summary text. Retries are not waited for: the turn would wait with them."""
-    request = ChatRequest([{"role": "system", "content": system}, {"role": "user", "content": user}])
+    request = ChatRequest([{"role": "system", "content": system}, {"role": "user", "content": user}],
+                          purpose="context_summary")
     try:
         async with asyncio.timeout(timeout_s):
             async with contextlib.aclosing(model.stream(request)) as stream:

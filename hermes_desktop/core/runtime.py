@@ -13,7 +13,7 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from hermes_desktop.core.audit import AuditLog
 from hermes_desktop.core.logging_setup import REDACTION
@@ -51,6 +51,8 @@ if TYPE_CHECKING:  # the agent and the model client pull in openai (~0.5 s): loa
     from hermes_desktop.core.knowledge.service import KnowledgeService
     from hermes_desktop.core.memory.service import MemoryService
     from hermes_desktop.core.assistants.service import AssistantService
+    from hermes_desktop.core.usage.counts import RequestUsage
+    from hermes_desktop.core.usage.service import UsageService
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +79,16 @@ class Runtime:
     workflow: "WorkflowMemory | None" = None  # core/learning/trajectories.WorkflowMemory (learning.db), None until open_runtime sets it
     knowledge: "KnowledgeService | None" = None  # core/knowledge; bases under <data>/knowledge/
     assistants: "AssistantService | None" = None  # core/assistants; None when the store is not SQLite (Hermes only)
+    usage: "UsageService | None" = None  # core/usage: every model request's tokens; None when the store is not SQLite
+
+    def usage_sink(self) -> "Callable[[RequestUsage], None] | None":
+        """What every model client reports its requests to (core/usage/recorder.py)."""
+        return self.usage.record if self.usage is not None else None
+
+    def drain_usage(self) -> None:
+        """Wait for the usage records in flight (before the store closes)."""
+        if self.usage is not None:
+            self.usage.recorder.drain()
 
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
         return None if self.profile is None else self._resolve_key(self.profile, env)
@@ -108,7 +120,7 @@ class Runtime:
         """A model client for a profile other than the default (the model picker's), wired like the default."""
         from hermes_desktop.core.llm import ModelClient
 
-        return ModelClient(profile, api_key, on_echo_learned=self.remember_reasoning_echo)
+        return ModelClient(profile, api_key, on_echo_learned=self.remember_reasoning_echo, usage_sink=self.usage_sink())
 
     def profile_for(self, profile_id: str) -> ProviderProfile | None:
         """A profile as it is to be used: the active one with the environment's overrides, others as saved."""
@@ -129,7 +141,9 @@ class Runtime:
         from hermes_desktop.core.llm import ModelClient
 
         if model is None and self.profile is not None:
-            model = ModelClient(self.profile, self.api_key(), on_echo_learned=self.remember_reasoning_echo)
+            model = self.new_client(self.profile, self.api_key())
+        elif model is not None and model.usage_sink is None:  # a client made elsewhere still reports its usage
+            model.usage_sink = self.usage_sink()
         policy = ApprovalPolicy(approver=approver or DenyAllApprover(), mode=self.settings.approval_mode,
                                 rules={key: Rule(value) for key, value in self.settings.tool_rules.items()},
                                 on_rules_changed=self.save_rules)
@@ -247,6 +261,7 @@ class Runtime:
         if self.workflow is not None:
             self.workflow.close()
         if hasattr(self.store, "close"):
+            self.drain_usage()  # the last requests' usage rows land before the database closes
             self.store.close()
 
     def workflow_embedder(self, session_id: str) -> "ProviderEmbedder | None":
@@ -376,6 +391,10 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
                                       embedder_for=runtime.workflow_embedder)
     runtime.knowledge = open_knowledge(runtime)
     runtime.assistants = open_assistants(runtime)
+    runtime.usage = open_usage(runtime)
+    from hermes_desktop.core.usage import hooks as usage_hooks
+
+    usage_hooks.install(runtime.usage_sink())  # /embeddings requests report here (core/usage/hooks.py)
     skills.reload()
     return runtime
 
@@ -389,6 +408,15 @@ def open_assistants(runtime: Runtime) -> "AssistantService | None":
         return None
     return AssistantService(AssistantStore(runtime.store), language=lambda: runtime.settings.language,
                             workspace=lambda: runtime.workspace.root)
+
+
+def open_usage(runtime: Runtime) -> "UsageService | None":
+    """Usage records in the session store's database (core/usage), prices and budget in usage.json."""
+    from hermes_desktop.core.usage.service import UsageService
+
+    if not hasattr(runtime.store, "_db"):
+        return None
+    return UsageService(runtime.store, runtime.paths.config_dir)
 
 
 def open_memory(runtime: Runtime) -> "MemoryService | None":

@@ -45,7 +45,8 @@ async def summarise_session(store: Any, model: ModelClient | None, session_id: s
     info = await run_store(store.get_session, session_id)
     history = await run_store(store.messages, session_id)
     text = _transcript(history, model.profile.context_window // 2)
-    request = ChatRequest([{"role": "system", "content": _PROMPT}, {"role": "user", "content": text}])
+    request = ChatRequest([{"role": "system", "content": _PROMPT}, {"role": "user", "content": text}],
+                          purpose="summary", session_id=session_id)
     summary = ""
     async with contextlib.aclosing(model.stream(request)) as stream:
         async for item in stream:

@@ -52,13 +52,14 @@ def clean_title(raw: str) -> str | None:
 
 
 async def generate_title(model: ModelClient, user_text: str, reply_text: str | None, *,
-                         bounded: bool = True) -> str | None:
+                         bounded: bool = True, session_id: str | None = None) -> str | None:
     """The model's title for an exchange, or for a first message alone (`reply_text` None); None on failure.
     At most TITLE_TIMEOUT_S, unless `bounded` is False (the caller bounds it then: `finish_title`)."""
     exchange = f"User:\n{user_text[:1500]}"
     if reply_text is not None:
         exchange += f"\n\nAssistant:\n{reply_text[:1500]}"
-    request = ChatRequest([{"role": "system", "content": _PROMPT}, {"role": "user", "content": exchange}])
+    request = ChatRequest([{"role": "system", "content": _PROMPT}, {"role": "user", "content": exchange}],
+                          purpose="title", session_id=session_id)
     try:
         async with asyncio.timeout(TITLE_TIMEOUT_S if bounded else None):
             async with contextlib.aclosing(model.stream(request)) as stream:
@@ -82,7 +83,7 @@ async def retitle_session(store: Any, model: ModelClient | None, session_id: str
     reply = next((m.content for m in history if m.role == "assistant" and m.content), None)
     if not user or not reply:
         return None
-    title = await generate_title(model, user, reply)
+    title = await generate_title(model, user, reply, session_id=session_id)
     if title:
         await run_store(store.set_title, session_id, title, source="model")
     return title
@@ -105,7 +106,7 @@ async def title_from_first_message(store: Any, model: ModelClient | None, sessio
     user = next((m.content for m in history if m.role == "user" and m.content), None)
     if not user:
         return None
-    return await generate_title(model, user, None, bounded=False)  # bounded from the reply's end: finish_title
+    return await generate_title(model, user, None, bounded=False, session_id=session_id)  # bounded from the reply's end: finish_title
 
 
 async def finish_title(store: Any, session_id: str, titling: "asyncio.Future[str | None]") -> bool:

@@ -638,15 +638,13 @@ class AppController(QObject):
     async def _reconnect(self) -> None:
         """Point the agent at the (possibly new) active profile, with its key."""
         import asyncio
-        from hermes_desktop.core.llm import ModelClient
         from hermes_desktop.core.settings import effective_profile
 
         assert self.runtime is not None and self.agent is not None
         self.runtime.profile = effective_profile(self.runtime.settings, self._env)
         old = self.agent.model
         key = await asyncio.to_thread(self.runtime.api_key, self._env) if self.runtime.profile else None
-        self.agent.model = ModelClient(self.runtime.profile, key, on_echo_learned=self.runtime.remember_reasoning_echo) \
-            if self.runtime.profile else None
+        self.agent.model = self.runtime.new_client(self.runtime.profile, key) if self.runtime.profile else None
         if old is not None:
             await old.aclose()
         if self.runtime.session_models is not None:

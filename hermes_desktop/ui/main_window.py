@@ -57,6 +57,7 @@ def shortcuts() -> list[tuple[str, str]]:
         ("Ctrl+Shift+C", QCoreApplication.translate("MainWindow", "Copy the last reply")),
         ("Ctrl+,", QCoreApplication.translate("MainWindow", "Settings")),
         ("Ctrl+Shift+M", QCoreApplication.translate("MainWindow", "Choose the model for this session")),
+        ("Ctrl+Shift+U", QCoreApplication.translate("MainWindow", "Usage and cost: tokens and spend per day, model and session")),
         ("Ctrl+Q", QCoreApplication.translate("MainWindow", "Quit")),
         ("F2", QCoreApplication.translate("MainWindow", "Rename the selected session")),
         (QCoreApplication.translate("MainWindow", "Menu key / Shift+F10 in the session list"),
@@ -176,6 +177,10 @@ class MainWindow(QMainWindow):
 
         self.sync = SyncActions(self)  # Settings › Backup & sync and the status bar's sync label
         self.statusBar().insertPermanentWidget(0, self.sync.label)
+        from hermes_desktop.ui.usage_actions import UsageActions
+
+        self.usage = UsageActions(self)  # View › Usage…, Settings › Usage and the status bar's budget warning
+        self.statusBar().insertPermanentWidget(0, self.usage.label)
         self.chat.layout().insertWidget(self.chat.layout().indexOf(self.chat.editing), self.memory.strip)
         self.assistants = AssistantActions(self)  # the Assistants tab, the chat's assistant button, `/` (issue 23)
         self._build_menus()
@@ -292,6 +297,8 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _checked=False, k=key: self.set_theme(k))
             group.addAction(action)
             self.theme_actions[key] = action
+        self.usage_action = view.addAction(self.tr("Usage and cost…"), QKeySequence("Ctrl+Shift+U"),
+                                           self.usage.open_view)
         toggle = self.inspector_toggle = view.addAction(self.tr("Show inspector"))
         toggle.setCheckable(True)
         toggle.setChecked(True)

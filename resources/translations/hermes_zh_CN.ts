@@ -302,67 +302,67 @@ Path: {1}</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="813" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="811" />
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="813" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="811" />
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="815" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="813" />
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="817" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="815" />
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="829" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="827" />
         <source>Hides the skill of the same name in {0}</source>
         <translation>覆盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="844" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="842" />
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="845" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="843" />
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="847" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="845" />
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="848" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="846" />
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="853" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="851" />
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="853" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="851" />
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="853" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="851" />
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="854" />
+        <location filename="../../hermes_desktop/ui/controller.py" line="852" />
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -1173,7 +1173,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="89" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="90" />
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -1836,58 +1836,58 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="184" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="189" />
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="807" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="814" />
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="240" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="245" />
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="241" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="246" />
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="241" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="246" />
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="247" />
         <source>Trusted</source>
         <translation>信任模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="242" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="247" />
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="245" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="250" />
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="247" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="252" />
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="264" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="269" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="49" />
-        <location filename="../../hermes_desktop/ui/main_window.py" line="265" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="270" />
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
@@ -1927,28 +1927,28 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择本对话的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="74" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="75" />
         <source>Double-click a message</source>
         <translation>双击消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="74" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="75" />
         <source>Select and copy its text</source>
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="268" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="273" />
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="269" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="274" />
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="60" />
-        <location filename="../../hermes_desktop/ui/main_window.py" line="273" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="61" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="278" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -1968,203 +1968,213 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>在空的消息框中：已保存的提示词、助手、技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="61" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="60" />
+        <source>Usage and cost: tokens and spend per day, model and session</source>
+        <translation>用量与费用：按天、模型和对话查看 Token 与花费</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="62" />
         <source>Rename the selected session</source>
         <translation>重命名所选对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="62" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="63" />
         <source>Menu key / Shift+F10 in the session list</source>
         <translation>在对话列表中按菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="63" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="64" />
         <source>The session's menu (rename, pin, fork, export, delete)</source>
         <translation>该对话的菜单（重命名、置顶、分支、导出、删除）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="64" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="65" />
         <source>Delete in the session list</source>
         <translation>在对话列表中按 Delete</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="65" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="66" />
         <source>Delete the selected session (Undo brings it back)</source>
         <translation>删除所选对话（可撤销）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="66" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="67" />
         <source>Menu key / Shift+F10</source>
         <translation>菜单键 / Shift+F10</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="67" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="68" />
         <source>Actions for the selected message (copy, edit, fork, regenerate, tool details, allow or deny)</source>
         <translation>所选消息的操作（复制、编辑、分支、重新生成、工具详情、批准或拒绝）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="69" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70" />
         <source>Up / Down in the conversation</source>
         <translation>在对话中按上 / 下</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="69" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="70" />
         <source>Select a message</source>
         <translation>选择一条消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="70" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="71" />
         <source>F4 in the Tools list</source>
         <translation>在工具列表中按 F4</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="71" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="72" />
         <source>Change the selected tool's approval rule</source>
         <translation>更改所选工具的批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="72" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="73" />
         <source>F2 / Del / Enter / Ctrl+P / Ctrl+H in the Memory list</source>
         <translation>“记忆”列表中的 F2 / Del / Enter / Ctrl+P / Ctrl+H</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="73" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="74" />
         <source>Edit, delete, go to the source, pin or unpin, history of the selected memory</source>
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="229" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="234" />
         <source>Tokens this session has used so far: every request's input and output added up (not the size of the context)</source>
         <translation>本对话迄今用掉的 Token：每次请求的输入与输出之和（不是上下文的大小）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="233" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="238" />
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="239" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="244" />
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="258" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="263" />
         <source>context –</source>
         <translation>上下文 –</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="259" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="264" />
         <source>Context budget used by the last request: shown once this session sends one</source>
         <translation>上一次请求占用的上下文预算：本对话发出请求后显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="266" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="271" />
         <source>New session with assistant…</source>
         <translation>用助手新建对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="270" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="275" />
         <source>Export session as Word…</source>
         <translation>将对话导出为 Word…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="271" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="276" />
         <source>Export session to an Obsidian vault…</source>
         <translation>将对话导出到 Obsidian 库…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="274" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="279" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="275" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="280" />
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="276" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="281" />
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="277" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="282" />
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="279" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="284" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="280" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="285" />
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="284" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="289" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="285" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="290" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="288" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="293" />
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="288" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="293" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="288" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="293" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="295" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="300" />
+        <source>Usage and cost…</source>
+        <translation>用量与费用…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="302" />
         <source>Show inspector</source>
         <translation>显示右侧面板</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="299" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="306" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="300" />
-        <location filename="../../hermes_desktop/ui/main_window.py" line="978" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="307" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="985" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="455" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="462" />
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="459" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="466" />
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="495" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="502" />
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="550" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="557" />
         <source>Trust this skill's code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="551" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="558" />
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -2173,72 +2183,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="554" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="561" />
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="564" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="571" />
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="624" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="631" />
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 Token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="743" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="750" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="744" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="751" />
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="809" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="816" />
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 Token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="855" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="862" />
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="858" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="865" />
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="860" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="867" />
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="892" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="899" />
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="898" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="905" />
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="934" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="941" />
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="982" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="989" />
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="982" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="989" />
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -4179,13 +4189,13 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="95" />
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="461" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="467" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="98" />
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="130" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="136" />
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
@@ -4200,69 +4210,69 @@ it is kept here.</source>
         <translation>权限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="111" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="117" />
         <source>Your data</source>
         <translation>你的数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="137" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="143" />
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="138" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="144" />
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="139" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="145" />
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="140" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="146" />
         <source>Use this one</source>
         <translation>使用这个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="141" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="147" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="179" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="185" />
         <source>No providers yet: add one.</source>
         <translation>还没有服务商：添加一个吧。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="183" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="189" />
         <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="230" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="236" />
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="249" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="255" />
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="263" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="269" />
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="278" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="284" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="275" />
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="284" />
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="338" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="281" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="290" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="344" />
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
@@ -4277,193 +4287,198 @@ it is kept here.</source>
         <translation>备份与同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="279" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="116" />
+        <source>Usage</source>
+        <translation>用量</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="285" />
         <source>Choose the workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="286" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="292" />
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="293" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="299" />
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="296" />
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="303" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="309" />
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="296" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="296" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="300" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="306" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="307" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="313" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="308" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="314" />
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="311" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317" />
         <source>Show while it streams, then collapse</source>
         <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="312" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="318" />
         <source>Always show</source>
         <translation>始终显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="312" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="318" />
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="323" />
         <source>Model's thinking</source>
         <translation>模型的思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="318" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="324" />
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="323" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="329" />
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="324" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="330" />
         <source>Also load skills from {0} (Claude Code's folder)</source>
         <translation>同时从 {0} 加载技能（Claude Code 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="371" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="377" />
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的危险调用，即使该工具被设为始终批准，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="376" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="382" />
         <source>Approval rules</source>
         <translation>批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="377" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="383" />
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="380" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="386" />
         <source>Revoke all</source>
         <translation>全部撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="387" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="393" />
         <source>fetch_url never opens addresses on your own network or this computer (a router, a NAS, a local server) unless their host is listed here. Separate hosts with commas; add :port to allow one port only.</source>
         <translation>除非主机列在这里，fetch_url 绝不打开你自己网络上或本机上的地址（路由器、NAS、本地服务器）。多个主机用逗号分隔；加上 :端口 则只允许该端口。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="393" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="399" />
         <source>Hosts on your network that fetch_url may open</source>
         <translation>fetch_url 可以打开的你网络上的主机</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="394" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="400" />
         <source>e.g. nas.local, 192.168.1.20:8080</source>
         <translation>例如 nas.local, 192.168.1.20:8080</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="416" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="422" />
         <source>Not a host name or host:port: {0}. Nothing was changed.</source>
         <translation>不是主机名，也不是“主机名＋端口”：{0}。没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="421" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="427" />
         <source>fetch_url may open these hosts on your network: {0}.</source>
         <translation>fetch_url 现在可以打开你网络上的这些主机：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="422" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="428" />
         <source>fetch_url opens no address on your network now.</source>
         <translation>fetch_url 现在不打开你网络上的任何地址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="426" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="432" />
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="426" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="432" />
         <source>always asks</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="427" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="433" />
         <source>never allowed</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="433" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="439" />
         <source>{tool}  —  {rule}   ({source})</source>
         <translation>{tool}  —  {rule}（{source}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="438" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="444" />
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="460" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="466" />
         <source>Sessions (hermes.db) and backups</source>
         <translation>对话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="462" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="468" />
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="463" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="469" />
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（Hermes 可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="471" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="477" />
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="472" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="478" />
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="476" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="482" />
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="478" />
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="484" />
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -4471,12 +4486,12 @@ it is kept here.</source>
 <context>
     <name>SetupBar</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="114" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="115" />
         <source>No model is set up yet. You can read your sessions; set up a provider to chat.</source>
         <translation>尚未设置模型。你可以查看对话；设置服务商后即可聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="117" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="118" />
         <source>Set up a model…</source>
         <translation>设置模型…</translation>
     </message>
@@ -5937,6 +5952,525 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
         <location filename="../../hermes_desktop/ui/chat/model.py" line="589" />
         <source>Remembered: {0}</source>
         <translation>已记住：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>UsageActions</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_actions.py" line="42" />
+        <source>Monthly budget</source>
+        <translation>每月预算</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_actions.py" line="90" />
+        <source>Spend this month against the budget set in Settings › Usage. Only models with a price count.</source>
+        <translation>本月花费与 设置 › 用量 中预算的对比。只计算有价格的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_actions.py" line="97" />
+        <source>Usage is not available: the history is not open.</source>
+        <translation>用量不可用：历史记录未打开。</translation>
+    </message>
+</context>
+<context>
+    <name>UsageSettingsPage</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="40" />
+        <source>Hermes counts the tokens of every request it sends, titles, summaries and memory included, from the provider's own figures. With a price, it shows what they cost; a model without a price shows tokens only. Prices are per million tokens in the provider's currency; check them on the provider's price page.</source>
+        <translation>Hermes 按提供方自己返回的数字统计它发出的每个请求的 Token，包括标题、摘要和记忆。有价格的模型会显示费用；没有价格的模型只显示 Token 数。价格按每百万 Token 计，使用提供方的币种；请在提供方的价格页面核对。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="46" />
+        <source>Warn me in the status bar when this month's spend nears a budget</source>
+        <translation>本月花费接近预算时在状态栏提醒我</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="50" />
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="76" />
+        <source>Monthly budget</source>
+        <translation>每月预算</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="55" />
+        <source>Budget currency</source>
+        <translation>预算币种</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="60" />
+        <source>Warn at this share of the budget</source>
+        <translation>达到预算的这个比例时提醒</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="71" />
+        <source>warn at</source>
+        <translation>提醒比例</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="77" />
+        <source>Spend in the other currency is listed beside it, never converted.</source>
+        <translation>另一种币种的花费会单独列出，不做换算。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="89" />
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="89" />
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="89" />
+        <source>Cached input</source>
+        <translation>缓存输入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="90" />
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="90" />
+        <source>Currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="90" />
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="100" />
+        <source>Model name, as the provider spells it</source>
+        <translation>模型名称，与提供方的写法一致</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="101" />
+        <source>Model to add a price for</source>
+        <translation>要添加价格的模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="102" />
+        <source>Add price</source>
+        <translation>添加价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="105" />
+        <source>Remove price</source>
+        <translation>移除价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="108" />
+        <source>Use shipped price</source>
+        <translation>使用内置价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="120" />
+        <source>usage.json could not be read, so the shipped prices apply (saving here writes a new file): {0}</source>
+        <translation>无法读取 usage.json，因此使用内置价格（在此保存会写入新文件）：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="126" />
+        <source>Prices per million tokens</source>
+        <translation>每百万 Token 价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="143" />
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="211" />
+        <source>yours</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="143" />
+        <source>shipped</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="145" />
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="162" />
+        <source>Currency of {0}</source>
+        <translation>{0} 的币种</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="187" />
+        <source>Not saved: the price of {0} must be numbers of 0 or more ({1}).</source>
+        <translation>未保存：{0} 的价格必须是大于或等于 0 的数字（{1}）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="192" />
+        <source>Type the input and the output price of {0}.</source>
+        <translation>请输入 {0} 的输入价格和输出价格。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="195" />
+        <source>Saved the price of {0}.</source>
+        <translation>已保存 {0} 的价格。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="205" />
+        <source>Type the model's name first.</source>
+        <translation>请先输入模型名称。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="217" />
+        <source>Type the prices of {0} per million tokens.</source>
+        <translation>请输入 {0} 每百万 Token 的价格。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="224" />
+        <source>{0} has no price now: its tokens are counted without a cost.</source>
+        <translation>{0} 现在没有价格：只统计 Token，不计费用。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="231" />
+        <source>{0} uses the shipped price again (if there is one).</source>
+        <translation>{0} 重新使用内置价格（如果有）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="246" />
+        <source>Usage is not available: the history is not open.</source>
+        <translation>用量不可用：历史记录未打开。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_settings.py" line="251" />
+        <source>Not saved: {0}</source>
+        <translation>未保存：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>UsageView</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="36" />
+        <source>{0}M</source>
+        <translation>{0}M</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="38" />
+        <source>{0}K</source>
+        <translation>{0}K</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="55" />
+        <source>{0} + no price</source>
+        <translation>{0} + 无价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="56" />
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="62" />
+        <source>Chat</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="63" />
+        <source>Titles</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="64" />
+        <source>Session summaries</source>
+        <translation>对话摘要</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="65" />
+        <source>Context summaries</source>
+        <translation>上下文摘要</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="66" />
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="67" />
+        <source>Skill drafts</source>
+        <translation>技能草稿</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="68" />
+        <source>MCP sampling</source>
+        <translation>MCP 采样</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="69" />
+        <source>Embeddings</source>
+        <translation>嵌入向量</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="70" />
+        <source>Connection tests</source>
+        <translation>连接测试</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="72" />
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="76" />
+        <source>This month</source>
+        <translation>本月</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="77" />
+        <source>Last month</source>
+        <translation>上个月</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="78" />
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="79" />
+        <source>Last 30 days</source>
+        <translation>最近 30 天</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="80" />
+        <source>This year</source>
+        <translation>今年</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="81" />
+        <source>Chosen days</source>
+        <translation>自选日期</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="85" />
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="208" />
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="85" />
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="208" />
+        <source>Cached input</source>
+        <translation>缓存输入</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="86" />
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="209" />
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="86" />
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="209" />
+        <source>Reasoning</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="97" />
+        <source>{0}
+Input {1} (cached {2})
+Output {3} (reasoning {4})
+{5} requests · {6}</source>
+        <translation>{0}
+输入 {1}（缓存 {2}）
+输出 {3}（推理 {4}）
+{5} 个请求 · {6}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="110" />
+        <source>Usage and cost</source>
+        <translation>用量与费用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="118" />
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="149" />
+        <source>Period</source>
+        <translation>时间段</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="123" />
+        <source>First day</source>
+        <translation>开始日期</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="123" />
+        <source>Last day</source>
+        <translation>结束日期</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="130" />
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="155" />
+        <source>Chart</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="131" />
+        <source>Tokens per day</source>
+        <translation>每日 Token</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="132" />
+        <source>Tokens per model</source>
+        <translation>各模型 Token</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="133" />
+        <source>Cost per day</source>
+        <translation>每日费用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="136" />
+        <source>Currency of the cost chart</source>
+        <translation>费用图表的币种</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="139" />
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="142" />
+        <source>Prices and budget…</source>
+        <translation>价格与预算…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="170" />
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="266" />
+        <source>No model requests in this period.</source>
+        <translation>这段时间没有模型请求。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="173" />
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="174" />
+        <source>Session</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="175" />
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="176" />
+        <source>Month</source>
+        <translation>月份</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="177" />
+        <source>For</source>
+        <translation>用途</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="178" />
+        <source>By model</source>
+        <translation>按模型</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="179" />
+        <source>Biggest sessions</source>
+        <translation>用量最大的对话</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="180" />
+        <source>By assistant</source>
+        <translation>按助手</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="181" />
+        <source>By month</source>
+        <translation>按月</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="182" />
+        <source>By purpose</source>
+        <translation>按用途</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="188" />
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="208" />
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="209" />
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="258" />
+        <source>The usage could not be read: {0}</source>
+        <translation>无法读取用量：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="269" />
+        <source>{0} requests · input {1} tokens (cached {2}) · output {3} tokens (reasoning {4}) · cost {5}</source>
+        <translation>{0} 个请求 · 输入 {1} Token（缓存 {2}）· 输出 {3} Token（推理 {4}）· 费用 {5}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="274" />
+        <source>No price for {0}: their tokens are counted, without a cost (set a price in Settings › Usage).</source>
+        <translation>{0} 没有价格：只统计 Token，不计费用（可在 设置 › 用量 中设置价格）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="277" />
+        <source>{0} requests came without the server's own count and are estimated.</source>
+        <translation>{0} 个请求没有服务器自己的计数，为估算值。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="282" />
+        <source>usage.json could not be read, so the shipped prices apply: {0}</source>
+        <translation>无法读取 usage.json，因此使用内置价格：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="296" />
+        <source>(no session)</source>
+        <translation>（无对话）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="298" />
+        <source>(no assistant)</source>
+        <translation>（无助手）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="352" />
+        <source>Export usage as CSV</source>
+        <translation>将用量导出为 CSV</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="353" />
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="363" />
+        <source>The CSV was not written: {0}</source>
+        <translation>CSV 未写入：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="365" />
+        <source>Exported to {0}</source>
+        <translation>已导出到 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="374" />
+        <source>Over budget: {0} of {1} this month</source>
+        <translation>超出预算：本月已用 {0}，预算 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/usage_view.py" line="375" />
+        <source>Near budget: {0} of {1} this month ({2}%)</source>
+        <translation>接近预算：本月已用 {0}，预算 {1}（{2}%）</translation>
     </message>
 </context>
 <context>

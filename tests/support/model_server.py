@@ -116,6 +116,21 @@ def _usage_chunk(prompt_tokens: int, completion_tokens: int, reasoning_tokens: i
     )
 
 
+def usage_event(usage: dict[str, Any]) -> str:
+    """A final usage chunk carrying exactly this `usage` object (cached tokens in any provider's field)."""
+    return json.dumps({"id": "chatcmpl-scripted", "object": "chat.completion.chunk", "created": 1_700_000_000,
+                       "model": "scripted-model", "choices": [], "usage": usage})
+
+
+def with_usage(reply: "ScriptedReply", usage: dict[str, Any] | None) -> "ScriptedReply":
+    """The reply with its usage chunk replaced by one carrying `usage` (None: no usage chunk at all)."""
+    events = [e for e in reply.events if '"choices": []' not in e or '"usage"' not in e]
+    if usage is not None:
+        events.append(usage_event(usage))
+    return ScriptedReply(status=reply.status, events=events, headers=reply.headers, ending=reply.ending,
+                         delay_s=reply.delay_s)
+
+
 # DeepSeek's refusal, word for word, of a thinking-mode request whose tool-call turn lacks its reasoning.
 DEEPSEEK_ECHO_MESSAGE = "The `reasoning_content` in the thinking mode must be passed back to the API."
 ReasoningForm = Literal["reasoning_content", "reasoning", "think"]
@@ -488,8 +503,10 @@ class ScriptedModelServer:
                     if isinstance(answer, int):  # an HTTP status: the endpoint fails
                         self._send_json(answer, {"error": {"message": "embeddings failed", "type": "server_error"}})
                     else:
+                        counted = sum(len(t.split()) for t in texts)  # OpenAI's answer has its usage too
                         self._send_json(200, {"object": "list", "model": body.get("model"), "data": [
-                            {"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(answer)]})
+                            {"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(answer)],
+                            "usage": {"prompt_tokens": counted, "total_tokens": counted}})
                     return
                 if self.path.split("?")[0].rstrip("/") != "/v1/chat/completions":
                     self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})

@@ -49,6 +49,9 @@ def embed(endpoint: Endpoint, texts: list[str], *, timeout: float = INDEX_TIMEOU
                                max_retries=0)
         with client:
             answer = client.embeddings.create(model=endpoint.model, input=texts)
+        from hermes_desktop.core.usage import hooks as usage_hooks  # the tokens it cost (core/usage/hooks.py)
+
+        usage_hooks.embedding(answer, model=endpoint.model, texts=texts)
         vectors = [list(map(float, item.embedding)) for item in sorted(answer.data, key=lambda d: d.index)]
     except Exception as exc:  # openai's errors, httpx's, a strange answer
         detail = " ".join(str(exc).split())[:200]

@@ -77,7 +77,8 @@ def request_for(trajectory: Trajectory) -> ChatRequest:
     task = f"The user asked:\n{trajectory.request[:2000]}\n\nThe tools called, in order:\n{steps}"
     if trajectory.skills:
         task += f"\n\nSkills used: {', '.join(trajectory.skills)}"
-    return ChatRequest([{"role": "system", "content": PROMPT}, {"role": "user", "content": task}])
+    return ChatRequest([{"role": "system", "content": PROMPT}, {"role": "user", "content": task}],
+                       purpose="skill_draft", session_id=trajectory.session_id)
 
 
 def clean(text: str) -> str:

@@ -56,6 +56,10 @@ message names `reasoning_content` turns it on, the request is retried once with 
 `on_echo_learned` (injected by the runtime, which saves `learned_reasoning_echo` in settings.json) is
 called so it holds for later turns and restarts. Only messages that have reasoning can carry it, so it is
 never sent to a server that never streamed any.
+
+Usage: every request the server accepted is reported once to `usage_sink` (core/usage/recorder.py) when its
+stream closes, however it closed (finished, cut, stopped, over the limit), with the server's own `usage` figures
+or, where it sent none, our estimate marked as such. `ChatRequest.purpose` says what the request was for.
 """
 
 from __future__ import annotations
@@ -85,6 +89,9 @@ from hermes_desktop.core.llm.text_protocol import TextToolCallParser, to_text_pr
 from hermes_desktop.core.extra_params import usable_extra_params
 from hermes_desktop.core.providers import needs_reasoning_echo
 from hermes_desktop.core.settings import ProviderProfile, ReasoningEcho, ToolMode
+
+if TYPE_CHECKING:
+    from hermes_desktop.core.usage.counts import RequestUsage
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +135,10 @@ class ChatRequest:
     max_tokens: int | None = None
     # An assistant's parameters (core/assistants): temperature, top_p, max_tokens, reasoning_effort over the profile's.
     overrides: dict[str, Any] = field(default_factory=dict)
+    # What the request is for and whose it is, for the usage records (core/usage): "chat", "title", "summary",
+    # "context_summary", "memory", "skill_draft", "sampling"; the session defaults to the turn's (core/usage/scope.py).
+    purpose: str = "other"
+    session_id: str | None = None
 
 
 OVERRIDABLE = frozenset({"temperature", "top_p", "max_tokens", "reasoning_effort"})
@@ -219,8 +230,11 @@ class ModelClient:
         retry: RetryPolicy = RetryPolicy(),
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         on_echo_learned: Callable[[ProviderProfile], None] | None = None,
+        usage_sink: "Callable[[RequestUsage], None] | None" = None,
     ) -> None:
         self.profile = profile
+        # Told once per request the server accepted (core/usage/recorder.py); must not block or raise.
+        self.usage_sink = usage_sink
         self._api_key = api_key
         self._retry = retry
         self._sleep = sleep
@@ -385,6 +399,9 @@ class ModelClient:
                     await iterator.aclose()
             with contextlib.suppress(Exception):
                 await stream.close()
+            # Every way out of the stream passes here (the end, the output limit, a failure, Stop): one usage
+            # record per request the server accepted, with the server's figures or, without them, estimated.
+            self._report_usage(request, kwargs, reply)
 
         for piece in reply.finish_text():
             yield piece
@@ -427,6 +444,21 @@ class ModelClient:
                 kwargs["extra_body"] = extra
         return kwargs
 
+    def _report_usage(self, request: ChatRequest, kwargs: dict[str, Any], reply: "_Reply") -> None:
+        sink = self.usage_sink
+        if sink is None:
+            return
+        try:
+            from hermes_desktop.core.usage.counts import RequestUsage, from_server
+            from hermes_desktop.core.usage.scope import current_session
+
+            counts = from_server(reply.usage, estimate_input=lambda: _estimate_request(kwargs),
+                                 estimate_output=reply.estimate_output_tokens)
+            sink(RequestUsage(time.time(), self.profile.id, str(kwargs.get("model") or self.profile.model),
+                              request.purpose, request.session_id or current_session(), counts))
+        except Exception:  # an account of what was spent never breaks the reply
+            log.exception("could not report a request's usage")
+
     def _plan_retry(self, error: ModelError, attempt: int) -> tuple[int, float | None]:
         if not error.retryable or attempt >= self._retry.max_retries:
             return attempt, None
@@ -444,6 +476,15 @@ class ModelClient:
         if error.kind is ErrorKind.INTERNAL:
             log.error("unexpected model client failure", exc_info=exc)
         return error
+
+
+def _estimate_request(kwargs: dict[str, Any]) -> int:
+    """Input tokens of a request as sent, when the server did not count them (core/tokens.py's estimate)."""
+    from hermes_desktop.core.tokens import estimate_message_tokens, estimate_tools_tokens
+
+    messages = kwargs.get("messages") or []
+    return sum(estimate_message_tokens(m) for m in messages if isinstance(m, dict)) + \
+        estimate_tools_tokens(kwargs.get("tools") or [])
 
 
 def _int_or_none(value: Any) -> int | None:
@@ -502,6 +543,18 @@ class _Reply:
         # The server said the reply is over without a finish reason: `data: [DONE]`, or a usage chunk after
         # the last fragment (module docstring).
         self.ended_by_marker = False
+
+    @property
+    def usage(self) -> dict[str, Any]:
+        """The server's `usage` object (the last one sent), or {} when none came."""
+        return self._usage
+
+    def estimate_output_tokens(self) -> int:
+        """What arrived, counted by our estimate: text, reasoning and tool-call arguments."""
+        from hermes_desktop.core.tokens import estimate_text_tokens
+
+        written = "".join(self._text_parts) + "".join(self._reasoning_parts)
+        return estimate_text_tokens(written) + -(-self._assembler.argument_chars // 4)
 
     @property
     def has_calls(self) -> bool:

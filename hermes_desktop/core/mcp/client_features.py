@@ -845,7 +845,7 @@ class ClientFeatures:
         from hermes_desktop.core.llm import ChatRequest, ModelError, StreamDone
 
         chat = ChatRequest(model_messages(request), max_tokens=request.max_tokens,
-                           max_reply_chars=request.max_tokens * 8)
+                           max_reply_chars=request.max_tokens * 8, purpose="sampling")
         try:
             async with asyncio.timeout(SAMPLING_TIMEOUT_S):
                 async with contextlib.aclosing(model.stream(chat)) as stream:

@@ -73,6 +73,9 @@ class Embedder:
                                    timeout=TIMEOUT_S, max_retries=0)
             with client:
                 answer = client.embeddings.create(model=model, input=texts)
+            from hermes_desktop.core.usage import hooks as usage_hooks  # the tokens it cost (core/usage/hooks.py)
+
+            usage_hooks.embedding(answer, model=model, texts=texts, profile_id=getattr(profile, "id", None))
             vectors = [list(map(float, item.embedding)) for item in sorted(answer.data, key=lambda d: d.index)]
             if len(vectors) != len(texts):
                 raise ValueError(f"{len(vectors)} vectors for {len(texts)} texts")

@@ -71,7 +71,7 @@ def request_for(message: str, candidates: list[Candidate], today: date) -> "Chat
     return ChatRequest([
         {"role": "system", "content": _PROMPT.format(today=today.isoformat())},
         {"role": "user", "content": f"Message:\n{message[:4000]}\n\n{CANDIDATES_HEADING}\n{listed}"},
-    ])
+    ], purpose="memory")
 
 
 def _json_object(text: str) -> Any:

@@ -108,6 +108,12 @@ class SettingsDialog(QDialog):
 
             self.sync_page = SyncSettingsPage(sync_actions)
             tabs.addTab(self.sync_page, self.tr("Backup && sync"))
+        usage_actions = getattr(parent, "usage", None)  # ui/usage_actions.py, made by the main window
+        if usage_actions is not None and usage_actions.service() is not None:
+            from hermes_desktop.ui.usage_settings import UsageSettingsPage
+
+            self.usage_page = UsageSettingsPage(usage_actions)
+            tabs.addTab(self.usage_page, self.tr("Usage"))
         tabs.addTab(self._data_tab(), self.tr("Your data"))
         self.tabs = tabs
         self.message = QLabel()
