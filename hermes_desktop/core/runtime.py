@@ -19,6 +19,7 @@ from hermes_desktop.core.audit import AuditLog
 from hermes_desktop.core.logging_setup import REDACTION
 from hermes_desktop.core.mcp.client_features import ClientFeatures, workspace_roots
 from hermes_desktop.core.mcp.manager import MCPManager
+from hermes_desktop.core.mcp.session_servers import SessionServers
 from hermes_desktop.core.model_catalog import CACHE_FILE_NAME, ModelCatalog
 from hermes_desktop.core.paths import (
     AppPaths, agents_skills_dir, app_paths, bundled_skills_dir, claude_skills_dir, ensure_dir,
@@ -180,10 +181,11 @@ class Runtime:
             self.session_models.set_default(lambda: agent.model)
         services.choose_model = self.session_models.choose
         if assistants is not None:  # the session's assistant: its layer, tools, parameters, model (core/assistants)
-            services.assistant_layer, services.call_guard = assistants.layer, assistants.refusal
+            services.assistant_layer = assistants.layer
             services.request_params = assistants.request_params
             services.choose_model = assistants.choose_model(self.session_models, self.profile_for)
             services.side_model = assistants.side_client(self.session_models, self.profile_for)
+        services.call_guard = self.call_guard
         if self.mcp.client_features is not None:
             self.mcp.client_features.model = lambda: agent.model  # an MCP server's sampling uses the active model
         return agent
@@ -232,8 +234,15 @@ class Runtime:
         """The tools a request offers: MCP's live ones, active skills', the pager's, search_knowledge in a session that
         uses knowledge bases, then the assistant's allow list."""
         offered = self._knowledge_offered(session_id, PAGER.offered(
-            session_id, self.skills.offered(session_id, self.mcp.offered(specs))))
+            session_id, self.skills.offered(session_id, self.mcp.offered(specs, session_id))))
         return self.assistants.offered(session_id, offered) if self.assistants is not None else offered
+
+    def call_guard(self, session_id: str, name: str, source: str | None, arguments: dict | None) -> str | None:  # type: ignore[type-arg]
+        """Why a call must not run: its MCP server is off for the session, or the assistant may not use it."""
+        refused = self.mcp.refusal(session_id, name, source)
+        if refused is None and self.assistants is not None:
+            refused = self.assistants.refusal(session_id, name, source, arguments)
+        return refused
 
     def knowledge_hooks(self) -> dict[str, object]:
         """The agent's knowledge hooks (core/knowledge/service.py): passages before a turn, the layer per request."""
@@ -375,6 +384,7 @@ def open_runtime(env: Mapping[str, str] | None = None, *, store: SessionStore | 
         model_catalog=ModelCatalog(paths.data_dir / CACHE_FILE_NAME),
     )
     runtime.mcp.workspace = lambda: runtime.workspace.root  # ${workspaceFolder} in mcp.json
+    runtime.mcp.session_servers = SessionServers(store)  # the MCP servers on per session (sessions.mcp_servers)
     from hermes_desktop.core.mcp import oauth_network  # OAuth discovery: fetch_url's address rules, the user's hosts
 
     oauth_network.configure(runtime.network_policy)

@@ -595,8 +595,8 @@ class SQLiteSessionStore:
                 (new_id, title or f"{original.title or 'Untitled'} (fork)", now, now, original.profile_id,
                  original.model, "fork", "user", json.dumps(list(original.active_skills))),
             )
-            db.execute("UPDATE sessions SET assistant_id = (SELECT assistant_id FROM sessions WHERE id = ?) "
-                       "WHERE id = ?", (session_id, new_id))  # a fork keeps its assistant (core/assistants)
+            db.execute("UPDATE sessions SET (assistant_id, mcp_servers) = (SELECT assistant_id, mcp_servers FROM "
+                       "sessions WHERE id = ?) WHERE id = ?", (session_id, new_id))  # its assistant and MCP servers
             parent: int | None = None
             for m in copied:
                 parent = self._insert_message(db, new_id, NewMessage(

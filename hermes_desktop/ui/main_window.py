@@ -168,6 +168,7 @@ class MainWindow(QMainWindow):
         column.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
         self._build_status_bar()
+        self.statusBar().insertPermanentWidget(3, self.mcp.session_button)  # after the model picker: MCP servers here
         self.memory = MemoryActions(self)  # the Memory tab, "Remembered: …" rows, the incognito switch
         from hermes_desktop.ui.knowledge_actions import KnowledgeActions
 
@@ -654,6 +655,7 @@ class MainWindow(QMainWindow):
         self.sidebar.set_current(None)
         self.inspector.show_activity(None)
         self.model_picker.show_session(None)
+        self.mcp.show_session(None)
         self.memory.show_session(None)
         self.knowledge.show_session(None)
         self.assistants.show_default()
@@ -679,6 +681,7 @@ class MainWindow(QMainWindow):
         self.sidebar.set_current(session_id)
         self.chat.set_busy(self.controller.is_busy(session_id))
         self.model_picker.show_session(session_id)
+        self.mcp.show_session(session_id)
         self.memory.show_session(session_id)
         self.knowledge.show_session(session_id)
         spawn(self.assistants.show_session(session_id))

@@ -1,5 +1,6 @@
 """What the MCP tab's buttons do: the server form, removing a server, its secrets and prompts, mcp.json and the
-logs, and reloading when mcp.json is saved. The main window only wires this up."""
+logs, and reloading when mcp.json is saved; and the status bar's MCP button, which servers are on for the open
+conversation (ui/mcp_session_menu.py, core/mcp/session_servers.py). The main window only wires this up."""
 
 from __future__ import annotations
 
@@ -35,14 +36,26 @@ class McpActions(QObject):
         self.import_dialog: Any = None  # “Import servers…” (ui/dialogs/mcp_import.py)
         self.import_task: Any = None
         self._said_in_error_bar: str | None = None  # the last whole-file mcp.json problem shown in the error bar
+        from hermes_desktop.ui.mcp_session_menu import McpSessionButton
+
+        self.session_button = McpSessionButton(window)  # the window puts it in the status bar, beside the model
+        self.session_button.sig_choice.connect(lambda choice: spawn(self.set_session_choice(choice)))
+        self._choices: dict[str, tuple[str, ...] | None] = {}  # per session, as last read or saved
+        self._shown_session: str | None = None
 
     def refresh(self) -> None:
         """Show the servers' states; their tools may have come or gone, so the Tools tab too."""
         runtime = self.controller.runtime
         if runtime is None:
             return
-        self.window.inspector.mcp.show_servers(runtime.mcp.statuses(), list(runtime.mcp.problems))
+        panel = self.window.inspector.mcp
+        panel.log_dir = runtime.paths.mcp_log_dir
+        from hermes_desktop.core.logging_setup import REDACTION
+
+        panel.known_secrets = REDACTION.known_secrets  # a server given a key may print it
+        panel.show_servers(runtime.mcp.statuses(), list(runtime.mcp.problems), off=self._off_here())
         self.window.show_tools()
+        self._show_button()
         from hermes_desktop.ui.startup_words import is_whole_file_mcp_problem, startup_problem_text
 
         # mcp.json unusable as a whole (no server started): the error bar says so too, once per problem.
@@ -50,6 +63,83 @@ class McpActions(QObject):
             if problem != self._said_in_error_bar:
                 self._said_in_error_bar = problem
                 self.window.errors.show_message(startup_problem_text(problem))
+
+    # ------------------------------------------------------------------ servers per conversation
+    def show_session(self, session_id: str | None) -> None:
+        """The button and the tab follow the open conversation (its choice read from the store once)."""
+        self._shown_session = session_id
+        self._show_choice()
+        runtime = self.controller.runtime
+        if session_id is not None and session_id not in self._choices and runtime is not None \
+                and runtime.mcp.session_servers is not None:
+            spawn(self._read_choice(session_id))
+
+    async def _read_choice(self, session_id: str) -> None:
+        from hermes_desktop.core.executors import run_store
+
+        runtime = self.controller.runtime
+        try:
+            self._choices[session_id] = await run_store(runtime.mcp.session_servers.choice, session_id)
+        except Exception as exc:  # noqa: BLE001 - an unreadable history: the default is shown, the reason said
+            self.window.errors.show_message(self.tr("This conversation's MCP servers could not be read: {0}")
+                                            .format(exc))
+            return
+        if session_id == self._shown_session:
+            self._show_choice()
+
+    def _show_choice(self) -> None:
+        """The button and the tab's rows after the open conversation's choice changed (the Tools tab stays)."""
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        if "mcp" in self.window.inspector._built:
+            self.window.inspector.mcp.show_servers(runtime.mcp.statuses(), list(runtime.mcp.problems),
+                                                   off=self._off_here())
+        self._show_button()
+
+    def choice(self, session_id: str | None) -> tuple[str, ...] | None:
+        """The open conversation's servers as the window knows them (None: every server; a new chat: None)."""
+        return self._choices.get(session_id) if session_id is not None else None
+
+    async def set_session_choice(self, choice: tuple[str, ...] | None) -> None:
+        """Save the open conversation's servers (a new chat gets its id now); the next request offers only theirs."""
+        from hermes_desktop.core.executors import run_store
+
+        runtime = self.controller.runtime
+        if runtime is None or runtime.mcp.session_servers is None:
+            return
+        session_id = self._shown_session = self.window._ensure_session()
+        before = self.choice(session_id)
+        self._choices[session_id] = choice  # shown at once; put back if the save fails
+        self._show_choice()
+        try:
+            await run_store(runtime.mcp.session_servers.set_choice, session_id, choice)
+        except Exception as exc:  # noqa: BLE001 - a full disk or read-only history: nothing changed, said why
+            self._choices[session_id] = before
+            self._show_choice()
+            self.window.errors.show_message(self.tr("The conversation's MCP servers were not saved: {0}").format(exc))
+            return
+        self.window.statusBar().showMessage(
+            self.tr("Every MCP server is on in this conversation.") if choice is None else
+            self.tr("No MCP server is on in this conversation.") if not choice else
+            self.tr("MCP servers on in this conversation: {0}").format(", ".join(choice)), 5000)
+
+    def _off_here(self) -> set[str]:
+        runtime = self.controller.runtime
+        choice = self.choice(self._shown_session)
+        if runtime is None or choice is None:
+            return set()
+        return {name for name in runtime.mcp.supervisors if name not in choice}
+
+    def _show_button(self) -> None:
+        from hermes_desktop.ui.mcp_session_menu import ServerRow
+
+        runtime = self.controller.runtime
+        if runtime is None:
+            return
+        rows = [ServerRow(name, s.status.schema_tokens, not s.config.disabled)
+                for name, s in runtime.mcp.supervisors.items()]
+        self.session_button.show_state(rows, self.choice(self._shown_session))
 
     def act(self, action: str, name: str) -> None:
         runtime = self.controller.runtime

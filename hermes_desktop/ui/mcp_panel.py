@@ -1,12 +1,23 @@
-"""The inspector's MCP tab: each server from mcp.json with its state, reason and tools; restart, reload, edit."""
+"""The inspector's MCP tab: each server from mcp.json with its state, reason and tools; restart, reload, edit; and
+below the list, the selected server's log, live.
+
+The log view shows the last lines of `mcp/<server>.log` (core/mcp/log_tail.py: controls removed, the app's secrets
+redacted) and follows the file while the server writes: a 500 ms timer, running only while the tab is on screen,
+compares the file's inode, size and time and reads the end again when they change. A timer rather than
+QFileSystemWatcher because the log rotates (`<server>.log` is replaced at 1 MB), which ends a watch on the file, and
+the stat is the same cost either way. The view stays at the bottom unless the user scrolled up to read.
+A row whose server is not connected shows the last line its log got (a start that failed usually says why there),
+and a server turned off for the open conversation says so (ui/mcp_session_menu.py)."""
 
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QListWidgetItem, QWidget
+from PySide6.QtCore import QTimer, Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QLabel, QListWidgetItem, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.panels import button, list_with_buttons
@@ -18,6 +29,7 @@ if TYPE_CHECKING:
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
 MAX_TOOLS_LISTED = 8
+LOG_POLL_MS = 500
 
 
 def _state_colour(state: ServerState, theme: themes.Theme) -> str:
@@ -33,7 +45,8 @@ def _state_colour(state: ServerState, theme: themes.Theme) -> str:
 
 
 def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme: themes.Theme,
-                 sign_in_words: str = "", withheld_words: str = "", skipped_words: str = "") -> str:
+                 sign_in_words: str = "", withheld_words: str = "", skipped_words: str = "", log_words: str = "",
+                 off_words: str = "") -> str:
     from hermes_desktop.core.mcp.status import ServerState
 
     html = (f"<b>{escape(status.name)}</b>&nbsp;&nbsp;<span style='color:{_state_colour(status.state, theme)}'>"
@@ -41,6 +54,10 @@ def _server_html(status: ServerStatus, state_words: str, tools_words: str, theme
             f"</span><br><span style='color:{theme.muted}'>{escape(status.target)}</span>")
     if status.detail and status.state is not ServerState.CONNECTED:
         html += f"<br><span style='color:{_state_colour(status.state, theme)}'>⚠ {escape(mcp_detail(status))}</span>"
+    if log_words:  # the server's own last words: data, in a fixed font
+        html += f"<br><span style='color:{theme.muted}'>{escape(log_words)}</span>"
+    if off_words:
+        html += f"<br><span style='color:{theme.muted}'>⊘ {escape(off_words)}</span>"
     if sign_in_words:
         html += f"<br><span style='color:{theme.muted}'>{escape(sign_in_words)}</span>"
     if withheld_words:  # the circuit breaker (core/mcp/breaker.py)
@@ -75,7 +92,35 @@ class McpPanel(QWidget):
                                              "the system keyring"))
         self.sign_out_button = button(self.tr("Sign out"), "signOutMcpButton", self._on_selected("sign_out"),
                                       self.tr("Forget this server's sign-in (its tokens in the system keyring)"))
-        list_with_buttons(self, self.servers, [
+        self.log_dir: Path | None = None  # mcp/ in the log folder (the actions set it)
+        self.known_secrets: Iterable[str] = ()  # redacted from what the log view shows (the actions set it)
+        self.log_title = QLabel()
+        self.log_title.setObjectName("mcpLogTitle")
+        self.log_title.setTextFormat(Qt.TextFormat.PlainText)
+        self.log_view = QPlainTextEdit()
+        self.log_view.setObjectName("mcpLogView")
+        self.log_view.setAccessibleName(self.tr("The selected server's log"))
+        self.log_view.setReadOnly(True)
+        self.log_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.log_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self._log_shown: tuple[str, object] | None = None  # (server, file signature) of what the view holds
+        self._log_timer = QTimer(self)
+        self._log_timer.setInterval(LOG_POLL_MS)
+        self._log_timer.timeout.connect(self.refresh_log)
+        log_box = QWidget()
+        log_layout = QVBoxLayout(log_box)
+        log_layout.setContentsMargins(0, 4, 0, 0)
+        log_layout.setSpacing(2)
+        log_layout.addWidget(self.log_title)
+        log_layout.addWidget(self.log_view, 1)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.setObjectName("mcpLogSplitter")
+        split.addWidget(self.servers)
+        split.addWidget(log_box)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setChildrenCollapsible(False)
+        list_with_buttons(self, split, [
             [button(self.tr("Add…"), "addMcpServerButton", self._on_tab("add")), self.edit_button, self.remove_button],
             [self.restart_button, self.secret_button, self.prompt_button],
             [self.sign_in_button, self.sign_out_button,
@@ -102,7 +147,9 @@ class McpPanel(QWidget):
     def _on_tab(self, action: str) -> Callable[[], None]:
         return lambda: self.sig_action.emit(action, "")
 
-    def show_servers(self, statuses: list[ServerStatus], problems: list[str]) -> None:
+    def show_servers(self, statuses: list[ServerStatus], problems: list[str], off: Iterable[str] = ()) -> None:
+        """The rows; `off`: servers turned off for the open conversation (said on their rows)."""
+        off = set(off)
         selected = self.selected()
         self.servers.clear()
         self._statuses = {status.name: status for status in statuses}
@@ -127,13 +174,18 @@ class McpPanel(QWidget):
             signed = self._sign_in_words(status)
             withheld = self._breaker_words(status)
             skipped = self._skipped_words(status)
+            logged = self.tr("Last log line: {0}").format(status.log_line) \
+                if getattr(status, "log_line", "") and status.state is not ServerState.CONNECTED else ""
+            off_here = self.tr("Off in this conversation") if status.name in off else ""
             text = f"{status.name}  ·  {words}  ·  {status.target}" + \
                 (f"\n⚠ {mcp_detail(status)}" if status.detail and status.state is not ServerState.CONNECTED else "") + \
+                (f"\n{logged}" if logged else "") + (f"\n⊘ {off_here}" if off_here else "") + \
                 (f"\n{signed}" if signed else "") + (f"\n⚠ {withheld}" if withheld else "") + \
                 (f"\n⚠ {skipped}" if skipped else "") + (f"\n{tools}" if status.tools else "")
             item = QListWidgetItem(text)
             item.setData(NAME_ROLE, status.name)
-            item.setData(HTML_ROLE, _server_html(status, words, tools, theme, signed, withheld, skipped))
+            item.setData(HTML_ROLE, _server_html(status, words, tools, theme, signed, withheld, skipped, logged,
+                                                 off_here))
             self.servers.addItem(item)
             if status.name == selected:
                 item.setSelected(True)
@@ -199,7 +251,56 @@ class McpPanel(QWidget):
         status = self._statuses.get(name)
         return status.secrets if status else ()
 
+    # ------------------------------------------------------------------ the log view
+    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        self.refresh_log()
+        self._log_timer.start()
+
+    def hideEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802 - Qt's name
+        self._log_timer.stop()  # nothing is read while the tab is not on screen
+        super().hideEvent(event)
+
+    def log_path(self, name: str) -> Path | None:
+        return self.log_dir / f"{name}.log" if self.log_dir is not None else None
+
+    def refresh_log(self) -> None:
+        """Show the end of the selected server's log if it changed since it was last shown."""
+        from hermes_desktop.core.mcp.log_tail import signature, tail
+
+        name = self.selected()
+        status = self._statuses.get(name) if name else None
+        path = self.log_path(name) if name else None
+        if name is None or path is None:
+            self._set_log(None, self.tr("Select a server to see its log."), "")
+            return
+        seen = signature(path)
+        if self._log_shown == (name, seen):
+            return
+        if seen is None:
+            remote = status is not None and status.transport != "stdio"
+            self._set_log((name, seen), self.tr("Log of “{0}”").format(name),
+                          self.tr("This server connects over the network: it has no log here.") if remote else
+                          self.tr("Nothing logged yet."))
+            return
+        shown = tail(path, self.known_secrets)
+        self._set_log((name, seen), self.tr("Log of “{0}” (last {1} lines)").format(name, shown.lines)
+                      if shown.lines else self.tr("Log of “{0}”").format(name),
+                      shown.text or self.tr("Nothing logged yet."))
+
+    def _set_log(self, key: tuple[str, object] | None, title: str, text: str) -> None:
+        self.log_title.setText(title)
+        bar = self.log_view.verticalScrollBar()
+        following = bar.value() >= bar.maximum() - 2 or self._log_shown is None or key is None \
+            or self._log_shown[0] != key[0]
+        kept = bar.value()
+        self._log_shown = key
+        if self.log_view.toPlainText() != text:
+            self.log_view.setPlainText(text)
+        bar.setValue(bar.maximum() if following else kept)  # at the bottom, unless the user scrolled up to read
+
     def _selection_changed(self) -> None:
+        self.refresh_log()
         name = self.selected()
         for button in (self.restart_button, self.edit_button, self.remove_button):
             button.setEnabled(name is not None)

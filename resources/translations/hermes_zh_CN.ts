@@ -1836,58 +1836,58 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="189" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="190" />
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="814" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="817" />
         <source>context %p%</source>
         <translation>上下文 %p%</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="245" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="246" />
         <source>When Hermes asks before using a tool</source>
         <translation>Hermes 在使用工具前何时询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="246" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="247" />
         <source>Ask before changes</source>
         <translation>改动前询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="246" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="247" />
         <source>Always ask</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="247" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="248" />
         <source>Trusted</source>
         <translation>信任模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="247" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="248" />
         <source>Chat only</source>
         <translation>仅聊天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="250" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="251" />
         <source>Dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="252" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="253" />
         <source>Write and delete tools report what they would do, and do nothing</source>
         <translation>写入和删除类工具只报告将要做什么，不实际执行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="269" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="270" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="49" />
-        <location filename="../../hermes_desktop/ui/main_window.py" line="270" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="271" />
         <source>New session</source>
         <translation>新建对话</translation>
     </message>
@@ -1937,18 +1937,18 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>选择并复制其文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="273" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="274" />
         <source>Export session as Markdown…</source>
         <translation>将对话导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="274" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="275" />
         <source>Export session as JSON…</source>
         <translation>将对话导出为 JSON…</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="61" />
-        <location filename="../../hermes_desktop/ui/main_window.py" line="278" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="279" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
@@ -2038,143 +2038,143 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>编辑、删除、转到出处、置顶或取消置顶、查看所选记忆的历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="234" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="235" />
         <source>Tokens this session has used so far: every request's input and output added up (not the size of the context)</source>
         <translation>本对话迄今用掉的 Token：每次请求的输入与输出之和（不是上下文的大小）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="238" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="239" />
         <source>Context budget used</source>
         <translation>已用的上下文预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="244" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="245" />
         <source>Approval mode</source>
         <translation>批准模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="263" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="264" />
         <source>context –</source>
         <translation>上下文 –</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="264" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="265" />
         <source>Context budget used by the last request: shown once this session sends one</source>
         <translation>上一次请求占用的上下文预算：本对话发出请求后显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="271" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="272" />
         <source>New session with assistant…</source>
         <translation>用助手新建对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="275" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="276" />
         <source>Export session as Word…</source>
         <translation>将对话导出为 Word…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="276" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="277" />
         <source>Export session to an Obsidian vault…</source>
         <translation>将对话导出到 Obsidian 库…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="279" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="280" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="280" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="281" />
         <source>Copy last reply</source>
         <translation>复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="281" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="282" />
         <source>Focus message box</source>
         <translation>聚焦输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="282" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="283" />
         <source>Search sessions</source>
         <translation>搜索对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="284" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="285" />
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="285" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="286" />
         <source>Choose model…</source>
         <translation>选择模型…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="289" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="290" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="290" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="291" />
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="293" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="294" />
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="293" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="294" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="293" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="294" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="300" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="301" />
         <source>Usage and cost…</source>
         <translation>用量与费用…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="302" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="303" />
         <source>Show inspector</source>
         <translation>显示右侧面板</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="306" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="307" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="307" />
-        <location filename="../../hermes_desktop/ui/main_window.py" line="985" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="308" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="988" />
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="462" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="463" />
         <source>The key could not be saved: {0}</source>
         <translation>无法保存密钥：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="466" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="467" />
         <source>Connected to {0}. Ready to chat.</source>
         <translation>已连接到 {0}，可以开始聊天了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="502" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="503" />
         <source>No application could open it. It is at: {0}</source>
         <translation>没有应用可以打开它。它位于：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="557" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="558" />
         <source>Trust this skill's code?</source>
         <translation>信任此技能的代码吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="558" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="559" />
         <source>The skill “{0}” contains code ({1}) that will run on this computer with your permissions. Trust it only if you trust where it came from. Any later change to its files asks again.
 
 Folder: {2}</source>
@@ -2183,72 +2183,72 @@ Folder: {2}</source>
 文件夹：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="561" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="562" />
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="571" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="572" />
         <source>Not trusted: the files of skill “{0}” changed while you were asked. Look at them again and trust it again.</source>
         <translation>未信任：在询问你的同时，技能“{0}”的文件被改动了。请再看一遍这些文件，然后重新信任它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="631" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="632" />
         <source>{0:,} tokens</source>
         <translation>{0:,} 个 Token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="750" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="753" />
         <source>New conversation</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="751" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="754" />
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="816" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="819" />
         <source>{0:,} of {1:,} tokens; {2} older messages left out</source>
         <translation>{0:,} / {1:,} 个 Token；省略了 {2} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="862" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="865" />
         <source>{0} could not be copied into the workspace: {1}</source>
         <translation>无法把 {0} 复制到工作区：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="865" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="868" />
         <source>(The whole file is in the workspace as {0}; read it in pages.)</source>
         <translation>（完整文件已放在工作区，名为 {0}；请分页读取。）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="867" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="870" />
         <source>Copied {0} into the workspace.</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="899" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="902" />
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="905" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="908" />
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="941" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="944" />
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="989" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="992" />
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="989" />
+        <location filename="../../hermes_desktop/ui/main_window.py" line="992" />
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -2256,67 +2256,92 @@ Folder: {2}</source>
 <context>
     <name>McpActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="118" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="84" />
+        <source>This conversation's MCP servers could not be read: {0}</source>
+        <translation>无法读取此对话的 MCP 服务器设置：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="120" />
+        <source>The conversation's MCP servers were not saved: {0}</source>
+        <translation>此对话的 MCP 服务器设置未保存：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="123" />
+        <source>Every MCP server is on in this conversation.</source>
+        <translation>此对话已启用全部 MCP 服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="124" />
+        <source>No MCP server is on in this conversation.</source>
+        <translation>此对话未启用任何 MCP 服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="125" />
+        <source>MCP servers on in this conversation: {0}</source>
+        <translation>此对话启用的 MCP 服务器：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="208" />
         <source>The prompt could not be fetched: {0}</source>
         <translation>无法获取提示词：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="136" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="226" />
         <source>Signing in to “{0}” through your organization’s identity provider…</source>
         <translation>正在通过你所在组织的身份提供方登录“{0}”…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="139" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="229" />
         <source>Sign in to “{0}” in your browser; Hermes waits for it to come back.</source>
         <translation>请在浏览器中登录“{0}”；Hermes 正在等待浏览器返回。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="146" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="236" />
         <source>No browser could be opened. To sign in to “{0}”, open this address in a browser on this computer: {1}</source>
         <translation>无法打开浏览器。要登录“{0}”，请在这台电脑的浏览器中打开此地址：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="153" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="243" />
         <source>Sign-in to “{0}” did not complete: {1}</source>
         <translation>登录“{0}”未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="156" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="246" />
         <source>Signed in to “{0}”.</source>
         <translation>已登录“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="158" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="248" />
         <source>“{0}” did not ask for sign-in.</source>
         <translation>“{0}”不需要登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="169" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="259" />
         <source>Sign-out of “{0}” did not complete: {1}</source>
         <translation>退出“{0}”的登录未完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="171" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="261" />
         <source>Signed out of “{0}”.</source>
         <translation>已退出“{0}”的登录。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="177" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="267" />
         <source>Remove MCP server?</source>
         <translation>移除 MCP 服务器吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="178" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="268" />
         <source>Remove “{0}” from mcp.json? Its tools go away; secrets stay in the keyring.</source>
         <translation>从 mcp.json 中移除“{0}”吗？它的工具会随之消失；密钥仍保留在系统密钥环中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="179" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="269" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="207" />
+        <location filename="../../hermes_desktop/ui/mcp_actions.py" line="297" />
         <source>The secret could not be saved: {0}</source>
         <translation>无法保存该密钥：{0}</translation>
     </message>
@@ -2749,205 +2774,247 @@ Folder: {2}</source>
 <context>
     <name>McpPanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="64" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="81" />
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="68" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="85" />
         <source>Restart</source>
         <translation>重启</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="69" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="86" />
         <source>Set secret…</source>
         <translation>设置密钥…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="70" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="87" />
         <source>Store a ${secret:NAME} value this server needs in the system keyring</source>
         <translation>把此服务器需要的 ${secret:NAME} 值保存到系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="66" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="83" />
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="67" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="84" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="79" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="124" />
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="71" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="88" />
         <source>Use a prompt…</source>
         <translation>使用提示词…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="72" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="89" />
         <source>Fill one of this server's prompt templates into the message box</source>
         <translation>把此服务器的一个提示词模板填入输入框</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="73" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="90" />
         <source>Sign in…</source>
         <translation>登录…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="74" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="91" />
         <source>Open this server's sign-in page in your browser; the tokens are kept in the system keyring</source>
         <translation>在浏览器中打开此服务器的登录页面；令牌保存在系统密钥环中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="76" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="93" />
         <source>Sign out</source>
         <translation>退出登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="77" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="94" />
         <source>Forget this server's sign-in (its tokens in the system keyring)</source>
         <translation>清除此服务器的登录（系统密钥环中的令牌）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="82" />
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="94" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="102" />
+        <source>The selected server's log</source>
+        <translation>所选服务器的日志</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="127" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="139" />
         <source>Import servers…</source>
         <translation>导入服务器…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="83" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="128" />
         <source>Bring servers over from Claude Desktop, Cursor, VS Code, LM Studio, Windsurf or a file</source>
         <translation>从 Claude Desktop、Cursor、VS Code、LM Studio、Windsurf 或文件中导入服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="84" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="129" />
         <source>Reload mcp.json</source>
         <translation>重新加载 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="85" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="130" />
         <source>Edit mcp.json</source>
         <translation>编辑 mcp.json</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="86" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="131" />
         <source>Open logs</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="91" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="136" />
         <source>No MCP servers yet</source>
         <translation>还没有 MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="92" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="137" />
         <source>MCP servers give Hermes more tools: add one, or import them from another app.</source>
         <translation>MCP 服务器为 Hermes 提供更多工具：添加一个，或从其他应用导入。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="93" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="138" />
         <source>Add server…</source>
         <translation>添加服务器…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="168" />
         <source>{0} tools</source>
         <translation>{0} 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="121" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="168" />
         <source>1 tool</source>
         <translation>1 个工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="123" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="170" />
         <source>~{0} tokens per request</source>
         <translation>每次请求约 {0} 个 Token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="125" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="172" />
         <source>1 prompt</source>
         <translation>1 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="126" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="173" />
         <source>{0} prompts</source>
         <translation>{0} 个提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="141" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="177" />
+        <source>Last log line: {0}</source>
+        <translation>日志最后一行：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="179" />
+        <source>Off in this conversation</source>
+        <translation>此对话中已关闭</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="193" />
         <source>No MCP servers. Press “Add…”, or “Edit mcp.json” to paste servers in the “mcpServers” format other clients use.</source>
         <translation>没有 MCP 服务器。点“添加…”，或点“编辑 mcp.json”粘贴其他客户端通用的“mcpServers”格式的服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="150" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="202" />
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="150" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="202" />
         <source>connected</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="151" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="203" />
         <source>restarting</source>
         <translation>重启中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="151" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="203" />
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="152" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="204" />
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="152" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="204" />
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="153" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="205" />
         <source>needs sign-in</source>
         <translation>需要登录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="163" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="215" />
         <source>{0} (as {1})</source>
         <translation>{0}（作为 {1}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="164" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="216" />
         <source>Not offered to the model, their names clash with another tool's once made safe: {0}</source>
         <translation>未提供给模型，因为这些名称转成安全名称后与另一个工具重名：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="172" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="224" />
         <source>Tools offered again on trial after {0} failed calls in a row; the next call decides. Last error: {1}</source>
         <translation>连续 {0} 次调用失败后，工具已重新提供以试用；下一次调用决定是否恢复。最后的错误：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="174" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="226" />
         <source>Tools withheld from the model after {0} failed calls in a row; one trial call from {1}, or press Restart. Last error: {2}</source>
         <translation>连续 {0} 次调用失败，工具已暂不提供给模型；{1} 起允许一次试用调用，或按“重启”。最后的错误：{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="181" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="233" />
         <source>Press “Sign in…” to open its sign-in page in your browser.</source>
         <translation>按“登录…”在浏览器中打开它的登录页面。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="183" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="235" />
         <source>Signed in (tokens in the system keyring)</source>
         <translation>已登录（令牌在系统密钥环中）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="275" />
+        <source>Select a server to see its log.</source>
+        <translation>选择一个服务器以查看其日志。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="282" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="288" />
+        <source>Log of “{0}”</source>
+        <translation>“{0}”的日志</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="283" />
+        <source>This server connects over the network: it has no log here.</source>
+        <translation>此服务器通过网络连接，这里没有它的日志。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="284" />
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="289" />
+        <source>Nothing logged yet.</source>
+        <translation>暂无日志。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_panel.py" line="287" />
+        <source>Log of “{0}” (last {1} lines)</source>
+        <translation>“{0}”的日志（最后 {1} 行）</translation>
     </message>
 </context>
 <context>
@@ -3200,6 +3267,65 @@ Folder: {2}</source>
         <location filename="../../hermes_desktop/ui/dialogs/mcp_server.py" line="100" />
         <source>Timeout per call</source>
         <translation>每次调用的超时</translation>
+    </message>
+</context>
+<context>
+    <name>McpSessionButton</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_session_menu.py" line="46" />
+        <location filename="../../hermes_desktop/ui/mcp_session_menu.py" line="97" />
+        <source>MCP servers in this conversation</source>
+        <translation>此对话的 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_session_menu.py" line="67" />
+        <source>MCP: all</source>
+        <translation>MCP：全部</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_session_menu.py" line="69" />
+        <source>MCP {0}/{1}</source>
+        <translation>MCP {0}/{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_session_menu.py" line="72" />
+        <source>MCP servers on in this conversation: {0} of {1}. Their tools add about {2} tokens to every request.</source>
+        <translation>此对话启用了 {1} 个 MCP 服务器中的 {0} 个。它们的工具每次请求约增加 {2} 个 Token。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_session_menu.py" line="75" />
+        <source>Turning the others off saves about {0} tokens per request.</source>
+        <translation>关闭其余服务器，每次请求约可节省 {0} 个 Token。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_session_menu.py" line="76" />
+        <source>Click to choose.</source>
+        <translation>点击进行选择。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_session_menu.py" line="101" />
+        <source>{0} (disabled in mcp.json)</source>
+        <translation>{0}（已在 mcp.json 中停用）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_session_menu.py" line="103" />
+        <source>{0}  ·  ~{1} tokens per request</source>
+        <translation>{0}  ·  每次请求约 {1} 个 Token</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_session_menu.py" line="112" />
+        <source>Every server (also ones added later)</source>
+        <translation>全部服务器（包括以后添加的）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_session_menu.py" line="114" />
+        <source>Follow mcp.json: every enabled server is on, and a server added later comes on by itself</source>
+        <translation>跟随 mcp.json：所有已启用的服务器都开启，以后添加的服务器也会自动开启</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/mcp_session_menu.py" line="117" />
+        <source>None in this conversation</source>
+        <translation>此对话不使用任何服务器</translation>
     </message>
 </context>
 <context>

@@ -23,6 +23,7 @@ from hermes_desktop.core.mcp.config import (
     load_config,
     missing_inputs,
 )
+from hermes_desktop.core.mcp.session_servers import SessionServers
 from hermes_desktop.core.mcp.status import ServerStatus
 from hermes_desktop.core.secrets import SecretStore
 from hermes_desktop.core.tools.registry import ToolRegistry
@@ -62,6 +63,8 @@ class MCPManager:
         # again; run side by side, both asked for the same `${input:…}` (the second dialog after the first).
         self._reload_lock = asyncio.Lock()
         self.client_features: Any = None  # elicitation/sampling/roots for every server (supervisor.client_kwargs)
+        # Which servers are on per session (core/mcp/session_servers.py); the runtime sets it over the store.
+        self.session_servers: SessionServers | None = None
 
     def add_listener(self, listener: StatusListener) -> None:
         self._listeners.append(listener)
@@ -89,9 +92,22 @@ class MCPManager:
             "calls failed. They are offered again after a cool-down; if you need them, tell the user."
             for name, s in self.supervisors.items() if s.breaker.withheld)
 
-    def offered(self, specs: list[ToolSpec]) -> list[ToolSpec]:
+    def offered(self, specs: list[ToolSpec], session_id: str | None = None) -> list[ToolSpec]:
+        """The specs without the tools of servers whose breaker is open, nor (given a session) of servers turned
+        off for it. Blocking with a session: its choice is read from the store (on the store executor)."""
         withheld = self.withheld_tools()
-        return [spec for spec in specs if spec.name not in withheld] if withheld else specs
+        specs = [spec for spec in specs if spec.name not in withheld] if withheld else specs
+        if session_id is None or self.session_servers is None:
+            return specs
+        return self.session_servers.offered(session_id, specs)
+
+    def refusal(self, session_id: str, name: str, source: str | None) -> str | None:
+        """Why a call to an MCP tool must not run in this session (its server is off for it), or None."""
+        return None if self.session_servers is None else self.session_servers.refusal(session_id, name, source)
+
+    def enabled_servers(self) -> list[str]:
+        """The names of the servers mcp.json runs (not disabled there), in its order."""
+        return [name for name, s in self.supervisors.items() if not s.config.disabled]
 
     async def reload(self) -> MCPConfig:
         """Read mcp.json again: start new servers, restart changed ones, stop removed ones. Needs a running loop.

@@ -65,6 +65,9 @@ class ServerStatus:
     # Tools not offered because their Hermes name (sanitised, at most 64 characters) is another tool's already:
     # (the server's own name, the Hermes name it would have had). Shown on the server's card and in `mcp list`.
     skipped_tools: tuple[tuple[str, str], ...] = ()
+    # The last line the server wrote to its log before it failed or stopped (stdio servers; "" otherwise): shown
+    # on its row, because a server that cannot start usually says why there ("Error: DATABASE_URL is not set").
+    log_line: str = ""
 
     def __post_init__(self) -> None:
         """A URL's password or ?token= (in the target, or quoted in an HTTP error) is never shown (issue 21)."""

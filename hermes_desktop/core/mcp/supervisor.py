@@ -47,7 +47,7 @@ from hermes_desktop.core.mcp.status import PromptArgument, PromptInfo, ServerSta
 from hermes_desktop.core.mcp.stderr_log import RotatingLog, StderrPump
 from hermes_desktop.core.redact import redact_text
 from hermes_desktop.core.secrets import SecretStore
-from hermes_desktop.core.terminal_text import strip_controls, visible_controls
+from hermes_desktop.core.terminal_text import visible_controls
 from hermes_desktop.core.tokens import estimate_tools_tokens
 from hermes_desktop.core.tools.registry import ToolRegistry
 from hermes_desktop.core.tools.spec import Risk, ToolContext, ToolError, ToolSpec
@@ -138,6 +138,7 @@ class ServerSupervisor:
         self._pump: StderrPump | None = None  # this run's stderr copier (stdio servers)
         self._starting: asyncio.Timeout | None = None  # the start deadline, while starting
         self._stage = ""  # what starting waits for, for the timeout's reason
+        self._log_line = ""  # the last line its log got before it failed (shown on the MCP tab's row)
         self._not_mcp = ""  # the first stdout line that was not JSON-RPC
         self.variables = VariableContext()  # what ${workspaceFolder} etc. stand for (set by the manager)
         self.breaker = CircuitBreaker(config.name, config.breaker)  # withholds its tools while calls keep failing
@@ -240,7 +241,8 @@ class ServerSupervisor:
                                    withheld=self.breaker.note(), breaker=self.breaker.info(), detail_code=code,
                                    detail_params={k: redact_text(v, self._known_secrets) if isinstance(v, str) else v
                                                   for k, v in (params or {}).items()},
-                                   skipped_tools=tuple(self._skipped))
+                                   skipped_tools=tuple(self._skipped),
+                                   log_line=self._log_line if state is not ServerState.CONNECTED else "")
         if state in (ServerState.STARTING, ServerState.STOPPED):
             self.settled.clear()
         else:
@@ -254,11 +256,12 @@ class ServerSupervisor:
     async def _own(self) -> None:
         failures = 0
         while not self._stopping:
+            self._log_line = ""
             self._set(ServerState.STARTING)
             try:
                 await self._session()
                 failures = 0
-                reason = "the connection closed"
+                reason = cause = "the connection closed"
             except asyncio.CancelledError:
                 raise
             except BaseException as exc:  # noqa: BLE001 - every failure becomes a visible status
@@ -275,7 +278,10 @@ class ServerSupervisor:
                     await self._pause(None)
                     failures = 0
                     continue
-                reason = describe_error(exc) + self._stderr_tail()
+                said = self._stderr_lines()
+                self._log_line = said[-1] if said else ""  # the MCP tab shows it on the server's row
+                cause = describe_error(exc)  # the translated row words this; the log line is shown on its own
+                reason = cause + (" — server said: " + " | ".join(said) if said else "")
                 log.warning("MCP server %s: %s", self.config.name, redact_text(reason, self._known_secrets))
                 if self._connected_at and time.monotonic() - self._connected_at > STABLE_AFTER_S:
                     failures = 0  # it ran well for a while: this crash starts a fresh count
@@ -284,7 +290,7 @@ class ServerSupervisor:
                                                      and exc.subgroup(_FATAL) is not None)
                 if fatal or failures > len(RESTART_DELAYS_S):
                     self._fail_pending(reason)
-                    self._set(ServerState.FAILED, reason, *_failure_code(exc, reason))
+                    self._set(ServerState.FAILED, reason, *_failure_code(exc, cause))
                     await self._pause(None)
                     failures = 0
                     continue
@@ -296,7 +302,7 @@ class ServerSupervisor:
             self._fail_pending(reason)
             delay = RESTART_DELAYS_S[min(failures, len(RESTART_DELAYS_S)) - 1] if failures else RESTART_DELAYS_S[0]
             self._set(ServerState.RESTARTING, f"{reason}; restarting in {delay:g} s", "restarting",
-                      {"reason": reason, "delay_s": delay})
+                      {"reason": cause, "delay_s": delay})
             await self._pause(delay)
 
     async def _pause(self, delay: float | None) -> None:
@@ -524,20 +530,14 @@ class ServerSupervisor:
             if isinstance(call, _Call) and not call.future.done():
                 call.future.set_exception(ServerUnavailable(f"MCP server “{self.config.name}” is not running: {reason}"))
 
-    def _stderr_tail(self, lines: int = 3) -> str:
+    def _stderr_lines(self, lines: int = 3) -> list[str]:
+        """The last non-empty lines this run wrote to its log (after its `--- … starting` line), controls removed
+        and secrets redacted: they explain a crash. None for an HTTP server (it has no log)."""
         if self.config.url:
-            return ""
-        try:
-            with self._log_path.open("rb") as handle:
-                handle.seek(0, 2)
-                handle.seek(max(0, handle.tell() - 2000))
-                tail = handle.read().decode("utf-8", "replace").splitlines()
-        except OSError:
-            return ""
-        starts = [i for i, line in enumerate(tail) if line.startswith("--- ")]
-        since_start = tail[starts[-1] + 1:] if starts else tail
-        last = [strip_controls(line)[:300] for line in since_start if line.strip()][-lines:]
-        return (" — server said: " + " | ".join(last)) if last else ""
+            return []
+        from hermes_desktop.core.mcp.log_tail import run_lines
+
+        return [redact_text(line, self._known_secrets) for line in run_lines(self._log_path, lines)]
 
     # ------------------------------------------------------------------ tools
     def _register(self, tools: list[Any], *, resources: bool) -> None:
