@@ -224,7 +224,9 @@ class KnowledgeIndex:
 
     def _delete_chunks(self, db: sqlite3.Connection, doc_id: int) -> None:
         db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)", (doc_id,))
-        db.execute("DELETE FROM vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE doc_id = ?)", (doc_id,))
+        if db.execute("DELETE FROM vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE doc_id = ?)",
+                      (doc_id,)).rowcount:
+            self._bump_vectors(db)
         db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
 
     def _doc_id(self, db: sqlite3.Connection, path: str) -> int:
@@ -290,6 +292,7 @@ class KnowledgeIndex:
                 db.execute("INSERT OR REPLACE INTO vectors (chunk_id, model, vector) SELECT ?, ?, ? WHERE EXISTS "
                            "(SELECT 1 FROM chunks WHERE id = ?)", (chunk_id, model, pack(normalised(vector)),
                                                                    chunk_id))
+            self._bump_vectors(db)
 
     def iter_vectors(self, model: str) -> Iterator[tuple[int, bytes]]:
         """(chunk id, float32 BLOB) of every vector of `model`."""
@@ -329,17 +332,16 @@ class KnowledgeIndex:
         return keep
 
     def vector_search(self, model: str, query: list[float], limit: int) -> list[tuple[int, float]]:
-        """Cosine similarity over every stored vector (normalised at storage: a dot product), best first."""
-        import heapq
-        import struct
-        from operator import mul
+        """Cosine similarity over every stored vector (normalised at storage: a dot product), best first; numpy over
+        a matrix cached per file and model while the vectors are unchanged (vectors.py)."""
+        from hermes_desktop.core.knowledge import vectors
 
-        q = normalised(query)
-        size = 4 * len(q)
-        unpack = struct.Struct(f"{len(q)}f").unpack  # a BLOB to a tuple of floats in C
-        scored = ((sum(map(mul, q, unpack(blob))), chunk_id) for chunk_id, blob in self.iter_vectors(model)
-                  if len(blob) == size)
-        return [(chunk_id, score) for score, chunk_id in heapq.nlargest(limit, scored)]
+        return vectors.search(self.db, str(self.path.resolve()), model, normalised(query), limit)
+
+    def _bump_vectors(self, db: sqlite3.Connection) -> None:
+        """In the transaction that changes vectors: cached matrices of this file are stale (vectors.py)."""
+        db.execute("INSERT INTO meta (key, value) VALUES ('vectors_version', '1') ON CONFLICT (key) DO UPDATE SET "
+                   "value = CAST(value AS INTEGER) + 1")
 
     def passages(self, scored: list[tuple[int, float]]) -> list[Passage]:
         if not scored:
