@@ -15,6 +15,7 @@ EN = {
     "thought_for": "Thought for {0} s", "tool_call": "Tool call: {0}", "arguments": "Arguments", "result": "Result",
     "no_result": "(no result)", "attached": "Attached: {0}", "interrupted": "(interrupted)",
     "exported": "Exported from Hermes Desktop on {0}", "index": "Hermes sessions", "written_by": "written by {0}",
+    "sources": "Sources", "page": "page {0}",
 }
 ZH = {
     "untitled": "未命名对话", "you": "你", "assistant": "Hermes", "summary": "摘要", "note": "备注",
@@ -22,6 +23,7 @@ ZH = {
     "thought_for": "思考了 {0} 秒", "tool_call": "工具调用：{0}", "arguments": "参数", "result": "结果",
     "no_result": "（无结果）", "attached": "附件：{0}", "interrupted": "（已中断）",
     "exported": "由 Hermes Desktop 导出于 {0}", "index": "Hermes 对话", "written_by": "由 {0} 撰写",
+    "sources": "来源", "page": "第 {0} 页",
 }
 
 
