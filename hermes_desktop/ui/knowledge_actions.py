@@ -68,6 +68,12 @@ class KnowledgeActions(QObject):
         self.watcher.fileChanged.connect(self._changed)
         self._watched: dict[str, str] = {}  # watched path -> base name
         self._timers: dict[str, QTimer] = {}
+        from hermes_desktop.ui.knowledge_picker import KnowledgePicker
+
+        self.picker = KnowledgePicker()  # the chat's own control for the same choice (ui/knowledge_picker.py)
+        self.picker.sig_use.connect(lambda name, on: spawn(self.use(name, on)))
+        self.picker.sig_manage.connect(self.show_tab)
+        window.chat.add_composer_tool(self.picker)
         window.inspector.when_built("knowledge", self._connect_panel)
         window.inspector.currentChanged.connect(lambda _index: self._visible() and self.refresh())
 
@@ -125,7 +131,14 @@ class KnowledgeActions(QObject):
                         b.vectors, b.name in used, b.last_result if b.last_result.startswith("cannot be read") else "")
                 for b in bases]
         self.panel.show_bases(rows)
+        self.picker.show_bases(rows)
         self._watch(bases)
+
+    def show_tab(self) -> None:
+        """The Knowledge tab, the inspector shown if it was hidden."""
+        self.window.inspector_toggle.setChecked(True)
+        self.window.inspector.setCurrentWidget(self.panel)
+        self.panel.list.setFocus()
 
     async def _show_problems(self, name: str) -> None:
         registry = self.registry

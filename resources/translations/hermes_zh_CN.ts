@@ -1009,7 +1009,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <name>ChatPane</name>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="92" />
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="312" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="319" />
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -1044,82 +1044,82 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="214" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="221" />
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider's settings).</source>
         <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在服务商设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="233" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="240" />
         <source>Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send them over several messages.</source>
         <translation>未发送：附加了 {0} 个文件，一条消息最多 {1} 个。请移除一些，或分几条消息发送。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="236" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="243" />
         <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让 Hermes 分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="239" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="246" />
         <source>Not sent: the attachments are more than this model's context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让 Hermes 分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="246" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="253" />
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="313" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="320" />
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="370" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="377" />
         <source>{0} is a link to {1}</source>
         <translation>{0} 是指向 {1} 的链接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="374" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="381" />
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="377" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="384" />
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，Hermes 就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="415" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="422" />
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="416" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="423" />
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，Hermes 就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="424" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="431" />
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="425" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="432" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="470" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="477" />
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="478" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="485" />
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="483" />
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="490" />
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -1441,77 +1441,77 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>KnowledgeActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="149" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="162" />
         <source>Choose a folder for a knowledge base</source>
         <translation>为知识库选择一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="167" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="180" />
         <source>New knowledge base</source>
         <translation>新建知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="168" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="181" />
         <source>Name of the knowledge base for {0}:</source>
         <translation>{0} 的知识库名称：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="179" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="192" />
         <source>The knowledge base was not made: {0}</source>
         <translation>未能创建知识库：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="189" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="202" />
         <source>Remove this knowledge base?</source>
         <translation>移除此知识库吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="190" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="203" />
         <source>This deletes the index of “{0}” (its passages and vectors). The folders and their files are not touched; you can add them again.</source>
         <translation>这会删除“{0}”的索引（其中的段落和向量）。文件夹及其中的文件不受影响，你可以再次添加它们。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="192" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="205" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="202" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="215" />
         <source>The knowledge base was not removed: {0}</source>
         <translation>未能移除知识库：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="218" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="231" />
         <source>The choice was not saved: {0}</source>
         <translation>未能保存此选择：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="273" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="286" />
         <source>{0}: {1} new, {2} changed, {3} removed, {4} unchanged</source>
         <translation>{0}：新增 {1} 个，更改 {2} 个，移除 {3} 个，未变 {4} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="276" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="289" />
         <source>, {0} could not be read</source>
         <translation>，{0} 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="278" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="291" />
         <source>Stopped: {0}</source>
         <translation>已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="282" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="295" />
         <source>{0}: the sync stopped: {1}</source>
         <translation>{0}：同步已停止：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="297" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="310" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="297" />
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="310" />
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -1684,6 +1684,54 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="265" />
         <source>Resume</source>
         <translation>继续</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgePicker</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="44" />
+        <source>Knowledge · {0}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="44" />
+        <source>Knowledge</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="48" />
+        <source>This conversation uses: {0}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="50" />
+        <source>This conversation uses no knowledge base. Choose which ones it searches.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="52" />
+        <source>No knowledge bases yet: add a folder in the Knowledge tab.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="54" />
+        <source>Knowledge bases for this conversation</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="62" />
+        <source>No knowledge bases yet</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="71" />
+        <source>cannot be read: {0}</source>
+        <translation>无法读取：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="75" />
+        <source>Manage knowledge bases…</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>

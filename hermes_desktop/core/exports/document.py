@@ -39,6 +39,7 @@ class SpeakerBlock:
     files: list[FileBlock] = field(default_factory=list)
     interrupted: bool = False
     model: str = ""  # the model that wrote a reply, when known
+    sources: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # knowledge passages the reply cites
 
 
 @dataclass
@@ -73,8 +74,12 @@ def read_session(store: Any, session_id: str, *, known_secrets: Iterable[str] = 
     history = store.messages(session_id)
     results = {m.tool_call_id: m for m in history if m.role == "tool"}
     blocks: list[SpeakerBlock] = []
+    from hermes_desktop.core.knowledge.cited import cited, session_sources
+
+    sources, turn = session_sources(store, session_id), None
     for m in history:
         if m.role == "user":
+            turn = m.id  # the key of the turn's citations (core/knowledge/cited.py)
             stored = []
             for a in m.attachments or ():
                 try:
@@ -92,6 +97,10 @@ def read_session(store: Any, session_id: str, *, known_secrets: Iterable[str] = 
                 reply.thinking_ms = (reply.thinking_ms or 0) + (m.reasoning_ms or 0) if m.reasoning_ms else reply.thinking_ms
             if m.content:
                 reply.text = (reply.text + "\n\n" if reply.text else "") + clean(m.content)
+                known = {n for n, _ in reply.sources}
+                reply.sources += [(n, {k: clean(v) if isinstance(v, str) else v for k, v in p.items()})
+                                  for n, p in cited(m.content, sources.get(turn) if turn is not None else None)
+                                  if n not in known]
             reply.interrupted = reply.interrupted or bool(m.interrupted)
             for call in m.tool_calls or []:
                 function = call.get("function", {})

@@ -63,6 +63,10 @@ def _speaker(doc: Any, block: SpeakerBlock, words: dict[str, str]) -> None:
         quote.runs[0].italic = True
     if block.text:
         MarkdownToDocx(doc).render(block.text)
+    if block.sources:  # the knowledge passages the reply cites (core/knowledge/cited.py)
+        from hermes_desktop.core.exports.obsidian import source_lines
+
+        MarkdownToDocx(doc).render("\n".join(source_lines(block, words)))
     if block.interrupted:
         doc.add_paragraph(words["interrupted"]).runs[0].italic = True
     for item in block.files:

@@ -152,6 +152,7 @@ def _block_lines(block: SpeakerBlock, words: dict[str, str], embeds: list[str | 
         lines += [f"> [!note]- {label}"] + [f"> {line}" for line in block.thinking.split("\n")] + [""]
     if block.text:
         lines += [block.text, ""]
+    lines += source_lines(block, words)
     if block.interrupted:
         lines += [f"*{words['interrupted']}*", ""]
     for item, embed in zip(block.files, embeds):
@@ -163,6 +164,13 @@ def _block_lines(block: SpeakerBlock, words: dict[str, str], embeds: list[str | 
                                                                          f"> {fence}"]
         lines += [f"> {line}" for line in (call.result or words["no_result"]).split("\n")] + [f"> {fence}", ""]
     return lines
+
+
+def source_lines(block: SpeakerBlock, words: dict[str, str]) -> list[str]:
+    """The knowledge passages the reply cites (core/knowledge/cited.py), in the file's language."""
+    from hermes_desktop.core.knowledge.cited import markdown_lines
+
+    return markdown_lines(block.sources, words["sources"], words["page"])
 
 
 def _update_index(index: Path, note: str, title: str) -> None:

@@ -18,6 +18,7 @@ EN = {
     "no_result": "(no result)", "attached": "Attached: {0}", "interrupted": "(interrupted)",
     "exported": "Exported from Hermes Desktop on {0}", "index": "Hermes sessions", "written_by": "written by {0}",
     "result_label": "Result:", "note_message": "Note (a {0} message, not sent to the model)",
+    "sources": "Sources", "page": "page {0}",
 }
 ZH = {
     "untitled": "未命名对话", "you": "你", "assistant": "Hermes", "summary": "摘要", "note": "备注",
@@ -26,6 +27,7 @@ ZH = {
     "no_result": "（无结果）", "attached": "附件：{0}", "interrupted": "（已中断）",
     "exported": "由 Hermes Desktop 导出于 {0}", "index": "Hermes 对话", "written_by": "由 {0} 撰写",
     "result_label": "结果：", "note_message": "备注（一条 {0} 消息，未发给模型）",
+    "sources": "来源", "page": "第 {0} 页",
 }
 
 

@@ -73,5 +73,10 @@ def match_expression(question: str, keep: Callable[[list[str]], bool] | None = N
     terms = term_tokens(question)
     if keep is not None:
         terms = [t for t in terms if keep(t)] or terms
+    return phrases_expression(terms)
+
+
+def phrases_expression(terms: list[list[str]], operator: str = "OR") -> str | None:
+    """Each term (its tokens) a quoted phrase, joined by OR (or AND): nothing from the user is FTS syntax."""
     phrases = ['"' + " ".join(t.replace('"', '""') for t in tokens) + '"' for tokens in terms]
-    return " OR ".join(phrases) or None
+    return f" {operator} ".join(phrases) or None

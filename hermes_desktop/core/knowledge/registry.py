@@ -151,6 +151,9 @@ class KnowledgeRegistry:
             raise KnowledgeError(f"there is no knowledge base called {name!r}")
         with KnowledgeIndex(path) as index:
             info = index.info()
+        from hermes_desktop.core.knowledge import vectors
+
+        vectors.forget(str(path.resolve()))
         for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
             try:
                 file.unlink()

@@ -110,10 +110,34 @@ def export_json(store: Any, session_id: str, *, known_secrets: Iterable[str] = (
             for m in rows
         ],
     }
+    _add_sources(document["messages"], rows, _cited_sources(store, session_id))
     document = redact_value(document, secrets)
     for item, m in zip(document["messages"], rows):  # added after: their bytes are checked, not text-redacted
         item.update(_attachment_fields(m, store, secrets))
     return json.dumps(document, ensure_ascii=False, indent=2)
+
+
+def _add_sources(items: list[dict[str, Any]], rows: list[StoredMessage],
+                 sources: dict[int, dict[int, dict[str, Any]]]) -> None:
+    """An assistant message that cites knowledge passages gets `sources` (citation, document, page, heading, text);
+    the turn is the user message its parent chain leads to. Import ignores the field (it is the record of a reply)."""
+    if not sources:
+        return
+    from hermes_desktop.core.knowledge.cited import cited, json_items
+
+    by_id = {m.id: m for m in rows}
+    for item, m in zip(items, rows):
+        if m.role != "assistant" or not m.content:
+            continue
+        turn, parent = None, m.parent_id
+        while parent is not None and parent in by_id:
+            if by_id[parent].role == "user":
+                turn = parent
+                break
+            parent = by_id[parent].parent_id
+        found = cited(m.content, sources.get(turn)) if turn is not None else []
+        if found:
+            item["sources"] = json_items(found)
 
 
 def _reasoning_fields(m: StoredMessage) -> dict[str, Any]:
@@ -639,8 +663,10 @@ def export_markdown(store: Any, session_id: str, *, known_secrets: Iterable[str]
     meta.append(words["messages"].format(len(history)))
     lines += ["*" + " · ".join(meta) + "*", ""]
     previous = None
+    sources, turn = _cited_sources(store, session_id), None
     for m in history:
         if m.role == "user":
+            turn = m.id  # a turn's citations are keyed by its user message (core/knowledge/cited.py)
             lines += [f"## {words['you']}", "", m.content or "", ""]
             if m.attachments:
                 attached = ", ".join(f"{a.name} ({a.kind})" for a in m.attachments)
@@ -652,6 +678,7 @@ def export_markdown(store: Any, session_id: str, *, known_secrets: Iterable[str]
                 lines += _thinking_markdown(m, words)
             if m.content:
                 lines += [m.content, ""]
+                lines += _sources_markdown(m.content, sources.get(turn) if turn is not None else None)
             if m.interrupted:
                 lines += [f"*{words['interrupted']}*", ""]
             for call in m.tool_calls or []:
@@ -663,6 +690,19 @@ def export_markdown(store: Any, session_id: str, *, known_secrets: Iterable[str]
         if m.role != "tool":
             previous = m.role
     return redact_text("\n".join(lines).rstrip() + "\n", secrets)
+
+
+def _cited_sources(store: Any, session_id: str) -> dict[int, dict[int, dict[str, Any]]]:
+    from hermes_desktop.core.knowledge.cited import session_sources
+
+    return session_sources(store, session_id)
+
+
+def _sources_markdown(text: str, passages: dict[int, dict[str, Any]] | None) -> list[str]:
+    """The knowledge passages a reply's [n] markers cite, listed under it."""
+    from hermes_desktop.core.knowledge.cited import cited, markdown_lines
+
+    return markdown_lines(cited(text, passages))
 
 
 def _thinking_markdown(m: StoredMessage, words: dict[str, str]) -> list[str]:

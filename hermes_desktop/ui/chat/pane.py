@@ -145,6 +145,7 @@ class ChatPane(QWidget):
         sending.setSpacing(design.XS)
         sending.addWidget(self.attach_button)
         sending.addWidget(self.send_button, 1)
+        self._sending = sending  # add_composer_tool() puts buttons of other rooms beside the paperclip
         buttons.addLayout(sending)
         buttons.addWidget(self.stop_button)
         row.addLayout(buttons)
@@ -166,6 +167,12 @@ class ChatPane(QWidget):
         self.model.modelReset.connect(self._update_empty)
         self.model.rowsInserted.connect(self._update_empty)
         self._update_empty()
+
+    def add_composer_tool(self, widget: QWidget) -> None:
+        """A button of another room (the knowledge picker, ui/knowledge_picker.py) after the paperclip."""
+        self._sending.insertWidget(self._sending.indexOf(self.send_button), widget)
+        self.setTabOrder(self.attach_button, widget)
+        self.setTabOrder(widget, self.send_button)
 
     def _update_empty(self) -> None:
         has_rows = self.model.rowCount() > 0

@@ -1,0 +1,59 @@
+"""The chat's knowledge base picker (ui/knowledge_picker.py) in the real window: the composer's button lists the
+bases, a tick there is stored for the conversation (a new chat gets its id), the tab's check box follows, the
+button's text and tooltip say what the conversation uses, and another conversation shows its own choice. Real
+files, real SQLite (the knowledge registry on disk), the real window."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QToolButton
+
+
+def test_the_composer_picker_chooses_the_bases_a_conversation_uses(make_window, tmp_path: Path) -> None:
+    h = make_window()
+    actions = h.window.knowledge
+    registry = h.controller.runtime.knowledge.registry
+    for name in ("Handbook", "资料"):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "a.md").write_text(f"# {name}\n\nSome text.\n", encoding="utf-8")
+        h.run(actions.create(folder, name=name))
+        h.wait_until(lambda: actions.syncing is None, timeout=60, what="the sync")
+    picker = h.window.findChild(QToolButton, "knowledgePicker")
+    assert picker is not None and picker.isVisible()
+    h.wait_until(lambda: len(picker.rows) == 2, what="the picker's bases")
+    assert picker.text() == "Knowledge" and not picker.isChecked()
+    assert [a.text() for a in picker.menu_.actions() if a.isCheckable()] == ["Handbook", "资料"]
+
+    h.do(lambda: h.window.new_session())
+    assert h.window.current_session is None  # a new chat has no id until something needs one
+    h.do(lambda: picker.action_for("资料").setChecked(True))
+    h.wait_until(lambda: h.window.current_session is not None
+                 and registry.session_bases(h.window.current_session) == ["资料"], what="the choice stored")
+    first = h.window.current_session
+    h.wait_until(lambda: picker.text() == "Knowledge · 1", what="the button's state")
+    assert picker.isChecked() and "资料" in picker.toolTip()
+    assert picker.action_for("资料").isChecked() and not picker.action_for("Handbook").isChecked()
+    panel = h.window.inspector.knowledge
+    h.wait_until(lambda: panel.list.count() == 2, what="the tab's rows")
+    checks = {panel.list.item(i).data(Qt.ItemDataRole.UserRole + 1): panel.list.item(i).checkState()
+              for i in range(panel.list.count())}
+    assert checks == {"Handbook": Qt.CheckState.Unchecked, "资料": Qt.CheckState.Checked}  # the tab follows
+
+    h.do(lambda: picker.action_for("Handbook").setChecked(True))
+    h.wait_until(lambda: registry.session_bases(first) == ["Handbook", "资料"], what="both used")
+    h.wait_until(lambda: picker.text() == "Knowledge · 2", what="two in use")
+    h.do(lambda: picker.action_for("资料").setChecked(False))
+    h.wait_until(lambda: registry.session_bases(first) == ["Handbook"], what="one unticked")
+
+    h.do(lambda: h.window.new_session())  # another conversation: its own (empty) choice
+    h.wait_until(lambda: picker.text() == "Knowledge", what="the new chat's state")
+    assert not any(a.isChecked() for a in picker.menu_.actions() if a.isCheckable())
+    assert registry.session_bases(first) == ["Handbook"]
+
+    manage = next(a for a in picker.menu_.actions() if a.objectName() == "knowledgePickManage")
+    h.do(lambda: h.window.inspector.setCurrentIndex(0))
+    h.do(manage.trigger)
+    assert h.window.inspector.currentWidget() is panel
