@@ -73,6 +73,7 @@ from hermes_desktop.core.events import (
 from hermes_desktop.core.executors import run_store
 from hermes_desktop.core.llm import (
     ChatRequest,
+    HistoryAsText,
     ModelClient,
     ModelError,
     ReasoningEchoLearned,
@@ -749,6 +750,10 @@ class _TurnRun:
                     self.emit(Notice(f"The server wants the model's reasoning sent back with its tool calls (it said: "
                                      f"“{item.reason}”). From now on Hermes sends it back with tool calls for "
                                      "this provider.", code="reasoning_echo", params={"server": item.reason}))
+                elif isinstance(item, HistoryAsText):
+                    self.emit(Notice(f"The server refused the conversation's earlier tool calls without their "
+                                     f"reasoning (it said: “{item.reason}”). Hermes sends them as text from now on "
+                                     "and tried again.", code="history_as_text", params={"server": item.reason}))
                 elif isinstance(item, RetryNotice):
                     delay = f"{item.delay_s:.1f}" if item.delay_s < 10 else f"{item.delay_s:.0f}"
                     self.emit(RetryScheduled(item.attempt, item.max_attempts, item.delay_s, item.error.kind,

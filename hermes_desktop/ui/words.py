@@ -347,7 +347,13 @@ def model_error_text(code: str, params: Mapping[str, Any] | None, kind: str = ""
         return _with_server(QCoreApplication.translate("Words", "The model server had an error ({0}).").format(status), p)
     if code == "refused":
         return _with_server(QCoreApplication.translate(
-            "Words", "The model server refused the request ({0}).").format(status), p)
+            "Words", "The model server refused the request ({0}). Check this provider's model and extra parameters "
+            "in Settings, or pick another model; then press Retry.").format(status), p)
+    if code == "reasoning_history_refused":
+        return _with_server(QCoreApplication.translate(
+            "Words", "{0} refused this conversation's earlier replies even with their tool calls sent as text. Switch "
+            "this conversation back to the model that wrote them, start a new conversation, or turn off thinking mode "
+            "for this provider; then press Retry.").format(p.get("model", "")), p)
     if code == "tool_call_rejected":
         return _with_server(QCoreApplication.translate(
             "Words", "The model wrote a tool call the server could not accept. Try again; the model usually "
@@ -600,6 +606,10 @@ def notice_text(event: Any) -> str:
         return QCoreApplication.translate(
             "Words", "The server wants the model's reasoning sent back with its tool calls (it said: “{0}”). From now "
             "on Hermes sends it back with tool calls for this provider.").format(params.get("server", ""))
+    if code == "history_as_text":
+        return QCoreApplication.translate(
+            "Words", "The server refused the conversation's earlier tool calls without their reasoning (it said: "
+            "“{0}”). Hermes sends them as text from now on and tried again.").format(params.get("server", ""))
     if code == "text_tool_mode":
         return QCoreApplication.translate(
             "Words", "This model does not accept native tool calls; Hermes switched to the text tool-call format for it.")

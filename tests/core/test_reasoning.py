@@ -299,14 +299,19 @@ async def test_a_400_naming_reasoning_content_is_learned_retried_once_and_rememb
         runtime.store.close()
 
 
-async def test_echo_never_is_not_learned_and_the_400_is_shown(profile, model_server, workspace_dir) -> None:
+async def test_echo_never_is_not_learned_and_the_calls_go_as_text_instead(profile, model_server,
+                                                                         workspace_dir) -> None:
+    """NEVER holds (no reasoning is ever sent); the server's 400 makes the tool exchanges go as text (issue 24)."""
     model_server.enforce_reasoning_echo = True
     engine = make_engine(replace(profile, reasoning_echo=ReasoningEcho.NEVER), workspace_dir)
     try:
         _calc_script(model_server)
         events = await engine.ask("What is 6*7+1?")
-        assert events[-1].reason is FinishReason.ERROR and DEEPSEEK_ECHO_MESSAGE in events[-1].message
-        assert len(model_server.chat_requests) == 2
+        assert events[-1].reason is FinishReason.COMPLETED
+        assert any(getattr(e, "code", "") == "history_as_text" for e in events)
+        assert not any(getattr(e, "code", "") == "reasoning_echo" for e in events), "NEVER was overridden"
+        assert all("reasoning_content" not in m for r in model_server.chat_requests for m in r.messages)
+        assert "[Tool call, shown as text: calculate" in json.dumps(model_server.chat_requests[-1].messages)
     finally:
         await engine.close()
 

@@ -11,7 +11,10 @@ Reasoning: `reasoning_reply` streams a reply's thinking in any of the three form
 (`reasoning_content` or `reasoning` deltas, or `<think>…</think>` in the content cut at chosen places),
 optionally followed by tool calls, with `completion_tokens_details.reasoning_tokens` in its usage.
 `enforce_reasoning_echo` makes the server behave as DeepSeek's thinking mode does: a request with an
-assistant `tool_calls` message that lacks `reasoning_content` gets DeepSeek's 400.
+assistant `tool_calls` message that lacks `reasoning_content` gets DeepSeek's 400. `deepseek_thinking` applies the
+rule as DeepSeek's guide words it (per stretch between user messages, "" counting as missing, the "Missing
+`reasoning_content` field … at message index N" refusal); `refuse_earlier_tool_calls` is a stricter server that
+refuses any tool exchange before the last user message.
 
 Cut streams: `cut_tool_call_reply` stops inside a call's arguments with no finish
 reason and no `[DONE]`, ending the body by closing the connection (`close`: no
@@ -179,6 +182,43 @@ def lacks_reasoning_echo(body: Any) -> bool:
     messages = body.get("messages") if isinstance(body, dict) else None
     return any(m.get("role") == "assistant" and m.get("tool_calls") and not m.get("reasoning_content")
                for m in messages or () if isinstance(m, dict))
+
+
+# DeepSeek's other wording of the same refusal, naming the message (recorded in public issue threads, e.g.
+# continuedev/continue#9831 and HKUDS/nanobot#946, the latter for a `reasoning_content` of "").
+DEEPSEEK_MISSING_FIELD = ("Missing `reasoning_content` field in the assistant message at message index {index}. For "
+                          "more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls")
+
+
+def deepseek_thinking_refusal(body: Any) -> str | None:
+    """DeepSeek's thinking-mode rule as its guide states it (api-docs.deepseek.com/guides/thinking_mode): between two
+    user messages where the model made tool calls, every assistant message carries its `reasoning_content` (an empty
+    one counts as missing); stretches without tool calls need none. The refusal's text, or None when accepted."""
+    messages = [m for m in (body.get("messages") if isinstance(body, dict) else None) or () if isinstance(m, dict)]
+    stretch: list[int] = []
+
+    def check() -> str | None:
+        if any(messages[i].get("tool_calls") for i in stretch):
+            for i in stretch:
+                if not messages[i].get("reasoning_content"):
+                    return DEEPSEEK_MISSING_FIELD.format(index=i)
+        return None
+
+    for index, message in enumerate(messages):
+        if message.get("role") == "user":
+            if (refusal := check()) is not None:
+                return refusal
+            stretch = []
+        elif message.get("role") == "assistant":
+            stretch.append(index)
+    return check()
+
+
+def earlier_tool_calls(body: Any) -> bool:
+    """A stricter server than DeepSeek documents: any tool call before the last user message is refused."""
+    messages = [m for m in (body.get("messages") if isinstance(body, dict) else None) or () if isinstance(m, dict)]
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    return any(m.get("tool_calls") or m.get("role") == "tool" for m in messages[:last_user])
 
 
 def split_text(text: str, size: int) -> list[str]:
@@ -381,6 +421,8 @@ class ScriptedModelServer:
         self.reject_tools = False  # answer 400 to any request that carries `tools`
         self.reject_stream_options = False
         self.enforce_reasoning_echo = False  # DeepSeek's thinking-mode rule (lacks_reasoning_echo): 400
+        self.deepseek_thinking = False  # DeepSeek's rule as its guide states it (deepseek_thinking_refusal): 400
+        self.refuse_earlier_tool_calls = False  # stricter still (earlier_tool_calls): 400 naming reasoning_content
         self.required_key: str | None = None  # answer 401 unless `Authorization: Bearer <key>`
         # The app asks for a session title after a first exchange; answer that here so it never takes a
         # reply a test queued for its next turn. Tests of titles turn this off.
@@ -518,6 +560,13 @@ class ScriptedModelServer:
                 if isinstance(body, dict) and server.reject_stream_options and "stream_options" in body:
                     self._send_json(400, {"error": {"message": "Unrecognized request argument supplied: stream_options",
                                                     "type": "invalid_request_error"}})
+                    return
+                refusal = deepseek_thinking_refusal(body) if server.deepseek_thinking else None
+                if refusal is None and server.refuse_earlier_tool_calls and earlier_tool_calls(body):
+                    refusal = DEEPSEEK_ECHO_MESSAGE
+                if refusal is not None:
+                    self._send_json(400, {"error": {"message": refusal, "type": "invalid_request_error",
+                                                    "param": None, "code": "invalid_request_error"}})
                     return
                 if server.enforce_reasoning_echo and lacks_reasoning_echo(body):
                     self._send_json(400, {"error": {"message": DEEPSEEK_ECHO_MESSAGE, "type": "invalid_request_error",

@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # for type checkers; at run time the names load on first use 
     from hermes_desktop.core.llm.assembly import RawToolCall
     from hermes_desktop.core.llm.client import (
         ChatRequest,
+        HistoryAsText,
         ModelClient,
         ReasoningEchoLearned,
         ReasoningPiece,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # for type checkers; at run time the names load on first use 
 _EXPORTS = {
     "RawToolCall": "assembly",
     "ChatRequest": "client",
+    "HistoryAsText": "client",
     "ModelClient": "client",
     "ReplyEnd": "client",
     "ReasoningPiece": "client",

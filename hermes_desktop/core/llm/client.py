@@ -55,7 +55,11 @@ profile's preset is known to need it (`Preset.needs_reasoning_echo`) or it was l
 message names `reasoning_content` turns it on, the request is retried once with it, and
 `on_echo_learned` (injected by the runtime, which saves `learned_reasoning_echo` in settings.json) is
 called so it holds for later turns and restarts. Only messages that have reasoning can carry it, so it is
-never sent to a server that never streamed any.
+never sent to a server that never streamed any. With the echo on, tool calls whose reasoning may not go back
+(another model's, an imported session's) are sent as text (core/llm/reasoning.py `tool_exchanges_as_text`). A 400
+naming `reasoning_content` once the echo is on makes this client send every earlier tool exchange as text from then
+on (`HistoryAsText`, retried at once, once); refused again, it ends as `reasoning_history_refused`, whose message says
+what the user can do.
 
 Usage: every request the server accepted is reported once to `usage_sink` (core/usage/recorder.py) when its
 stream closes, however it closed (finished, cut, stopped, over the limit), with the server's own `usage` figures
@@ -84,7 +88,9 @@ from hermes_desktop.core.events import ErrorAction, ErrorKind
 from hermes_desktop.core.llm import reasoning_origins
 from hermes_desktop.core.llm.assembly import RawToolCall, ToolCallAssembler
 from hermes_desktop.core.llm.errors import ModelError, classify
-from hermes_desktop.core.llm.reasoning import ThinkSplitter, delta_reasoning, with_reasoning_echo
+from hermes_desktop.core.llm.reasoning import (
+    ThinkSplitter, delta_reasoning, tool_exchanges_as_text, with_reasoning_echo,
+)
 from hermes_desktop.core.llm.text_protocol import TextToolCallParser, to_text_protocol
 from hermes_desktop.core.extra_params import usable_extra_params
 from hermes_desktop.core.providers import needs_reasoning_echo
@@ -164,6 +170,14 @@ class ReasoningEchoLearned:
 
 
 @dataclass(frozen=True, slots=True)
+class HistoryAsText:
+    """The server refused the conversation's earlier tool exchanges for want of reasoning: from now on they go as
+    text, and the request is retried (core/llm/reasoning.py)."""
+
+    reason: str  # the server's own words
+
+
+@dataclass(frozen=True, slots=True)
 class RetryNotice:
     attempt: int
     max_attempts: int
@@ -203,7 +217,8 @@ class StreamDone:
         return self.end is ReplyEnd.FINISHED
 
 
-StreamItem = Union[TextPiece, ReasoningPiece, RetryNotice, ToolModeSwitched, ReasoningEchoLearned, StreamDone]
+StreamItem = Union[TextPiece, ReasoningPiece, RetryNotice, ToolModeSwitched, ReasoningEchoLearned, HistoryAsText,
+                   StreamDone]
 
 
 def _http_client(timeout: Any) -> Any:
@@ -242,6 +257,7 @@ class ModelClient:
         self._warned_extra = False
         self._send_stream_options = True
         self._echo_learned = profile.learned_reasoning_echo
+        self._earlier_as_text = False  # learned from a 400: earlier tool exchanges go as text (module docstring)
         self._on_echo_learned = on_echo_learned
         self._sdk_client: openai.AsyncOpenAI | None = None
 
@@ -322,6 +338,12 @@ class ModelClient:
                         and self.profile.reasoning_echo is ReasoningEcho.AUTO and not delivered):
                     yield self._learn_echo(error)
                     continue
+                if error.wants_reasoning_echo and not delivered and not text_mode:
+                    if self._earlier_as_text:
+                        raise _history_refused(error, self.profile.model) from error
+                    self._earlier_as_text = True
+                    yield HistoryAsText(_server_words(error))
+                    continue
                 if error.tools_unsupported and self.profile.tool_mode is ToolMode.AUTO and not text_mode:
                     self._learned_text_mode = True
                     yield ToolModeSwitched(ToolMode.TEXT, error.message)
@@ -345,8 +367,7 @@ class ModelClient:
                 self._on_echo_learned(self.profile)
             except Exception:  # saving settings failed: the echo still holds for this client's life
                 log.exception("could not save the learned reasoning echo")
-        said = error.message.partition("The server said: ")[2].strip()
-        return ReasoningEchoLearned(said or error.message)
+        return ReasoningEchoLearned(_server_words(error))
 
     async def _attempt(self, request: ChatRequest, text_mode: bool) -> AsyncIterator[TextPiece | ReasoningPiece | StreamDone]:
         """One HTTP request: text pieces as they arrive, then StreamDone; failures as ModelError.
@@ -414,8 +435,11 @@ class ModelClient:
     def _request_kwargs(self, request: ChatRequest, text_mode: bool) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": self.profile.model, "stream": True}
         base_url = self.profile.base_url
-        messages = with_reasoning_echo(request.messages, self.echo_reasoning and not text_mode,
+        echo = self.echo_reasoning and not text_mode
+        messages = with_reasoning_echo(request.messages, echo,
                                        produced_here=lambda reasoning: reasoning_origins.produced_by(base_url, reasoning))
+        if (echo or self._earlier_as_text) and not text_mode:
+            messages = tool_exchanges_as_text(messages, earlier=self._earlier_as_text)
         if text_mode:
             kwargs["messages"] = to_text_protocol(messages, request.tools)
         else:
@@ -485,6 +509,21 @@ def _estimate_request(kwargs: dict[str, Any]) -> int:
     messages = kwargs.get("messages") or []
     return sum(estimate_message_tokens(m) for m in messages if isinstance(m, dict)) + \
         estimate_tools_tokens(kwargs.get("tools") or [])
+
+def _server_words(error: ModelError) -> str:
+    said = error.message.partition("The server said: ")[2].strip()
+    return said or error.message
+
+
+def _history_refused(error: ModelError, model: str) -> ModelError:
+    """Refused again with every earlier tool exchange as text: what the user can do (module docstring)."""
+    said = _server_words(error)
+    return ModelError(ErrorKind.BAD_REQUEST,
+                      f"{model} refused this conversation's earlier replies even with their tool calls sent as text. "
+                      "Switch this conversation back to the model that wrote them, start a new conversation, or turn "
+                      f"off thinking mode for this provider; then press Retry. The server said: {said}",
+                      ErrorAction.RETRY, error.detail, status=error.status, code="reasoning_history_refused",
+                      params={"model": model, "server": said, "status": error.status})
 
 
 def _int_or_none(value: Any) -> int | None:

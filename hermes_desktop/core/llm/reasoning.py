@@ -23,10 +23,24 @@ Messages in the engine's history keep their reasoning under `reasoning_content` 
 per request (the echo can be learned half-way through a turn, after the history was built). Whatever the echo
 setting, a reasoning goes back only to the server that produced it (core/llm/reasoning_origins.py): a session that
 switched providers, or was imported, never hands one provider's thinking to another.
+
+Tool exchanges whose reasoning cannot go back (`tool_exchanges_as_text`): a server that wants the echo refuses an
+assistant tool-call message without its `reasoning_content` (DeepSeek: "The `reasoning_content` in the thinking mode
+must be passed back to the API.", or "Missing `reasoning_content` field in the assistant message at message index
+N"). A call another model made (the session switched providers in the picker), or one whose reasoning is in no notes
+(an imported session, a build before the notes), has nothing that may be sent. Inventing an empty reasoning is no
+answer (servers refuse "" as missing, and it would claim a thought that never was), so with the echo on such a call
+and its results go as plain text inside the assistant message: the model still reads what was done and what came
+back, and the exchange no longer holds a tool call the rule applies to. The server's own calls keep their native
+form and their reasoning. When the server still refuses (a stricter server, or one whose rule is not what its
+documentation says), the client's second and last step (`earlier=True`) sends every tool exchange before the current
+user message as text and keeps native calls only in the turn being answered; when that is refused too, the turn
+ends with an error that says what the user can do (core/llm/client.py).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, Iterable, Mapping
 
 OPEN_TAG = "<think>"
@@ -164,3 +178,87 @@ def with_reasoning_echo(messages: Iterable[Mapping[str, Any]], echo: bool, *,
             message.pop(ECHO_FIELD, None)
     return listed
 
+
+
+TEXT_RESULT_CHARS = 4_000  # a tool result written into text keeps at most this much (the context budget holds it)
+
+
+def tool_exchanges_as_text(messages: Iterable[Mapping[str, Any]], *, earlier: bool = False) -> list[dict[str, Any]]:
+    """The messages (as `with_reasoning_echo` left them) with each assistant tool-call message that carries no
+    `reasoning_content`, and its tool results, written as plain text in one assistant message (module docstring).
+    `earlier`: also every tool exchange before the last user message, with or without reasoning. Consecutive
+    assistant texts that come of it are joined (some servers refuse two assistant messages in a row)."""
+    listed = [dict(m) for m in messages]
+    last_user = max((i for i, m in enumerate(listed) if m.get("role") == "user"), default=-1)
+    out: list[dict[str, Any]] = []
+    as_text: dict[str, int] = {}  # call id -> index in `out` of the text that holds its call
+    names: dict[str, str] = {}
+    for index, message in enumerate(listed):
+        role = message.get("role")
+        if role == "tool" and str(message.get("tool_call_id") or "") in as_text:
+            call_id = str(message.get("tool_call_id"))
+            holder = out[as_text[call_id]]
+            holder["content"] = _joined(holder.get("content"), _result_text(names.get(call_id, ""),
+                                                                            message.get("content")))
+            continue
+        if role == "assistant" and message.get("tool_calls") and (
+                not message.get(ECHO_FIELD) or (earlier and index < last_user)):
+            holder = _append_text(out, _joined(message.get("content"),
+                                               "\n".join(_call_text(c) for c in message["tool_calls"])))
+            for call in message["tool_calls"]:
+                call_id = str(call.get("id") or "")
+                as_text[call_id] = holder
+                names[call_id] = str((call.get("function") or {}).get("name") or "")
+            continue
+        if role == "assistant" and not message.get("tool_calls") and out and _plain_assistant(out[-1]) \
+                and out[-1].get("_as_text") and (not message.get(ECHO_FIELD) or (earlier and index < last_user)):
+            out[-1]["content"] = _joined(out[-1].get("content"), message.get("content"))
+            continue
+        out.append(message)
+    for message in out:
+        message.pop("_as_text", None)
+    return out
+
+
+def _append_text(out: list[dict[str, Any]], text: str) -> int:
+    """Add `text` to the assistant text just written as text, or as a new assistant message; its index."""
+    if out and _plain_assistant(out[-1]) and out[-1].get("_as_text"):
+        if text:
+            out[-1]["content"] = _joined(out[-1].get("content"), text)
+        return len(out) - 1
+    out.append({"role": "assistant", "content": text, "_as_text": True})
+    return len(out) - 1
+
+
+def _plain_assistant(message: Mapping[str, Any]) -> bool:
+    return message.get("role") == "assistant" and not message.get("tool_calls") and not message.get(ECHO_FIELD)
+
+
+def _joined(first: Any, second: Any) -> str:
+    parts = [p for p in (_text_of(first), _text_of(second)) if p.strip()]
+    return "\n\n".join(parts)
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts: their text
+        return "".join(str(p.get("text") or "") for p in content if isinstance(p, Mapping))
+    return ""
+
+
+def _call_text(call: Mapping[str, Any]) -> str:
+    function = call.get("function") or {}
+    arguments = function.get("arguments") or "{}"
+    try:
+        arguments = json.dumps(json.loads(arguments), ensure_ascii=False)
+    except (TypeError, ValueError):
+        arguments = str(arguments)
+    return f"[Tool call, shown as text: {function.get('name') or '?'} {arguments}]"
+
+
+def _result_text(name: str, content: Any) -> str:
+    text = _text_of(content)
+    if len(text) > TEXT_RESULT_CHARS:
+        text = text[:TEXT_RESULT_CHARS] + " …"
+    return f"[Result of {name or 'the call'}: {text}]"
