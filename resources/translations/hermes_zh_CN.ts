@@ -291,78 +291,78 @@ Path: {1}</source>
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="317"/>
         <source>{0} (fork)</source>
         <comment>a forked conversation&apos;s title</comment>
         <translation>{0}（分支）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="315"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="318"/>
         <source>Untitled</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="772"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="772"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="771"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="774"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="773"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="776"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="784"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="787"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>遮盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="799"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="802"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="800"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="802"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="805"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="803"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="806"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="811"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="811"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="811"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="809"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="812"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -468,127 +468,127 @@ Path: {1}</source>
 <context>
     <name>AssistantActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="65"/>
         <source>Assistant of this chat</source>
         <translation>本对话的助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="66"/>
         <source>The assistant of this chat: its instructions, model and tools (Ctrl+Shift+A to change)</source>
         <translation>本对话的助手：它的指令、模型和工具（按 Ctrl+Shift+A 更换）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="119"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="133"/>
         <source>The assistant change was not saved: {0}</source>
         <translation>助手的更改未能保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="140"/>
         <source>all enabled tools</source>
         <translation>所有已启用的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="142"/>
         <source>no tools</source>
         <translation>不使用工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="174"/>
         <source>Or start with:</source>
         <translation>或者从这些开始：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="187"/>
         <source>More…</source>
         <translation>更多…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="190"/>
         <source>Every assistant, with search (Ctrl+Shift+A)</source>
         <translation>所有助手，可搜索（Ctrl+Shift+A）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="228"/>
         <source>This chat&apos;s next message goes to {0}.</source>
         <translation>本对话的下一条消息将交给{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="241"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="249"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="259"/>
         <source>Switch this chat&apos;s assistant…</source>
         <translation>更换本对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="265"/>
         <source>Assistant for the new chat…</source>
         <translation>新对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="278"/>
         <source>Prompts, assistants and skills…</source>
         <translation>提示词、助手和技能…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="342"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="352"/>
         <source>Deleted “{0}”.</source>
         <translation>已删除“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="378"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
         <source>Another assistant already has this name.</source>
         <translation>已有同名的助手。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="397"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="391"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="405"/>
         <source>Export assistant</source>
         <translation>导出助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="406"/>
         <source>JSON files (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="414"/>
         <source>The assistant was not exported: {0}</source>
         <translation>助手未能导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="402"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="416"/>
         <source>Exported to {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="431"/>
         <source>The assistants were not imported: {0}</source>
         <translation>助手未能导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="420"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="434"/>
         <source>Imported {0} assistant(s).</source>
         <translation>已导入 {0} 个助手。</translation>
     </message>
@@ -930,22 +930,22 @@ Path: {1}</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="127"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="130"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="128"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="131"/>
         <source>Mine</source>
         <translation>我的</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="129"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="132"/>
         <source>Gallery</source>
         <translation>助手库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/assistant_panel.py" line="152"/>
         <source>No assistant matches “{0}”.</source>
         <translation>没有与“{0}”匹配的助手。</translation>
     </message>
@@ -994,7 +994,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     <name>ChatPane</name>
     <message>
         <location filename="../../hermes_desktop/ui/chat/pane.py" line="92"/>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="319"/>
         <source>Attach files</source>
         <translation>附加文件</translation>
     </message>
@@ -1029,82 +1029,82 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>停止（Esc）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="221"/>
         <source>Not sent: {0} cannot see images. Remove {1}, or pick a model that can (or set Images to Yes in the provider&apos;s settings).</source>
         <translation>未发送：{0} 无法识别图片。请移除 {1}，或选择能识别图片的模型（也可在提供方设置中把“图片”设为“是”）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="240"/>
         <source>Not sent: {0} files are attached; one message takes at most {1}. Remove some, or send them over several messages.</source>
         <translation>未发送：附加了 {0} 个文件，一条消息最多 {1} 个。请移除一些，或分几条消息发送。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="243"/>
         <source>Not sent: the attached files hold {0} characters of text; one message takes at most {1}. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附加文件共有 {0} 个字符的文本，一条消息最多 {1} 个。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="246"/>
         <source>Not sent: the attachments are more than this model&apos;s context window leaves room for. Remove some, or copy them into the workspace for the agent to read in pages.</source>
         <translation>未发送：附件超出了此模型上下文窗口能容纳的范围。请移除一些，或把它们复制到工作区，让智能体分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="253"/>
         <source>Editing your message — Enter sends it as a new branch (the old one is kept); Esc cancels.</source>
         <translation>正在编辑你的消息 — Enter 将其作为新分支发送（旧的会保留）；Esc 取消。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="320"/>
         <source>Images, PDFs and text (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;All files (*)</source>
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="377"/>
         <source>{0} is a link to {1}</source>
         <translation>{0} 是指向 {1} 的链接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="374"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="381"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="384"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，智能体就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="422"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="416"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="423"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，智能体就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="424"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="431"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="432"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="470"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="477"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="485"/>
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="483"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="490"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -1410,77 +1410,88 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>KnowledgeActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="164"/>
         <source>Choose a folder for a knowledge base</source>
         <translation>为知识库选择一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="182"/>
         <source>New knowledge base</source>
         <translation>新建知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="183"/>
         <source>Name of the knowledge base for {0}:</source>
         <translation>{0} 的知识库名称：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="194"/>
         <source>The knowledge base was not made: {0}</source>
         <translation>未能创建知识库：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="204"/>
         <source>Remove this knowledge base?</source>
         <translation>移除此知识库吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="205"/>
         <source>This deletes the index of “{0}” (its passages and vectors). The folders and their files are not touched; you can add them again.</source>
         <translation>这会删除“{0}”的索引（其中的段落和向量）。文件夹及其中的文件不受影响，你可以再次添加它们。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="207"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="217"/>
         <source>The knowledge base was not removed: {0}</source>
         <translation>未能移除知识库：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="231"/>
+        <source>The knowledge base cannot be read: {0}</source>
+        <translation>无法读取知识库：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="246"/>
+        <source>The settings were not saved: {0}</source>
+        <translation>设置未保存：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="264"/>
         <source>The choice was not saved: {0}</source>
         <translation>未能保存此选择：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="319"/>
         <source>{0}: {1} new, {2} changed, {3} removed, {4} unchanged</source>
         <translation>{0}：新增 {1} 个，更改 {2} 个，移除 {3} 个，未变 {4} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="322"/>
         <source>, {0} could not be read</source>
         <translation>，{0} 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="324"/>
         <source>Stopped: {0}</source>
         <translation>已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="328"/>
         <source>{0}: the sync stopped: {1}</source>
         <translation>{0}：同步已停止：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="343"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="343"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -1553,106 +1564,211 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="143"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="145"/>
         <source>Knowledge bases</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="149"/>
         <source>Tick a knowledge base to use it in this conversation: its best passages go to the model with each message, cited as [1], [2]…</source>
         <translation>勾选知识库即可在本对话中使用：每条消息都会附上其中最相关的段落发给模型，并以 [1]、[2]… 标注引用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="153"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="155"/>
         <source>Sync progress</source>
         <translation>同步进度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="158"/>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="160"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="270"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="161"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="160"/>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="162"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="166"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="167"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="169"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="170"/>
         <source>Sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="171"/>
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="173"/>
+        <source>Chunks…</source>
+        <translation>分块…</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="175"/>
+        <source>Chunk size and overlap of the selected knowledge base</source>
+        <translation>所选知识库的分块大小和重叠</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="176"/>
         <source>No knowledge bases yet. Add a folder of PDFs, Word files or notes: Hermes indexes it on this computer and finds passages in Chinese and English.</source>
         <translation>还没有知识库。添加一个包含 PDF、Word 文件或笔记的文件夹：Hermes 会在这台电脑上为它建立索引，并用中文和英文查找段落。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="214"/>
         <source>Use in this conversation</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="232"/>
         <source>cannot be read: {0}</source>
         <translation>无法读取：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="234"/>
         <source>never synced</source>
         <translation>从未同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="235"/>
         <source>{0} documents · {1} chunks · last sync {2}</source>
         <translation>{0} 个文档 · {1} 个片段 · 上次同步 {2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="237"/>
         <source>{0} could not be read</source>
         <translation>{0} 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="239"/>
         <source>{0} vectors ({1})</source>
         <translation>{0} 个向量（{1}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="262"/>
         <source>, about {0} s left</source>
         <translation>，约剩 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="258"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="263"/>
         <source>{0} of {1} files{2}</source>
         <translation>{0} / {1} 个文件{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="267"/>
         <source>Paused: {0}</source>
         <translation>已暂停：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="270"/>
         <source>Resume</source>
         <translation>继续</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgePicker</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="44"/>
+        <source>Knowledge · {0}</source>
+        <translation>知识库 · {0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="44"/>
+        <source>Knowledge</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="48"/>
+        <source>This conversation uses: {0}</source>
+        <translation>此对话使用：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="50"/>
+        <source>This conversation uses no knowledge base. Choose which ones it searches.</source>
+        <translation>此对话未使用知识库。选择要检索的知识库。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="52"/>
+        <source>No knowledge bases yet: add a folder in the Knowledge tab.</source>
+        <translation>还没有知识库：请在“知识库”标签页中添加文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="54"/>
+        <source>Knowledge bases for this conversation</source>
+        <translation>此对话使用的知识库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="62"/>
+        <source>No knowledge bases yet</source>
+        <translation>还没有知识库</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="71"/>
+        <source>cannot be read: {0}</source>
+        <translation>无法读取：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="75"/>
+        <source>Manage knowledge bases…</source>
+        <translation>管理知识库…</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeSettings</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_settings.py" line="21"/>
+        <source>A chunk has {0} to {1} tokens.</source>
+        <translation>每个分块为 {0} 到 {1} 个 Token。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_settings.py" line="24"/>
+        <source>The overlap is 0 to half a chunk ({0} tokens).</source>
+        <translation>重叠为 0 到半个分块（{0} 个 Token）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_settings.py" line="26"/>
+        <source>These settings cannot be used.</source>
+        <translation>无法使用这些设置。</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeSettingsDialog</name>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_settings.py" line="33"/>
+        <source>Chunk settings of “{0}”</source>
+        <translation>“{0}”的分块设置</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_settings.py" line="34"/>
+        <location filename="../../hermes_desktop/ui/knowledge_settings.py" line="50"/>
+        <source>Tokens per chunk</source>
+        <translation>每个分块的 Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_settings.py" line="35"/>
+        <source>Overlap between chunks (tokens)</source>
+        <translation>分块之间的重叠（Token）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_settings.py" line="41"/>
+        <source>Passages are cut at headings, paragraphs and sentences, up to this size; the overlap repeats whole sentences between neighbouring chunks. After a change, the next sync reads and chunks every file again.</source>
+        <translation>段落按标题、段落和句子切分，最大不超过此大小；重叠部分在相邻分块之间重复完整的句子。更改后，下次同步会重新读取并切分每个文件。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_settings.py" line="51"/>
+        <source>Overlap</source>
+        <translation>重叠</translation>
     </message>
 </context>
 <context>
