@@ -63,6 +63,7 @@ class KnowledgeActions(QObject):
         self.name_dialog: QInputDialog | None = None
         self.remove_dialog: Confirmation | None = None
         self.citation_dialog: QDialog | None = None
+        self.settings_dialog: QDialog | None = None
         self.watcher = QFileSystemWatcher(self)
         self.watcher.directoryChanged.connect(self._changed)
         self.watcher.fileChanged.connect(self._changed)
@@ -95,6 +96,7 @@ class KnowledgeActions(QObject):
         panel.sig_sync.connect(self.sync)
         panel.sig_remove.connect(lambda name: spawn(self.remove(name)))
         panel.sig_use.connect(lambda name, on: spawn(self.use(name, on)))
+        panel.sig_settings.connect(lambda name: spawn(self.edit_settings(name)))
         panel.sig_pause.connect(self.pause)
         panel.sig_cancel.connect(self.cancel)
         panel.sig_selected.connect(lambda name: spawn(self._show_problems(name)))
@@ -214,6 +216,37 @@ class KnowledgeActions(QObject):
         except KnowledgeError as exc:
             self.window.errors.show_message(self.tr("The knowledge base was not removed: {0}").format(str(exc)))
         await self._refresh()
+
+    async def edit_settings(self, name: str) -> None:
+        """The base's chunk settings in a dialog (ui/knowledge_settings.py); a change is saved, then synced."""
+        registry = self.registry
+        if registry is None:
+            return
+        from hermes_desktop.core.knowledge.registry import ChunkSettingsError, KnowledgeError
+        from hermes_desktop.ui.knowledge_settings import KnowledgeSettingsDialog, settings_error_text
+
+        try:
+            info = await in_thread(registry.get, name)
+        except Exception as exc:
+            self.window.errors.show_message(self.tr("The knowledge base cannot be read: {0}").format(str(exc)))
+            return
+        if info is None:
+            return
+        dialog = KnowledgeSettingsDialog(self.window, info.name, info.chunk_tokens, info.overlap_tokens)
+        self.settings_dialog = dialog
+        if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
+            return
+        try:
+            _info, changed = await in_thread(registry.set_chunking, info.name, *dialog.values())
+        except ChunkSettingsError as exc:  # the dialog checks the same rule; said again if it was bypassed
+            self.window.errors.show_message(self.tr("The settings were not saved: {0}").format(
+                settings_error_text(exc.code, exc.params)))
+            return
+        except KnowledgeError as exc:
+            self.window.errors.show_message(self.tr("The settings were not saved: {0}").format(str(exc)))
+            return
+        if changed:
+            self.sync(info.name)  # every file chunked again with the new settings
 
     async def use(self, name: str, on: bool) -> None:
         registry = self.registry

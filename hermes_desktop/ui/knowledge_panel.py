@@ -134,6 +134,8 @@ class KnowledgePanel(QWidget):
     """Pause or resume the running sync."""
     sig_cancel = Signal()
     """Stop the running sync after the current file (what was indexed stays)."""
+    sig_settings = Signal(str)
+    """Chunk settings… was pressed for the named base."""
     sig_selected = Signal(str)
     """A base was selected: show its per-file problems."""
 
@@ -168,6 +170,9 @@ class KnowledgePanel(QWidget):
         self.sync_button = button(self.tr("Sync"), "syncKnowledgeButton", lambda: self._emit_selected(self.sig_sync))
         self.remove_button = button(self.tr("Remove…"), "removeKnowledgeButton",
                                     lambda: self._emit_selected(self.sig_remove))
+        self.settings_button = button(self.tr("Chunks…"), "knowledgeSettingsButton",
+                                      lambda: self._emit_selected(self.sig_settings))
+        self.settings_button.setToolTip(self.tr("Chunk size and overlap of the selected knowledge base"))
         self.empty = QLabel(self.tr("No knowledge bases yet. Add a folder of PDFs, Word files or notes: Hermes indexes "
                                     "it on this computer and finds passages in Chinese and English."))
         self.empty.setObjectName("knowledgeEmpty")
@@ -187,7 +192,7 @@ class KnowledgePanel(QWidget):
         layout.addWidget(self.problems_label)
         layout.addWidget(self.problems)
         buttons = QHBoxLayout()
-        for widget in (self.add_button, self.sync_button, self.remove_button):
+        for widget in (self.add_button, self.sync_button, self.settings_button, self.remove_button):
             buttons.addWidget(widget)
         layout.addLayout(buttons)
         self.show_idle()
@@ -267,6 +272,7 @@ class KnowledgePanel(QWidget):
         self.cancel_button.setVisible(True)
         self.sync_button.setEnabled(False)
         self.remove_button.setEnabled(False)
+        self.settings_button.setEnabled(False)
 
     def show_idle(self, message: str = "") -> None:
         self.progress.setVisible(False)
@@ -298,6 +304,7 @@ class KnowledgePanel(QWidget):
         syncing = self.cancel_button.isVisible() if hasattr(self, "cancel_button") else False
         self.sync_button.setEnabled(name is not None and not syncing)
         self.remove_button.setEnabled(name is not None and not syncing)
+        self.settings_button.setEnabled(name is not None and not syncing)
         if name is not None and not self._filling:
             self.sig_selected.emit(name)
         elif name is None:

@@ -31,6 +31,7 @@ class KnowledgePicker(QToolButton):
         self.setObjectName("knowledgePicker")
         self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.setMinimumHeight(28)
+        self.setStyleSheet("QToolButton::menu-indicator { image: none; width: 0px; }")  # it sat on the count
         self.menu_ = QMenu(self)
         self.menu_.setObjectName("knowledgePickerMenu")
         self.setMenu(self.menu_)

@@ -67,3 +67,37 @@ def test_a_base_larger_than_the_cache_is_searched_in_blocks(tmp_path: Path, monk
         blocked = index.vector_search("m", query, 7)
         assert [c for c, _ in blocked] == [c for c, _ in vectors.python_search(index.db, "m", query, 7)]
         assert not [k for k in vectors._cache if k[0] == str(index.path.resolve())]  # nothing held
+
+
+def test_new_chunk_settings_are_checked_and_make_the_next_sync_chunk_every_file_again(tmp_path: Path) -> None:
+    import pytest
+
+    from hermes_desktop.core.knowledge.registry import ChunkSettingsError
+    from hermes_desktop.core.knowledge.sync import sync_base
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    long = " ".join(f"Sentence number {n} says something about the budget." for n in range(200))
+    (folder / "a.md").write_text(long)
+    (folder / "b.md").write_text("Short note.")
+    registry = KnowledgeRegistry(tmp_path / "knowledge")
+    registry.create("c", [folder])
+    with registry.open("c") as index:
+        sync_base(index)
+        before = index.info().chunks
+    with pytest.raises(ChunkSettingsError) as too_small:
+        registry.set_chunking("c", 50, 10)
+    assert too_small.value.code == "chunk_range" and too_small.value.params["min"] == 100
+    with pytest.raises(ChunkSettingsError) as overlap:
+        registry.set_chunking("c", 200, 150)
+    assert overlap.value.code == "overlap_range" and overlap.value.params["max"] == 100
+    assert registry.get("c").chunk_tokens == 350  # nothing saved by a refused change
+    info, changed = registry.set_chunking("c", 120, 0)
+    assert changed and (info.chunk_tokens, info.overlap_tokens) == (120, 0)
+    assert registry.set_chunking("c", 120, 0)[1] is False  # the same values: nothing to do
+    with registry.open("c") as index:
+        assert index.info().chunks == before  # still searchable until the next sync
+        result = sync_base(index)
+        assert sorted(result.read) == ["docs/a.md", "docs/b.md"]  # every file chunked again
+        assert index.info().chunks > before
+        assert sync_base(index).read == []  # and then nothing until a file changes

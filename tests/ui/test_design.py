@@ -283,9 +283,9 @@ def test_the_primary_button_reads_and_shows_its_focus_ring(make_window, theme) -
     plain = send.grab().toImage()  # filled with the accent itself (Fusion's own button would lighten it)
     assert close_to(plain.pixelColor(plain.width() // 2, 4), theme.accent, 8), plain.pixelColor(plain.width() // 2, 4).name()
     h.do(h.window.activateWindow)
-    attach = h.window.findChild(QAbstractButton, "attachButton")
-    h.do(lambda: attach.setFocus(Qt.FocusReason.OtherFocusReason))
-    h.do(lambda: QTest.keyClick(attach, Qt.Key.Key_Tab))  # reached with Tab, as a keyboard user would
+    before = h.window.findChild(QAbstractButton, "knowledgePicker")  # the composer's button before Send
+    h.do(lambda: before.setFocus(Qt.FocusReason.OtherFocusReason))
+    h.do(lambda: QTest.keyClick(before, Qt.Key.Key_Tab))  # reached with Tab, as a keyboard user would
     h.wait_until(lambda: send.hasFocus(), what="Tab to Send")
     h.settle(0.05)
     image = send.grab().toImage()

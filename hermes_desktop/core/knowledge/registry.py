@@ -25,8 +25,31 @@ MAX_NAME = 64
 REGISTRY_FILE = "registry.db"
 
 
+MIN_CHUNK_TOKENS, MAX_CHUNK_TOKENS = 100, 2000  # a chunk over ~2,000 tokens would crowd the turn's budget out
+
+
 class KnowledgeError(Exception):
     """A knowledge base operation that cannot be done; one line for the user."""
+
+
+class ChunkSettingsError(KnowledgeError):
+    """Chunk settings out of range: `code` (chunk_range, overlap_range) and `params` for the window's words."""
+
+    def __init__(self, message: str, code: str, params: dict[str, int]) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+def validate_chunking(chunk_tokens: int, overlap_tokens: int) -> None:
+    """Raise ChunkSettingsError unless MIN..MAX tokens per chunk and an overlap of 0..half a chunk."""
+    if not MIN_CHUNK_TOKENS <= chunk_tokens <= MAX_CHUNK_TOKENS:
+        raise ChunkSettingsError(f"a chunk has {MIN_CHUNK_TOKENS} to {MAX_CHUNK_TOKENS} tokens (not {chunk_tokens})",
+                                 "chunk_range", {"min": MIN_CHUNK_TOKENS, "max": MAX_CHUNK_TOKENS,
+                                                 "value": chunk_tokens})
+    if not 0 <= overlap_tokens <= chunk_tokens // 2:
+        raise ChunkSettingsError(f"the overlap is 0 to half a chunk ({chunk_tokens // 2} tokens), not {overlap_tokens}",
+                                 "overlap_range", {"max": chunk_tokens // 2, "value": overlap_tokens})
 
 
 def file_name(name: str) -> str:
@@ -144,6 +167,27 @@ class KnowledgeRegistry:
                     leftover.unlink()
         with KnowledgeIndex(target) as index:
             return index.info()
+
+    def set_chunking(self, name: str, chunk_tokens: int, overlap_tokens: int) -> tuple[BaseInfo, bool]:
+        """New chunk settings for a base; (its info, whether they changed). Chunks made with the old settings no
+        longer match, so in the same transaction every indexed file's stat and hash are forgotten: the next sync
+        reads and chunks each file again (its old chunks stay searchable until then)."""
+        validate_chunking(chunk_tokens, overlap_tokens)
+        path = self.find(name)
+        if path is None:
+            raise KnowledgeError(f"there is no knowledge base called {name!r}")
+        with KnowledgeIndex(path) as index:
+            info = index.info()
+            changed = (info.chunk_tokens, info.overlap_tokens) != (chunk_tokens, overlap_tokens)
+            if changed:
+                with index.transaction() as db:
+                    for key, value in (("chunk_tokens", chunk_tokens), ("overlap_tokens", overlap_tokens)):
+                        db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET "
+                                   "value = excluded.value", (key, str(int(value))))
+                    db.execute("UPDATE documents SET size = NULL, mtime_ns = NULL, sha256 = NULL "
+                               "WHERE status = 'indexed'")
+                info = index.info()
+        return info, changed
 
     def remove(self, name: str) -> BaseInfo:
         path = self.find(name)
