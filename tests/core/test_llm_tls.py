@@ -47,3 +47,18 @@ def test_importing_it_imports_neither_openai_nor_httpx() -> None:
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('openai', 'httpx', 'httpx2')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_process_that_exits_while_the_context_is_being_made_exits_cleanly() -> None:
+    """The thread reads the CA bundle outside the GIL; without the exit hook libcrypto's exit handler freed its
+    tables under it and the process died of SIGSEGV in about one fast exit in three (seen as `ask` -11)."""
+    import subprocess
+    import sys
+
+    # httpx imported first, so the thread goes straight into OpenSSL; the exits land at several points of its read.
+    code = ("import sys, time; from hermes_desktop.core.llm import tls; tls._httpx(); tls.prefetch(); "
+            "time.sleep(float(sys.argv[1])); sys.exit(3)")
+    delays = [n * 0.002 for n in range(16)]
+    codes = [subprocess.run([sys.executable, "-c", code, str(delay)], capture_output=True, timeout=60).returncode
+             for delay in delays]
+    assert codes == [3] * len(delays)

@@ -37,7 +37,7 @@ def test_memory_from_ask_is_listed_recalled_in_a_new_session_forgotten_and_expor
     second = hermes("ask", "Any ideas for a drink with breakfast?", "--session", "breakfast", env=env)
     assert second.returncode == 0, second.stderr
     request = [r for r in server.chat_requests if "breakfast" in json.dumps(r.body)][0]
-    assert re.search(r"- I prefer green tea over coffee\. \(from '[^']+', \d+ \w+\)", request.system_prompt)
+    assert re.search(r"- I prefer green tea over coffee\. \(from '[^']+', \d{4}-\d{2}-\d{2}\)", request.system_prompt)
     assert server.pending == 0
     assert len([r for r in server.chat_requests if r.system_prompt.startswith(MEMORY_PROMPT_OPENING)]) == 1
 
@@ -84,7 +84,7 @@ def test_the_demo_model_remembers_recalls_and_asks_before_forgetting(env) -> Non
         assert told.returncode == 0 and "[remembered: I prefer answers in short bullet points.]" in told.stderr
         used = hermes("ask", "Hello there", env=env)
         assert "From what you told me before:" in used.stdout
-        assert re.search(r"- I prefer answers in short bullet points\. \(from '[^']+', \d+ \w+\)", used.stdout)
+        assert re.search(r"- I prefer answers in short bullet points\. \(from '[^']+', \d{4}-\d{2}-\d{2}\)", used.stdout)
         recalled = hermes("ask", "What do you remember about me?", env=env)
         assert "I remember:" in recalled.stdout and "short bullet points" in recalled.stdout
         refused = hermes("ask", "Forget what I said about bullet points.", env=env)

@@ -9,11 +9,18 @@ any number of connections); it is made exactly as httpx makes its default one (`
 certificate verification on, the environment's CA settings honoured), so nothing about verification changes.
 If the thread failed, `context()` makes it in place, as the client did before, and raises what that raises.
 
+A command that ends before it needs the context (a read-only history, a bad argument) must still wait for the
+thread at exit: OpenSSL reads the bundle outside the GIL, so interpreter shutdown does not stop it, and
+libcrypto's own exit handler then frees the tables the thread is reading (a segmentation fault, exit -11, seen
+in about one `ask` in three that failed fast). An atexit hook joins it; reading a bundle takes milliseconds,
+and the join is bounded so a stuck read (a CA file on a dead network mount) cannot hold the exit for long.
+
 Light on purpose: importing this module imports neither openai nor httpx.
 """
 
 from __future__ import annotations
 
+import atexit
 import ssl
 import threading
 from typing import Any
@@ -21,6 +28,7 @@ from typing import Any
 _lock = threading.Lock()
 _context: ssl.SSLContext | None = None
 _thread: threading.Thread | None = None
+EXIT_WAIT_S = 5.0
 
 
 def _httpx() -> Any:
@@ -57,7 +65,14 @@ def prefetch() -> None:
         if _thread is not None or _context is not None:
             return
         _thread = threading.Thread(target=_ahead, name="hermes-tls", daemon=True)
+    atexit.register(_wait_at_exit)
     _thread.start()
+
+
+def _wait_at_exit() -> None:
+    thread = _thread
+    if thread is not None and thread.is_alive():
+        thread.join(EXIT_WAIT_S)
 
 
 def context() -> ssl.SSLContext:
