@@ -1,10 +1,12 @@
 """`hermes-desktop memory list [--json] | add TEXT | forget ID | export`: what Hermes remembers, from the terminal.
 
 - `list` prints every memory the app keeps (all profiles and states: active, superseded, forgotten, expired), newest
-  first, and says "used only with profile X" for a memory of a provider profile other than the active one;
+  first, and says why the active profile does not recall a memory (only the HERMES_BASE_URL server's own memories
+  are kept apart from the saved providers', which share the rest: core/memory/store.py, "Profiles");
   `--json` gives a JSON array of objects with id, layer, statement, quote, source_session, created, expires,
   state (and the rest of core/memory/model.Memory.to_json). Times are Unix seconds in JSON, local dates in text.
-- `add TEXT` keeps TEXT as a long-term memory of the active provider profile, added by the user (no source message).
+- `add TEXT` keeps TEXT as a long-term memory added by the user (no source message), made with the active provider
+  profile (with HERMES_BASE_URL naming another server, that server's own: kept from the saved providers).
 - `forget ID` marks a memory forgotten: never recalled again, kept so the Memory tab can undo it.
 - `export` prints every memory as one JSON document ({"format": ..., "memories": [...]}). Session exports never
   include memories (core/storage/transfer.py writes sessions and messages only).
@@ -56,7 +58,7 @@ def _held_secrets(paths: Any) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hermes_desktop.core.memory.store import MemoryStore
+    from hermes_desktop.core.memory.store import MemoryStore, visible_to
     from hermes_desktop.core.paths import app_paths
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.store import open_store
@@ -82,8 +84,7 @@ def run(args: argparse.Namespace) -> int:
                 print("      " + _("source: {source}  created: {created}  expires: {expires}").format(
                     source=m.session_id or "-", created=_date(m.created_at), expires=_date(m.expires_at))
                       + ("  " + _("pinned") if m.pinned else "")
-                      + ("  " + _("used only with profile {0}").format(shown(m.profile_id) or _("(none)"))
-                         if m.profile_id != active else ""))
+                      + ("  " + _scope_note(m) if active and not visible_to(m, active) else ""))
             return EXIT_OK
         if args.action == "add":
             text = " ".join(args.text.split())
@@ -114,6 +115,15 @@ def run(args: argparse.Namespace) -> int:
     finally:
         opened.store.close()
     return EXIT_USAGE
+
+
+def _scope_note(memory: Any) -> str:
+    """Why the active profile does not recall this memory (only ever the HERMES_BASE_URL profile's, or its)."""
+    from hermes_desktop.core.settings import ENV_PROFILE_ID
+
+    if memory.profile_id == ENV_PROFILE_ID:
+        return _("used only with the server in HERMES_BASE_URL")
+    return _("not used with the server in HERMES_BASE_URL")
 
 
 def _active_profile_id(paths: Any) -> str:

@@ -182,6 +182,9 @@ class Settings:
     memory_enabled: bool = True
     memory_half_life_days: float = 7.0
     memory_budget_tokens: int = 400
+    # Saved profiles (ids) that never receive memories: no memory layer, and the memory tools refuse. Memories are
+    # the user's, shared by every other saved profile (core/memory/store.py, "Profiles").
+    memory_excluded_profiles: tuple[str, ...] = ()
     # Workflow memory (core/learning): record each turn's tool path (learning.db) and offer a similar past success.
     workflow_memory: bool = True
 
@@ -221,6 +224,7 @@ class Settings:
             memory_enabled=bool(data.get("memory_enabled", True)),
             memory_half_life_days=_positive_float(data.get("memory_half_life_days"), 7.0),
             memory_budget_tokens=_positive_int(data.get("memory_budget_tokens"), 400),
+            memory_excluded_profiles=_strings(data.get("memory_excluded_profiles")),
             workflow_memory=bool(data.get("workflow_memory", True)),
         )
 
@@ -263,6 +267,12 @@ def _private_hosts(value: Any) -> tuple[str, ...]:
             isinstance(value, (list, tuple)) and any(not isinstance(entry, str) for entry in value)):
         log.warning("settings: fetch_allowed_private_hosts entries that are not a host were left out: %r", value)
     return hosts
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    """A list of ids from the file: its strings, once each, in order (a lone string is one id, not its letters)."""
+    items = [value] if isinstance(value, str) else value if isinstance(value, (list, tuple)) else ()
+    return tuple(dict.fromkeys(item for item in items if isinstance(item, str) and item))
 
 
 def _positive_int(value: Any, default: int) -> int:

@@ -990,7 +990,8 @@ class AppController(QObject):
         await asyncio.to_thread(self.memory.set_incognito, session_id, on)
 
     def set_memory_settings(self, **changes: Any) -> None:
-        """memory_enabled, memory_half_life_days, memory_budget_tokens: saved now, used from the next turn."""
+        """memory_enabled, memory_half_life_days, memory_budget_tokens, memory_excluded_profiles (the providers that
+        receive no memories): saved now, used from the next turn."""
         assert self.runtime is not None
         self._save_settings(replace(self.runtime.settings, **changes))
 

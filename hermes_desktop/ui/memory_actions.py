@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from hermes_desktop.core.settings import ENV_PROFILE_ID
 from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
 from hermes_desktop.ui.chat.items import RememberedItem
 from hermes_desktop.ui.tasks import spawn
@@ -169,10 +170,19 @@ class MemoryActions(QObject):
                 predecessors[record.superseded_by] = predecessors.get(record.superseded_by, 0) + 1
         runtime = self.controller.runtime
         active = runtime.profile.id if runtime is not None and runtime.profile is not None else ""
-        names = {p.id: p.name for p in runtime.settings.profiles} if runtime is not None else {}
-        return [row_of(record, titles, predecessors.get(record.id, 0),
-                       "" if record.profile_id == active else names.get(record.profile_id, record.profile_id))
+        return [row_of(record, titles, predecessors.get(record.id, 0), self._scope_note(record, active))
                 for record in records]
+
+    def _scope_note(self, memory: Any, active: str) -> str:
+        """Said of a memory the active profile does not see (core/memory/store.py, "Profiles"): only the
+        HERMES_BASE_URL profile's own memories, and those, are kept apart; every saved provider shares the rest."""
+        from hermes_desktop.core.memory.store import visible_to
+
+        if not active or visible_to(memory, active):
+            return ""
+        if memory.profile_id == ENV_PROFILE_ID:
+            return self.tr("used only with the server in HERMES_BASE_URL")
+        return self.tr("not used with the server in HERMES_BASE_URL")
 
     def act(self, action: str, memory_id: int) -> None:
         if self._memory is None:
@@ -485,10 +495,10 @@ class MemoryActions(QObject):
             self.tr("This conversation uses memory again."), 5000)
 
 
-def row_of(memory: Any, titles: dict[str, str | None], predecessors: int, other_profile: str = "") -> MemoryRow:
+def row_of(memory: Any, titles: dict[str, str | None], predecessors: int, scope_note: str = "") -> MemoryRow:
     """The tab's row for a core Memory (core/memory/model.py). `titles`: source session -> its title (None: the
-    session was deleted); `predecessors`: how many older memories this one replaced; `other_profile`: the name of
-    its provider profile when that is not the active one."""
+    session was deleted); `predecessors`: how many older memories this one replaced; `scope_note`: why the active
+    profile does not recall it (MemoryActions._scope_note), or ""."""
     from hermes_desktop.ui.memory_panel import MemoryRow
 
     state = memory.state.value if hasattr(memory.state, "value") else str(memory.state)
@@ -499,4 +509,4 @@ def row_of(memory: Any, titles: dict[str, str | None], predecessors: int, other_
                      created_at=memory.created_at, expires_at=memory.expires_at, pinned=memory.pinned, state=state,
                      replaced=predecessors, replaced_by=memory.superseded_by,
                      source_deleted=bool(memory.session_id) and memory.session_id in titles
-                     and titles[memory.session_id] is None, other_profile=other_profile)
+                     and titles[memory.session_id] is None, scope_note=scope_note)

@@ -64,7 +64,7 @@ class MemoryRow:
     replaced: int = 0  # how many older memories on its subject this one replaced
     replaced_by: int | None = None  # the newer memory that replaced it
     source_deleted: bool = False  # the conversation it came from was deleted
-    other_profile: str = ""  # the provider profile it belongs to, when not the active one (recalled only there)
+    scope_note: str = ""  # why the active profile does not recall it (HERMES_BASE_URL's own memories), or ""
 
     @property
     def has_history(self) -> bool:
@@ -277,8 +277,8 @@ class MemoryPanel(QWidget):
             details.append(state)
         if row.replaced:
             details.append(self.tr("replaces {0} earlier").format(row.replaced))
-        if row.other_profile:
-            details.append(self.tr("used only with {0}").format(row.other_profile))
+        if row.scope_note:
+            details.append(row.scope_note)
         return details
 
     def _plain(self, row: MemoryRow) -> str:
@@ -311,8 +311,8 @@ class MemoryPanel(QWidget):
             parts.append(f"<span style='color:{colour}'>{escape(state)}</span>")
         if row.replaced:
             parts.append(escape(self.tr("replaces {0} earlier").format(row.replaced)))
-        if row.other_profile:
-            parts.append(escape(self.tr("used only with {0}").format(row.other_profile)))
+        if row.scope_note:
+            parts.append(escape(row.scope_note))
         html += f"<br><span style='color:{theme.muted}'>{' · '.join(parts)}</span>"
         return html
 

@@ -177,6 +177,8 @@ def _impact_text(code: str, params: Mapping[str, Any] | None, fallback: str | No
         return QCoreApplication.translate("Words", "will download {url}").format(url=p.get("url", ""))
     if code == "forget_memory_off":
         return QCoreApplication.translate("Words", "Forgets nothing: memory is off for this conversation.")
+    if code == "forget_memory_not_shared":
+        return QCoreApplication.translate("Words", "Forgets nothing: this provider gets no memories.")
     if code == "forget_memories":
         memories = list(p.get("memories") or [])
         if not memories:

@@ -3447,153 +3447,163 @@ Folder: {2}</source>
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="75"/>
         <source>Incognito</source>
         <translation>不用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
         <source>Don&apos;t use or record memory in this conversation</source>
         <translation>此对话不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="78"/>
         <source>Don&apos;t use or record memory in this conversation: nothing is recalled into it, nothing said in it is remembered</source>
         <translation>此对话不使用也不记录记忆：不会调用任何记忆，其中说的话也不会被记住</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="85"/>
         <source>Incognito: this conversation does not use or record memory.</source>
         <translation>不用记忆：此对话既不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="87"/>
         <source>Use memory again</source>
         <translation>重新使用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="184"/>
+        <source>used only with the server in HERMES_BASE_URL</source>
+        <translation>仅用于 HERMES_BASE_URL 指定的服务器</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="185"/>
+        <source>not used with the server in HERMES_BASE_URL</source>
+        <translation>不用于 HERMES_BASE_URL 指定的服务器</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="206"/>
         <source>The memory was not changed: {0}</source>
         <translation>记忆未更改：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="215"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="216"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation>Hermes 记住的内容（你的原话保持不变：“{0}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="217"/>
         <source>What Hermes remembers</source>
         <translation>Hermes 记住的内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="234"/>
         <source>Add a memory</source>
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="235"/>
         <source>What should Hermes remember? (a short fact, e.g. “Prefers answers in British English”)</source>
         <translation>Hermes 应该记住什么？（一条简短的事实，例如“回答时使用英式英语”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="256"/>
         <source>The memory was not deleted: {0}</source>
         <translation>记忆未删除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="261"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="252"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="262"/>
         <source>Deleted {0} memories</source>
         <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="285"/>
         <source>Wipe all memories?</source>
         <translation>清除全部记忆？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="286"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="288"/>
         <source>Wipe all memories</source>
         <translation>清除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="296"/>
         <source>The memories were not wiped: {0}</source>
         <translation>记忆未清除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="302"/>
         <source>All memories were wiped.</source>
         <translation>已清除全部记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="312"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="315"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="321"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="331"/>
         <source>Memory history</source>
         <translation>记忆历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="326"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="336"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="337"/>
         <source>in use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="336"/>
         <source>replaced</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="337"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="390"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="400"/>
         <source>Could not forget it: {0}</source>
         <translation>无法遗忘：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="473"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="483"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="484"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="494"/>
         <source>This conversation does not use or record memory.</source>
         <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="485"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="495"/>
         <source>This conversation uses memory again.</source>
         <translation>此对话重新使用记忆。</translation>
     </message>
@@ -3812,12 +3822,6 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
         <translation>取代了 {0} 条旧记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="281"/>
-        <location filename="../../hermes_desktop/ui/memory_panel.py" line="315"/>
-        <source>used only with {0}</source>
-        <translation>仅用于“{0}”</translation>
-    </message>
-    <message>
         <location filename="../../hermes_desktop/ui/memory_panel.py" line="288"/>
         <source>Pinned: {0}</source>
         <translation>置顶：{0}</translation>
@@ -3842,59 +3846,75 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>MemorySettingsPage</name>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="21"/>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="26"/>
         <source>Hermes keeps short facts you tell it (preferences, projects, deadlines), each with your own words and where you said them, and gives the relevant ones to the model in later conversations. You see, edit and delete them in the Memory tab.</source>
         <translation>Hermes 会保存你告诉它的简短事实（偏好、项目、截止日期），每条都附有你的原话和出处，并在之后的对话中把相关的提供给模型。你可以在“记忆”标签页中查看、编辑和删除它们。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="26"/>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="31"/>
         <source>Use memory: recall memories in conversations and remember new ones</source>
         <translation>使用记忆：在对话中调入记忆并记住新内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="30"/>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="35"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="31"/>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="36"/>
         <source>When off, nothing is recalled or recorded; what was remembered before stays until you delete it. A single conversation can also be kept out of memory (its context menu).</source>
         <translation>关闭后不会调入也不会记录任何内容；之前记住的内容会保留，直到你删除。也可以只让某个对话不使用记忆（在其右键菜单中设置）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="37"/>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="42"/>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="48"/>
+        <source>Providers that receive memories</source>
+        <translation>可使用记忆的服务商</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="49"/>
+        <source>Memories are yours, whichever provider you told them to: each provider ticked here gets the relevant ones. Untick one to keep all of them from it; what you tell it is still remembered for the others. A server set with HERMES_BASE_URL never gets them.</source>
+        <translation>记忆属于你，无论你是对哪个服务商说的：这里勾选的服务商都会收到相关的记忆。取消勾选，它就收不到任何记忆；你对它说的话仍会被记住，供其他服务商使用。用 HERMES_BASE_URL 设置的服务器永远收不到记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="59"/>
         <source>Short-term memory half-life in days</source>
         <translation>短期记忆的半衰期（天）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="39"/>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="61"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="43"/>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="65"/>
         <source>Short-term half-life</source>
         <translation>短期记忆半衰期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="44"/>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="66"/>
         <source>A short-term memory counts half as much after this many days, a quarter after twice as many. Long-term and pinned memories do not fade.</source>
         <translation>短期记忆经过这么多天后权重减半，两倍天数后为四分之一。长期记忆和置顶的记忆不会衰减。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="50"/>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="72"/>
         <source>Memory token budget per request</source>
         <translation>每次请求的记忆 Token 预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="75"/>
         <source> tokens</source>
         <translation> 个 Token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="56"/>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="78"/>
         <source>Room in each request</source>
         <translation>每次请求中的占用</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/memory_settings.py" line="101"/>
+        <source>No provider is set up yet.</source>
+        <translation>还没有设置服务商。</translation>
     </message>
 </context>
 <context>
@@ -6933,23 +6953,23 @@ Output {3} (reasoning {4})
         <translation>不会忘记任何内容：本对话已关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="185"/>
         <source>Forgets nothing: no memory matches.</source>
         <translation>不会忘记任何内容：没有匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="186"/>
         <source>#{id} “{statement}”</source>
         <comment>one memory in a list</comment>
         <translation>#{id}“{statement}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="191"/>
         <source>Forgets {count} memories: {list}</source>
         <translation>将忘记 {count} 条记忆：{list}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="188"/>
         <source>; </source>
         <comment>list separator</comment>
         <translation>；</translation>
@@ -6990,1197 +7010,1202 @@ Output {3} (reasoning {4})
         <translation>将删除 {path} 中的 {what}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="181"/>
+        <source>Forgets nothing: this provider gets no memories.</source>
+        <translation>不会忘记任何记忆：这个服务商不使用记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="190"/>
         <source>Forgets 1 memory: {list}</source>
         <translation>将忘记 1 条记忆：{list}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="194"/>
         <source>runs {command} from skill {skill}, in {folder}, with your permissions</source>
         <translation>将以你的权限在 {folder} 中运行技能 {skill} 的 {command}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="196"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="198"/>
         <source>cannot run: {0}</source>
         <translation>无法运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="200"/>
         <source>Impact unknown: its check failed ({0}).</source>
         <translation>影响未知：预检失败（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="202"/>
         <source>The tool describes it as: “{0}”</source>
         <translation>该工具的说明：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="204"/>
         <source>Calls “{tool}” on the MCP server “{server}”; Hermes cannot tell in advance what it changes.</source>
         <translation>将调用 MCP 服务器“{server}”上的“{tool}”；Hermes 无法预先知道它会更改什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="209"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="211"/>
         <source>No impact estimate for this tool.</source>
         <translation>此工具没有影响评估。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="218"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="221"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="222"/>
         <source>rule: never allow</source>
         <translation>规则：从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="223"/>
         <source>rule: always allow</source>
         <translation>规则：始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="224"/>
         <source>chat-only mode</source>
         <translation>仅聊天模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="225"/>
         <source>read-only call</source>
         <translation>只读调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="226"/>
         <source>trusted mode</source>
         <translation>信任模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="225"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="239"/>
         <source>allowed for this conversation</source>
         <translation>本对话内已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="228"/>
         <source>nobody to ask</source>
         <translation>无人可询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="227"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="229"/>
         <source>no answer in time</source>
         <translation>未及时回答</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="230"/>
         <source>error while asking</source>
         <translation>询问时出错</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="229"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="307"/>
         <source>dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="238"/>
         <source>allowed once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="240"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="239"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="246"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="280"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="303"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="242"/>
         <source>allowed</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="247"/>
         <source>denied ({0})</source>
         <comment>who denied the call</comment>
         <translation>已拒绝（{0}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="253"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="283"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="257"/>
         <source>done in {0} s</source>
         <translation>用时 {0} 秒完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="259"/>
         <source>done · {decision} ({who})</source>
         <translation>完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="261"/>
         <source>done in {seconds} s · {decision} ({who})</source>
         <translation>用时 {seconds} 秒完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="265"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="282"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="284"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="266"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="268"/>
         <source>running {0} s</source>
         <translation>已运行 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
         <source>waiting for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="275"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="301"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="275"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="302"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="673"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="675"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="276"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="305"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="279"/>
         <source>skipped (the turn was stopped)</source>
         <translation>已跳过（本轮已停止）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="280"/>
         <source>dry run: not run</source>
         <translation>模拟运行：未实际运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="281"/>
         <source>interrupted — not run</source>
         <translation>已中断 — 未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="288"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="290"/>
         <source>Note sent to the model ({0} characters)</source>
         <translation>发给模型的说明（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="291"/>
         <source>Result ({0} characters)</source>
         <translation>结果（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="293"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="295"/>
         <source>Show all ({0} lines)</source>
         <translation>全部显示（{0} 行）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="298"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="300"/>
         <source>ok</source>
         <comment>a tool call&apos;s outcome</comment>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="302"/>
         <source>invalid call</source>
         <translation>无效调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="304"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="306"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="308"/>
         <source>interrupted, not run</source>
         <translation>已中断，未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="316"/>
         <source>The server said: “{0}”</source>
         <translation>服务器返回：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="329"/>
         <source>The provider rejected the API key ({0}). Check the key in the provider settings.</source>
         <translation>服务商拒绝了 API 密钥（{0}）。请在服务商设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="330"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="332"/>
         <source>The API key has no access to this model or endpoint ({0}).</source>
         <translation>此 API 密钥无权访问该模型或端点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="335"/>
         <source>The provider says the account is out of quota or credit ({0}).</source>
         <translation>服务商表示账户的额度或余额已用完（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="338"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="340"/>
         <source>The provider is limiting how fast requests may come ({status}). Try again in {wait}.</source>
         <translation>服务商正在限制请求频率（{status}）。请在 {wait}后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="344"/>
         <source>The provider is limiting how fast requests may come ({0}). Wait a moment and try again.</source>
         <translation>服务商正在限制请求频率（{0}）。请稍等片刻再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="347"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="349"/>
         <source>The model server had an error ({0}).</source>
         <translation>模型服务器出错（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="360"/>
         <source>The model wrote a tool call the server could not accept. Try again; the model usually writes it right the next time.</source>
         <translation>模型写出的工具调用未被服务器接受。请重试；模型下一次通常能写对。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="362"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="364"/>
         <source>The reply reached the model&apos;s output limit. What arrived is kept; raise the profile&apos;s maximum output tokens for longer replies.</source>
         <translation>回复已达到模型的输出上限。已收到的内容会保留；如需更长的回复，请调高该配置的最大输出 Token 数。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="366"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="368"/>
         <source>The model does not accept native tool calls.</source>
         <translation>该模型不接受原生工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="370"/>
         <source>The server at {host} does not offer the model “{model}”.</source>
         <translation>{host} 上的服务器不提供模型“{model}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="371"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="373"/>
         <source>The server at {0} has no chat endpoint at this URL (404). Check the base URL (many servers need it to end in /v1).</source>
         <translation>{0} 上的服务器在此网址没有聊天端点（404）。请检查基础 URL（很多服务器要求以 /v1 结尾）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="375"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="377"/>
         <source>The model server at {0} did not answer in time.</source>
         <translation>{0} 上的模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="379"/>
         <source>The model server stopped sending the reply and timed out. What arrived is kept.</source>
         <translation>模型服务器中途停止发送回复并已超时。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="380"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="382"/>
         <source>The connection dropped while the reply was streaming. What arrived is kept.</source>
         <translation>回复传输过程中连接中断。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="385"/>
         <source>Can&apos;t reach the model server at {0}. Check that it is running and that the base URL is right.</source>
         <translation>无法连接到 {0} 上的模型服务器。请确认它正在运行，并且基础 URL 正确。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="387"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="389"/>
         <source>The model server sent a reply Hermes could not read. What arrived is kept.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="390"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="392"/>
         <source>The model server reported an error while streaming.</source>
         <translation>模型服务器在传输回复时报告了错误。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="393"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="395"/>
         <source>The conversation is too long for this model&apos;s context window. Start a new conversation with a summary, or use a model with a larger context.</source>
         <translation>对话太长，超出了此模型的上下文窗口。请用摘要开始新对话，或改用上下文更大的模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="399"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="401"/>
         <source>Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log.</source>
         <translation>Hermes 内部出错（{0}）。你的消息已保存；详细信息在日志中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="403"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="405"/>
         <source>No model is set up yet. Add a provider (base URL, model and key) in settings; your message is saved.</source>
         <translation>尚未设置模型。请在设置中添加服务商（基础 URL、模型和密钥）；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="407"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="409"/>
         <source>Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings&apos; limits). What arrived so far is kept; send a message to continue.</source>
         <translation>已停止：本轮达到了 {0} 的时间上限（设置中限制项的 turn_deadline_s）。已收到的内容会保留；发送消息即可继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="411"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="413"/>
         <source>This conversation is busy: another Hermes window or command is running a turn in it, and it did not finish within {0}. Nothing was sent or saved; try again when it has finished.</source>
         <translation>此对话正忙：另一个 Hermes 窗口或命令正在其中进行一轮对话，且未在 {0} 内结束。没有发送或保存任何内容；请在它结束后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="423"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
         <source>The provider refused the API key.</source>
         <translation>服务商拒绝了 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="424"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="426"/>
         <source>The provider is limiting requests.</source>
         <translation>服务商正在限制请求频率。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="427"/>
         <source>The model server had an error.</source>
         <translation>模型服务器出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="426"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="428"/>
         <source>Can&apos;t reach the model server.</source>
         <translation>无法连接到模型服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="427"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
         <source>The model server did not answer in time.</source>
         <translation>模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="428"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="430"/>
         <source>The reply stopped half-way. What arrived is kept.</source>
         <translation>回复中途停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
         <source>The conversation is too long for this model.</source>
         <translation>对话太长，超出了此模型的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="430"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="432"/>
         <source>The server does not offer this model.</source>
         <translation>服务器不提供此模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
         <source>The model server sent a reply Hermes could not read.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="432"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
         <source>The model server refused the request.</source>
         <translation>模型服务器拒绝了请求。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="435"/>
         <source>No model provider is set up yet.</source>
         <translation>尚未设置模型服务商。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="436"/>
         <source>The conversation could not be saved.</source>
         <translation>无法保存对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="435"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="437"/>
         <source>Something went wrong inside Hermes.</source>
         <translation>Hermes 内部出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="436"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="438"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
         <source>Details: “{0}”</source>
         <translation>详细信息：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="445"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="469"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="447"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="471"/>
         <source>nothing was saved</source>
         <translation>未保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="446"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="448"/>
         <source>your message was not saved</source>
         <translation>你的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="447"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="449"/>
         <source>the reply was not saved</source>
         <translation>回复未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="448"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="450"/>
         <source>the tool result was not saved</source>
         <translation>工具结果未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="451"/>
         <source>the message was not saved</source>
         <translation>消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="450"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="452"/>
         <source>the change was not saved</source>
         <translation>更改未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="451"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="453"/>
         <source>the new conversation was not saved</source>
         <translation>新对话未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="452"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
         <source>the latest part of the reply was not saved</source>
         <translation>回复的最新部分未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="456"/>
         <source>your edited message was not saved</source>
         <translation>你编辑的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="455"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="457"/>
         <source>your message and its attachments were not saved</source>
         <translation>你的消息及其附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="459"/>
         <source>the conversation summary was not saved</source>
         <translation>对话摘要未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="461"/>
         <source>the attachment was not saved</source>
         <translation>附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="462"/>
         <source>the history is open read-only and nothing new can be saved</source>
         <translation>历史记录以只读方式打开，无法保存新内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="464"/>
         <source>the history cannot be shown and nothing can be saved</source>
         <translation>无法显示历史记录，也无法保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="464"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="466"/>
         <source>today&apos;s backup of the session database was skipped</source>
         <translation>已跳过今天的对话数据库备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="468"/>
         <source>start-up housekeeping (interrupted replies, the expired trash) was postponed</source>
         <translation>启动时的整理工作（中断的回复、过期的回收站）已推迟</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="470"/>
         <source>“{0}”</source>
         <comment>a consequence only known in English</comment>
         <translation>“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="477"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="479"/>
         <source>The disk holding {path} is full: {what}. Free some space and try again.</source>
         <translation>存放 {path} 的磁盘已满：{what}。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="480"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="482"/>
         <source>{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes Desktop.</source>
         <translation>{path} 位于只读存储上或处于写保护状态：{what}。请将其设为可写，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="484"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="486"/>
         <source>The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.</source>
         <translation>存放 {path} 的磁盘报告了输入输出错误：{what}。请检查磁盘后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="488"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="490"/>
         <source>Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its folder.</source>
         <translation>Hermes 无权读写 {path}：{what}。请检查该文件及其文件夹的权限。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="492"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="494"/>
         <source>{path} is locked by another program: {what}. Close that program or wait, then try again.</source>
         <translation>{path} 被其他程序锁定：{what}。请关闭该程序或稍候再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="496"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="498"/>
         <source>{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.</source>
         <translation>{path} 已损坏：{what}。请重新启动 Hermes Desktop，从备份中恢复。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="499"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="501"/>
         <source>The session database {path} failed: {what}.</source>
         <translation>对话数据库 {path} 出错：{what}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="506"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="508"/>
         <source>The session database was made by a newer version of Hermes Desktop (schema {version}, this app knows {known}). It is open read-only: update Hermes Desktop to keep chatting.</source>
         <translation>对话数据库由更新版本的 Hermes Desktop 创建（结构版本 {version}，本应用只认识到 {known}）。它已以只读方式打开：请更新 Hermes Desktop 以继续聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="522"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="524"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
         <translation>• 技能“{name}”：{tokens} 个 Token — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="612"/>
         <source>The server refused the conversation&apos;s earlier tool calls without their reasoning (it said: “{0}”). Hermes sends them as text from now on and tried again.</source>
         <translation>服务器拒绝了对话中不带思考内容的早先工具调用（它说：“{0}”）。Hermes 今后会把它们作为文本发送，并已重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="834"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="836"/>
         <source>The current date and time, in your time zone or in a given IANA time zone.</source>
         <translation>当前日期和时间，按你所在的时区或指定的 IANA 时区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="835"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="837"/>
         <source>Works out an arithmetic expression exactly, e.g. (12+34)*5 or sqrt(2)*pi.</source>
         <translation>精确计算算式，例如 (12+34)*5 或 sqrt(2)*pi。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="836"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="838"/>
         <source>Lists a folder in the workspace (names, sizes, dates).</source>
         <translation>列出工作区中某个文件夹的内容（名称、大小、日期）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="837"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="839"/>
         <source>Reads a text file in the workspace, a range of lines or a page at a time.</source>
         <translation>读取工作区中的文本文件，可按行范围或分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="838"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="840"/>
         <source>Finds files in the workspace by name pattern and, if asked, by text they contain.</source>
         <translation>按文件名模式在工作区中查找文件，也可以按文件内容查找。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="839"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="841"/>
         <source>Creates or overwrites a text file in the workspace (making folders as needed).</source>
         <translation>在工作区中新建或覆盖文本文件（需要时自动创建文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="840"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="842"/>
         <source>Creates a folder (and its parents) in the workspace.</source>
         <translation>在工作区中新建文件夹（连同上级文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="841"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="843"/>
         <source>Moves or renames a file or folder inside the workspace.</source>
         <translation>在工作区内移动或重命名文件、文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="842"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="844"/>
         <source>Deletes a file, or a folder with everything in it, inside the workspace, for good.</source>
         <translation>永久删除工作区内的文件，或文件夹及其中的全部内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="843"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="845"/>
         <source>Lists your notes (titles, newest first).</source>
         <translation>列出你的笔记（标题，最新的在前）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="844"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="846"/>
         <source>Reads one note by its title.</source>
         <translation>按标题读取一篇笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="845"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="847"/>
         <source>Saves a Markdown note under a title (replacing a note with the same title).</source>
         <translation>以某个标题保存 Markdown 笔记（同名笔记会被替换）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="846"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="848"/>
         <source>Downloads a public web page (http/https) and returns its readable text. Addresses on your own network are refused unless listed in Settings.</source>
         <translation>下载公开网页（http/https）并返回其中可读的文字。除非在设置中列出，否则拒绝访问你本地网络中的地址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="848"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="850"/>
         <source>Reads the rest of a long tool result.</source>
         <translation>读取较长工具结果的其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="849"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="851"/>
         <source>Remembers something you said about yourself, your preferences or your projects, in your own words, for later conversations.</source>
         <translation>记住你说过的关于你自己、你的偏好或你的项目的话（用你的原话），供以后的对话使用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="851"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="853"/>
         <source>Searches what Hermes remembers about you from earlier conversations.</source>
         <translation>搜索 Hermes 从之前的对话中记住的关于你的内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="852"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="854"/>
         <source>Forgets memories you want gone; you are asked first and see which ones.</source>
         <translation>忘记你不想保留的记忆；会先问你，并列出是哪几条。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="853"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="855"/>
         <source>Searches the knowledge bases used in this conversation (your own documents) and cites the passages it uses.</source>
         <translation>搜索本对话使用的知识库（你自己的文档），并注明所用段落的出处。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="855"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="857"/>
         <source>Loads a skill when your task matches its description.</source>
         <translation>当你的任务符合某个技能的描述时，加载该技能。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="856"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="858"/>
         <source>Reads a file that comes with a skill, a page at a time.</source>
         <translation>分页读取技能附带的文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="857"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="859"/>
         <source>Searches the installed skills that the catalog does not list, by keywords.</source>
         <translation>按关键词搜索技能目录中未列出的已安装技能。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="858"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="860"/>
         <source>Surveys a project folder in the workspace: file types, manifest files, layout, README, largest files and likely problems. Read-only.</source>
         <translation>概览工作区中的项目文件夹：文件类型、清单文件、目录结构、README、最大的文件和可能的问题。只读。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="869"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="871"/>
         <source>Plans and carries out a tidy-up of a folder in the workspace (grouping files into folders by type, project or date, renaming them consistently), showing the plan first and asking before each change.</source>
         <translation>规划并整理工作区中的文件夹（按类型、项目或日期把文件归入文件夹，统一命名），先给出计划，每次改动前都会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="872"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="874"/>
         <source>Turns a pasted meeting transcript or rough notes into structured meeting notes (summary, decisions, action items with owners and dates, open questions) and saves them as a note.</source>
         <translation>把粘贴的会议记录或草稿整理成结构化的会议纪要（摘要、决定、带负责人和日期的待办事项、待解决的问题），并保存为笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="875"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="877"/>
         <source>Looks at a project folder in the workspace and explains what it is: its purpose, languages and frameworks, structure, how to build and test it, and anything that looks missing or broken.</source>
         <translation>查看工作区中的项目文件夹并说明它是什么：用途、语言和框架、结构、如何构建和测试，以及看起来缺失或有问题的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="878"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="880"/>
         <source>Researches a question on the web: reads a few relevant pages, compares what they say, and writes a short summary with its sources, saved as a note.</source>
         <translation>在网上调研一个问题：阅读几个相关网页，比较它们的说法，写一份注明来源的简短总结，并保存为笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="918"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="920"/>
         <source>Refused: {path} is outside the workspace ({root}).</source>
         <translation>已拒绝：{path} 不在工作区（{root}）内。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="920"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="922"/>
         <source>{path} does not exist.</source>
         <translation>{path} 不存在。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="922"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="924"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} 是文件夹，不是文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="924"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="926"/>
         <source>{path} is not a folder.</source>
         <translation>{path} 不是文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="926"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="928"/>
         <source>{path} is a binary file, not text.</source>
         <translation>{path} 是二进制文件，不是文本。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="928"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="930"/>
         <source>{path} is not UTF-8 or GB18030 text.</source>
         <translation>{path} 不是 UTF-8 或 GB18030 编码的文本。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="930"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="932"/>
         <source>{path} already exists and is a file.</source>
         <translation>{path} 已存在，而且是一个文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="932"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="934"/>
         <source>Division by zero.</source>
         <translation>除数为零。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="934"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="936"/>
         <source>The expression is empty.</source>
         <translation>算式为空。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="936"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="938"/>
         <source>Unknown time zone {zone}.</source>
         <translation>未知的时区 {zone}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="938"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="940"/>
         <source>There is no note titled “{title}”.</source>
         <translation>没有标题为“{title}”的笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="940"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="942"/>
         <source>{tool} did not finish within {seconds} s and was stopped.</source>
         <translation>{tool} 未在 {seconds} 秒内完成，已被停止。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="941"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="943"/>
         <source>The tool reported an error: “{0}”</source>
         <translation>工具报告了错误：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="518"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="520"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
         <translation>• 技能目录：{0} 个 Token — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="349"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="351"/>
         <source>The model server refused the request ({0}). Check this provider&apos;s model and extra parameters in Settings, or pick another model; then press Retry.</source>
         <translation>模型服务器拒绝了请求（{0}）。请在设置中检查此服务商的模型和额外参数，或换一个模型，然后点“重试”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="353"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="355"/>
         <source>{0} refused this conversation&apos;s earlier replies even with their tool calls sent as text. Switch this conversation back to the model that wrote them, start a new conversation, or turn off thinking mode for this provider; then press Retry.</source>
         <translation>即使把工具调用作为文本发送，{0} 仍拒绝了此对话中早先的回复。请把此对话切换回写下这些回复的模型、开始新对话，或为此服务商关闭思考模式，然后点“重试”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="526"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="528"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
         <translation>• MCP 服务器“{name}”：{tokens} 个 Token — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="530"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="532"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
         <translation>• 内置工具：{0} 个 Token — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="533"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="535"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
         <translation>• 记忆：{0} 个 Token — 在设置中关闭记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="535"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="537"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
         <translation>• 本轮：{0} 个 Token — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="538"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="540"/>
         <source>• “{name}”: {tokens} tokens</source>
         <translation>•“{name}”：{tokens} 个 Token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="542"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="544"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
         <translation>未发送：不计历史，此请求就需要约 {needed} 个 Token，而模型的上下文窗口（{window} 个 Token，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="571"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="573"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>服务商正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="574"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
         <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器出错；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="577"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="579"/>
         <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>无法连接到模型服务器；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="580"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="582"/>
         <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器未能及时响应；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="583"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="585"/>
         <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>请求失败；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="593"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="595"/>
         <source>The conversation is too long for the model; retrying with less history.</source>
         <translation>对话对模型来说太长；正在用较少的历史重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="596"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="598"/>
         <source>Waiting for another Hermes window or command to finish its turn in this conversation (at most {0})…</source>
         <translation>正在等待另一个 Hermes 窗口或命令结束它在此对话中的这一轮（最多 {0}）…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="600"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="602"/>
         <source>The reply reached the maximum output length and was cut off.</source>
         <translation>回复达到了最大输出长度，已被截断。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="602"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
         <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
         <translation>模型的回复在思考过程中结束，没有单独的答案：展开它的思考即可查看它写了什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="606"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
         <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
         <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此服务商随工具调用回传思考内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="614"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="616"/>
         <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
         <translation>该模型不接受原生工具调用；Hermes 已为它改用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="619"/>
         <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
         <translation>无法总结之前的对话（“{error}”），因此本次请求省略了 {count} 条较早的消息。你的历史记录保持不变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="622"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
         <source>About this conversation&apos;s model: “{0}”</source>
         <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="627"/>
         <source>Knowledge search without vectors this time: {0}.</source>
         <translation>本次知识库搜索未使用向量：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="634"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="636"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
         <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让 Hermes 继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="638"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="640"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
         <translation>已停止：Hermes 连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="644"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
         <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉 Hermes 接下来怎么做。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="647"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="649"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="654"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
         <source>Stopped. What arrived so far is kept.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="661"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
         <source>native</source>
         <comment>tool calling</comment>
         <translation>原生</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="664"/>
         <source>text format</source>
         <comment>tool calling</comment>
         <translation>文本格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="665"/>
         <source>no tools</source>
         <comment>tool calling</comment>
         <translation>不提供工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="669"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="671"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="671"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="673"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="674"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="674"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="676"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="675"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="677"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="676"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="678"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="677"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="678"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="680"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="680"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="682"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="687"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="689"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="688"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="690"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="689"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="690"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="692"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="693"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="692"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="694"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="693"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="695"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="704"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="706"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="707"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="709"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="709"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="711"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="712"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="714"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="716"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="718"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="718"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="728"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="730"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="729"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="731"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="730"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="732"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="732"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="734"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="733"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="735"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="734"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="736"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="742"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="744"/>
         <source>Custom server</source>
         <translation>自定义服务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="750"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="752"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="755"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="757"/>
         <source>It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录{status}：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="759"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="761"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="763"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="765"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="765"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="767"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="767"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="769"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="772"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="774"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="782"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="784"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="785"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="787"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="787"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="789"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="790"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="792"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="792"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="794"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="799"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="801"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="808"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="810"/>
         <source>Secret Service: GNOME Keyring or KeePassXC</source>
         <translation>Secret Service：GNOME 密钥环或 KeePassXC</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="809"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="811"/>
         <source>KDE Wallet</source>
         <translation>KDE 钱包</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="810"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="812"/>
         <source>macOS Keychain</source>
         <translation>macOS 钥匙串</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="811"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="813"/>
         <source>Windows Credential Manager</source>
         <translation>Windows 凭据管理器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="812"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="814"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="819"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="821"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="821"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="823"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="823"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="825"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="824"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="826"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="825"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="827"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

@@ -20,7 +20,8 @@ from hermes_desktop.core import events as ev
 from hermes_desktop.core.memory import Layer, MemoryState, MemoryStore
 from hermes_desktop.core.memory.service import MemoryService
 from hermes_desktop.core.session_types import NewMessage
-from hermes_desktop.core.settings import Settings
+from hermes_desktop.core.memory.recall import HEADING
+from hermes_desktop.core.settings import ENV_PROFILE_ID, Settings
 from hermes_desktop.core.storage.migrations import migrate
 from hermes_desktop.core.store import SQLiteSessionStore, connect, open_store
 from hermes_desktop.core.tools.approval import Decision
@@ -252,7 +253,9 @@ async def test_an_incognito_session_records_nothing_and_recalls_nothing(engine, 
     assert [m.id for m in service.store.list(states=None)] == [kept.id]
 
 
-async def test_memories_of_one_profile_never_reach_another(engine, model_server, profile, workspace_dir) -> None:
+async def test_a_memory_made_with_one_provider_is_recalled_when_another_answers(engine, model_server, profile,
+                                                                              workspace_dir) -> None:
+    """Memory is the user's: what they told one provider is known to the next ("仅用于 演示模型" was the complaint)."""
     service = with_memory(engine)
     model_server.enqueue(text_reply("ok"))
     await turn(engine, service, "I prefer dark chocolate with sea salt.", "a")
@@ -260,11 +263,73 @@ async def test_memories_of_one_profile_never_reach_another(engine, model_server,
 
     other = make_engine(replace(profile, id="work"), workspace_dir, store=engine.store)
     other_service = with_memory(other)
-    model_server.enqueue(tool_call_reply(CallScript("recall", {"query": "chocolate"})), text_reply("no idea"))
+    model_server.enqueue(tool_call_reply(CallScript("recall", {"query": "chocolate"})), text_reply("dark, salted"))
     events = await turn(other, other_service, "Which chocolate do I prefer?", "b")
-    assert "dark chocolate" not in main_requests(model_server)[-1].system_prompt
+    assert "I prefer dark chocolate with sea salt." in main_requests(model_server)[-2].system_prompt
+    [found] = json.loads(of_type(events, ev.ToolCallFinished)[0].result)["memories"]
+    assert found["statement"] == "I prefer dark chocolate with sea salt."
+    assert [r.memory.statement for r in other_service.recalled("b")] == ["I prefer dark chocolate with sea salt."]
+    assert service.store.get(found["id"]).profile_id == "test"  # it still says where it was made
+
+
+async def test_a_provider_the_user_excluded_receives_no_memories_but_what_they_tell_it_is_kept(
+        engine, model_server, profile, workspace_dir) -> None:
+    settings = Settings(memory_excluded_profiles=("local",))
+    service = with_memory(engine, settings=settings)
+    model_server.enqueue(text_reply("ok"))
+    await turn(engine, service, "I prefer dark chocolate with sea salt.", "a")
+
+    local = make_engine(replace(profile, id="local"), workspace_dir, store=engine.store,
+                        approver=ScriptedApprover([Decision.ALLOW_ONCE]))
+    local_service = with_memory(local, settings=settings)
+    model_server.enqueue(tool_call_reply(CallScript("recall", {"query": "chocolate"}),
+                                         CallScript("remember", {"statement": "Lives in Lyon",
+                                                                 "quote": "I live in Lyon"}),
+                                         CallScript("forget", {"query": "chocolate"})),
+                         text_reply("no idea"))
+    events = await turn(local, local_service, "Which chocolate do I prefer? I live in Lyon.", "b")
+    asked = [r for r in main_requests(model_server)][-2:]
+    assert all("chocolate with sea salt" not in r.system_prompt and HEADING.splitlines()[0] not in r.system_prompt
+               for r in asked)
+    results = [json.loads(e.result) for e in of_type(events, ev.ToolCallFinished)]
+    assert [r["status"] for r in results] == ["refused"] * 3
+    assert all("chocolate" not in json.dumps(r) for r in results)
+    assert local_service.recalled("b") == []
+    assert service.store.get(1).state is MemoryState.ACTIVE  # `forget` through it forgot nothing
+
+    # The user's own words to the excluded provider are still theirs: kept, made with "local", and recalled by others.
+    [lyon] = [m for m in service.store.list() if "Lyon" in m.statement]
+    assert lyon.profile_id == "local"
+    model_server.enqueue(text_reply("Lyon"))
+    await turn(engine, service, "Where do I live?", "c")
+    assert lyon.statement in main_requests(model_server)[-1].system_prompt
+
+
+async def test_the_environment_profile_neither_receives_nor_gives_memories(engine, model_server, profile,
+                                                                          workspace_dir) -> None:
+    """HERMES_BASE_URL naming another server is the ephemeral profile `env`: a server pointed at once gets none of
+    the saved profiles' memories, and what was made with it stays with it."""
+    service = with_memory(engine)
+    model_server.enqueue(text_reply("ok"))
+    await turn(engine, service, "I prefer dark chocolate with sea salt.", "a")
+
+    env = make_engine(replace(profile, id=ENV_PROFILE_ID), workspace_dir, store=engine.store)
+    env_service = with_memory(env)
+    model_server.enqueue(tool_call_reply(CallScript("recall", {"query": "chocolate"})), text_reply("no idea"))
+    events = await turn(env, env_service, "Which chocolate do I prefer? I prefer oolong tea.", "b")
+    assert "dark chocolate" not in main_requests(model_server)[-2].system_prompt
     assert json.loads(of_type(events, ev.ToolCallFinished)[0].result) == {"memories": []}
-    assert other_service.recalled("b") == []
+    [oolong] = [m for m in service.store.list() if "oolong" in m.statement]
+    assert oolong.profile_id == ENV_PROFILE_ID
+
+    model_server.enqueue(text_reply("tea?"))
+    await turn(engine, service, "What do I like to drink, tea or chocolate?", "c")
+    prompt = main_requests(model_server)[-1].system_prompt
+    assert "dark chocolate" in prompt and "oolong" not in prompt
+    model_server.enqueue(text_reply("oolong"))
+    await turn(env, env_service, "Which tea do I like?", "d")
+    prompt = main_requests(model_server)[-1].system_prompt
+    assert "oolong" in prompt and "dark chocolate" not in prompt
 
 
 @pytest.mark.parametrize("failure", ["http_500", "garbage"])

@@ -19,6 +19,7 @@ import pytest
 from hermes_desktop.core import events as ev
 from hermes_desktop.core.memory import MemoryState
 from hermes_desktop.core.memory.recall import HEADING
+from hermes_desktop.core.settings import ENV_PROFILE_ID
 from hermes_desktop.core.tools.approval import Decision
 from tests.core.test_memory import Clock, is_extraction, main_requests, turn, with_memory
 from tests.support.engine import ScriptedApprover, make_engine, of_type
@@ -154,12 +155,13 @@ async def test_forget_with_a_query_of_no_words_forgets_nothing(query, profile, w
     await engine.close()
 
 
-async def test_forget_by_the_id_of_another_profiles_memory_forgets_nothing(profile, workspace_dir,
-                                                                             model_server) -> None:
+async def test_forget_by_the_id_of_a_memory_the_provider_does_not_see_forgets_nothing(profile, workspace_dir,
+                                                                                       model_server) -> None:
+    """One made with the HERMES_BASE_URL profile (`env`) is invisible to the saved ones, by id too."""
     approver = ScriptedApprover([Decision.ALLOW_ONCE])
     engine = make_engine(profile, workspace_dir, approver=approver)
     service = with_memory(engine)
-    [other] = await seed(service, "Works at Initech", profile="work")
+    [other] = await seed(service, "Works at Initech", profile=ENV_PROFILE_ID)
     model_server.enqueue(tool_call_reply(CallScript("forget", {"id": other})), text_reply("ok"))
     await turn(engine, service, "forget that", "a")
     assert service.store.get(other).state is MemoryState.ACTIVE

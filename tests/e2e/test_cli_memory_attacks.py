@@ -94,16 +94,6 @@ def test_forget_on_a_terminal_forgets_only_what_it_listed_while_another_process_
     assert states == {"Likes tea with lemon": "forgotten", "Drinks tea with honey in the evening": "active"}
 
 
-def test_memory_list_names_the_profile_of_a_memory_the_active_profile_does_not_use(server, env) -> None:
-    added = hermes("memory", "add", "Works at Initech", env=env)
-    assert added.returncode == 0, added.stderr
-    mine = hermes("memory", "list", env=env).stdout
-    assert "Works at Initech" in mine and "used only with" not in mine
-    profile = json.loads(hermes("memory", "list", "--json", env=env).stdout)[0]["profile"]
-    no_provider = {k: v for k, v in env.items() if not k.startswith("HERMES_")}
-    assert f"used only with profile {profile}" in hermes("memory", "list", env=no_provider).stdout
-
-
 @pytest.mark.parametrize("key", ["9f8e7d6c5b4a39281706f5e4d3c2b1a0",  # Azure-style: nothing like sk-…
                                  "4f1e9c2ab7d34e6f.QwErTyUiOpAsDfGh"])  # Zhipu-style: a '.' inside
 def test_the_api_key_in_use_is_never_stored_as_a_memory_whatever_it_looks_like(key, server, env) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialogButtonBox, QLineEdit, QListWidg
 
 from hermes_desktop.core.memory.model import Kind, Layer, MemoryState
 from hermes_desktop.core.session_types import NewMessage
+from hermes_desktop.core.settings import ENV_PROFILE_ID
 from hermes_desktop.ui.chat.items import MessageItem, RememberedItem
 from hermes_desktop.ui.keyboard import message_actions
 from hermes_desktop.ui.memory_panel import KIND_ROLE
@@ -406,10 +407,14 @@ def test_add_writes_a_long_term_memory_for_the_active_provider(make_window) -> N
     assert added.profile_id == h.controller.runtime.profile.id
     texts = h.wait_until(lambda: [t for t in panel_texts(h) if t.startswith("Prefers answers")], what="listed")
     assert "added by you" in texts[0] and "used only with" not in texts[0]
-    # a memory of another provider profile says where it is used
+    # The window runs on HERMES_BASE_URL here (the ephemeral profile): its own memories are recalled, one made with
+    # a saved provider is not, and says so. Saved providers share each other's (tests/core/test_memory.py).
+    assert added.profile_id == ENV_PROFILE_ID
     memory.add("Likes haiku", profile_id="work-profile", kind=Kind.PREFERENCE)
-    texts = refreshed(h, lambda t: any(x.startswith("Likes haiku") for x in t), "the other profile's memory")
-    assert "used only with work-profile" in next(x for x in texts if x.startswith("Likes haiku"))
+    memory.add("Likes tanka", profile_id=ENV_PROFILE_ID, kind=Kind.PREFERENCE)
+    texts = refreshed(h, lambda t: any(x.startswith("Likes tanka") for x in t), "the other profiles' memories")
+    assert "HERMES_BASE_URL" not in next(x for x in texts if x.startswith("Likes tanka"))
+    assert "not used with the server in HERMES_BASE_URL" in next(x for x in texts if x.startswith("Likes haiku"))
 
 
 def test_a_long_list_shows_the_newest_and_says_search_finds_the_rest(make_window) -> None:

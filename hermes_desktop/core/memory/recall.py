@@ -1,6 +1,6 @@
 """Recall: which memories go into a request's memory layer, and how that layer reads.
 
-Score of a candidate (MemoryStore.candidates: BM25 over the active memories of the profile with the user's message,
+Score of a candidate (MemoryStore.candidates: BM25 over the active memories the answering profile sees, with the user's message,
 any word matching):
     relevance = BM25 / best BM25 of this recall (0..1)
     score = (relevance + ENTITY_BOOST x names the message and the memory share) x decay x (PIN_BOOST if pinned)

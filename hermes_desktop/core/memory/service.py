@@ -1,7 +1,7 @@
 """MemoryService: memory as the rest of the app meets it. One per runtime (`Runtime.memory`).
 
 - Recall, before each turn: `prepare(session_id, text, profile_id)` (blocking, the agent runs it in a worker
-  thread) chooses the memories for this turn; `layer(session_id)` returns their text for the context's memory
+  thread; `profile_id` is the profile that answers this turn) chooses the memories for this turn; `layer(session_id)` returns their text for the context's memory
   layer (AgentServices.memory_layer) and `recalled(session_id)` the memories themselves (Activity, tests).
 - Writing, after each turn: `after_turn(session_id, profile_id, message_id, text, model)` returns at once; the
   rules, the model's refinement and the store writes run in a background task (never delaying the reply or
@@ -17,6 +17,11 @@
 - One fact, once: a memory the `remember` tool stored during the turn is not stored again by the extraction after
   it (store.same_fact: overlapping quotes of one message saying the same), and one forgotten is not brought back.
 - Tools: `tools()` gives remember / recall / forget (core/memory/tools.py).
+- Providers: memories are the user's and every saved profile sees them, whichever one they were made with
+  (core/memory/store.py, "Profiles"). A profile the user excluded (Settings.memory_excluded_profiles, Settings ›
+  Memory) receives none: `receives(profile_id)` is False, `prepare` chooses nothing and the tools refuse (their
+  results would carry memories just the same). What the user says to it is still remembered (their own words), for
+  the providers that do receive memories.
 """
 
 from __future__ import annotations
@@ -67,6 +72,7 @@ class MemoryService:
         self._listeners: list[Listener] = []
         self._change_listeners: list[Callable[[], None]] = []
         self._layers: dict[str, list[Recalled]] = {}
+        self._answering: dict[str, str] = {}  # session -> the profile its latest turn went to (`prepare`)
         self._tasks: set[asyncio.Task[None]] = set()
         self._save_lock = threading.RLock()
         self._tool_saves: dict[str, tuple[int, int]] = {}  # session -> (its newest user message, `remember`s since)
@@ -79,6 +85,15 @@ class MemoryService:
     def active_for(self, session_id: str) -> bool:
         """Whether this session may recall and record memories (global switch on, session not incognito)."""
         return self.enabled and not self.store.is_incognito(session_id)
+
+    def receives(self, profile_id: str) -> bool:
+        """Whether requests to this profile may carry memories (the user did not exclude it)."""
+        return profile_id not in (getattr(self._settings(), "memory_excluded_profiles", ()) or ())
+
+    def answering(self, session_id: str) -> str | None:
+        """The profile the session's current turn goes to (recorded by `prepare`), or None before its first turn
+        in this process."""
+        return self._answering.get(session_id)
 
     def imported(self, session_id: str, message_id: int | None) -> bool:
         """Whether this message came in with an imported session (or a fork's copy of one): someone else's
@@ -125,8 +140,9 @@ class MemoryService:
     def prepare(self, session_id: str, text: str, profile_id: str) -> list[Recalled]:
         """Choose this turn's memories for `session_id` (blocking). Nothing when memory is off for it."""
         chosen: list[Recalled] = []
+        self._answering[session_id] = profile_id
         try:
-            if text.strip() and self.active_for(session_id):
+            if text.strip() and self.receives(profile_id) and self.active_for(session_id):
                 settings = self._settings()
                 similarity = self.embedder.similarity(profile_id, text) if self.embedder is not None else None
                 chosen = recall(self.store, profile_id, text,

@@ -6,9 +6,15 @@ extraction use. Every method is synchronous and blocking (SQLite): call it from 
 store's connection and lock (one connection per process), so it is thread-safe, and its writes fail the same way
 (StorageError / StorageUnavailable, ReadOnlyStoreError for a read-only history).
 
-Profiles: every memory belongs to the provider profile it was made with (`profile_id`); recall and the tools
-only ever see the active profile's memories. `list()`/`count()` with `profile_id=None` show all (the Memory tab
-and the CLI show everything the app keeps; `memory export` too).
+Profiles: a memory records the provider profile it was made with (`profile_id`: where the user said it), but it is
+the user's, not that provider's: the recall and dedup methods take the profile a request goes to and see every
+memory made with any saved profile (or by hand), so what was said to a local model is recalled when DeepSeek
+answers (`seen_by`). The exception is the ephemeral profile of HERMES_BASE_URL (settings.ENV_PROFILE_ID: a server
+other than the saved profile's, its key only from the environment): it sees only memories made with it, and they
+are seen by no saved profile, so a server pointed at once neither receives the user's memories nor plants any.
+Which saved providers receive memories at all is the user's choice (Settings.memory_excluded_profiles, applied by
+MemoryService). `list()`/`count()` with `profile_id=None` show all (the Memory tab and the CLI show everything the
+app keeps; `memory export` too).
 
 States: nothing is deleted behind the user's back. `forget()` marks memories FORGOTTEN (kept, `undo_forget()`
 restores them); a newer memory with the same `subject` marks the older SUPERSEDED (`history()` shows the chain);
@@ -44,9 +50,20 @@ from hermes_desktop.core.memory.text import (
 )
 from hermes_desktop.core.logging_setup import REDACTION
 from hermes_desktop.core.redact import redact_stored
+from hermes_desktop.core.settings import ENV_PROFILE_ID
 from hermes_desktop.core.storage import search as fts
 
 log = logging.getLogger(__name__)
+
+
+def seen_by(profile_id: str, column: str = "profile_id") -> tuple[str, str]:
+    """The SQL condition (one parameter) for the memories a request to `profile_id` may see (module docstring)."""
+    return (f"{column} = ?" if profile_id == ENV_PROFILE_ID else f"{column} != ?"), ENV_PROFILE_ID
+
+
+def visible_to(memory: Memory, profile_id: str) -> bool:
+    """`seen_by` for one memory in hand."""
+    return (memory.profile_id == ENV_PROFILE_ID) == (profile_id == ENV_PROFILE_ID)
 
 _COLUMNS = ("id, profile_id, layer, statement, quote, source_session_id, source_message_id, created_at, updated_at, "
             "expires_at, state, superseded_by, pinned, subject, entities, kind, origin, embedding_model")
@@ -149,12 +166,16 @@ class MemoryStore:
         return _memory(rows[0], self.clock()) if rows else None
 
     def _filters(self, profile_id: str | None, layer: Layer | None, states: Collection[MemoryState] | None,
-                 now: float) -> tuple[list[str], list[Any]]:
+                 now: float, viewer: str | None = None) -> tuple[list[str], list[Any]]:
         where: list[str] = []
         params: list[Any] = []
         if profile_id is not None:
             where.append("m.profile_id = ?")
             params.append(profile_id)
+        if viewer is not None:
+            condition, param = seen_by(viewer, "m.profile_id")
+            where.append(condition)
+            params.append(param)
         if layer is not None:
             where.append("m.layer = ?")
             params.append(Layer(layer).value)
@@ -176,11 +197,12 @@ class MemoryStore:
 
     def list(self, *, profile_id: str | None = None, layer: Layer | None = None,
              states: Collection[MemoryState] | None = (MemoryState.ACTIVE,), query: str = "",
-             limit: int = 500, offset: int = 0) -> list[Memory]:
-        """Memories, newest first (pinned first). `states=None`: every state. `query`: search statement, quote and
-        entities (all words must match, CJK-aware, like session search)."""
+             limit: int = 500, offset: int = 0, seen_by: str | None = None) -> list[Memory]:
+        """Memories, newest first (pinned first). `profile_id`: only those made with it; `seen_by`: only those a
+        request to that profile may see (module docstring). `states=None`: every state. `query`: search statement,
+        quote and entities (all words must match, CJK-aware, like session search)."""
         now = self.clock()
-        where, params = self._filters(profile_id, layer, states, now)
+        where, params = self._filters(profile_id, layer, states, now, seen_by)
         join = ""
         terms = fts.query_terms(query) if query.strip() else []
         if terms:
@@ -236,22 +258,24 @@ class MemoryStore:
         if not key:
             return []
         now = self.clock()
-        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND subject = ? AND state = 'active'",
-                          (profile_id, key))
+        condition, param = seen_by(profile_id)
+        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE {condition} AND subject = ? AND state = 'active'",
+                          (param, key))
         return [m for m in (_memory(r, now) for r in rows) if m.active]
 
     def same_as(self, profile_id: str, statement: str, quote: str = "", message_id: int | None = None) -> Memory | None:
-        """An active memory of the profile that already says this (same statement, any case and spacing), or that
+        """An active memory the profile sees that already says this (same statement, any case and spacing), or that
         was made from the same words of the same message: remembering it again adds nothing."""
         now = self.clock()
-        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND state = 'active' AND "
+        condition, param = seen_by(profile_id)
+        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE {condition} AND state = 'active' AND "
                           "(lower(statement) = lower(?) OR (source_message_id = ? AND quote = ? AND quote != '')) "
-                          "LIMIT 1", (profile_id, " ".join(statement.split()), message_id, quote))
+                          "LIMIT 1", (param, " ".join(statement.split()), message_id, quote))
         return _memory(rows[0], now) if rows else None
 
     def same_fact(self, profile_id: str, statement: str, quote: str = "",
                   message_id: int | None = None) -> Memory | None:
-        """A memory that already says this: an active one of the profile with the same statement (any case and
+        """A memory that already says this: an active one the profile sees with the same statement (any case and
         spacing), or one of any state made from the same message whose quote contains this quote or is contained in
         it and says the same (text.same_claim): "Prefers answers as bullet points" from "I prefer bullet points"
         and "I prefer bullet points" from "Please remember this: I prefer bullet points" are one fact; or an active
@@ -262,8 +286,9 @@ class MemoryStore:
             return found
         if message_id is not None:
             now = self.clock()
-            rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE source_message_id = ? AND profile_id = ? "
-                              "ORDER BY state = 'active' DESC, id", (message_id, profile_id))
+            condition, param = seen_by(profile_id)
+            rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE source_message_id = ? AND {condition} "
+                              "ORDER BY state = 'active' DESC, id", (message_id, param))
             for memory in (_memory(r, now) for r in rows):
                 if quote and memory.quote and overlaps(quote, memory.quote) and \
                         (same_claim(statement, memory.statement) or same_claim(quote, memory.quote)):
@@ -271,13 +296,13 @@ class MemoryStore:
         return self._same_claim_active(profile_id, statement)
 
     def _same_claim_active(self, profile_id: str, statement: str) -> Memory | None:
-        """An active memory of the profile, from any message, that claims exactly this (text.claim_key: the same
+        """An active memory the profile sees, from any message, that claims exactly this (text.claim_key: the same
         content words, the same polarity): "I prefer bullet points" said again is the fact already kept."""
         key = claim_key(statement)
         words = content_words(statement)
         if key is None or not words:
             return None
-        for memory in self.list(profile_id=profile_id, query=" ".join(words[:8]), limit=50):
+        for memory in self.list(seen_by=profile_id, query=" ".join(words[:8]), limit=50):
             if claim_key(memory.statement) == key:
                 return memory
         return None
@@ -300,8 +325,8 @@ class MemoryStore:
             session_id: str | None = None, message_id: int | None = None, expires_at: float | None = None,
             origin: str = Origin.USER, pinned: bool = False, wipe_generation: int | None = None) -> Memory:
         """Store a new active memory and return it. `layer` defaults from `kind` (preferences, identities, projects,
-        explicit requests: long-term; the rest short-term). With a `subject`, active memories of the same profile
-        and subject become SUPERSEDED by it (`superseded_by` = the new id). `entities` default to the names found
+        explicit requests: long-term; the rest short-term). With a `subject`, active memories the profile sees with
+        the same subject become SUPERSEDED by it (`superseded_by` = the new id). `entities` default to the names found
         in the statement and quote. `wipe_generation`: raise Wiped instead when `wipes` is no longer that (checked
         in the write transaction, so a Wipe by another process is never undone by a memory begun before it)."""
         held = tuple(self.secrets())
@@ -328,9 +353,10 @@ class MemoryStore:
                  int(pinned), key, "\n".join(names), str(kind), str(origin)))
             new_id = int(cursor.lastrowid)
             if key:
+                condition, param = seen_by(profile_id)
                 db.execute("UPDATE memories SET state = 'superseded', prior_state = state, superseded_by = ?, "
-                           "state_changed_at = ? WHERE profile_id = ? AND subject = ? AND state = 'active' AND id != ?",
-                           (new_id, now, profile_id, key, new_id))
+                           f"state_changed_at = ? WHERE {condition} AND subject = ? AND state = 'active' AND id != ?",
+                           (new_id, now, param, key, new_id))
             self._reindex(db, new_id)
             return new_id
 
@@ -464,11 +490,12 @@ class MemoryStore:
         return {r[0]: r[1] for r in rows}
 
     def embedded_ids(self, profile_id: str, model: str, limit: int) -> list[int]:
-        """The newest active memories of the profile that have a vector of `model`."""
+        """The newest active memories the profile sees that have a vector of `model`."""
         now = self.clock()
-        rows = self._read("SELECT id FROM memories WHERE profile_id = ? AND state = 'active' AND embedding_model = ? "
+        condition, param = seen_by(profile_id)
+        rows = self._read(f"SELECT id FROM memories WHERE {condition} AND state = 'active' AND embedding_model = ? "
                           "AND (expires_at IS NULL OR expires_at > ? OR pinned = 1) ORDER BY updated_at DESC LIMIT ?",
-                          (profile_id, model, now, limit))
+                          (param, model, now, limit))
         return [r[0] for r in rows]
 
     def get_many(self, ids: Collection[int]) -> list[Memory]:
@@ -502,12 +529,13 @@ class MemoryStore:
 
     # ------------------------------------------------------------------ recall support
     def candidates(self, profile_id: str, text: str, *, limit: int = 32) -> list[tuple[Memory, float]]:
-        """Active memories of `profile_id` matching any word of `text`, best first, with their BM25 relevance
-        (positive, higher is better); then the pinned ones (relevance 0) not already there."""
+        """Active memories a request to `profile_id` sees matching any word of `text`, best first, with their BM25
+        relevance (positive, higher is better); then the pinned ones (relevance 0) not already there."""
         now = self.clock()
         terms = recall_terms(text)
         found: list[tuple[Memory, float]] = []
-        alive = ("m.profile_id = ? AND m.state = 'active' AND "
+        condition, profile_id = seen_by(profile_id, "m.profile_id")  # the parameter the queries below bind
+        alive = (f"{condition} AND m.state = 'active' AND "
                  "(m.expires_at IS NULL OR m.expires_at > ? OR m.pinned = 1)")
         columns = ", ".join("m." + c.strip() for c in _COLUMNS.split(","))
         expression = or_expression(terms) if self.search_available else None
@@ -540,11 +568,12 @@ class MemoryStore:
         return found
 
     def recent_long_term(self, profile_id: str, *, limit: int = 5) -> list[Memory]:
-        """The newest active long-term memories: offered when nothing in the message matches them."""
+        """The newest active long-term memories the profile sees: offered when nothing in the message matches."""
         now = self.clock()
-        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE profile_id = ? AND state = 'active' AND layer = ? "
+        condition, param = seen_by(profile_id)
+        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE {condition} AND state = 'active' AND layer = ? "
                           "AND (expires_at IS NULL OR expires_at > ? OR pinned = 1) ORDER BY updated_at DESC LIMIT ?",
-                          (profile_id, Layer.LONG_TERM.value, now, limit))
+                          (param, Layer.LONG_TERM.value, now, limit))
         return [_memory(r, now) for r in rows]
 
     def export(self, *, profile_id: str | None = None) -> list[dict[str, Any]]:

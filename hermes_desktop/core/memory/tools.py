@@ -16,8 +16,10 @@
   statement that does not say what its quote says, or says more (text.supported_by), a statement over 200 or a quote over 500 characters, and
   more than MAX_PER_MESSAGE (10) memories from one user message or MAX_PER_TURN (20) in one turn (a model calling
   it hundreds of times).
-All three see only the memories of the session's provider profile, and refuse when memory is off for the session
-(global switch or incognito).
+All three see the memories the profile answering this turn sees (every saved profile's; the HERMES_BASE_URL profile
+only its own: core/memory/store.py, "Profiles"), and refuse when memory is off for the session (global switch or
+incognito) or the user excluded that provider from memories (Settings › Memory): a tool result would carry the
+memories as surely as the memory layer.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from hermes_desktop.core.memory.extract import MAX_QUOTE_CHARS, MAX_STATEMENT_CH
 from hermes_desktop.core.memory.model import Kind, Memory, MemoryState
 from hermes_desktop.core.memory.rules import end_of_day, find_candidates, find_date
 from hermes_desktop.core.memory.service import Forgotten, TooMany
+from hermes_desktop.core.memory.store import visible_to
 from hermes_desktop.core.memory.text import own_words, quote_in, supported_by
 from hermes_desktop.core.storage.search import query_terms
 from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
@@ -43,9 +46,26 @@ OFF = {"status": "refused", "message": "Memory is off for this conversation (inc
        "settings), so nothing is remembered, recalled or forgotten here."}
 
 
+NOT_SHARED = {"status": "refused", "message": "The user keeps their memories from this provider (Settings › "
+              "Memory), so nothing is remembered, recalled or forgotten through it."}
+
+
 def _profile(service: "MemoryService", session_id: str) -> str:
+    """The profile this turn goes to (the picker may have switched it since the session was saved)."""
+    answering = service.answering(session_id)
+    if answering is not None:
+        return answering
     info = service.store.sessions.get_session(session_id)
     return (info.profile_id if info is not None else None) or ""
+
+
+def _refused(service: "MemoryService", session_id: str) -> dict[str, Any] | None:
+    """Why the memory tools do nothing in this session now (OFF, NOT_SHARED), or None."""
+    if not service.active_for(session_id):
+        return OFF
+    if not service.receives(_profile(service, session_id)):
+        return NOT_SHARED
+    return None
 
 
 def _source_message(service: "MemoryService", session_id: str, words: str) -> tuple[int, str, int] | None:
@@ -64,8 +84,8 @@ def _source_message(service: "MemoryService", session_id: str, words: str) -> tu
 
 
 def _check_remember(service: "MemoryService", session_id: str, statement: str, quote: str) -> dict[str, Any]:
-    if not service.active_for(session_id):
-        return OFF
+    if (refused := _refused(service, session_id)) is not None:
+        return refused
     statement = " ".join(statement.split())
     if not statement:
         return {"status": "refused", "message": "Not remembered: the statement is empty."}
@@ -107,8 +127,8 @@ def _check_remember(service: "MemoryService", session_id: str, statement: str, q
 
 
 def _recall(service: "MemoryService", session_id: str, query: str) -> dict[str, Any]:
-    if not service.active_for(session_id):
-        return OFF
+    if (refused := _refused(service, session_id)) is not None:
+        return refused
     found = service.search(_profile(service, session_id), query)
     return {"memories": [{"id": r.memory.id, "statement": r.memory.statement, "quote": r.memory.quote,
                           "layer": r.memory.layer.value, "source": r.source} for r in found]}
@@ -126,21 +146,21 @@ def targets(service: "MemoryService", session_id: str, args: dict[str, Any]) -> 
         if not 0 < wanted < 2 ** 63:  # SQLite's integers: a larger one failed the precheck ("impact unknown")
             return []
         memory = service.store.get(wanted)
-        return [memory] if memory is not None and memory.profile_id == profile and memory.state in states else []
+        return [memory] if memory is not None and memory.state in states and visible_to(memory, profile) else []
     query = str(args.get("query") or "").strip()
     if not query:
         raise ToolError("give `query` (words of the memories to forget) or `id`")
     if not query_terms(query):  # "*", '""', "NOT": no word to search, which would list every memory
         raise ToolError("the query has no words to search for; give words of the memories to forget, or an `id`")
-    found = service.store.list(profile_id=profile, states=states, query=query, limit=FORGET_LIMIT)
+    found = service.store.list(seen_by=profile, states=states, query=query, limit=FORGET_LIMIT)
     kinds, rest = kinds_named(query)
     if not kinds:
         return found
     # "forget what I said about the deadline": the memory says "The Apollo report is due on Friday" and has no word
     # "deadline", but it is one. A word naming a kind also picks that kind's memories (beside those whose words
     # match), the query's other words (if any) still have to match; the approval lists exactly which.
-    pool = service.store.list(profile_id=profile, states=states, query=rest, limit=500) if query_terms(rest) else \
-        service.store.list(profile_id=profile, states=states, limit=500)
+    pool = service.store.list(seen_by=profile, states=states, query=rest, limit=500) if query_terms(rest) else \
+        service.store.list(seen_by=profile, states=states, limit=500)
     have = {m.id for m in found}
     return (found + [m for m in pool if m.kind in kinds and m.id not in have])[:FORGET_LIMIT]
 
@@ -195,8 +215,11 @@ def memory_tools(service: "MemoryService") -> list[ToolSpec]:
     shown: dict[tuple[str, str], list[set[int]]] = {}
 
     def forget_impact(args: dict[str, Any], ctx: ToolContext) -> Impact:
-        if not service.active_for(ctx.session_id):
+        refused = _refused(service, ctx.session_id)
+        if refused is OFF:
             return Impact("Forgets nothing: memory is off for this conversation.", code="forget_memory_off")
+        if refused is not None:
+            return Impact("Forgets nothing: this provider gets no memories.", code="forget_memory_not_shared")
         chosen = targets(service, ctx.session_id, args)
         listings = shown.setdefault((ctx.session_id, json.dumps(args, sort_keys=True)), [])
         listings.append({m.id for m in chosen})
@@ -205,8 +228,8 @@ def memory_tools(service: "MemoryService") -> list[ToolSpec]:
                       params={"memories": [{"id": m.id, "statement": m.statement} for m in chosen]})
 
     def forget_now(args: dict[str, Any], session_id: str) -> Any:
-        if not service.active_for(session_id):
-            return OFF
+        if (refused := _refused(service, session_id)) is not None:
+            return refused
         key = (session_id, json.dumps(args, sort_keys=True))
         pending = shown.get(key)
         listed = pending.pop() if pending else None
