@@ -1,12 +1,13 @@
 """Memory: recall time at 10,000 memories (issue 13: p50 under 20 ms), as a ratio to a plain FTS query.
 
 Measured in one run on this machine, in a temporary history (real SQLite, migrations, FTS5 index) holding 10,000
-generated memories of one profile (plus 2,000 of another, which recall must skip), English and Chinese, a third
+generated memories of saved profiles (plus 2,000 made with the HERMES_BASE_URL profile `env`, which recall for a
+saved profile must skip), English and Chinese, a third
 short-term of various ages, some with deadlines, some superseded or forgotten:
 - baseline: a plain FTS5 query over the memory index for the same message's words (MATCH with OR, ORDER BY bm25,
   LIMIT 32), the floor any ranked search pays;
 - `MemoryService.prepare()`: the whole recall a turn waits for (candidates with BM25 joined to the memory rows and
-  filtered to active, unexpired memories of the profile, pinned ones, the entity boost, decay, the newest long-term
+  filtered to active, unexpired memories the profile sees, pinned ones, the entity boost, decay, the newest long-term
   memories, source titles, the 400-token budget, the layer text), p50 and p95, and the ratio of p50s.
 """
 
@@ -18,6 +19,7 @@ from hermes_desktop.core.memory.model import Kind, Layer
 from hermes_desktop.core.memory.service import MemoryService
 from hermes_desktop.core.memory.store import MemoryStore
 from hermes_desktop.core.memory.text import or_expression, recall_terms
+from hermes_desktop.core.settings import ENV_PROFILE_ID
 from hermes_desktop.core.paths import app_paths
 from hermes_desktop.core.settings import Settings
 from hermes_desktop.core.store import open_store
@@ -41,7 +43,7 @@ def _fill(store: MemoryStore, clock: list[float]) -> None:
     db = store.sessions._db
     rows = []
     for n in range(MEMORIES + OTHER_PROFILE):
-        profile = "main" if n < MEMORIES else "other"
+        profile = "main" if n < MEMORIES else ENV_PROFILE_ID
         if n % 4 == 0:
             statement = f"用户{rng.choice(_CJK)}，第{n}条"
         else:
@@ -90,7 +92,7 @@ def run() -> None:
         chosen = service.recalled("bench")
         opened.store.close()
     p50, p95, base = median(recalls), percentile(recalls, 95), median(baseline)
-    print(f"{MEMORIES:,} memories of the profile (+{OTHER_PROFILE:,} of another); {REPEAT} recalls over "
+    print(f"{MEMORIES:,} memories of saved profiles (+{OTHER_PROFILE:,} of `env`, skipped); {REPEAT} recalls over "
           f"{len(MESSAGES)} messages; last recall chose {len(chosen)} memories")
     table([
         ("plain FTS query p50", f"{base:.2f} ms", "baseline", ""),

@@ -369,11 +369,25 @@ def _v12_turn_failures(db: sqlite3.Connection) -> None:
     )
 
 
+def _v13_memories_shared_across_profiles(db: sqlite3.Connection) -> None:
+    """Recall for a saved profile reads the memories of every saved profile (core/memory/store.py `seen_by`: profile
+    != 'env'), which the v6 indexes, led by profile_id, cannot seek: the newest long-term memories took a scan and a
+    sort of all of them (5 ms at 12,000 memories, most of a recall). These indexes walk them newest first."""
+    _run(
+        db,
+        """
+        CREATE INDEX memories_live_by_layer ON memories(state, layer, updated_at);
+        CREATE INDEX memories_pinned_by_recency ON memories(updated_at) WHERE pinned = 1;
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search,
                                _v3_summaries_get_their_own_role, _v4_reasoning, _v5_attachments,
                                _v6_memories, _v7_context_summaries, _v8_tool_call_records,
                                _v9_assistants_and_prompts, _v10_sync_ids_and_state,
-                               _v11_usage_records_and_reply_models, _v12_turn_failures]
+                               _v11_usage_records_and_reply_models, _v12_turn_failures,
+                               _v13_memories_shared_across_profiles]
 LATEST_VERSION = len(MIGRATIONS)
 
 
