@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from hermes_desktop.core.settings import ENV_PROFILE_ID
 from hermes_desktop.ui.async_dialog import Confirmation, run_dialog
 from hermes_desktop.ui.chat.items import RememberedItem
 from hermes_desktop.ui.tasks import spawn
@@ -177,6 +176,7 @@ class MemoryActions(QObject):
         """Said of a memory the active profile does not see (core/memory/store.py, "Profiles"): only the
         HERMES_BASE_URL profile's own memories, and those, are kept apart; every saved provider shares the rest."""
         from hermes_desktop.core.memory.store import visible_to
+        from hermes_desktop.core.settings import ENV_PROFILE_ID  # not at import: the first paint must not wait for it
 
         if not active or visible_to(memory, active):
             return ""
