@@ -288,8 +288,9 @@ class _StreamingMessage:
     FLUSH_BYTES = 2048
 
     def __init__(self, io: _StoreIO, store: SessionStore, session_id: str, clock: Callable[[], float],
-                 emit: Callable[[Event], None]) -> None:
+                 emit: Callable[[Event], None], model: str | None = None) -> None:
         self._io, self._store, self._session_id, self._clock, self._emit = io, store, session_id, clock, emit
+        self._model = model  # the model asked for this reply, kept with it (core/reply_model.py)
         self.parts: list[str] = []
         self.reasoning_parts: list[str] = []
         self._reasoning_started: float | None = None
@@ -327,7 +328,8 @@ class _StreamingMessage:
     async def _grew(self, size: int) -> None:
         self._length += size
         if self.message_id is None and self._creating is None:
-            await self._create(NewMessage("assistant", content=self.text, reasoning=self.reasoning))
+            await self._create(NewMessage("assistant", content=self.text, reasoning=self.reasoning,
+                                          model=self._model))
             return
         unsaved = self._length - self._saved_chars
         if self.message_id is not None and (unsaved >= self.FLUSH_BYTES or
@@ -358,7 +360,8 @@ class _StreamingMessage:
             await self._create(NewMessage("assistant", content=done.text, tool_calls=tool_calls,
                                           finish_reason=finish_reason, interrupted=interrupted,
                                           tokens=done.completion_tokens, reasoning=reasoning,
-                                          reasoning_ms=self.reasoning_ms, reasoning_tokens=done.reasoning_tokens))
+                                          reasoning_ms=self.reasoning_ms, reasoning_tokens=done.reasoning_tokens,
+                                          model=self._model))
         else:
             await self._io.call(self._store.update_message, self.message_id, content=done.text, tool_calls=tool_calls,
                                 finish_reason=finish_reason, interrupted=True if interrupted else None,
@@ -594,7 +597,8 @@ class _TurnRun:
             self.emit(ContextPrepared(self.round_trips, context.estimated_tokens, context.budget_tokens,
                                       context.dropped_messages, dict(context.breakdown), listed, searchable))
             self.emit(ModelRequestStarted(self.round_trips, model.profile.model, model.tool_mode.value if tools else "none"))
-            self.streaming = _StreamingMessage(self.io, store, self.session_id, self.services.clock, self.emit)
+            self.streaming = _StreamingMessage(self.io, store, self.session_id, self.services.clock, self.emit,
+                                               model.profile.model)
             try:
                 done = await self._stream(model, ChatRequest(
                     context.messages, tools, max_reply_chars=self.services.limits.max_reply_chars,

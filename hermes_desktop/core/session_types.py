@@ -68,6 +68,7 @@ class NewMessage:
     reasoning_ms: int | None = None  # from its first thinking piece to its first answer piece (or its end)
     reasoning_tokens: int | None = None
     attachments: tuple[AttachmentRef, ...] = ()  # user messages: files attached, in order
+    model: str | None = None  # assistant messages: the model asked for this reply (core/reply_model.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,7 @@ class StoredMessage:
     reasoning_ms: int | None = None
     reasoning_tokens: int | None = None
     attachments: tuple[AttachmentRef, ...] = ()
+    model: str | None = None  # the model that wrote an assistant message; None before v11 and for other roles
 
     def to_openai(self) -> dict[str, Any]:
         """The message in the OpenAI format. A reply's reasoning rides along as `reasoning_content`; the model

@@ -53,6 +53,7 @@ from typing import Any, Callable, Iterator, TypeVar
 
 from hermes_desktop.core.coded import coded
 from hermes_desktop.core.paths import AppPaths, ensure_dir
+from hermes_desktop.core.reply_model import reply_model
 from hermes_desktop.core.session_types import AttachmentRef, NewMessage, SessionInfo, StoredMessage, validate_session_id
 from hermes_desktop.core.storage import liveness
 from hermes_desktop.core.storage import search as fts
@@ -72,7 +73,7 @@ WRITE_ATTEMPTS = 4
 DAILY_BACKUPS_KEPT = 7
 
 _MESSAGE_COLUMNS = ("id, session_id, role, content, tool_calls, tool_call_id, name, finish_reason, interrupted, "
-                    "tokens, created_at, updated_at, parent_id, depth, reasoning, reasoning_ms, reasoning_tokens")
+                    "tokens, created_at, updated_at, parent_id, depth, reasoning, reasoning_ms, reasoning_tokens, model")
 _SESSION_COLUMNS = ("id, title, created_at, updated_at, profile_id, model, pinned, source, prompt_tokens, "
                     "completion_tokens, active_skills, deleted_at, title_source, params, head_id")
 
@@ -133,6 +134,7 @@ def _message(row: sqlite3.Row) -> StoredMessage:
         interrupted=bool(row["interrupted"]), tokens=row["tokens"], created_at=row["created_at"],
         updated_at=row["updated_at"], parent_id=row["parent_id"],
         reasoning=row["reasoning"], reasoning_ms=row["reasoning_ms"], reasoning_tokens=row["reasoning_tokens"],
+        model=row["model"],
     )
 
 
@@ -393,12 +395,12 @@ class SQLiteSessionStore:
         cursor = db.execute(
             "INSERT INTO messages (session_id, parent_id, depth, role, content, tool_calls, tool_call_id, name, "
             "finish_reason, interrupted, tokens, created_at, updated_at, stream_owner, reasoning, reasoning_ms, "
-            "reasoning_tokens) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "reasoning_tokens, model) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (session_id, parent_id, depth, message.role, message.content,
              json.dumps(message.tool_calls, ensure_ascii=False) if message.tool_calls else None,
              message.tool_call_id, message.name, message.finish_reason, int(message.interrupted), message.tokens,
              now, now, self._owner.token if streaming and self._owner else None,
-             message.reasoning, message.reasoning_ms, message.reasoning_tokens),
+             message.reasoning, message.reasoning_ms, message.reasoning_tokens, reply_model(message)),
         )
         message_id = int(cursor.lastrowid or 0)
         _link_attachments(db, message_id, message.attachments, now)
@@ -601,7 +603,7 @@ class SQLiteSessionStore:
             for m in copied:
                 parent = self._insert_message(db, new_id, NewMessage(
                     m.role, m.content, m.tool_calls, m.tool_call_id, m.name, m.finish_reason, m.interrupted, m.tokens,
-                    m.reasoning, m.reasoning_ms, m.reasoning_tokens, m.attachments,
+                    m.reasoning, m.reasoning_ms, m.reasoning_tokens, m.attachments, m.model,
                 ), parent, now)
                 if imported is not None and m.id <= imported:
                     _mark_imported(db, new_id, parent)
@@ -656,12 +658,12 @@ class SQLiteSessionStore:
                 cursor = db.execute(
                     "INSERT INTO messages (session_id, parent_id, depth, role, content, tool_calls, tool_call_id, name, "
                     "finish_reason, interrupted, tokens, created_at, updated_at, reasoning, reasoning_ms, "
-                    "reasoning_tokens) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "reasoning_tokens, model) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (session_id, parent_id, depth, message.role, message.content,
                      json.dumps(message.tool_calls, ensure_ascii=False) if message.tool_calls else None,
                      message.tool_call_id, message.name, message.finish_reason, int(message.interrupted),
                      message.tokens, created or now, updated or created or now,
-                     message.reasoning, message.reasoning_ms, message.reasoning_tokens),
+                     message.reasoning, message.reasoning_ms, message.reasoning_tokens, reply_model(message)),
                 )
                 ids[number] = int(cursor.lastrowid or 0)
                 _link_attachments(db, ids[number], message.attachments, now)

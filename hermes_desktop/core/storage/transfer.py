@@ -44,6 +44,7 @@ import base64
 import hashlib
 import io
 import json
+import re
 import stat
 import time
 import uuid
@@ -55,6 +56,7 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator
 from hermes_desktop.core.attachments import (MAX_FILE_BYTES, PDF, TEXT, AttachmentError, AttachmentFiles,
                                              ImageProcessor, PreparedAttachment, prepare_bytes)
 from hermes_desktop.core.redact import redact_text, redact_value
+from hermes_desktop.core.reply_model import clean_model_name
 from hermes_desktop.core.session_types import (CONVERSATION_ROLES, NOTE, SUMMARY, AttachmentRef, InvalidSessionId, NewMessage,
                                                StoredMessage, validate_session_id)
 from hermes_desktop.core.storage.errors import SessionNotFound, StorageError
@@ -105,7 +107,7 @@ def export_json(store: Any, session_id: str, *, known_secrets: Iterable[str] = (
                 "role": m.role, "content": m.content, "tool_calls": m.tool_calls, "tool_call_id": m.tool_call_id,
                 "name": m.name, "finish_reason": m.finish_reason, "interrupted": m.interrupted, "tokens": m.tokens,
                 "created_at": m.created_at, "updated_at": m.updated_at,
-                **_reasoning_fields(m),
+                **_reasoning_fields(m), **({"model": m.model} if m.model else {}),
             }
             for m in rows
         ],
@@ -623,7 +625,7 @@ def _new_message(m: dict[str, Any], where: str, open_calls: frozenset[str]) -> N
                           interrupted=bool(m.get("interrupted", False)), tokens=tokens, reasoning=reasoning,
                           reasoning_ms=m.get("reasoning_ms") if reasoning and _is_int(m.get("reasoning_ms")) else None,
                           reasoning_tokens=m.get("reasoning_tokens") if reasoning and _is_int(m.get("reasoning_tokens"))
-                          else None)
+                          else None, model=clean_model_name(m.get("model")))
     if role == "tool" and isinstance(m.get("tool_call_id"), str) and m["tool_call_id"] in open_calls:
         name = m.get("name")
         return NewMessage("tool", content, tool_call_id=m["tool_call_id"], name=name if isinstance(name, str) else None,
@@ -673,7 +675,7 @@ def export_markdown(store: Any, session_id: str, *, known_secrets: Iterable[str]
                 lines += ["*" + words["attached"].format(attached) + "*", ""]
         elif m.role == "assistant":
             if previous != "assistant":  # one heading per reply, however many tool rounds it took
-                lines += [f"## {words['assistant']}", ""]
+                lines += [f"## {_reply_heading(words['assistant'], m.model)}", ""]
             if m.reasoning:
                 lines += _thinking_markdown(m, words)
             if m.content:
@@ -690,6 +692,16 @@ def export_markdown(store: Any, session_id: str, *, known_secrets: Iterable[str]
         if m.role != "tool":
             previous = m.role
     return redact_text("\n".join(lines).rstrip() + "\n", secrets)
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
+
+
+def _reply_heading(assistant: str, model: str | None) -> str:
+    """A reply's heading: "Hermes · deepseek-chat" as in the window; the name escaped, so it stays plain text."""
+    if not model:
+        return assistant
+    return f"{assistant} · " + _MARKDOWN_SPECIAL.sub(lambda match: "\\" + match.group(1), model)
 
 
 def _cited_sources(store: Any, session_id: str) -> dict[int, dict[int, dict[str, Any]]]:

@@ -22,6 +22,7 @@ import sqlite3
 import time
 from typing import Any, Callable, Iterator
 
+from hermes_desktop.core.reply_model import clean_model_name
 from hermes_desktop.core.session_types import InvalidSessionId, validate_session_id
 from hermes_desktop.core.sync import library_records
 
@@ -165,6 +166,8 @@ def _scan_messages(db: sqlite3.Connection, stamp: Callable[[], str], since: floa
         if row["role"] == STREAMING and row["finish_reason"] is None and not row["interrupted"]:
             continue  # still being written: sent once it is finished
         body = {k: row[k] for k in _MESSAGE_BODY}
+        if row["model"]:  # only when there is one: the bodies (and hashes) of replies from before v11 stay as sent
+            body["model"] = row["model"]
         body["attachments"] = attachments.get(row["id"], [])
         body["tool_record"] = tool_records.get(row["id"])
         now, fields = _changed(db, "message", row["gid"], {"body": body}, known, stamp)
@@ -362,11 +365,13 @@ class Merger:
     def _write_body(self, message_id: int, session_id: str, body: dict[str, Any], *, update: bool) -> None:
         self.db.execute(
             "UPDATE messages SET role = ?, content = ?, tool_calls = ?, tool_call_id = ?, name = ?, finish_reason = ?, "
-            "interrupted = ?, tokens = ?, reasoning = ?, reasoning_ms = ?, reasoning_tokens = ?, updated_at = ?, "
-            "stream_owner = NULL WHERE id = ?",
+            "interrupted = ?, tokens = ?, reasoning = ?, reasoning_ms = ?, reasoning_tokens = ?, model = ?, "
+            "updated_at = ?, stream_owner = NULL WHERE id = ?",
             (body.get("role"), body.get("content"), body.get("tool_calls"), body.get("tool_call_id"), body.get("name"),
              body.get("finish_reason"), int(body.get("interrupted") or 0), body.get("tokens"), body.get("reasoning"),
-             body.get("reasoning_ms"), body.get("reasoning_tokens"), time.time(), message_id))
+             body.get("reasoning_ms"), body.get("reasoning_tokens"),
+             clean_model_name(body.get("model")) if body.get("role") == "assistant" else None, time.time(),
+             message_id))
         if update:
             self.db.execute("DELETE FROM message_attachments WHERE message_id = ?", (message_id,))
             self.db.execute("DELETE FROM tool_call_records WHERE message_id = ?", (message_id,))

@@ -37,6 +37,7 @@ class MessageItem:
     reasoning_open: bool | None = None  # the user's toggle; None follows the setting
     attachments: tuple[Any, ...] = ()  # a user message's files (AttachmentRef): thumbnails and chips under it
     copied: bool = False  # Copy was just clicked: its link reads "Copied" for a moment (never stored)
+    model: str = ""  # a reply's model, shown small in its header (core/reply_model.py); "" when not known
     # A later round of the same turn's reply (after its tool cards): drawn under the first round's "Hermes" header,
     # without one of its own (continues_reply sets it; the transcript model keeps it right as rows come and go).
     continues: bool = False
@@ -306,7 +307,8 @@ def items_from_messages(messages: Iterable[StoredMessage], tool_info: ToolInfo,
             if message.content or message.reasoning or not message.tool_calls:
                 rows.append(MessageItem("assistant", message.content or "", message.id, message.interrupted,
                                         created_at=message.created_at, versions=versions.get(message.id, ()),
-                                        reasoning=message.reasoning or "", reasoning_ms=message.reasoning_ms))
+                                        reasoning=message.reasoning or "", reasoning_ms=message.reasoning_ms,
+                                        model=message.model or ""))
             for call in message.tool_calls or []:
                 function: dict[str, Any] = call.get("function", {})
                 name = str(function.get("name", "?"))

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QPointF, QRectF
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextOption
 
 from hermes_desktop.ui import design
@@ -210,6 +210,7 @@ class RowLayouter:
         self.mono.setPointSizeF(self.small.pointSizeF())
         self.metrics = QFontMetricsF(self.font)
         self.small_metrics = QFontMetricsF(self.small)
+        self.bold_small_metrics = QFontMetricsF(self.bold_small)
         self.docs.clear()
         self._prefixes.clear()
 
@@ -354,10 +355,22 @@ class RowLayouter:
         return layout
 
     def _reply_header(self, item: MessageItem, layout: RowLayout, y: float, inner: float) -> float:
-        """The line that heads a turn's reply ("Hermes", "writing…" while it streams); returns the y below it."""
-        header = QCoreApplication.translate("Transcript", "Hermes") + ("  ·  " + QCoreApplication.translate("Transcript", "writing…") if item.streaming else "")
-        layout.texts.append(TextPart(QRectF(MARGIN_X, y, inner, self.small_metrics.height()), header, "header"))
-        return y + self.small_metrics.height() + 4
+        """The line that heads a turn's reply: "Hermes", the model that wrote it in small plain text, "writing…" while
+        it streams; returns the y below it. A long model name is elided in the middle (its start and its version
+        both matter), so "writing…" always shows."""
+        height = self.small_metrics.height()
+        name = QCoreApplication.translate("Transcript", "Hermes")
+        name_w = self.bold_small_metrics.horizontalAdvance(name) + 1
+        layout.texts.append(TextPart(QRectF(MARGIN_X, y, name_w, height), name, "header"))
+        writing = "  ·  " + QCoreApplication.translate("Transcript", "writing…") if item.streaming else ""
+        room = inner - name_w - self.small_metrics.horizontalAdvance(writing)
+        rest = writing
+        if item.model:
+            model = self.small_metrics.elidedText("  ·  " + item.model, Qt.TextElideMode.ElideMiddle, max(0.0, room))
+            rest = model + writing
+        if rest:
+            layout.texts.append(TextPart(QRectF(MARGIN_X + name_w, y, max(0.0, inner - name_w), height), rest, "muted"))
+        return y + height + 4
 
     def _thinking(self, item: MessageItem, layout: RowLayout, y: float, inner: float) -> float:
         """The reply's "Thinking" section: a toggle line, and the reasoning below it when open."""
@@ -436,7 +449,7 @@ class RowLayouter:
         badge_w = self.small_metrics.horizontalAdvance(badge) + 12
         layout.texts.append(TextPart(QRectF(x, y, badge_w, line_h + 2), badge, "badge", theme.risk_colour(card.risk)))
         x += badge_w + 8
-        name_w = QFontMetricsF(self.bold_small).horizontalAdvance(card.name)
+        name_w = self.bold_small_metrics.horizontalAdvance(card.name)
         layout.texts.append(TextPart(QRectF(x, y, name_w + 2, line_h + 2), card.name, "name"))
         x += name_w + 10
         source = words.source_short(card.source)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractListModel, QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 
+from hermes_desktop.core.reply_model import clean_model_name
 from hermes_desktop.ui import words
 from hermes_desktop.ui.chat.items import (
     CANCELLED,
@@ -83,6 +84,7 @@ class TranscriptModel(QAbstractListModel):
         self._rows: list[Item] = []
         self._streaming: MessageItem | None = None
         self._last_reply: MessageItem | None = None  # the reply whose calls are showing (marked if they were cut)
+        self._reply_model = ""  # the model of the request under way (ModelRequestStarted), for its reply's header
         self._pending_text: list[str] = []
         self._pending_reasoning: list[str] = []
         self._deferred: deque[ev.Event] = deque()  # events waiting for the frames that show the text before them
@@ -295,6 +297,7 @@ class TranscriptModel(QAbstractListModel):
                 self.append(MessageItem("user", event.text, event.user_message_id, attachments=event.attachments))
         elif isinstance(event, ev.ModelRequestStarted):
             self._last_reply = None  # a new reply: a call without text must not mark the previous one
+            self._reply_model = clean_model_name(event.model) or ""
         elif isinstance(event, ev.AssistantMessageStarted):
             if self._streaming is not None and self._streaming.message_id is None:
                 self._streaming.message_id = event.message_id
@@ -350,7 +353,7 @@ class TranscriptModel(QAbstractListModel):
     def _stream(self, text: str) -> None:
         self._clear_retry()
         if self._streaming is None:
-            self._streaming = MessageItem("assistant", "", streaming=True)
+            self._streaming = MessageItem("assistant", "", streaming=True, model=self._reply_model)
             self.append(self._streaming)
         if self._streaming.thinking:
             self._apply_pending()  # the thinking before the answer's first piece
@@ -363,7 +366,7 @@ class TranscriptModel(QAbstractListModel):
         """A piece of the reply's thinking: its "Thinking" section opens (items.thinking_state) and grows."""
         self._clear_retry()
         if self._streaming is None:
-            self._streaming = MessageItem("assistant", "", streaming=True)
+            self._streaming = MessageItem("assistant", "", streaming=True, model=self._reply_model)
             self.append(self._streaming)
         if self._streaming.thinking_started is None:
             self._streaming.thinking, self._streaming.thinking_started = True, time.monotonic()
@@ -593,7 +596,7 @@ def _accessible_text(item: Item) -> str:
     if isinstance(item, RememberedItem):
         return remembered_text(item)
     if isinstance(item, MessageItem):
-        who = "You" if item.role == "user" else "Hermes"
+        who = "You" if item.role == "user" else "Hermes" + (f" ({item.model})" if item.model else "")
         return f"{who}: {item.text}"
     if isinstance(item, ToolCardItem):
         return f"Tool {item.name}, {item.status}"
