@@ -147,7 +147,7 @@ def test_the_markdown_export_is_headed_in_chinese(chinese, make_window, model_se
     text = h.run(h.controller.export(h.window.current_session, "md"))
     headings = [line for line in text.splitlines() if line.startswith("#") or line.startswith("*")
                 or "<summary>" in line or line in ("结果：", "Result:")]
-    assert "## 你" in headings and "## Hermes" in headings and "结果：" in headings, headings
+    assert "## 你" in headings and "## Hermes · scripted-model" in headings and "结果：" in headings, headings
     title = h.controller.store.get_session(h.window.current_session).title
     shown = "\n".join(re.sub(r"<[^>]+>", " ", line) for line in headings if line != f"# {title}")
     assert_chinese(shown, ("scripted-model", "calculate"), "the Markdown export's headings")
