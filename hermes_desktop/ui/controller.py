@@ -545,9 +545,10 @@ class AppController(QObject):
             self.sig_sessions_changed.emit()
 
     async def _side_model(self, session_id: str):  # type: ignore[no-untyped-def]
-        """The session's side-task model (titles, summaries): never another provider's (core/assistants)."""
-        side = await self.runtime.side_client(session_id) if self.runtime is not None else None
-        return side or (self.agent.model if self.agent is not None else None)
+        """The session's side-task model (titles, summaries): never another provider's (core/assistants). None when
+        the session's own provider cannot be used (its key is gone): then no title is made and a summary says so,
+        rather than the default provider being sent this conversation."""
+        return await self.runtime.side_client(session_id) if self.runtime is not None else None
 
     async def new_session_with_summary(self, session_id: str) -> str:
         """A new session that starts from a model-written summary of this one (after "context too long")."""
