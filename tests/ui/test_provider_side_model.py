@@ -25,3 +25,18 @@ def test_the_side_model_is_typed_saved_loaded_and_cleared(make_window, saved_pro
     h.do(field.clear)
     h.do(again.findChild(QPushButton, "saveButton").click)
     h.wait_until(lambda: not saved_json().get("side_model"), what="no side model")
+
+
+def test_settings_lists_which_model_does_each_providers_side_tasks(make_window, saved_profile) -> None:  # noqa: F811
+    from dataclasses import replace
+
+    from PySide6.QtWidgets import QListWidget
+
+    SettingsStore(app_paths()).save(Settings(profiles=(replace(saved_profile, side_model="cheap-model"),),
+                                             active_profile_id="main"))
+    h = make_window(configured=False)
+    h.do(h.window.open_settings)
+    dialog = h.wait_until(lambda: getattr(h.window, "settings_dialog", None), what="the settings")
+    row = dialog.findChild(QListWidget, "profileList").item(0)
+    assert ", side tasks: cheap-model" in row.text()
+    assert "Titles, summaries and memory: cheap-model" in row.toolTip()

@@ -166,13 +166,18 @@ class SettingsDialog(QDialog):
         for profile in runtime.settings.profiles:
             marker = "● " if active and profile.id == active.id else "   "
             head = f"{marker}{profile.name} — {profile.model}"
+            side = profile.side_model if profile.side_model and profile.side_model != profile.model else ""
+            if side:  # titles, summaries and memory go to another model of this provider: said on its row
+                head = self.tr("{0}, side tasks: {1}").format(head, side)
             item = QListWidgetItem(f"{head}  ({profile.base_url})")
             item.setData(PROFILE_ROLE, profile.id)
             item.setData(URL_ROLE, profile.base_url)
             item.setData(HEAD_ROLE, head)
+            side_line = self.tr("Titles, summaries and memory: {0}").format(side or profile.model)
             # Rich text wraps (a plain-text tooltip of a 200-character URL is as wide as the screen); escaped.
             item.setToolTip("<p style='white-space:pre-wrap'>" + escape(f"{profile.name} — {profile.model}\n"
-                                                                       f"{profile.base_url}", quote=False) + "</p>")
+                                                                       f"{profile.base_url}\n{side_line}",
+                                                                       quote=False) + "</p>")
             item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, profile.base_url)
             self.profiles.addItem(item)
         # Edit…, Duplicate and Delete act on the chosen row: the one chosen before, else the active provider (with
