@@ -58,7 +58,7 @@ def _held_secrets(paths: Any) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hermes_desktop.core.memory.store import MemoryStore, visible_to
+    from hermes_desktop.core.memory.store import MemoryStore
     from hermes_desktop.core.paths import app_paths
     from hermes_desktop.core.storage.errors import StorageError
     from hermes_desktop.core.store import open_store
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     for message in opened.messages:
         print(_("note: {0}").format(message), file=sys.stderr)
     try:
-        store = MemoryStore(opened.store, secrets=_held_secrets(paths))
+        store = MemoryStore(opened.store, secrets=_held_secrets(paths), private=lambda: _local_only(paths))
         if args.action == "list":
             memories = store.list(states=None, limit=1_000_000)
             if args.json:
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                 print("      " + _("source: {source}  created: {created}  expires: {expires}").format(
                     source=m.session_id or "-", created=_date(m.created_at), expires=_date(m.expires_at))
                       + ("  " + _("pinned") if m.pinned else "")
-                      + ("  " + _scope_note(m) if active and not visible_to(m, active) else ""))
+                      + ("  " + _scope_note(m, store) if active and not store.visible(m, active) else ""))
             return EXIT_OK
         if args.action == "add":
             text = " ".join(args.text.split())
@@ -117,13 +117,23 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_USAGE
 
 
-def _scope_note(memory: Any) -> str:
-    """Why the active profile does not recall this memory (only ever the HERMES_BASE_URL profile's, or its)."""
+def _scope_note(memory: Any, store: Any) -> str:
+    """Why the active profile does not recall this memory: the HERMES_BASE_URL profile's (or its own kept from it),
+    or a local-only provider's (core/local_only.py)."""
     from hermes_desktop.core.settings import ENV_PROFILE_ID
 
     if memory.profile_id == ENV_PROFILE_ID:
         return _("used only with the server in HERMES_BASE_URL")
+    if memory.profile_id in store.private():
+        return _("used only with local-only providers")
     return _("not used with the server in HERMES_BASE_URL")
+
+
+def _local_only(paths: Any) -> frozenset[str]:
+    from hermes_desktop.core.local_only import local_only_ids
+    from hermes_desktop.core.settings import SettingsStore
+
+    return local_only_ids(SettingsStore(paths).load().settings.profiles)
 
 
 def _active_profile_id(paths: Any) -> str:

@@ -186,6 +186,7 @@ class Runtime:
             services.choose_model = assistants.choose_model(self.session_models, self.profile_for)
             services.side_model = assistants.side_client(self.session_models, self.profile_for)
         services.call_guard = self.call_guard
+        services.profile_for = self.profile_for
         if self.mcp.client_features is not None:
             self.mcp.client_features.model = lambda: agent.model  # an MCP server's sampling uses the active model
         return agent
@@ -204,11 +205,22 @@ class Runtime:
         if self.session_models is None:
             return None
         if self.assistants is None:
-            return (await self.session_models.choose(session_id)).client
-        model = (await self.assistants.choose_model(self.session_models, self.profile_for)(session_id)).client
-        if model is None:
-            return None
-        return await self.assistants.side_client(self.session_models, self.profile_for)(session_id, model)
+            side = (await self.session_models.choose(session_id)).client
+        else:
+            model = (await self.assistants.choose_model(self.session_models, self.profile_for)(session_id)).client
+            if model is None:
+                return None
+            side = await self.assistants.side_client(self.session_models, self.profile_for)(session_id, model)
+        return side if side is None or await self._may_send(session_id, side.profile) else None
+
+    async def _may_send(self, session_id: str, profile: ProviderProfile) -> bool:
+        """Whether a side request of this session may go to `profile` (core/local_only.py): not to another provider
+        than the local-only one holding the session, unless that one is local-only too."""
+        from hermes_desktop.core.executors import run_store
+        from hermes_desktop.core.local_only import may_receive
+
+        held = await run_store(self.store.held_local, session_id)
+        return may_receive(held, self.profile_for(profile.id) or profile)
 
     def memory_hooks(self) -> dict[str, object]:
         """The agent's memory hooks (core/memory/service.py): recall before a turn, extraction after it; off for a
@@ -263,6 +275,18 @@ class Runtime:
         if self.profile is None:
             return None
         return Endpoint(self.profile.base_url, self.api_key(self.env), model)
+
+    def may_embed_for(self, session_id: str, url: str) -> bool:
+        """Whether a session's words may go to a knowledge base's embedding endpoint (blocking): always, unless a
+        local-only provider holds the session (core/local_only.py); then only to the active provider's endpoint
+        when that one may receive it, never to a base's own URL (a server the app cannot vouch for)."""
+        from hermes_desktop.core.local_only import may_receive
+
+        held = self.store.held_local(session_id) if session_id else None
+        if held is None:
+            return True
+        return not url and self.profile is not None and may_receive(held, self.profile_for(self.profile.id) or
+                                                                     self.profile)
 
     def close(self) -> None:
         """Close the files this runtime holds open (learning.db, then the session store). Call it after every
@@ -443,8 +467,11 @@ def open_memory(runtime: Runtime) -> "MemoryService | None":
         from hermes_desktop.core.held_secrets import HeldSecrets
 
         # What memories must never hold: every secret in the keyring under a configured name (core/held_secrets.py).
+        from hermes_desktop.core.local_only import local_only_ids
+
         store = MemoryStore(runtime.store, secrets=HeldSecrets(runtime.secrets, lambda: runtime.settings.profiles,
-                                                               lambda: runtime.mcp.config.servers))
+                                                               lambda: runtime.mcp.config.servers),
+                            private=lambda: local_only_ids(runtime.settings.profiles))
         service = MemoryService(store, lambda: runtime.settings,
                                 embedder=Embedder(store, runtime.profile_for, runtime.api_key_for))
     except Exception as exc:  # e.g. a database of a version without the memory tables, open read-only
@@ -462,7 +489,8 @@ def open_knowledge(runtime: Runtime) -> "KnowledgeService":
     from hermes_desktop.core.knowledge.registry import KnowledgeRegistry
     from hermes_desktop.core.knowledge.service import KnowledgeService
 
-    service = KnowledgeService(KnowledgeRegistry(runtime.paths.knowledge_dir), runtime.embedding_endpoint)
+    service = KnowledgeService(KnowledgeRegistry(runtime.paths.knowledge_dir), runtime.embedding_endpoint,
+                               runtime.may_embed_for)
     for spec in service.tools():
         runtime.registry.register(spec, replace=True)
     return service

@@ -148,6 +148,10 @@ class SessionStore(Protocol):
 
     def set_model(self, session_id: str, profile_id: str | None, model: str | None) -> None: ...
 
+    def held_local(self, session_id: str) -> str | None: ...
+
+    def hold_local(self, session_id: str, profile_id: str) -> None: ...
+
     def record_tool_call(self, message_id: int, *, session_id: str, call_id: str, impact_code: str = "",
                          impact_params: dict[str, Any] | None = None, impact: str | None = None,
                          decision: str | None = None, decided_by: str | None = None, outcome: str,

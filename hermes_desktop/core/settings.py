@@ -101,6 +101,9 @@ class ProviderProfile:
     # A cheaper model of this same provider for side tasks (titles, summaries, memory extraction); None: the
     # session's own model (core/assistants/service.py side_client).
     side_model: str | None = None
+    # The user runs this provider on their own machine or network and marked it so: a session it answered in is
+    # then sent only to local-only providers, and its memories are recalled only for them (core/local_only.py).
+    local_only: bool = False
 
     @property
     def keyring_username(self) -> str:
@@ -123,6 +126,7 @@ class ProviderProfile:
         values["embedding_model"] = embedding.strip() if isinstance(embedding, str) and embedding.strip() else None
         side = values.get("side_model")
         values["side_model"] = side.strip() if isinstance(side, str) and side.strip() else None
+        values["local_only"] = values.get("local_only") is True  # only a real true: "false" is not a promise kept
         return ProviderProfile(**values)
 
 

@@ -371,6 +371,15 @@ class SQLiteSessionStore:
             self._update_session(session_id, "profile_id = ?, model = ?, params = ?",
                                  (profile_id, model, json.dumps(params)))
 
+    def held_local(self, session_id: str) -> str | None:
+        """The local-only provider holding this session (core/local_only.py), or None."""
+        rows = self._read("SELECT held_local FROM sessions WHERE id = ?", (session_id,))
+        return rows[0]["held_local"] if rows else None
+
+    def hold_local(self, session_id: str, profile_id: str) -> None:
+        """Mark the session held by a local-only provider; the first holder stays (set once, never cleared)."""
+        self._update_session(session_id, "held_local = COALESCE(held_local, ?)", (profile_id,))
+
     def set_active_skills(self, session_id: str, skills: list[str]) -> None:
         self._update_session(session_id, "active_skills = ?", (json.dumps(sorted(set(skills))),))
 
@@ -600,8 +609,9 @@ class SQLiteSessionStore:
                 (new_id, title or f"{original.title or 'Untitled'} (fork)", now, now, original.profile_id,
                  original.model, "fork", "user", json.dumps(list(original.active_skills))),
             )
-            db.execute("UPDATE sessions SET (assistant_id, mcp_servers) = (SELECT assistant_id, mcp_servers FROM "
-                       "sessions WHERE id = ?) WHERE id = ?", (session_id, new_id))  # its assistant and MCP servers
+            # its assistant, MCP servers and local-only holder (a fork of a confidential talk stays confidential)
+            db.execute("UPDATE sessions SET (assistant_id, mcp_servers, held_local) = (SELECT assistant_id, "
+                       "mcp_servers, held_local FROM sessions WHERE id = ?) WHERE id = ?", (session_id, new_id))
             parent: int | None = None
             for m in copied:
                 parent = self._insert_message(db, new_id, NewMessage(

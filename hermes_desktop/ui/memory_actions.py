@@ -173,15 +173,19 @@ class MemoryActions(QObject):
                 for record in records]
 
     def _scope_note(self, memory: Any, active: str) -> str:
-        """Said of a memory the active profile does not see (core/memory/store.py, "Profiles"): only the
-        HERMES_BASE_URL profile's own memories, and those, are kept apart; every saved provider shares the rest."""
+        """Said of a memory the active profile does not see (core/memory/store.py, "Profiles"): the HERMES_BASE_URL
+        profile's own memories, and those, are kept apart, as are the memories of local-only providers
+        (core/local_only.py); every other saved provider shares the rest."""
         from hermes_desktop.core.memory.store import visible_to
         from hermes_desktop.core.settings import ENV_PROFILE_ID  # not at import: the first paint must not wait for it
 
-        if not active or visible_to(memory, active):
+        private = frozenset(self._memory.private()) if self._memory is not None else frozenset()
+        if not active or visible_to(memory, active, private):
             return ""
         if memory.profile_id == ENV_PROFILE_ID:
             return self.tr("used only with the server in HERMES_BASE_URL")
+        if memory.profile_id in private:
+            return self.tr("used only with local-only providers")
         return self.tr("not used with the server in HERMES_BASE_URL")
 
     def act(self, action: str, memory_id: int) -> None:

@@ -405,6 +405,12 @@ def model_error_text(code: str, params: Mapping[str, Any] | None, kind: str = ""
         return QCoreApplication.translate(
             "Words", "No model is set up yet. Add a provider (base URL, model and key) in settings; your message is "
             "saved.")
+    if code == "local_only_session":
+        return QCoreApplication.translate(
+            "Words", "This conversation was held with {held}, which you marked local-only, so it is not sent to "
+            "{other}. Switch back to {held} (or another local-only provider) in the model picker, or start a new "
+            "conversation for this provider. Your message is saved.").format(held=p.get("held", ""),
+                                                                           other=p.get("other", ""))
     if code == "turn_deadline":
         return QCoreApplication.translate(
             "Words", "Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings' limits). "

@@ -39,6 +39,7 @@ still write). Without FTS5, search and recall fall back to LIKE.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 import time
@@ -56,13 +57,21 @@ from hermes_desktop.core.storage import search as fts
 log = logging.getLogger(__name__)
 
 
-def seen_by(profile_id: str, column: str = "profile_id") -> tuple[str, str]:
-    """The SQL condition (one parameter) for the memories a request to `profile_id` may see (module docstring)."""
-    return (f"{column} = ?" if profile_id == ENV_PROFILE_ID else f"{column} != ?"), ENV_PROFILE_ID
+def seen_by(profile_id: str, column: str = "profile_id", private: Collection[str] = ()) -> tuple[str, str]:
+    """The SQL condition (one parameter) for the memories a request to `profile_id` may see (module docstring).
+    `private`: the local-only providers (core/local_only.py), whose memories only they see."""
+    if profile_id == ENV_PROFILE_ID:
+        return f"{column} = ?", ENV_PROFILE_ID
+    hidden = [ENV_PROFILE_ID, *([] if profile_id in private else sorted(private))]
+    if len(hidden) == 1:
+        return f"{column} != ?", ENV_PROFILE_ID
+    return f"{column} NOT IN (SELECT value FROM json_each(?))", json.dumps(hidden)
 
 
-def visible_to(memory: Memory, profile_id: str) -> bool:
+def visible_to(memory: Memory, profile_id: str, private: Collection[str] = ()) -> bool:
     """`seen_by` for one memory in hand."""
+    if memory.profile_id in private and profile_id not in private:
+        return False
     return (memory.profile_id == ENV_PROFILE_ID) == (profile_id == ENV_PROFILE_ID)
 
 _COLUMNS = ("id, profile_id, layer, statement, quote, source_session_id, source_message_id, created_at, updated_at, "
@@ -109,12 +118,15 @@ class MemoryStore:
     (injectable: tests move time forward instead of sleeping)."""
 
     def __init__(self, store: Any, *, clock: Callable[[], float] = time.time,
-                 secrets: Callable[[], Iterable[str]] | None = None) -> None:
+                 secrets: Callable[[], Iterable[str]] | None = None,
+                 private: Callable[[], Collection[str]] | None = None) -> None:
         """`secrets`: every secret value the app holds (core/held_secrets.HeldSecrets: its keyring's values),
         redacted from what is stored; default the values this process knows (logging_setup.REDACTION)."""
         self.sessions = store
         self.clock = clock
         self.secrets: Callable[[], Iterable[str]] = secrets or (lambda: tuple(REDACTION.known_secrets))
+        # The local-only providers now (core/local_only.py): their memories are recalled only for them.
+        self.private: Callable[[], Collection[str]] = private or (lambda: ())
         self.search_available = False
         try:
             self.search_available = self._ensure_index()
@@ -122,6 +134,13 @@ class MemoryStore:
             log.info("memory search index unavailable: %s", exc)
 
     # ------------------------------------------------------------------ plumbing
+    def _seen_by(self, profile_id: str, column: str = "profile_id") -> tuple[str, str]:
+        return seen_by(profile_id, column, frozenset(self.private()))
+
+    def visible(self, memory: Memory, profile_id: str) -> bool:
+        """Whether a request to `profile_id` may see `memory` (`seen_by` for one memory in hand)."""
+        return visible_to(memory, profile_id, frozenset(self.private()))
+
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         return self.sessions._read(sql, params)
 
@@ -173,7 +192,7 @@ class MemoryStore:
             where.append("m.profile_id = ?")
             params.append(profile_id)
         if viewer is not None:
-            condition, param = seen_by(viewer, "m.profile_id")
+            condition, param = self._seen_by(viewer, "m.profile_id")
             where.append(condition)
             params.append(param)
         if layer is not None:
@@ -258,7 +277,7 @@ class MemoryStore:
         if not key:
             return []
         now = self.clock()
-        condition, param = seen_by(profile_id)
+        condition, param = self._seen_by(profile_id)
         rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE {condition} AND subject = ? AND state = 'active'",
                           (param, key))
         return [m for m in (_memory(r, now) for r in rows) if m.active]
@@ -267,7 +286,7 @@ class MemoryStore:
         """An active memory the profile sees that already says this (same statement, any case and spacing), or that
         was made from the same words of the same message: remembering it again adds nothing."""
         now = self.clock()
-        condition, param = seen_by(profile_id)
+        condition, param = self._seen_by(profile_id)
         rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE {condition} AND state = 'active' AND "
                           "(lower(statement) = lower(?) OR (source_message_id = ? AND quote = ? AND quote != '')) "
                           "LIMIT 1", (param, " ".join(statement.split()), message_id, quote))
@@ -286,7 +305,7 @@ class MemoryStore:
             return found
         if message_id is not None:
             now = self.clock()
-            condition, param = seen_by(profile_id)
+            condition, param = self._seen_by(profile_id)
             rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE source_message_id = ? AND {condition} "
                               "ORDER BY state = 'active' DESC, id", (message_id, param))
             for memory in (_memory(r, now) for r in rows):
@@ -353,7 +372,7 @@ class MemoryStore:
                  int(pinned), key, "\n".join(names), str(kind), str(origin)))
             new_id = int(cursor.lastrowid)
             if key:
-                condition, param = seen_by(profile_id)
+                condition, param = self._seen_by(profile_id)
                 db.execute("UPDATE memories SET state = 'superseded', prior_state = state, superseded_by = ?, "
                            f"state_changed_at = ? WHERE {condition} AND subject = ? AND state = 'active' AND id != ?",
                            (new_id, now, param, key, new_id))
@@ -492,7 +511,7 @@ class MemoryStore:
     def embedded_ids(self, profile_id: str, model: str, limit: int) -> list[int]:
         """The newest active memories the profile sees that have a vector of `model`."""
         now = self.clock()
-        condition, param = seen_by(profile_id)
+        condition, param = self._seen_by(profile_id)
         rows = self._read(f"SELECT id FROM memories WHERE {condition} AND state = 'active' AND embedding_model = ? "
                           "AND (expires_at IS NULL OR expires_at > ? OR pinned = 1) ORDER BY updated_at DESC LIMIT ?",
                           (param, model, now, limit))
@@ -534,7 +553,7 @@ class MemoryStore:
         now = self.clock()
         terms = recall_terms(text)
         found: list[tuple[Memory, float]] = []
-        condition, profile_id = seen_by(profile_id, "m.profile_id")  # the parameter the queries below bind
+        condition, profile_id = self._seen_by(profile_id, "m.profile_id")  # the parameter the queries below bind
         alive = (f"{condition} AND m.state = 'active' AND "
                  "(m.expires_at IS NULL OR m.expires_at > ? OR m.pinned = 1)")
         columns = ", ".join("m." + c.strip() for c in _COLUMNS.split(","))
@@ -570,7 +589,7 @@ class MemoryStore:
     def recent_long_term(self, profile_id: str, *, limit: int = 5) -> list[Memory]:
         """The newest active long-term memories the profile sees: offered when nothing in the message matches."""
         now = self.clock()
-        condition, param = seen_by(profile_id)
+        condition, param = self._seen_by(profile_id)
         rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE {condition} AND state = 'active' AND layer = ? "
                           "AND (expires_at IS NULL OR expires_at > ? OR pinned = 1) ORDER BY updated_at DESC LIMIT ?",
                           (param, Layer.LONG_TERM.value, now, limit))

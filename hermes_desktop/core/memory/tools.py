@@ -32,7 +32,6 @@ from hermes_desktop.core.memory.extract import MAX_QUOTE_CHARS, MAX_STATEMENT_CH
 from hermes_desktop.core.memory.model import Kind, Memory, MemoryState
 from hermes_desktop.core.memory.rules import end_of_day, find_candidates, find_date
 from hermes_desktop.core.memory.service import Forgotten, TooMany
-from hermes_desktop.core.memory.store import visible_to
 from hermes_desktop.core.memory.text import own_words, quote_in, supported_by
 from hermes_desktop.core.storage.search import query_terms
 from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
@@ -146,7 +145,7 @@ def targets(service: "MemoryService", session_id: str, args: dict[str, Any]) -> 
         if not 0 < wanted < 2 ** 63:  # SQLite's integers: a larger one failed the precheck ("impact unknown")
             return []
         memory = service.store.get(wanted)
-        return [memory] if memory is not None and memory.state in states and visible_to(memory, profile) else []
+        return [memory] if memory is not None and memory.state in states and service.store.visible(memory, profile) else []
     query = str(args.get("query") or "").strip()
     if not query:
         raise ToolError("give `query` (words of the memories to forget) or `id`")

@@ -382,12 +382,19 @@ def _v13_memories_shared_across_profiles(db: sqlite3.Connection) -> None:
     )
 
 
+def _v14_sessions_held_local(db: sqlite3.Connection) -> None:
+    """`sessions.held_local`: the id of the local-only provider (ProviderProfile.local_only) that answered in this
+    session, set at its first such turn and never cleared (core/local_only.py): from then on the conversation is
+    sent only to local-only providers. NULL: no local-only provider has answered here."""
+    _run(db, "ALTER TABLE sessions ADD COLUMN held_local TEXT")
+
+
 MIGRATIONS: list[Migration] = [_v1_sessions_and_messages, _v2_branches_trash_pins_search,
                                _v3_summaries_get_their_own_role, _v4_reasoning, _v5_attachments,
                                _v6_memories, _v7_context_summaries, _v8_tool_call_records,
                                _v9_assistants_and_prompts, _v10_sync_ids_and_state,
                                _v11_usage_records_and_reply_models, _v12_turn_failures,
-                               _v13_memories_shared_across_profiles]
+                               _v13_memories_shared_across_profiles, _v14_sessions_held_local]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -99,6 +99,7 @@ def export_json(store: Any, session_id: str, *, known_secrets: Iterable[str] = (
             "prompt_tokens": info.prompt_tokens, "completion_tokens": info.completion_tokens,
             "active_skills": list(info.active_skills),
             "assistant": _assistant_ref(store, session_id),
+            **_held_local_field(store, session_id),
         },
         "head": number.get(details.head_id) if details.head_id is not None else None,
         "messages": [
@@ -117,6 +118,12 @@ def export_json(store: Any, session_id: str, *, known_secrets: Iterable[str] = (
     for item, m in zip(document["messages"], rows):  # added after: their bytes are checked, not text-redacted
         item.update(_attachment_fields(m, store, secrets))
     return json.dumps(document, ensure_ascii=False, indent=2)
+
+
+def _held_local_field(store: Any, session_id: str) -> dict[str, Any]:
+    """`held_local` (core/local_only.py) when a local-only provider holds the session: an import keeps it held."""
+    held = store.held_local(session_id) if hasattr(store, "held_local") else None
+    return {"held_local": held} if held else {}
 
 
 def _add_sources(items: list[dict[str, Any]], rows: list[StoredMessage],
@@ -542,6 +549,9 @@ def _import_session(store: Any, session_id: str, session: dict[str, Any], messag
         messages=messages,
         head=head if _is_int(head) else None,
     )
+    held = session.get("held_local")
+    if isinstance(held, str) and held.strip():  # a file can only add this restriction, never lift one
+        store.hold_local(session_id, held.strip()[:200])
 
 
 def _import_legacy(store: Any, data: dict[str, Any], messages: _Messages, outline: _Outline) -> ImportResult:

@@ -43,6 +43,10 @@ def session_fields(row: sqlite3.Row) -> dict[str, Any]:
     # The session's assistant (v9). Sent once for every session when this field was new (a few bytes each), so a
     # change back to Hermes (None) reaches the other devices too.
     fields["assistant"] = row["assistant_id"] if "assistant_id" in row.keys() else None
+    # The local-only provider holding it (v14, core/local_only.py): sent only when set, so the other sessions'
+    # records stay as they were; on arrival it is set once and never cleared, so no device can release it.
+    if "held_local" in row.keys() and row["held_local"]:
+        fields["held_local"] = row["held_local"]
     return fields
 
 
@@ -297,7 +301,7 @@ class Merger:
         else:
             local_id = row[0]
         for name, value in fields.items():
-            if name not in ("title", "pinned", "deleted", "model", "assistant") or not self.conflict_check(
+            if name not in ("title", "pinned", "deleted", "model", "assistant", "held_local") or not self.conflict_check(
                     "session", gid, name, stamp, value):
                 continue
             if name == "title":
@@ -309,6 +313,10 @@ class Merger:
                 self.db.execute("UPDATE sessions SET deleted_at = ? WHERE id = ?", (value, local_id))
             elif name == "assistant":
                 self.db.execute("UPDATE sessions SET assistant_id = ? WHERE id = ?", (value or None, local_id))
+            elif name == "held_local":
+                if isinstance(value, str) and value:
+                    self.db.execute("UPDATE sessions SET held_local = COALESCE(held_local, ?) WHERE id = ?",
+                                    (value[:200], local_id))
             else:
                 self.db.execute("UPDATE sessions SET profile_id = ?, model = ?, params = ?, active_skills = ? "
                                 "WHERE id = ?", (value[0], value[1], json.dumps(value[2]), json.dumps(value[3]),

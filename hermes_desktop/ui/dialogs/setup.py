@@ -69,7 +69,7 @@ REASONING_EFFORTS = ("low", "medium", "high")
 
 SHOWN_FIELDS = ("id", "name", "base_url", "model", "temperature", "max_output_tokens", "context_window", "tool_mode",
                 "needs_api_key", "reasoning_echo", "reasoning_effort", "extra_params", "vision",
-                "learned_reasoning_echo", "learned_no_vision", "embedding_model", "side_model")
+                "learned_reasoning_echo", "learned_no_vision", "embedding_model", "side_model", "local_only")
 """The profile fields this dialog edits; `profile()` keeps every other field of the profile being edited."""
 
 
@@ -188,6 +188,13 @@ class SetupDialog(QDialog):
         self.side_model.setToolTip(self.tr("A cheaper model of this provider for titles, summaries and memory "
                                            "extraction; the chat itself keeps its model."))
         advanced_form.addRow(self.tr("Side-task model"), self.side_model)
+        self.local_only = QCheckBox(self.tr("Local only: conversations and memories stay with local providers"))
+        self.local_only.setObjectName("localOnlyCheck")
+        self.local_only.setToolTip(self.tr("For a model on this computer or your own network. A conversation it "
+                                           "answered in is then never sent to another provider (only to providers "
+                                           "also marked local only), and what you told it is not recalled for "
+                                           "other providers."))
+        advanced_form.addRow("", self.local_only)
         self._build_model_controls(advanced_form)
         self.advanced = advanced
 
@@ -456,6 +463,7 @@ class SetupDialog(QDialog):
         self.context_window.setValue(profile.context_window)
         self.embedding_model.setText(profile.embedding_model or "")
         self.side_model.setText(profile.side_model or "")
+        self.local_only.setChecked(profile.local_only)
         self.reasoning_echo.setCurrentIndex(max(0, self.reasoning_echo.findData(profile.reasoning_echo.value)))
         effort = profile.reasoning_effort
         if effort and self.reasoning_effort.findData(effort) < 0:  # a value typed into settings.json: kept
@@ -528,6 +536,7 @@ class SetupDialog(QDialog):
             learned_no_vision=self._learned[1] and self._same_server_as_edited(),
             embedding_model=self.embedding_model.text().strip() or None,
             side_model=self.side_model.text().strip() or None,
+            local_only=self.local_only.isChecked(),
         )
         # Fields the dialog does not show (the picker's hand-typed models, request_timeout_s, any added later) stay
         # as they were: the edited profile with the shown fields replaced.
