@@ -3,6 +3,8 @@ removable chips, the scripted server receiving the image, a thumbnail in the tra
 
 from __future__ import annotations
 
+import pytest
+
 import base64
 from pathlib import Path
 
@@ -115,15 +117,16 @@ def test_paste_an_image_from_the_clipboard_and_drop_a_file_onto_the_transcript(m
     assert content[0]["text"].startswith("[Attached file: \"notes.md\"]\n```markdown\n# Plan\n- ship it")
 
 
+@pytest.mark.parametrize("model", ["o3-mini", "deepseek-reasoner", "deepseek-chat"])
 def test_an_image_for_a_text_only_model_is_refused_before_sending_and_the_box_is_kept(make_window, model_server,
-                                                                                      tmp_path) -> None:
-    h = make_window(HERMES_MODEL="o3-mini")  # known to take no images
+                                                                                      tmp_path, model) -> None:
+    h = make_window(HERMES_MODEL=model)  # known to take no images (DeepSeek's chat and reasoner: issue 24)
     chat = h.window.chat
     h.do(lambda: chat.attach_files([write_png(tmp_path / "photo.png")]))
     h.wait_until(lambda: chip_names(h) == ["photo.png"], what="the chip")
     h.send("What is in this photo?")
     h.wait_until(lambda: chat.attach_notice.isVisible(), what="the refusal")
-    assert chat.attach_notice.text().startswith("Not sent: o3-mini cannot see images. Remove photo.png")
+    assert chat.attach_notice.text().startswith(f"Not sent: {model} cannot see images. Remove photo.png")
     assert chat.input.toPlainText() == "What is in this photo?" and chip_names(h) == ["photo.png"]
     h.settle(0.2)
     assert model_server.chat_requests == [] and h.window.current_session is None  # nothing sent, nothing stored
