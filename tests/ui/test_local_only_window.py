@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtWidgets import QCheckBox, QPushButton
+from PySide6.QtWidgets import QCheckBox, QListWidget, QPushButton
 
 from hermes_desktop.core.paths import app_paths
 from hermes_desktop.core.session_models import SessionPick
@@ -30,6 +30,10 @@ def test_the_local_only_box_is_saved_and_loaded(make_window, saved_profile) -> N
     h.wait_until(lambda: saved_json().get("local_only") is True, what="local_only saved")
     again = edit_provider(h)
     assert again.findChild(QCheckBox, "localOnlyCheck").isChecked()
+    again.reject()
+    h.do(h.window.open_settings)
+    settings = h.wait_until(lambda: getattr(h.window, "settings_dialog", None), what="the settings")
+    assert settings.findChild(QListWidget, "profileList").item(0).text().startswith("● Main — scripted-model, local only")
 
 
 def test_a_local_only_session_switched_to_another_provider_is_refused_with_advice(

@@ -169,6 +169,8 @@ class SettingsDialog(QDialog):
             side = profile.side_model if profile.side_model and profile.side_model != profile.model else ""
             if side:  # titles, summaries and memory go to another model of this provider: said on its row
                 head = self.tr("{0}, side tasks: {1}").format(head, side)
+            if profile.local_only:  # its conversations stay with local providers (core/local_only.py)
+                head = self.tr("{0}, local only").format(head)
             item = QListWidgetItem(f"{head}  ({profile.base_url})")
             item.setData(PROFILE_ROLE, profile.id)
             item.setData(URL_ROLE, profile.base_url)

@@ -188,13 +188,14 @@ class SetupDialog(QDialog):
         self.side_model.setToolTip(self.tr("A cheaper model of this provider for titles, summaries and memory "
                                            "extraction; the chat itself keeps its model."))
         advanced_form.addRow(self.tr("Side-task model"), self.side_model)
-        self.local_only = QCheckBox(self.tr("Local only: conversations and memories stay with local providers"))
+        self.local_only = QCheckBox(self.tr("Conversations stay local"))
         self.local_only.setObjectName("localOnlyCheck")
         self.local_only.setToolTip(self.tr("For a model on this computer or your own network. A conversation it "
                                            "answered in is then never sent to another provider (only to providers "
                                            "also marked local only), and what you told it is not recalled for "
                                            "other providers."))
-        advanced_form.addRow("", self.local_only)
+        self.local_only.setAccessibleName(self.tr("Local only"))
+        advanced_form.addRow(self.tr("Local only"), self.local_only)
         self._build_model_controls(advanced_form)
         self.advanced = advanced
 
