@@ -216,6 +216,9 @@ class AssistantActions(QObject):
                                                   a.shown_description(language), a.shown_starters(language))
         if "assistants" in self.window.inspector._built:
             self.panel.set_current(a.id)
+        knowledge = getattr(self.window, "knowledge", None)
+        if knowledge is not None:  # the assistant's knowledge bases show as used in the picker and the tab
+            knowledge.refresh()
 
     async def use(self, assistant_id: str) -> None:
         store = self.store
