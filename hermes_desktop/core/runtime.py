@@ -244,7 +244,8 @@ class Runtime:
 
     def offer_tools(self, session_id: str, specs: list[ToolSpec]) -> list[ToolSpec]:
         """The tools a request offers: MCP's live ones, active skills', the pager's, search_knowledge in a session that
-        uses knowledge bases, then the assistant's allow list."""
+        uses knowledge bases (attached from the chat or named by its assistant), then the assistant's allow list
+        (which leaves search_knowledge to the knowledge service: core/assistants/allow_list.py)."""
         offered = self._knowledge_offered(session_id, PAGER.offered(
             session_id, self.skills.offered(session_id, self.mcp.offered(specs, session_id))))
         return self.assistants.offered(session_id, offered) if self.assistants is not None else offered
@@ -261,6 +262,11 @@ class Runtime:
         if self.knowledge is None:
             return {}
         return {"prepare_knowledge": self.knowledge.prepare, "knowledge_layer": self.knowledge.layer}
+
+    def assistant_bases(self, session_id: str, fresh: bool = False) -> tuple[str, ...]:
+        """The knowledge base names the session's assistant lists (the knowledge service's hook: its
+        `session_bases` is the one answer to which bases a session uses); none without assistants."""
+        return self.assistants.knowledge_bases(session_id, fresh) if self.assistants is not None else ()
 
     def _knowledge_offered(self, session_id: str, specs: list) -> list:  # type: ignore[type-arg]
         return specs if self.knowledge is None else self.knowledge.offered(session_id, specs)
@@ -490,7 +496,7 @@ def open_knowledge(runtime: Runtime) -> "KnowledgeService":
     from hermes_desktop.core.knowledge.service import KnowledgeService
 
     service = KnowledgeService(KnowledgeRegistry(runtime.paths.knowledge_dir), runtime.embedding_endpoint,
-                               runtime.may_embed_for)
+                               runtime.may_embed_for, assistant_bases=runtime.assistant_bases)
     for spec in service.tools():
         runtime.registry.register(spec, replace=True)
     return service

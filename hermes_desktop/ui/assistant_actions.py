@@ -216,6 +216,9 @@ class AssistantActions(QObject):
                                                   a.shown_description(language), a.shown_starters(language))
         if "assistants" in self.window.inspector._built:
             self.panel.set_current(a.id)
+        knowledge = getattr(self.window, "knowledge", None)
+        if knowledge is not None:  # the assistant's knowledge bases show as used in the picker and the tab
+            knowledge.refresh()
 
     async def use(self, assistant_id: str) -> None:
         store = self.store
@@ -374,8 +377,10 @@ class AssistantActions(QObject):
         runtime = self.controller.runtime
         if runtime is None or self.store is None:
             return
+        # Not listed: the tools no list decides (memory follows "memory on"; read_more and search_knowledge are
+        # offered by what the session has: core/assistants/allow_list.py).
         tools = [(s.name, f"{s.name} — {s.risk.value}") for s in runtime.registry.specs() if s.source == "builtin"
-                 and s.name not in ("remember", "recall", "forget", "read_more")]
+                 and s.name not in ("remember", "recall", "forget", "read_more", "search_knowledge")]
         skills = [s.name for s in runtime.skills.skills]
         servers = sorted(runtime.mcp.supervisors) if hasattr(runtime.mcp, "supervisors") else []
         profiles = [(p.id, p.name) for p in runtime.settings.profiles]

@@ -116,21 +116,28 @@ class KnowledgeActions(QObject):
         if registry is None:
             return
         session = self.window.current_session
+        service = self.controller.runtime.knowledge  # type: ignore[union-attr]  # registry is not None: it exists
 
-        def read() -> tuple[list[Any], set[str]]:
+        def read() -> tuple[list[Any], set[str], set[str]]:
             bases = registry.list()
-            used = set(registry.session_bases(session)) if session else set()
-            return bases, used
+            if not session:
+                return bases, set(), set()
+            used = service.session_bases(session, fresh=True)  # the chat's bases and its assistant's
+            return bases, set(used.attached), set(used.from_assistant)
 
         try:
-            bases, used = await in_thread(read)
+            bases, attached, from_assistant = await in_thread(read)
         except Exception as exc:
             log.warning("the knowledge bases could not be listed: %s", exc)
             return
         from hermes_desktop.ui.knowledge_panel import BaseRow
 
+        shown = getattr(self.window, "assistants", None)
+        assistant = shown.current.shown_name(shown.language) if shown is not None and shown.current else ""
         rows = [BaseRow(b.name, tuple(b.paths), b.documents, b.chunks, b.problems, b.last_sync, b.embedding_model,
-                        b.vectors, b.name in used, b.last_result if b.last_result.startswith("cannot be read") else "")
+                        b.vectors, b.name in attached or b.name in from_assistant,
+                        b.last_result if b.last_result.startswith("cannot be read") else "",
+                        (assistant or "?") if b.name in from_assistant else "")
                 for b in bases]
         self.panel.show_bases(rows)
         self.picker.show_bases(rows)

@@ -52,6 +52,14 @@ class BaseRow:
     vectors: int = 0
     used: bool = False  # by the open conversation
     broken: str = ""  # the base's file cannot be read
+    assistant: str = ""  # used because the conversation's assistant names it (not attached here): its shown name
+
+
+def assistant_label(row: BaseRow) -> str:
+    """"Assistant: <name>" for a base the conversation's assistant brings (its existing translation), else ""."""
+    if not row.assistant:
+        return ""
+    return QCoreApplication.translate("AssistantActions", "Assistant") + ": " + row.assistant
 
 
 def reason_text(code: str) -> str:
@@ -209,9 +217,12 @@ class KnowledgePanel(QWidget):
                 item = QListWidgetItem(self._plain(row))
                 item.setData(NAME_ROLE, row.name)
                 item.setData(HTML_ROLE, self._html(row, theme))
-                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                if row.assistant:  # the assistant's base: shown as used, changed in the assistant, not here
+                    item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsUserCheckable)
+                else:
+                    item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(Qt.CheckState.Checked if row.used else Qt.CheckState.Unchecked)
-                item.setToolTip(self.tr("Use in this conversation") + "\n" + "\n".join(row.paths))
+                item.setToolTip("\n".join([assistant_label(row) or self.tr("Use in this conversation"), *row.paths]))
                 self.list.addItem(item)
                 if row.name == selected:
                     item.setSelected(True)

@@ -6,6 +6,8 @@ item per base (objectName `knowledgePick:<name>`; a base whose file cannot be re
 and "Manage knowledge bases…", which opens the Knowledge tab. A tick is the same choice as the tab's check box: both
 go through ui/knowledge_actions.py (`use`), which stores it for the open session (a new chat gets its id then) and
 refreshes both. The picker holds only the rows it was last shown (`BaseRow`, ui/knowledge_panel.py).
+A base the conversation's assistant names (core/knowledge/service.py `session_bases`) is counted, shown ticked and
+marked "Assistant: <name>", and cannot be unticked here (it is changed in the assistant's editor).
 """
 
 from __future__ import annotations
@@ -62,12 +64,17 @@ class KnowledgePicker(QToolButton):
         if not self.rows:
             empty = menu.addAction(self.tr("No knowledge bases yet"))
             empty.setEnabled(False)
+        from hermes_desktop.ui.knowledge_panel import assistant_label
+
         for row in self.rows:
-            action = QAction(row.name, menu)
+            label = assistant_label(row)
+            action = QAction(f"{row.name} · {label}" if label else row.name, menu)
             action.setObjectName(f"knowledgePick:{row.name}")
             action.setCheckable(True)
             action.setChecked(row.used)
-            action.setEnabled(not row.broken)
+            action.setEnabled(not row.broken and not row.assistant)  # the assistant's: not removable here
+            if label:
+                action.setToolTip(label)
             if row.broken:
                 action.setToolTip(self.tr("cannot be read: {0}").format(row.broken))
             action.toggled.connect(lambda on, name=row.name: self.sig_use.emit(name, on))

@@ -96,3 +96,51 @@ def test_ask_with_knowledge_sends_framed_passages_and_a_poisoned_document_still_
     assert "search_knowledge" not in last.tool_names and "passages from the user" not in last.system_prompt.lower()
     unknown = hermes("ask", "x", "--knowledge", "nope", env=env)
     assert unknown.returncode == 2 and "no knowledge base called 'nope'" in unknown.stderr
+
+
+def test_ask_with_an_assistant_that_names_a_base_gets_its_passages_with_the_chats_own(
+        server: ScriptedModelServer, env: dict[str, str], tmp_path: Path) -> None:
+    """`ask --assistant` of an assistant whose knowledge names a base: its passages and search_knowledge, on top of
+    a base attached with --knowledge; another assistant from the next ask drops it; a removed base is skipped."""
+    handbook, travel = tmp_path / "handbook", tmp_path / "travel"
+    handbook.mkdir()
+    travel.mkdir()
+    (handbook / "leave.md").write_text("# Leave\n\nEvery employee gets twenty-five days of paid annual leave.\n")
+    (travel / "visa.md").write_text("# Visa\n\nThe visa application takes ten working days.\n")
+    for name, folder in (("Handbook", handbook), ("Travel", travel)):
+        assert hermes("knowledge", "create", name, str(folder), env=env).returncode == 0
+        assert hermes("knowledge", "sync", name, env=env).returncode == 0
+    mine = tmp_path / "assistants.json"
+    mine.write_text(json.dumps({"format": "hermes-assistants", "version": 1, "assistants": [
+        {"name": "HR helper", "instructions": "Answer from the handbook.", "tools": ["read_file"],
+         "knowledge": ["handbook"], "memory": False},
+        {"name": "Plain", "instructions": "Just talk.", "tools": ["read_file"], "memory": False}]}), encoding="utf-8")
+    added = hermes("assistants", "add", str(mine), env=env)
+    assert added.returncode == 0, added.stderr
+    server.enqueue(tool_call_reply(CallScript("search_knowledge", {"query": "annual leave",
+                                                                   "knowledge_base": "HANDBOOK"})),
+                   text_reply("Twenty-five days [1], ten working days [2]."))
+    asked = hermes("ask", "How much annual leave do I get, and how long does the visa take?", "--session", "hr",
+                   "--assistant", "HR helper", "--knowledge", "Travel", env=env)
+    assert asked.returncode == 0, asked.stderr
+    first = [r for r in server.chat_requests if r.body.get("tools")][0]
+    assert "(Travel, Handbook)" in first.system_prompt
+    assert "twenty-five days of paid annual leave" in first.system_prompt and "ten working days" in first.system_prompt
+    assert set(first.tool_names) == {"read_file", "search_knowledge"}
+    result = json.loads([m for m in server.chat_requests[-1].messages if m.get("role") == "tool"][-1]["content"])
+    assert result["passages"][0]["knowledge_base"] == "Handbook"
+    # Switched to an assistant without bases: from this message only the chat's own base is used.
+    server.enqueue(text_reply("ok"))
+    assert hermes("ask", "visa and annual leave again?", "--session", "hr", "--assistant", "Plain",
+                  env=env).returncode == 0
+    plain = [r for r in server.chat_requests if r.body.get("tools")][-1]
+    assert "(Travel)" in plain.system_prompt and "ten working days" in plain.system_prompt
+    assert "twenty-five days of paid" not in plain.system_prompt
+    # The assistant's base removed: the turn goes on with what is left, no error.
+    assert hermes("knowledge", "remove", "Handbook", env=env).returncode == 0
+    server.enqueue(text_reply("ok"))
+    again = hermes("ask", "visa and annual leave, once more?", "--session", "hr", "--assistant", "HR helper", env=env)
+    assert again.returncode == 0 and "Traceback" not in again.stderr and "error" not in again.stderr.lower()
+    last = [r for r in server.chat_requests if r.body.get("tools")][-1]
+    assert "(Travel)" in last.system_prompt and "Answer from the handbook." in last.system_prompt
+    assert "twenty-five days of paid" not in last.system_prompt and "search_knowledge" in last.tool_names

@@ -57,3 +57,43 @@ def test_the_composer_picker_chooses_the_bases_a_conversation_uses(make_window, 
     h.do(lambda: h.window.inspector.setCurrentIndex(0))
     h.do(manage.trigger)
     assert h.window.inspector.currentWidget() is panel
+
+
+def test_the_assistants_bases_show_as_used_and_cannot_be_unticked_in_the_chat(make_window, tmp_path: Path) -> None:
+    from hermes_desktop.core.assistants.model import HERMES, Assistant
+
+    h = make_window()
+    actions = h.window.knowledge
+    registry = h.controller.runtime.knowledge.registry
+    for name in ("Handbook", "资料"):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "a.md").write_text(f"# {name}\n\nSome text.\n", encoding="utf-8")
+        h.run(actions.create(folder, name=name))
+        h.wait_until(lambda: actions.syncing is None, timeout=60, what="the sync")
+    picker = h.window.findChild(QToolButton, "knowledgePicker")
+    h.wait_until(lambda: len(picker.rows) == 2, what="the picker's bases")
+    hr = h.window.assistants.store.save(Assistant(id="", name="HR helper", tools=("read_file",),
+                                                  knowledge=("handbook",)))
+    h.run(h.window.assistants.use(hr.id))  # the chat's assistant names Handbook (case-insensitively)
+    session = h.window.current_session
+    h.wait_until(lambda: picker.text() == "Knowledge · 1", what="the assistant's base counted")
+    handbook = picker.action_for("Handbook")
+    assert handbook.isChecked() and not handbook.isEnabled(), "ticked, and not removable here"
+    assert handbook.text() == "Handbook · Assistant: HR helper" and "Handbook" in picker.toolTip()
+    assert registry.session_bases(session) == [], "nothing copied into the chat's own bases"
+    panel = h.window.inspector.knowledge
+    h.do(lambda: h.window.inspector.setCurrentWidget(panel))
+    h.wait_until(lambda: panel.list.count() == 2, what="the tab's rows")
+    item = next(panel.list.item(i) for i in range(panel.list.count())
+                if panel.list.item(i).data(Qt.ItemDataRole.UserRole + 1) == "Handbook")
+    assert item.checkState() == Qt.CheckState.Checked and not item.flags() & Qt.ItemFlag.ItemIsUserCheckable
+
+    h.do(lambda: picker.action_for("资料").setChecked(True))  # the chat's own base on top
+    h.wait_until(lambda: picker.text() == "Knowledge · 2", what="both in use")
+    assert registry.session_bases(session) == ["资料"]
+    h.run(h.window.assistants.use(HERMES.id))  # back to Hermes: only the chat's base
+    h.wait_until(lambda: picker.text() == "Knowledge · 1" and picker.action_for("Handbook").isEnabled(),
+                 what="the assistant's base gone")
+    assert not picker.action_for("Handbook").isChecked() and picker.action_for("资料").isChecked()
+    assert picker.action_for("Handbook").text() == "Handbook"

@@ -6,13 +6,22 @@ prepared or the user is asked (core/agent.py `call_guard`), so a model that call
 that the instructions talk it into) gets a structured refusal, and the approval rules still apply to what is left.
 
 Rules, by a tool's source (ToolSpec.source):
-- built-in tools: kept when named in `assistant.tools`. Memory tools only with memory on; `search_knowledge` only
-  when the assistant names a knowledge base; `read_more` (pages a long result already given) always.
+- built-in tools: kept when named in `assistant.tools`. Memory tools only with memory on; `read_more` (pages a long
+  result already given) and `search_knowledge` always, whatever the list says.
 - `skills` (activate_skill, read_skill_resource, find_skills): when the assistant may use at least one skill;
   activate_skill / read_skill_resource of a skill outside its list is refused.
 - `skill:<name>`: the skill is in `assistant.skills`.
 - `mcp:<server>`: the server is in `assistant.mcp_servers`.
 `None` (Hermes) keeps everything in that group. An assistant never adds a tool: what the user disabled stays off.
+
+Why `search_knowledge` is outside the list: the allow list is the user's boundary on what an assistant can do, and
+this tool does nothing but read, and reads only the knowledge bases the session uses — ones the user attached to
+the conversation or listed in this assistant's own knowledge field (core/knowledge/service.py `session_bases`).
+The same bases' passages already reach the model through the Retrieval layer every turn, so withholding the tool
+keeps nothing from the model; it only stops the model searching further in what the user chose to give it. So
+the knowledge service alone decides: the tool is offered whenever the session uses a base (by either route) and
+never otherwise, and a call in a session without bases is refused by the tool itself. The user can still switch it
+off everywhere in the Tools tab (disabled tools are removed before any of this).
 """
 
 from __future__ import annotations
@@ -32,10 +41,8 @@ def allows(assistant: Assistant, name: str, source: str) -> bool:
     """Whether `assistant` may use the tool `name` from `source` (see the module docstring)."""
     if name in MEMORY_TOOLS and source == "builtin":
         return assistant.memory  # memory on: its tools come with it (the memory settings still apply)
-    if name in ALWAYS:
+    if name in ALWAYS or name == KNOWLEDGE_TOOL:  # search_knowledge: offered by the session's bases (see above)
         return True
-    if name == KNOWLEDGE_TOOL:
-        return bool(assistant.knowledge) or assistant.tools is None
     if source == "skills":
         return assistant.skills is None or bool(assistant.skills)
     if source.startswith("skill:"):

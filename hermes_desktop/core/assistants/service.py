@@ -11,7 +11,8 @@ What an assistant changes, and what it never can:
 - the tools offered are narrowed to its allow list, and every call outside it is refused (allow_list.py);
 - its parameters reach the request (ChatRequest.overrides) and its default model answers unless the user picked a
   model for the session (the picker's choice wins);
-- memory off: no memory layer, no memory tools, nothing extracted after its turns.
+- memory off: no memory layer, no memory tools, nothing extracted after its turns;
+- the knowledge bases it names are used by the session with the ones attached from the chat (`knowledge_bases`).
 The approval policy, the Tools tab's disabled tools and the mode (chat only, dry run) are the user's and apply on top.
 
 Side tasks (titles, summaries, memory extraction) go to `side_client`: the assistant's side model, else the
@@ -102,8 +103,13 @@ class AssistantService:
     def memory_on(self, session_id: str) -> bool:
         return self.current(session_id).memory
 
-    def knowledge_bases(self, session_id: str) -> tuple[str, ...]:
-        """The knowledge bases the session's assistant names (issue 22 builds them; names only here)."""
+    def knowledge_bases(self, session_id: str, fresh: bool = False) -> tuple[str, ...]:
+        """The knowledge base names the session's assistant lists: the knowledge service's `assistant_bases` hook
+        (core/knowledge/service.py `session_bases` adds them to the chat's bases, matches them to existing bases
+        and skips missing ones). `fresh=False`: the assistant kept for the current turn (a switch applies from the
+        next message); `fresh=True` (blocking): the one stored now, for the window outside a turn."""
+        if fresh:
+            return self.store.session_assistant(session_id).assistant.knowledge
         return self.current(session_id).knowledge
 
     def memory_hooks(self, hooks: dict[str, Any]) -> dict[str, Any]:
