@@ -20,8 +20,9 @@ import pytest
 
 from hermes_desktop.core import i18n
 from tests.support.cli import cli_env, hermes
+from tests.support.error_codes import SAMPLE_DATA, SAMPLE_PARAMS, emitted_error_codes
 from tests.support.glossary import PO
-from tests.support.model_server import CallScript, text_reply, tool_call_reply
+from tests.support.model_server import DEEPSEEK_ECHO_MESSAGE, CallScript, error_reply, text_reply, tool_call_reply
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
@@ -155,6 +156,41 @@ def test_a_model_error_is_said_in_chinese_and_the_server_quoted(zh_env, model_se
     english = {**zh_env, "XDG_CONFIG_HOME": zh_env["XDG_CONFIG_HOME"] + "-en"}
     assert "error: The provider rejected the API key" in hermes("ask", "hello", env=english).stderr, \
         "in English the engine's own sentence, as before"
+
+
+def test_every_error_code_the_core_can_give_is_worded_for_the_terminal() -> None:
+    """Read from the code (tests/support/error_codes.py): a new code without terminal words fails here, instead of
+    reaching a Chinese terminal as 详细信息：“<the engine's English>”."""
+    from hermes_desktop.core.error_words import error_text
+
+    codes = emitted_error_codes()
+    assert {"reasoning_history_refused", "over_window", "session_busy", "storage_full"} <= codes, codes
+    english = "The engine's English sentence."
+    try:
+        i18n.use_language("zh_CN")
+        for code in sorted(codes):
+            text = error_text(code, SAMPLE_PARAMS, english)
+            assert english not in text, f"{code} has no terminal words (core/error_words.py)"
+            assert_chinese(text, SAMPLE_DATA, code)
+        said = error_text("tool_call_rejected", {**SAMPLE_PARAMS, "server": "Tool call validation failed"}, english)
+        assert said.endswith("服务器返回：“Tool call validation failed”"), "the server's own words stay, quoted"
+    finally:
+        i18n.use_language("en")
+    assert error_text("session_busy", SAMPLE_PARAMS, english) == english, "in English the engine's sentence"
+
+
+def test_a_refused_deepseek_history_says_what_to_do_on_the_terminal(zh_env, model_server) -> None:
+    """DeepSeek in thinking mode refusing the earlier replies even as text (core/llm/client.py): the advice for the
+    terminal (another model with ask --model, a new --session, thinking off), in Chinese, the server quoted."""
+    env = {**zh_env, "HERMES_MODEL": "deepseek-reasoner"}  # the name turns reasoning echo on (AUTO)
+    model_server.enqueue(*[error_reply(400, DEEPSEEK_ECHO_MESSAGE) for _ in range(3)])
+    refused = hermes("ask", "2+2?", "--session", "cli-deepseek", env=env)
+    assert refused.returncode == 1, refused.stderr
+    line = next(line for line in refused.stderr.splitlines() if line.startswith("错误："))
+    assert "deepseek-reasoner 仍拒绝了此对话中早先的回复" in line, refused.stderr
+    assert "ask --model" in line and "关闭思考模式" in line and "再问一次" in line, line
+    assert f"服务器返回：“{DEEPSEEK_ECHO_MESSAGE}”" in line, line
+    assert_chinese(re.sub(r"“[^”]*”", " ", line), ("deepseek-reasoner", "ask"), "the refused history")
 
 
 def test_skills_list_speaks_chinese(zh_env) -> None:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QPlainTextEdit, QTreeWidg
 from hermes_desktop.core.paths import app_paths, resources_dir
 from hermes_desktop.ui.chat.items import BannerItem, ToolCardItem
 from hermes_desktop.ui.i18n import install_translations
+from tests.support.error_codes import emitted_error_codes
 from tests.support.glossary import ts_pairs
 from tests.support.model_server import CallScript, error_reply, text_reply, tool_call_reply
 from tests.ui.test_approvals import dialog_for, settle_turn
@@ -267,6 +268,8 @@ ERRORS = [  # every code core/llm/errors.py, request_fit, the agent and storage 
                                                              ("memory", "memory"), ("message", "this turn"))]}),
     *[(f"storage_{fault}", {"path": "/d/hermes.db", "consequence": "your message was not saved"})
       for fault in ("full", "read_only", "io", "permission", "busy", "corrupt", "other")],
+    ("storage", {}), ("no_model", {}), ("reasoning_history_refused", {"model": "m1", "server": "bad key"}),
+    ("tool_call_rejected", {"server": "bad key"}), ("reply_output_limit", {}), ("session_busy", {"wait_s": 30}),
 ]
 ERROR_DATA = ("bad key", "h:1", "m1", "KeyError", "turn_deadline_s", "/v1", "/d/hermes.db", "activate_skill", "pdf",
               "files", "mcp.json")
@@ -284,6 +287,8 @@ def test_every_impact_error_notice_stop_and_check_code_reads_as_chinese(qapp) ->
             assert_chinese(words.impact_text(code, params, "english fallback"), IMPACT_DATA, code)
         assert_chinese(words.impact_text("", {}, None, tool="mcp_files_wipe", source="mcp:files"),
                        ("mcp_files_wipe", "files"), "an MCP tool")
+        # every code the core can give (read from its code, tests/support/error_codes.py) is in the list above
+        assert emitted_error_codes() <= {code for code, _ in ERRORS}, emitted_error_codes() - {c for c, _ in ERRORS}
         for code, params in ERRORS:
             assert_chinese(words.model_error_text(code, params), ERROR_DATA, code)
         for kind in ErrorKind:  # an error without a code: a sentence for its kind, the English quoted
