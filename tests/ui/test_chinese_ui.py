@@ -193,19 +193,23 @@ def test_an_mcp_server_that_failed_says_why_in_chinese_with_its_own_words_quoted
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text(json.dumps({"mcpServers": {
         "ghost": {"command": "no-such-mcp-binary"},
+        "noderunner": {"command": "/no/such/dir/npx", "args": ["-y", "some-server"]},
         "needsvar": {"command": "python3", "env": {"TOKEN": "${env:HERMES_TEST_UNSET_VARIABLE}"}}}}), encoding="utf-8")
     h = make_window()
     servers = h.window.findChild(QListWidget, "mcpServerList")
 
-    def ghost() -> str:
+    def failed(name: str) -> str:
         texts = [servers.item(i).text() for i in range(servers.count())]
-        return next((t for t in texts if t.startswith("ghost") and "已停止运行：“" in t), "")
+        return next((t for t in texts if t.startswith(name) and "已停止运行。" in t), "")
 
-    text = h.wait_until(ghost, timeout=30, what="the missing command, in Chinese")
-    assert "失败" in text
-    # the OS's words about the command are data, quoted inside the Chinese sentence
-    quoted = re.sub(r"“[^”]*”", " ", text)
-    assert_chinese(quoted, ("ghost", "no-such-mcp-binary", "stdio"), "the MCP tab")
+    # the supervisor's reasons are codes (core/mcp/supervisor.reason_code), worded here: nothing quoted is stripped
+    text = h.wait_until(lambda: failed("ghost"), timeout=30, what="the missing command, in Chinese")
+    assert "失败" in text and "找不到命令 no-such-mcp-binary。" in text, text
+    assert_chinese(text, ("ghost", "no-such-mcp-binary", "stdio"), "the MCP tab")
+    text = h.wait_until(lambda: failed("noderunner"), timeout=30, what="the missing launcher, in Chinese")
+    assert "请安装 Node.js，它自带 npx" in text and "然后按“重启”" in text, text
+    assert_chinese(text, ("noderunner", "/no/such/dir/npx", "-y", "some-server", "stdio", "Node.js", "npx",
+                          "apt install npm"), "the MCP tab's launcher hint")
 
     def needsvar() -> str:
         texts = [servers.item(i).text() for i in range(servers.count())]
@@ -331,6 +335,23 @@ def test_every_impact_error_notice_stop_and_check_code_reads_as_chinese(qapp) ->
             text = words.mcp_detail(Event(detail_code=code, detail_params=params, detail="english"))
             assert_chinese(text, ("startTimeout", "hermes-desktop mcp login", "files", "${env:TOKEN}", "env.TOKEN",
                                   "${secret:…}"), code)
+        # the supervisor's reasons (core/mcp/supervisor.reason_code), and a hint for every launcher it knows
+        from hermes_desktop.core.mcp.launchers import _HINTS
+
+        for code, params in (("failed", {"reason_code": "command_not_found", "command": "npx", "launcher": "npx"}),
+                             *(("failed", {"reason_code": "start_timeout", "stage": stage, "limit_s": 5})
+                               for stage in ("start", "initialize", "list_tools")),
+                             ("failed", {"reason_code": "not_mcp_output", "line": "“{}”"}),
+                             ("failed", {"reason_code": "no_answer"}),
+                             ("restarting", {"reason_code": "connection_closed", "delay_s": 2})):
+            text = words.mcp_detail(Event(detail_code=code, detail_params={"reason": "english", **params},
+                                          detail="english"))
+            assert "english" not in text, (code, params)
+            assert_chinese(text, ("startTimeout", "`initialize`", "npx", "Node.js", "apt install npm", "JSON-RPC", "stderr"),
+                           params["reason_code"])
+        plain = words.mcp_not_found("x", "")
+        for launcher in _HINTS:
+            assert words.mcp_not_found("x", launcher) != plain, f"no install hint for {launcher}"
     finally:
         install_translations(qapp, "en")
 
