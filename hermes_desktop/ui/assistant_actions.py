@@ -374,8 +374,11 @@ class AssistantActions(QObject):
         runtime = self.controller.runtime
         if runtime is None or self.store is None:
             return
-        tools = [(s.name, f"{s.name} — {s.risk.value}") for s in runtime.registry.specs() if s.source == "builtin"
-                 and s.name not in ("remember", "recall", "forget", "read_more")]
+        from hermes_desktop.ui.words import risk_name
+
+        # the risk in the window's language, the badge's words (只读 / 写入 / 危险); the tool's name is data
+        tools = [(s.name, f"{s.name} — {risk_name(s.risk.value)}") for s in runtime.registry.specs()
+                 if s.source == "builtin" and s.name not in ("remember", "recall", "forget", "read_more")]
         skills = [s.name for s in runtime.skills.skills]
         servers = sorted(runtime.mcp.supervisors) if hasattr(runtime.mcp, "supervisors") else []
         profiles = [(p.id, p.name) for p in runtime.settings.profiles]

@@ -563,42 +563,42 @@ Path: {1}</source>
         <translation>已删除“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="395"/>
         <source>Another assistant already has this name.</source>
         <translation>已有同名的助手。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="400"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="408"/>
         <source>Export assistant</source>
         <translation>导出助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="406"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="409"/>
         <source>JSON files (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="417"/>
         <source>The assistant was not exported: {0}</source>
         <translation>助手未能导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="416"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="419"/>
         <source>Exported to {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="434"/>
         <source>The assistants were not imported: {0}</source>
         <translation>助手未能导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="437"/>
         <source>Imported {0} assistant(s).</source>
         <translation>已导入 {0} 个助手。</translation>
     </message>

@@ -186,6 +186,26 @@ def test_the_connection_check_answers_in_chinese(chinese, make_window, model_ser
         keyring.set_keyring(previous)
 
 
+def test_the_assistant_editors_tool_list_says_each_risk_in_chinese(chinese, make_window) -> None:
+    """The editor lists the built-in tools with their risk in the Tools tab's words, not the core's "read"."""
+    from PySide6.QtWidgets import QListWidget
+
+    h = make_window()
+    inspector, actions = h.window.inspector, h.window.assistants
+    h.do(lambda: inspector.setCurrentIndex(inspector.indexOf(inspector.assistants)))
+    h.do(lambda: actions.panel.new_button.click())
+    h.wait_until(lambda: actions.editor is not None and actions.editor.isVisible(), what="the assistant editor")
+    tools = actions.editor.findChild(QListWidget, "assistantToolList")
+    items = [tools.item(i).text() for i in range(tools.count())]
+    assert items, "the editor lists the built-in tools"
+    names = tuple(sorted({item.split(" — ")[0] for item in items}, key=len, reverse=True))
+    for item in items:
+        assert_chinese(item, names, "the assistant editor's tool list")
+    risks = {item.split(" — ")[1] for item in items}
+    assert risks <= {"只读", "写入", "危险"} and "只读" in risks, risks
+    h.do(lambda: actions.editor.reject())
+
+
 def test_an_mcp_server_that_failed_says_why_in_chinese_with_its_own_words_quoted(chinese, make_window) -> None:
     from PySide6.QtWidgets import QListWidget
 
