@@ -676,6 +676,7 @@ async def _start_mcp(runtime: Any, *, quiet: bool) -> None:
         raise
     if quiet:
         return
+    from hermes_desktop.core.mcp.detail_words import detail_text  # the detail in the user's language
     from hermes_desktop.core.terminal_text import strip_controls
 
     for problem in runtime.mcp.problems:
@@ -683,12 +684,13 @@ async def _start_mcp(runtime: Any, *, quiet: bool) -> None:
     for status in runtime.mcp.statuses():
         if status.state.value not in ("connected", "disabled"):
             print(_("note: MCP server {name} is {state}: {detail}").format(
-                name=status.name, state=_mcp_state_word(status.state.value), detail=strip_controls(status.detail)),
+                name=status.name, state=_mcp_state_word(status.state.value), detail=strip_controls(detail_text(status))),
                 file=sys.stderr)
 
 
 async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
     """Start every server in mcp.json, print its state and tools, stop it. False when one failed."""
+    from hermes_desktop.core.mcp.detail_words import detail_text  # the detail in the user's language
     from hermes_desktop.core.terminal_text import strip_controls, visible_controls
 
     out("\n" + _("MCP servers"))
@@ -702,7 +704,7 @@ async def _report_mcp(runtime: Any, out: Callable[[str], None]) -> bool:
         out("  " + _("PROBLEM {0}").format(problem))
     for status in runtime.mcp.statuses():
         out(f"  {status.name} ({status.transport}: {status.target}): {_mcp_state_word(status.state.value)}"
-            + (f" — {strip_controls(status.detail)}" if status.detail else ""))  # a server's words: no escapes
+            + (f" — {strip_controls(detail_text(status))}" if status.detail else ""))  # a server's words: no escapes
         if status.tools:
             out("    " + _("tools: {0}").format(", ".join(status.tools)))
             out("    " + _("their schemas add about {0:,} tokens to every request").format(status.schema_tokens))

@@ -2,8 +2,10 @@
 
 The engine sends each error as a code with parameters and an English `message` (core/events.TurnError); the window
 words the code through Qt (ui/words.model_error_text), and this is the same for the terminal through gettext, with
-the same English sentences as msgids so both catalogs say the same thing. A code not listed here keeps the
-engine's English message, quoted inside a sentence in the user's language.
+the same English sentences as msgids so both catalogs say the same thing. Every code the core can give is listed
+(tests/core/test_cli_chinese.py reads them from the core's source); where the window's advice names its buttons
+("press Retry"), this says what the terminal can do instead. An unknown code keeps the engine's English message,
+quoted inside a sentence in the user's language.
 """
 
 from __future__ import annotations
@@ -46,7 +48,25 @@ def error_text(code: str, params: Mapping[str, Any] | None, message: str) -> str
     if code == "server_error":
         return _with_server(_("The model server had an error ({0}).").format(status), p)
     if code == "refused":
-        return _with_server(_("The model server refused the request ({0}).").format(status), p)
+        # The window's advice, said for the terminal: there is no Retry button, `ask --model` picks another model.
+        return _with_server(_("The model server refused the request ({0}). Check this provider's model and extra "
+                              "parameters in the settings, or pick another model (ask --model); then ask again."
+                              ).format(status), p)
+    if code == "reasoning_history_refused":
+        return _with_server(_("{0} refused this conversation's earlier replies even with their tool calls sent as "
+                              "text. Continue it with the model that wrote them (ask --model), start a new "
+                              "conversation (another --session), or turn off thinking mode for this provider in the "
+                              "settings; then ask again.").format(p.get("model", "")), p)
+    if code == "tool_call_rejected":
+        return _with_server(_("The model wrote a tool call the server could not accept. Try again; the model usually "
+                              "writes it right the next time."), p)
+    if code == "reply_output_limit":
+        return _with_server(_("The reply reached the model's output limit. What arrived is kept; raise the profile's "
+                              "maximum output tokens for longer replies."), p)
+    if code == "tools_unsupported":
+        return _with_server(_("The model does not accept native tool calls."), p)
+    if code == "stream_error":
+        return _with_server(_("The model server reported an error while streaming."), p)
     if code == "model_not_found":
         return _with_server(_("The server at {host} does not offer the model “{model}”.").format(
             host=host, model=p.get("model", "")), p)
@@ -70,7 +90,103 @@ def error_text(code: str, params: Mapping[str, Any] | None, message: str) -> str
     if code == "no_model":
         return _("No model is set up yet. Add a provider (base URL, model and key) in settings; your message is "
                  "saved.")
+    if code == "over_window":
+        return over_window_text(p)
     if code == "internal":
         return _("Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log."
                  ).format(p.get("error", ""))
+    if code == "turn_deadline":
+        return _("Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings' limits). What "
+                 "arrived so far is kept; send a message to continue.").format(seconds_text(float(p.get("limit_s") or 0)))
+    if code == "session_busy":
+        return _("This conversation is busy: another Hermes window or command is running a turn in it, and it did not "
+                 "finish within {0}. Nothing was sent or saved; try again when it has finished.").format(
+            seconds_text(float(p.get("wait_s") or 0)))
+    if code.startswith("storage"):
+        return storage_text(code, p)
     return _("Details: “{0}”").format(message)
+
+
+def _cost_line(cost: Mapping[str, Any]) -> str:
+    """One thing the request carries and how to turn it off (core/request_fit.py costs), as the window says it."""
+    what, name, tokens = cost.get("what", ""), str(cost.get("name", "")), f"{int(cost.get('tokens') or 0):,}"
+    if what == "skill_catalog":
+        return _("• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not "
+                 "use").format(tokens)
+    if what == "skill":
+        return _("• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)").format(
+            name=name, tokens=tokens)
+    if what == "mcp_server":
+        return _("• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)").format(
+            name=name, tokens=tokens)
+    if what == "tools":
+        return _("• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab").format(tokens)
+    if what == "memory":
+        return _("• Memory: {0} tokens — turn memory off in Settings").format(tokens)
+    if what == "message":
+        return _("• This turn: {0} tokens — your message and this turn's tool results: shorten the message or split "
+                 "the task").format(tokens)
+    return _("• “{name}”: {tokens} tokens").format(name=name, tokens=tokens)
+
+
+def over_window_text(params: Mapping[str, Any]) -> str:
+    """A request refused before sending (core/request_fit.py): the numbers, then what to turn off, one per line."""
+    head = _("Not sent: this request needs about {needed} tokens before any history, but the model's context window "
+             "({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your "
+             "message is saved.").format(needed=f"{int(params.get('needed') or 0):,}",
+                                         window=f"{int(params.get('window') or 0):,}",
+                                         available=f"{int(params.get('available') or 0):,}")
+    return "\n".join([head, *(_cost_line(c) for c in list(params.get("costs") or [])[:8])])
+
+
+def _consequence(text: str) -> str:
+    """What a storage failure meant (core/storage's English "your message was not saved", …), as the window's
+    words._consequence says it; an unknown one stays English, quoted."""
+    known = {
+        "nothing was saved": _("nothing was saved"),
+        "your message was not saved": _("your message was not saved"),
+        "the reply was not saved": _("the reply was not saved"),
+        "the tool result was not saved": _("the tool result was not saved"),
+        "the message was not saved": _("the message was not saved"),
+        "the change was not saved": _("the change was not saved"),
+        "the new session was not saved": _("the new conversation was not saved"),
+        "the latest part of the reply was not saved": _("the latest part of the reply was not saved"),
+        "your edited message was not saved": _("your edited message was not saved"),
+        "your message and its attachments were not saved": _("your message and its attachments were not saved"),
+        "the conversation summary was not saved": _("the conversation summary was not saved"),
+        "the attachment was not saved": _("the attachment was not saved"),
+        "the history is open read-only and nothing new can be saved": _(
+            "the history is open read-only and nothing new can be saved"),
+        "the history cannot be shown and nothing can be saved": _("the history cannot be shown and nothing can be saved"),
+        "today's backup of the session database was skipped": _("today's backup of the session database was skipped"),
+        "start-up housekeeping (interrupted replies, the expired trash) was postponed": _(
+            "start-up housekeeping (interrupted replies, the expired trash) was postponed"),
+    }
+    if text in known:
+        return known[text]
+    return _("“{0}”").format(text) if text else _("nothing was saved")
+
+
+def storage_text(code: str, params: Mapping[str, Any]) -> str:
+    """A storage fault (core/storage/errors.py `storage_<fault>`), as the window's words.storage_text; the path
+    stays data."""
+    path, what = params.get("path", ""), _consequence(str(params.get("consequence") or ""))
+    fault = code.removeprefix("storage_")
+    if fault == "full":
+        return _("The disk holding {path} is full: {what}. Free some space and try again.").format(path=path, what=what)
+    if fault == "read_only":
+        return _("{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes "
+                 "Desktop.").format(path=path, what=what)
+    if fault == "io":
+        return _("The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.").format(
+            path=path, what=what)
+    if fault == "permission":
+        return _("Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its "
+                 "folder.").format(path=path, what=what)
+    if fault == "busy":
+        return _("{path} is locked by another program: {what}. Close that program or wait, then try again.").format(
+            path=path, what=what)
+    if fault == "corrupt":
+        return _("{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.").format(
+            path=path, what=what)
+    return _("The session database {path} failed: {what}.").format(path=path, what=what)

@@ -377,10 +377,14 @@ class AssistantActions(QObject):
         runtime = self.controller.runtime
         if runtime is None or self.store is None:
             return
+        from hermes_desktop.ui.words import risk_name
+
         # Not listed: the tools no list decides (memory follows "memory on"; read_more and search_knowledge are
-        # offered by what the session has: core/assistants/allow_list.py).
-        tools = [(s.name, f"{s.name} — {s.risk.value}") for s in runtime.registry.specs() if s.source == "builtin"
-                 and s.name not in ("remember", "recall", "forget", "read_more", "search_knowledge")]
+        # offered by what the session has: core/assistants/allow_list.py). The risk in the window's language, the
+        # badge's words (只读 / 写入 / 危险); the tool's name is data.
+        tools = [(s.name, f"{s.name} — {risk_name(s.risk.value)}") for s in runtime.registry.specs()
+                 if s.source == "builtin" and s.name not in ("remember", "recall", "forget", "read_more",
+                                                             "search_knowledge")]
         skills = [s.name for s in runtime.skills.skills]
         servers = sorted(runtime.mcp.supervisors) if hasattr(runtime.mcp, "supervisors") else []
         profiles = [(p.id, p.name) for p in runtime.settings.profiles]

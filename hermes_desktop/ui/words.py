@@ -770,6 +770,8 @@ def mcp_detail(status: Any) -> str:
     if code == "refused":
         return QCoreApplication.translate("Words", "The server refused the request: “{0}”").format(p.get("reason", ""))
     if code == "failed":
+        if reason := mcp_reason(p):
+            return QCoreApplication.translate("Words", "It stopped. {0}").format(reason)
         return QCoreApplication.translate("Words", "It stopped: “{0}”").format(p.get("reason", ""))
     if code == "unresolved_variable":
         return QCoreApplication.translate(
@@ -777,9 +779,68 @@ def mcp_detail(status: Any) -> str:
             "${{secret:…}}, with Set secret…) and press Restart.").format(
             variable=p.get("variable", ""), where=p.get("where", ""))
     if code == "restarting":
+        delay = f"{float(p.get('delay_s') or 0):g}"
+        if reason := mcp_reason(p):
+            return QCoreApplication.translate("Words", "It stopped. {reason} Restarting in {delay} s.").format(
+                reason=reason, delay=delay)
         return QCoreApplication.translate("Words", "It stopped (“{reason}”); restarting in {delay} s").format(
-            reason=p.get("reason", ""), delay=f"{float(p.get('delay_s') or 0):g}")
+            reason=p.get("reason", ""), delay=delay)
     return str(getattr(status, "detail", ""))
+
+
+def mcp_reason(p: Mapping[str, Any]) -> str:
+    """Why an MCP server stopped, from its reason_code (core/mcp/supervisor.reason_code), as whole sentences;
+    "" when the reason is only the OS's or the SDK's own words (then they are quoted as data)."""
+    code = p.get("reason_code", "")
+    if code == "command_not_found":
+        return mcp_not_found(str(p.get("command", "")), str(p.get("launcher") or ""))
+    if code == "start_timeout":
+        limit = f"{float(p.get('limit_s') or 0):g}"
+        return {
+            "start": QCoreApplication.translate("Words", "It did not start within {0} s (its startTimeout)."),
+            "initialize": QCoreApplication.translate(
+                "Words", "It did not answer `initialize` within {0} s (its startTimeout)."),
+        }.get(str(p.get("stage", "")), QCoreApplication.translate(
+            "Words", "It did not list its tools within {0} s (its startTimeout).")).format(limit)
+    if code == "not_mcp_output":
+        return QCoreApplication.translate(
+            "Words", "It wrote something that is not MCP on its standard output: {0}. A server may write only JSON-RPC "
+            "messages there; logs belong on stderr.").format(p.get("line", ""))
+    if code == "no_answer":
+        return QCoreApplication.translate("Words", "It did not answer in time.")
+    if code == "connection_closed":
+        return QCoreApplication.translate("Words", "The connection closed.")
+    return ""
+
+
+def mcp_not_found(command: str, launcher: str) -> str:
+    """A missing command, with what to install when it is a known launcher (core/mcp/launchers.py's hints, by
+    launcher_name): one sentence per launcher, so a translation orders it its own way."""
+    sentence = {
+        "uvx": QCoreApplication.translate(
+            "Words", "The command {0} was not found. Install uv, which brings uvx (for example: pip install uv), then press Restart."),
+        "uv": QCoreApplication.translate(
+            "Words", "The command {0} was not found. Install uv (for example: pip install uv), then press Restart."),
+        "npx": QCoreApplication.translate(
+            "Words", "The command {0} was not found. Install Node.js, which brings npx (your system's package, e.g. apt install npm, or the Node.js installer), then press Restart."),
+        "npm": QCoreApplication.translate(
+            "Words", "The command {0} was not found. Install Node.js, which brings npm, then press Restart."),
+        "node": QCoreApplication.translate(
+            "Words", "The command {0} was not found. Install Node.js, then press Restart."),
+        "bunx": QCoreApplication.translate(
+            "Words", "The command {0} was not found. Install Bun, which brings bunx, then press Restart."),
+        "deno": QCoreApplication.translate(
+            "Words", "The command {0} was not found. Install Deno, then press Restart."),
+        "pipx": QCoreApplication.translate(
+            "Words", "The command {0} was not found. Install pipx (for example: pip install pipx), then press Restart."),
+        "docker": QCoreApplication.translate(
+            "Words", "The command {0} was not found. Install Docker and start it, then press Restart."),
+        "python": QCoreApplication.translate(
+            "Words", "The command {0} was not found. Install Python 3, or give the full path of the Python to use, then press Restart."),
+        "python3": QCoreApplication.translate(
+            "Words", "The command {0} was not found. Install Python 3, or give the full path of the Python to use, then press Restart."),
+    }.get(launcher, QCoreApplication.translate("Words", "The command {0} was not found."))
+    return sentence.format(command)
 
 
 def memory_line(item: Mapping[str, Any]) -> str:

@@ -563,42 +563,42 @@ Path: {1}</source>
         <translation>已删除“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="395"/>
         <source>Another assistant already has this name.</source>
         <translation>已有同名的助手。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="397"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="400"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="408"/>
         <source>Export assistant</source>
         <translation>导出助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="406"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="409"/>
         <source>JSON files (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="414"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="417"/>
         <source>The assistant was not exported: {0}</source>
         <translation>助手未能导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="416"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="419"/>
         <source>Exported to {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="434"/>
         <source>The assistants were not imported: {0}</source>
         <translation>助手未能导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="437"/>
         <source>Imported {0} assistant(s).</source>
         <translation>已导入 {0} 个助手。</translation>
     </message>
@@ -3447,27 +3447,27 @@ Folder: {2}</source>
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="74"/>
         <source>Incognito</source>
         <translation>不用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="76"/>
         <source>Don&apos;t use or record memory in this conversation</source>
         <translation>此对话不使用也不记录记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="77"/>
         <source>Don&apos;t use or record memory in this conversation: nothing is recalled into it, nothing said in it is remembered</source>
         <translation>此对话不使用也不记录记忆：不会调用任何记忆，其中说的话也不会被记住</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="84"/>
         <source>Incognito: this conversation does not use or record memory.</source>
         <translation>不用记忆：此对话既不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="87"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="86"/>
         <source>Use memory again</source>
         <translation>重新使用记忆</translation>
     </message>
@@ -6052,17 +6052,17 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="629"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="642"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="630"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="643"/>
         <source>Open provider settings</source>
         <translation>打开服务商设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="631"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="644"/>
         <source>Start a new session with a summary</source>
         <translation>带着摘要开始新对话</translation>
     </message>
@@ -6084,134 +6084,134 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="277"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="276"/>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="351"/>
         <source>Fork</source>
         <translation>分支</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="362"/>
         <source>Hermes</source>
         <translation>Hermes</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="358"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="365"/>
         <source>writing…</source>
         <translation>正在回复…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="343"/>
         <source>interrupted — the reply stopped here</source>
         <translation>已中断 — 回复停在这里</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="351"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="369"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="382"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="371"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="384"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="386"/>
         <source>Thought for {0} s</source>
         <translation>已思考（用时 {0} 秒）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="375"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="388"/>
         <source>Thinking</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="464"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="477"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="493"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="506"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="493"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="506"/>
         <source>Allow once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="493"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="506"/>
         <source>Allow for this session</source>
         <translation>本对话内批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="495"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="508"/>
         <source>Always allow</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="515"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="528"/>
         <source>waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="517"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="530"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="558"/>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="605"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="571"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="608"/>
         <source>Earlier conversation (summarised)</source>
         <translation>之前的对话（已总结）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="565"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="578"/>
         <source>The {0} messages above reach the model as this summary ({1} tokens); the conversation itself is unchanged.</source>
         <translation>上面的 {0} 条消息以这份总结（{1} 个 Token）发给模型；对话本身没有改动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="596"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="609"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/layout.py" line="597"/>
+        <location filename="../../hermes_desktop/ui/chat/layout.py" line="610"/>
         <source>Show in the Memory tab</source>
         <translation>在“记忆”标签页中显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="334"/>
         <source>Summarising earlier conversation…</source>
         <translation>正在总结之前的对话…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="569"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="572"/>
         <source>Imported “{role}” message: shown here, never sent to the model</source>
         <translation>导入的“{role}”消息：仅在此显示，从不发送给模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="586"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="589"/>
         <source>Forgotten (undone): {0}</source>
         <translation>已遗忘（已撤销）：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="588"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="591"/>
         <source>Could not undo; still remembered: {0}</source>
         <translation>无法撤销；仍记得：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/model.py" line="589"/>
+        <location filename="../../hermes_desktop/ui/chat/model.py" line="592"/>
         <source>Remembered: {0}</source>
         <translation>已记住：{0}</translation>
     </message>
@@ -7576,197 +7576,293 @@ Output {3} (reasoning {4})
         <translation>服务器拒绝了对话中不带思考内容的早先工具调用（它说：“{0}”）。Hermes 今后会把它们作为文本发送，并已重试。</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="768"/>
+        <source>It stopped. {0}</source>
+        <translation>已停止运行。{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="778"/>
+        <source>It stopped. {reason} Restarting in {delay} s.</source>
+        <translation>已停止运行。{reason}{delay} 秒后重新启动。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="814"/>
+        <source>The command {0} was not found. Install uv, which brings uvx (for example: pip install uv), then press Restart.</source>
+        <translation>找不到命令 {0}。请安装 uv，它自带 uvx（例如：pip install uv），然后按“重启”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="816"/>
+        <source>The command {0} was not found. Install uv (for example: pip install uv), then press Restart.</source>
+        <translation>找不到命令 {0}。请安装 uv（例如：pip install uv），然后按“重启”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="818"/>
+        <source>The command {0} was not found. Install Node.js, which brings npx (your system&apos;s package, e.g. apt install npm, or the Node.js installer), then press Restart.</source>
+        <translation>找不到命令 {0}。请安装 Node.js，它自带 npx（用系统的软件包，例如 apt install npm，或 Node.js 安装程序），然后按“重启”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="820"/>
+        <source>The command {0} was not found. Install Node.js, which brings npm, then press Restart.</source>
+        <translation>找不到命令 {0}。请安装 Node.js，它自带 npm，然后按“重启”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="822"/>
+        <source>The command {0} was not found. Install Node.js, then press Restart.</source>
+        <translation>找不到命令 {0}。请安装 Node.js，然后按“重启”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="824"/>
+        <source>The command {0} was not found. Install Bun, which brings bunx, then press Restart.</source>
+        <translation>找不到命令 {0}。请安装 Bun，它自带 bunx，然后按“重启”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="826"/>
+        <source>The command {0} was not found. Install Deno, then press Restart.</source>
+        <translation>找不到命令 {0}。请安装 Deno，然后按“重启”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="828"/>
+        <source>The command {0} was not found. Install pipx (for example: pip install pipx), then press Restart.</source>
+        <translation>找不到命令 {0}。请安装 pipx（例如：pip install pipx），然后按“重启”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="830"/>
+        <source>The command {0} was not found. Install Docker and start it, then press Restart.</source>
+        <translation>找不到命令 {0}。请安装 Docker 并启动它，然后按“重启”。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="832"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="834"/>
+        <source>The command {0} was not found. Install Python 3, or give the full path of the Python to use, then press Restart.</source>
+        <translation>找不到命令 {0}。请安装 Python 3，或写明要使用的 Python 的完整路径，然后按“重启”。</translation>
+    </message>
+    <message>
         <location filename="../../hermes_desktop/ui/words.py" line="836"/>
+        <source>The command {0} was not found.</source>
+        <translation>找不到命令 {0}。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="794"/>
+        <source>It did not start within {0} s (its startTimeout).</source>
+        <translation>它没有在 {0} 秒内启动（它的 startTimeout）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="795"/>
+        <source>It did not answer `initialize` within {0} s (its startTimeout).</source>
+        <translation>它没有在 {0} 秒内响应 `initialize`（它的 startTimeout）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="797"/>
+        <source>It did not list its tools within {0} s (its startTimeout).</source>
+        <translation>它没有在 {0} 秒内列出它的工具（它的 startTimeout）。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="800"/>
+        <source>It wrote something that is not MCP on its standard output: {0}. A server may write only JSON-RPC messages there; logs belong on stderr.</source>
+        <translation>它在标准输出上写了不属于 MCP 的内容：{0}。服务器只能在那里写 JSON-RPC 消息；日志应写到 stderr。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="804"/>
+        <source>It did not answer in time.</source>
+        <translation>它没有及时响应。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="806"/>
+        <source>The connection closed.</source>
+        <translation>连接已关闭。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="897"/>
         <source>The current date and time, in your time zone or in a given IANA time zone.</source>
         <translation>当前日期和时间，按你所在的时区或指定的 IANA 时区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="837"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="898"/>
         <source>Works out an arithmetic expression exactly, e.g. (12+34)*5 or sqrt(2)*pi.</source>
         <translation>精确计算算式，例如 (12+34)*5 或 sqrt(2)*pi。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="838"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="899"/>
         <source>Lists a folder in the workspace (names, sizes, dates).</source>
         <translation>列出工作区中某个文件夹的内容（名称、大小、日期）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="839"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="900"/>
         <source>Reads a text file in the workspace, a range of lines or a page at a time.</source>
         <translation>读取工作区中的文本文件，可按行范围或分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="840"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="901"/>
         <source>Finds files in the workspace by name pattern and, if asked, by text they contain.</source>
         <translation>按文件名模式在工作区中查找文件，也可以按文件内容查找。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="841"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="902"/>
         <source>Creates or overwrites a text file in the workspace (making folders as needed).</source>
         <translation>在工作区中新建或覆盖文本文件（需要时自动创建文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="842"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="903"/>
         <source>Creates a folder (and its parents) in the workspace.</source>
         <translation>在工作区中新建文件夹（连同上级文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="843"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="904"/>
         <source>Moves or renames a file or folder inside the workspace.</source>
         <translation>在工作区内移动或重命名文件、文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="844"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="905"/>
         <source>Deletes a file, or a folder with everything in it, inside the workspace, for good.</source>
         <translation>永久删除工作区内的文件，或文件夹及其中的全部内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="845"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="906"/>
         <source>Lists your notes (titles, newest first).</source>
         <translation>列出你的笔记（标题，最新的在前）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="846"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="907"/>
         <source>Reads one note by its title.</source>
         <translation>按标题读取一篇笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="847"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="908"/>
         <source>Saves a Markdown note under a title (replacing a note with the same title).</source>
         <translation>以某个标题保存 Markdown 笔记（同名笔记会被替换）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="848"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="909"/>
         <source>Downloads a public web page (http/https) and returns its readable text. Addresses on your own network are refused unless listed in Settings.</source>
         <translation>下载公开网页（http/https）并返回其中可读的文字。除非在设置中列出，否则拒绝访问你本地网络中的地址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="850"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="911"/>
         <source>Reads the rest of a long tool result.</source>
         <translation>读取较长工具结果的其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="851"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="912"/>
         <source>Remembers something you said about yourself, your preferences or your projects, in your own words, for later conversations.</source>
         <translation>记住你说过的关于你自己、你的偏好或你的项目的话（用你的原话），供以后的对话使用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="853"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="914"/>
         <source>Searches what Hermes remembers about you from earlier conversations.</source>
         <translation>搜索 Hermes 从之前的对话中记住的关于你的内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="854"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="915"/>
         <source>Forgets memories you want gone; you are asked first and see which ones.</source>
         <translation>忘记你不想保留的记忆；会先问你，并列出是哪几条。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="855"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="916"/>
         <source>Searches the knowledge bases used in this conversation (your own documents) and cites the passages it uses.</source>
         <translation>搜索本对话使用的知识库（你自己的文档），并注明所用段落的出处。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="857"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="918"/>
         <source>Loads a skill when your task matches its description.</source>
         <translation>当你的任务符合某个技能的描述时，加载该技能。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="858"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="919"/>
         <source>Reads a file that comes with a skill, a page at a time.</source>
         <translation>分页读取技能附带的文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="859"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="920"/>
         <source>Searches the installed skills that the catalog does not list, by keywords.</source>
         <translation>按关键词搜索技能目录中未列出的已安装技能。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="860"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="921"/>
         <source>Surveys a project folder in the workspace: file types, manifest files, layout, README, largest files and likely problems. Read-only.</source>
         <translation>概览工作区中的项目文件夹：文件类型、清单文件、目录结构、README、最大的文件和可能的问题。只读。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="871"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="932"/>
         <source>Plans and carries out a tidy-up of a folder in the workspace (grouping files into folders by type, project or date, renaming them consistently), showing the plan first and asking before each change.</source>
         <translation>规划并整理工作区中的文件夹（按类型、项目或日期把文件归入文件夹，统一命名），先给出计划，每次改动前都会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="874"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="935"/>
         <source>Turns a pasted meeting transcript or rough notes into structured meeting notes (summary, decisions, action items with owners and dates, open questions) and saves them as a note.</source>
         <translation>把粘贴的会议记录或草稿整理成结构化的会议纪要（摘要、决定、带负责人和日期的待办事项、待解决的问题），并保存为笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="877"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="938"/>
         <source>Looks at a project folder in the workspace and explains what it is: its purpose, languages and frameworks, structure, how to build and test it, and anything that looks missing or broken.</source>
         <translation>查看工作区中的项目文件夹并说明它是什么：用途、语言和框架、结构、如何构建和测试，以及看起来缺失或有问题的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="880"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="941"/>
         <source>Researches a question on the web: reads a few relevant pages, compares what they say, and writes a short summary with its sources, saved as a note.</source>
         <translation>在网上调研一个问题：阅读几个相关网页，比较它们的说法，写一份注明来源的简短总结，并保存为笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="920"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="981"/>
         <source>Refused: {path} is outside the workspace ({root}).</source>
         <translation>已拒绝：{path} 不在工作区（{root}）内。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="922"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="983"/>
         <source>{path} does not exist.</source>
         <translation>{path} 不存在。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="924"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="985"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} 是文件夹，不是文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="926"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="987"/>
         <source>{path} is not a folder.</source>
         <translation>{path} 不是文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="928"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="989"/>
         <source>{path} is a binary file, not text.</source>
         <translation>{path} 是二进制文件，不是文本。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="930"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="991"/>
         <source>{path} is not UTF-8 or GB18030 text.</source>
         <translation>{path} 不是 UTF-8 或 GB18030 编码的文本。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="932"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="993"/>
         <source>{path} already exists and is a file.</source>
         <translation>{path} 已存在，而且是一个文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="934"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="995"/>
         <source>Division by zero.</source>
         <translation>除数为零。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="936"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="997"/>
         <source>The expression is empty.</source>
         <translation>算式为空。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="938"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="999"/>
         <source>Unknown time zone {zone}.</source>
         <translation>未知的时区 {zone}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="940"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1001"/>
         <source>There is no note titled “{title}”.</source>
         <translation>没有标题为“{title}”的笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="942"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1003"/>
         <source>{tool} did not finish within {seconds} s and was stopped.</source>
         <translation>{tool} 未在 {seconds} 秒内完成，已被停止。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="943"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1004"/>
         <source>The tool reported an error: “{0}”</source>
         <translation>工具报告了错误：“{0}”</translation>
     </message>
@@ -8114,98 +8210,98 @@ Output {3} (reasoning {4})
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="767"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="769"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="771"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="774"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="780"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="784"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="845"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="787"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="848"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="789"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="850"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="792"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="853"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="794"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="855"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="801"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="862"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="810"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="871"/>
         <source>Secret Service: GNOME Keyring or KeePassXC</source>
         <translation>Secret Service：GNOME 密钥环或 KeePassXC</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="811"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="872"/>
         <source>KDE Wallet</source>
         <translation>KDE 钱包</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="812"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="873"/>
         <source>macOS Keychain</source>
         <translation>macOS 钥匙串</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="813"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="874"/>
         <source>Windows Credential Manager</source>
         <translation>Windows 凭据管理器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="814"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="875"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="821"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="882"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="823"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="884"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="825"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="886"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="826"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="887"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="827"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="888"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

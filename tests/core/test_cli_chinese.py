@@ -20,8 +20,9 @@ import pytest
 
 from hermes_desktop.core import i18n
 from tests.support.cli import cli_env, hermes
+from tests.support.error_codes import SAMPLE_DATA, SAMPLE_PARAMS, emitted_error_codes
 from tests.support.glossary import PO
-from tests.support.model_server import CallScript, text_reply, tool_call_reply
+from tests.support.model_server import DEEPSEEK_ECHO_MESSAGE, CallScript, error_reply, text_reply, tool_call_reply
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
@@ -155,6 +156,100 @@ def test_a_model_error_is_said_in_chinese_and_the_server_quoted(zh_env, model_se
     english = {**zh_env, "XDG_CONFIG_HOME": zh_env["XDG_CONFIG_HOME"] + "-en"}
     assert "error: The provider rejected the API key" in hermes("ask", "hello", env=english).stderr, \
         "in English the engine's own sentence, as before"
+
+
+def test_every_error_code_the_core_can_give_is_worded_for_the_terminal() -> None:
+    """Read from the code (tests/support/error_codes.py): a new code without terminal words fails here, instead of
+    reaching a Chinese terminal as 详细信息：“<the engine's English>”."""
+    from hermes_desktop.core.error_words import error_text
+
+    codes = emitted_error_codes()
+    assert {"reasoning_history_refused", "over_window", "session_busy", "storage_full"} <= codes, codes
+    english = "The engine's English sentence."
+    try:
+        i18n.use_language("zh_CN")
+        for code in sorted(codes):
+            text = error_text(code, SAMPLE_PARAMS, english)
+            assert english not in text, f"{code} has no terminal words (core/error_words.py)"
+            assert_chinese(text, SAMPLE_DATA, code)
+        said = error_text("tool_call_rejected", {**SAMPLE_PARAMS, "server": "Tool call validation failed"}, english)
+        assert said.endswith("服务器返回：“Tool call validation failed”"), "the server's own words stay, quoted"
+    finally:
+        i18n.use_language("en")
+    assert error_text("session_busy", SAMPLE_PARAMS, english) == english, "in English the engine's sentence"
+
+
+def test_a_refused_deepseek_history_says_what_to_do_on_the_terminal(zh_env, model_server) -> None:
+    """DeepSeek in thinking mode refusing the earlier replies even as text (core/llm/client.py): the advice for the
+    terminal (another model with ask --model, a new --session, thinking off), in Chinese, the server quoted."""
+    env = {**zh_env, "HERMES_MODEL": "deepseek-reasoner"}  # the name turns reasoning echo on (AUTO)
+    model_server.enqueue(*[error_reply(400, DEEPSEEK_ECHO_MESSAGE) for _ in range(3)])
+    refused = hermes("ask", "2+2?", "--session", "cli-deepseek", env=env)
+    assert refused.returncode == 1, refused.stderr
+    line = next(line for line in refused.stderr.splitlines() if line.startswith("错误："))
+    assert "deepseek-reasoner 仍拒绝了此对话中早先的回复" in line, refused.stderr
+    assert "ask --model" in line and "关闭思考模式" in line and "再问一次" in line, line
+    assert f"服务器返回：“{DEEPSEEK_ECHO_MESSAGE}”" in line, line
+    assert_chinese(re.sub(r"“[^”]*”", " ", line), ("deepseek-reasoner", "ask"), "the refused history")
+
+
+def test_mcp_list_says_why_a_server_failed_in_chinese(zh_env) -> None:
+    """The supervisor's reasons (core/mcp/supervisor.reason_code) worded on the terminal: a missing command, a
+    missing launcher with what to install, a start timeout; only the server's own log line stays quoted data."""
+    import sys
+
+    config = Path(zh_env["XDG_CONFIG_HOME"]) / "hermes-desktop" / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "ghost": {"command": "no-such-mcp-binary"},
+        "noderunner": {"command": "/no/such/dir/npx", "args": ["-y", "some-server"]},
+        "mute": {"command": sys.executable, "startTimeout": 1, "args": [
+            "-c", "import sys, time; print('starting up', file=sys.stderr, flush=True); time.sleep(30)"]},
+    }}), encoding="utf-8")
+    listed = hermes("mcp", "list", env=zh_env)
+    assert listed.returncode == 1, listed.stdout + listed.stderr
+    why = {line.split(" (", 1)[0].strip(): line.split(" — ", 1)[1] for line in listed.stdout.splitlines()
+           if " — " in line}
+    assert why["ghost"] == "已停止运行。找不到命令 no-such-mcp-binary。", why
+    assert "找不到命令 /no/such/dir/npx。请安装 Node.js，它自带 npx" in why["noderunner"], why
+    assert "它没有在 1 秒内响应 `initialize`（它的 startTimeout）" in why["mute"], why
+    assert why["mute"].endswith("日志最后一行：“starting up”"), "the server's own words: quoted data"
+    for name, text in why.items():  # no quotes stripped: everything but the server's log line is worded
+        assert_chinese(text.split("日志最后一行：")[0], ("no-such-mcp-binary", "/no/such/dir/npx", "Node.js", "npx",
+                                                  "apt install npm", "startTimeout"), f"mcp list: {name}")
+    english = {**zh_env, "XDG_CONFIG_HOME": zh_env["XDG_CONFIG_HOME"] + "-en"}
+    (Path(english["XDG_CONFIG_HOME"]) / "hermes-desktop").mkdir(parents=True)
+    (Path(english["XDG_CONFIG_HOME"]) / "hermes-desktop" / "mcp.json").write_text(config.read_text(), encoding="utf-8")
+    said = hermes("mcp", "list", env=english).stdout
+    assert "failed — the command was not found (/no/such/dir/npx); install Node.js, which brings npx" in said, \
+        "in English the supervisor's own words, as before"
+
+
+def test_every_launcher_hint_and_mcp_reason_is_worded_for_the_terminal() -> None:
+    from hermes_desktop.core.mcp import detail_words
+    from hermes_desktop.core.mcp.launchers import _HINTS
+    from hermes_desktop.core.mcp.status import ServerState, ServerStatus
+
+    try:
+        i18n.use_language("zh_CN")
+        plain = detail_words.not_found_text("x", "")
+        for launcher in _HINTS:  # each launcher the supervisor has a hint for has its sentence here
+            text = detail_words.not_found_text(f"/opt/{launcher}", launcher)
+            assert text != plain and "请安装" in text, launcher
+        for params in ({"reason_code": "start_timeout", "stage": stage, "limit_s": 5} for stage in
+                       ("start", "initialize", "list_tools")):
+            assert_chinese(detail_words.reason_text(params), ("startTimeout",), params["stage"])
+        for code, params in (("failed", {"reason": "x", "reason_code": "no_answer"}),
+                             ("restarting", {"reason": "x", "reason_code": "connection_closed", "delay_s": 2}),
+                             ("failed", {"reason": "x", "reason_code": "not_mcp_output", "line": "“{}”"}),
+                             ("still_starting", {"waited_s": 5, "limit_s": 30}),
+                             ("needs_sign_in", {"reason": "it needs you to sign in (HTTP 401)", "server": "files"}),
+                             ("unresolved_variable", {"variable": "${env:TOKEN}", "where": "env.TOKEN"})):
+            status = ServerStatus("files", ServerState.FAILED, "english", detail_code=code, detail_params=params)
+            assert_chinese(detail_words.detail_text(status), ("startTimeout", "hermes-desktop mcp login", "files",
+                                                              "${env:TOKEN}", "env.TOKEN", "${secret:…}", "JSON-RPC",
+                                                              "hermes-desktop mcp set-secret"), code)
+    finally:
+        i18n.use_language("en")
 
 
 def test_skills_list_speaks_chinese(zh_env) -> None:

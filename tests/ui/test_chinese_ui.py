@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QPlainTextEdit, QTreeWidg
 from hermes_desktop.core.paths import app_paths, resources_dir
 from hermes_desktop.ui.chat.items import BannerItem, ToolCardItem
 from hermes_desktop.ui.i18n import install_translations
+from tests.support.error_codes import emitted_error_codes
 from tests.support.glossary import ts_pairs
 from tests.support.model_server import CallScript, error_reply, text_reply, tool_call_reply
 from tests.ui.test_approvals import dialog_for, settle_turn
@@ -185,6 +186,26 @@ def test_the_connection_check_answers_in_chinese(chinese, make_window, model_ser
         keyring.set_keyring(previous)
 
 
+def test_the_assistant_editors_tool_list_says_each_risk_in_chinese(chinese, make_window) -> None:
+    """The editor lists the built-in tools with their risk in the Tools tab's words, not the core's "read"."""
+    from PySide6.QtWidgets import QListWidget
+
+    h = make_window()
+    inspector, actions = h.window.inspector, h.window.assistants
+    h.do(lambda: inspector.setCurrentIndex(inspector.indexOf(inspector.assistants)))
+    h.do(lambda: actions.panel.new_button.click())
+    h.wait_until(lambda: actions.editor is not None and actions.editor.isVisible(), what="the assistant editor")
+    tools = actions.editor.findChild(QListWidget, "assistantToolList")
+    items = [tools.item(i).text() for i in range(tools.count())]
+    assert items, "the editor lists the built-in tools"
+    names = tuple(sorted({item.split(" — ")[0] for item in items}, key=len, reverse=True))
+    for item in items:
+        assert_chinese(item, names, "the assistant editor's tool list")
+    risks = {item.split(" — ")[1] for item in items}
+    assert risks <= {"只读", "写入", "危险"} and "只读" in risks, risks
+    h.do(lambda: actions.editor.reject())
+
+
 def test_an_mcp_server_that_failed_says_why_in_chinese_with_its_own_words_quoted(chinese, make_window) -> None:
     from PySide6.QtWidgets import QListWidget
 
@@ -192,19 +213,23 @@ def test_an_mcp_server_that_failed_says_why_in_chinese_with_its_own_words_quoted
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text(json.dumps({"mcpServers": {
         "ghost": {"command": "no-such-mcp-binary"},
+        "noderunner": {"command": "/no/such/dir/npx", "args": ["-y", "some-server"]},
         "needsvar": {"command": "python3", "env": {"TOKEN": "${env:HERMES_TEST_UNSET_VARIABLE}"}}}}), encoding="utf-8")
     h = make_window()
     servers = h.window.findChild(QListWidget, "mcpServerList")
 
-    def ghost() -> str:
+    def failed(name: str) -> str:
         texts = [servers.item(i).text() for i in range(servers.count())]
-        return next((t for t in texts if t.startswith("ghost") and "已停止运行：“" in t), "")
+        return next((t for t in texts if t.startswith(name) and "已停止运行。" in t), "")
 
-    text = h.wait_until(ghost, timeout=30, what="the missing command, in Chinese")
-    assert "失败" in text
-    # the OS's words about the command are data, quoted inside the Chinese sentence
-    quoted = re.sub(r"“[^”]*”", " ", text)
-    assert_chinese(quoted, ("ghost", "no-such-mcp-binary", "stdio"), "the MCP tab")
+    # the supervisor's reasons are codes (core/mcp/supervisor.reason_code), worded here: nothing quoted is stripped
+    text = h.wait_until(lambda: failed("ghost"), timeout=30, what="the missing command, in Chinese")
+    assert "失败" in text and "找不到命令 no-such-mcp-binary。" in text, text
+    assert_chinese(text, ("ghost", "no-such-mcp-binary", "stdio"), "the MCP tab")
+    text = h.wait_until(lambda: failed("noderunner"), timeout=30, what="the missing launcher, in Chinese")
+    assert "请安装 Node.js，它自带 npx" in text and "然后按“重启”" in text, text
+    assert_chinese(text, ("noderunner", "/no/such/dir/npx", "-y", "some-server", "stdio", "Node.js", "npx",
+                          "apt install npm"), "the MCP tab's launcher hint")
 
     def needsvar() -> str:
         texts = [servers.item(i).text() for i in range(servers.count())]
@@ -267,6 +292,8 @@ ERRORS = [  # every code core/llm/errors.py, request_fit, the agent and storage 
                                                              ("memory", "memory"), ("message", "this turn"))]}),
     *[(f"storage_{fault}", {"path": "/d/hermes.db", "consequence": "your message was not saved"})
       for fault in ("full", "read_only", "io", "permission", "busy", "corrupt", "other")],
+    ("storage", {}), ("no_model", {}), ("reasoning_history_refused", {"model": "m1", "server": "bad key"}),
+    ("tool_call_rejected", {"server": "bad key"}), ("reply_output_limit", {}), ("session_busy", {"wait_s": 30}),
 ]
 ERROR_DATA = ("bad key", "h:1", "m1", "KeyError", "turn_deadline_s", "/v1", "/d/hermes.db", "activate_skill", "pdf",
               "files", "mcp.json")
@@ -284,6 +311,8 @@ def test_every_impact_error_notice_stop_and_check_code_reads_as_chinese(qapp) ->
             assert_chinese(words.impact_text(code, params, "english fallback"), IMPACT_DATA, code)
         assert_chinese(words.impact_text("", {}, None, tool="mcp_files_wipe", source="mcp:files"),
                        ("mcp_files_wipe", "files"), "an MCP tool")
+        # every code the core can give (read from its code, tests/support/error_codes.py) is in the list above
+        assert emitted_error_codes() <= {code for code, _ in ERRORS}, emitted_error_codes() - {c for c, _ in ERRORS}
         for code, params in ERRORS:
             assert_chinese(words.model_error_text(code, params), ERROR_DATA, code)
         for kind in ErrorKind:  # an error without a code: a sentence for its kind, the English quoted
@@ -326,6 +355,23 @@ def test_every_impact_error_notice_stop_and_check_code_reads_as_chinese(qapp) ->
             text = words.mcp_detail(Event(detail_code=code, detail_params=params, detail="english"))
             assert_chinese(text, ("startTimeout", "hermes-desktop mcp login", "files", "${env:TOKEN}", "env.TOKEN",
                                   "${secret:…}"), code)
+        # the supervisor's reasons (core/mcp/supervisor.reason_code), and a hint for every launcher it knows
+        from hermes_desktop.core.mcp.launchers import _HINTS
+
+        for code, params in (("failed", {"reason_code": "command_not_found", "command": "npx", "launcher": "npx"}),
+                             *(("failed", {"reason_code": "start_timeout", "stage": stage, "limit_s": 5})
+                               for stage in ("start", "initialize", "list_tools")),
+                             ("failed", {"reason_code": "not_mcp_output", "line": "“{}”"}),
+                             ("failed", {"reason_code": "no_answer"}),
+                             ("restarting", {"reason_code": "connection_closed", "delay_s": 2})):
+            text = words.mcp_detail(Event(detail_code=code, detail_params={"reason": "english", **params},
+                                          detail="english"))
+            assert "english" not in text, (code, params)
+            assert_chinese(text, ("startTimeout", "`initialize`", "npx", "Node.js", "apt install npm", "JSON-RPC", "stderr"),
+                           params["reason_code"])
+        plain = words.mcp_not_found("x", "")
+        for launcher in _HINTS:
+            assert words.mcp_not_found("x", launcher) != plain, f"no install hint for {launcher}"
     finally:
         install_translations(qapp, "en")
 

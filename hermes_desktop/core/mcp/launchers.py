@@ -35,9 +35,17 @@ def _bare_name(command: str) -> str:
     return command.replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe").removesuffix(".cmd")
 
 
+def launcher_name(command: str) -> str:
+    """The launcher `command` is ("npx" for /usr/bin/npx) when there is a hint for installing it, else "": the
+    code the window and the terminal word the hint from, in the user's language."""
+    name = _bare_name(command)
+    return name if name in _HINTS else ""
+
+
 def launcher_hint(command: str) -> str:
-    """"; install …, then restart the server" for a missing launcher the user can install, else ""."""
-    hint = _HINTS.get(_bare_name(command))
+    """"; install …, then restart the server" for a missing launcher the user can install, else "" (English: the
+    log and the English command line)."""
+    hint = _HINTS.get(launcher_name(command))
     return f"; {hint}, then restart the server" if hint else ""
 
 

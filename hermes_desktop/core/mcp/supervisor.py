@@ -64,12 +64,25 @@ RESTART_DELAYS_S = (0.5, 2.0, 5.0, 15.0)  # then the server is marked failed unt
 STOP_GUARD_S = 20.0
 
 
+# What starting waits for (StartTimeout.stage, a code the window and the terminal word) and its English words.
+_STAGE_WORDS = {"start": "start", "initialize": "answer `initialize`", "list_tools": "list its tools"}
+
+
 class StartTimeout(Exception):
     """The server did not finish starting (spawn, `initialize`, tool listing) within its start timeout."""
+
+    def __init__(self, stage: str, limit_s: float) -> None:
+        self.stage, self.limit_s = stage, limit_s
+        super().__init__(f"it did not {_STAGE_WORDS.get(stage, stage)} within {limit_s:g} s (its startTimeout)")
 
 
 class NotMCPOutput(Exception):
     """The server wrote something on stdout that is not a JSON-RPC message."""
+
+    def __init__(self, line: str) -> None:
+        self.line = line  # the start of the line, already quoted (“…”), its controls shown
+        super().__init__(f"it wrote something that is not MCP on its standard output: {line} (a server may write "
+                         "only JSON-RPC messages there; logs belong on stderr)")
 
 
 _FATAL = (FileNotFoundError, PermissionError, MCPConfigError, StartTimeout, NotMCPOutput)  # restarting cannot fix these
@@ -82,7 +95,28 @@ def _failure_code(exc: BaseException, reason: str) -> tuple[str, dict[str, Any]]
         inner = inner.exceptions[0]
     if isinstance(inner, UnresolvedVariable):
         return "unresolved_variable", {"variable": inner.variable, "where": inner.where, "reason": reason}
-    return "failed", {"reason": reason}
+    return "failed", {"reason": reason, **reason_code(exc)}
+
+
+def reason_code(exc: BaseException) -> dict[str, Any]:
+    """describe_error's reason as `reason_code` and its parameters, merged into ServerStatus.detail_params so the
+    MCP tab and `mcp list` word it in the user's language (ui/words.mcp_reason, core/mcp/detail_words.py). Empty
+    when only the OS's or the SDK's own words say what happened: then `reason` is shown, quoted, as data.
+    Flat keys: _set redacts secrets in top-level strings only."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, FileNotFoundError):
+        from hermes_desktop.core.mcp.launchers import launcher_name
+
+        missing = str(exc.filename or exc)
+        return {"reason_code": "command_not_found", "command": missing, "launcher": launcher_name(missing)}
+    if isinstance(exc, StartTimeout):
+        return {"reason_code": "start_timeout", "stage": exc.stage, "limit_s": exc.limit_s}
+    if isinstance(exc, NotMCPOutput):
+        return {"reason_code": "not_mcp_output", "line": exc.line}
+    if isinstance(exc, (TimeoutError, asyncio.TimeoutError)):
+        return {"reason_code": "no_answer"}
+    return {}
 
 
 @dataclass
@@ -106,7 +140,7 @@ def describe_error(exc: BaseException) -> str:
     """The innermost useful message of an exception (anyio wraps transport errors in groups)."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
-    if isinstance(exc, FileNotFoundError):
+    if isinstance(exc, FileNotFoundError):  # reason_code gives the same as a code, for the translated words
         missing = str(exc.filename or exc)
         from hermes_desktop.core.mcp.launchers import launcher_hint
 
@@ -262,6 +296,7 @@ class ServerSupervisor:
                 await self._session()
                 failures = 0
                 reason = cause = "the connection closed"
+                coded: dict[str, Any] = {"reason_code": "connection_closed"}
             except asyncio.CancelledError:
                 raise
             except BaseException as exc:  # noqa: BLE001 - every failure becomes a visible status
@@ -281,6 +316,7 @@ class ServerSupervisor:
                 said = self._stderr_lines()
                 self._log_line = said[-1] if said else ""  # the MCP tab shows it on the server's row
                 cause = describe_error(exc)  # the translated row words this; the log line is shown on its own
+                coded = reason_code(exc)
                 reason = cause + (" — server said: " + " | ".join(said) if said else "")
                 log.warning("MCP server %s: %s", self.config.name, redact_text(reason, self._known_secrets))
                 if self._connected_at and time.monotonic() - self._connected_at > STABLE_AFTER_S:
@@ -302,7 +338,7 @@ class ServerSupervisor:
             self._fail_pending(reason)
             delay = RESTART_DELAYS_S[min(failures, len(RESTART_DELAYS_S)) - 1] if failures else RESTART_DELAYS_S[0]
             self._set(ServerState.RESTARTING, f"{reason}; restarting in {delay:g} s", "restarting",
-                      {"reason": cause, "delay_s": delay})
+                      {"reason": cause, "delay_s": delay, **coded})
             await self._pause(delay)
 
     async def _pause(self, delay: float | None) -> None:
@@ -326,9 +362,9 @@ class ServerSupervisor:
         async with AsyncExitStack() as stack:
             try:
                 async with asyncio.timeout(limit) as self._starting:
-                    self._stage = "start"
+                    self._stage = "start"  # a StartTimeout stage (_STAGE_WORDS)
                     transport = await self._transport(stack)
-                    self._stage = "answer `initialize`"
+                    self._stage = "initialize"
                     try:
                         client = await stack.enter_async_context(Client(
                             transport, mode="legacy", message_handler=self._on_message, client_info=client_info(),
@@ -345,7 +381,7 @@ class ServerSupervisor:
                         client = await stack.enter_async_context(Client(
                             transport, mode="legacy", message_handler=self._on_message, client_info=client_info(),
                             **client_kwargs(self.client_features, self.config)))
-                    self._stage = "list its tools"
+                    self._stage = "list_tools"
                     listing = await client.list_tools()
                     resources = await self._has_resources(client)
                     self._prompts = await self._list_prompts(client)
@@ -360,12 +396,8 @@ class ServerSupervisor:
 
     def _start_failure(self, limit: float) -> Exception:
         if self._not_mcp:
-            return NotMCPOutput(self._not_mcp_reason())
-        return StartTimeout(f"it did not {self._stage} within {limit:g} s (its startTimeout)")
-
-    def _not_mcp_reason(self) -> str:
-        return (f"it wrote something that is not MCP on its standard output: {self._not_mcp} (a server may write "
-                "only JSON-RPC messages there; logs belong on stderr)")
+            return NotMCPOutput(self._not_mcp)
+        return StartTimeout(self._stage, limit)
 
     async def _on_message(self, message: Any) -> None:
         """The SDK hands over an exception for each stdout line that is not JSON-RPC: the server is broken."""
@@ -375,7 +407,7 @@ class ServerSupervisor:
         if self._starting is not None:  # end the start now, not at its deadline
             self._starting.reschedule(asyncio.get_running_loop().time())
         else:
-            self._queue.put_nowait(_Broken(NotMCPOutput(self._not_mcp_reason())))
+            self._queue.put_nowait(_Broken(NotMCPOutput(self._not_mcp)))
 
     async def _stderr_drained(self) -> None:
         """Wait (briefly) until the ended server's last stderr lines are in its log."""
