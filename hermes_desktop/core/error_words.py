@@ -90,6 +90,11 @@ def error_text(code: str, params: Mapping[str, Any] | None, message: str) -> str
     if code == "no_model":
         return _("No model is set up yet. Add a provider (base URL, model and key) in settings; your message is "
                  "saved.")
+    if code == "local_only_session":
+        return _("This conversation was held with {held}, which you marked local-only, so it is not sent to "
+                 "{other}. Switch back to {held} (or another local-only provider) with `ask --model`, or start a new "
+                 "conversation (another `--session`) for this provider. Your message is saved.").format(
+            held=p.get("held", ""), other=p.get("other", ""))
     if code == "over_window":
         return over_window_text(p)
     if code == "internal":

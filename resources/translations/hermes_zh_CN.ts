@@ -302,67 +302,67 @@ Path: {1}</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="811"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="812"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="811"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="812"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="813"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="814"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="815"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="816"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="827"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="828"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>覆盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="842"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="843"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="843"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="844"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="845"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="846"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="846"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="847"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="851"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="852"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="851"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="852"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="851"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="852"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="852"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="853"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -518,87 +518,88 @@ Path: {1}</source>
         <translation>所有助手，可搜索（Ctrl+Shift+A）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="231"/>
         <source>This chat&apos;s next message goes to {0}.</source>
         <translation>本对话的下一条消息将交给{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="241"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="244"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="62"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="252"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="262"/>
         <source>Switch this chat&apos;s assistant…</source>
         <translation>更换本对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="265"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="268"/>
         <source>Assistant for the new chat…</source>
         <translation>新对话的助手…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="281"/>
         <source>Prompts, assistants and skills…</source>
         <translation>提示词、助手和技能…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="342"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="345"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="352"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="355"/>
         <source>Deleted “{0}”.</source>
         <translation>已删除“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="395"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="401"/>
         <source>Another assistant already has this name.</source>
         <translation>已有同名的助手。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="406"/>
         <source>Saved “{0}”.</source>
         <translation>已保存“{0}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="408"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="414"/>
         <source>Export assistant</source>
         <translation>导出助手</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="415"/>
         <source>JSON files (*.json)</source>
         <translation>JSON 文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="423"/>
         <source>The assistant was not exported: {0}</source>
         <translation>助手未能导出：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="419"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="425"/>
         <source>Exported to {0}.</source>
         <translation>已导出到 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="440"/>
         <source>The assistants were not imported: {0}</source>
         <translation>助手未能导入：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="437"/>
+        <location filename="../../hermes_desktop/ui/assistant_actions.py" line="443"/>
         <source>Imported {0} assistant(s).</source>
         <translation>已导入 {0} 个助手。</translation>
     </message>
@@ -1441,88 +1442,88 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>KnowledgeActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="171"/>
         <source>Choose a folder for a knowledge base</source>
         <translation>为知识库选择一个文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="182"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="189"/>
         <source>New knowledge base</source>
         <translation>新建知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="190"/>
         <source>Name of the knowledge base for {0}:</source>
         <translation>{0} 的知识库名称：</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="201"/>
         <source>The knowledge base was not made: {0}</source>
         <translation>未能创建知识库：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="211"/>
         <source>Remove this knowledge base?</source>
         <translation>移除此知识库吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="205"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="212"/>
         <source>This deletes the index of “{0}” (its passages and vectors). The folders and their files are not touched; you can add them again.</source>
         <translation>这会删除“{0}”的索引（其中的段落和向量）。文件夹及其中的文件不受影响，你可以再次添加它们。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="214"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="224"/>
         <source>The knowledge base was not removed: {0}</source>
         <translation>未能移除知识库：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="231"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="238"/>
         <source>The knowledge base cannot be read: {0}</source>
         <translation>无法读取知识库：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="242"/>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="249"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="253"/>
         <source>The settings were not saved: {0}</source>
         <translation>设置未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="264"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="271"/>
         <source>The choice was not saved: {0}</source>
         <translation>未能保存此选择：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="319"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="326"/>
         <source>{0}: {1} new, {2} changed, {3} removed, {4} unchanged</source>
         <translation>{0}：新增 {1} 个，更改 {2} 个，移除 {3} 个，未变 {4} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="322"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="329"/>
         <source>, {0} could not be read</source>
         <translation>，{0} 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="331"/>
         <source>Stopped: {0}</source>
         <translation>已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="335"/>
         <source>{0}: the sync stopped: {1}</source>
         <translation>{0}：同步已停止：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="350"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/knowledge_actions.py" line="350"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -1530,179 +1531,179 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>KnowledgePanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="60"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="68"/>
         <source>protected by a password</source>
         <translation>受密码保护</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="61"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="69"/>
         <source>no text layer (scanned pages?)</source>
         <translation>没有文本层（可能是扫描页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="70"/>
         <source>too large</source>
         <translation>文件过大</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="71"/>
         <source>permission denied</source>
         <translation>没有读取权限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="64"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="72"/>
         <source>not text, or an encoding that could not be detected</source>
         <translation>不是文本，或无法识别其编码</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="73"/>
         <source>not a regular file (a pipe or device)</source>
         <translation>不是普通文件（管道或设备）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="74"/>
         <source>a link that points out of the folder</source>
         <translation>指向文件夹之外的链接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="67"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="75"/>
         <source>took too long to read</source>
         <translation>读取耗时过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="76"/>
         <source>needs too much memory to read</source>
         <translation>读取需要的内存过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="77"/>
         <source>damaged or not readable</source>
         <translation>已损坏或无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="78"/>
         <source>not a format that can be read</source>
         <translation>不是可读取的格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="79"/>
         <source>gone</source>
         <translation>已不存在</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="81"/>
         <source>could not be read</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="145"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="153"/>
         <source>Knowledge bases</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="157"/>
         <source>Tick a knowledge base to use it in this conversation: its best passages go to the model with each message, cited as [1], [2]…</source>
         <translation>勾选知识库即可在本对话中使用：每条消息都会附上其中最相关的段落发给模型，并以 [1]、[2]… 标注引用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="155"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="163"/>
         <source>Sync progress</source>
         <translation>同步进度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="160"/>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="281"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="169"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="162"/>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="174"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="177"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="170"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="178"/>
         <source>Sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="179"/>
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="181"/>
         <source>Chunks…</source>
         <translation>分块…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="183"/>
         <source>Chunk size and overlap of the selected knowledge base</source>
         <translation>所选知识库的分块大小和重叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="176"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="184"/>
         <source>No knowledge bases yet. Add a folder of PDFs, Word files or notes: Hermes indexes it on this computer and finds passages in Chinese and English.</source>
         <translation>还没有知识库。添加一个包含 PDF、Word 文件或笔记的文件夹：Hermes 会在这台电脑上为它建立索引，并用中文和英文查找段落。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="214"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="225"/>
         <source>Use in this conversation</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="232"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="243"/>
         <source>cannot be read: {0}</source>
         <translation>无法读取：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="245"/>
         <source>never synced</source>
         <translation>从未同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="246"/>
         <source>{0} documents · {1} chunks · last sync {2}</source>
         <translation>{0} 个文档 · {1} 个片段 · 上次同步 {2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="248"/>
         <source>{0} could not be read</source>
         <translation>{0} 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="250"/>
         <source>{0} vectors ({1})</source>
         <translation>{0} 个向量（{1}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="273"/>
         <source>, about {0} s left</source>
         <translation>，约剩 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="263"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="274"/>
         <source>{0} of {1} files{2}</source>
         <translation>{0} / {1} 个文件{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="278"/>
         <source>Paused: {0}</source>
         <translation>已暂停：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="281"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -1710,47 +1711,47 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>KnowledgePicker</name>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="45"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="47"/>
         <source>Knowledge · {0}</source>
         <translation>知识库 · {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="45"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="47"/>
         <source>Knowledge</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="49"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="51"/>
         <source>This conversation uses: {0}</source>
         <translation>此对话使用：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="51"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="53"/>
         <source>This conversation uses no knowledge base. Choose which ones it searches.</source>
         <translation>此对话未使用知识库。选择要搜索的知识库。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="55"/>
         <source>No knowledge bases yet: add a folder in the Knowledge tab.</source>
         <translation>还没有知识库：请在“知识库”标签页中添加文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="57"/>
         <source>Knowledge bases for this conversation</source>
         <translation>此对话使用的知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="63"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="65"/>
         <source>No knowledge bases yet</source>
         <translation>还没有知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="79"/>
         <source>cannot be read: {0}</source>
         <translation>无法读取：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="83"/>
         <source>Manage knowledge bases…</source>
         <translation>管理知识库…</translation>
     </message>
@@ -3472,138 +3473,143 @@ Folder: {2}</source>
         <translation>重新使用记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="186"/>
         <source>used only with the server in HERMES_BASE_URL</source>
         <translation>仅用于 HERMES_BASE_URL 指定的服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="188"/>
+        <source>used only with local-only providers</source>
+        <translation>仅用于标为仅本地的服务商</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="189"/>
         <source>not used with the server in HERMES_BASE_URL</source>
         <translation>不用于 HERMES_BASE_URL 指定的服务器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="210"/>
         <source>The memory was not changed: {0}</source>
         <translation>记忆未更改：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="215"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="219"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="220"/>
         <source>What Hermes remembers (your words stay as they were: “{0}”)</source>
         <translation>Hermes 记住的内容（你的原话保持不变：“{0}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="217"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="221"/>
         <source>What Hermes remembers</source>
         <translation>Hermes 记住的内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="234"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="238"/>
         <source>Add a memory</source>
         <translation>添加记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="235"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="239"/>
         <source>What should Hermes remember? (a short fact, e.g. “Prefers answers in British English”)</source>
         <translation>Hermes 应该记住什么？（一条简短的事实，例如“回答时使用英式英语”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="256"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="260"/>
         <source>The memory was not deleted: {0}</source>
         <translation>记忆未删除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="265"/>
         <source>Deleted “{0}”</source>
         <translation>已删除“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="266"/>
         <source>Deleted {0} memories</source>
         <translation>已删除 {0} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="289"/>
         <source>Wipe all memories?</source>
         <translation>清除全部记忆？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="286"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="290"/>
         <source>This deletes all {0} memories Hermes keeps, long-term and short-term, with their history. It cannot be undone. Your conversations are not changed.</source>
         <translation>这会删除 Hermes 保存的全部 {0} 条记忆（长期和短期）及其历史，且无法撤销。你的对话不会改变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="288"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="292"/>
         <source>Wipe all memories</source>
         <translation>清除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="296"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="300"/>
         <source>The memories were not wiped: {0}</source>
         <translation>记忆未清除：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="306"/>
         <source>All memories were wiped.</source>
         <translation>已清除全部记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="316"/>
         <source>The conversation this memory came from was deleted.</source>
         <translation>这条记忆来自的对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="325"/>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="329"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="335"/>
         <source>Memory history</source>
         <translation>记忆历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="326"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="330"/>
         <source>Newest first. A newer memory on the same subject replaces the older one; the older ones are kept here and are no longer given to the model.</source>
         <translation>最新的在前。同一主题的新记忆会取代旧记忆；旧记忆保留在这里，不再提供给模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="340"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="341"/>
         <source>in use</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="336"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="340"/>
         <source>replaced</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="337"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="341"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="404"/>
         <source>Could not forget it: {0}</source>
         <translation>无法遗忘：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="483"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="487"/>
         <source>The conversation&apos;s memory switch was not saved: {0}</source>
         <translation>对话的记忆开关未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="494"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="498"/>
         <source>This conversation does not use or record memory.</source>
         <translation>此对话不使用也不记录记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/memory_actions.py" line="495"/>
+        <location filename="../../hermes_desktop/ui/memory_actions.py" line="499"/>
         <source>This conversation uses memory again.</source>
         <translation>此对话重新使用记忆。</translation>
     </message>
@@ -4451,7 +4457,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="95"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="474"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -4502,39 +4508,39 @@ it is kept here.</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="192"/>
         <source>No providers yet: add one.</source>
         <translation>还没有服务商：添加一个吧。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="189"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="196"/>
         <source>HERMES_BASE_URL / HERMES_MODEL are set in the environment and override the active profile while they are.</source>
         <translation>环境变量中设置了 HERMES_BASE_URL / HERMES_MODEL，设置期间它们会覆盖当前的配置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="236"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="243"/>
         <source>{0} (copy)</source>
         <translation>{0}（副本）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="255"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="262"/>
         <source>Deleted {0} and its key.</source>
         <translation>已删除 {0} 及其密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="276"/>
         <source>The key was not saved: {0}</source>
         <translation>密钥未保存：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="291"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="281"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="290"/>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="288"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="351"/>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>
@@ -4554,193 +4560,208 @@ it is kept here.</source>
         <translation>用量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="285"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="171"/>
+        <source>{0}, side tasks: {1}</source>
+        <translation>{0}，辅助任务：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="173"/>
+        <source>{0}, local only</source>
+        <translation>{0}，仅本地</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="178"/>
+        <source>Titles, summaries and memory: {0}</source>
+        <translation>标题、摘要和记忆：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="292"/>
         <source>Choose the workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="299"/>
         <source>HERMES_WORKSPACE is set and wins while it is.</source>
         <translation>已设置 HERMES_WORKSPACE，设置期间以它为准。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="306"/>
         <source>Tools and approvals</source>
         <translation>工具与批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
         <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="309"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="316"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="309"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="309"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="313"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="320"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="321"/>
         <source>A new language applies when Hermes starts again.</source>
         <translation>新的语言会在 Hermes 下次启动时生效。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="324"/>
         <source>Show while it streams, then collapse</source>
         <translation>生成时显示，之后折叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="325"/>
         <source>Always show</source>
         <translation>始终显示</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="318"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="325"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="323"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="330"/>
         <source>Model&apos;s thinking</source>
         <translation>模型的思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="324"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="331"/>
         <source>Also load skills from {0} (shared with other apps)</source>
         <translation>同时从 {0} 加载技能（与其他应用共享）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="329"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="336"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="330"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="337"/>
         <source>Also load skills from {0} (Claude Code&apos;s folder)</source>
         <translation>同时从 {0} 加载技能（Claude Code 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="384"/>
         <source>Rules you set for single tools. They override the approval mode; a destructive call that touches more than 20 files or 50 MB asks even when its tool is always allowed.</source>
         <translation>你为单个工具设置的规则。它们优先于批准模式；涉及超过 20 个文件或 50 MB 的危险调用，即使该工具被设为始终批准，也会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="382"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="389"/>
         <source>Approval rules</source>
         <translation>批准规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="390"/>
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="393"/>
         <source>Revoke all</source>
         <translation>全部撤销</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="393"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="400"/>
         <source>fetch_url never opens addresses on your own network or this computer (a router, a NAS, a local server) unless their host is listed here. Separate hosts with commas; add :port to allow one port only.</source>
         <translation>除非主机列在这里，fetch_url 绝不打开你自己网络上或本机上的地址（路由器、NAS、本地服务器）。多个主机用逗号分隔；加上 :端口 则只允许该端口。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="399"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="406"/>
         <source>Hosts on your network that fetch_url may open</source>
         <translation>fetch_url 可以打开的你网络上的主机</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="400"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="407"/>
         <source>e.g. nas.local, 192.168.1.20:8080</source>
         <translation>例如 nas.local, 192.168.1.20:8080</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="422"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="429"/>
         <source>Not a host name or host:port: {0}. Nothing was changed.</source>
         <translation>不是主机名，也不是“主机名＋端口”：{0}。没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="427"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="434"/>
         <source>fetch_url may open these hosts on your network: {0}.</source>
         <translation>fetch_url 现在可以打开你网络上的这些主机：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="428"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="435"/>
         <source>fetch_url opens no address on your network now.</source>
         <translation>fetch_url 现在不打开你网络上的任何地址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="432"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="439"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="432"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="439"/>
         <source>always asks</source>
         <translation>始终询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="440"/>
         <source>never allowed</source>
         <translation>从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="439"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="446"/>
         <source>{tool}  —  {rule}   ({source})</source>
         <translation>{tool}  —  {rule}（{source}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="444"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="451"/>
         <source>No rules: every tool follows the approval mode.</source>
         <translation>没有规则：所有工具都遵循批准模式。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="473"/>
         <source>Sessions (hermes.db) and backups</source>
         <translation>对话（hermes.db）和备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="475"/>
         <source>Logs and the audit log of every tool call</source>
         <translation>日志以及每次工具调用的审计日志</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="469"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="476"/>
         <source>Workspace (files the agent may use, notes)</source>
         <translation>工作区（Hermes 可以使用的文件、笔记）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="477"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="484"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="478"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="485"/>
         <source>Open the folder: {0}</source>
         <translation>打开文件夹：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="482"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="489"/>
         <source>API keys are kept in the system keyring ({0}).</source>
         <translation>API 密钥保存在系统密钥环中（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="484"/>
+        <location filename="../../hermes_desktop/ui/dialogs/settings.py" line="491"/>
         <source>No secure keyring was found ({0}): API keys are kept in memory for this run only. Set HERMES_API_KEY to supply one on every start.</source>
         <translation>没有找到安全的系统密钥环（{0}）：API 密钥只在本次运行期间保存在内存中。设置 HERMES_API_KEY 可以在每次启动时提供密钥。</translation>
     </message>
@@ -4782,25 +4803,25 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="101"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="226"/>
         <source>Provider</source>
         <translation>服务商</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="108"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="227"/>
         <source>Base URL</source>
         <translation>基础 URL</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="112"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="228"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="117"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="229"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
@@ -4816,7 +4837,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="121"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="494"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="503"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -4832,7 +4853,7 @@ it is kept here.</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="139"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
@@ -4919,223 +4940,239 @@ it is kept here.</source>
         <translation>此服务商的一个更便宜的模型，用于标题、摘要和记忆提取；对话本身仍使用它自己的模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="191"/>
+        <source>Conversations stay local</source>
+        <translation>对话只留在本地</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="193"/>
+        <source>For a model on this computer or your own network. A conversation it answered in is then never sent to another provider (only to providers also marked local only), and what you told it is not recalled for other providers.</source>
+        <translation>用于运行在本机或你自己网络中的模型。它回答过的对话不会再发给其他服务商（只会发给同样标为仅本地的服务商），你告诉它的内容也不会在其他服务商那里被回忆起来。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="197"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="198"/>
+        <source>Local only</source>
+        <translation>仅本地</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="202"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="207"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="215"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="218"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="218"/>
         <source>Not now</source>
         <translation>以后再说</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="292"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="300"/>
         <source>Reasoning and images</source>
         <translation>思考与图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="299"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="307"/>
         <source>Always</source>
         <translation>始终</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="308"/>
         <source>Never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="310"/>
         <source>Sends a reply&apos;s reasoning back with its tool calls (DeepSeek&apos;s thinking mode requires it). Automatic: for providers known to need it, or once the server asks for it.</source>
         <translation>把回复的思考内容随其工具调用一起回传（DeepSeek 的思考模式要求这样做）。自动：用于已知需要它的服务商，或在服务器要求之后。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="316"/>
         <source>Send reasoning back</source>
         <translation>回传思考内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="312"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="320"/>
         <source>Sent as reasoning_effort, for models that accept it</source>
         <translation>作为 reasoning_effort 发送，适用于接受该参数的模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="313"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="321"/>
         <source>Default (not sent)</source>
         <translation>默认（不发送）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="322"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="322"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="314"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="322"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="324"/>
         <source>Reasoning effort</source>
         <translation>思考强度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="335"/>
         <source>Extra request parameters</source>
         <translation>额外请求参数</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="331"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="339"/>
         <source>Automatic (from the model&apos;s name)</source>
         <translation>自动（根据模型名称）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="340"/>
         <source>Yes: the model reads images</source>
         <translation>是：模型能读取图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="333"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="341"/>
         <source>No: text only</source>
         <translation>否：仅文本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="335"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="343"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="339"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="347"/>
         <source>Forget what was learned</source>
         <translation>忘记已学到的设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="360"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="368"/>
         <source>A JSON object merged into every request (for example {&quot;enable_thinking&quot;: true}). Not for keys: the API key field keeps those in the keyring.</source>
         <translation>一个合并进每个请求的 JSON 对象（例如 {&quot;enable_thinking&quot;: true}）。不要用于密钥：API 密钥栏会把密钥保存在系统密钥环中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="378"/>
         <source>Not a JSON object: write it in braces, {…}.</source>
         <translation>不是 JSON 对象：请写在花括号 {…} 中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="372"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="380"/>
         <source>Hermes sets {0} itself; remove it from the extra parameters.</source>
         <translation>{0} 由 Hermes 自行设置；请从额外参数中删除。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="375"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="383"/>
         <source>“{0}” looks like a key or password. Keys go in the API key field, which keeps them in the keyring; settings.json is not the place for them.</source>
         <translation>“{0}”看起来像密钥或密码。密钥应填在 API 密钥栏，它会保存在系统密钥环中；settings.json 不是存放它的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="385"/>
         <source>Not valid JSON: {0}</source>
         <translation>不是有效的 JSON：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="383"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="391"/>
         <source>the server wants the reasoning sent back</source>
         <translation>服务器要求回传思考内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="385"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="393"/>
         <source>the model refused images</source>
         <translation>模型拒绝了图片</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="386"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="394"/>
         <source>Learned from the server: {0}.</source>
         <translation>从服务器学到：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="393"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="401"/>
         <source>What was learned will be forgotten when you save.</source>
         <translation>保存后将忘记已学到的设置。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="416"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="424"/>
         <source>Discard your changes?</source>
         <translation>放弃你的更改？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="417"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="425"/>
         <source>The provider settings you entered are not saved yet. Close the dialog and discard them?</source>
         <translation>你输入的服务商设置尚未保存。要关闭对话框并放弃这些设置吗？</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="418"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="426"/>
         <source>Discard</source>
         <translation>放弃</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="421"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="429"/>
         <source>Keep editing</source>
         <translation>继续编辑</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="486"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="495"/>
         <source>Get a key at {0}</source>
         <translation>在 {0} 获取密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="488"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="497"/>
         <source>A local server usually needs no key; leave it empty.</source>
         <translation>本地服务器通常不需要密钥，留空即可。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="494"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="503"/>
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="560"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="570"/>
         <source>Testing…</source>
         <translation>测试中…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="581"/>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="583"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="591"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="593"/>
         <source>Use {0}</source>
         <translation>使用 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="586"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="596"/>
         <source>Use text tool calls</source>
         <translation>使用文本工具调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="606"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="616"/>
         <source>Changed. Test again to be sure, or save.</source>
         <translation>已更改。再测试一次以确认，或直接保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="627"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="637"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="251"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="259"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="632"/>
+        <location filename="../../hermes_desktop/ui/dialogs/setup.py" line="642"/>
         <source>The extra request parameters are not saved until they are a valid JSON object.</source>
         <translation>额外请求参数须是有效的 JSON 对象才能保存。</translation>
     </message>
@@ -7187,7 +7224,7 @@ Output {3} (reasoning {4})
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="277"/>
         <location filename="../../hermes_desktop/ui/words.py" line="304"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="675"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
@@ -7355,519 +7392,524 @@ Output {3} (reasoning {4})
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/words.py" line="409"/>
+        <source>This conversation was held with {held}, which you marked local-only, so it is not sent to {other}. Switch back to {held} (or another local-only provider) in the model picker, or start a new conversation for this provider. Your message is saved.</source>
+        <translation>这个对话是与 {held} 进行的，你已将它标为仅本地，所以不会发给 {other}。请在模型选择器中切回 {held}（或其他仅本地的服务商），或为这个服务商新建一个对话。你的消息已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="415"/>
         <source>Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings&apos; limits). What arrived so far is kept; send a message to continue.</source>
         <translation>已停止：本轮达到了 {0} 的时间上限（设置中限制项的 turn_deadline_s）。已收到的内容会保留；发送消息即可继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="413"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="419"/>
         <source>This conversation is busy: another Hermes window or command is running a turn in it, and it did not finish within {0}. Nothing was sent or saved; try again when it has finished.</source>
         <translation>此对话正忙：另一个 Hermes 窗口或命令正在其中进行一轮对话，且未在 {0} 内结束。没有发送或保存任何内容；请在它结束后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="425"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
         <source>The provider refused the API key.</source>
         <translation>服务商拒绝了 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="426"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="432"/>
         <source>The provider is limiting requests.</source>
         <translation>服务商正在限制请求频率。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="427"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
         <source>The model server had an error.</source>
         <translation>模型服务器出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="428"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
         <source>Can&apos;t reach the model server.</source>
         <translation>无法连接到模型服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="429"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="435"/>
         <source>The model server did not answer in time.</source>
         <translation>模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="430"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="436"/>
         <source>The reply stopped half-way. What arrived is kept.</source>
         <translation>回复中途停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="437"/>
         <source>The conversation is too long for this model.</source>
         <translation>对话太长，超出了此模型的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="432"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="438"/>
         <source>The server does not offer this model.</source>
         <translation>服务器不提供此模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="439"/>
         <source>The model server sent a reply Hermes could not read.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
         <source>The model server refused the request.</source>
         <translation>模型服务器拒绝了请求。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="435"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="441"/>
         <source>No model provider is set up yet.</source>
         <translation>尚未设置模型服务商。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="436"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="442"/>
         <source>The conversation could not be saved.</source>
         <translation>无法保存对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="437"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="443"/>
         <source>Something went wrong inside Hermes.</source>
         <translation>Hermes 内部出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="444"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="446"/>
         <source>Details: “{0}”</source>
         <translation>详细信息：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="447"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="471"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="453"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="477"/>
         <source>nothing was saved</source>
         <translation>未保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="448"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
         <source>your message was not saved</source>
         <translation>你的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="449"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="455"/>
         <source>the reply was not saved</source>
         <translation>回复未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="450"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="456"/>
         <source>the tool result was not saved</source>
         <translation>工具结果未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="451"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="457"/>
         <source>the message was not saved</source>
         <translation>消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="452"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="458"/>
         <source>the change was not saved</source>
         <translation>更改未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="453"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="459"/>
         <source>the new conversation was not saved</source>
         <translation>新对话未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="460"/>
         <source>the latest part of the reply was not saved</source>
         <translation>回复的最新部分未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="456"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="462"/>
         <source>your edited message was not saved</source>
         <translation>你编辑的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="463"/>
         <source>your message and its attachments were not saved</source>
         <translation>你的消息及其附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="465"/>
         <source>the conversation summary was not saved</source>
         <translation>对话摘要未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="461"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="467"/>
         <source>the attachment was not saved</source>
         <translation>附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="468"/>
         <source>the history is open read-only and nothing new can be saved</source>
         <translation>历史记录以只读方式打开，无法保存新内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="464"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="470"/>
         <source>the history cannot be shown and nothing can be saved</source>
         <translation>无法显示历史记录，也无法保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="472"/>
         <source>today&apos;s backup of the session database was skipped</source>
         <translation>已跳过今天的对话数据库备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="474"/>
         <source>start-up housekeeping (interrupted replies, the expired trash) was postponed</source>
         <translation>启动时的整理工作（中断的回复、过期的回收站）已推迟</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="470"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="476"/>
         <source>“{0}”</source>
         <comment>a consequence only known in English</comment>
         <translation>“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="479"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="485"/>
         <source>The disk holding {path} is full: {what}. Free some space and try again.</source>
         <translation>存放 {path} 的磁盘已满：{what}。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="482"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="488"/>
         <source>{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes Desktop.</source>
         <translation>{path} 位于只读存储上或处于写保护状态：{what}。请将其设为可写，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="486"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="492"/>
         <source>The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.</source>
         <translation>存放 {path} 的磁盘报告了输入输出错误：{what}。请检查磁盘后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="490"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="496"/>
         <source>Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its folder.</source>
         <translation>Hermes 无权读写 {path}：{what}。请检查该文件及其文件夹的权限。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="494"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="500"/>
         <source>{path} is locked by another program: {what}. Close that program or wait, then try again.</source>
         <translation>{path} 被其他程序锁定：{what}。请关闭该程序或稍候再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="498"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="504"/>
         <source>{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.</source>
         <translation>{path} 已损坏：{what}。请重新启动 Hermes Desktop，从备份中恢复。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="501"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="507"/>
         <source>The session database {path} failed: {what}.</source>
         <translation>对话数据库 {path} 出错：{what}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="508"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="514"/>
         <source>The session database was made by a newer version of Hermes Desktop (schema {version}, this app knows {known}). It is open read-only: update Hermes Desktop to keep chatting.</source>
         <translation>对话数据库由更新版本的 Hermes Desktop 创建（结构版本 {version}，本应用只认识到 {known}）。它已以只读方式打开：请更新 Hermes Desktop 以继续聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="524"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="530"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
         <translation>• 技能“{name}”：{tokens} 个 Token — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="612"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="618"/>
         <source>The server refused the conversation&apos;s earlier tool calls without their reasoning (it said: “{0}”). Hermes sends them as text from now on and tried again.</source>
         <translation>服务器拒绝了对话中不带思考内容的早先工具调用（它说：“{0}”）。Hermes 今后会把它们作为文本发送，并已重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="768"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="774"/>
         <source>It stopped. {0}</source>
         <translation>已停止运行。{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="778"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="784"/>
         <source>It stopped. {reason} Restarting in {delay} s.</source>
         <translation>已停止运行。{reason}{delay} 秒后重新启动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="814"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="820"/>
         <source>The command {0} was not found. Install uv, which brings uvx (for example: pip install uv), then press Restart.</source>
         <translation>找不到命令 {0}。请安装 uv，它自带 uvx（例如：pip install uv），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="816"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="822"/>
         <source>The command {0} was not found. Install uv (for example: pip install uv), then press Restart.</source>
         <translation>找不到命令 {0}。请安装 uv（例如：pip install uv），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="818"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="824"/>
         <source>The command {0} was not found. Install Node.js, which brings npx (your system&apos;s package, e.g. apt install npm, or the Node.js installer), then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Node.js，它自带 npx（用系统的软件包，例如 apt install npm，或 Node.js 安装程序），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="820"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="826"/>
         <source>The command {0} was not found. Install Node.js, which brings npm, then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Node.js，它自带 npm，然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="822"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="828"/>
         <source>The command {0} was not found. Install Node.js, then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Node.js，然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="824"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="830"/>
         <source>The command {0} was not found. Install Bun, which brings bunx, then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Bun，它自带 bunx，然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="826"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="832"/>
         <source>The command {0} was not found. Install Deno, then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Deno，然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="828"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="834"/>
         <source>The command {0} was not found. Install pipx (for example: pip install pipx), then press Restart.</source>
         <translation>找不到命令 {0}。请安装 pipx（例如：pip install pipx），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="830"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="836"/>
         <source>The command {0} was not found. Install Docker and start it, then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Docker 并启动它，然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="832"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="834"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="838"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="840"/>
         <source>The command {0} was not found. Install Python 3, or give the full path of the Python to use, then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Python 3，或写明要使用的 Python 的完整路径，然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="836"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="842"/>
         <source>The command {0} was not found.</source>
         <translation>找不到命令 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="794"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="800"/>
         <source>It did not start within {0} s (its startTimeout).</source>
         <translation>它没有在 {0} 秒内启动（它的 startTimeout）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="795"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="801"/>
         <source>It did not answer `initialize` within {0} s (its startTimeout).</source>
         <translation>它没有在 {0} 秒内响应 `initialize`（它的 startTimeout）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="797"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="803"/>
         <source>It did not list its tools within {0} s (its startTimeout).</source>
         <translation>它没有在 {0} 秒内列出它的工具（它的 startTimeout）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="800"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="806"/>
         <source>It wrote something that is not MCP on its standard output: {0}. A server may write only JSON-RPC messages there; logs belong on stderr.</source>
         <translation>它在标准输出上写了不属于 MCP 的内容：{0}。服务器只能在那里写 JSON-RPC 消息；日志应写到 stderr。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="804"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="810"/>
         <source>It did not answer in time.</source>
         <translation>它没有及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="806"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="812"/>
         <source>The connection closed.</source>
         <translation>连接已关闭。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="897"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="903"/>
         <source>The current date and time, in your time zone or in a given IANA time zone.</source>
         <translation>当前日期和时间，按你所在的时区或指定的 IANA 时区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="898"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="904"/>
         <source>Works out an arithmetic expression exactly, e.g. (12+34)*5 or sqrt(2)*pi.</source>
         <translation>精确计算算式，例如 (12+34)*5 或 sqrt(2)*pi。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="899"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="905"/>
         <source>Lists a folder in the workspace (names, sizes, dates).</source>
         <translation>列出工作区中某个文件夹的内容（名称、大小、日期）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="900"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="906"/>
         <source>Reads a text file in the workspace, a range of lines or a page at a time.</source>
         <translation>读取工作区中的文本文件，可按行范围或分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="901"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="907"/>
         <source>Finds files in the workspace by name pattern and, if asked, by text they contain.</source>
         <translation>按文件名模式在工作区中查找文件，也可以按文件内容查找。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="902"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="908"/>
         <source>Creates or overwrites a text file in the workspace (making folders as needed).</source>
         <translation>在工作区中新建或覆盖文本文件（需要时自动创建文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="903"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="909"/>
         <source>Creates a folder (and its parents) in the workspace.</source>
         <translation>在工作区中新建文件夹（连同上级文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="904"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="910"/>
         <source>Moves or renames a file or folder inside the workspace.</source>
         <translation>在工作区内移动或重命名文件、文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="905"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="911"/>
         <source>Deletes a file, or a folder with everything in it, inside the workspace, for good.</source>
         <translation>永久删除工作区内的文件，或文件夹及其中的全部内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="906"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="912"/>
         <source>Lists your notes (titles, newest first).</source>
         <translation>列出你的笔记（标题，最新的在前）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="907"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="913"/>
         <source>Reads one note by its title.</source>
         <translation>按标题读取一篇笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="908"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="914"/>
         <source>Saves a Markdown note under a title (replacing a note with the same title).</source>
         <translation>以某个标题保存 Markdown 笔记（同名笔记会被替换）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="909"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="915"/>
         <source>Downloads a public web page (http/https) and returns its readable text. Addresses on your own network are refused unless listed in Settings.</source>
         <translation>下载公开网页（http/https）并返回其中可读的文字。除非在设置中列出，否则拒绝访问你本地网络中的地址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="911"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="917"/>
         <source>Reads the rest of a long tool result.</source>
         <translation>读取较长工具结果的其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="912"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="918"/>
         <source>Remembers something you said about yourself, your preferences or your projects, in your own words, for later conversations.</source>
         <translation>记住你说过的关于你自己、你的偏好或你的项目的话（用你的原话），供以后的对话使用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="914"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="920"/>
         <source>Searches what Hermes remembers about you from earlier conversations.</source>
         <translation>搜索 Hermes 从之前的对话中记住的关于你的内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="915"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="921"/>
         <source>Forgets memories you want gone; you are asked first and see which ones.</source>
         <translation>忘记你不想保留的记忆；会先问你，并列出是哪几条。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="916"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="922"/>
         <source>Searches the knowledge bases used in this conversation (your own documents) and cites the passages it uses.</source>
         <translation>搜索本对话使用的知识库（你自己的文档），并注明所用段落的出处。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="918"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="924"/>
         <source>Loads a skill when your task matches its description.</source>
         <translation>当你的任务符合某个技能的描述时，加载该技能。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="919"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="925"/>
         <source>Reads a file that comes with a skill, a page at a time.</source>
         <translation>分页读取技能附带的文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="920"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="926"/>
         <source>Searches the installed skills that the catalog does not list, by keywords.</source>
         <translation>按关键词搜索技能目录中未列出的已安装技能。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="921"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="927"/>
         <source>Surveys a project folder in the workspace: file types, manifest files, layout, README, largest files and likely problems. Read-only.</source>
         <translation>概览工作区中的项目文件夹：文件类型、清单文件、目录结构、README、最大的文件和可能的问题。只读。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="932"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="938"/>
         <source>Plans and carries out a tidy-up of a folder in the workspace (grouping files into folders by type, project or date, renaming them consistently), showing the plan first and asking before each change.</source>
         <translation>规划并整理工作区中的文件夹（按类型、项目或日期把文件归入文件夹，统一命名），先给出计划，每次改动前都会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="935"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="941"/>
         <source>Turns a pasted meeting transcript or rough notes into structured meeting notes (summary, decisions, action items with owners and dates, open questions) and saves them as a note.</source>
         <translation>把粘贴的会议记录或草稿整理成结构化的会议纪要（摘要、决定、带负责人和日期的待办事项、待解决的问题），并保存为笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="938"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="944"/>
         <source>Looks at a project folder in the workspace and explains what it is: its purpose, languages and frameworks, structure, how to build and test it, and anything that looks missing or broken.</source>
         <translation>查看工作区中的项目文件夹并说明它是什么：用途、语言和框架、结构、如何构建和测试，以及看起来缺失或有问题的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="941"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="947"/>
         <source>Researches a question on the web: reads a few relevant pages, compares what they say, and writes a short summary with its sources, saved as a note.</source>
         <translation>在网上调研一个问题：阅读几个相关网页，比较它们的说法，写一份注明来源的简短总结，并保存为笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="981"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="987"/>
         <source>Refused: {path} is outside the workspace ({root}).</source>
         <translation>已拒绝：{path} 不在工作区（{root}）内。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="983"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="989"/>
         <source>{path} does not exist.</source>
         <translation>{path} 不存在。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="985"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="991"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} 是文件夹，不是文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="987"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="993"/>
         <source>{path} is not a folder.</source>
         <translation>{path} 不是文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="989"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="995"/>
         <source>{path} is a binary file, not text.</source>
         <translation>{path} 是二进制文件，不是文本。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="991"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="997"/>
         <source>{path} is not UTF-8 or GB18030 text.</source>
         <translation>{path} 不是 UTF-8 或 GB18030 编码的文本。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="993"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="999"/>
         <source>{path} already exists and is a file.</source>
         <translation>{path} 已存在，而且是一个文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="995"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1001"/>
         <source>Division by zero.</source>
         <translation>除数为零。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="997"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1003"/>
         <source>The expression is empty.</source>
         <translation>算式为空。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="999"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1005"/>
         <source>Unknown time zone {zone}.</source>
         <translation>未知的时区 {zone}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1001"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1007"/>
         <source>There is no note titled “{title}”.</source>
         <translation>没有标题为“{title}”的笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1003"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1009"/>
         <source>{tool} did not finish within {seconds} s and was stopped.</source>
         <translation>{tool} 未在 {seconds} 秒内完成，已被停止。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1004"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1010"/>
         <source>The tool reported an error: “{0}”</source>
         <translation>工具报告了错误：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="520"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="526"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
         <translation>• 技能目录：{0} 个 Token — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
@@ -7882,426 +7924,426 @@ Output {3} (reasoning {4})
         <translation>即使把工具调用作为文本发送，{0} 仍拒绝了此对话中早先的回复。请把此对话切换回写下这些回复的模型、开始新对话，或为此服务商关闭思考模式，然后点“重试”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="528"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="534"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
         <translation>• MCP 服务器“{name}”：{tokens} 个 Token — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="532"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="538"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
         <translation>• 内置工具：{0} 个 Token — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="535"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="541"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
         <translation>• 记忆：{0} 个 Token — 在设置中关闭记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="537"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="543"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
         <translation>• 本轮：{0} 个 Token — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="540"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="546"/>
         <source>• “{name}”: {tokens} tokens</source>
         <translation>•“{name}”：{tokens} 个 Token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="544"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="550"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
         <translation>未发送：不计历史，此请求就需要约 {needed} 个 Token，而模型的上下文窗口（{window} 个 Token，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="573"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="579"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>服务商正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="576"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="582"/>
         <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器出错；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="579"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="585"/>
         <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>无法连接到模型服务器；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="582"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
         <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器未能及时响应；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="585"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="591"/>
         <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>请求失败；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="595"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
         <source>The conversation is too long for the model; retrying with less history.</source>
         <translation>对话对模型来说太长；正在用较少的历史重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="598"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
         <source>Waiting for another Hermes window or command to finish its turn in this conversation (at most {0})…</source>
         <translation>正在等待另一个 Hermes 窗口或命令结束它在此对话中的这一轮（最多 {0}）…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="602"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
         <source>The reply reached the maximum output length and was cut off.</source>
         <translation>回复达到了最大输出长度，已被截断。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
         <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
         <translation>模型的回复在思考过程中结束，没有单独的答案：展开它的思考即可查看它写了什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="614"/>
         <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
         <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此服务商随工具调用回传思考内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="616"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="622"/>
         <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
         <translation>该模型不接受原生工具调用；Hermes 已为它改用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="619"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
         <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
         <translation>无法总结之前的对话（“{error}”），因此本次请求省略了 {count} 条较早的消息。你的历史记录保持不变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="624"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="630"/>
         <source>About this conversation&apos;s model: “{0}”</source>
         <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="627"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="633"/>
         <source>Knowledge search without vectors this time: {0}.</source>
         <translation>本次知识库搜索未使用向量：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="636"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
         <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让 Hermes 继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="640"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="646"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
         <translation>已停止：Hermes 连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="644"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
         <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉 Hermes 接下来怎么做。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="649"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="655"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="652"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="656"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
         <source>Stopped. What arrived so far is kept.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="669"/>
         <source>native</source>
         <comment>tool calling</comment>
         <translation>原生</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="664"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
         <source>text format</source>
         <comment>tool calling</comment>
         <translation>文本格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="665"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="671"/>
         <source>no tools</source>
         <comment>tool calling</comment>
         <translation>不提供工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="671"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="677"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="672"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="678"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="673"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="674"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="680"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="676"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="682"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="677"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="678"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="684"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="685"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="680"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="686"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="687"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="682"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="688"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="689"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="689"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="695"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="690"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="696"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="692"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="698"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="693"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="699"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="694"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="700"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="695"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="701"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="706"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="712"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="709"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="715"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="711"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="717"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="714"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="718"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="724"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="726"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="730"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="736"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="731"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="737"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="732"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="738"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="734"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="740"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="735"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="741"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="736"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="742"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="744"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="750"/>
         <source>Custom server</source>
         <translation>自定义服务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="752"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="758"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="757"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="763"/>
         <source>It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录{status}：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="761"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="767"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="765"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="771"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="769"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="775"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="771"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="777"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="780"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="786"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="845"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="851"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="848"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="854"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="850"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="856"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="853"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="859"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="855"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="861"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="862"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="868"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="871"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="877"/>
         <source>Secret Service: GNOME Keyring or KeePassXC</source>
         <translation>Secret Service：GNOME 密钥环或 KeePassXC</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="872"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="878"/>
         <source>KDE Wallet</source>
         <translation>KDE 钱包</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="873"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="879"/>
         <source>macOS Keychain</source>
         <translation>macOS 钥匙串</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="874"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="880"/>
         <source>Windows Credential Manager</source>
         <translation>Windows 凭据管理器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="875"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="881"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="882"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="888"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="884"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="890"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="886"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="892"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="887"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="893"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="888"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="894"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

@@ -292,7 +292,8 @@ ERRORS = [  # every code core/llm/errors.py, request_fit, the agent and storage 
                                                              ("memory", "memory"), ("message", "this turn"))]}),
     *[(f"storage_{fault}", {"path": "/d/hermes.db", "consequence": "your message was not saved"})
       for fault in ("full", "read_only", "io", "permission", "busy", "corrupt", "other")],
-    ("storage", {}), ("no_model", {}), ("reasoning_history_refused", {"model": "m1", "server": "bad key"}),
+    ("storage", {}), ("no_model", {}), ("local_only_session", {"held": "本机", "other": "云端"}),
+    ("reasoning_history_refused", {"model": "m1", "server": "bad key"}),
     ("tool_call_rejected", {"server": "bad key"}), ("reply_output_limit", {}), ("session_busy", {"wait_s": 30}),
 ]
 ERROR_DATA = ("bad key", "h:1", "m1", "KeyError", "turn_deadline_s", "/v1", "/d/hermes.db", "activate_skill", "pdf",
