@@ -214,3 +214,48 @@ async def test_one_exchange_with_many_tool_calls_bigger_than_the_window_is_still
         assert covered[-1].id == record.covered_to
     finally:
         await engine.close()
+
+
+async def test_a_summary_that_fails_between_its_chunks_stores_nothing_that_ends_inside_an_exchange(
+        profile, workspace_dir, model_server) -> None:
+    """Issue 21's weak test: a summary made in several requests whose later request fails (the server errors
+    after the first chunk) must leave no stored summary that ends inside an exchange: what is stored, if anything,
+    covers whole exchanges, the cut before a user message, so the next turn never starts from half a turn."""
+    window = 4_096
+    answered: list[int] = []
+
+    def first_chunk_only(request: RecordedRequest):
+        answered.append(1)
+        if len(answered) > 1:  # the server fails from the second summary request on (not retried: a 400)
+            return error_reply(400, "upstream refused", err_type="invalid_request_error")
+        return text_reply(f"- {GOAL}\n- the first files were read")
+
+    model_server.summary_responder = first_chunk_only
+    engine = make_engine(small_profile(profile, window), workspace_dir, limits=AgentLimits(summary_keep_exchanges=4))
+    store = engine.store
+    try:
+        store.create_session("s1")
+        store.append_message("s1", NewMessage("user", GOAL))
+        store.append_message("s1", NewMessage("assistant", "Understood."))
+        store.append_message("s1", NewMessage("user", "Read every file and tell me what to fix."))
+        for n in range(120):
+            call = {"id": f"c{n}", "type": "function",
+                    "function": {"name": "read_file", "arguments": json.dumps({"path": f"src/module_{n}.py"})}}
+            store.append_message("s1", NewMessage("assistant", "", tool_calls=[call]))
+            store.append_message("s1", NewMessage("tool", "def f():\n    return 1\n" * 40, tool_call_id=f"c{n}",
+                                                  name="read_file"))
+        store.append_message("s1", NewMessage("assistant", "I read them all."))
+        for n in range(6):
+            store.append_message("s1", NewMessage("user", f"Step {n}: " + "x" * 300))
+            store.append_message("s1", NewMessage("assistant", f"Answer {n}: " + "y" * 300))
+        model_server.enqueue(text_reply("ok"))
+        events = await engine.ask("Where are we?")
+        assert of_type(events, ev.TurnFinished)[-1].reason is ev.FinishReason.COMPLETED
+        assert len(answered) >= 2, "the summary took more than one request, and a later one failed"
+        record = load_summary(store, "s1")
+        if record is not None:
+            messages = store.messages("s1")
+            assert messages[record.covered_messages].role == "user", "a stored summary ends where an exchange ends"
+            assert messages[record.covered_messages - 1].id == record.covered_to
+    finally:
+        await engine.close()
