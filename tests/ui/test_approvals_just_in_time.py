@@ -67,3 +67,29 @@ def test_a_file_saved_while_the_dialog_is_open_is_asked_about_again_saying_why(m
     assert target.read_text() == "their work"
     [card] = cards(h)
     assert card.status == "denied" and card.impact.startswith("will overwrite report.txt")
+
+
+def test_deleting_a_folder_the_reply_just_filled_asks_about_its_five_files_in_the_dialog(
+        make_window, model_server, workspace_dir) -> None:
+    """One session grant for the moves; the delete of the folder they filled is measured when its turn comes, so its
+    dialog names the five files and their size, not "the empty folder"; denied, every file is still there."""
+    (workspace_dir / "box").mkdir()
+    for n in range(5):
+        (workspace_dir / f"f{n}.txt").write_text("data")
+    h = make_window()
+    moves = [CallScript("move_path", {"src": f"f{n}.txt", "dst": "box"}, id=f"m{n}") for n in range(5)]
+    model_server.enqueue(tool_call_reply(*moves, CallScript("delete_path", {"path": "box"}, id="d")),
+                         text_reply("I did not delete the box."))
+    h.send("box them and throw the box away")
+    first = open_dialog(h)
+    assert first.findChild(QLabel, "impactLabel").text().startswith("will move f0.txt")
+    h.do(lambda: first.findChild(QPushButton, "allowSessionButton").click())
+
+    second = open_dialog(h, after=first)
+    impact = second.findChild(QLabel, "impactLabel").text()
+    assert impact.startswith("will delete 5 files, 20 bytes in box"), impact
+    assert "DESTRUCTIVE" in second.findChild(QLabel, "riskLabel").text()
+    h.do(lambda: second.findChild(QPushButton, "denyButton").click())
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the turn to end")
+    assert sorted(p.name for p in (workspace_dir / "box").iterdir()) == [f"f{n}.txt" for n in range(5)]
+    assert [c.status for c in cards(h)] == ["done"] * 5 + ["denied"]
