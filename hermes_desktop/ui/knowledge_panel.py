@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from hermes_desktop.ui import theme as themes
 from hermes_desktop.ui.panels import button
+from hermes_desktop.ui.knowledge_picker import assistant_label
 from hermes_desktop.ui.rich_list import HTML_ROLE, PADDING, RichTextDelegate, rich_list
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -53,13 +54,6 @@ class BaseRow:
     used: bool = False  # by the open conversation
     broken: str = ""  # the base's file cannot be read
     assistant: str = ""  # used because the conversation's assistant names it (not attached here): its shown name
-
-
-def assistant_label(row: BaseRow) -> str:
-    """"Assistant: <name>" for a base the conversation's assistant brings (its existing translation), else ""."""
-    if not row.assistant:
-        return ""
-    return QCoreApplication.translate("AssistantActions", "Assistant") + ": " + row.assistant
 
 
 def reason_text(code: str) -> str:

@@ -12,15 +12,23 @@ marked "Assistant: <name>", and cannot be unticked here (it is changed in the as
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 if TYPE_CHECKING:
     from hermes_desktop.ui.knowledge_panel import BaseRow
 
+
+
+def assistant_label(row: Any) -> str:
+    """"Assistant: <name>" for a base the conversation's assistant brings (its existing translation), else "".
+    Here, not in knowledge_panel: the picker is filled before the first paint, the Knowledge tab after it."""
+    if not row.assistant:
+        return ""
+    return QCoreApplication.translate("AssistantActions", "Assistant") + ": " + row.assistant
 
 class KnowledgePicker(QToolButton):
     sig_use = Signal(str, bool)
@@ -64,8 +72,6 @@ class KnowledgePicker(QToolButton):
         if not self.rows:
             empty = menu.addAction(self.tr("No knowledge bases yet"))
             empty.setEnabled(False)
-        from hermes_desktop.ui.knowledge_panel import assistant_label
-
         for row in self.rows:
             label = assistant_label(row)
             action = QAction(f"{row.name} · {label}" if label else row.name, menu)
