@@ -148,3 +148,61 @@ def test_a_turns_menu_in_activity_saves_that_turn_or_says_why_not(make_window, m
     h.wait_until(dialog.isVisible, what="the editor on screen")
     assert "Downloads" in dialog.draft.trajectory.request
     h.do(dialog.reject)
+
+
+def test_a_suggested_skill_is_drafted_from_learning_saved_and_active(make_window, model_server, files) -> None:
+    """Skills tab › Learning…: the same task done three times on three reports is a suggested skill; "Draft a
+    skill…" drafts from its newest turn (that path is what the side request carries and what the editor holds), and
+    saving makes the skill active: listed, loaded, and in the next request's skill catalog."""
+    for name in ("report.txt", "notes.txt", "plan.txt"):
+        (files / "Downloads" / name).write_text(f"{name}: Q3 revenue grew 4%.\n", encoding="utf-8")
+    h = make_window()
+    workflow = h.controller.runtime.workflow
+    for n, name in enumerate(("report.txt", "notes.txt", "plan.txt"), start=1):
+        model_server.enqueue(
+            tool_call_reply(CallScript("list_directory", {"path": "Downloads"})),
+            tool_call_reply(CallScript("read_file", {"path": f"Downloads/{name}"})),
+            tool_call_reply(CallScript("list_directory", {"path": "Desktop"})),
+            text_reply(f"{name} says Q3 revenue grew 4%."))
+        h.send(f"What does {name} in Downloads say?")
+        h.wait_until(lambda: len(workflow.all()) == n and not h.controller.is_busy(h.window.current_session),
+                     timeout=20, what=f"turn {n} recorded")
+    assert all(t.good for t in workflow.all())
+
+    h.do(lambda: h.window.findChild(QPushButton, "learningButton").click())
+    dialog = h.wait_until(lambda: getattr(h.window, "learning_dialog", None), what="the Learning dialog")
+    h.wait_until(dialog.isVisible, what="it on screen")
+    listed = dialog.suggested.item(0)
+    assert listed.text().startswith("list_directory → read_file → list_directory") and "3 times" in listed.text()
+    from hermes_desktop.ui.dialogs.learning import ROW_ROLE
+
+    suggestion = listed.data(ROW_ROLE)
+    assert suggestion.example.request == "What does plan.txt in Downloads say?"  # the newest: drafted from
+    assert not dialog.draft_button.isEnabled()
+    h.do(lambda: dialog.suggested.setCurrentRow(0))
+    model_server.enqueue(text_reply(DRAFT))
+    h.do(dialog.draft_button.click)
+    editor = h.wait_until(lambda: getattr(h.window, "skill_draft_dialog", None), timeout=20, what="the editor")
+    h.wait_until(editor.isVisible, what="the editor on screen")
+    assert not dialog.isVisible()  # Learning closed itself: the editor is the next step
+    drafted = [r for r in model_server.chat_requests if "reusable skill" in json.dumps(r.body)]
+    assert len(drafted) == 1 and "Downloads/plan.txt" in json.dumps(drafted[0].body)
+    assert editor.draft.trajectory.id == suggestion.example.id
+    assert editor.editor.toPlainText() == DRAFT and editor.save_button.isEnabled()
+    assert "The validator found nothing to change." in editor.findings.text()
+
+    h.do(editor.save_button.click)
+    h.wait_until(lambda: not editor.isVisible(), what=f"the editor closed ({editor.findings.text()})")
+    assert (h.controller.runtime.paths.user_skills_dir / "read-the-downloads" / "SKILL.md").is_file()
+    items = h.window.findChild(QListWidget, "skillList")
+    h.wait_until(lambda: any(items.item(i).text().startswith("read-the-downloads") for i in range(items.count())),
+                 what="the saved skill listed")
+    assert h.controller.runtime.skills.get("read-the-downloads") is not None
+    h.wait_until(lambda: "read-the-downloads" in h.window.statusBar().currentMessage(), what="the saved message")
+
+    model_server.enqueue(text_reply("It says the same."))
+    h.send("And what does the report say?")
+    h.wait_until(lambda: model_server.pending == 0 and not h.controller.is_busy(h.window.current_session),
+                 timeout=20, what="the next turn")
+    later = [r for r in model_server.chat_requests if "And what does the report say?" in json.dumps(r.body)]
+    assert later and "read-the-downloads" in later[0].system_prompt  # active: in the catalog from the next message
