@@ -206,3 +206,61 @@ def test_a_suggested_skill_is_drafted_from_learning_saved_and_active(make_window
                  timeout=20, what="the next turn")
     later = [r for r in model_server.chat_requests if "And what does the report say?" in json.dumps(r.body)]
     assert later and "read-the-downloads" in later[0].system_prompt  # active: in the catalog from the next message
+
+
+def _right_click(h, row: int, choose: str = "") -> list[str]:
+    """Right-click the transcript row as the user would: the menu's entries (ui/keyboard.py), `choose` chosen."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication
+
+    view = h.window.chat.view
+    view.actions_menu = None
+    h.do(lambda: view.scrollTo(view.model().index(row, 0)))
+    rect = view.visualRect(view.model().index(row, 0))
+    point = QPoint(rect.center().x(), rect.top() + min(20, rect.height() // 2))
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, point, view.viewport().mapToGlobal(point))
+    h.do(lambda: QApplication.sendEvent(view.viewport(), event))
+    menu = h.wait_until(lambda: getattr(view, "actions_menu", None), what=f"row {row}'s menu")
+    assert view.currentIndex().row() == row, "the menu of the row under the mouse"
+    entries = [a.text() for a in menu.actions()]
+    if choose:
+        h.do(next(a for a in menu.actions() if a.text() == choose).trigger)
+    h.do(menu.close)  # closing deletes the menu and its actions
+    return entries
+
+
+def test_a_replys_own_menu_saves_its_turn_as_a_skill(make_window, model_server, files) -> None:
+    """The chat reply's context menu has "Save as skill…" when its turn used tools (any round of the reply), and
+    it runs what Activity's turn menu runs: that turn's path drafted in the editor. A reply without tools and a
+    user message have no such entry."""
+    from hermes_desktop.ui.chat.items import MessageItem, ToolCardItem
+
+    h = make_window()
+    model_server.enqueue(text_reply("Hello! No tools needed."))
+    h.send("Say hello")
+    h.wait_until(lambda: h.window.current_session and not h.controller.is_busy(h.window.current_session)
+                 and model_server.pending == 0, timeout=20, what="the first turn finished")
+    _three_step_turn(h, model_server)
+    h.wait_until(lambda: getattr(h.window, "skill_offer", None), timeout=20, what="the second turn recorded")
+    rows = h.window.chat.model.items()
+    replies = [i for i, r in enumerate(rows) if isinstance(r, MessageItem) and r.role == "assistant"]
+    users = [i for i, r in enumerate(rows) if isinstance(r, MessageItem) and r.role == "user"]
+    assert len(users) == 2 and any(isinstance(r, ToolCardItem) for r in rows[users[1]:])
+    first_reply, last_reply = replies[0], replies[-1]
+    first_round = next(i for i in replies if i > users[1])  # the turn's first round, before its tool cards
+
+    assert "Save as skill…" not in _right_click(h, first_reply), "no tools in that turn: nothing to save"
+    assert "Save as skill…" not in _right_click(h, users[1])
+    assert "Save as skill…" in _right_click(h, first_round)
+    model_server.enqueue(text_reply(DRAFT))
+    entries = _right_click(h, last_reply, choose="Save as skill…")
+    assert "Copy" in entries and entries[-1] == "Save as skill…"
+    dialog = h.wait_until(lambda: getattr(h.window, "skill_draft_dialog", None), timeout=20, what="the editor")
+    h.wait_until(dialog.isVisible, what="the editor on screen")
+    assert dialog.draft.trajectory.message_id == rows[users[1]].message_id  # that turn's path, as Activity's menu
+    assert dialog.draft.trajectory.request == "What do the reports in Downloads say?"
+    drafted = [r for r in model_server.chat_requests if "reusable skill" in json.dumps(r.body)]
+    assert len(drafted) == 1 and "Downloads/report.txt" in json.dumps(drafted[0].body)
+    h.do(dialog.reject)
+    h.wait_until(lambda: "The skill was not saved." in h.window.statusBar().currentMessage(), what="not saved")
