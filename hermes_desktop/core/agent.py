@@ -145,8 +145,8 @@ class AgentServices:
     prepare_memory: Callable[[str, str, str], "Event | None"] = lambda session_id, text, profile_id: None
     remember_turn: Callable[[str, str, int, str, Any], object] = lambda *args: None
     # Workflow memory (core/learning/trajectories.py): before the first request (worker thread) the hint event or
-    # None; the hint line for the memory layer; after TurnFinished (session, user message id, text or None for a
-    # regenerate, finish reason) the path is recorded.
+    # None; the hint line for the memory layer; before TurnFinished (session, user message id, its text, finish
+    # reason) the path is recorded (a regenerate hands over the same message id: the replaced path is undone).
     prepare_workflow: Callable[[str, str], "Event | None"] = lambda session_id, text: None
     workflow_layer: Callable[[str], str] = lambda session_id: ""
     record_workflow: Callable[[str, int | None, str | None, str], object] = lambda *args: None

@@ -4,7 +4,8 @@
   focus (the view's current index; arrows move it, focusing the view picks the newest) has an actions
   menu: the Menu key, Shift+F10 or a right-click open it, listing exactly the clickable parts of that row's
   layout (Copy, Edit, Fork, Regenerate, the Arguments/Result toggles, Show all, Retry, the inline
-  Deny/Allow choices, versions, attachments, code-block Copy, links). Choosing an entry does what a click does.
+  Deny/Allow choices, versions, attachments, code-block Copy, links), and, menu only, "Save as skill…" for a
+  reply whose turn used tools (issue 27). Choosing an entry does what a click does.
 - The Tools tab: each tool's Approval combo is an item widget; left in the Tab chain, Tab walked through
   every one of them before leaving the list. The combos take focus only on click; the list is one Tab stop,
   arrows move inside it, Space toggles the tool, and F4 / Alt+Down / Enter open the current tool's rule.
@@ -97,7 +98,21 @@ def message_actions(view: Any, index: QModelIndex) -> list[tuple[str, str, Any]]
         label = (QCoreApplication.translate("MessageActions", "Copy code") if len(code_blocks) == 1
                  else QCoreApplication.translate("MessageActions", "Copy code block {0}").format(number))
         entries.append((label, "copy_code", code))
+    entries += _turn_entries(view, index)
     return entries
+
+
+def _turn_entries(view: Any, index: QModelIndex) -> list[tuple[str, str, Any]]:
+    """Menu-only entries for the reply's turn (no footer link: they would crowd every reply). "Save as skill…"
+    for a turn that used tools, with its user message id: the window runs what Activity's turn menu runs. The
+    text is learning_actions' own (context "Learning"), so the catalog gains no new string."""
+    from hermes_desktop.ui.chat.turns import reply_turn
+
+    rows = view.model().items() if hasattr(view.model(), "items") else []
+    turn = reply_turn(rows, index.row())
+    if turn is None or turn.tool_calls == 0:
+        return []
+    return [(QCoreApplication.translate("Learning", "Save as skill…"), "save_as_skill", turn.user_message_id)]
 
 
 def _links(layout: Any) -> list[str]:

@@ -881,7 +881,11 @@ class MainWindow(QMainWindow):
         if action == "version" and isinstance(payload, int):
             spawn(self.controller.show_version(self.current_session, payload))
             return
-        if action == "regenerate" and not self.controller.is_busy(self.current_session):
+        if action == "save_as_skill" and isinstance(payload, int):  # the reply's menu: its turn, as Activity's menu
+            from hermes_desktop.ui import learning_actions
+
+            spawn(learning_actions.save_turn_as_skill(self, self.current_session, payload))
+        elif action == "regenerate" and not self.controller.is_busy(self.current_session):
             spawn(self.controller.regenerate(self.current_session, item.message_id))
         elif action == "fork":
             spawn(self.controller.fork(self.current_session, item.message_id))

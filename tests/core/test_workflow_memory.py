@@ -54,7 +54,8 @@ def engine_for(profile, files, answers):
 
 
 def last_system(server, text: str) -> str:
-    return [r for r in server.chat_requests if text in json.dumps(r.body)][0].system_prompt
+    """The system prompt of the newest request carrying `text` (a repeated request text: the later session's)."""
+    return [r for r in server.chat_requests if text in json.dumps(r.body)][-1].system_prompt
 
 
 async def test_a_successful_path_is_offered_to_a_similar_request_in_a_new_session(
@@ -117,6 +118,7 @@ async def test_a_path_the_user_calls_wrong_is_undone_and_not_offered(profile, mo
     model_server.enqueue(text_reply("ok"))
     events = await engine.ask("Move the pdf from my Downloads to the Desktop", "b")
     assert not of_type(events, ev.WorkflowHintOffered)
+    assert HINT not in last_system(model_server, "Move the pdf from my Downloads")  # the b request is the last one
     await engine.close()
 
 
@@ -195,3 +197,112 @@ async def test_a_paraphrase_bm25_misses_is_found_by_meaning_with_the_sessions_em
         failing = await engine.ask("put the downloaded pdfs on my desktop please", "d")
         assert of_type(failing, ev.TurnFinished)[0].reason is ev.FinishReason.COMPLETED
         await engine.close()
+
+
+# ---------------------------------------------------------------------- failed and regenerated paths (audit)
+# Each case records a path whose request is the one the positive test above proves is matched ("Move the pdf from my
+# Downloads to the Desktop" ~ "Please move the pdf files from Downloads to the Desktop"), so a missing hint here
+# is the judgement, not a miss of the search.
+LATER = "Please move the pdf files from Downloads to the Desktop"
+
+
+async def later_request_gets_no_hint(engine, model_server) -> None:
+    model_server.enqueue(text_reply("ok"))
+    events = await engine.ask(LATER, "later")
+    assert not of_type(events, ev.WorkflowHintOffered)
+    assert HINT not in last_system(model_server, LATER)
+
+
+async def test_a_path_ending_with_an_unresolved_tool_error_is_never_offered(
+        profile, model_server, files, tmp_path) -> None:
+    engine = engine_for(profile, files, [])
+    memory = wire(engine, tmp_path / "learning.db")
+    model_server.enqueue(tool_call_reply(CallScript("list_directory", {"path": "Downloads"})),
+                         tool_call_reply(CallScript("read_file", {"path": "Downloads/missing.pdf"})),
+                         text_reply("I could not read it."))
+    first = await engine.ask("Move the pdf from my Downloads to the Desktop", "a")
+    assert of_type(first, ev.TurnFinished)[0].reason is ev.FinishReason.COMPLETED  # it "finished", yet failed
+    assert [f.outcome for f in of_type(first, ev.ToolCallFinished)] == [ev.ToolOutcome.OK, ev.ToolOutcome.ERROR]
+    [kept] = memory.all()
+    assert not kept.good and kept.why == "unresolved: read_file"
+    await later_request_gets_no_hint(engine, model_server)
+    await engine.close()
+
+
+async def test_a_path_the_failure_guard_stopped_is_never_offered(profile, model_server, files, tmp_path) -> None:
+    engine = engine_for(profile, files, [])
+    memory = wire(engine, tmp_path / "learning.db")
+    model_server.enqueue(*[tool_call_reply(CallScript("read_file", {"path": f"Downloads/gone{n}.pdf"}))
+                           for n in range(3)],
+                         text_reply("read_file keeps failing. How do you want to proceed?"))  # the hand-over round
+    first = await engine.ask("Move the pdf from my Downloads to the Desktop", "a")
+    assert of_type(first, ev.TurnFinished)[0].reason is ev.FinishReason.REPEATED_FAILURE
+    [kept] = memory.all()
+    assert not kept.good and kept.why == "finished: repeated_failure"
+    await later_request_gets_no_hint(engine, model_server)
+    await engine.close()
+
+
+async def test_a_path_the_identical_call_guard_stopped_is_never_offered(
+        profile, model_server, files, tmp_path) -> None:
+    engine = engine_for(profile, files, [])
+    memory = wire(engine, tmp_path / "learning.db")
+    same = CallScript("list_directory", {"path": "Downloads"})
+    model_server.enqueue(*[tool_call_reply(same) for _ in range(4)])
+    first = await engine.ask("Move the pdf from my Downloads to the Desktop", "a")
+    assert of_type(first, ev.TurnFinished)[0].reason is ev.FinishReason.REPEATED_CALL
+    [kept] = memory.all()
+    assert not kept.good and kept.why == "finished: repeated_call"
+    await later_request_gets_no_hint(engine, model_server)
+    await engine.close()
+
+
+async def test_a_regenerated_path_is_never_offered(profile, model_server, files, tmp_path) -> None:
+    """As the window's Regenerate does (ui/controller.py _rerun_from): rewind to the user message, answer it again.
+    The first answer's path is undone; the new answer used no tools, so nothing is left to offer."""
+    engine = engine_for(profile, files, [Decision.ALLOW_ONCE] * 4)
+    memory = wire(engine, tmp_path / "learning.db")
+    tidy_script(model_server)
+    await engine.ask("Move the pdf from my Downloads to the Desktop", "a")
+    [kept] = memory.all()
+    assert kept.good
+    user = [m for m in engine.store.messages("a") if m.role == "user"][0]
+    engine.store.rewind_to("a", user.id)
+    model_server.enqueue(text_reply("Which pdf do you mean?"))
+    again = await engine.agent.start_regenerate("a").wait()
+    assert of_type(again, ev.TurnFinished)[0].reason is ev.FinishReason.COMPLETED
+    assert [(t.id, t.good, t.why) for t in memory.all()] == [(kept.id, False, "regenerated")]
+    await later_request_gets_no_hint(engine, model_server)
+    await engine.close()
+
+
+async def test_a_regenerate_undoes_only_the_answer_it_replaces_and_keeps_the_new_one(
+        profile, model_server, files, tmp_path) -> None:
+    """The regenerated answer is a turn of its own: when it used tools and ended well, its path is what worked, and
+    it is the one offered later, never the replaced one. An earlier turn of the same session is left alone."""
+    engine = engine_for(profile, files, [Decision.ALLOW_ONCE] * 4)
+    memory = wire(engine, tmp_path / "learning.db")
+    model_server.enqueue(tool_call_reply(CallScript("list_directory", {"path": "."})), text_reply("Listed."))
+    await engine.ask("Show me what is in my home folder", "a")
+    tidy_script(model_server)
+    await engine.ask("Move the pdf from my Downloads to the Desktop", "a")
+    earlier, replaced = memory.all()
+    (files / "Desktop" / "report.pdf").rename(files / "Downloads" / "report.pdf")
+    user = [m for m in engine.store.messages("a") if m.role == "user"][-1]
+    engine.store.rewind_to("a", user.id)
+    model_server.enqueue(tool_call_reply(CallScript("move_path", {"src": "Downloads/report.pdf",
+                                                                  "dst": "Desktop/report.pdf"})),
+                         text_reply("Moved."))
+    await engine.agent.start_regenerate("a").wait()
+    rows = {t.id: t for t in memory.all()}
+    assert rows[earlier.id].good, "a regenerate undoes the answer it replaces, not the session's other turns"
+    assert not rows[replaced.id].good and rows[replaced.id].why == "regenerated"
+    [new] = [t for t in rows.values() if t.id not in (earlier.id, replaced.id)]
+    assert new.good and new.message_id == user.id and new.path_text == "move_path(report.pdf, report.pdf)"
+    model_server.enqueue(text_reply("ok"))
+    events = await engine.ask(LATER, "later")
+    [offered] = of_type(events, ev.WorkflowHintOffered)
+    assert offered.trajectory_id == new.id
+    system = last_system(model_server, LATER)
+    assert f"{HINT} move_path(report.pdf, report.pdf) (a hint" in system and replaced.path_text not in system
+    await engine.close()

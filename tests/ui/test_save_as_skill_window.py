@@ -148,3 +148,119 @@ def test_a_turns_menu_in_activity_saves_that_turn_or_says_why_not(make_window, m
     h.wait_until(dialog.isVisible, what="the editor on screen")
     assert "Downloads" in dialog.draft.trajectory.request
     h.do(dialog.reject)
+
+
+def test_a_suggested_skill_is_drafted_from_learning_saved_and_active(make_window, model_server, files) -> None:
+    """Skills tab › Learning…: the same task done three times on three reports is a suggested skill; "Draft a
+    skill…" drafts from its newest turn (that path is what the side request carries and what the editor holds), and
+    saving makes the skill active: listed, loaded, and in the next request's skill catalog."""
+    for name in ("report.txt", "notes.txt", "plan.txt"):
+        (files / "Downloads" / name).write_text(f"{name}: Q3 revenue grew 4%.\n", encoding="utf-8")
+    h = make_window()
+    workflow = h.controller.runtime.workflow
+    for n, name in enumerate(("report.txt", "notes.txt", "plan.txt"), start=1):
+        model_server.enqueue(
+            tool_call_reply(CallScript("list_directory", {"path": "Downloads"})),
+            tool_call_reply(CallScript("read_file", {"path": f"Downloads/{name}"})),
+            tool_call_reply(CallScript("list_directory", {"path": "Desktop"})),
+            text_reply(f"{name} says Q3 revenue grew 4%."))
+        h.send(f"What does {name} in Downloads say?")
+        h.wait_until(lambda: len(workflow.all()) == n and not h.controller.is_busy(h.window.current_session),
+                     timeout=20, what=f"turn {n} recorded")
+    assert all(t.good for t in workflow.all())
+
+    h.do(lambda: h.window.findChild(QPushButton, "learningButton").click())
+    dialog = h.wait_until(lambda: getattr(h.window, "learning_dialog", None), what="the Learning dialog")
+    h.wait_until(dialog.isVisible, what="it on screen")
+    listed = dialog.suggested.item(0)
+    assert listed.text().startswith("list_directory → read_file → list_directory") and "3 times" in listed.text()
+    from hermes_desktop.ui.dialogs.learning import ROW_ROLE
+
+    suggestion = listed.data(ROW_ROLE)
+    assert suggestion.example.request == "What does plan.txt in Downloads say?"  # the newest: drafted from
+    assert not dialog.draft_button.isEnabled()
+    h.do(lambda: dialog.suggested.setCurrentRow(0))
+    model_server.enqueue(text_reply(DRAFT))
+    h.do(dialog.draft_button.click)
+    editor = h.wait_until(lambda: getattr(h.window, "skill_draft_dialog", None), timeout=20, what="the editor")
+    h.wait_until(editor.isVisible, what="the editor on screen")
+    assert not dialog.isVisible()  # Learning closed itself: the editor is the next step
+    drafted = [r for r in model_server.chat_requests if "reusable skill" in json.dumps(r.body)]
+    assert len(drafted) == 1 and "Downloads/plan.txt" in json.dumps(drafted[0].body)
+    assert editor.draft.trajectory.id == suggestion.example.id
+    assert editor.editor.toPlainText() == DRAFT and editor.save_button.isEnabled()
+    assert "The validator found nothing to change." in editor.findings.text()
+
+    h.do(editor.save_button.click)
+    h.wait_until(lambda: not editor.isVisible(), what=f"the editor closed ({editor.findings.text()})")
+    assert (h.controller.runtime.paths.user_skills_dir / "read-the-downloads" / "SKILL.md").is_file()
+    items = h.window.findChild(QListWidget, "skillList")
+    h.wait_until(lambda: any(items.item(i).text().startswith("read-the-downloads") for i in range(items.count())),
+                 what="the saved skill listed")
+    assert h.controller.runtime.skills.get("read-the-downloads") is not None
+    h.wait_until(lambda: "read-the-downloads" in h.window.statusBar().currentMessage(), what="the saved message")
+
+    model_server.enqueue(text_reply("It says the same."))
+    h.send("And what does the report say?")
+    h.wait_until(lambda: model_server.pending == 0 and not h.controller.is_busy(h.window.current_session),
+                 timeout=20, what="the next turn")
+    later = [r for r in model_server.chat_requests if "And what does the report say?" in json.dumps(r.body)]
+    assert later and "read-the-downloads" in later[0].system_prompt  # active: in the catalog from the next message
+
+
+def _right_click(h, row: int, choose: str = "") -> list[str]:
+    """Right-click the transcript row as the user would: the menu's entries (ui/keyboard.py), `choose` chosen."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication
+
+    view = h.window.chat.view
+    view.actions_menu = None
+    h.do(lambda: view.scrollTo(view.model().index(row, 0)))
+    rect = view.visualRect(view.model().index(row, 0))
+    point = QPoint(rect.center().x(), rect.top() + min(20, rect.height() // 2))
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, point, view.viewport().mapToGlobal(point))
+    h.do(lambda: QApplication.sendEvent(view.viewport(), event))
+    menu = h.wait_until(lambda: getattr(view, "actions_menu", None), what=f"row {row}'s menu")
+    assert view.currentIndex().row() == row, "the menu of the row under the mouse"
+    entries = [a.text() for a in menu.actions()]
+    if choose:
+        h.do(next(a for a in menu.actions() if a.text() == choose).trigger)
+    h.do(menu.close)  # closing deletes the menu and its actions
+    return entries
+
+
+def test_a_replys_own_menu_saves_its_turn_as_a_skill(make_window, model_server, files) -> None:
+    """The chat reply's context menu has "Save as skill…" when its turn used tools (any round of the reply), and
+    it runs what Activity's turn menu runs: that turn's path drafted in the editor. A reply without tools and a
+    user message have no such entry."""
+    from hermes_desktop.ui.chat.items import MessageItem, ToolCardItem
+
+    h = make_window()
+    model_server.enqueue(text_reply("Hello! No tools needed."))
+    h.send("Say hello")
+    h.wait_until(lambda: h.window.current_session and not h.controller.is_busy(h.window.current_session)
+                 and model_server.pending == 0, timeout=20, what="the first turn finished")
+    _three_step_turn(h, model_server)
+    h.wait_until(lambda: getattr(h.window, "skill_offer", None), timeout=20, what="the second turn recorded")
+    rows = h.window.chat.model.items()
+    replies = [i for i, r in enumerate(rows) if isinstance(r, MessageItem) and r.role == "assistant"]
+    users = [i for i, r in enumerate(rows) if isinstance(r, MessageItem) and r.role == "user"]
+    assert len(users) == 2 and any(isinstance(r, ToolCardItem) for r in rows[users[1]:])
+    first_reply, last_reply = replies[0], replies[-1]
+    first_round = next(i for i in replies if i > users[1])  # the turn's first round, before its tool cards
+
+    assert "Save as skill…" not in _right_click(h, first_reply), "no tools in that turn: nothing to save"
+    assert "Save as skill…" not in _right_click(h, users[1])
+    assert "Save as skill…" in _right_click(h, first_round)
+    model_server.enqueue(text_reply(DRAFT))
+    entries = _right_click(h, last_reply, choose="Save as skill…")
+    assert "Copy" in entries and entries[-1] == "Save as skill…"
+    dialog = h.wait_until(lambda: getattr(h.window, "skill_draft_dialog", None), timeout=20, what="the editor")
+    h.wait_until(dialog.isVisible, what="the editor on screen")
+    assert dialog.draft.trajectory.message_id == rows[users[1]].message_id  # that turn's path, as Activity's menu
+    assert dialog.draft.trajectory.request == "What do the reports in Downloads say?"
+    drafted = [r for r in model_server.chat_requests if "reusable skill" in json.dumps(r.body)]
+    assert len(drafted) == 1 and "Downloads/report.txt" in json.dumps(drafted[0].body)
+    h.do(dialog.reject)
+    h.wait_until(lambda: "The skill was not saved." in h.window.statusBar().currentMessage(), what="not saved")

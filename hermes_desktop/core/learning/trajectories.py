@@ -5,7 +5,7 @@ tool path (from the messages and the tool call records the agent already writes:
 the turn ended well, and the skills it activated. "Ended well" means: it finished (no guard stop, no error, no
 Stop), no call was denied, every tool that failed succeeded later in the turn (no error left unresolved), and it
 was not followed by a regenerate or by a next message that says it was wrong ("that's wrong", "不对", "undo"…):
-those mark it undone afterwards. Turns without a tool call are not kept (there is no path to learn).
+those mark it undone afterwards (a regenerate: the paths of the user message it answers again). Turns without a tool call are not kept (there is no path to learn).
 
 Before a turn, `prepare(session_id, text)` looks for a past successful path with a similar request (BM25 through
 SQLite FTS5 over the request's terms, Chinese split into character pairs; "similar" also needs half of the request's words in the stored one) and, when
@@ -217,13 +217,15 @@ class WorkflowMemory:
 
     # ------------------------------------------------------------------ recording
     def record_turn(self, session_id: str, user_id: int | None, text: str | None, finish_reason: str) -> int | None:
-        """Keep the finished turn's path (None: nothing kept). A regenerate (text None) marks the session's latest
-        path undone instead."""
-        if not self._active(session_id):
+        """Keep the finished turn's path (None: nothing kept).
+
+        A regenerate (or a retry) answers a stored user message again, and the agent hands over that message's own
+        text, so it is recognised here by the message id: paths already recorded for this user message were
+        replaced by this answer and are marked undone, whether or not the new answer used tools. The new answer's
+        path is then judged like any other (it may be the one that worked)."""
+        if not self._active(session_id) or text is None or user_id is None:
             return None
-        if text is None or user_id is None:
-            self.mark_undone(session_id, "regenerated")
-            return None
+        self.mark_undone(session_id, "regenerated", message_id=user_id)
         path, skills = turn_path(self.store, session_id, user_id)
         if not path:
             return None
@@ -310,11 +312,17 @@ class WorkflowMemory:
             row = self._conn().execute("SELECT * FROM trajectories WHERE id = ?", (best_id,)).fetchone()
         return self._row(row) if row else None
 
-    def mark_undone(self, session_id: str, why: str) -> None:
+    def mark_undone(self, session_id: str, why: str, *, message_id: int | None = None) -> None:
+        """Mark the session's latest path undone, or with `message_id` every path that answered that user message
+        (a regenerate must not undo an earlier, unrelated turn of the session when the replaced one had no tools)."""
         with self._lock:
             db = self._conn()
-            db.execute("UPDATE trajectories SET good = 0, why = ? WHERE id = (SELECT max(id) FROM trajectories "
-                       "WHERE session_id = ?)", (why, session_id))
+            if message_id is None:
+                db.execute("UPDATE trajectories SET good = 0, why = ? WHERE id = (SELECT max(id) FROM trajectories "
+                           "WHERE session_id = ?)", (why, session_id))
+            else:
+                db.execute("UPDATE trajectories SET good = 0, why = ? WHERE session_id = ? AND message_id = ? "
+                           "AND good = 1", (why, session_id, message_id))
 
     def forget(self, trajectory_id: int) -> bool:
         with self._lock:

@@ -283,7 +283,7 @@ class ChatPane(QWidget):
             self._show_copied(item)
         elif action == "edit" and isinstance(item, MessageItem):
             self.start_editing(item)
-        elif action in ("regenerate", "fork", "version"):
+        elif action in ("regenerate", "fork", "version", "save_as_skill"):  # the window's (save: learning_actions)
             self.sig_message_action.emit(action, item, payload)
         elif isinstance(item, ToolCardItem) and action in ("toggle_args", "toggle_result", "show_all"):
             if action == "toggle_args":
