@@ -9,7 +9,9 @@ What this module promises (Qt-free; blocking functions are meant for the store e
   `AttachmentError` with one line saying why not. Only regular files are read (a FIFO, socket or device is refused
   before it is opened, and the file is opened O_NONBLOCK and checked again); files over `MAX_FILE_BYTES` are refused.
 - Images are decoded and downscaled to at most `MAX_IMAGE_SIDE` px on the longest side by an injected
-  `ImageProcessor` (hermes_desktop/imaging.py does it with QImage; the core never imports Qt). What is stored and sent is
+  `ImageProcessor` (hermes_desktop/imaging.py does it with QImage; the core never imports Qt); one too large to decode
+  within its memory budget is refused from its header (`ImageTooLarge`, worded with its pixels and the limit,
+  code TOO_LARGE). What is stored and sent is
   the processed image, so its SHA-256 is the attachment's identity: the same picture attached twice is stored once.
 - Text files become a named, fenced block (`text_block`) of at most `TEXT_BUDGET_CHARS` characters; a longer file
   keeps its first part plus a note saying how much was left out and that it can be copied into the workspace, where
