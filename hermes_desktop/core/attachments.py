@@ -9,7 +9,9 @@ What this module promises (Qt-free; blocking functions are meant for the store e
   `AttachmentError` with one line saying why not. Only regular files are read (a FIFO, socket or device is refused
   before it is opened, and the file is opened O_NONBLOCK and checked again); files over `MAX_FILE_BYTES` are refused.
 - Images are decoded and downscaled to at most `MAX_IMAGE_SIDE` px on the longest side by an injected
-  `ImageProcessor` (hermes_desktop/imaging.py does it with QImage; the core never imports Qt). What is stored and sent is
+  `ImageProcessor` (hermes_desktop/imaging.py does it with QImage; the core never imports Qt); one too large to decode
+  within its memory budget is refused from its header (`ImageTooLarge`, worded with its pixels and the limit,
+  code TOO_LARGE). What is stored and sent is
   the processed image, so its SHA-256 is the attachment's identity: the same picture attached twice is stored once.
 - Text files become a named, fenced block (`text_block`) of at most `TEXT_BUDGET_CHARS` characters; a longer file
   keeps its first part plus a note saying how much was left out and that it can be copied into the workspace, where
@@ -50,7 +52,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from hermes_desktop.core.documents.errors import DocumentError
+from hermes_desktop.core.documents.errors import TOO_LARGE, DocumentError
 from hermes_desktop.core.session_types import AttachmentRef
 from hermes_desktop.core.storage.errors import error_for
 
@@ -116,8 +118,18 @@ class ProcessedImage:
     height: int
 
 
-# Decodes image bytes and downscales them (longest side at most MAX_IMAGE_SIDE); raises ValueError for bytes that are
-# not a readable image. Injected (hermes_desktop/imaging.py) so the core stays Qt-free.
+class ImageTooLarge(ValueError):
+    """An image whose header says it has more pixels than can be decoded within the memory budget (raised before
+    decoding, by hermes_desktop/imaging.py); `limit` is that format's limit in pixels."""
+
+    def __init__(self, fmt: str, width: int, height: int, limit: int) -> None:
+        super().__init__(f"{width} x {height} pixels, limit {limit} for {fmt}")
+        self.fmt, self.width, self.height, self.limit = fmt, width, height, limit
+
+
+# Decodes image bytes and downscales them (longest side at most MAX_IMAGE_SIDE); raises ImageTooLarge for a picture
+# too large to decode, ValueError for bytes that are not a readable image. Injected (hermes_desktop/imaging.py) so
+# the core stays Qt-free.
 ImageProcessor = Callable[[bytes], ProcessedImage]
 
 
@@ -207,6 +219,8 @@ def _prepare(name: str, data: bytes, *, process_image: ImageProcessor | None, ma
             raise AttachmentError(f"{name}: images cannot be attached here (no image decoder).")
         try:
             image = process_image(data)
+        except ImageTooLarge as exc:
+            raise AttachmentError(_too_many_pixels(name, exc), TOO_LARGE) from None
         except ValueError as exc:
             raise AttachmentError(f"{name}: not a readable image ({exc}).") from None
         return PreparedAttachment(name, IMAGE, image.mime, image.data, image.width, image.height, source=source)
@@ -219,6 +233,14 @@ def _prepare(name: str, data: bytes, *, process_image: ImageProcessor | None, ma
     note = " ".join(part for part in (encoding_note, note) if part)
     return PreparedAttachment(name, TEXT, mime, data, text=text, note=note, truncated=truncated, source=source,
                               total_chars=len(whole))
+
+
+def _too_many_pixels(name: str, exc: ImageTooLarge) -> str:
+    """The refusal of an image too large to decode, worded like the file size limit's, with what to do instead."""
+    megapixels = exc.width * exc.height / 1e6
+    return (f"{name}: {exc.width:,} × {exc.height:,} pixels ({megapixels:,.0f} megapixels) is larger than the limit "
+            f"of {exc.limit / 1e6:,.0f} megapixels for a {exc.fmt} image; save it smaller (at most {MAX_IMAGE_SIDE} "
+            "pixels on its longest side is enough: that is the size it is sent at) and attach it again.")
 
 
 def _prepare_document(name: str, mime: str, data: bytes, path: Path, *, text_budget: int,
@@ -303,7 +325,7 @@ def _kind_of(path: Path, data: bytes) -> tuple[str, str]:
 
 def _decode_text(data: bytes, name: str) -> tuple[str, str]:
     """(text, note): UTF-8, or the encoding detected and said in the note (core/documents/text.py)."""
-    from hermes_desktop.core.documents.errors import DocumentError
+    from hermes_desktop.core.documents.errors import TOO_LARGE, DocumentError
     from hermes_desktop.core.documents.text import decode_text
 
     try:

@@ -958,7 +958,7 @@ _TOOL_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(?P<path>.+) is a folder(; use list_directory)?$"), "is_folder"),
     (re.compile(r"^(?P<path>.+) is not a folder$"), "not_folder"),
     (re.compile(r"^(?P<path>.+) is a binary file, not text$"), "binary"),
-    (re.compile(r"^(?P<path>.+) is not UTF-8 or GB18030 text$"), "not_text"),
+    (re.compile(r"^(?P<path>.+) is not UTF-8, and its encoding could not be detected$"), "not_text"),
     (re.compile(r"^(?P<path>.+) exists and is a file$"), "exists_file"),
     (re.compile(r"^division by zero$"), "division_by_zero"),
     (re.compile(r"^the expression is empty$"), "empty_expression"),
@@ -994,7 +994,8 @@ def tool_error_text(result: str | None, source: str) -> str | None:
         if code == "binary":
             return QCoreApplication.translate("Words", "{path} is a binary file, not text.").format(**p)
         if code == "not_text":
-            return QCoreApplication.translate("Words", "{path} is not UTF-8 or GB18030 text.").format(**p)
+            # The knowledge panel's word for the same reason (core/documents/text.py decodes both), already translated
+            return p["path"] + ": " + QCoreApplication.translate("KnowledgePanel", "not text, or an encoding that could not be detected")
         if code == "exists_file":
             return QCoreApplication.translate("Words", "{path} already exists and is a file.").format(**p)
         if code == "division_by_zero":

@@ -58,10 +58,11 @@ def _detect(data: bytes) -> str | None:
         return None
     best = matches[0]
     # Ties (the same chaos and coherence: cp1250 and cp1252 read "crème" the same way to the detector) go to the
-    # encoding more files are written in.
+    # encoding more files are written in; so do the encodings a match decodes exactly as (`could_be_from_charset`:
+    # German text is cp1250 to the detector, and reads the same as cp1252, which it far more likely is).
     tied = [m for m in matches if m.chaos == best.chaos and m.coherence == best.coherence]
-    encoding = str(min(tied, key=lambda m: _COMMON.index(m.encoding) if m.encoding in _COMMON else len(_COMMON))
-                   .encoding)
+    names = [str(name) for m in tied for name in (m.could_be_from_charset or [m.encoding])]
+    encoding = min(names, key=lambda name: _COMMON.index(name) if name in _COMMON else len(_COMMON))
     # The detector names GB2312/GBK for Chinese; GB18030 is their superset, so a rare character later in the file
     # (past the sample) still decodes.
     return "gb18030" if encoding.lower().replace("-", "").replace("_", "") in ("gb2312", "gbk", "gb18030") else encoding

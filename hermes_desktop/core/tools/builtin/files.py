@@ -18,6 +18,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from hermes_desktop.core.documents.errors import DocumentError
+from hermes_desktop.core.documents.text import decode_text
 from hermes_desktop.core.tools.lookalike import escaped, twins
 from hermes_desktop.core.tools.spec import Impact, Risk, ToolContext, ToolError, ToolSpec
 from hermes_desktop.core.tools.workspace import open_regular_file
@@ -73,9 +75,11 @@ def list_directory(args: dict[str, Any], ctx: ToolContext) -> str:
     return "\n".join(lines)
 
 
-def read_text(path: Path, limit: int = MAX_READ_BYTES) -> tuple[str, str]:
-    """(text, encoding) of a regular text file, or ToolError saying why it is not readable as text
-    (FIFOs, sockets and devices are refused before they are opened)."""
+def read_text(path: Path, limit: int = MAX_READ_BYTES) -> tuple[str, str, str]:
+    """(text, encoding, note) of a regular text file, or ToolError saying why it is not readable as text
+    (FIFOs, sockets and devices are refused before they are opened). Decoded as attachments and knowledge bases
+    are (core/documents/text.py): UTF-8 (a BOM dropped), UTF-16/32 by their BOM, else the encoding detected, and
+    then `note` says it was a guess ("Not UTF-8: read as cp1252 (detected)."); "" otherwise."""
     with os.fdopen(open_regular_file(path), "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
         if size <= limit:
@@ -84,14 +88,13 @@ def read_text(path: Path, limit: int = MAX_READ_BYTES) -> tuple[str, str]:
     if size > limit:
         raise ToolError(f"{path.name} is {human_size(size)}; read_file only reads files up to {human_size(limit)}. "
                         "Use search_files with `contains` to find the part you need.")
-    if b"\x00" in data[:_BINARY_SNIFF]:
-        raise ToolError(f"{path.name} is a binary file, not text")
-    for encoding in ("utf-8-sig", "gb18030"):
-        try:
-            return data.decode(encoding), encoding.replace("-sig", "")
-        except UnicodeDecodeError:
-            continue
-    raise ToolError(f"{path.name} is not UTF-8 or GB18030 text")
+    try:
+        text, encoding, note = decode_text(data, path.name)
+    except DocumentError:
+        if b"\x00" in data[:_BINARY_SNIFF]:  # and no UTF-16/32 BOM that decodes
+            raise ToolError(f"{path.name} is a binary file, not text") from None
+        raise ToolError(f"{path.name} is not UTF-8, and its encoding could not be detected") from None
+    return text, "utf-8" if encoding == "utf-8-sig" else encoding, note
 
 
 def read_file(args: dict[str, Any], ctx: ToolContext) -> str:
@@ -101,16 +104,17 @@ def read_file(args: dict[str, Any], ctx: ToolContext) -> str:
         raise ToolError(f"{args['path']} does not exist")
     if path.is_dir():
         raise ToolError(f"{ws.relative(path)} is a folder; use list_directory")
-    text, encoding = read_text(path)
+    text, encoding, note = read_text(path)
     limit = max(1, min(int(args.get("limit") or READ_PAGE_CHARS), 100_000))
     shown_name = ws.relative(path) + (f", {encoding}" if encoding != "utf-8" else "")
+    guessed = f"\n[{note}]" if note else ""  # on the header's line's heels: the model and the card see the guess
     if args.get("offset") is not None:  # by characters: a page of `limit` from `offset` (issue 15: read everything)
         offset = max(0, min(int(args["offset"]), len(text)))
         chunk = text[offset: offset + limit]
         end = offset + len(chunk)
         header = f"{shown_name} (characters {offset:,}-{end:,} of {len(text):,}"
         return header + (f"; {len(text) - end:,} more: continue with offset={end})" if end < len(text) else ")") + \
-            "\n" + chunk
+            guessed + "\n" + chunk
     lines = text.splitlines(keepends=True)
     start = int(args.get("start_line") or 1)
     count = int(args.get("max_lines") or 400)
@@ -122,11 +126,11 @@ def read_file(args: dict[str, Any], ctx: ToolContext) -> str:
     if len(body) > limit:  # long lines: a page by characters, and where to go on
         body = body[:limit]
         return (f"{shown_name} (from line {start}: characters {begin:,}-{begin + limit:,} of {len(text):,}; "
-                f"{len(text) - begin - limit:,} more: continue with offset={begin + limit})\n" +
+                f"{len(text) - begin - limit:,} more: continue with offset={begin + limit}){guessed}\n" +
                 body.replace("\r\n", "\n"))
     if end < len(lines):
         header += f"; continue with start_line={end + 1}"
-    return header + "\n" + body.rstrip("\r\n").replace("\r\n", "\n")  # offsets count the file's own line ends
+    return header + guessed + "\n" + body.rstrip("\r\n").replace("\r\n", "\n")  # offsets count the file's own line ends
 
 
 def _glob_matches(relative: str, pattern: str) -> bool:
@@ -185,7 +189,7 @@ def _scan_cap_note(where: str) -> str:
 
 def _grep(path: Path, needle: str, max_hits: int = 3) -> list[tuple[int, str]]:
     try:
-        text, _ = read_text(path)
+        text, _, _ = read_text(path)
     except (ToolError, OSError):
         return []
     lowered = needle.lower()

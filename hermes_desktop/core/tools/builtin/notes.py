@@ -66,7 +66,7 @@ def list_notes(args: dict[str, Any], ctx: ToolContext) -> str:
 
 def read_note(args: dict[str, Any], ctx: ToolContext) -> str:
     path = _find_note(ctx, args["title"])
-    text, _ = read_text(ctx.workspace.resolve(str(path)))  # a linked note must stay in the workspace
+    text, _, _ = read_text(ctx.workspace.resolve(str(path)))  # a linked note must stay in the workspace
     return f"# {path.stem}\n\n{text}" if not text.lstrip().startswith("#") else text
 
 
