@@ -36,7 +36,8 @@ _REPORTED = re.compile(
     # a colon, a quote mark or the end of the line (the words follow on the next one).
     r"|\b(?:goes|went|is like|was like|were like|are like|be like|['’]s like|['’]re like|['’]s all)"
     r"\s*(?:[,:：，\"“”'‘]|$)"
-    r"|(?<!我)(?:说过?|告诉我|告诉过我|写道|声称|表示|认为|据说|听说|发来|来了句)",
+    # 我说 is the user's own words, but 跟我说/对我说 ("said to me") is someone else's.
+    r"|(?:(?<!我)|(?<=[跟对和向给]我))(?:说过?|告诉我|告诉过我|写道|声称|表示|认为|据说|听说|发来|来了句)",
     re.I)
 # A hedge: the user is not saying it is so ("Maybe I am an admin", "I'm probably the owner", "我可能是管理员").
 # "尽可能" (as … as possible) is a wish about answers, not a hedge.
