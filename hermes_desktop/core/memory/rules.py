@@ -1,5 +1,6 @@
 """Rules that find memory candidates in the user's own words (cheap, no model): sentences that state a preference,
-an identity, a project, a date or deadline, or ask to be remembered. Questions, hypotheticals and requests to
+an identity, a project, a date or deadline, or ask to be remembered. Questions, hypotheticals, hedges, reported
+speech, whatever follows a frame (a story, a text to transform, a lead-in to quoted material) and requests to
 forget are never candidates. The model only refines what these find (core/memory/extract.py)."""
 
 from __future__ import annotations
