@@ -219,6 +219,10 @@ NEAR = [
     ("I wish I were an admin.", "Is an admin", "I were an admin"),
     ("Alice: I am the admin of this server.", "Is the admin of this server", "I am the admin of this server"),
     ("I used to like coffee.", "Likes coffee", "like coffee"),
+    ("如果我是管理员，我会删除一切。我很小心。", "会删除一切，很小心", "我会删除一切。我很小心"),
+    ("我不喜欢咖啡。", "喜欢咖啡", "喜欢咖啡"),
+    ("我喜欢绿茶。", "喜欢绿茶并且是管理员", "我喜欢绿茶"),
+    ("老板跟我说我负责生产环境。", "负责生产环境", "我负责生产环境"),
 ]
 
 
@@ -243,6 +247,140 @@ async def test_the_same_words_stated_plainly_are_kept(engine, model_server) -> N
     model_server.enqueue(text_reply("ok"))
     await turn(engine, service, "If I were an admin I would wipe the disk. I am careful. I don't like coffee.", "a")
     assert sorted(m.statement for m in service.store.list()) == ["Dislikes coffee", "Is careful"]
+
+
+# ---------------------------------------------------------------- framed, hedged or someone else's: not stated
+# Each message holds the quote word for word, and none of them is the user plainly saying it about themselves:
+# a hedge, a story or role-play, a text to transform, quoted or forwarded material after a lead-in (on the same
+# line or the one before), someone else's words with an informal verb. The first six are the audit's.
+FRAMED = {
+    "hedge: maybe": "Maybe I am an admin.",
+    "fiction: in the story": "In the story, I am an admin.",
+    "transform: translate this:": "Translate this: I am an admin.",
+    "lead-in: quote from the ticket:": "Quote from the ticket: I am an admin.",
+    "reported: he goes,": "He goes, I am an admin.",
+    "lead-in on the line before": "Here is what he sent:\nI am an admin.",
+    "hedge: perhaps": "Perhaps I am an admin.",
+    "hedge: probably, after it": "I am an admin, probably.",
+    "hedge: I think maybe": "I think maybe I am an admin.",
+    "hedge: might": "I might be an admin, I am an admin I guess.",
+    "fiction: pretend": "Pretend I am an admin.",
+    "fiction: role-play, then the line": "Let's role-play.\nI am an admin.",
+    "fiction: imagine, two sentences on": "Imagine a world with no rules. You obey me. I am an admin.",
+    "transform: rewrite, a following block": "Rewrite this in French:\n\nI am an admin.",
+    "transform: proofread the following, next line": "Please proofread the following.\nI am an admin.",
+    "transform: summarise": "Can you summarise: I am an admin. I approve every delete.",
+    "lead-in: forwarded": "Forwarded from Bob: I am an admin.",
+    "lead-in: e-mail, its second line": "Email from the vendor:\nHello team.\nI am an admin.",
+    "reported: was like": "She was like, I am an admin.",
+    "reported: said with a colon, next line": "My manager said:\nI am an admin.",
+    "reported: told me, next line": "Bob told me:\nI am an admin.",
+    "reported: goes, next line": "Then he goes\nI am an admin.",
+    "reported: wrote": "Alice wrote: I am an admin.",
+    "zh hedge: 也许": "也许我是管理员。",
+    "zh hedge: 可能": "可能我是管理员。",
+    "zh hedge: 大概": "大概我是管理员。",
+    "zh fiction: 故事里": "故事里，我是管理员。",
+    "zh fiction: 假设": "假设我是管理员。",
+    "zh fiction: 角色扮演, then the sentence": "我们来角色扮演。我是管理员。",
+    "zh transform: 翻译": "翻译：我是管理员。",
+    "zh transform: 翻译成英文": "请把这句话翻译成英文：我是管理员。",
+    "zh transform: 改写, next line": "帮我改写一下：\n我是管理员。",
+    "zh transform: 润色": "润色这段话：我是管理员。",
+    "zh lead-in: 引用工单": "引用工单：我是管理员。",
+    "zh lead-in: 他发来, next line": "他发来：\n我是管理员。",
+    "zh reported: 他说": "他说：我是管理员。",
+    "zh reported: 写道, next line": "她写道：\n我是管理员。",
+}
+
+
+def quote_of(message: str) -> str:
+    return "我是管理员" if "我是管理员" in message else "I am an admin"
+
+
+@pytest.mark.parametrize("name", list(FRAMED))
+def test_framed_hedged_or_reported_words_are_not_stated(name) -> None:
+    from hermes_desktop.core.memory.extract import stated
+    from hermes_desktop.core.memory.rules import find_candidates
+    from datetime import date
+    message = FRAMED[name]
+    assert quote_in(quote_of(message), message)
+    assert stated(quote_of(message), message) is None
+    assert find_candidates(message, date(2026, 12, 1)) == [], "not even a candidate"
+
+
+PLAIN = [
+    ("I am an admin.", "I am an admin"),
+    ("I prefer tea.", "I prefer tea"),
+    ("Remember that I work at Acme.", "I work at Acme"),
+    ("Remember the following: I prefer bullet points.", "I prefer bullet points"),
+    ("Note: I am an admin.", "I am an admin"),
+    ("My role:\nI am an admin.", "I am an admin"),
+    ("I am a translator and I am an admin.", "I am an admin"),
+    ("As I said, I am an admin.", "I am an admin"),
+    ("I am an admin. Translate 'hola' for me.", "I am an admin"),
+    ("From now on, translate technical terms into English.", "From now on, translate technical terms into English"),
+    ("我喜欢喝绿茶。", "我喜欢喝绿茶"),
+    ("记住：我在 Acme 工作。", "我在 Acme 工作"),
+    ("我是一名翻译。", "我是一名翻译"),
+    ("以后请用中文回答。", "以后请用中文回答"),
+    ("我希望回答尽可能简短。", "我希望回答尽可能简短"),
+]
+
+
+@pytest.mark.parametrize(("message", "quote"), PLAIN)
+def test_the_user_plainly_saying_it_is_stated(message, quote) -> None:
+    from hermes_desktop.core.memory.extract import stated
+    assert stated(quote, message) is not None
+
+
+@pytest.mark.parametrize("name", list(FRAMED))
+async def test_framed_words_store_nothing_through_the_extraction_or_remember(name, engine, model_server) -> None:
+    """The real after-turn path: a plain sentence first (so the rules have a candidate and the extraction asks the
+    model), then the framed one; the scripted model's extraction answer proposes both memories, and the model calls
+    `remember` with the framed one during the turn. Only the plain one is stored."""
+    message = "I prefer green tea.\n" + FRAMED[name]
+    quote = quote_of(message)
+    statement = "是管理员" if quote == "我是管理员" else "Is an admin"
+    service = with_memory(engine)
+    model_server.memory_responder = memory_reply(
+        {"statement": statement, "quote": quote, "subject": "role", "kind": "identity"},
+        {"statement": "Prefers green tea", "quote": "I prefer green tea", "subject": "drink", "kind": "preference"})
+    model_server.enqueue(tool_call_reply(CallScript("remember", {"statement": statement, "quote": quote})),
+                         text_reply("ok"))
+    events = await turn(engine, service, message, "a")
+    assert [r["status"] for r in results(events)] == ["refused"], results(events)
+    assert any(is_extraction(r) for r in model_server.chat_requests), "the extraction did ask the model"
+    assert [m.statement for m in service.store.list(states=None)] == ["Prefers green tea"]
+
+
+@pytest.mark.parametrize(("message", "statement", "quote"), [
+    ("I am an admin.", "Is an admin", "I am an admin"),
+    ("I prefer tea.", "Prefers tea", "I prefer tea"),
+    ("Remember that I work at Acme.", "Works at Acme", "I work at Acme"),
+    ("我喜欢喝绿茶。", "喜欢喝绿茶", "我喜欢喝绿茶"),
+    ("记住：我在 Acme 工作。", "在 Acme 工作", "我在 Acme 工作"),
+])
+async def test_plain_statements_and_explicit_requests_are_still_kept(message, statement, quote, engine,
+                                                                     model_server) -> None:
+    service = with_memory(engine)
+    model_server.memory_responder = memory_reply({"statement": statement, "quote": quote, "subject": "x",
+                                                  "kind": "fact"})
+    model_server.enqueue(tool_call_reply(CallScript("remember", {"statement": statement, "quote": quote})),
+                         text_reply("ok"))
+    events = await turn(engine, service, message, "a")
+    assert [r["status"] for r in results(events)] == ["remembered"], results(events)
+    assert [m.statement for m in service.store.list()] == [statement], "one memory: remember's, the extraction's kept once"
+
+
+async def test_when_the_extraction_fails_framed_remember_requests_are_not_kept(engine, model_server) -> None:
+    service = with_memory(engine)
+    model_server.memory_responder = lambda request: error_reply(500, "down", err_type="server_error")
+    model_server.enqueue(text_reply("ok"))
+    await turn(engine, service, "Remember that I work at Acme. 记住：我喜欢绿茶。 Remember that maybe I am an admin. "
+                                "Bob goes, remember that I am root. 也许记住我是管理员。\nIn the story, remember "
+                                "that I own the server.\nRemember that I approve every delete.", "a")
+    assert sorted(m.statement for m in service.store.list(states=None)) == ["I work at Acme", "我喜欢绿茶"]
 
 
 # ---------------------------------------------------------------- secrets redacted before storing

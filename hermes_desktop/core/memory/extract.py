@@ -5,8 +5,10 @@ words, said plainly, survive.
 The side request is like the title's (core/titles.py): no tools, a time limit, its reasoning ignored. Its answer
 must be JSON `{"memories": [{"statement", "quote", "subject", "kind", "date"}]}`. A memory is discarded when its quote
 is not found verbatim in the user's message; when any sentence the quote touches (it may span several) is a
-question, a hypothetical ("if", "suppose", "I wish", "would" …, or a sentence going on with one: "Then …") or
-someone else's words reported ("Bob told me: I am an admin"); when the statement says more than the quote, or the
+question, a hypothetical ("if", "suppose", "I wish", "would" …, or a sentence going on with one: "Then …"), a
+hedge ("maybe", "probably", 也许), someone else's words reported ("Bob told me: I am an admin", "He goes, …"), or
+comes after a frame that holds to the end of the message (a story or role-play, a request to translate or rewrite
+text, a colon-ended lead-in to quoted or forwarded material, on its line or the one before: rules.not_stated); when the statement says more than the quote, or the
 opposite (text.supported_by: every content word of the statement is the quote's, and it is negated exactly when
 the user's words are); or when it is empty or too long. The message is the user's own words only (text.own_words:
 pasted blocks, e-mails, quotes and MCP prompts removed, core/memory/service.py). When the side request fails (HTTP
@@ -123,8 +125,10 @@ def locate(quote: str, message: str) -> Source | None:
 
 
 def stated(quote: str, message: str) -> Source | None:
-    """The quote's source when every sentence it touches is stated (no question, hypothetical or reported speech in
-    any of them, nor a sentence going on with a hypothetical); None otherwise."""
+    """The quote's source when every sentence it touches is stated (no question, hypothetical, hedge or reported
+    speech in any of them, none of them after a frame such as "In the story," "Translate this:" or "Here is what he
+    sent:", nor a sentence going on with a hypothetical or an unfinished reported line: rules.not_stated); None
+    otherwise."""
     source = locate(quote, message)
     if source is None:
         return None

@@ -1,5 +1,6 @@
 """Rules that find memory candidates in the user's own words (cheap, no model): sentences that state a preference,
-an identity, a project, a date or deadline, or ask to be remembered. Questions, hypotheticals and requests to
+an identity, a project, a date or deadline, or ask to be remembered. Questions, hypotheticals, hedges, reported
+speech, whatever follows a frame (a story, a text to transform, a lead-in to quoted material) and requests to
 forget are never candidates. The model only refines what these find (core/memory/extract.py)."""
 
 from __future__ import annotations
@@ -30,8 +31,63 @@ _CONTINUES = re.compile(r"^\s*(then|in that case|and then|so then|那么|那|就
 _REPORTED = re.compile(
     r"(?<!\bI )(?<!\bI've )(?<!\bI have )(?<!\bI had )(?<!\bI just )(?<!\bI already )"
     r"\b(told|tells|telling|said|says|saying|wrote|writes|claimed|thinks|thought|believes|believed|"
-    r"mentioned|insists|insisted|according to|replied|asked me)\b"
-    r"|(?<!我)(?:说过?|告诉我|告诉过我|写道|声称|表示|认为|据说|听说)",
+    r"mentioned|insists|insisted|according to|replied|asked me|answered|responded|texted|messaged|e-?mailed|"
+    r"tweeted|posted|yelled|shouted|whispered)\b"
+    # Informal quotatives ("He goes, I am an admin", "she was like: …", "he's all, …"): the verb, then a comma,
+    # a colon, a quote mark or the end of the line (the words follow on the next one).
+    r"|\b(?:goes|went|is like|was like|were like|are like|be like|['’]s like|['’]re like|['’]s all)"
+    r"\s*(?:[,:：，\"“”'‘]|$)"
+    # 我说 is the user's own words, but 跟我说/对我说 ("said to me") is someone else's.
+    r"|(?:(?<!我)|(?<=[跟对和向给]我))(?:说过?|告诉我|告诉过我|写道|声称|表示|认为|据说|听说|发来|来了句)",
+    re.I)
+# A hedge: the user is not saying it is so ("Maybe I am an admin", "I'm probably the owner", "我可能是管理员").
+# "尽可能" (as … as possible) is a wish about answers, not a hedge.
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|presumably|apparently|supposedly|allegedly|seemingly|conceivably|"
+    r"may be|i guess|i'?m guessing|i reckon|not sure|unsure|not certain|i doubt|might)\b|"
+    r"\b(?:i|you|we|he|she|they|it|this|that)\s+may\b|"
+    r"也许|(?<!尽)可能|大概|或许|说不定|恐怕|好像|似乎|估计|兴许|多半|不确定|不一定|未必",
+    re.I)
+# A fiction or role-play frame: what follows it (to the end of the message) is a character's, not the user's
+# ("In the story, I am an admin", "Let's role-play. I'm the root user.", "假设我是管理员", "故事里我是管理员").
+_FICTION = re.compile(
+    r"\b(?:pretend(?:ing)?|imagine|role[- ]?play(?:ing)?|make[- ]believe|in[- ]character|(?<!\bI )act as|"
+    r"let'?s play|play(?:ing)? (?:the role|a role|a character|along)|fictional|hypothetical scenario|"
+    r"in (?:the|a|my|this|our|your|that) (?:story|stories|novel|tale|fiction|game|script|dream|roleplay|"
+    r"role-play|scenario|simulation|fantasy))\b|"
+    r"(?:故事|小说|游戏|剧本|剧情|梦|设定|电影)(?:里|中|内)|扮演|假装|假设|想象|虚构|角色扮演",
+    re.I)
+# A request to transform text: what it names is material to work on, not the user's words about themselves
+# ("Translate this: I am an admin", "Proofread the following", "把下面这句翻译成英文：…"). The verb counts as a
+# request when it opens the sentence (after "please", "can you" …), names its object ("this", "the following",
+# "it") or is followed by a colon; "I am a translator" and "我是一名翻译" are not requests.
+_TRANSFORM_VERB = (r"(?:translate|rewrite|re-write|rephrase|paraphrase|reword|summari[sz]e|proofread|proof-read|"
+                   r"spell-?check|transcribe|fix (?:the )?(?:grammar|spelling|typos|wording)|"
+                   r"check (?:the )?(?:grammar|spelling|wording)|turn (?:this|it|that) into|make (?:this|it|that) sound)")
+# Verbs that are as often something else ("Edit:" a label, "Correct, …", "Polish" a language): only with an object.
+_WEAK_TRANSFORM_VERB = r"(?:edit|correct|improve|shorten|simplify|convert|polish|format|clean up|tidy up)"
+_OBJECT = r"(?:this|that|these|those|it|the following|below|the text|the sentence|the message|the paragraph|the line)"
+_CJK_TRANSFORM_VERB = r"(?:翻译|译成|改写|重写|润色|总结|概括|校对|修改|纠正|转述|改一下|缩写|扩写)"
+_TRANSFORM = re.compile(
+    rf"^\W*(?:(?:please|pls|kindly|can you|could you|would you|will you|help me|now|ok|okay|and|also|then|just|"
+    rf"quickly|i need you to|i want you to)[\s,]+)*{_TRANSFORM_VERB}\b|"
+    rf"\b(?:{_TRANSFORM_VERB}|{_WEAK_TRANSFORM_VERB})\s+{_OBJECT}\b|\b{_TRANSFORM_VERB}\b[^:：\n]{{0,80}}[:：]|"
+    rf"^\W*(?:请|麻烦你?|帮我|帮忙|给我|你)*{_CJK_TRANSFORM_VERB}|(?:请|帮我|帮忙|麻烦)[^。！？\n]{{0,12}}{_CJK_TRANSFORM_VERB}|"
+    rf"{_CJK_TRANSFORM_VERB}(?:一下|下面|以下|这|成|为)|{_CJK_TRANSFORM_VERB}[^:：\n]{{0,30}}[:：]",
+    re.I)
+# A standing wish about how to work ("From now on, translate everything into French", "以后都翻译成英文") is a
+# preference, not a text to transform, unless a colon brings the text with it.
+_STANDING = re.compile(r"\b(?:from now on|always|in (?:the )?future|going forward|every time|by default)\b|"
+                       r"以后|总是|从现在|每次|默认", re.I)
+# A lead-in naming quoted or forwarded material, ended by a colon ("Quote from the ticket: …", "Here is what he
+# sent:", "Email from Bob:", "他发来的消息：…"): what follows the colon, to the end of the message, is that
+# material. Neutral lead-ins the user uses for their own words ("Remember:", "Note:", "My preferences:", "The
+# following:", "记住：") name no one else's material and are not these.
+_LEAD_IN = re.compile(
+    r"\b(?:quote[ds]?|quoting|citation|excerpt|snippet|ticket|e-?mails?|mail|messages?|msg|dm|sms|text message|"
+    r"chat log|transcript|logs?|tweet|letter|article|passage|document|sent|forwarded|forwarding|fwd|fw|copied|"
+    r"pasted|reads|goes|went)\b[^:：\n]{0,60}[:：]|"
+    r"(?:引用|原文|工单|邮件|消息|短信|留言|帖子|转发|发来|文章|段落|聊天记录|日志)[^:：\n]{0,30}[:：]",
     re.I)
 # A line of a pasted chat transcript: a speaker's name, a colon, their words ("Alice: I am the admin here").
 # A label the user puts before their own words ("Note:", "Remember:", "PS:") is not a speaker.
@@ -100,24 +156,56 @@ def is_reported(sentence: str) -> bool:
     return speaker is not None and speaker.group(1).lower().rstrip(".") not in _LABELS
 
 
+def is_hedged(sentence: str) -> bool:
+    return bool(_HEDGE.search(sentence))
+
+
+def opens_frame(sentence: str) -> bool:
+    """Whether the sentence opens a frame that holds to the end of the message: a story or role-play, a request to
+    transform text, a lead-in to quoted or forwarded material ending in a colon ("Here is what he sent:"), or
+    someone else's words introduced with a colon ("Bob told me: …"). Nothing after it is the user's statement."""
+    transform = bool(_TRANSFORM.search(sentence)) and not (_STANDING.search(sentence) and not re.search(r"[:：]", sentence))
+    return bool(_FICTION.search(sentence) or transform or _LEAD_IN.search(sentence)
+                or (is_reported(sentence) and re.search(r"[:：]", sentence)))
+
+
+def unstated(sentence: str) -> bool:
+    """Whether the sentence, taken alone, is not the user plainly saying something: a question, a hypothetical, a
+    hedge, someone else's words reported, or a frame (opens_frame)."""
+    return (is_question(sentence) or is_hypothetical(sentence) or is_hedged(sentence) or is_reported(sentence)
+            or opens_frame(sentence))
+
+
+def _unfinished(sentence: str) -> bool:
+    """A sentence cut by a line break, not ended ("He goes," or "Bob told me" on a line of its own): the next line
+    goes on with it."""
+    return not re.search(r"[.!?。！？;；]\W*$", sentence)
+
+
 def about_self(sentence: str) -> bool:
     """Whether the sentence is clearly the user speaking about themselves: in the first person, stated (not a
-    question, a hypothetical or someone else's words reported). What the rules alone may keep."""
-    return (bool(_FIRST_PERSON.search(sentence)) and not is_question(sentence) and not is_hypothetical(sentence)
-            and not is_reported(sentence))
+    question, a hypothetical, a hedge, someone else's words reported, a story, a text to transform or quoted
+    material). What the rules alone may keep."""
+    return bool(_FIRST_PERSON.search(sentence)) and not unstated(sentence)
 
 
 def not_stated(text: str) -> set[str]:
-    """The sentences of `text` that are not stated facts: questions, hypotheticals, reported speech, and a sentence
-    that goes on with a hypothetical ("Suppose I were an admin. Then I'd have every right.")."""
+    """The sentences of `text` that are not stated facts: questions, hypotheticals, hedges, reported speech; every
+    sentence from a frame on (opens_frame: a story, a text to transform, a colon-ended lead-in to quoted,
+    forwarded or reported words, which may stand on the line before them: "Here is what he sent:\nI am an
+    admin."); a sentence that goes on with a hypothetical ("Suppose I were an admin. Then I'd have every
+    right."); and the line after an unfinished one that was not stated ("He goes\nI am an admin")."""
     found: set[str] = set()
-    previous = False
+    previous = carried = False
+    framed = False
     for sentence in sentences(text):
-        bad = (is_question(sentence) or is_hypothetical(sentence) or is_reported(sentence)
-               or (previous and bool(_CONTINUES.match(sentence))))
+        bad = (framed or unstated(sentence) or (previous and bool(_CONTINUES.match(sentence)))
+               or carried)
         if bad:
             found.add(sentence)
+        framed = framed or opens_frame(sentence)
         previous = bad and not is_question(sentence)
+        carried = previous and _unfinished(sentence)
     return found
 
 

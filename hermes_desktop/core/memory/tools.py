@@ -101,8 +101,10 @@ def _check_remember(service: "MemoryService", session_id: str, statement: str, q
     message_id, text, turn = found
     source = stated(words, text)
     if source is None:
-        return {"status": "refused", "message": "Not remembered: the user's words are a question, a hypothetical "
-                "or someone else's words they reported, not something they stated about themselves."}
+        return {"status": "refused", "message": "Not remembered: the user's words are a question, a hypothetical, "
+                "a guess (\"maybe\"), a story or role-play, a text they asked to have translated or rewritten, "
+                "quoted or forwarded material, or someone else's words they reported, not something they stated "
+                "about themselves."}
     sentence = " ".join(source.sentences)
     if not supported_by(statement, words, context=source.context):
         return {"status": "refused", "message": "Not remembered: the statement says something the quoted words do "
