@@ -856,8 +856,8 @@ def _import_session(store: Any, file: Path) -> int:
                 "(pick another one in the window's model picker)").format(strip_controls(result.model_choice_not_applied)),
               file=sys.stderr)
     if result.assistant_not_applied:
-        print(f"note: the file's assistant {strip_controls(result.assistant_not_applied)!r} is not on this computer; "
-              "the session uses Hermes (choose an assistant for it in the window)", file=sys.stderr)
+        print(_("note: the file's assistant {0} is not on this computer; the session uses Hermes (choose an assistant "
+                "for it in the window)").format(repr(strip_controls(result.assistant_not_applied))), file=sys.stderr)
     return EXIT_OK
 
 

@@ -23,29 +23,31 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from hermes_desktop.core.i18n import _
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 PREVIEW_CHARS = 160
 PREVIEW_LIMIT = 40  # assistants listed one by one before "… and N more"
 
 
 def add_parser(commands: Any) -> None:
-    assistants = commands.add_parser("assistants", help="assistants: list, show, add, import, export")
+    assistants = commands.add_parser("assistants", help=_("assistants: list, show, add, import, export"))
     actions = assistants.add_subparsers(dest="action", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="Hermes, the gallery and your own assistants")
+    listing = actions.add_parser("list", help=_("Hermes, the gallery and your own assistants"))
     listing.add_argument("--json", action="store_true")
-    show = actions.add_parser("show", help="one assistant's settings and instructions")
+    show = actions.add_parser("show", help=_("one assistant's settings and instructions"))
     show.add_argument("name")
-    add = actions.add_parser("add", help="add the assistant(s) of a Hermes JSON file, with the tools it lists")
+    add = actions.add_parser("add", help=_("add the assistant(s) of a Hermes JSON file, with the tools it lists"))
     add.add_argument("file", type=Path)
-    importing = actions.add_parser("import", help="import from a file or URL (Hermes, Cherry Studio, NextChat)")
+    importing = actions.add_parser("import", help=_("import from a file or URL (Hermes, Cherry Studio, NextChat)"))
     importing.add_argument("source", metavar="FILE_OR_URL")
-    importing.add_argument("--yes", action="store_true", help="save without asking (requested tools not granted)")
-    export = actions.add_parser("export", help="print an assistant as JSON (`all`: every one of yours)")
+    importing.add_argument("--yes", action="store_true", help=_("save without asking (requested tools not granted)"))
+    export = actions.add_parser("export", help=_("print an assistant as JSON (`all`: every one of yours)"))
     export.add_argument("name")
-    prompts = commands.add_parser("prompts", help="saved prompts: list, show")
+    prompts = commands.add_parser("prompts", help=_("saved prompts: list, show"))
     prompt_actions = prompts.add_subparsers(dest="action", metavar="ACTION", required=True)
-    prompt_actions.add_parser("list", help="the saved prompts and their {{variables}}")
-    prompt_show = prompt_actions.add_parser("show", help="one prompt's text")
+    prompt_actions.add_parser("list", help=_("the saved prompts and their {{variables}}"))
+    prompt_show = prompt_actions.add_parser("show", help=_("one prompt's text"))
     prompt_show.add_argument("name")
 
 
@@ -56,7 +58,7 @@ def _open() -> tuple[Any, Any]:
 
     opened = open_store(app_paths())
     for message in opened.messages:
-        print(f"note: {message}", file=sys.stderr)
+        print(_("note: {0}").format(message), file=sys.stderr)
     return opened.store, AssistantStore(opened.store)
 
 
@@ -71,16 +73,32 @@ def run(args: argparse.Namespace) -> int:
             return _prompts(args, store)
         return _ACTIONS[args.action](args, store)
     except AssistantFormatError as exc:
-        print(f"error: {_safe(str(exc))}", file=sys.stderr)
+        print(_("error: {0}").format(_safe(str(exc))), file=sys.stderr)
         return EXIT_USAGE
     except (AssistantNotFound, NameTaken) as exc:
-        print(f"error: {_safe(str(exc))}", file=sys.stderr)
+        print(_("error: {0}").format(_safe(not_found_text(str(exc)))), file=sys.stderr)
         return EXIT_USAGE
     except StorageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {0}").format(exc), file=sys.stderr)
         return EXIT_FAILED
     finally:
         sessions.close()
+
+
+def not_found_text(text: str) -> str:
+    """The assistant store's refusal (core/assistants/store.py) in the user's language, for the common ones."""
+    import re
+
+    for english, worded in (
+            (r"No assistant named (.+)\. See `hermes-desktop assistants list`\.",
+             _("No assistant named {0}. See `hermes-desktop assistants list`.")),
+            (r"No saved prompt named (.+)\. See `hermes-desktop prompts list`\.",
+             _("No saved prompt named {0}. See `hermes-desktop prompts list`.")),
+            (r"An assistant named (.+) already exists\.", _("An assistant named {0} already exists."))):
+        found = re.fullmatch(english, text, re.S)
+        if found:
+            return worded.format(found.group(1))
+    return text
 
 
 def _safe(text: str) -> str:
@@ -91,10 +109,10 @@ def _safe(text: str) -> str:
 
 def _tools(assistant: Any) -> str:
     if assistant.tools is None:
-        return "all enabled tools"
+        return _("all enabled tools")
     names = [*assistant.tools, *(f"skill:{s}" for s in assistant.skills or ()),
              *(f"mcp:{m}" for m in assistant.mcp_servers or ())]
-    return ", ".join(names) if names else "no tools"
+    return ", ".join(names) if names else _("no tools")
 
 
 def _list(args: argparse.Namespace, store: Any) -> int:
@@ -113,27 +131,27 @@ def _list(args: argparse.Namespace, store: Any) -> int:
 
 def _show(args: argparse.Namespace, store: Any) -> int:
     a = store.get(args.name)
-    lines = [f"{a.emoji} {a.name}".strip(), f"id: {a.id}  ({a.origin})"]
+    lines = [f"{a.emoji} {a.name}".strip(), _("id: {id}  ({origin})").format(id=a.id, origin=a.origin)]
     if a.shown_name("zh_CN") != a.name:
         lines.append(f"中文: {a.shown_name('zh_CN')}")
     if a.description:
-        lines.append(f"description: {a.description}")
-    model = " / ".join(x for x in (a.profile_id, a.model) if x) or "the default"
-    lines.append(f"model: {model}")
+        lines.append(_("description: {0}").format(a.description))
+    model = " / ".join(x for x in (a.profile_id, a.model) if x) or _("the default")
+    lines.append(_("model: {0}").format(model))
     params = a.request_params()
     if params:
-        lines.append("parameters: " + ", ".join(f"{k}={v}" for k, v in params.items()))
+        lines.append(_("parameters: {0}").format(", ".join(f"{k}={v}" for k, v in params.items())))
     if a.side_model or a.side_profile_id:
-        lines.append("side-task model: " + " / ".join(x for x in (a.side_profile_id, a.side_model) if x))
-    lines.append(f"tools: {_tools(a)}")
+        lines.append(_("side-task model: {0}").format(" / ".join(x for x in (a.side_profile_id, a.side_model) if x)))
+    lines.append(_("tools: {0}").format(_tools(a)))
     if a.knowledge:
-        lines.append("knowledge bases: " + ", ".join(a.knowledge))
-    lines.append(f"memory: {'on' if a.memory else 'off'}")
+        lines.append(_("knowledge bases: {0}").format(", ".join(a.knowledge)))
+    lines.append(_("memory: {0}").format(_("on") if a.memory else _("off")))
     for starter in a.starters:
-        lines.append(f"starter: {starter}")
+        lines.append(_("starter: {0}").format(starter))
     print("\n".join(_safe(line) for line in lines))
     if a.instructions:
-        print("\ninstructions:\n" + "\n".join(_safe(line) for line in a.instructions.splitlines()))
+        print("\n" + _("instructions:") + "\n" + "\n".join(_safe(line) for line in a.instructions.splitlines()))
     return EXIT_OK
 
 
@@ -158,16 +176,17 @@ def _read(source: str) -> Any:
 
 
 def _preview(plan: Any) -> None:
-    print(_safe(f"{len(plan.items)} assistant(s) from {plan.format} ({plan.source}):"))
+    print(_safe(_("{count} assistant(s) from {format} ({source}):").format(count=len(plan.items), format=plan.format,
+                                                                          source=plan.source)))
     for item in plan.items[:PREVIEW_LIMIT]:
         a = item.assistant
         text = " ".join(a.instructions.split())
         text = text[:PREVIEW_CHARS] + ("…" if len(text) > PREVIEW_CHARS else "")
-        asks = f"  requests tools: {', '.join(item.requested)}" if item.requested else ""
+        asks = "  " + _("requests tools: {0}").format(", ".join(item.requested)) if item.requested else ""
         print(_safe(f"  {a.emoji or '·'} {a.name}{asks}"))
         print(_safe(f"      {text}"))
     if len(plan.items) > PREVIEW_LIMIT:
-        print(f"  … and {len(plan.items) - PREVIEW_LIMIT} more")
+        print("  " + _("… and {0} more").format(len(plan.items) - PREVIEW_LIMIT))
 
 
 def _confirm(question: str) -> bool:
@@ -182,11 +201,13 @@ def _add(args: argparse.Namespace, store: Any) -> int:
 
     plan = _read(str(args.file))
     if plan.format != imports.HERMES_FORMAT:
-        print(f"error: {args.file} is a {plan.format} file; use `assistants import` for it", file=sys.stderr)
+        print(_("error: {0}").format(_("{file} is a {format} file; use `assistants import` for it").format(
+            file=args.file, format=plan.format)), file=sys.stderr)
         return EXIT_USAGE
     saved = plan.apply(store, grant_tools=True)
     for a in saved:
-        print(_safe(f"added {a.emoji} {a.name} ({a.id}) — {_tools(a)}"))
+        print(_safe(_("added {assistant} ({id}) — {tools}").format(assistant=f"{a.emoji} {a.name}", id=a.id,
+                                                                    tools=_tools(a))))
     return EXIT_OK
 
 
@@ -195,15 +216,15 @@ def _import(args: argparse.Namespace, store: Any) -> int:
     _preview(plan)
     grant = False
     if not args.yes:
-        if not _confirm(f"Add these {len(plan.items)} assistant(s)? [y/N]"):
-            print("nothing was added" + ("" if sys.stdin.isatty() else " (no terminal to ask; use --yes)"),
+        if not _confirm(_("Add these {0} assistant(s)? [y/N]").format(len(plan.items))):
+            print(_("nothing was added") if sys.stdin.isatty() else _("nothing was added (no terminal to ask; use --yes)"),
                   file=sys.stderr)
             return EXIT_OK if sys.stdin.isatty() else EXIT_USAGE
     if plan.requests_tools and sys.stdin.isatty():
-        grant = _confirm("Give them the tools they request? [y/N]")
+        grant = _confirm(_("Give them the tools they request? [y/N]"))
     saved = plan.apply(store, grant_tools=grant)
-    print(f"added {len(saved)} assistant(s)" + ("" if grant or not plan.requests_tools else
-                                                " without the tools they request (give them in the Assistants tab)"))
+    print((_("added {0} assistant(s)") if grant or not plan.requests_tools else
+           _("added {0} assistant(s) without the tools they request (give them in the Assistants tab)")).format(len(saved)))
     return EXIT_OK
 
 
@@ -225,7 +246,7 @@ def _prompts(args: argparse.Namespace, store: Any) -> int:
     prompt = store.prompt(args.name)
     print(_safe(prompt.name))
     if prompt.variables:
-        print(_safe("variables: " + ", ".join(prompt.variables)))
+        print(_safe(_("variables: {0}").format(", ".join(prompt.variables))))
     print()
     print("\n".join(_safe(line) for line in prompt.body.splitlines()))
     return EXIT_OK
@@ -239,10 +260,10 @@ def apply_to_session(runtime: Any, session_id: str, name: str) -> str | None:
     from hermes_desktop.core.assistants.store import AssistantNotFound
 
     if runtime.assistants is None:
-        return "assistants need the session database, which is not available"
+        return _("assistants need the session database, which is not available")
     try:
         assistant = runtime.assistants.store.get(name)
         runtime.assistants.store.set_session_assistant(session_id, assistant.id)
     except AssistantNotFound as exc:
-        return str(exc)
+        return not_found_text(str(exc))
     return None

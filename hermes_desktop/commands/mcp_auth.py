@@ -17,14 +17,16 @@ import asyncio
 import sys
 from typing import Any
 
+from hermes_desktop.core.i18n import _
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def add_actions(actions: Any) -> None:
     """The `login` and `logout` actions of `mcp` (called by cli.build_parser)."""
-    login = actions.add_parser("login", help="sign in to an HTTP MCP server (OAuth, in the browser)")
+    login = actions.add_parser("login", help=_("sign in to an HTTP MCP server (OAuth, in the browser)"))
     login.add_argument("server")
-    logout = actions.add_parser("logout", help="forget an HTTP MCP server's sign-in (tokens in the keyring)")
+    logout = actions.add_parser("logout", help=_("forget an HTTP MCP server's sign-in (tokens in the keyring)"))
     logout.add_argument("server")
 
 
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_login(args.server) if args.action == "login" else _logout(args.server))
     except KeyboardInterrupt:
-        print("\nsign-in cancelled; nothing was stored", file=sys.stderr)
+        print("\n" + _("sign-in cancelled; nothing was stored"), file=sys.stderr)
         return EXIT_FAILED
 
 
@@ -45,8 +47,8 @@ def _server(name: str) -> Any:
     found = next((server for server in config.servers if server.name == name), None)
     if found is None:
         problems = [p for p in config.problems if f"“{name}”" in p]
-        print(f"error: no MCP server named “{name}” in {path}" + (f" ({problems[0]})" if problems else ""),
-              file=sys.stderr)
+        print(_("error: {0}").format(_("no MCP server named “{name}” in {path}").format(name=name, path=path))
+              + (f" ({problems[0]})" if problems else ""), file=sys.stderr)
     return found
 
 
@@ -58,33 +60,35 @@ async def _login(name: str) -> int:
     if server is None:
         return EXIT_USAGE
     if not server.url:
-        print(f"error: “{name}” is started as a command (stdio); only HTTP and SSE servers sign in",
-              file=sys.stderr)
+        print(_("error: {0}").format(_("“{0}” is started as a command (stdio); only HTTP and SSE servers sign in")
+                                     .format(name)), file=sys.stderr)
         return EXIT_USAGE
     if not uses_oauth(server):
-        print(f"error: “{name}” does not use OAuth (\"oauth\": false, or its own Authorization header)",
-              file=sys.stderr)
+        print(_("error: {0}").format(_("“{0}” does not use OAuth (\"oauth\": false, or its own Authorization header)")
+                                     .format(name)), file=sys.stderr)
         return EXIT_USAGE
     store, report = open_secret_store()
     if not store.is_persistent:
-        print(f"error: no secure keyring ({report.reason}); sign-in needs one to keep its tokens, so nothing was "
-              "opened or stored", file=sys.stderr)
+        print(_("error: {0}").format(_("no secure keyring ({0}); sign-in needs one to keep its tokens, so nothing was "
+                                       "opened or stored").format(report.reason)), file=sys.stderr)
         return EXIT_FAILED
 
     def show(url: str) -> None:
-        print(f"Sign in to “{name}” in your browser. If it does not open, open this address:\n\n  {url}\n",
-              flush=True)
-        print("Waiting for the browser to come back (Ctrl+C cancels)…", flush=True)
+        print(_("Sign in to “{0}” in your browser. If it does not open, open this address:").format(name)
+              + f"\n\n  {url}\n", flush=True)
+        print(_("Waiting for the browser to come back (Ctrl+C cancels)…"), flush=True)
 
     try:
         result = await sign_in(server, store, on_url=show)
     except SignInError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {0}").format(exc), file=sys.stderr)
         return EXIT_FAILED
     if not result.challenged:
-        print(f"“{name}” did not ask for sign-in: it works without it ({result.tools} tools). Nothing was stored.")
+        print(_("“{name}” did not ask for sign-in: it works without it ({tools} tools). Nothing was stored.").format(
+            name=name, tools=result.tools))
         return EXIT_OK
-    print(f"Signed in to “{name}” ({result.tools} tools). Its tokens are in the keyring as {oauth_username(name)}.")
+    print(_("Signed in to “{name}” ({tools} tools). Its tokens are in the keyring as {username}.").format(
+        name=name, tools=result.tools, username=oauth_username(name)))
     return EXIT_OK
 
 
@@ -96,13 +100,14 @@ async def _logout(name: str) -> int:
         return EXIT_USAGE
     store, report = open_secret_store()
     if not store.is_persistent:
-        print(f"error: no secure keyring ({report.reason}); there is no stored sign-in to remove", file=sys.stderr)
+        print(_("error: {0}").format(_("no secure keyring ({0}); there is no stored sign-in to remove").format(
+            report.reason)), file=sys.stderr)
         return EXIT_FAILED
     try:
         removed = await asyncio.to_thread(sign_out, store, name)
     except SignInError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {0}").format(exc), file=sys.stderr)
         return EXIT_FAILED
-    print(f"Signed out of “{name}”: {oauth_username(name)} removed from the keyring." if removed else
-          f"“{name}” was not signed in; nothing to remove.")
+    print(_("Signed out of “{name}”: {username} removed from the keyring.").format(name=name, username=oauth_username(name))
+          if removed else _("“{0}” was not signed in; nothing to remove.").format(name))
     return EXIT_OK

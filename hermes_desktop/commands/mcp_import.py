@@ -22,6 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
+from hermes_desktop.core.i18n import _
+
 EXIT_OK, EXIT_FAILED = 0, 1
 
 
@@ -29,15 +31,15 @@ def add_parser(actions: Any) -> None:
     """The `mcp import` sub-command's arguments (cli.py calls this with the `mcp` sub-parsers)."""
     from hermes_desktop.core.mcp.importing import CLIENTS
 
-    parser = actions.add_parser("import", help="bring MCP servers over from another client's file (preview first)")
-    parser.add_argument("file", nargs="?", type=Path, help="a file in the mcpServers or VS Code servers shape")
-    parser.add_argument("--from", dest="client", choices=CLIENTS, help="read that client's usual file on this OS")
-    parser.add_argument("--yes", action="store_true", help="accept the preview without asking (also changed servers)")
+    parser = actions.add_parser("import", help=_("bring MCP servers over from another client's file (preview first)"))
+    parser.add_argument("file", nargs="?", type=Path, help=_("a file in the mcpServers or VS Code servers shape"))
+    parser.add_argument("--from", dest="client", choices=CLIENTS, help=_("read that client's usual file on this OS"))
+    parser.add_argument("--yes", action="store_true", help=_("accept the preview without asking (also changed servers)"))
     parser.add_argument("--keep-existing", action="store_true",
-                        help="never replace a server mcp.json already has under the same name")
+                        help=_("never replace a server mcp.json already has under the same name"))
     parser.add_argument("--allow-env", action="store_true",
-                        help="with --yes: also import remote servers that send your environment variables "
-                             "(${env:…} in their URL or headers; the preview names them)")
+                        help=_("with --yes: also import remote servers that send your environment variables "
+                               "(${env:…} in their URL or headers; the preview names them)"))
 
 
 def run_import(args: argparse.Namespace, *, stdin: TextIO | None = None, out: Callable[[str], None] = print) -> int:
@@ -55,7 +57,7 @@ def run_import(args: argparse.Namespace, *, stdin: TextIO | None = None, out: Ca
 
     stdin = stdin or sys.stdin
     if (args.file is None) == (args.client is None):
-        print("error: give a FILE or --from CLIENT (one of them)", file=sys.stderr)
+        print(_("error: {0}").format(_("give a FILE or --from CLIENT (one of them)")), file=sys.stderr)
         return 2
     config_path = app_paths().mcp_config_file
     store, report = open_secret_store()
@@ -63,20 +65,21 @@ def run_import(args: argparse.Namespace, *, stdin: TextIO | None = None, out: Ca
         plan = plan_import(config_path, [args.file], store) if args.file else \
             plan_from_client(config_path, args.client, store)
     except ImportError_ as exc:
-        print(f"error: {strip_controls(str(exc))}; nothing was changed", file=sys.stderr)
+        print(_("error: {0}; nothing was changed").format(strip_controls(str(exc))), file=sys.stderr)
         return EXIT_FAILED
     for line in describe_plan(plan):
         out(strip_controls(line))  # names and paths come from another program's file: no escapes obeyed
     if plan.secrets_moved and not report.secure:
-        out(f"note: no secure keyring ({report.reason}): the secrets above are NOT stored anywhere; mcp.json gets "
-            "${secret:…} references, set each value later with `hermes-desktop mcp set-secret SERVER NAME`")
+        out(_("note: no secure keyring ({0}): the secrets above are NOT stored anywhere; mcp.json gets "
+              "${{secret:…}} references, set each value later with `hermes-desktop mcp set-secret SERVER NAME`").format(
+            report.reason))
     if not plan.has_work:
-        out("Nothing to import.")
+        out(_("Nothing to import."))
         return EXIT_OK
     changed = plan.of(Change.CHANGE)
     interactive = stdin.isatty()
     if not args.yes and not interactive:
-        out("Preview only (no terminal to ask on): run again with --yes to import.")
+        out(_("Preview only (no terminal to ask on): run again with --yes to import."))
         return EXIT_OK
     accepted: set[str] = set()
     allowed_env: set[str] = set()
@@ -87,7 +90,8 @@ def run_import(args: argparse.Namespace, *, stdin: TextIO | None = None, out: Ca
         accepted = {item.name for item in changed}
     else:
         for item in changed:
-            if _confirm(f"Replace “{strip_controls(item.name)}” in mcp.json with the imported one? [y/N] ", stdin):
+            if _confirm(_("Replace “{0}” in mcp.json with the imported one? [y/N] ").format(strip_controls(item.name)),
+                        stdin):
                 accepted.add(item.name)
     if args.yes and getattr(args, "allow_env", False):
         allowed_env = set(sends_env)
@@ -99,34 +103,38 @@ def run_import(args: argparse.Namespace, *, stdin: TextIO | None = None, out: Ca
     if not args.yes and not args.keep_existing:
         adds = len([i for i in plan.of(Change.ADD) if i.name not in sends_env or i.name in allowed_env])
         if not adds and not accepted:
-            out("Nothing was changed.")
+            out(_("Nothing was changed."))
             return EXIT_OK
-        if not _confirm(f"Write {adds} new and {len(accepted)} replaced server(s) to {config_path}? [y/N] ", stdin):
-            out("Nothing was changed.")
+        if not _confirm(_("Write {new} new and {replaced} replaced server(s) to {path}? [y/N] ").format(
+                new=adds, replaced=len(accepted), path=config_path), stdin):
+            out(_("Nothing was changed."))
             return EXIT_OK
     try:
         result = apply_import(config_path, plan, accepted, store, keyring_secure=report.secure,
                               allowed_env=allowed_env)
     except (ImportError_, OSError) as exc:
-        print(f"error: {strip_controls(str(exc))}; nothing was changed", file=sys.stderr)
+        print(_("error: {0}; nothing was changed").format(strip_controls(str(exc))), file=sys.stderr)
         return EXIT_FAILED
     if result.added:
-        out("Added: " + ", ".join(result.added))
+        out(_("Added: {0}").format(", ".join(result.added)))
     if result.replaced:
-        out("Replaced: " + ", ".join(result.replaced))
+        out(_("Replaced: {0}").format(", ".join(result.replaced)))
     if changed and not result.replaced:
-        out("Kept as they were: " + ", ".join(item.name for item in changed))
+        out(_("Kept as they were: {0}").format(", ".join(item.name for item in changed)))
     for username in result.secrets_stored:
-        out(f"Stored {username} in the keyring")
+        out(_("Stored {0} in the keyring").format(username))
     for username in result.secrets_not_stored:
-        server, _, name = username.removeprefix("mcp:").partition(":")
-        out(f"Needs a value: {username} (`hermes-desktop mcp set-secret {server} {name}`)")
+        server, _sep, name = username.removeprefix("mcp:").partition(":")
+        out(_("Needs a value: {name} ({command})").format(name=username,
+                                                          command=f"`hermes-desktop mcp set-secret {server} {name}`"))
     for name in result.held_back:
-        out(f"Not imported: “{strip_controls(name)}” would send your environment variables "
-            f"{', '.join(sends_env_variables(plan, name))} (not confirmed"
-            f"{'; add --allow-env to --yes' if args.yes else ''})")
+        variables = ", ".join(sends_env_variables(plan, name))
+        out((_("Not imported: “{name}” would send your environment variables {variables} (not confirmed; add "
+               "--allow-env to --yes)") if args.yes else
+             _("Not imported: “{name}” would send your environment variables {variables} (not confirmed)")).format(
+            name=strip_controls(name), variables=variables))
     if result.backup is not None:
-        out(f"The previous mcp.json is in {result.backup}")
+        out(_("The previous mcp.json is in {0}").format(result.backup))
     return EXIT_OK
 
 
@@ -169,8 +177,9 @@ class TerminalInputAsker:
 
         # The description is mcp.json's text, not Hermes speaking: it comes quoted, after whose words they are.
         what = shown(spec.description or spec.id)
-        prompt = f"mcp.json asks for ${{input:{shown(spec.id)}}} of MCP server {', '.join(shown(s) for s in servers)}" \
-                 f" (its words, not Hermes'): “{what}” — kept in the keyring; empty to skip: "
+        prompt = _("mcp.json asks for {input} of MCP server {servers} (its words, not Hermes'): “{what}” — kept in "
+                   "the keyring; empty to skip: ").format(input=f"${{input:{shown(spec.id)}}}",
+                                                          servers=", ".join(shown(s) for s in servers), what=what)
         if spec.password:
             answer = await asyncio.to_thread(getpass.getpass, prompt, self.out)
         else:

@@ -8,6 +8,8 @@ import asyncio
 import sys
 from typing import TextIO
 
+from hermes_desktop.core.i18n import _
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -21,16 +23,16 @@ def learn(session_id: str, *, turn: int | None, yes: bool, stdin: TextIO | None 
     runtime = open_runtime()
     try:
         if runtime.store.get_session(session_id) is None:
-            print(strip_controls(f"error: no session {session_id!r}"), file=sys.stderr)
+            print(strip_controls(_("error: {0}").format(_("no session {0}").format(repr(session_id)))), file=sys.stderr)
             return EXIT_USAGE
         try:
             chosen = drafting.choose_turn(runtime.workflow, runtime.store, session_id, turn)
         except drafting.DraftError as exc:
-            print(strip_controls(f"error: {exc}"), file=sys.stderr)
+            print(strip_controls(_("error: {0}").format(exc)), file=sys.stderr)
             return EXIT_USAGE
         agent = runtime.make_agent()
         if agent.model is None:
-            print("error: no model is set up; run the app once or set HERMES_BASE_URL and HERMES_MODEL",
+            print(_("error: {0}").format(_("no model is set up; run the app once or set HERMES_BASE_URL and HERMES_MODEL")),
                   file=sys.stderr)
             return EXIT_FAILED
 
@@ -48,36 +50,37 @@ def learn(session_id: str, *, turn: int | None, yes: bool, stdin: TextIO | None 
         try:
             result = asyncio.run(side_request())
         except drafting.DraftError as exc:
-            print(strip_controls(f"error: no draft: {exc}"), file=sys.stderr)
+            print(strip_controls(_("error: no draft: {0}").format(exc)), file=sys.stderr)
             return EXIT_FAILED
-        print(safe_name(f"Draft from: {chosen.request[:200]}"), file=out)
-        print(safe_name(f"Path: {chosen.path_text}"), file=out)
+        print(safe_name(_("Draft from: {0}").format(chosen.request[:200])), file=out)
+        print(safe_name(_("Path: {0}").format(chosen.path_text)), file=out)
         print("-" * 60, file=out)
         print("\n".join(safe_name(line) for line in result.text.splitlines()), file=out)
         print("-" * 60, file=out)
         for problem in result.problems:
             print(safe_name(f"{problem.level}: {problem.file}: {problem.reason}"), file=out)
         if not result.problems:
-            print("validator: no findings", file=out)
+            print(_("validator: no findings"), file=out)
         if not result.loads:
-            print("error: the draft does not load as a skill; nothing was saved", file=sys.stderr)
+            print(_("error: {0}").format(_("the draft does not load as a skill; nothing was saved")), file=sys.stderr)
             return EXIT_FAILED
         if not yes:
             if not stdin.isatty():
-                print("error: not saved: no terminal to ask on; run it in a terminal, or add --yes", file=sys.stderr)
+                print(_("error: {0}").format(_("not saved: no terminal to ask on; run it in a terminal, or add --yes")),
+                      file=sys.stderr)
                 return EXIT_USAGE
-            out.write(f"Save it as the skill {result.name}? [y/N] ")
+            out.write(_("Save it as the skill {0}? [y/N] ").format(result.name))
             out.flush()
             if stdin.readline().strip().lower() not in ("y", "yes"):
-                print("not saved", file=out)
+                print(_("not saved"), file=out)
                 return EXIT_FAILED
         try:
             folder = drafting.save(result, runtime.paths.user_skills_dir)
         except (drafting.DraftError, OSError) as exc:
-            print(strip_controls(f"error: not saved: {exc}"), file=sys.stderr)
+            print(strip_controls(_("error: not saved: {0}").format(exc)), file=sys.stderr)
             return EXIT_FAILED
-        print(strip_controls(f"saved {folder / 'SKILL.md'}: it is yours (no scripts, nothing to trust) and active "
-                             "from the next turn"), file=out)
+        print(strip_controls(_("saved {0}: it is yours (no scripts, nothing to trust) and active from the next turn")
+                             .format(folder / "SKILL.md")), file=out)
         return EXIT_OK
     finally:
         runtime.close()

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from hermes_desktop.core.i18n import _
 from hermes_desktop.core.skills.install_files import InstallRefused
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -41,7 +42,8 @@ def _ask(question: str, *, yes: bool, stdin: TextIO, out: TextIO, refused: str) 
     if yes:
         return True
     if not stdin.isatty():
-        print(f"error: {refused}: no terminal to ask on; run it in a terminal, or add --yes", file=sys.stderr)
+        print(_("error: {0}").format(_("{0}: no terminal to ask on; run it in a terminal, or add --yes").format(refused)),
+              file=sys.stderr)
         return None
     out.write(f"{question} [y/N] ")
     out.flush()
@@ -57,36 +59,41 @@ def install(text: str, *, yes: bool, ref: str = "", subdir: str = "", force: boo
     try:
         source = remote.parse_source(text, ref=ref, subdir=subdir)
     except InstallRefused as exc:
-        print(strip_controls(f"error: {text} was not installed: {exc}"), file=sys.stderr)
+        print(strip_controls(_("error: {source} was not installed: {reason}").format(source=text, reason=exc)),
+              file=sys.stderr)
         return EXIT_USAGE
     if source.kind == "path":
         from hermes_desktop.commands.skills import install as install_path
 
         return install_path(Path(text), force=force)
-    skills_dir, records, _, policy = _context()
+    skills_dir, records, _trust, policy = _context()
     try:
         staged = remote.stage(source, skills_dir, policy)
     except InstallRefused as exc:
-        print(strip_controls(f"error: {text} was not installed: {exc}"), file=sys.stderr)
+        print(strip_controls(_("error: {source} was not installed: {reason}").format(source=text, reason=exc)),
+              file=sys.stderr)
         return EXIT_USAGE
     except OSError as exc:
-        print(strip_controls(f"error: {text} was not installed: {exc}"), file=sys.stderr)
+        print(strip_controls(_("error: {source} was not installed: {reason}").format(source=text, reason=exc)),
+              file=sys.stderr)
         return EXIT_FAILED
     try:
         _say(staged.inventory(), out)
-        answer = _ask("Install it?", yes=yes, stdin=stdin, out=out, refused="not installed")
+        answer = _ask(_("Install it?"), yes=yes, stdin=stdin, out=out, refused=_("not installed"))
         if answer is None:
             return EXIT_USAGE
         if not answer:
-            print("not installed", file=out)
+            print(_("not installed"), file=out)
             return EXIT_FAILED
         target = remote.commit(staged, skills_dir, records, replace=force)
     except InstallRefused as exc:
-        print(strip_controls(f"error: {text} was not installed: {exc}"), file=sys.stderr)
+        print(strip_controls(_("error: {source} was not installed: {reason}").format(source=text, reason=exc)),
+              file=sys.stderr)
         return EXIT_USAGE
     finally:
         staged.discard()
-    _say([f"installed {', '.join(s.name for s in staged.skills)} into {target} ({staged.pin})"], out)
+    _say([_("installed {skills} into {target} ({pin})").format(skills=", ".join(s.name for s in staged.skills),
+                                                               target=target, pin=staged.pin)], out)
     return EXIT_OK
 
 
@@ -106,8 +113,8 @@ def update(name: str, *, yes: bool, stdin: TextIO | None = None, out: TextIO | N
     skills_dir, records, trust, policy = _context()
     found = _find(name, records, skills_dir)
     if found is None:
-        print(strip_controls(f"error: {name!r} was not installed from a URL or git repository (see `skills list`)"),
-              file=sys.stderr)
+        print(strip_controls(_("error: {0}").format(_("{0} was not installed from a URL or git repository (see `skills "
+                                                      "list`)").format(repr(name)))), file=sys.stderr)
         return EXIT_USAGE
     key, record = found
     source = remote.Source(record.get("kind", "git"), record.get("location", ""), record.get("ref", ""),
@@ -116,31 +123,31 @@ def update(name: str, *, yes: bool, stdin: TextIO | None = None, out: TextIO | N
     try:
         staged = remote.stage(source, skills_dir, policy)
     except (InstallRefused, OSError) as exc:
-        print(strip_controls(f"error: {key} was not updated: {exc}"), file=sys.stderr)
+        print(strip_controls(_("error: {name} was not updated: {reason}").format(name=key, reason=exc)), file=sys.stderr)
         return EXIT_USAGE if isinstance(exc, InstallRefused) else EXIT_FAILED
     try:
         staged.name = key  # updated in place, whatever the new copy would be called on a first install
         if staged.pin == record.get("pin"):
-            print(f"{key} is up to date ({staged.pin})", file=out)
+            print(_("{name} is up to date ({pin})").format(name=key, pin=staged.pin), file=out)
             return EXIT_OK
         diff, code = remote.changes(installed, staged)
-        lines = [f"{key}: {record.get('pin')} -> {staged.pin}"] + (diff or ["(the SKILL.md files are unchanged)"])
-        lines += [f"code {entry}" for entry in code] or ["no code file changed"]
+        lines = [f"{key}: {record.get('pin')} -> {staged.pin}"] + (diff or [_("(the SKILL.md files are unchanged)")])
+        lines += [_("code {0}").format(entry) for entry in code] or [_("no code file changed")]
         if code:
-            lines.append("Changed code loses its trust until you trust it again.")
+            lines.append(_("Changed code loses its trust until you trust it again."))
         _say(lines, out)
-        answer = _ask("Update it?", yes=yes, stdin=stdin, out=out, refused="not updated")
+        answer = _ask(_("Update it?"), yes=yes, stdin=stdin, out=out, refused=_("not updated"))
         if answer is None:
             return EXIT_USAGE
         if not answer:
-            print("not updated", file=out)
+            print(_("not updated"), file=out)
             return EXIT_FAILED
         was_trusted = {s.name for s in remote._load_all(installed) if s.has_code and trust.trusted(s)} \
             if installed.is_dir() else set()
         changed_paths = {entry.split(" ", 1)[1] for entry in code}
         target = remote.commit(staged, skills_dir, records, replace=True)
     except InstallRefused as exc:
-        print(strip_controls(f"error: {key} was not updated: {exc}"), file=sys.stderr)
+        print(strip_controls(_("error: {name} was not updated: {reason}").format(name=key, reason=exc)), file=sys.stderr)
         return EXIT_USAGE
     finally:
         staged.discard()
@@ -152,9 +159,9 @@ def update(name: str, *, yes: bool, stdin: TextIO | None = None, out: TextIO | N
         else:
             trust.revoke(skill)
             if skill.name in was_trusted:
-                _say([f"{skill.name}: its code changed; it runs again after `hermes-desktop skills trust "
-                      f"{skill.name}`"], out)
-    _say([f"updated {key} to {staged.pin}"], out)
+                _say([_("{name}: its code changed; it runs again after {command}").format(
+                    name=skill.name, command=f"`hermes-desktop skills trust {skill.name}`")], out)
+    _say([_("updated {name} to {pin}").format(name=key, pin=staged.pin)], out)
     return EXIT_OK
 
 
@@ -163,12 +170,13 @@ def remove(name: str, *, out: TextIO | None = None) -> int:
     from hermes_desktop.core.terminal_text import strip_controls
 
     out = out or sys.stdout
-    skills_dir, records, trust, _ = _context()
+    skills_dir, records, trust, _policy = _context()
     found = _find(name, records, skills_dir)
     key = found[0] if found else name
     folder = skills_dir / key
     if any(c in key for c in "/\\\0") or key in ("", ".", "..") or not folder.is_dir() or folder.is_symlink():
-        print(strip_controls(f"error: no skill folder {name!r} in your skills folder {skills_dir}"), file=sys.stderr)
+        print(strip_controls(_("error: {0}").format(_("no skill folder {name} in your skills folder {folder}").format(
+            name=repr(name), folder=skills_dir))), file=sys.stderr)
         return EXIT_USAGE
     try:
         for skill in remote._load_all(folder):
@@ -179,18 +187,19 @@ def remove(name: str, *, out: TextIO | None = None) -> int:
     every = records.load()
     if every.pop(key, None) is not None:
         records.save(every)
-    print(strip_controls(f"removed {folder}"), file=out)
+    print(strip_controls(_("removed {0}").format(folder)), file=out)
     return EXIT_OK
 
 
 def source_lines(skill: Any) -> list[str]:
     """For `skills show`: where an installed skill came from and what it is pinned to ([] for a local one)."""
-    skills_dir, records, _, _ = _context()
+    skills_dir, records, _trust, _policy = _context()
     found = records.for_skill(skill, skills_dir)
     if found is None:
         return []
     key, record = found
-    where = record.get("location", "") + (f" (ref {record['ref']})" if record.get("ref") else "") + \
-        (f", folder {record['subdir']}" if record.get("subdir") else "")
-    return [f"  source: {record.get('kind')} {where}", f"  pinned to {record.get('pin')} (installed "
-            f"{record.get('installed', '?')} as {key}/)"]
+    where = record.get("location", "") + (" " + _("(ref {0})").format(record["ref"]) if record.get("ref") else "") + \
+        (_(", folder {0}").format(record["subdir"]) if record.get("subdir") else "")
+    return ["  " + _("source: {kind} {where}").format(kind=record.get("kind"), where=where),
+            "  " + _("pinned to {pin} (installed {when} as {folder})").format(
+                pin=record.get("pin"), when=record.get("installed", "?"), folder=f"{key}/")]

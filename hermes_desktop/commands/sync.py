@@ -23,42 +23,46 @@ import sys
 from datetime import datetime
 from typing import Any, Callable
 
+from hermes_desktop.core.i18n import _
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def add_parser(commands: Any) -> None:
-    sync = commands.add_parser("sync", help="two-way sync of your history through WebDAV, S3 or a folder")
+    sync = commands.add_parser("sync", help=_("two-way sync of your history through WebDAV, S3 or a folder"))
     actions = sync.add_subparsers(dest="action", metavar="ACTION", required=True)
-    setup = actions.add_parser("setup", help="choose where to sync and back up (asks for the passphrase)")
+    setup = actions.add_parser("setup", help=_("choose where to sync and back up (asks for the passphrase)"))
     kinds = setup.add_subparsers(dest="kind", metavar="TARGET", required=True)
-    webdav = kinds.add_parser("webdav", help="a WebDAV folder (Nextcloud, 坚果云, Synology…)")
+    webdav = kinds.add_parser("webdav", help=_("a WebDAV folder (Nextcloud, 坚果云, Synology…)"))
     webdav.add_argument("url")
     webdav.add_argument("--user")
-    s3 = kinds.add_parser("s3", help="an S3-compatible bucket (AWS, R2, MinIO, OSS, COS)")
+    s3 = kinds.add_parser("s3", help=_("an S3-compatible bucket (AWS, R2, MinIO, OSS, COS)"))
     s3.add_argument("--endpoint", required=True)
     s3.add_argument("--bucket", required=True)
     s3.add_argument("--region", default="us-east-1")
-    s3.add_argument("--access-key", help="access key id (asked when missing)")
+    s3.add_argument("--access-key", help=_("access key id (asked when missing)"))
     s3.add_argument("--addressing", choices=("auto", "path", "virtual"), default="auto")
-    folder = kinds.add_parser("folder", help="a folder, e.g. on an external disk")
+    folder = kinds.add_parser("folder", help=_("a folder, e.g. on an external disk"))
     folder.add_argument("path")
-    actions.add_parser("now", help="sync this device now")
-    status = actions.add_parser("status", help="last sync, pending changes, last error")
+    actions.add_parser("now", help=_("sync this device now"))
+    status = actions.add_parser("status", help=_("last sync, pending changes, last error"))
     status.add_argument("--json", action="store_true")
 
-    backup = commands.add_parser("backup", help="encrypted backups: make, list, restore")
+    backup = commands.add_parser("backup", help=_("encrypted backups: make, list, restore"))
     backup_actions = backup.add_subparsers(dest="action", metavar="ACTION", required=True)
-    backup_actions.add_parser("now", help="back up now (then keep the last daily and weekly ones)")
-    listing = backup_actions.add_parser("list", help="every device's backups, newest first")
+    backup_actions.add_parser("now", help=_("back up now (then keep the last daily and weekly ones)"))
+    listing = backup_actions.add_parser("list", help=_("every device's backups, newest first"))
     listing.add_argument("--json", action="store_true")
-    restore = backup_actions.add_parser("restore", help="restore a backup (asks first)")
+    restore = backup_actions.add_parser("restore", help=_("restore a backup (asks first)"))
     restore.add_argument("id")
-    restore.add_argument("--yes", action="store_true", help="do not ask")
+    restore.add_argument("--yes", action="store_true", help=_("do not ask"))
 
 
 def _progress(stream: Any = sys.stderr) -> Callable[[str, int, int], None]:
     def show(what: str, done: int, total: int) -> None:
-        stream.write(f"\r{what}: {done}/{total}" + (" " * 8) + ("\n" if done >= total else ""))
+        what = {"database": _("database"), "attachments": _("attachments"), "download": _("download"),
+                "merge": _("merge"), "upload": _("upload")}.get(what, what)  # core/sync's stages
+        stream.write("\r" + _("{what}: {done}/{total}").format(what=what, done=done, total=total) + (" " * 8) + ("\n" if done >= total else ""))
         stream.flush()
 
     return show
@@ -72,8 +76,8 @@ def _secret(env_name: str, prompt: str, *, confirm: bool = False) -> str | None:
         return None
     first = getpass.getpass(prompt)
     if confirm and first:
-        if getpass.getpass("Type it again: ") != first:
-            raise ValueError("the two passphrases differ; nothing was saved")
+        if getpass.getpass(_("Type it again: ")) != first:
+            raise ValueError(_("the two passphrases differ; nothing was saved"))
     return first
 
 
@@ -103,22 +107,22 @@ def run(args: argparse.Namespace) -> int:
             return _status(service, args.json)
         if args.action == "now":
             made, pruned = service.backup_now(_progress())
-            print(f"backed up {made.id}: {_contents(made.contents)}")
+            print(_("backed up {id}: {contents}").format(id=made.id, contents=_contents(made.contents)))
             if pruned:
-                print(f"removed {len(pruned)} older backup(s) by retention", file=sys.stderr)
+                print(_("removed {0} older backup(s) by retention").format(len(pruned)), file=sys.stderr)
             return EXIT_OK
         if args.action == "list":
             return _list(service, args.json)
         return _restore(service, args.id, args.yes)
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        print("\n" + _("interrupted"), file=sys.stderr)
         return EXIT_INTERRUPTED
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {0}").format(exc), file=sys.stderr)
         return EXIT_USAGE
     except (TargetError, SyncCryptoError, SyncSetupError, BackupError, StorageError, SecretStoreError,
             OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {0}").format(exc), file=sys.stderr)
         return EXIT_FAILED
 
 
@@ -133,29 +137,30 @@ def _setup(service: Any, args: argparse.Namespace) -> int:
     if args.kind == "webdav":
         config.url, config.user = args.url, args.user or ""
         if config.user:
-            password = _secret("HERMES_SYNC_PASSWORD", f"WebDAV password (app password) for {config.user}: ")
+            password = _secret("HERMES_SYNC_PASSWORD", _("WebDAV password (app password) for {0}: ").format(config.user))
             if password is None:
-                print("error: no password: type it on a terminal or set HERMES_SYNC_PASSWORD", file=sys.stderr)
+                print(_("error: {0}").format(_("no password: type it on a terminal or set {0}").format(
+                    "HERMES_SYNC_PASSWORD")), file=sys.stderr)
                 return EXIT_USAGE
     elif args.kind == "s3":
         config.url, config.bucket, config.region, config.addressing = (args.endpoint, args.bucket, args.region,
                                                                       args.addressing)
         config.user = args.access_key or os.environ.get("HERMES_SYNC_ACCESS_KEY", "")
         if not config.user and sys.stdin.isatty():
-            config.user = input("Access key id: ").strip()
-        password = _secret("HERMES_SYNC_PASSWORD", "Secret access key: ")
+            config.user = input(_("Access key id: ")).strip()
+        password = _secret("HERMES_SYNC_PASSWORD", _("Secret access key: "))
         if not config.user or not password:
-            print("error: an S3 target needs --access-key ID and its secret key (typed, or HERMES_SYNC_PASSWORD)",
-                  file=sys.stderr)
+            print(_("error: {0}").format(_("an S3 target needs {option} and its secret key (typed, or {variable})").format(
+                option="--access-key ID", variable="HERMES_SYNC_PASSWORD")), file=sys.stderr)
             return EXIT_USAGE
     else:
         config.url = os.path.abspath(os.path.expanduser(args.path))
-    passphrase = _secret("HERMES_SYNC_PASSPHRASE", "Passphrase for the backups (empty: a random key with a "
-                         "recovery code): ", confirm=True)
-    print("checking the target…", file=sys.stderr)
+    passphrase = _secret("HERMES_SYNC_PASSPHRASE", _("Passphrase for the backups (empty: a random key with a "
+                                                     "recovery code): "), confirm=True)
+    print(_("checking the target…"), file=sys.stderr)
     code = service.setup(config, password, passphrase or None)
-    print(f"sync is set up: {config.describe()}")
-    print(f"recovery code (write it down; with it or the passphrase a new machine can restore): {code}")
+    print(_("sync is set up: {0}").format(_target(config.describe())))
+    print(_("recovery code (write it down; with it or the passphrase a new machine can restore): {0}").format(code))
     return EXIT_OK
 
 
@@ -165,7 +170,7 @@ def _open_store() -> Any:
 
     opened = open_store(app_paths())
     for message in opened.messages:
-        print(f"note: {message}", file=sys.stderr)
+        print(_("note: {0}").format(message), file=sys.stderr)
     return opened.store
 
 
@@ -173,26 +178,26 @@ def _now(service: Any) -> int:
     store = _open_store()
     try:
         if store.read_only:
-            print(f"error: {store.read_only_reason}", file=sys.stderr)
+            print(_("error: {0}").format(store.read_only_reason), file=sys.stderr)
             return EXIT_FAILED
         report = service.sync_now(store, _progress())
     finally:
         store.close()
     for problem in report.problems:
-        print(f"warning: {problem}", file=sys.stderr)
+        print(_("warning: {0}").format(problem), file=sys.stderr)
     from hermes_desktop.core.terminal_text import safe_name
 
     for session_id in report.branched:
-        print(f"note: session {safe_name(session_id)} was continued on two devices; both continuations are kept "
-              "as branches (switch with ‹ › under the message)", file=sys.stderr)
-    print(f"synced: {report.uploaded_batches} batch(es) up ({report.uploaded_bytes:,} bytes), "
-          f"{report.downloaded_batches} down, {report.applied} change(s) merged"
-          + (f", {report.deferred} waiting for their parent" if report.deferred else ""))
+        print(_("note: session {0} was continued on two devices; both continuations are kept as branches (switch with "
+                "‹ › under the message)").format(safe_name(session_id)), file=sys.stderr)
+    print(_("synced: {up} batch(es) up ({bytes:,} bytes), {down} down, {applied} change(s) merged").format(
+        up=report.uploaded_batches, bytes=report.uploaded_bytes, down=report.downloaded_batches, applied=report.applied)
+          + (_(", {0} waiting for their parent").format(report.deferred) if report.deferred else ""))
     return EXIT_OK
 
 
 def _when(value: float | None) -> str:
-    return "never" if not value else f"{datetime.fromtimestamp(value):%Y-%m-%d %H:%M}"
+    return _("never") if not value else f"{datetime.fromtimestamp(value):%Y-%m-%d %H:%M}"
 
 
 def _status(service: Any, as_json: bool) -> int:
@@ -206,20 +211,37 @@ def _status(service: Any, as_json: bool) -> int:
         print(json.dumps(status, indent=2, ensure_ascii=False))
         return EXIT_OK
     if not status["configured"]:
-        print("sync is not set up (hermes-desktop sync setup webdav|s3|folder …)")
+        print(_("sync is not set up ({0})").format("hermes-desktop sync setup webdav|s3|folder …"))
         return EXIT_OK
-    print(f"target: {status['target']}")
-    print(f"last sync: {_when(status.get('last_sync'))}; pending batches: {status.get('pending_batches', 0)}")
+    print(_("target: {0}").format(_target(status["target"])))
+    print(_("last sync: {when}; pending batches: {count}").format(when=_when(status.get("last_sync")),
+                                                                   count=status.get("pending_batches", 0)))
     if status.get("last_error"):
-        print(f"last error: {status['last_error']}")
+        print(_("last error: {0}").format(status["last_error"]))
     return EXIT_OK
+
+
+def _target(described: str) -> str:
+    """core/sync/config.SyncConfig.describe() with its own words ("S3 … bucket …", "folder …") in the user's language."""
+    import re
+
+    found = re.fullmatch(r"S3 (.*) bucket (.*)", described, re.S)
+    if found:
+        return _("S3 {url} bucket {bucket}").format(url=found[1], bucket=found[2])
+    if described == "not set up":
+        return _("not set up")
+    if described == "folder" or described.startswith("folder "):
+        return _("folder {0}").format(described[len("folder "):]).rstrip()
+    return described
 
 
 def _contents(contents: dict[str, Any]) -> str:
     memories = contents.get("memories") or {}
-    return (f"{contents.get('sessions', 0)} sessions, {contents.get('messages', 0)} messages, "
-            f"{sum(memories.values()) if isinstance(memories, dict) else 0} memories, "
-            f"{contents.get('attachments', 0)} attachments ({contents.get('attachment_bytes', 0):,} bytes)"
+    return (_("{sessions} sessions, {messages} messages, {memories} memories, {attachments} attachments "
+              "({bytes:,} bytes)").format(
+        sessions=contents.get("sessions", 0), messages=contents.get("messages", 0),
+        memories=sum(memories.values()) if isinstance(memories, dict) else 0,
+        attachments=contents.get("attachments", 0), bytes=contents.get("attachment_bytes", 0))
             + (f", {', '.join(contents.get('files', []))}" if contents.get("files") else ""))
 
 
@@ -229,33 +251,34 @@ def _list(service: Any, as_json: bool) -> int:
         print(json.dumps([b.to_json() for b in backups], indent=2, ensure_ascii=False))
         return EXIT_OK
     if not backups:
-        print("no backups yet (hermes-desktop backup now)")
+        print(_("no backups yet ({0})").format("hermes-desktop backup now"))
     from hermes_desktop.core.terminal_text import safe_name
 
     for b in backups:
-        what = f"cannot be opened: {b.problem}" if b.problem else _contents(b.contents)
+        what = _("cannot be opened: {0}").format(b.problem) if b.problem else _contents(b.contents)
         print(f"{b.id}  {_when(b.created)}  {safe_name(b.device) or b.device_id}  {what}")
     return EXIT_OK
 
 
 def _restore(service: Any, backup_id: str, yes: bool) -> int:
     preview = service.preview(backup_id)
-    print(f"backup {preview['id']} from {preview['device'] or preview['device_id']}, {_when(preview['created'])}:",
-          file=sys.stderr)
+    print(_("backup {id} from {device}, {when}:").format(id=preview["id"], device=preview["device"] or preview["device_id"],
+                                                         when=_when(preview["created"])), file=sys.stderr)
     print(f"  {_contents(preview['contents'])}", file=sys.stderr)
-    print("Restoring replaces this machine's history, settings.json and mcp.json with the backup's (a backup "
-          "of what is here now is taken first, into the data folder's sync-safety/).", file=sys.stderr)
+    print(_("Restoring replaces this machine's history, settings.json and mcp.json with the backup's (a backup "
+            "of what is here now is taken first, into the data folder's sync-safety/)."), file=sys.stderr)
     if not yes:
         if not sys.stdin.isatty():
-            print("error: not restored: confirm with --yes (no terminal to ask on)", file=sys.stderr)
+            print(_("error: {0}").format(_("not restored: confirm with --yes (no terminal to ask on)")), file=sys.stderr)
             return EXIT_USAGE
-        if input("Type yes to restore: ").strip().lower() != "yes":
-            print("not restored", file=sys.stderr)
+        if input(_("Type yes to restore: ")).strip().lower() != "yes":
+            print(_("not restored"), file=sys.stderr)
             return EXIT_USAGE
     report = service.restore(backup_id, _progress())
     for problem in report.skipped:
-        print(f"warning: skipped {problem}", file=sys.stderr)
-    print(f"restored {backup_id} ({report.sessions} sessions, {report.attachments_written} attachment file(s) "
-          f"written); what was here before is backup {report.safety_backup} in sync-safety/. Restart the window "
-          "if it is open; API keys are not in backups: add them again in Settings › Providers.")
+        print(_("warning: skipped {0}").format(problem), file=sys.stderr)
+    print(_("restored {id} ({sessions} sessions, {files} attachment file(s) written); what was here before is backup "
+            "{safety} in sync-safety/. Restart the window if it is open; API keys are not in backups: add them again "
+            "in Settings › Providers.").format(id=backup_id, sessions=report.sessions, files=report.attachments_written,
+                                               safety=report.safety_backup))
     return EXIT_OK

@@ -14,18 +14,20 @@ import sys
 from datetime import date
 from typing import Any
 
+from hermes_desktop.core.i18n import _
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 BY_CHOICES = ("model", "day", "session")
 
 
 def add_parser(commands: Any) -> None:
-    usage = commands.add_parser("usage", help="tokens and cost of every model request, per model, day or session")
-    usage.add_argument("--since", metavar="DATE", help="first day (YYYY-MM-DD; default: the 1st of this month)")
-    usage.add_argument("--until", metavar="DATE", help="last day, inclusive (YYYY-MM-DD; default: today)")
-    usage.add_argument("--by", choices=BY_CHOICES, default="model", help="what each line is (default: model)")
+    usage = commands.add_parser("usage", help=_("tokens and cost of every model request, per model, day or session"))
+    usage.add_argument("--since", metavar="DATE", help=_("first day (YYYY-MM-DD; default: the 1st of this month)"))
+    usage.add_argument("--until", metavar="DATE", help=_("last day, inclusive (YYYY-MM-DD; default: today)"))
+    usage.add_argument("--by", choices=BY_CHOICES, default="model", help=_("what each line is (default: model)"))
     output = usage.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="the report as JSON")
-    output.add_argument("--csv", action="store_true", help="the grouped rows as CSV (as the window exports)")
+    output.add_argument("--json", action="store_true", help=_("the report as JSON"))
+    output.add_argument("--csv", action="store_true", help=_("the grouped rows as CSV (as the window exports)"))
 
 
 def _day(text: str | None, default: date) -> date:
@@ -34,7 +36,7 @@ def _day(text: str | None, default: date) -> date:
     try:
         return date.fromisoformat(text.strip())
     except ValueError as exc:
-        raise ValueError(f"not a date: {text!r} (use YYYY-MM-DD)") from exc
+        raise ValueError(_("not a date: {0} (use YYYY-MM-DD)").format(repr(text))) from exc
 
 
 def money(cost: dict[str, float]) -> str:
@@ -48,10 +50,23 @@ def _symbol(currency: str) -> str:
 def _line(label: str, bucket: Any) -> str:
     cost = money(bucket.cost)
     if bucket.unpriced_tokens:
-        cost = (cost + " + " if cost else "") + "no price"
-    marks = f"  ({bucket.estimated_requests} estimated)" if bucket.estimated_requests else ""
+        cost = (cost + " + " if cost else "") + _("no price")
+    marks = "  " + _("({0} estimated)").format(bucket.estimated_requests) if bucket.estimated_requests else ""
     return (f"{label:<34} {bucket.requests:>6} {bucket.input:>12,} {bucket.cached_input:>11,} {bucket.output:>11,} "
             f"{bucket.reasoning:>11,}  {cost or '-'}{marks}")
+
+
+def _pad(text: str, width: int, *, right: bool = False) -> str:
+    """`text` padded to `width` terminal columns (a Chinese character takes two)."""
+    import unicodedata
+
+    gap = " " * max(0, width - sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text))
+    return gap + text if right else text + gap
+
+
+def _budget_word(state: str) -> str:
+    """The budget's state (core/usage/budget.BudgetState: ok, near, over) in the user's language."""
+    return {"ok": _("ok"), "near": _("near"), "over": _("over")}.get(state, state)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,20 +81,21 @@ def run(args: argparse.Namespace) -> int:
         since = _day(args.since, today.replace(day=1))
         until = _day(args.until, today)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {0}").format(exc), file=sys.stderr)
         return EXIT_USAGE
     if until < since:
-        print(f"error: --until {until} is before --since {since}", file=sys.stderr)
+        print(_("error: {0}").format(_("--until {until} is before --since {since}").format(until=until, since=since)),
+              file=sys.stderr)
         return EXIT_USAGE
     paths = app_paths()
     opened = open_store(paths)
     for message in opened.messages:
-        print(f"note: {message}", file=sys.stderr)
+        print(_("note: {0}").format(message), file=sys.stderr)
     try:
         service = UsageService(opened.store, paths.config_dir)
         config = service.config()
         if config.problem:
-            print(f"note: {config.problem}; the shipped prices apply", file=sys.stderr)
+            print(_("note: {0}; the shipped prices apply").format(config.problem), file=sys.stderr)
         if args.csv:
             sys.stdout.write(service.csv(since, until))
             return EXIT_OK
@@ -96,24 +112,28 @@ def run(args: argparse.Namespace) -> int:
                     "currency": status.currency},
             }, indent=2))
             return EXIT_OK
-        print(f"Usage {since} to {until}, by {args.by}")
+        by = {"model": _("model"), "day": _("day"), "session": _("session")}[args.by]
+        print(_("Usage {since} to {until}, by {by}").format(since=since, until=until, by=by))
         if not buckets:
-            print("No model requests in this period.")
+            print(_("No model requests in this period."))
             return EXIT_OK
-        print(f"{args.by:<34} {'reqs':>6} {'input':>12} {'cached':>11} {'output':>11} {'reasoning':>11}  cost")
+        print(f"{_pad(by, 34)} {_pad(_('reqs'), 6, right=True)} {_pad(_('input'), 12, right=True)} "
+              f"{_pad(_('cached'), 11, right=True)} {_pad(_('output'), 11, right=True)} "
+              f"{_pad(_('reasoning'), 11, right=True)}  " + _("cost"))
         for bucket in buckets:
-            label = safe_name(bucket.label or "(no session)")[:34]
+            label = safe_name(bucket.label or _("(no session)"))[:34]
             print(_line(label, bucket))
-        print(_line("total", report.total))
+        print(_line(_pad(_("total"), 34), report.total))
         if report.unpriced_models:
-            print("No price for: " + ", ".join(safe_name(m) for m in report.unpriced_models)
-                  + " (set one in Settings › Usage)")
+            print(_("No price for: {0} (set one in Settings › Usage)").format(
+                ", ".join(safe_name(m) for m in report.unpriced_models)))
         if status.state != "none":
-            print(f"Budget this month: {_symbol(status.currency)}{status.spent:,.2f} of "
-                  f"{_symbol(status.currency)}{status.amount:,.2f} ({status.state.value})")
+            print(_("Budget this month: {spent} of {amount} ({state})").format(
+                spent=f"{_symbol(status.currency)}{status.spent:,.2f}",
+                amount=f"{_symbol(status.currency)}{status.amount:,.2f}", state=_budget_word(status.state.value)))
         return EXIT_OK
     except StorageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {0}").format(exc), file=sys.stderr)
         return EXIT_FAILED
     finally:
         opened.store.close()

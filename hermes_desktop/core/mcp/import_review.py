@@ -148,7 +148,11 @@ def _risky(name: str) -> str | None:
 
 
 def describe_env_reads(name: str, url: str, review: Review) -> str:
-    """The question a terminal asks (and the window's tick box says) before such a server is imported."""
-    places = ", ".join(f"{read.variable} (in {read.where})" for read in review.env_reads)
-    return (f"“{name}” would send your environment variables {places} to {redact_url(url)}: import it and send "
-            "them?")
+    """The question a terminal asks (and the window's tick box says) before such a server is imported; in the
+    command line's language (core/i18n.py: English in the window, which words its own tick box)."""
+    from hermes_desktop.core.i18n import _
+
+    places = ", ".join(_("{variable} (in {where})").format(variable=read.variable, where=read.where)
+                       for read in review.env_reads)
+    return _("“{name}” would send your environment variables {places} to {url}: import it and send them?").format(
+        name=name, places=places, url=redact_url(url))

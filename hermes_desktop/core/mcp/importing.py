@@ -597,40 +597,58 @@ def preview_text(text: str) -> str:
 
 def describe_plan(plan: ImportPlan) -> list[str]:
     """The preview as plain lines (for the terminal; the window shows the same items in a table). What comes from
-    the source is passed through preview_text."""
-    lines = ["Importing from " + ", ".join(preview_text(str(p)) for p in plan.sources)]
-    marks = {Change.ADD: "+ add", Change.CHANGE: "~ change", Change.SAME: "= identical, skipped",
-             Change.INVALID: "! skipped"}
+    the source is passed through preview_text. In the command line's language (core/i18n.py)."""
+    from hermes_desktop.core.i18n import _
+
+    lines = [_("Importing from {0}").format(", ".join(preview_text(str(p)) for p in plan.sources))]
+    marks = {Change.ADD: _("+ add"), Change.CHANGE: _("~ change"), Change.SAME: _("= identical, skipped"),
+             Change.INVALID: _("! skipped")}
     for item in plan.items:
         target = item.entry.get("url") or " ".join(str(x) for x in [item.entry.get("command", ""),
                                                                      *item.entry.get("args", [])]).strip()
         lines.append(f"  {marks[item.change]}: {preview_text(item.name)}" + (f"  ({preview_text(target)})"
                                                                                  if target else ""))
         if item.change is Change.CHANGE:
-            lines.append("      differs in: " + ", ".join(item.differences))
+            lines.append("      " + _("differs in: {0}").format(", ".join(item.differences)))
         if item.change in (Change.ADD, Change.CHANGE):
             lines += _review_lines(item)
         for secret in item.secrets:
-            lines.append(f"      secret in {secret.where}: moved to the keyring as ${{secret:{secret.name}}}")
+            lines.append("      " + _("secret in {where}: moved to the keyring as {reference}").format(
+                where=secret.where, reference=f"${{secret:{secret.name}}}"))
         for note in item.notes:
             lines.append(f"      {preview_text(note)}")
     for problem in plan.problems:
-        lines.append(f"  note: {preview_text(problem)}")
+        lines.append("  " + _("note: {0}").format(preview_text(problem)))
     counts = {change: len(plan.of(change)) for change in Change}
-    lines.append(f"{counts[Change.ADD]} to add, {counts[Change.CHANGE]} changed, {counts[Change.SAME]} identical, "
-                 f"{counts[Change.INVALID]} skipped")
+    lines.append(_("{add} to add, {change} changed, {same} identical, {invalid} skipped").format(
+        add=counts[Change.ADD], change=counts[Change.CHANGE], same=counts[Change.SAME], invalid=counts[Change.INVALID]))
     return lines
+
+
+def _shown_what(what: str) -> str:
+    """import_review.Shown.what ("command", "argument 2", "env NAME", "working folder", "url", "header NAME") in the
+    command line's language; the names after it are data."""
+    from hermes_desktop.core.i18n import _
+
+    head, _sep, rest = what.partition(" ")
+    if what in ("command", "url", "working folder"):
+        return {"command": _("command"), "url": _("url"), "working folder": _("working folder")}[what]
+    worded = {"argument": _("argument {0}"), "env": _("env {0}"), "header": _("header {0}")}.get(head)
+    return worded.format(rest) if worded and rest else what
 
 
 def _review_lines(item: PlanItem) -> list[str]:
     """Everything the server runs or sends, its warnings, and the environment variables it would send
     (core/mcp/import_review.py), for the terminal's preview."""
+    from hermes_desktop.core.i18n import _
     from hermes_desktop.core.mcp.import_review import review_entry
 
     review = review_entry(item.entry, item.secrets)
-    lines = [f"      {preview_text(shown.what)}: {preview_text(shown.value)}" for shown in review.shown]
-    lines += [f"      WARNING: {preview_text(warning)}" for warning in review.warnings]
+    lines = [f"      {preview_text(_shown_what(shown.what))}: {preview_text(shown.value)}" for shown in review.shown]
+    lines += ["      " + _("WARNING: {0}").format(preview_text(warning)) for warning in review.warnings]
     if review.env_reads:
-        places = ", ".join(f"{read.variable} (in {read.where})" for read in review.env_reads)
-        lines.append(f"      SENDS YOUR ENVIRONMENT: {preview_text(places)}; imported only if you confirm it")
+        places = ", ".join(_("{variable} (in {where})").format(variable=read.variable, where=read.where)
+                           for read in review.env_reads)
+        lines.append("      " + _("SENDS YOUR ENVIRONMENT: {0}; imported only if you confirm it").format(
+            preview_text(places)))
     return lines

@@ -16,6 +16,7 @@ from typing import Any
 
 from hermes_desktop.core.settings import replace_atomically
 from hermes_desktop.core.sync.target import FolderTarget, Target, TargetError
+from hermes_desktop.core.i18n import _
 
 CONFIG_NAME = "sync.json"
 KINDS = ("folder", "webdav", "s3")
@@ -101,5 +102,5 @@ def open_target(config: SyncConfig, password: str | None) -> Target:
                               "setup s3` again")
         return S3Target(config.url, config.bucket, config.user, password, region=config.region,
                         addressing=config.addressing)
-    raise TargetError("sync is not set up: run `hermes-desktop sync setup folder|webdav|s3 ...` or use "
-                      "Settings › Backup & sync")
+    raise TargetError(_("sync is not set up: run `hermes-desktop sync setup folder|webdav|s3 ...` or use "
+                        "Settings › Backup & sync"))

@@ -22,6 +22,7 @@ from hermes_desktop.core.sync.config import (
 )
 from hermes_desktop.core.sync.engine import SyncEngine, SyncReport
 from hermes_desktop.core.sync.target import Target, TargetError
+from hermes_desktop.core.i18n import _
 
 
 class SyncSetupError(Exception):
@@ -65,8 +66,8 @@ class SyncService:
               scrypt_n: int | None = None) -> str:
         """Check the target, make or open its key, then save everything. Returns the recovery code."""
         if not self.secrets.is_persistent:
-            raise SyncSetupError("no system keyring is available, so the sync key could not be kept; set up a "
-                                 "keyring (see `hermes-desktop doctor`) and try again")
+            raise SyncSetupError(_("no system keyring is available, so the sync key could not be kept; set up a "
+                                   "keyring (see `hermes-desktop doctor`) and try again"))
         self.test_connection(config, password)
         target = open_target(config, password)
         try:
@@ -89,8 +90,8 @@ class SyncService:
     def open(self) -> tuple[Target, bytes]:
         config = self.config
         if not config.configured:
-            raise TargetError("sync is not set up: run `hermes-desktop sync setup …` or use Settings › Backup & "
-                              "sync")
+            raise TargetError(_("sync is not set up: run `hermes-desktop sync setup …` or use Settings › Backup & "
+                                "sync"))
         target = open_target(config, self.secrets.get(password_name(config.kind)))
         try:
             return target, keys.stored_key(target, self.secrets.get(key_name(config.kind)))
