@@ -529,7 +529,7 @@ Path: {1}</source>
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/assistant_actions.py" line="248"/>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="62"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="31"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
@@ -1531,179 +1531,180 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>KnowledgePanel</name>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="68"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="62"/>
         <source>protected by a password</source>
         <translation>受密码保护</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="69"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="63"/>
         <source>no text layer (scanned pages?)</source>
         <translation>没有文本层（可能是扫描页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="70"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="64"/>
         <source>too large</source>
         <translation>文件过大</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="71"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="65"/>
         <source>permission denied</source>
         <translation>没有读取权限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="72"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="66"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="998"/>
         <source>not text, or an encoding that could not be detected</source>
         <translation>不是文本，或无法识别其编码</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="73"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="67"/>
         <source>not a regular file (a pipe or device)</source>
         <translation>不是普通文件（管道或设备）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="68"/>
         <source>a link that points out of the folder</source>
         <translation>指向文件夹之外的链接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="69"/>
         <source>took too long to read</source>
         <translation>读取耗时过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="70"/>
         <source>needs too much memory to read</source>
         <translation>读取需要的内存过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="71"/>
         <source>damaged or not readable</source>
         <translation>已损坏或无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="78"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="72"/>
         <source>not a format that can be read</source>
         <translation>不是可读取的格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="73"/>
         <source>gone</source>
         <translation>已不存在</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="81"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="75"/>
         <source>could not be read</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="153"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="147"/>
         <source>Knowledge bases</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="151"/>
         <source>Tick a knowledge base to use it in this conversation: its best passages go to the model with each message, cited as [1], [2]…</source>
         <translation>勾选知识库即可在本对话中使用：每条消息都会附上其中最相关的段落发给模型，并以 [1]、[2]… 标注引用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="157"/>
         <source>Sync progress</source>
         <translation>同步进度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="168"/>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="162"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="275"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="169"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="163"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="170"/>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="168"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="171"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="172"/>
         <source>Sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="173"/>
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="175"/>
         <source>Chunks…</source>
         <translation>分块…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="183"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="177"/>
         <source>Chunk size and overlap of the selected knowledge base</source>
         <translation>所选知识库的分块大小和重叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="178"/>
         <source>No knowledge bases yet. Add a folder of PDFs, Word files or notes: Hermes indexes it on this computer and finds passages in Chinese and English.</source>
         <translation>还没有知识库。添加一个包含 PDF、Word 文件或笔记的文件夹：Hermes 会在这台电脑上为它建立索引，并用中文和英文查找段落。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="219"/>
         <source>Use in this conversation</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="243"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="237"/>
         <source>cannot be read: {0}</source>
         <translation>无法读取：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="245"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="239"/>
         <source>never synced</source>
         <translation>从未同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="246"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="240"/>
         <source>{0} documents · {1} chunks · last sync {2}</source>
         <translation>{0} 个文档 · {1} 个片段 · 上次同步 {2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="248"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="242"/>
         <source>{0} could not be read</source>
         <translation>{0} 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="250"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="244"/>
         <source>{0} vectors ({1})</source>
         <translation>{0} 个向量（{1}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="267"/>
         <source>, about {0} s left</source>
         <translation>，约剩 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="268"/>
         <source>{0} of {1} files{2}</source>
         <translation>{0} / {1} 个文件{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="272"/>
         <source>Paused: {0}</source>
         <translation>已暂停：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="275"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -1711,47 +1712,47 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
 <context>
     <name>KnowledgePicker</name>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="47"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="55"/>
         <source>Knowledge · {0}</source>
         <translation>知识库 · {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="47"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="55"/>
         <source>Knowledge</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="51"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="59"/>
         <source>This conversation uses: {0}</source>
         <translation>此对话使用：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="53"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="61"/>
         <source>This conversation uses no knowledge base. Choose which ones it searches.</source>
         <translation>此对话未使用知识库。选择要搜索的知识库。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="55"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="63"/>
         <source>No knowledge bases yet: add a folder in the Knowledge tab.</source>
         <translation>还没有知识库：请在“知识库”标签页中添加文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="57"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="65"/>
         <source>Knowledge bases for this conversation</source>
         <translation>此对话使用的知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="65"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="73"/>
         <source>No knowledge bases yet</source>
         <translation>还没有知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="79"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="85"/>
         <source>cannot be read: {0}</source>
         <translation>无法读取：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/knowledge_picker.py" line="89"/>
         <source>Manage knowledge bases…</source>
         <translation>管理知识库…</translation>
     </message>
@@ -1851,6 +1852,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>这一轮没有顺利完成，所以不会存为技能。</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="115"/>
         <location filename="../../hermes_desktop/ui/learning_actions.py" line="152"/>
         <source>Save as skill…</source>
         <translation>存为技能…</translation>
@@ -2266,7 +2268,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/main_window.py" line="308"/>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="988"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="992"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -2345,27 +2347,27 @@ Folder: {2}</source>
         <translation>已把 {0} 复制到工作区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="902"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="906"/>
         <source>Writing a summary for the new session…</source>
         <translation>正在为新对话撰写摘要…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="908"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="912"/>
         <source>Could not write the summary: {0}</source>
         <translation>无法撰写摘要：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="944"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="948"/>
         <source>Copied the last reply</source>
         <translation>已复制最后一条回复</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="992"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="996"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/main_window.py" line="992"/>
+        <location filename="../../hermes_desktop/ui/main_window.py" line="996"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -3926,47 +3928,47 @@ A conversation with “Don&apos;t use or record memory” on (its context menu, 
 <context>
     <name>MessageActions</name>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="86"/>
         <source>Previous version</source>
         <translation>上一个版本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="86"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="87"/>
         <source>Next version</source>
         <translation>下一个版本</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="88"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="89"/>
         <source>Open {0}</source>
         <translation>打开 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="91"/>
         <source>Hide thinking</source>
         <translation>隐藏思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="91"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="92"/>
         <source>Show thinking</source>
         <translation>显示思考过程</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="94"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="95"/>
         <source>Open link {0}</source>
         <translation>打开链接 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="98"/>
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="98"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="99"/>
         <source>Copy code block {0}</source>
         <translation>复制代码块 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/keyboard.py" line="203"/>
+        <location filename="../../hermes_desktop/ui/keyboard.py" line="218"/>
         <source>Message actions</source>
         <translation>消息操作</translation>
     </message>
@@ -7869,42 +7871,37 @@ Output {3} (reasoning {4})
         <translation>{path} 是二进制文件，不是文本。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="997"/>
-        <source>{path} is not UTF-8 or GB18030 text.</source>
-        <translation>{path} 不是 UTF-8 或 GB18030 编码的文本。</translation>
-    </message>
-    <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="999"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1000"/>
         <source>{path} already exists and is a file.</source>
         <translation>{path} 已存在，而且是一个文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1001"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1002"/>
         <source>Division by zero.</source>
         <translation>除数为零。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1003"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1004"/>
         <source>The expression is empty.</source>
         <translation>算式为空。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1005"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1006"/>
         <source>Unknown time zone {zone}.</source>
         <translation>未知的时区 {zone}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1007"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1008"/>
         <source>There is no note titled “{title}”.</source>
         <translation>没有标题为“{title}”的笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1009"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1010"/>
         <source>{tool} did not finish within {seconds} s and was stopped.</source>
         <translation>{tool} 未在 {seconds} 秒内完成，已被停止。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1010"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1011"/>
         <source>The tool reported an error: “{0}”</source>
         <translation>工具报告了错误：“{0}”</translation>
     </message>
