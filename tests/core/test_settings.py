@@ -51,7 +51,7 @@ def test_settings_round_trip_and_never_hold_a_key() -> None:
     assert saved_fields == {"id", "name", "base_url", "model", "temperature", "max_output_tokens", "context_window",
                             "tool_mode", "request_timeout_s", "needs_api_key", "reasoning_echo", "reasoning_effort",
                             "extra_params", "vision", "models", "learned_reasoning_echo", "learned_no_vision",
-                            "embedding_model", "side_model"}, \
+                            "embedding_model", "side_model", "local_only"}, \
         "a profile has no place for a secret"
 
 
