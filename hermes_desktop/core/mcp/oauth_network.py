@@ -13,9 +13,9 @@ client's credentials). So each request the OAuth flow makes, other than the MCP 
   to talk to that host when they configured the server (a server on 127.0.0.1 or the LAN with its authorization
   server beside it keeps working).
 
-A refused request is never sent; the sign-in ends with `SignInError` naming the address and why. The check resolves
-the name and the connection then resolves it again (httpx connects by name): the DNS pinning fetch_url has is not
-repeated here (see docs/secrets.md).
+A refused request is never sent; the sign-in ends with `SignInError` naming the address and why. The address the
+check approved is pinned (core/mcp/oauth_pins.py): the MCP HTTP client connects to it instead of resolving the name
+again, so a rebinding name cannot swap in another address between the check and the connection.
 
 `guard(provider, server_url)` wraps a provider's httpx auth flow (the SDK's providers and Hermes' own alike);
 `configure(policy)` is called by the runtime so the user's allowed hosts apply.
@@ -64,10 +64,13 @@ async def check_oauth_url(url: str, server_url: str, policy: NetworkPolicy | Non
     if host and host == (urlsplit(server_url).hostname or "").lower():
         return  # the MCP server's own host: the user chose it
     try:
-        await asyncio.to_thread(check_destination, url, policy or _policy())
+        destination = await asyncio.to_thread(check_destination, url, policy or _policy())
     except ToolError as exc:
         reason = str(exc).removeprefix("refused: ")
         raise SignInError(f"the sign-in wanted to reach {shown}; refused: {reason}") from None
+    from hermes_desktop.core.mcp.oauth_pins import pin
+
+    pin(destination.host, destination.port, destination.address)  # the connection goes where the check looked
 
 
 def guard(provider: Any, server_url: str) -> Any:

@@ -728,8 +728,13 @@ async def http_transport(stack: AsyncExitStack, config: ServerConfig, headers: d
             on_status(response.status_code)
 
     def make_client(headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None) -> Any:
+        # OAuth endpoints connect to the address their check approved (core/mcp/oauth_pins.py); with a proxy in
+        # the environment, the proxy resolves names and httpx's own transport (which uses it) is kept.
+        from hermes_desktop.core.mcp.oauth_pins import environment_proxies, pinned_transport
+
+        transport = None if environment_proxies() else pinned_transport()
         return httpx2.AsyncClient(headers=headers, auth=auth, timeout=timeout or httpx2.Timeout(
-            config.timeout_s, read=config.timeout_s + 30), event_hooks={"response": [hear]})
+            config.timeout_s, read=config.timeout_s + 30), event_hooks={"response": [hear]}, transport=transport)
 
     if sse:
         from mcp.client.sse import sse_client
