@@ -93,3 +93,56 @@ def test_deleting_a_folder_the_reply_just_filled_asks_about_its_five_files_in_th
     h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the turn to end")
     assert sorted(p.name for p in (workspace_dir / "box").iterdir()) == [f"f{n}.txt" for n in range(5)]
     assert [c.status for c in cards(h)] == ["done"] * 5 + ["denied"]
+
+
+def test_allow_for_this_session_on_a_new_file_asks_again_before_an_overwrite(make_window, model_server,
+                                                                            workspace_dir) -> None:
+    """A session grant covers the risk it was given for: "create a new file" allowed for the session still asks
+    before the same reply overwrites that file, and still covers another new file."""
+    h = make_window()
+    model_server.enqueue(
+        tool_call_reply(CallScript("write_file", {"path": "notes.txt", "content": "first"}, id="w1"),
+                        CallScript("write_file", {"path": "notes.txt", "content": "second"}, id="w2"),
+                        CallScript("write_file", {"path": "other.txt", "content": "new"}, id="w3")),
+        text_reply("done"))
+    h.send("write notes")
+    first = open_dialog(h)
+    assert first.findChild(QLabel, "impactLabel").text().startswith("will create notes.txt")
+    h.do(lambda: first.findChild(QPushButton, "allowSessionButton").click())
+    second = open_dialog(h, after=first)
+    assert second.findChild(QLabel, "impactLabel").text().startswith("will overwrite notes.txt")
+    h.do(lambda: second.findChild(QPushButton, "denyButton").click())
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the turn to end")
+    assert (workspace_dir / "notes.txt").read_text() == "first" and (workspace_dir / "other.txt").read_text() == "new"
+    assert [c.status for c in cards(h)] == ["done", "denied", "done"]
+
+
+def test_an_always_allowed_delete_still_asks_for_a_folder_the_reply_filled_with_300_files(
+        make_window, model_server, workspace_dir) -> None:
+    """"Always allow" for delete and move still asks above the file-count threshold, measured when the delete's turn
+    comes (after the move put 300 files there), and the dialog does not offer "Always allow" for it."""
+    import json
+
+    from hermes_desktop.core.paths import app_paths
+
+    incoming = workspace_dir / "incoming"
+    incoming.mkdir()
+    for n in range(300):
+        (incoming / f"{n:03}.txt").write_text("x")
+    (workspace_dir / "archive").mkdir()
+    config = app_paths().config_dir
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "settings.json").write_text(json.dumps({"tool_rules": {"builtin/delete_path": "always_allow",
+                                                                     "builtin/move_path": "always_allow"}}))
+    h = make_window()
+    model_server.enqueue(tool_call_reply(CallScript("move_path", {"src": "incoming", "dst": "archive"}, id="m"),
+                                         CallScript("delete_path", {"path": "archive"}, id="d")),
+                         text_reply("Kept the archive."))
+    h.send("archive the incoming files, then clear the archive")
+    dialog = open_dialog(h)
+    assert "300 files" in dialog.findChild(QLabel, "impactLabel").text()
+    assert not dialog.findChild(QPushButton, "alwaysAllowButton").isVisible()
+    h.do(lambda: dialog.findChild(QPushButton, "denyButton").click())
+    h.wait_until(lambda: not h.controller.is_busy(h.window.current_session), what="the turn to end")
+    assert len(list((workspace_dir / "archive" / "incoming").iterdir())) == 300
+    assert [c.status for c in cards(h)] == ["done", "denied"]
