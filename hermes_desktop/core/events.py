@@ -172,6 +172,20 @@ class ToolCallFinished:
 
 
 @dataclass(frozen=True, slots=True)
+class SideRequestRecorded:
+    """A request the app made for a session besides its turns (a title, a summary, memory extraction, a skill
+    draft...), once its usage row is saved: which model it went to, for the Activity tab (issue 23/24: "see where
+    every request went"). Not part of a turn's stream; the window adds it to the session's trace."""
+
+    purpose: str
+    model: str
+    profile_id: str | None
+    input_tokens: int
+    output_tokens: int
+    estimated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class UsageReported:
     prompt_tokens: int
     completion_tokens: int

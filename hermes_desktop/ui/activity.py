@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class ActivityEntry:
-    kind: str  # round | context | tool | notice | error | stop
+    kind: str  # round | context | tool | notice | error | stop | side
     title: str
     detail: str = ""
     message_id: int | None = None  # for "scroll the chat to it"
@@ -110,6 +110,14 @@ class ActivityRecorder:
                 self._round.message_id = event.message_id
         if isinstance(event, ev.UsageReported):
             self._usage = (event.prompt_tokens, event.completion_tokens, event.reasoning_tokens)
+        if isinstance(event, ev.SideRequestRecorded):
+            entry = ActivityEntry("side", QCoreApplication.translate("Activity", "Side request: {purpose} · {model}").format(
+                purpose=words.side_purpose_name(event.purpose), model=event.model),
+                (QCoreApplication.translate("Activity", "{0:,} tokens in, {1:,} out (estimated)") if event.estimated
+                 else QCoreApplication.translate("Activity", "{0:,} tokens in, {1:,} out")).format(
+                    event.input_tokens, event.output_tokens))
+            turn.entries.append(entry)
+            return entry
         if isinstance(event, ev.ToolCallProposed):
             self._close_round(now)
             arguments = json.dumps(event.arguments, ensure_ascii=False) if event.arguments is not None else event.raw_arguments

@@ -98,6 +98,8 @@ class AppController(QObject):
     """Settings and the session database are open: sessions can be listed, searched and read."""
     sig_ready = Signal()
     """The whole engine is loaded (model client, tools): messages can be sent."""
+    sig_usage_recorded = Signal(object)
+    """A request's usage row was saved (core/usage RequestUsage; emitted from the store's thread, queued here)."""
     sig_problem = Signal(str)
     """Something the user must know at start-up or later (corrupt file moved aside, no keyring, ...)."""
     sig_sessions_changed = Signal()
@@ -167,6 +169,10 @@ class AppController(QObject):
                 continue
             self.sig_problem.emit(startup_problem_text(problem, self.runtime))
         self.runtime.mcp.add_listener(lambda _status: self.sig_mcp_changed.emit())
+        usage = getattr(self.runtime, "usage", None)
+        if usage is not None:  # the budget label and the Activity tab's side requests listen to it
+            usage.recorder.on_recorded = self.sig_usage_recorded.emit
+            self.sig_usage_recorded.connect(self._side_request_recorded)
         self.sig_ready.emit()
         self._background(self.reload_mcp())
 
@@ -496,6 +502,19 @@ class AppController(QObject):
             import asyncio  # worker thread while the first reply streams, before its first tool call needs it
 
             self._background(asyncio.to_thread(importlib.import_module, "jsonschema"))
+
+    def _side_request_recorded(self, usage: Any) -> None:
+        """A side request of a session this window traces (a title, a summary, memory extraction...): its model
+        and tokens go into the session's Activity, so the user sees where each request went."""
+        from hermes_desktop.core import events as ev
+
+        recorder = self.activity.get(usage.session_id) if usage.session_id else None
+        if usage.purpose == "chat" or recorder is None:
+            return
+        event = ev.SideRequestRecorded(usage.purpose, usage.model, usage.profile_id, usage.counts.input,
+                                       usage.counts.output, usage.counts.estimated)
+        recorder.record(event)
+        self.sig_session_event.emit(usage.session_id, event)
 
     async def activity_for(self, session_id: str) -> ActivityRecorder | None:
         """The Activity trace of a session: what this window saw, or the saved conversation's last turns rebuilt."""

@@ -49,9 +49,7 @@ class UsageActions(QObject):
         self.controller.sig_ready.connect(self._ready)
 
     def _ready(self) -> None:
-        service = self.service()
-        if service is not None:
-            service.recorder.on_recorded = lambda _usage: self.sig_recorded.emit()
+        self.controller.sig_usage_recorded.connect(lambda _usage: self.sig_recorded.emit())
         spawn(self.refresh_budget())
 
     def service(self) -> "UsageService | None":

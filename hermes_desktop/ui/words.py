@@ -68,6 +68,19 @@ def _count_text(files: int, folders: int, size: str) -> str:
 # ---------------------------------------------------------------- risk and source
 
 
+def side_purpose_name(purpose: str) -> str:
+    """What a side request was for (core/usage records' `purpose`), in the Activity tab."""
+    return {
+        "title": QCoreApplication.translate("Words", "title", "side request"),
+        "summary": QCoreApplication.translate("Words", "summary for a new session", "side request"),
+        "context_summary": QCoreApplication.translate("Words", "summary of older messages", "side request"),
+        "memory": QCoreApplication.translate("Words", "memory extraction", "side request"),
+        "skill_draft": QCoreApplication.translate("Words", "skill draft", "side request"),
+        "sampling": QCoreApplication.translate("Words", "MCP server's request", "side request"),
+        "connection_test": QCoreApplication.translate("Words", "connection test", "side request"),
+    }.get(purpose, purpose)
+
+
 def risk_name(risk: str) -> str:
     """The risk level's badge: 只读 / 写入 / 危险."""
     return {

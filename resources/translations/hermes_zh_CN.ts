@@ -19,248 +19,263 @@
         <translation>工具调用方式：{0}</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="114"/>
+        <source>Side request: {purpose} · {model}</source>
+        <translation>辅助请求：{purpose} · {model}</translation>
+    </message>
+    <message>
         <location filename="../../hermes_desktop/ui/activity.py" line="116"/>
-        <location filename="../../hermes_desktop/ui/activity.py" line="126"/>
+        <source>{0:,} tokens in, {1:,} out (estimated)</source>
+        <translation>输入 {0:,} 个 Token，输出 {1:,} 个（估算）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="117"/>
+        <source>{0:,} tokens in, {1:,} out</source>
+        <translation>输入 {0:,} 个 Token，输出 {1:,} 个</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/activity.py" line="124"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="134"/>
         <source>{tool} ({risk})</source>
         <translation>{tool}（{risk}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="118"/>
-        <location filename="../../hermes_desktop/ui/activity.py" line="334"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="126"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="342"/>
         <source>arguments: {0}</source>
         <translation>参数：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="130"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="138"/>
         <source>{decision} by {who}</source>
         <translation>{decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="138"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="146"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="140"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="148"/>
         <source>decision: {decision}; result: {size} characters ({cut} cut)</source>
         <translation>决定：{decision}；结果：{size} 个字符（截去 {cut} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="144"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="152"/>
         <source>decision: {decision}; result: {size} characters</source>
         <translation>决定：{decision}；结果：{size} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="148"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="156"/>
         <source>error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="160"/>
         <source>Summarising {0} earlier messages (the request waits)</source>
         <translation>正在总结之前的 {0} 条消息（请求等待中）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="165"/>
         <source>made now by {0}</source>
         <translation>由 {0} 刚刚生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="158"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="166"/>
         <source>made earlier by {0}</source>
         <translation>由 {0} 早先生成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="159"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="167"/>
         <source>Earlier conversation: {0} messages sent as a {1}-token summary</source>
         <translation>之前的对话：{0} 条消息以 {1} 个 Token 的摘要发送</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="174"/>
         <source>Memory: {0} recalled</source>
         <translation>记忆：想起 {0} 条</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="180"/>
         <source>Workflow memory: a past path offered (from &apos;{0}&apos;)</source>
         <translation>工作流记忆：提供了以往的步骤（来自“{0}”）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="182"/>
         <source>Earlier request: {0}
 Path: {1}</source>
         <translation>以往的请求：{0}
 步骤：{1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="184"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="192"/>
         <source>Error: {0}</source>
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="192"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="200"/>
         <source>Stopped: {0}</source>
         <translation>已停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="206"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="214"/>
         <source>{0} tokens in, {1} out ({2} of them reasoning)</source>
         <translation>输入 {0} 个 Token，输出 {1} 个（其中思考 {2} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="210"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="218"/>
         <source>reasoning tokens: {0}</source>
         <translation>思考 Token：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="213"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="221"/>
         <source>{0} tokens in, {1} out</source>
         <translation>输入 {0} 个 Token，输出 {1} 个</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="216"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="224"/>
         <source>first token after {0} s</source>
         <translation>首个 Token 用时 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="218"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="226"/>
         <source>{0} s</source>
         <translation>{0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="227"/>
         <source> — </source>
         <comment>before a round&apos;s numbers</comment>
         <translation> — </translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="220"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="228"/>
         <source>, </source>
         <comment>between a round&apos;s numbers</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="269"/>
         <source>interrupted, not run (the reply was cut off)</source>
         <translation>已中断，未运行（回复被截断）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="262"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="270"/>
         <source>{outcome} · {seconds} s</source>
         <translation>{outcome} · {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="276"/>
         <source>system prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="269"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="277"/>
         <source>tool schemas</source>
         <translation>工具定义</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="270"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="278"/>
         <source>skill catalog</source>
         <translation>技能目录</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="271"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="279"/>
         <source>active skills</source>
         <translation>已启用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="280"/>
         <source>tool rules</source>
         <translation>工具规则</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="273"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="281"/>
         <source>assistant&apos;s instructions</source>
         <translation>助手的指令</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="282"/>
         <source>memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="283"/>
         <source>summary the session began with</source>
         <translation>对话开头的摘要</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="276"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="284"/>
         <source>earlier conversation (summary)</source>
         <translation>之前的对话（摘要）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="277"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="285"/>
         <source>history</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="278"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="286"/>
         <source>this turn</source>
         <translation>本轮</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="287"/>
         <source>attachments</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="298"/>
         <source>{layer}: {tokens}</source>
         <translation>{layer}：{tokens}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="294"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="302"/>
         <source>layers sum to {0}; total scaled to the server&apos;s count</source>
         <translation>各层合计 {0}；总数已按服务器的计数换算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="297"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="305"/>
         <source>skills: {0} listed, {1} more searchable with find_skills</source>
         <translation>技能：列出 {0} 个，另有 {1} 个可用 find_skills 搜索</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="308"/>
         <source>skills: all {0} listed</source>
         <translation>技能：全部 {0} 个已列出</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="310"/>
         <source>{0} older messages left out</source>
         <translation>省略了 {0} 条较早的消息</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="322"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="330"/>
         <source>{0} tokens ({1} of them reasoning)</source>
         <translation>{0} 个 Token（其中思考 {1} 个）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="325"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="333"/>
         <source>{0} tokens</source>
         <translation>{0} 个 Token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="327"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="335"/>
         <source>{0} characters</source>
         <translation>{0} 个字符</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="328"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="336"/>
         <source>Model reply {0} — {1} (interrupted)</source>
         <translation>模型回复 {0} — {1}（已中断）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="329"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="337"/>
         <source>Model reply {0} — {1}</source>
         <translation>模型回复 {0} — {1}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/activity.py" line="343"/>
+        <location filename="../../hermes_desktop/ui/activity.py" line="351"/>
         <source>result: {0} characters</source>
         <translation>结果：{0} 个字符</translation>
     </message>
@@ -291,78 +306,78 @@ Path: {1}</source>
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="350"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="356"/>
         <source>{0} (fork)</source>
         <comment>a forked conversation&apos;s title</comment>
         <translation>{0}（分支）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="357"/>
         <source>Untitled</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="812"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="831"/>
         <source>active in this session</source>
         <translation>本对话中已启用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="812"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="831"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="814"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="833"/>
         <source>code not trusted</source>
         <translation>代码未受信任</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="816"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="835"/>
         <source>replaces the {0} skill of the same name</source>
         <translation>替换了同名的{0}技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="828"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="847"/>
         <source>Hides the skill of the same name in {0}</source>
         <translation>覆盖了 {0} 中的同名技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="843"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="862"/>
         <source>Needs MCP server {0}: configured</source>
         <translation>需要 MCP 服务器 {0}：已在配置中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="844"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="863"/>
         <source>Needs MCP server {0}: not configured in mcp.json</source>
         <translation>需要 MCP 服务器 {0}：mcp.json 中未配置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="846"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="865"/>
         <source>Needs command {0}: found</source>
         <translation>需要命令 {0}：已找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="847"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="866"/>
         <source>Needs command {0}: not found on PATH</source>
         <translation>需要命令 {0}：在 PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="852"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="871"/>
         <source>bundled</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="852"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="871"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="852"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="871"/>
         <source>~/.agents</source>
         <translation>~/.agents</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/controller.py" line="853"/>
+        <location filename="../../hermes_desktop/ui/controller.py" line="872"/>
         <source>~/.claude</source>
         <translation>~/.claude</translation>
     </message>
@@ -1552,7 +1567,7 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
     </message>
     <message>
         <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="66"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="998"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1011"/>
         <source>not text, or an encoding that could not be detected</source>
         <translation>不是文本，或无法识别其编码</translation>
     </message>
@@ -6263,12 +6278,12 @@ This replaces the history, settings.json and mcp.json here. A backup of what is 
         <translation>每月预算</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_actions.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/usage_actions.py" line="88"/>
         <source>Spend this month against the budget set in Settings › Usage. Only models with a price count.</source>
         <translation>本月花费与 设置 › 用量 中预算的对比。只计算有价格的模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/usage_actions.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/usage_actions.py" line="95"/>
         <source>Usage is not available: the history is not open.</source>
         <translation>用量不可用：历史记录未打开。</translation>
     </message>
@@ -6842,173 +6857,173 @@ Output {3} (reasoning {4})
         <translation>{files} 个文件，共 {size}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="74"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="87"/>
         <source>read</source>
         <comment>risk level</comment>
         <translation>只读</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="75"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="88"/>
         <source>write</source>
         <comment>risk level</comment>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="76"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="89"/>
         <source>destructive</source>
         <comment>risk level</comment>
         <translation>危险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="77"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="90"/>
         <source>unknown risk</source>
         <comment>risk level</comment>
         <translation>未知风险</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="82"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="95"/>
         <source>only reads</source>
         <translation>只读取，不做更改</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="83"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="96"/>
         <source>creates or changes files</source>
         <translation>会创建或更改文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="84"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="97"/>
         <source>can delete or overwrite data</source>
         <translation>可能删除或覆盖数据</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="85"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="98"/>
         <source>treated as destructive</source>
         <translation>按危险操作处理</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="90"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="103"/>
         <source>{level} — {explanation}</source>
         <comment>risk level and what it means</comment>
         <translation>{level} — {explanation}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="97"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="110"/>
         <source>From a built-in tool</source>
         <translation>来自内置工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="99"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="112"/>
         <source>From the skills system</source>
         <translation>来自技能系统</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="101"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="114"/>
         <source>From the skill “{0}”</source>
         <translation>来自技能“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="104"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="117"/>
         <source>From the MCP server “{0}” ({1})</source>
         <translation>来自 MCP 服务器“{0}”（{1}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="105"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="118"/>
         <source>From the MCP server “{0}”</source>
         <translation>来自 MCP 服务器“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="106"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="119"/>
         <source>From “{0}”</source>
         <translation>来自“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="112"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="125"/>
         <source>built-in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="114"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="127"/>
         <source>skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="116"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="129"/>
         <source>skill {0}</source>
         <translation>技能 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="118"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="131"/>
         <source>MCP {0}</source>
         <translation>MCP {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="146"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="159"/>
         <source>will create {path} ({size})</source>
         <translation>将创建 {path}（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="149"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="162"/>
         <source>will overwrite {path} ({old}) with {new}</source>
         <translation>将用 {new} 的内容覆盖 {path}（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="152"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="165"/>
         <source>will create folder {path}</source>
         <translation>将创建文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="154"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="167"/>
         <source>will move {src} ({what}) to {dst}</source>
         <translation>将把 {src}（{what}）移动到 {dst}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="170"/>
         <source>will move {src} ({what}) to {dst}, replacing the existing file ({old})</source>
         <translation>将把 {src}（{what}）移动到 {dst}，并替换那里已有的文件（{old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="161"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="174"/>
         <source>will delete {path} ({size})</source>
         <translation>将删除 {path}（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="184"/>
         <source>will save a new note “{title}” ({size}) in {folder}</source>
         <translation>将在 {folder} 中保存新笔记“{title}”（{size}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="174"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="187"/>
         <source>will replace note “{title}” ({old}) with {new}</source>
         <translation>将用 {new} 的内容替换笔记“{title}”（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="190"/>
         <source>will download {url}</source>
         <translation>将下载 {url}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="179"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="192"/>
         <source>Forgets nothing: memory is off for this conversation.</source>
         <translation>不会忘记任何内容：本对话已关闭记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="185"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="198"/>
         <source>Forgets nothing: no memory matches.</source>
         <translation>不会忘记任何内容：没有匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="186"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="199"/>
         <source>#{id} “{statement}”</source>
         <comment>one memory in a list</comment>
         <translation>#{id}“{statement}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="191"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="204"/>
         <source>Forgets {count} memories: {list}</source>
         <translation>将忘记 {count} 条记忆：{list}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="188"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="201"/>
         <source>; </source>
         <comment>list separator</comment>
         <translation>；</translation>
@@ -7034,1313 +7049,1355 @@ Output {3} (reasoning {4})
         <translation>1 个文件夹中的 {files} 个文件，共 {size}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="135"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="74"/>
+        <source>title</source>
+        <comment>side request</comment>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="75"/>
+        <source>summary for a new session</source>
+        <comment>side request</comment>
+        <translation>新对话的摘要</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="76"/>
+        <source>summary of older messages</source>
+        <comment>side request</comment>
+        <translation>较早消息的摘要</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="77"/>
+        <source>memory extraction</source>
+        <comment>side request</comment>
+        <translation>提取记忆</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="78"/>
+        <source>skill draft</source>
+        <comment>side request</comment>
+        <translation>技能草稿</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="79"/>
+        <source>MCP server&apos;s request</source>
+        <comment>side request</comment>
+        <translation>MCP 服务器的请求</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="80"/>
+        <source>connection test</source>
+        <comment>side request</comment>
+        <translation>连接测试</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/words.py" line="148"/>
         <source>Note: another name in this folder looks the same as “{name}”: this one is written {written}, the other {others}.</source>
         <translation>注意：此文件夹中另有一个名称看起来与“{name}”相同：这个写作 {written}，另一个写作 {others}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="179"/>
         <source>will delete the empty folder {path}</source>
         <translation>将删除空文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="181"/>
         <source>will delete {what} in {path}</source>
         <translation>将删除 {path} 中的 {what}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="181"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="194"/>
         <source>Forgets nothing: this provider gets no memories.</source>
         <translation>不会忘记任何记忆：这个服务商不使用记忆。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="190"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="203"/>
         <source>Forgets 1 memory: {list}</source>
         <translation>将忘记 1 条记忆：{list}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="194"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="207"/>
         <source>runs {command} from skill {skill}, in {folder}, with your permissions</source>
         <translation>将以你的权限在 {folder} 中运行技能 {skill} 的 {command}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="198"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="211"/>
         <source>cannot run: {0}</source>
         <translation>无法运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="200"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="213"/>
         <source>Impact unknown: its check failed ({0}).</source>
         <translation>影响未知：预检失败（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="202"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="215"/>
         <source>The tool describes it as: “{0}”</source>
         <translation>该工具的说明：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="204"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="217"/>
         <source>Calls “{tool}” on the MCP server “{server}”; Hermes cannot tell in advance what it changes.</source>
         <translation>将调用 MCP 服务器“{server}”上的“{tool}”；Hermes 无法预先知道它会更改什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="211"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="224"/>
         <source>No impact estimate for this tool.</source>
         <translation>此工具没有影响评估。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="220"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="221"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="233"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="234"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="222"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="235"/>
         <source>rule: never allow</source>
         <translation>规则：从不批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="223"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="236"/>
         <source>rule: always allow</source>
         <translation>规则：始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="224"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="237"/>
         <source>chat-only mode</source>
         <translation>仅聊天模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="225"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="238"/>
         <source>read-only call</source>
         <translation>只读调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="226"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="239"/>
         <source>trusted mode</source>
         <translation>信任模式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="227"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="252"/>
         <source>allowed for this conversation</source>
         <translation>本对话内已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="228"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="241"/>
         <source>nobody to ask</source>
         <translation>无人可询问</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="229"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="242"/>
         <source>no answer in time</source>
         <translation>未及时回答</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="230"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="243"/>
         <source>error while asking</source>
         <translation>询问时出错</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="231"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="307"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="320"/>
         <source>dry run</source>
         <translation>模拟运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="238"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="251"/>
         <source>allowed once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="253"/>
         <source>always allowed</source>
         <translation>始终批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="241"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="248"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="282"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="303"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="254"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="316"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="255"/>
         <source>allowed</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="247"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="260"/>
         <source>denied ({0})</source>
         <comment>who denied the call</comment>
         <translation>已拒绝（{0}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="255"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="283"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="296"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="257"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="270"/>
         <source>done in {0} s</source>
         <translation>用时 {0} 秒完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="259"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="272"/>
         <source>done · {decision} ({who})</source>
         <translation>完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="261"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
         <source>done in {seconds} s · {decision} ({who})</source>
         <translation>用时 {seconds} 秒完成 · {decision}（{who}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="267"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="284"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="297"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="281"/>
         <source>running {0} s</source>
         <translation>已运行 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="274"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="287"/>
         <source>waiting for your approval</source>
         <translation>等待你批准</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="288"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="276"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="301"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="289"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="314"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="277"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="304"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="681"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="317"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="694"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="278"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="305"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="318"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="279"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="292"/>
         <source>skipped (the turn was stopped)</source>
         <translation>已跳过（本轮已停止）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="280"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="293"/>
         <source>dry run: not run</source>
         <translation>模拟运行：未实际运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="281"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="294"/>
         <source>interrupted — not run</source>
         <translation>已中断 — 未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="290"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="303"/>
         <source>Note sent to the model ({0} characters)</source>
         <translation>发给模型的说明（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="291"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="304"/>
         <source>Result ({0} characters)</source>
         <translation>结果（{0} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="295"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="308"/>
         <source>Show all ({0} lines)</source>
         <translation>全部显示（{0} 行）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="300"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="313"/>
         <source>ok</source>
         <comment>a tool call&apos;s outcome</comment>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="302"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="315"/>
         <source>invalid call</source>
         <translation>无效调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="306"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="319"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="308"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="321"/>
         <source>interrupted, not run</source>
         <translation>已中断，未运行</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="316"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="329"/>
         <source>The server said: “{0}”</source>
         <translation>服务器返回：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="329"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="342"/>
         <source>The provider rejected the API key ({0}). Check the key in the provider settings.</source>
         <translation>服务商拒绝了 API 密钥（{0}）。请在服务商设置中检查密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="332"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="345"/>
         <source>The API key has no access to this model or endpoint ({0}).</source>
         <translation>此 API 密钥无权访问该模型或端点（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="335"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="348"/>
         <source>The provider says the account is out of quota or credit ({0}).</source>
         <translation>服务商表示账户的额度或余额已用完（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="340"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="353"/>
         <source>The provider is limiting how fast requests may come ({status}). Try again in {wait}.</source>
         <translation>服务商正在限制请求频率（{status}）。请在 {wait}后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="344"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="357"/>
         <source>The provider is limiting how fast requests may come ({0}). Wait a moment and try again.</source>
         <translation>服务商正在限制请求频率（{0}）。请稍等片刻再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="349"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="362"/>
         <source>The model server had an error ({0}).</source>
         <translation>模型服务器出错（{0}）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="360"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="373"/>
         <source>The model wrote a tool call the server could not accept. Try again; the model usually writes it right the next time.</source>
         <translation>模型写出的工具调用未被服务器接受。请重试；模型下一次通常能写对。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="364"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="377"/>
         <source>The reply reached the model&apos;s output limit. What arrived is kept; raise the profile&apos;s maximum output tokens for longer replies.</source>
         <translation>回复已达到模型的输出上限。已收到的内容会保留；如需更长的回复，请调高该配置的最大输出 Token 数。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="368"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="381"/>
         <source>The model does not accept native tool calls.</source>
         <translation>该模型不接受原生工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="370"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="383"/>
         <source>The server at {host} does not offer the model “{model}”.</source>
         <translation>{host} 上的服务器不提供模型“{model}”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="373"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="386"/>
         <source>The server at {0} has no chat endpoint at this URL (404). Check the base URL (many servers need it to end in /v1).</source>
         <translation>{0} 上的服务器在此网址没有聊天端点（404）。请检查基础 URL（很多服务器要求以 /v1 结尾）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="390"/>
         <source>The model server at {0} did not answer in time.</source>
         <translation>{0} 上的模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="379"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="392"/>
         <source>The model server stopped sending the reply and timed out. What arrived is kept.</source>
         <translation>模型服务器中途停止发送回复并已超时。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="382"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="395"/>
         <source>The connection dropped while the reply was streaming. What arrived is kept.</source>
         <translation>回复传输过程中连接中断。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="385"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="398"/>
         <source>Can&apos;t reach the model server at {0}. Check that it is running and that the base URL is right.</source>
         <translation>无法连接到 {0} 上的模型服务器。请确认它正在运行，并且基础 URL 正确。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="389"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="402"/>
         <source>The model server sent a reply Hermes could not read. What arrived is kept.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="392"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="405"/>
         <source>The model server reported an error while streaming.</source>
         <translation>模型服务器在传输回复时报告了错误。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="395"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="408"/>
         <source>The conversation is too long for this model&apos;s context window. Start a new conversation with a summary, or use a model with a larger context.</source>
         <translation>对话太长，超出了此模型的上下文窗口。请用摘要开始新对话，或改用上下文更大的模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="401"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="414"/>
         <source>Something went wrong inside Hermes ({0}). Your message is saved; the details are in the log.</source>
         <translation>Hermes 内部出错（{0}）。你的消息已保存；详细信息在日志中。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="405"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="418"/>
         <source>No model is set up yet. Add a provider (base URL, model and key) in settings; your message is saved.</source>
         <translation>尚未设置模型。请在设置中添加服务商（基础 URL、模型和密钥）；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="409"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="422"/>
         <source>This conversation was held with {held}, which you marked local-only, so it is not sent to {other}. Switch back to {held} (or another local-only provider) in the model picker, or start a new conversation for this provider. Your message is saved.</source>
         <translation>这个对话是与 {held} 进行的，你已将它标为仅本地，所以不会发给 {other}。请在模型选择器中切回 {held}（或其他仅本地的服务商），或为这个服务商新建一个对话。你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="415"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="428"/>
         <source>Stopped: this turn reached its time limit of {0} (turn_deadline_s in the settings&apos; limits). What arrived so far is kept; send a message to continue.</source>
         <translation>已停止：本轮达到了 {0} 的时间上限（设置中限制项的 turn_deadline_s）。已收到的内容会保留；发送消息即可继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="419"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="432"/>
         <source>This conversation is busy: another Hermes window or command is running a turn in it, and it did not finish within {0}. Nothing was sent or saved; try again when it has finished.</source>
         <translation>此对话正忙：另一个 Hermes 窗口或命令正在其中进行一轮对话，且未在 {0} 内结束。没有发送或保存任何内容；请在它结束后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="444"/>
         <source>The provider refused the API key.</source>
         <translation>服务商拒绝了 API 密钥。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="432"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="445"/>
         <source>The provider is limiting requests.</source>
         <translation>服务商正在限制请求频率。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="433"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="446"/>
         <source>The model server had an error.</source>
         <translation>模型服务器出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="434"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="447"/>
         <source>Can&apos;t reach the model server.</source>
         <translation>无法连接到模型服务器。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="435"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="448"/>
         <source>The model server did not answer in time.</source>
         <translation>模型服务器未能及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="436"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="449"/>
         <source>The reply stopped half-way. What arrived is kept.</source>
         <translation>回复中途停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="437"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="450"/>
         <source>The conversation is too long for this model.</source>
         <translation>对话太长，超出了此模型的上下文窗口。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="438"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="451"/>
         <source>The server does not offer this model.</source>
         <translation>服务器不提供此模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="439"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="452"/>
         <source>The model server sent a reply Hermes could not read.</source>
         <translation>模型服务器发来的回复 Hermes 无法读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="440"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="453"/>
         <source>The model server refused the request.</source>
         <translation>模型服务器拒绝了请求。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="441"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
         <source>No model provider is set up yet.</source>
         <translation>尚未设置模型服务商。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="442"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="455"/>
         <source>The conversation could not be saved.</source>
         <translation>无法保存对话。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="443"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="456"/>
         <source>Something went wrong inside Hermes.</source>
         <translation>Hermes 内部出错。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="444"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="457"/>
         <source>Something went wrong.</source>
         <translation>出错了。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="446"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="459"/>
         <source>Details: “{0}”</source>
         <translation>详细信息：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="453"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="477"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="466"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="490"/>
         <source>nothing was saved</source>
         <translation>未保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="454"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="467"/>
         <source>your message was not saved</source>
         <translation>你的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="455"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="468"/>
         <source>the reply was not saved</source>
         <translation>回复未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="456"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="469"/>
         <source>the tool result was not saved</source>
         <translation>工具结果未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="457"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="470"/>
         <source>the message was not saved</source>
         <translation>消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="458"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="471"/>
         <source>the change was not saved</source>
         <translation>更改未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="459"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="472"/>
         <source>the new conversation was not saved</source>
         <translation>新对话未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="460"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="473"/>
         <source>the latest part of the reply was not saved</source>
         <translation>回复的最新部分未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="462"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="475"/>
         <source>your edited message was not saved</source>
         <translation>你编辑的消息未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="463"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="476"/>
         <source>your message and its attachments were not saved</source>
         <translation>你的消息及其附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="465"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="478"/>
         <source>the conversation summary was not saved</source>
         <translation>对话摘要未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="467"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="480"/>
         <source>the attachment was not saved</source>
         <translation>附件未保存</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="468"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="481"/>
         <source>the history is open read-only and nothing new can be saved</source>
         <translation>历史记录以只读方式打开，无法保存新内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="470"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="483"/>
         <source>the history cannot be shown and nothing can be saved</source>
         <translation>无法显示历史记录，也无法保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="472"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="485"/>
         <source>today&apos;s backup of the session database was skipped</source>
         <translation>已跳过今天的对话数据库备份</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="474"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="487"/>
         <source>start-up housekeeping (interrupted replies, the expired trash) was postponed</source>
         <translation>启动时的整理工作（中断的回复、过期的回收站）已推迟</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="476"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="489"/>
         <source>“{0}”</source>
         <comment>a consequence only known in English</comment>
         <translation>“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="485"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="498"/>
         <source>The disk holding {path} is full: {what}. Free some space and try again.</source>
         <translation>存放 {path} 的磁盘已满：{what}。请释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="488"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="501"/>
         <source>{path} is on read-only storage or is write-protected: {what}. Make it writable, then restart Hermes Desktop.</source>
         <translation>{path} 位于只读存储上或处于写保护状态：{what}。请将其设为可写，然后重新启动 Hermes Desktop。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="492"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="505"/>
         <source>The disk holding {path} reported an I/O error: {what}. Check the disk, then try again.</source>
         <translation>存放 {path} 的磁盘报告了输入输出错误：{what}。请检查磁盘后重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="496"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="509"/>
         <source>Hermes is not allowed to read or write {path}: {what}. Check the permissions of the file and its folder.</source>
         <translation>Hermes 无权读写 {path}：{what}。请检查该文件及其文件夹的权限。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="500"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="513"/>
         <source>{path} is locked by another program: {what}. Close that program or wait, then try again.</source>
         <translation>{path} 被其他程序锁定：{what}。请关闭该程序或稍候再试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="504"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="517"/>
         <source>{path} is damaged: {what}. Restart Hermes Desktop to recover it from a backup.</source>
         <translation>{path} 已损坏：{what}。请重新启动 Hermes Desktop，从备份中恢复。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="507"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="520"/>
         <source>The session database {path} failed: {what}.</source>
         <translation>对话数据库 {path} 出错：{what}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="514"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="527"/>
         <source>The session database was made by a newer version of Hermes Desktop (schema {version}, this app knows {known}). It is open read-only: update Hermes Desktop to keep chatting.</source>
         <translation>对话数据库由更新版本的 Hermes Desktop 创建（结构版本 {version}，本应用只认识到 {known}）。它已以只读方式打开：请更新 Hermes Desktop 以继续聊天。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="530"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="543"/>
         <source>• Skill “{name}”: {tokens} tokens — stop using skill {name} in this session (Skills tab)</source>
         <translation>• 技能“{name}”：{tokens} 个 Token — 在本对话中停用技能 {name}（“技能”页）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="618"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="631"/>
         <source>The server refused the conversation&apos;s earlier tool calls without their reasoning (it said: “{0}”). Hermes sends them as text from now on and tried again.</source>
         <translation>服务器拒绝了对话中不带思考内容的早先工具调用（它说：“{0}”）。Hermes 今后会把它们作为文本发送，并已重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="774"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="787"/>
         <source>It stopped. {0}</source>
         <translation>已停止运行。{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="784"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="797"/>
         <source>It stopped. {reason} Restarting in {delay} s.</source>
         <translation>已停止运行。{reason}{delay} 秒后重新启动。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="820"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="833"/>
         <source>The command {0} was not found. Install uv, which brings uvx (for example: pip install uv), then press Restart.</source>
         <translation>找不到命令 {0}。请安装 uv，它自带 uvx（例如：pip install uv），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="822"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="835"/>
         <source>The command {0} was not found. Install uv (for example: pip install uv), then press Restart.</source>
         <translation>找不到命令 {0}。请安装 uv（例如：pip install uv），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="824"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="837"/>
         <source>The command {0} was not found. Install Node.js, which brings npx (your system&apos;s package, e.g. apt install npm, or the Node.js installer), then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Node.js，它自带 npx（用系统的软件包，例如 apt install npm，或 Node.js 安装程序），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="826"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="839"/>
         <source>The command {0} was not found. Install Node.js, which brings npm, then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Node.js，它自带 npm，然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="828"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="841"/>
         <source>The command {0} was not found. Install Node.js, then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Node.js，然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="830"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="843"/>
         <source>The command {0} was not found. Install Bun, which brings bunx, then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Bun，它自带 bunx，然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="832"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="845"/>
         <source>The command {0} was not found. Install Deno, then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Deno，然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="834"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="847"/>
         <source>The command {0} was not found. Install pipx (for example: pip install pipx), then press Restart.</source>
         <translation>找不到命令 {0}。请安装 pipx（例如：pip install pipx），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="836"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="849"/>
         <source>The command {0} was not found. Install Docker and start it, then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Docker 并启动它，然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="838"/>
-        <location filename="../../hermes_desktop/ui/words.py" line="840"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="851"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="853"/>
         <source>The command {0} was not found. Install Python 3, or give the full path of the Python to use, then press Restart.</source>
         <translation>找不到命令 {0}。请安装 Python 3，或写明要使用的 Python 的完整路径，然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="842"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="855"/>
         <source>The command {0} was not found.</source>
         <translation>找不到命令 {0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="800"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="813"/>
         <source>It did not start within {0} s (its startTimeout).</source>
         <translation>它没有在 {0} 秒内启动（它的 startTimeout）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="801"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="814"/>
         <source>It did not answer `initialize` within {0} s (its startTimeout).</source>
         <translation>它没有在 {0} 秒内响应 `initialize`（它的 startTimeout）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="803"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="816"/>
         <source>It did not list its tools within {0} s (its startTimeout).</source>
         <translation>它没有在 {0} 秒内列出它的工具（它的 startTimeout）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="806"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="819"/>
         <source>It wrote something that is not MCP on its standard output: {0}. A server may write only JSON-RPC messages there; logs belong on stderr.</source>
         <translation>它在标准输出上写了不属于 MCP 的内容：{0}。服务器只能在那里写 JSON-RPC 消息；日志应写到 stderr。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="810"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="823"/>
         <source>It did not answer in time.</source>
         <translation>它没有及时响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="812"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="825"/>
         <source>The connection closed.</source>
         <translation>连接已关闭。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="903"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="916"/>
         <source>The current date and time, in your time zone or in a given IANA time zone.</source>
         <translation>当前日期和时间，按你所在的时区或指定的 IANA 时区。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="904"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="917"/>
         <source>Works out an arithmetic expression exactly, e.g. (12+34)*5 or sqrt(2)*pi.</source>
         <translation>精确计算算式，例如 (12+34)*5 或 sqrt(2)*pi。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="905"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="918"/>
         <source>Lists a folder in the workspace (names, sizes, dates).</source>
         <translation>列出工作区中某个文件夹的内容（名称、大小、日期）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="906"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="919"/>
         <source>Reads a text file in the workspace, a range of lines or a page at a time.</source>
         <translation>读取工作区中的文本文件，可按行范围或分页读取。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="907"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="920"/>
         <source>Finds files in the workspace by name pattern and, if asked, by text they contain.</source>
         <translation>按文件名模式在工作区中查找文件，也可以按文件内容查找。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="908"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="921"/>
         <source>Creates or overwrites a text file in the workspace (making folders as needed).</source>
         <translation>在工作区中新建或覆盖文本文件（需要时自动创建文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="909"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="922"/>
         <source>Creates a folder (and its parents) in the workspace.</source>
         <translation>在工作区中新建文件夹（连同上级文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="910"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="923"/>
         <source>Moves or renames a file or folder inside the workspace.</source>
         <translation>在工作区内移动或重命名文件、文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="911"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="924"/>
         <source>Deletes a file, or a folder with everything in it, inside the workspace, for good.</source>
         <translation>永久删除工作区内的文件，或文件夹及其中的全部内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="912"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="925"/>
         <source>Lists your notes (titles, newest first).</source>
         <translation>列出你的笔记（标题，最新的在前）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="913"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="926"/>
         <source>Reads one note by its title.</source>
         <translation>按标题读取一篇笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="914"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="927"/>
         <source>Saves a Markdown note under a title (replacing a note with the same title).</source>
         <translation>以某个标题保存 Markdown 笔记（同名笔记会被替换）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="915"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="928"/>
         <source>Downloads a public web page (http/https) and returns its readable text. Addresses on your own network are refused unless listed in Settings.</source>
         <translation>下载公开网页（http/https）并返回其中可读的文字。除非在设置中列出，否则拒绝访问你本地网络中的地址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="917"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="930"/>
         <source>Reads the rest of a long tool result.</source>
         <translation>读取较长工具结果的其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="918"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="931"/>
         <source>Remembers something you said about yourself, your preferences or your projects, in your own words, for later conversations.</source>
         <translation>记住你说过的关于你自己、你的偏好或你的项目的话（用你的原话），供以后的对话使用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="920"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="933"/>
         <source>Searches what Hermes remembers about you from earlier conversations.</source>
         <translation>搜索 Hermes 从之前的对话中记住的关于你的内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="921"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="934"/>
         <source>Forgets memories you want gone; you are asked first and see which ones.</source>
         <translation>忘记你不想保留的记忆；会先问你，并列出是哪几条。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="922"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="935"/>
         <source>Searches the knowledge bases used in this conversation (your own documents) and cites the passages it uses.</source>
         <translation>搜索本对话使用的知识库（你自己的文档），并注明所用段落的出处。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="924"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="937"/>
         <source>Loads a skill when your task matches its description.</source>
         <translation>当你的任务符合某个技能的描述时，加载该技能。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="925"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="938"/>
         <source>Reads a file that comes with a skill, a page at a time.</source>
         <translation>分页读取技能附带的文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="926"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="939"/>
         <source>Searches the installed skills that the catalog does not list, by keywords.</source>
         <translation>按关键词搜索技能目录中未列出的已安装技能。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="927"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="940"/>
         <source>Surveys a project folder in the workspace: file types, manifest files, layout, README, largest files and likely problems. Read-only.</source>
         <translation>概览工作区中的项目文件夹：文件类型、清单文件、目录结构、README、最大的文件和可能的问题。只读。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="938"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="951"/>
         <source>Plans and carries out a tidy-up of a folder in the workspace (grouping files into folders by type, project or date, renaming them consistently), showing the plan first and asking before each change.</source>
         <translation>规划并整理工作区中的文件夹（按类型、项目或日期把文件归入文件夹，统一命名），先给出计划，每次改动前都会询问。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="941"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="954"/>
         <source>Turns a pasted meeting transcript or rough notes into structured meeting notes (summary, decisions, action items with owners and dates, open questions) and saves them as a note.</source>
         <translation>把粘贴的会议记录或草稿整理成结构化的会议纪要（摘要、决定、带负责人和日期的待办事项、待解决的问题），并保存为笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="944"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="957"/>
         <source>Looks at a project folder in the workspace and explains what it is: its purpose, languages and frameworks, structure, how to build and test it, and anything that looks missing or broken.</source>
         <translation>查看工作区中的项目文件夹并说明它是什么：用途、语言和框架、结构、如何构建和测试，以及看起来缺失或有问题的地方。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="947"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="960"/>
         <source>Researches a question on the web: reads a few relevant pages, compares what they say, and writes a short summary with its sources, saved as a note.</source>
         <translation>在网上调研一个问题：阅读几个相关网页，比较它们的说法，写一份注明来源的简短总结，并保存为笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="987"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1000"/>
         <source>Refused: {path} is outside the workspace ({root}).</source>
         <translation>已拒绝：{path} 不在工作区（{root}）内。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="989"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1002"/>
         <source>{path} does not exist.</source>
         <translation>{path} 不存在。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="991"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1004"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} 是文件夹，不是文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="993"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1006"/>
         <source>{path} is not a folder.</source>
         <translation>{path} 不是文件夹。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="995"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1008"/>
         <source>{path} is a binary file, not text.</source>
         <translation>{path} 是二进制文件，不是文本。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1000"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1013"/>
         <source>{path} already exists and is a file.</source>
         <translation>{path} 已存在，而且是一个文件。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1002"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1015"/>
         <source>Division by zero.</source>
         <translation>除数为零。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1004"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1017"/>
         <source>The expression is empty.</source>
         <translation>算式为空。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1006"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1019"/>
         <source>Unknown time zone {zone}.</source>
         <translation>未知的时区 {zone}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1008"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1021"/>
         <source>There is no note titled “{title}”.</source>
         <translation>没有标题为“{title}”的笔记。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1010"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1023"/>
         <source>{tool} did not finish within {seconds} s and was stopped.</source>
         <translation>{tool} 未在 {seconds} 秒内完成，已被停止。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="1011"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="1024"/>
         <source>The tool reported an error: “{0}”</source>
         <translation>工具报告了错误：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="526"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="539"/>
         <source>• Skill catalog: {0} tokens — disable activate_skill in the Tools tab, or remove skills you do not use</source>
         <translation>• 技能目录：{0} 个 Token — 在“工具”页停用 activate_skill，或移除不用的技能</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="351"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="364"/>
         <source>The model server refused the request ({0}). Check this provider&apos;s model and extra parameters in Settings, or pick another model; then press Retry.</source>
         <translation>模型服务器拒绝了请求（{0}）。请在设置中检查此服务商的模型和额外参数，或换一个模型，然后点“重试”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="355"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="368"/>
         <source>{0} refused this conversation&apos;s earlier replies even with their tool calls sent as text. Switch this conversation back to the model that wrote them, start a new conversation, or turn off thinking mode for this provider; then press Retry.</source>
         <translation>即使把工具调用作为文本发送，{0} 仍拒绝了此对话中早先的回复。请把此对话切换回写下这些回复的模型、开始新对话，或为此服务商关闭思考模式，然后点“重试”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="534"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="547"/>
         <source>• MCP server “{name}”: {tokens} tokens — turn it off (MCP tab or mcp.json)</source>
         <translation>• MCP 服务器“{name}”：{tokens} 个 Token — 将其关闭（“MCP”页或 mcp.json）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="538"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="551"/>
         <source>• Built-in tools: {0} tokens — disable the tools you do not need in the Tools tab</source>
         <translation>• 内置工具：{0} 个 Token — 在“工具”页停用不需要的工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="541"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="554"/>
         <source>• Memory: {0} tokens — turn memory off in Settings</source>
         <translation>• 记忆：{0} 个 Token — 在设置中关闭记忆</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="543"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="556"/>
         <source>• This turn: {0} tokens — your message and this turn&apos;s tool results: shorten the message or split the task</source>
         <translation>• 本轮：{0} 个 Token — 你的消息和本轮的工具结果：请缩短消息或拆分任务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="546"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="559"/>
         <source>• “{name}”: {tokens} tokens</source>
         <translation>•“{name}”：{tokens} 个 Token</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="550"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="563"/>
         <source>Not sent: this request needs about {needed} tokens before any history, but the model&apos;s context window ({window} tokens, less its reply reserve) leaves {available}. Turn something off to make room; your message is saved.</source>
         <translation>未发送：不计历史，此请求就需要约 {needed} 个 Token，而模型的上下文窗口（{window} 个 Token，扣除为回复预留的部分）只剩 {available} 个。请关闭一些内容腾出空间；你的消息已保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="579"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="592"/>
         <source>The provider is limiting requests; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>服务商正在限制请求频率；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="582"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="595"/>
         <source>The model server had an error; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器出错；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="585"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="598"/>
         <source>Can&apos;t reach the model server; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>无法连接到模型服务器；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="588"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
         <source>The model server did not answer in time; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>模型服务器未能及时响应；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="591"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
         <source>The request failed; retrying in {delay} s (attempt {attempt} of {of}).</source>
         <translation>请求失败；{delay} 秒后重试（第 {attempt} 次，共 {of} 次）。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="601"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="614"/>
         <source>The conversation is too long for the model; retrying with less history.</source>
         <translation>对话对模型来说太长；正在用较少的历史重试。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="604"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="617"/>
         <source>Waiting for another Hermes window or command to finish its turn in this conversation (at most {0})…</source>
         <translation>正在等待另一个 Hermes 窗口或命令结束它在此对话中的这一轮（最多 {0}）…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="608"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="621"/>
         <source>The reply reached the maximum output length and was cut off.</source>
         <translation>回复达到了最大输出长度，已被截断。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="610"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="623"/>
         <source>The model&apos;s reply ended inside its thinking, with no separate answer: open its thinking to read what it wrote.</source>
         <translation>模型的回复在思考过程中结束，没有单独的答案：展开它的思考即可查看它写了什么。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="614"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="627"/>
         <source>The server wants the model&apos;s reasoning sent back with its tool calls (it said: “{0}”). From now on Hermes sends it back with tool calls for this provider.</source>
         <translation>服务器要求把模型的思考内容随工具调用一起回传（服务器返回：“{0}”）。从现在起，Hermes 会对此服务商随工具调用回传思考内容。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="622"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="635"/>
         <source>This model does not accept native tool calls; Hermes switched to the text tool-call format for it.</source>
         <translation>该模型不接受原生工具调用；Hermes 已为它改用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="625"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="638"/>
         <source>The earlier conversation could not be summarised (“{error}”), so {count} older messages were left out of this request instead. Your history is unchanged.</source>
         <translation>无法总结之前的对话（“{error}”），因此本次请求省略了 {count} 条较早的消息。你的历史记录保持不变。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="630"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="643"/>
         <source>About this conversation&apos;s model: “{0}”</source>
         <translation>关于本对话的模型：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="633"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="646"/>
         <source>Knowledge search without vectors this time: {0}.</source>
         <translation>本次知识库搜索未使用向量：{0}。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="642"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="655"/>
         <source>Stopped after {0} model round trips in one turn. Send a message to let the agent continue.</source>
         <translation>本轮已进行 {0} 次模型请求，已停止。发送消息即可让 Hermes 继续。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="646"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="659"/>
         <source>Stopped: the agent asked for {tool} with the same arguments {count} times in a row. Tell it what to do differently.</source>
         <translation>已停止：Hermes 连续 {count} 次用相同参数调用 {tool}。请告诉它换一种做法。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="650"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="663"/>
         <source>Stopped: {tool} failed {count} times in a row. Check the errors above and tell the agent how to proceed.</source>
         <translation>已停止：{tool} 连续失败 {count} 次。请查看上面的错误，并告诉 Hermes 接下来怎么做。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="655"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="668"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept, and its tool calls were not run.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留，其中的工具调用没有运行。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="658"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="671"/>
         <source>Stopped: the reply passed the output limit of {0} characters. What arrived is kept.</source>
         <translation>已停止：回复超过了 {0} 个字符的输出上限。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="662"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="675"/>
         <source>Stopped. What arrived so far is kept.</source>
         <translation>已停止。已收到的内容会保留。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="669"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="682"/>
         <source>native</source>
         <comment>tool calling</comment>
         <translation>原生</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="670"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
         <source>text format</source>
         <comment>tool calling</comment>
         <translation>文本格式</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="671"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="684"/>
         <source>no tools</source>
         <comment>tool calling</comment>
         <translation>不提供工具</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="677"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="690"/>
         <source>API key refused</source>
         <translation>API 密钥被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="678"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="691"/>
         <source>rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="679"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="692"/>
         <source>server error</source>
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="680"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="693"/>
         <source>cannot connect</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="682"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="695"/>
         <source>reply cut off</source>
         <translation>回复中断</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="683"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="696"/>
         <source>context too long</source>
         <translation>上下文过长</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="684"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
         <source>model not found</source>
         <translation>找不到模型</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="685"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="698"/>
         <source>unreadable reply</source>
         <translation>回复无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="686"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="699"/>
         <source>request refused</source>
         <translation>请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="687"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="700"/>
         <source>not set up</source>
         <translation>尚未设置</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="688"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="701"/>
         <source>storage</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="689"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="702"/>
         <source>internal error</source>
         <translation>内部错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="695"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="708"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="696"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="709"/>
         <source>stopped by you</source>
         <translation>已由你停止</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="697"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="710"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="698"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="711"/>
         <source>too many round trips</source>
         <translation>请求轮次过多</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="699"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="712"/>
         <source>the same call repeated</source>
         <translation>重复相同的调用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="700"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="713"/>
         <source>repeated failures</source>
         <translation>多次失败</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="701"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="714"/>
         <source>output limit reached</source>
         <translation>达到输出上限</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="712"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="725"/>
         <source>Connected: {model} answered in {ms} ms.</source>
         <translation>已连接：{model} 在 {ms} 毫秒内作出响应。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="715"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="728"/>
         <source>The base URL must start with http:// or https://.</source>
         <translation>基础 URL 必须以 http:// 或 https:// 开头。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="717"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="730"/>
         <source>Nothing answers at {url}, but {suggested} works. Use that URL.</source>
         <translation>{url} 没有响应，但 {suggested} 可以使用。请改用该网址。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="720"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="733"/>
         <source>The server does not list the model “{model}”. Pick one of the {count} it offers.</source>
         <translation>服务器没有列出模型“{model}”。请从它提供的 {count} 个模型中选择一个。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="724"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="737"/>
         <source>Choose a model.</source>
         <translation>请选择一个模型。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="726"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="739"/>
         <source>The model answers, but does not accept native tool calls. Use the text tool-call format for it.</source>
         <translation>模型能作出响应，但不接受原生工具调用。请为它使用文本格式的工具调用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="736"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="749"/>
         <source>Qwen (DashScope)</source>
         <translation>通义千问（DashScope）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="737"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="750"/>
         <source>Moonshot / Kimi</source>
         <translation>月之暗面 / Kimi</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="738"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="751"/>
         <source>Zhipu GLM</source>
         <translation>智谱 GLM</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="740"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="753"/>
         <source>Ollama (local)</source>
         <translation>Ollama（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="741"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="754"/>
         <source>LM Studio (local)</source>
         <translation>LM Studio（本地）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="742"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="755"/>
         <source>Custom (vLLM, other OpenAI-compatible)</source>
         <translation>自定义（vLLM 或其他兼容 OpenAI 的服务）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="750"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="763"/>
         <source>Custom server</source>
         <translation>自定义服务</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="758"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="771"/>
         <source>still starting after {waited} s; its startTimeout is {limit} s</source>
         <translation>已启动 {waited} 秒仍未就绪；它的 startTimeout 为 {limit} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="763"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="776"/>
         <source>It needs you to sign in{status}: sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录{status}：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="767"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="780"/>
         <source>It needs you to sign in (“{reason}”): sign in from the MCP tab or with hermes-desktop mcp login {server}</source>
         <translation>需要你登录（“{reason}”）：请在“MCP”页登录，或运行 hermes-desktop mcp login {server}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="771"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="784"/>
         <source>The server refused the request: “{0}”</source>
         <translation>服务器拒绝了请求：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="775"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="788"/>
         <source>It stopped: “{0}”</source>
         <translation>已停止运行：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="777"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="790"/>
         <source>{variable} in {where} has no value, so the server was not started. Set it (for a ${{secret:…}}, with Set secret…) and press Restart.</source>
         <translation>{where} 中的 {variable} 没有值，因此服务器未启动。请为它设置值（${{secret:…}} 可用“设置密钥…”设置），然后按“重启”。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="786"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="799"/>
         <source>It stopped (“{reason}”); restarting in {delay} s</source>
         <translation>已停止运行（“{reason}”）；{delay} 秒后重新启动</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="851"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="864"/>
         <source>d MMM</source>
         <comment>a memory&apos;s day (Qt date format)</comment>
         <translation>M月d日</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="854"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="867"/>
         <source>{statement} (added by you, {day})</source>
         <translation>{statement}（由你添加，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="856"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="869"/>
         <source>{statement} (from a deleted conversation, {day})</source>
         <translation>{statement}（来自已删除的对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="859"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="872"/>
         <source>{statement} (from a conversation, {day})</source>
         <translation>{statement}（来自一个对话，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="861"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="874"/>
         <source>{statement} (from “{title}”, {day})</source>
         <translation>{statement}（来自“{title}”，{day}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="868"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="881"/>
         <source>Environment</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="877"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="890"/>
         <source>Secret Service: GNOME Keyring or KeePassXC</source>
         <translation>Secret Service：GNOME 密钥环或 KeePassXC</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="878"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="891"/>
         <source>KDE Wallet</source>
         <translation>KDE 钱包</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="879"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="892"/>
         <source>macOS Keychain</source>
         <translation>macOS 钥匙串</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="880"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="893"/>
         <source>Windows Credential Manager</source>
         <translation>Windows 凭据管理器</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="881"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="894"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="888"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="901"/>
         <source>no system keyring is available</source>
         <translation>没有可用的系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="890"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="903"/>
         <source>the keyring backend does not store secrets securely</source>
         <translation>该密钥环后端不能安全地保存密钥</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="892"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="905"/>
         <source>the keyring backend cannot be used here</source>
         <translation>该密钥环后端在这里无法使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="893"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="906"/>
         <source>the keyring reported: “{0}”</source>
         <translation>密钥环报告：“{0}”</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/words.py" line="894"/>
+        <location filename="../../hermes_desktop/ui/words.py" line="907"/>
         <source>no keyring backend</source>
         <translation>没有密钥环后端</translation>
     </message>

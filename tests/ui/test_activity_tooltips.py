@@ -50,6 +50,11 @@ def test_every_activity_line_that_can_be_cut_has_its_whole_text_in_a_tooltip(mak
     h.wait_until(lambda: not h.controller.is_busy(window.current_session) and window.current_session, what="idle")
     tree = window.inspector.activity
     h.wait_until(lambda: tree.topLevelItemCount() == 1 and tree.topLevelItem(0).childCount() >= 3, what="the turn")
+    # The new session's title request is added to the trace when its usage is saved (a side request): wait for it,
+    # so the tree is not rebuilt under the measurements below.
+    recorder = h.controller.activity[window.current_session]
+    h.wait_until(lambda: any(e.kind == "side" for e in recorder.turns[-1].entries), what="the title's side request")
+    h.settle(0.2)
     h.do(tree.expandAll)
     h.settle(0.2)
     assert window.width() == 1340 and tree.width() <= 400

@@ -38,3 +38,27 @@ def test_a_session_on_the_second_provider_sends_every_side_request_there_and_non
     assert {r["purpose"] for r in rows} >= {"chat", "title", "memory", "summary"}
     assert {(r["profile_id"], r["model"]) for r in rows} == {("other", "other-b")}
 
+
+
+def test_the_activity_tab_lists_each_side_request_with_its_model(
+        make_window, model_server, second_server, providers) -> None:  # noqa: F811
+    """Issue 23/24: "shown in the Activity tab per request": the title and the memory extraction of a session on
+    the second provider appear in its trace with the model they went to and their tokens."""
+    h = make_window(configured=False)
+    h.run(h.window.model_picker.choose(SessionPick("other", "other-b")))
+    ask_and_settle(h, second_server, PREFERENCE, "Noted.")
+    session = h.window.current_session
+
+    def side_entries() -> list:
+        recorder = h.controller.activity.get(session)
+        return [e for turn in (recorder.turns if recorder else []) for e in turn.entries if e.kind == "side"]
+
+    h.wait_until(lambda: {e.title for e in side_entries()} >= {"Side request: title · other-b",
+                                                               "Side request: memory extraction · other-b"},
+                 what="the side requests in Activity")
+    assert all(" tokens in, " in e.detail for e in side_entries())
+    panel = h.window.inspector
+    h.do(lambda: panel.setCurrentWidget(panel.activity))
+    h.wait_until(lambda: "Side request: title · other-b" in "\n".join(
+        panel.activity.topLevelItem(i).child(j).text(0) for i in range(panel.activity.topLevelItemCount())
+        for j in range(panel.activity.topLevelItem(i).childCount())), what="the entry on screen")
