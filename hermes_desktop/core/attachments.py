@@ -52,7 +52,8 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from hermes_desktop.core.documents.errors import TOO_LARGE, DocumentError
+from hermes_desktop.core.documents.errors import (CREDENTIAL, DAMAGED, FOLDER, MISSING, NOT_REGULAR, PERMISSION, TOO_LARGE,
+                                                  UNREADABLE, UNSUPPORTED, DocumentError)
 from hermes_desktop.core.session_types import AttachmentRef
 from hermes_desktop.core.storage.errors import error_for
 
@@ -185,7 +186,8 @@ def _checked_target(path: Path, name: str) -> Path:
     part = credential_part(real)
     if part is not None:
         link = f" (it is a link to {real})" if real != absolute else ""
-        raise AttachmentError(f"{name}: refused: a credential location ({part}){link}; Hermes never reads those.")
+        raise AttachmentError(f"{name}: refused: a credential location ({part}){link}; Hermes never reads those.",
+                              CREDENTIAL)
     return real
 
 
@@ -211,18 +213,19 @@ def prepare_bytes(name: str, data: bytes, *, process_image: ImageProcessor | Non
 def _prepare(name: str, data: bytes, *, process_image: ImageProcessor | None, max_bytes: int, text_budget: int,
              source: Path | None) -> PreparedAttachment:
     if len(data) > max_bytes:
-        raise AttachmentError(f"{name}: {_size(len(data))} is larger than the limit of {_size(max_bytes)}.")
+        raise AttachmentError(f"{name}: {_size(len(data))} is larger than the limit of {_size(max_bytes)}.",
+                              TOO_LARGE)
     path = source or Path(name)
     kind, mime = _kind_of(path, data)
     if kind == IMAGE:
         if process_image is None:
-            raise AttachmentError(f"{name}: images cannot be attached here (no image decoder).")
+            raise AttachmentError(f"{name}: images cannot be attached here (no image decoder).", UNSUPPORTED)
         try:
             image = process_image(data)
         except ImageTooLarge as exc:
             raise AttachmentError(_too_many_pixels(name, exc), TOO_LARGE) from None
         except ValueError as exc:
-            raise AttachmentError(f"{name}: not a readable image ({exc}).") from None
+            raise AttachmentError(f"{name}: not a readable image ({exc}).", DAMAGED) from None
         return PreparedAttachment(name, IMAGE, image.mime, image.data, image.width, image.height, source=source)
     if kind == PDF:
         return _prepare_pdf(name, mime, data, text_budget=text_budget, source=source)
@@ -270,16 +273,27 @@ def _prepare_document(name: str, mime: str, data: bytes, path: Path, *, text_bud
                               total_chars=len(whole))
 
 
+def _os_reason(exc: OSError) -> str:
+    """The reason's code for an OSError opening a file (the window words the code; the English line says more)."""
+    import errno
+
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return PERMISSION
+    if exc.errno == errno.ENOENT:
+        return MISSING
+    return UNREADABLE
+
+
 def _read_regular_file(path: Path, name: str, max_bytes: int) -> bytes:
     try:
         info = os.stat(path)
     except OSError as exc:
-        raise AttachmentError(f"{name}: cannot be read ({exc.strerror or exc}).") from None
+        raise AttachmentError(f"{name}: cannot be read ({exc.strerror or exc}).", _os_reason(exc)) from None
     _check_regular(info, name, max_bytes)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise AttachmentError(f"{name}: cannot be read ({exc.strerror or exc}).") from None
+        raise AttachmentError(f"{name}: cannot be read ({exc.strerror or exc}).", _os_reason(exc)) from None
     with os.fdopen(fd, "rb") as handle:
         _check_regular(os.fstat(handle.fileno()), name, max_bytes)  # swapped for a FIFO after the first check
         opened = _opened_path(handle.fileno())  # a folder on the way swapped for a link into ~/.ssh meanwhile
@@ -289,20 +303,22 @@ def _read_regular_file(path: Path, name: str, max_bytes: int) -> bytes:
             part = credential_part(opened)
             if part is not None:
                 raise AttachmentError(f"{name}: refused: a credential location ({part}, it is {opened}); "
-                                      "Hermes never reads those.")
+                                      "Hermes never reads those.", CREDENTIAL)
         data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise AttachmentError(f"{name}: larger than the limit of {_size(max_bytes)}.")
+        raise AttachmentError(f"{name}: larger than the limit of {_size(max_bytes)}.", TOO_LARGE)
     return data
 
 
 def _check_regular(info: os.stat_result, name: str, max_bytes: int) -> None:
     if stat.S_ISDIR(info.st_mode):
-        raise AttachmentError(f"{name}: is a folder; attach files one by one.")
+        raise AttachmentError(f"{name}: is a folder; attach files one by one.", FOLDER)
     if not stat.S_ISREG(info.st_mode):
-        raise AttachmentError(f"{name}: not a regular file (a pipe, socket or device); only files can be attached.")
+        raise AttachmentError(f"{name}: not a regular file (a pipe, socket or device); only files can be attached.",
+                              NOT_REGULAR)
     if info.st_size > max_bytes:
-        raise AttachmentError(f"{name}: {_size(info.st_size)} is larger than the limit of {_size(max_bytes)}.")
+        raise AttachmentError(f"{name}: {_size(info.st_size)} is larger than the limit of {_size(max_bytes)}.",
+                              TOO_LARGE)
 
 
 def _kind_of(path: Path, data: bytes) -> tuple[str, str]:
@@ -319,7 +335,7 @@ def _kind_of(path: Path, data: bytes) -> tuple[str, str]:
     if suffix in _DOCUMENT_MIME:
         return DOCUMENT, _DOCUMENT_MIME[suffix]
     if b"\x00" in data[:8192]:
-        raise AttachmentError(f"{path.name}: not an image, PDF or text file, so it cannot be attached.")
+        raise AttachmentError(f"{path.name}: not an image, PDF or text file, so it cannot be attached.", UNSUPPORTED)
     return TEXT, _MIME_BY_SUFFIX.get(suffix, "text/plain")
 
 

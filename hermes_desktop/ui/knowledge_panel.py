@@ -71,6 +71,8 @@ def reason_text(code: str) -> str:
         "damaged": QCoreApplication.translate("KnowledgePanel", "damaged or not readable"),
         "unsupported": QCoreApplication.translate("KnowledgePanel", "not a format that can be read"),
         "missing": QCoreApplication.translate("KnowledgePanel", "gone"),
+        "credential": QCoreApplication.translate("KnowledgePanel", "a credential location, which Hermes never reads"),
+        "folder": QCoreApplication.translate("KnowledgePanel", "a folder (attach files one by one)"),
     }
     return reasons.get(code) or QCoreApplication.translate("KnowledgePanel", "could not be read")
 

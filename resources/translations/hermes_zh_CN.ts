@@ -1090,52 +1090,57 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>图片、PDF 和文本 (*.png *.jpg *.jpeg *.gif *.webp *.bmp *.pdf *.txt *.md *.csv *.json *.py *.js *.ts *.html *.css *.yaml *.yml *.toml *.xml *.log *.sql *.sh *.c *.cpp *.h *.rs *.go *.java);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="377"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="383"/>
+        <source>{0}: not attached: {1}</source>
+        <translation>{0}：未附加：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="389"/>
         <source>{0} is a link to {1}</source>
         <translation>{0} 是指向 {1} 的链接</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="381"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="393"/>
         <source>{0}: this PDF has no text layer (scanned pages?), so no text could be extracted.</source>
         <translation>{0}：此 PDF 没有文本层（可能是扫描页），无法提取文字。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="384"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="396"/>
         <source>{0}: only the first {1} of {2} characters are sent. Copy it to the workspace to let the agent read the rest in pages.</source>
         <translation>{0}：只发送前 {1} 个字符（共 {2} 个）。把它复制到工作区，Hermes 就能分页读取其余部分。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="422"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="434"/>
         <source>Copy to workspace</source>
         <translation>复制到工作区</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="423"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="435"/>
         <source>Only the first part is sent. Copy the whole file into the workspace so the agent can read it in pages.</source>
         <translation>只发送了开头部分。把整个文件复制到工作区，Hermes 就能分页读取它。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="431"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="443"/>
         <source>Remove {0}</source>
         <translation>移除 {0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="432"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="444"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="477"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="489"/>
         <source>{0} is no longer stored.</source>
         <translation>{0} 已不再保存。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="485"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="497"/>
         <source>{0} was not opened: only images, PDFs and text files are opened from here, since other kinds of file could run a program.</source>
         <translation>{0} 未打开：这里只打开图片、PDF 和文本文件，因为其他类型的文件可能会运行程序。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/chat/pane.py" line="490"/>
+        <location filename="../../hermes_desktop/ui/chat/pane.py" line="502"/>
         <source>{0} could not be opened: {1}</source>
         <translation>无法打开 {0}：{1}</translation>
     </message>
@@ -1607,119 +1612,129 @@ Hermes 的文件工具会不经询问读取工作区中的任何文件，并在�
         <translation>已不存在</translation>
     </message>
     <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="74"/>
+        <source>a credential location, which Hermes never reads</source>
+        <translation>凭据存放位置，Hermes 从不读取</translation>
+    </message>
+    <message>
         <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="75"/>
+        <source>a folder (attach files one by one)</source>
+        <translation>文件夹（请逐个附加文件）</translation>
+    </message>
+    <message>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="77"/>
         <source>could not be read</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="147"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="149"/>
         <source>Knowledge bases</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="151"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="153"/>
         <source>Tick a knowledge base to use it in this conversation: its best passages go to the model with each message, cited as [1], [2]…</source>
         <translation>勾选知识库即可在本对话中使用：每条消息都会附上其中最相关的段落发给模型，并以 [1]、[2]… 标注引用。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="157"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="159"/>
         <source>Sync progress</source>
         <translation>同步进度</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="162"/>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="164"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="277"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="163"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="165"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="164"/>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="168"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="166"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="170"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="171"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="173"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="172"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="174"/>
         <source>Sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="173"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="175"/>
         <source>Remove…</source>
         <translation>移除…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="175"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="177"/>
         <source>Chunks…</source>
         <translation>分块…</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="177"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="179"/>
         <source>Chunk size and overlap of the selected knowledge base</source>
         <translation>所选知识库的分块大小和重叠</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="178"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="180"/>
         <source>No knowledge bases yet. Add a folder of PDFs, Word files or notes: Hermes indexes it on this computer and finds passages in Chinese and English.</source>
         <translation>还没有知识库。添加一个包含 PDF、Word 文件或笔记的文件夹：Hermes 会在这台电脑上为它建立索引，并用中文和英文查找段落。</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="219"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="221"/>
         <source>Use in this conversation</source>
         <translation>在本对话中使用</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="237"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="239"/>
         <source>cannot be read: {0}</source>
         <translation>无法读取：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="239"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="241"/>
         <source>never synced</source>
         <translation>从未同步</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="240"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="242"/>
         <source>{0} documents · {1} chunks · last sync {2}</source>
         <translation>{0} 个文档 · {1} 个片段 · 上次同步 {2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="242"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="244"/>
         <source>{0} could not be read</source>
         <translation>{0} 个无法读取</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="244"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="246"/>
         <source>{0} vectors ({1})</source>
         <translation>{0} 个向量（{1}）</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="267"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="269"/>
         <source>, about {0} s left</source>
         <translation>，约剩 {0} 秒</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="268"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="270"/>
         <source>{0} of {1} files{2}</source>
         <translation>{0} / {1} 个文件{2}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="272"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="274"/>
         <source>Paused: {0}</source>
         <translation>已暂停：{0}</translation>
     </message>
     <message>
-        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="275"/>
+        <location filename="../../hermes_desktop/ui/knowledge_panel.py" line="277"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>

@@ -20,6 +20,8 @@ DAMAGED = "damaged"  # not a readable PDF / DOCX
 UNSUPPORTED = "unsupported"
 MISSING = "missing"
 CANCELLED = "cancelled"
+CREDENTIAL = "credential"  # a credential location (~/.ssh, ~/.aws, keyrings...): never read
+FOLDER = "folder"  # a folder given where a file is wanted
 UNREADABLE = "unreadable"  # anything else
 
 

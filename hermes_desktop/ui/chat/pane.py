@@ -356,7 +356,7 @@ class ChatPane(QWidget):
                 cancel_pdf_reads()
                 raise
             except AttachmentError as exc:
-                problems.append(str(exc))
+                problems.append(self._attach_problem(path.name, exc))
                 continue
             if any(a.hash == prepared.hash and a.name == prepared.name for a in self.attachments):
                 continue  # the same file twice in one message
@@ -369,6 +369,18 @@ class ChatPane(QWidget):
             self.attach_notice.hide()
         self.sig_attachments_changed.emit()
         return problems
+
+    def _attach_problem(self, name: str, exc: Exception) -> str:
+        """Why a file was not attached, in the window's language: in English the core's own line (it names sizes
+        and limits); in another language the file's name and its reason's words (the reason's code), which the
+        knowledge base's per-file list uses too, instead of an English sentence in a Chinese window."""
+        from hermes_desktop.ui.i18n import active_language
+
+        if active_language() == "en":
+            return str(exc)
+        from hermes_desktop.ui.knowledge_panel import reason_text
+
+        return self.tr("{0}: not attached: {1}").format(name, reason_text(getattr(exc, "code", "")))
 
     def _note(self, attachment: PreparedAttachment) -> str:
         """What the user should know about a file: a link and where it points, a file that goes only in part (or
