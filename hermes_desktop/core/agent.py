@@ -85,7 +85,6 @@ from hermes_desktop.core.llm import (
     ToolModeSwitched,
 )
 from hermes_desktop.core.llm.errors import refuses_images
-from hermes_desktop.core.local_only import holder_after, may_receive, refused
 from hermes_desktop.core.prompts import system_prompt, tool_rules
 from hermes_desktop.core.session_lock import NoSessionLocks, SessionBusy, SessionLocks
 from hermes_desktop.core.session_models import ModelChoice
@@ -178,9 +177,8 @@ class AgentServices:
     request_params: Callable[[str], dict[str, Any]] = lambda session_id: {}
     call_guard: Callable[[str, str, "str | None", "dict[str, Any] | None"], "str | None"] = lambda *args: None
     side_model: Callable[[str, ModelClient], Awaitable[ModelClient]] | None = None
-    # A saved profile as it is now (its name, whether the user marked it local-only: core/local_only.py); None for
-    # an unknown id, and then the client's own copy of the profile is used.
-    profile_for: Callable[[str], Any] = lambda profile_id: None
+    # Sessions held by a local-only provider go to no other (core/local_only.py LocalOnlyRule); None: no rule.
+    local_only: Any = None
 
     @property
     def notes_dir(self):  # type: ignore[no-untyped-def]
@@ -285,29 +283,6 @@ class _StoreIO:
             await asyncio.gather(*list(self._inflight), return_exceptions=True)
 
 
-class _LocalOnlyChecks:
-    """The turn's part of core/local_only.py: a session held by a local-only provider is sent to no other."""
-
-    services: AgentServices
-    session_id: str
-    io: _StoreIO
-
-    def _live(self, profile: Any) -> Any:
-        return self.services.profile_for(profile.id) or profile
-
-    async def _held_local(self, store: SessionStore, model: ModelClient) -> str | None:
-        """The session's holder after this turn's choice of model; raises the refusal before anything is sent."""
-        profile = self._live(model.profile)
-        held = await self.io.call(store.held_local, self.session_id)
-        if not may_receive(held, profile):
-            holder = self.services.profile_for(held) if held else None
-            raise refused(getattr(holder, "name", None) or str(held), profile)
-        after = holder_after(held, profile)
-        if after != held and after is not None:
-            await self.io.call(store.hold_local, self.session_id, after)
-        return after
-
-
 class _StreamingMessage:
     """The assistant message being streamed: created at its first text, saved every 250 ms / 2 KB."""
 
@@ -406,7 +381,7 @@ class _StreamingMessage:
                                 reasoning_ms=self.reasoning_ms)
 
 
-class _TurnRun(_LocalOnlyChecks):
+class _TurnRun:
     def __init__(self, agent: Agent, session_id: str, text: str | None, emit: Callable[[Event], None],
                  attachments: tuple[PreparedAttachment, ...] = ()) -> None:
         self.attachments = attachments
@@ -590,10 +565,11 @@ class _TurnRun(_LocalOnlyChecks):
             raise ModelError(ErrorKind.NOT_CONFIGURED, "No model is set up yet. Add a provider (base URL, model and "
                              "key) in settings; your message is saved.", ErrorAction.OPEN_PROVIDER_SETTINGS,
                              code="no_model")
-        held = await self._held_local(store, model)
+        rule = self.services.local_only
+        held = await self.io.call(rule.hold_for_turn, self.session_id, model.profile) if rule else None
         await self.io.call(store.set_model, self.session_id, model.profile.id, model.profile.model)
         side = self.side = await self.services.side_model(self.session_id, model) if self.services.side_model else model
-        if not may_receive(held, self._live(side.profile)):  # an assistant's side model elsewhere: not for this talk
+        if rule and not rule.permits(held, side.profile):  # an assistant's side model elsewhere: not for this talk
             side = self.side = model
 
         await self.io.call(self.services.before_turn, self.session_id, self.text)

@@ -25,7 +25,7 @@ otherwise). Exports are the user's own act and keep everything (and `held_local`
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 
 def local_only_ids(profiles: Iterable[Any]) -> frozenset[str]:
@@ -43,6 +43,41 @@ def holder_after(held_by: str | None, profile: Any) -> str | None:
     if held_by is None and getattr(profile, "local_only", False):
         return str(profile.id)
     return held_by
+
+
+class LocalOnlyRule:
+    """The rule applied to one store: every caller (the agent's turn and side model, the runtime's side requests
+    outside a turn, knowledge-query embeddings) asks it, with the saved profiles as they are now (`profile_for`: a
+    client keeps the copy it was made with, which predates a "local only" ticked since). Blocking (the store): call
+    it from a worker thread."""
+
+    def __init__(self, store: Any, profile_for: Callable[[str], Any]) -> None:
+        self._store, self._profile_for = store, profile_for
+
+    def live(self, profile: Any) -> Any:
+        return self._profile_for(profile.id) or profile
+
+    def holder(self, session_id: str) -> str | None:
+        return self._store.held_local(session_id) if session_id else None
+
+    def permits(self, held_by: str | None, profile: Any) -> bool:
+        return may_receive(held_by, self.live(profile))
+
+    def may_send(self, session_id: str, profile: Any) -> bool:
+        """Whether this session's words may go to `profile`."""
+        return self.permits(self.holder(session_id), profile)
+
+    def hold_for_turn(self, session_id: str, profile: Any) -> str | None:
+        """The holder once `profile` answers this turn (recorded when it is the first local-only one); raises the
+        refusal, before anything is sent, when the session is held by another and `profile` may not receive it."""
+        held = self.holder(session_id)
+        if not self.permits(held, profile):
+            holder = self._profile_for(held) if held else None
+            raise refused(getattr(holder, "name", None) or str(held), self.live(profile))
+        after = holder_after(held, self.live(profile))
+        if after is not None and after != held:
+            self._store.hold_local(session_id, after)
+        return after
 
 
 def refused(held_name: str, profile: Any) -> Any:

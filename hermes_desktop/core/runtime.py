@@ -47,6 +47,7 @@ from hermes_desktop.core.tools.workspace import Workspace
 if TYPE_CHECKING:  # the agent and the model client pull in openai (~0.5 s): loaded in make_agent()
     from hermes_desktop.core.agent import Agent
     from hermes_desktop.core.knowledge.embeddings import Endpoint, ProviderEmbedder
+    from hermes_desktop.core.local_only import LocalOnlyRule
     from hermes_desktop.core.llm import ModelClient
     from hermes_desktop.core.learning.trajectories import WorkflowMemory
     from hermes_desktop.core.knowledge.service import KnowledgeService
@@ -186,7 +187,7 @@ class Runtime:
             services.choose_model = assistants.choose_model(self.session_models, self.profile_for)
             services.side_model = assistants.side_client(self.session_models, self.profile_for)
         services.call_guard = self.call_guard
-        services.profile_for = self.profile_for
+        services.local_only = self.local_only
         if self.mcp.client_features is not None:
             self.mcp.client_features.model = lambda: agent.model  # an MCP server's sampling uses the active model
         return agent
@@ -211,16 +212,18 @@ class Runtime:
             if model is None:
                 return None
             side = await self.assistants.side_client(self.session_models, self.profile_for)(session_id, model)
-        return side if side is None or await self._may_send(session_id, side.profile) else None
-
-    async def _may_send(self, session_id: str, profile: ProviderProfile) -> bool:
-        """Whether a side request of this session may go to `profile` (core/local_only.py): not to another provider
-        than the local-only one holding the session, unless that one is local-only too."""
+        if side is None:
+            return None
         from hermes_desktop.core.executors import run_store
-        from hermes_desktop.core.local_only import may_receive
 
-        held = await run_store(self.store.held_local, session_id)
-        return may_receive(held, self.profile_for(profile.id) or profile)
+        return side if await run_store(self.local_only.may_send, session_id, side.profile) else None
+
+    @property
+    def local_only(self) -> "LocalOnlyRule":
+        """Sessions held by a local-only provider go to no other (core/local_only.py)."""
+        from hermes_desktop.core.local_only import LocalOnlyRule
+
+        return LocalOnlyRule(self.store, self.profile_for)
 
     def memory_hooks(self) -> dict[str, object]:
         """The agent's memory hooks (core/memory/service.py): recall before a turn, extraction after it; off for a
@@ -286,13 +289,10 @@ class Runtime:
         """Whether a session's words may go to a knowledge base's embedding endpoint (blocking): always, unless a
         local-only provider holds the session (core/local_only.py); then only to the active provider's endpoint
         when that one may receive it, never to a base's own URL (a server the app cannot vouch for)."""
-        from hermes_desktop.core.local_only import may_receive
-
-        held = self.store.held_local(session_id) if session_id else None
-        if held is None:
+        rule = self.local_only
+        if rule.holder(session_id) is None:
             return True
-        return not url and self.profile is not None and may_receive(held, self.profile_for(self.profile.id) or
-                                                                     self.profile)
+        return not url and self.profile is not None and rule.may_send(session_id, self.profile)
 
     def close(self) -> None:
         """Close the files this runtime holds open (learning.db, then the session store). Call it after every
