@@ -401,18 +401,15 @@ class SQLiteSessionStore:
         if parent_id is not None:
             depth = db.execute("SELECT depth FROM messages WHERE id = ?", (parent_id,)).fetchone()["depth"] + 1
         streaming = message.role == "assistant" and message.finish_reason is None
-        # `model` only when there is one (NULL otherwise): the migration tests fill schemas older than v11, which
-        # lack the column, with this code.
-        model = reply_model(message)
         cursor = db.execute(
             "INSERT INTO messages (session_id, parent_id, depth, role, content, tool_calls, tool_call_id, name, "
             "finish_reason, interrupted, tokens, created_at, updated_at, stream_owner, reasoning, reasoning_ms, "
-            f"reasoning_tokens{', model' if model else ''}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?{',?' if model else ''})",
+            "reasoning_tokens, model) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (session_id, parent_id, depth, message.role, message.content,
              json.dumps(message.tool_calls, ensure_ascii=False) if message.tool_calls else None,
              message.tool_call_id, message.name, message.finish_reason, int(message.interrupted), message.tokens,
              now, now, self._owner.token if streaming and self._owner else None,
-             message.reasoning, message.reasoning_ms, message.reasoning_tokens, *((model,) if model else ())),
+             message.reasoning, message.reasoning_ms, message.reasoning_tokens, reply_model(message)),
         )
         message_id = int(cursor.lastrowid or 0)
         _link_attachments(db, message_id, message.attachments, now)

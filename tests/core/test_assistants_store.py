@@ -13,7 +13,8 @@ from hermes_desktop.core.assistants.prompt_library import MissingValues, fill, v
 from hermes_desktop.core.assistants.store import AssistantNotFound, AssistantStore, NameTaken
 from hermes_desktop.core.session_types import NewMessage
 from hermes_desktop.core.storage.migrations import LATEST_VERSION, migrate
-from hermes_desktop.core.store import SQLiteSessionStore, connect, open_store
+from hermes_desktop.core.store import connect, open_store
+from tests.support.old_history import write_old_history
 from tests.support.stores import data_paths, open_test_store
 
 
@@ -23,11 +24,9 @@ def test_a_v8_database_migrates_to_v9_keeps_its_sessions_and_they_use_hermes() -
     db = connect(paths.database)
     migrate(db, up_to=8)
     db.close()
-    old = SQLiteSessionStore(paths.database)
-    old.create_session("kept", profile_id="p", model="m")
-    old.append_message("kept", NewMessage("user", "hello"))
-    old.append_message("kept", NewMessage("assistant", "hi", finish_reason="stop"))
-    old.close()
+    write_old_history(paths.database, "kept", [NewMessage("user", "hello"),
+                                               NewMessage("assistant", "hi", finish_reason="stop")],
+                      profile_id="p", model="m")
 
     store = open_store(paths).store
     try:

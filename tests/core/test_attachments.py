@@ -25,6 +25,7 @@ from hermes_desktop.core.attachments import (
 from hermes_desktop.core.settings import Capability
 from hermes_desktop.core.storage.transfer import ImportProblem, export_json, export_markdown, import_file
 from hermes_desktop.imaging import process_image
+from tests.support.old_history import write_old_history
 from tests.support.attachment_files import encrypted_pdf_bytes, pdf_bytes, png_bytes, write_png
 from tests.support.engine import make_engine, of_type
 from tests.support.model_server import error_reply, text_reply
@@ -303,7 +304,7 @@ def test_a_v4_database_migrates_to_v5_with_a_backup_and_keeps_its_messages(tmp_p
 
     from hermes_desktop.core.session_types import NewMessage
     from hermes_desktop.core.storage.migrations import LATEST_VERSION, migrate
-    from hermes_desktop.core.store import SQLiteSessionStore, connect, open_store
+    from hermes_desktop.core.store import connect, open_store
     from tests.support.stores import data_paths
 
     paths = data_paths()
@@ -311,10 +312,7 @@ def test_a_v4_database_migrates_to_v5_with_a_backup_and_keeps_its_messages(tmp_p
     db = connect(paths.database)
     migrate(db, up_to=4)
     db.close()
-    old = SQLiteSessionStore(paths.database)
-    old.create_session("kept")
-    old.append_message("kept", NewMessage("user", "written by v4"))
-    old.close()
+    write_old_history(paths.database, "kept", [NewMessage("user", "written by v4")])
 
     store = open_store(paths).store
     try:

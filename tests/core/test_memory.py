@@ -23,8 +23,9 @@ from hermes_desktop.core.session_types import NewMessage
 from hermes_desktop.core.memory.recall import HEADING
 from hermes_desktop.core.settings import ENV_PROFILE_ID, Settings
 from hermes_desktop.core.storage.migrations import migrate
-from hermes_desktop.core.store import SQLiteSessionStore, connect, open_store
+from hermes_desktop.core.store import connect, open_store
 from hermes_desktop.core.tools.approval import Decision
+from tests.support.old_history import write_old_history
 from tests.support.engine import ScriptedApprover, make_engine, of_type
 from tests.support.model_server import (
     MEMORY_PROMPT_OPENING, CallScript, RecordedRequest, error_reply, memory_reply, text_reply, tool_call_reply,
@@ -377,10 +378,7 @@ def test_a_v5_database_migrates_to_memory_with_a_backup() -> None:
     db = connect(paths.database)
     migrate(db, up_to=5)
     db.close()
-    old = SQLiteSessionStore(paths.database)  # a v5 history with a conversation in it
-    old.create_session("old", title="Old talk")
-    old.append_message("old", NewMessage("user", "我喜欢喝绿茶"))
-    old.close()
+    write_old_history(paths.database, "old", [NewMessage("user", "我喜欢喝绿茶")], title="Old talk")  # a v5 history
     opened = open_store(paths)
     store = MemoryStore(opened.store)
     assert [m.content for m in opened.store.messages("old")] == ["我喜欢喝绿茶"]

@@ -14,9 +14,10 @@ from hermes_desktop.core import events as ev
 from hermes_desktop.core.session_types import NewMessage
 from hermes_desktop.core.storage.errors import DiskFullError
 from hermes_desktop.core.storage.migrations import LATEST_VERSION, migrate
-from hermes_desktop.core.store import SQLiteSessionStore, connect, open_store
+from hermes_desktop.core.store import connect, open_store
 from hermes_desktop.core.storage import transfer
 from hermes_desktop.core.tools.approval import Decision
+from tests.support.old_history import write_old_history
 from tests.support.engine import ScriptedApprover, make_engine, of_type
 from tests.support.model_server import CallScript, text_reply, tool_call_reply
 from tests.support.small_disk import small_disk
@@ -129,14 +130,12 @@ def test_a_v7_database_migrates_to_v8_keeps_its_messages_and_has_no_records(tmp_
     db = connect(paths.database)
     migrate(db, up_to=7)
     db.close()
-    old = SQLiteSessionStore(paths.database)
-    old.create_session("kept")
-    old.append_message("kept", NewMessage("user", "write a file"))
-    old.append_message("kept", NewMessage("assistant", "", tool_calls=[
-        {"id": "c1", "type": "function", "function": {"name": "write_file", "arguments": '{"path": "a.txt"}'}}],
-        finish_reason="tool_calls"))
-    old.append_message("kept", NewMessage("tool", '{"ok": true}', tool_call_id="c1", name="write_file"))
-    old.close()
+    write_old_history(paths.database, "kept", [
+        NewMessage("user", "write a file"),
+        NewMessage("assistant", "", tool_calls=[
+            {"id": "c1", "type": "function", "function": {"name": "write_file", "arguments": '{"path": "a.txt"}'}}],
+            finish_reason="tool_calls"),
+        NewMessage("tool", '{"ok": true}', tool_call_id="c1", name="write_file")])
 
     store = open_store(paths).store
     try:
