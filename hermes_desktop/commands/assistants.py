@@ -87,18 +87,14 @@ def run(args: argparse.Namespace) -> int:
 
 def not_found_text(text: str) -> str:
     """The assistant store's refusal (core/assistants/store.py) in the user's language, for the common ones."""
-    import re
+    from hermes_desktop.core.i18n import reworded
 
-    for english, worded in (
-            (r"No assistant named (.+)\. See `hermes-desktop assistants list`\.",
-             _("No assistant named {0}. See `hermes-desktop assistants list`.")),
-            (r"No saved prompt named (.+)\. See `hermes-desktop prompts list`\.",
-             _("No saved prompt named {0}. See `hermes-desktop prompts list`.")),
-            (r"An assistant named (.+) already exists\.", _("An assistant named {0} already exists."))):
-        found = re.fullmatch(english, text, re.S)
-        if found:
-            return worded.format(found.group(1))
-    return text
+    return reworded(text, (
+        (r"No assistant named (.+)\. See `hermes-desktop assistants list`\.",
+         _("No assistant named {0}. See `hermes-desktop assistants list`.")),
+        (r"No saved prompt named (.+)\. See `hermes-desktop prompts list`\.",
+         _("No saved prompt named {0}. See `hermes-desktop prompts list`.")),
+        (r"An assistant named (.+) already exists\.", _("An assistant named {0} already exists.")))) or text
 
 
 def _safe(text: str) -> str:

@@ -98,13 +98,14 @@ def run(args: argparse.Namespace) -> int:
 def _knowledge_error(exc: Exception) -> str:
     """The registry's refusal in the user's language when it is one of the common ones; else its own words."""
     text = str(exc)
-    for english, worded in ((r"there is no knowledge base called (.+)", _("there is no knowledge base called {0}")),
+    from hermes_desktop.core.i18n import reworded
+
+    found = reworded(text, ((r"there is no knowledge base called (.+)", _("there is no knowledge base called {0}")),
                             (r"a knowledge base called (.+) exists already",
                              _("a knowledge base called {0} exists already")),
-                            (r"(.+): no such folder or file", _("{0}: no such folder or file"))):
-        found = re.fullmatch(english, text, re.S)
-        if found:
-            return worded.format(found.group(1))
+                            (r"(.+): no such folder or file", _("{0}: no such folder or file"))))
+    if found is not None:
+        return found
     if text == "give at least one folder or file for the knowledge base":
         return _("give at least one folder or file for the knowledge base")
     if text == "a knowledge base needs a name":

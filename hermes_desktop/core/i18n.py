@@ -26,6 +26,7 @@ import gettext
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterable
 
 from hermes_desktop.core.paths import resources_dir
 
@@ -89,3 +90,17 @@ def translate_argparse() -> None:
     # argparse bound gettext's functions by name when it was imported; they read the environment's domain only.
     argparse._ = _  # type: ignore[attr-defined]
     argparse.ngettext = ngettext  # type: ignore[attr-defined]
+
+
+def reworded(text: str, table: "Iterable[tuple[str, str]]") -> str | None:
+    """`text` (an English refusal from the core that has no code yet) in the active language: the first pattern of
+    `table` that matches it whole gives the translated sentence, its one group put into `{0}`; None when none does.
+    A stopgap where the core raises plain sentences (commands/knowledge.py, commands/assistants.py): errors that
+    carry a code are worded by the code instead (core/error_words.py)."""
+    import re
+
+    for english, worded in table:
+        found = re.fullmatch(english, text, re.S)
+        if found:
+            return worded.format(*found.groups())
+    return None
