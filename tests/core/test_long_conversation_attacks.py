@@ -167,6 +167,21 @@ async def test_a_session_purged_while_its_summary_is_made_in_the_background_keep
         await engine.close()
 
 
+def agentic_exchange_then_steps(store) -> None:
+    """After the user's message: one exchange of 120 read_file calls (bigger than a 4,096-token window), its
+    answer, then six short exchanges."""
+    for n in range(120):
+        call = {"id": f"c{n}", "type": "function",
+                "function": {"name": "read_file", "arguments": json.dumps({"path": f"src/module_{n}.py"})}}
+        store.append_message("s1", NewMessage("assistant", "", tool_calls=[call]))
+        store.append_message("s1", NewMessage("tool", "def f():\n    return 1\n" * 40, tool_call_id=f"c{n}",
+                                              name="read_file"))
+    store.append_message("s1", NewMessage("assistant", "I read them all."))
+    for n in range(6):
+        store.append_message("s1", NewMessage("user", f"Step {n}: " + "x" * 300))
+        store.append_message("s1", NewMessage("assistant", f"Answer {n}: " + "y" * 300))
+
+
 async def test_one_exchange_with_many_tool_calls_bigger_than_the_window_is_still_summarised(
         profile, workspace_dir, model_server) -> None:
     """The user's first message (the goal) started an agentic exchange of 120 tool calls. That one exchange, even
@@ -190,16 +205,7 @@ async def test_one_exchange_with_many_tool_calls_bigger_than_the_window_is_still
     try:
         store.create_session("s1")
         store.append_message("s1", NewMessage("user", GOAL + " Read every file and tell me what to fix."))
-        for n in range(120):
-            call = {"id": f"c{n}", "type": "function",
-                    "function": {"name": "read_file", "arguments": json.dumps({"path": f"src/module_{n}.py"})}}
-            store.append_message("s1", NewMessage("assistant", "", tool_calls=[call]))
-            store.append_message("s1", NewMessage("tool", "def f():\n    return 1\n" * 40, tool_call_id=f"c{n}",
-                                                  name="read_file"))
-        store.append_message("s1", NewMessage("assistant", "I read them all."))
-        for n in range(6):
-            store.append_message("s1", NewMessage("user", f"Step {n}: " + "x" * 300))
-            store.append_message("s1", NewMessage("assistant", f"Answer {n}: " + "y" * 300))
+        agentic_exchange_then_steps(store)
         model_server.enqueue(text_reply("ok"))
         events = await engine.ask("What was my goal?")
         notices = [n.message for n in of_type(events, ev.Notice) if "could not be summarised" in n.message]
@@ -238,16 +244,7 @@ async def test_a_summary_that_fails_between_its_chunks_stores_nothing_that_ends_
         store.append_message("s1", NewMessage("user", GOAL))
         store.append_message("s1", NewMessage("assistant", "Understood."))
         store.append_message("s1", NewMessage("user", "Read every file and tell me what to fix."))
-        for n in range(120):
-            call = {"id": f"c{n}", "type": "function",
-                    "function": {"name": "read_file", "arguments": json.dumps({"path": f"src/module_{n}.py"})}}
-            store.append_message("s1", NewMessage("assistant", "", tool_calls=[call]))
-            store.append_message("s1", NewMessage("tool", "def f():\n    return 1\n" * 40, tool_call_id=f"c{n}",
-                                                  name="read_file"))
-        store.append_message("s1", NewMessage("assistant", "I read them all."))
-        for n in range(6):
-            store.append_message("s1", NewMessage("user", f"Step {n}: " + "x" * 300))
-            store.append_message("s1", NewMessage("assistant", f"Answer {n}: " + "y" * 300))
+        agentic_exchange_then_steps(store)
         model_server.enqueue(text_reply("ok"))
         events = await engine.ask("Where are we?")
         assert of_type(events, ev.TurnFinished)[-1].reason is ev.FinishReason.COMPLETED
