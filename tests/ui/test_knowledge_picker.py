@@ -11,16 +11,21 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QToolButton
 
 
-def test_the_composer_picker_chooses_the_bases_a_conversation_uses(make_window, tmp_path: Path) -> None:
-    h = make_window()
+def two_bases(h, tmp_path: Path) -> None:
+    """Two knowledge bases made and synced through the window's own actions: Handbook and 资料."""
     actions = h.window.knowledge
-    registry = h.controller.runtime.knowledge.registry
     for name in ("Handbook", "资料"):
         folder = tmp_path / name
         folder.mkdir()
         (folder / "a.md").write_text(f"# {name}\n\nSome text.\n", encoding="utf-8")
         h.run(actions.create(folder, name=name))
         h.wait_until(lambda: actions.syncing is None, timeout=60, what="the sync")
+
+
+def test_the_composer_picker_chooses_the_bases_a_conversation_uses(make_window, tmp_path: Path) -> None:
+    h = make_window()
+    registry = h.controller.runtime.knowledge.registry
+    two_bases(h, tmp_path)
     picker = h.window.findChild(QToolButton, "knowledgePicker")
     assert picker is not None and picker.isVisible()
     h.wait_until(lambda: len(picker.rows) == 2, what="the picker's bases")
@@ -63,14 +68,8 @@ def test_the_assistants_bases_show_as_used_and_cannot_be_unticked_in_the_chat(ma
     from hermes_desktop.core.assistants.model import HERMES, Assistant
 
     h = make_window()
-    actions = h.window.knowledge
     registry = h.controller.runtime.knowledge.registry
-    for name in ("Handbook", "资料"):
-        folder = tmp_path / name
-        folder.mkdir()
-        (folder / "a.md").write_text(f"# {name}\n\nSome text.\n", encoding="utf-8")
-        h.run(actions.create(folder, name=name))
-        h.wait_until(lambda: actions.syncing is None, timeout=60, what="the sync")
+    two_bases(h, tmp_path)
     picker = h.window.findChild(QToolButton, "knowledgePicker")
     h.wait_until(lambda: len(picker.rows) == 2, what="the picker's bases")
     hr = h.window.assistants.store.save(Assistant(id="", name="HR helper", tools=("read_file",),
